@@ -1,0 +1,17 @@
+/**
+ * Exit codes of every mcp-wire command (documented in README.md).
+ * - 0: no findings at or above the `--fail-on` severity (default: error)
+ * - 1: findings at or above it (for `tap`: the server's own exit code is mirrored instead)
+ * - 2: a usage error (bad option, missing command, unreadable file)
+ */
+export const EXIT = {ok: 0, findings: 1, usage: 2} as const;
+
+/** A user mistake: printed as one line on stderr, never with a stack trace, exit code 2. */
+export class UsageError extends Error {
+	override readonly name = 'UsageError';
+	readonly exitCode: number;
+	constructor(message: string, exitCode: number = EXIT.usage) {
+		super(message);
+		this.exitCode = exitCode;
+	}
+}

@@ -1,0 +1,51 @@
+import type {Chunk, FindingDraft, Frame, StreamName} from '../types.js';
+
+/**
+ * A frame as the framer sees it: positions, terminator and the parsed JSON value, before the session
+ * gives it a session-wide index and JSON-RPC classification (kind, method, id).
+ * `message` is present exactly when `isJson` is true.
+ */
+export type RawFrame = Omit<Frame, 'index' | 'kind' | 'method' | 'id' | 'answers'> & {
+	/** True when the frame body is one complete JSON value (after BOM strip / reassembly). */
+	readonly isJson: boolean;
+	/** True when the body is empty (a blank line). */
+	readonly isBlank: boolean;
+};
+
+/**
+ * One framer output: a frame and the framing findings whose evidence lies in it. The findings carry no
+ * `frameIndex`; the session sets it to the index it gives the frame.
+ */
+export interface FramerOutput {
+	readonly frame: RawFrame;
+	readonly findings: readonly FindingDraft[];
+}
+
+/** Receives framer outputs in stream order. */
+export type FramerEmit = (output: FramerOutput) => void;
+
+/**
+ * An incremental, pure framer for one stream. Chunk boundaries never change the result: the same bytes
+ * split anywhere give the same frames and findings (positions and kinds; `tMs`/`seq` naturally follow
+ * the chunks). It never drops a byte: every byte of the stream ends up in exactly one frame.
+ */
+export interface Framer {
+	readonly stream: StreamName;
+	/** Feed the next chunk of this stream (chunks must arrive in offset order). Throws RangeError on a gap. */
+	push(chunk: Chunk, emit: FramerEmit): void;
+	/** End of stream at `tMs`: flushes pending bytes as a final frame (with `missing-newline` when unterminated). */
+	end(tMs: number, emit: FramerEmit): void;
+	/** Bytes received but not yet part of an emitted frame. */
+	readonly pendingBytes: number;
+	/** Stream offset of the first pending byte (equals the stream's byte count when nothing is pending). */
+	readonly pendingOffset: number;
+}
+
+/** Options for {@link createFramer}. */
+export interface FramerOptions {
+	/**
+	 * `protocol` (stdin, stdout): MCP framing rules and all byte/framing detectors apply.
+	 * `log` (stderr): lines only; no JSON parsing or framing findings.
+	 */
+	readonly mode: 'protocol' | 'log';
+}

@@ -1,0 +1,11 @@
+/**
+ * mcp-wire's public library API: the pure core (no I/O). Feed bytes to a {@link Session} and read
+ * frames, findings and the summary; replay a capture with {@link replayEvents}; encode and decode the
+ * NDJSON record format with the record codec.
+ */
+export * from './types.js';
+export {Session, SLOW_RESPONSE_LIMITS_MS, type SessionOptions} from './session/session.js';
+export {replayEvents, type ReplayOptions} from './session/replay.js';
+export {CATALOG, CLIENT_FAMILY_LABEL, dressFinding, type CatalogEntry} from './detectors/catalog.js';
+export {createFramer} from './framing/index.js';
+export type {Framer, FramerEmit, FramerOptions, FramerOutput, RawFrame} from './framing/framer.js';

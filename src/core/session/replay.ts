@@ -1,0 +1,52 @@
+import type {FindingCode, SessionEvent, SessionMeta} from '../types.js';
+import {Session} from './session.js';
+
+/** Options for {@link replayEvents}. */
+export interface ReplayOptions {
+	readonly ignore?: readonly FindingCode[];
+	/** Called with the session before any event is fed, so renderers can subscribe first. */
+	readonly onSession?: (session: Session) => void;
+}
+
+/**
+ * Rebuild a session from recorded events (a capture file or a `--json` dump), mitmproxy's live = replay:
+ * chunks, marks and the exit are fed through the same framer and detectors as a live session, so the
+ * frames and derived findings come out the same. Recorded `frame`, derived `finding` and `summary` records
+ * are ignored (they are re-derived); findings with `origin: 'probe'` (spawn-failed, no-response, a
+ * Content-Length re-probe) cannot be re-derived and are kept as recorded.
+ *
+ * @param meta the header record of the capture
+ * @param events decoded records in file order
+ * @returns the finished session; when the capture was cut short the session still finishes at the last time seen
+ */
+export function replayEvents(meta: SessionMeta, events: readonly SessionEvent[], options: ReplayOptions = {}): Session {
+	const session = new Session(meta, options.ignore ? {ignore: options.ignore} : {});
+	options.onSession?.(session);
+	let lastTMs = 0;
+	for (const event of events) {
+		switch (event.type) {
+			case 'chunk':
+				session.pushChunk(event.chunk.stream, event.chunk.tMs, event.chunk.bytes);
+				lastTMs = Math.max(lastTMs, event.chunk.tMs);
+				break;
+			case 'mark':
+				session.mark(event.mark);
+				lastTMs = Math.max(lastTMs, event.mark.tMs);
+				break;
+			case 'exit':
+				session.exit(event.exit);
+				lastTMs = Math.max(lastTMs, event.exit.tMs);
+				break;
+			case 'finding':
+				if (event.finding.origin === 'probe') session.addFinding(event.finding);
+				break;
+			case 'summary':
+				lastTMs = Math.max(lastTMs, event.summary.durationMs);
+				break;
+			case 'frame':
+				break;
+		}
+	}
+	session.finish(lastTMs);
+	return session;
+}

@@ -1,0 +1,559 @@
+import {createFramer} from '../framing/index.js';
+import type {Framer, FramerOutput} from '../framing/framer.js';
+import {
+	checkInitializeError,
+	checkInitializeResult,
+	checkNegotiatedVersion,
+	classifyMessage,
+	impactForProblems,
+} from '../jsonrpc/index.js';
+import {dressFinding} from '../detectors/catalog.js';
+import type {
+	Chunk,
+	ExitInfo,
+	Finding,
+	FindingCode,
+	FindingDraft,
+	Frame,
+	JsonRpcId,
+	Mark,
+	SessionEvent,
+	SessionMeta,
+	SessionSnapshot,
+	SessionStore,
+	Severity,
+	StreamName,
+	StreamTotals,
+	Summary,
+} from '../types.js';
+
+/** Options for {@link Session}. */
+export interface SessionOptions {
+	/** Finding codes to drop (`--ignore`). */
+	readonly ignore?: readonly FindingCode[];
+	/**
+	 * Keep chunks, frames and findings in memory (default true). Benchmarks and long-running taps that
+	 * stream records to disk set it false; snapshots then hold only counts and the last frames.
+	 */
+	readonly retain?: boolean;
+}
+
+/**
+ * Latency above which a response is `slow-response` (ms): half the strictest client's limit, so a
+ * healthy slow server (a 3 s initialize) is never blamed. Claude Code allows 30 s for startup; the TS SDK
+ * 60 s per request (R15, protocol.md C8).
+ */
+export const SLOW_RESPONSE_LIMITS_MS = {initialize: 30_000, request: 60_000, fraction: 0.5} as const;
+
+const STREAMS: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
+
+interface Outstanding {
+	readonly frame: Frame;
+	readonly method: string;
+}
+
+const opposite = (stream: StreamName): StreamName => (stream === 'stdin' ? 'stdout' : 'stdin');
+
+/** Map key for an id: keeps types apart, so `"1"` never matches `1` (J5). */
+const idKey = (id: JsonRpcId): string => (typeof id === 'string' ? `s:${id}` : `n:${String(id)}`);
+
+/**
+ * The pure heart of mcp-wire: feed it the bytes that crossed a stdio transport (live or from a capture)
+ * plus process marks, and it frames each stream, classifies JSON-RPC messages, correlates requests with
+ * responses, runs every detector and emits {@link SessionEvent}s in order. It does no I/O and reads no
+ * clock: all times come in with the chunks and marks, so a replayed capture derives the same frames and
+ * findings as the live session did (style.md §1.1).
+ *
+ * Throws only on programming errors (a chunk for an ended stream); bad bytes are findings, never throws.
+ */
+export class Session implements SessionStore {
+	readonly meta: SessionMeta;
+	private readonly ignore: ReadonlySet<FindingCode>;
+	private readonly retain: boolean;
+	private readonly framers: Record<StreamName, Framer>;
+	private readonly ended = new Set<StreamName>();
+	private readonly chunks: Record<StreamName, Chunk[]> = {stdin: [], stdout: [], stderr: []};
+	private readonly totals: Record<StreamName, {bytes: number; chunks: number; frames: number}> = {
+		stdin: {bytes: 0, chunks: 0, frames: 0},
+		stdout: {bytes: 0, chunks: 0, frames: 0},
+		stderr: {bytes: 0, chunks: 0, frames: 0},
+	};
+	private readonly frames: Frame[] = [];
+	private readonly findings: Finding[] = [];
+	private readonly marks: Mark[] = [];
+	private readonly listeners = new Set<(event: SessionEvent) => void>();
+	private readonly storeListeners = new Set<() => void>();
+	private readonly outstanding: Record<StreamName, Map<string, Outstanding>> = {stdin: new Map(), stdout: new Map(), stderr: new Map()};
+	private readonly answered: Record<StreamName, Set<string>> = {stdin: new Set(), stdout: new Set(), stderr: new Set()};
+	private readonly lastMessage: Record<StreamName, Frame | undefined> = {stdin: undefined, stdout: undefined, stderr: undefined};
+	private readonly severityCounts = new Map<FindingCode, {severity: Severity; count: number}>();
+	private readonly bySeverity: Record<Severity, number> = {error: 0, warning: 0, info: 0};
+	private seq = 0;
+	private frameCount = 0;
+	private lastTMs = 0;
+	private exitInfo: ExitInfo | undefined;
+	private stdinClosedAt: number | undefined;
+	private offeredVersion: string | undefined;
+	private negotiatedVersion: string | undefined;
+	private era: 'legacy' | 'modern' | undefined;
+	private serverInfo: {name?: string; version?: string} | undefined;
+	private handshakeDone = false;
+	private counts: {tools?: number; prompts?: number; resources?: number} = {};
+	private firstLogStray: FindingDraft | undefined;
+	private logStrays = 0;
+	private summary: Summary | undefined;
+	private isFinished = false;
+	private snapshot: SessionSnapshot | undefined;
+
+	/**
+	 * @param meta facts for the header record (command, env mode, start time…)
+	 * @param options `ignore` codes; `retain` (default true) keeps bytes and frames for renderers
+	 */
+	constructor(meta: SessionMeta, options: SessionOptions = {}) {
+		this.meta = meta;
+		this.ignore = new Set(options.ignore ?? []);
+		this.retain = options.retain ?? true;
+		this.framers = {
+			stdin: createFramer('stdin', {mode: 'protocol'}),
+			stdout: createFramer('stdout', {mode: 'protocol'}),
+			stderr: createFramer('stderr', {mode: 'log'}),
+		};
+	}
+
+	/** Listen to every event, synchronously and in order. Returns an unsubscribe function. */
+	on(listener: (event: SessionEvent) => void): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	/** {@link SessionStore}: called after every change; callers batch (the TUI refreshes at most every ~50 ms). */
+	subscribe(listener: () => void): () => void {
+		this.storeListeners.add(listener);
+		return () => this.storeListeners.delete(listener);
+	}
+
+	/**
+	 * Record bytes that crossed `stream` at `tMs` (ms since session start) and derive frames and findings.
+	 * Returns the chunk with its session-wide `seq` and stream `offset`.
+	 * @throws Error if the stream already ended (a caller bug, not a wire fault)
+	 */
+	pushChunk(stream: StreamName, tMs: number, bytes: Uint8Array): Chunk {
+		if (this.ended.has(stream)) throw new Error(`mcp-wire: chunk for ended stream ${stream}`);
+		const totals = this.totals[stream];
+		const chunk: Chunk = {seq: this.seq++, stream, tMs, offset: totals.bytes, bytes};
+		totals.bytes += bytes.length;
+		totals.chunks += 1;
+		this.lastTMs = Math.max(this.lastTMs, tMs);
+		if (this.retain) this.chunks[stream].push(chunk);
+		this.emit({type: 'chunk', chunk});
+		this.framers[stream].push(chunk, this.onFramed);
+		return chunk;
+	}
+
+	/** Record a process or probe mark (stdin-closed also ends the stdin stream; eof ends that stream). */
+	mark(mark: Mark): void {
+		if (mark.type === 'eof') {
+			this.endStream(mark.stream, mark.tMs);
+			return;
+		}
+		this.marks.push(mark);
+		this.lastTMs = Math.max(this.lastTMs, mark.tMs);
+		if (mark.type === 'stdin-closed' && this.stdinClosedAt === undefined) this.stdinClosedAt = mark.tMs;
+		if (mark.type === 'phase' && mark.name === 'modern-era') this.era = 'modern';
+		this.emit({type: 'mark', mark});
+		if (mark.type === 'stdin-closed') this.endFramer('stdin', mark.tMs);
+	}
+
+	/** End of file on `stream` at `tMs`: records an `eof` mark and flushes the stream's pending bytes. */
+	endStream(stream: StreamName, tMs: number): void {
+		if (this.ended.has(stream)) return;
+		const mark: Mark = {type: 'eof', stream, tMs};
+		this.marks.push(mark);
+		this.lastTMs = Math.max(this.lastTMs, tMs);
+		this.emit({type: 'mark', mark});
+		this.endFramer(stream, tMs);
+	}
+
+	/** Record how the process ended; derives `early-exit` and `shutdown-timeout` (R14). */
+	exit(info: ExitInfo): void {
+		if (this.exitInfo) return;
+		this.exitInfo = info;
+		this.lastTMs = Math.max(this.lastTMs, info.tMs);
+		this.emit({type: 'exit', exit: info});
+		const stdoutBytes = this.totals.stdout.bytes;
+		const signals = this.marks.filter((m): m is Extract<Mark, {type: 'signal-sent'}> => m.type === 'signal-sent');
+		const closedFirst = this.stdinClosedAt !== undefined && this.stdinClosedAt <= info.tMs;
+		if (!closedFirst && signals.length === 0) {
+			this.report({
+				code: 'early-exit',
+				stream: 'stdout',
+				offset: stdoutBytes,
+				byteLength: 0,
+				tMs: info.tMs,
+				detail: {
+					exitCode: info.code,
+					signal: info.signal,
+					phase: this.handshakeDone ? 'mid-session' : 'before-handshake',
+					stdoutBytes,
+					stderrTail: this.stderrTail(10),
+				},
+			});
+		} else if (signals.length > 0) {
+			const last = signals[signals.length - 1]!;
+			this.report({
+				code: 'shutdown-timeout',
+				stream: 'stdout',
+				offset: stdoutBytes,
+				byteLength: 0,
+				tMs: info.tMs,
+				severity: last.signal === 'SIGKILL' ? 'error' : 'warning',
+				detail: {signal: last.signal, afterStdinClosedMs: this.stdinClosedAt === undefined ? null : info.tMs - this.stdinClosedAt},
+			});
+		}
+	}
+
+	/** Add a finding only a live probe can observe (spawn-failed, no-response, a Content-Length re-probe). */
+	addFinding(draft: FindingDraft): void {
+		this.report({origin: 'probe', ...draft});
+	}
+
+	/**
+	 * End the session at `tMs`: flush every stream, run the end-of-session detectors (unanswered-request,
+	 * stderr-merged) and emit the summary. Idempotent: a second call returns the same summary.
+	 */
+	finish(tMs: number): Summary {
+		if (this.isFinished && this.summary) return this.summary;
+		this.lastTMs = Math.max(this.lastTMs, tMs);
+		for (const stream of STREAMS) this.endFramer(stream, this.lastTMs);
+		this.isFinished = true;
+		// unanswered-request: client requests left open while the server did answer others (otherwise the
+		// process-level finding, no-response or early-exit, already says it all).
+		const serverAnswered = this.answered.stdin.size > 0;
+		if (serverAnswered) {
+			for (const {frame, method} of this.outstanding.stdin.values()) {
+				this.report({
+					code: 'unanswered-request',
+					stream: 'stdin',
+					offset: frame.offset,
+					byteLength: frame.byteLength,
+					frameIndex: frame.index,
+					tMs: this.lastTMs,
+					detail: {id: frame.id ?? null, method},
+				});
+			}
+		}
+		if (this.firstLogStray && this.totals.stderr.bytes === 0) {
+			const first = this.firstLogStray;
+			this.report({
+				code: 'stderr-merged',
+				stream: 'stdout',
+				offset: first.offset,
+				byteLength: first.byteLength,
+				...(first.frameIndex === undefined ? {} : {frameIndex: first.frameIndex}),
+				tMs: this.lastTMs,
+				detail: {logLines: this.logStrays},
+			});
+		}
+		this.summary = this.buildSummary();
+		this.emit({type: 'summary', summary: this.summary});
+		return this.summary;
+	}
+
+	/** The current immutable view (cached until the next change). */
+	getSnapshot(): SessionSnapshot {
+		if (this.snapshot) return this.snapshot;
+		const frames = this.frames.slice();
+		const findings = this.findings.slice();
+		const marks = this.marks.slice();
+		const chunks = {stdin: this.chunks.stdin.slice(), stdout: this.chunks.stdout.slice(), stderr: this.chunks.stderr.slice()};
+		const totals = {stdin: {...this.totals.stdin}, stdout: {...this.totals.stdout}, stderr: {...this.totals.stderr}};
+		const summary = this.summary ?? this.buildSummary();
+		const exit = this.exitInfo;
+		const isEnded = this.isFinished;
+		const snapshot: SessionSnapshot = {
+			meta: this.meta,
+			frames,
+			findings,
+			marks,
+			...(exit ? {exit} : {}),
+			summary,
+			isEnded,
+			bytes: (stream, offset, length) => sliceChunks(chunks[stream], offset, length),
+			streamLength: (stream) => totals[stream].bytes,
+			chunksOf: (frame) => chunksInRange(chunks[frame.stream], frame.offset, frame.offset + frame.byteLength),
+			stderrTail: (maxLines) => tailOf(frames, maxLines),
+		};
+		this.snapshot = snapshot;
+		return snapshot;
+	}
+
+	/** The last `maxLines` stderr lines as text. */
+	stderrTail(maxLines: number): string[] {
+		return tailOf(this.frames, maxLines);
+	}
+
+	/** Bytes pending (received, not yet framed) on a stream: a partial line. */
+	pendingBytes(stream: StreamName): number {
+		return this.framers[stream].pendingBytes;
+	}
+
+	/** Total bytes seen on a stream. */
+	streamLength(stream: StreamName): number {
+		return this.totals[stream].bytes;
+	}
+
+	private endFramer(stream: StreamName, tMs: number): void {
+		if (this.ended.has(stream)) return;
+		this.ended.add(stream);
+		this.framers[stream].end(tMs, this.onFramed);
+	}
+
+	private readonly onFramed = (output: FramerOutput): void => {
+		const raw = output.frame;
+		const index = this.frameCount++;
+		const stream = raw.stream;
+		const isProtocol = stream !== 'stderr';
+		let frame: Frame;
+		const drafts: FindingDraft[] = [];
+		if (isProtocol && raw.isJson) {
+			const direction = stream === 'stdin' ? 'client-to-server' : 'server-to-client';
+			const cls = classifyMessage(raw.message, {direction, ...(this.negotiatedVersion ? {protocolVersion: this.negotiatedVersion} : {})});
+			frame = {
+				...stripRaw(raw),
+				index,
+				kind: cls.kind,
+				...(cls.method === undefined ? {} : {method: cls.method}),
+				...(cls.hasId ? {id: cls.id ?? null} : {}),
+			};
+			if (cls.problems.length > 0) {
+				const first = cls.problems[0]!;
+				const isWarning = cls.problems.every((p) => p.severity === 'warning');
+				drafts.push({
+					code: 'invalid-jsonrpc',
+					stream,
+					offset: raw.offset,
+					byteLength: raw.byteLength,
+					frameIndex: index,
+					tMs: raw.tMs,
+					...(isWarning ? {severity: 'warning' as const} : {}),
+					detail: {
+						reason: first.reason,
+						problem: first.message,
+						rule: first.rule,
+						...(first.key === undefined ? {} : {key: first.key}),
+						problems: cls.problems.map((p) => p.reason),
+						impact: impactForProblems(cls.problems, raw.message),
+					},
+				});
+			}
+			frame = this.correlate(frame, drafts);
+		} else {
+			frame = {...stripRaw(raw), index, kind: raw.isBlank ? 'blank' : raw.isJson ? 'json' : 'text'};
+		}
+		this.totals[stream].frames += 1;
+		if (this.retain) this.frames.push(frame);
+		else this.frames.splice(0, this.frames.length, frame);
+		this.emit({type: 'frame', frame});
+		for (const draft of output.findings) {
+			const withFrame = {...draft, frameIndex: index};
+			if (draft.code === 'stray-output' && draft.detail?.['kind'] === 'log' && stream === 'stdout') {
+				this.logStrays += 1;
+				this.firstLogStray ??= withFrame;
+			}
+			this.report(withFrame);
+		}
+		for (const draft of drafts) this.report(draft);
+	};
+
+	/** Request/response correlation (J4, J5), lifecycle checks (R8, R11) and timing (R15, O2–O4). */
+	private correlate(frame: Frame, drafts: FindingDraft[]): Frame {
+		const stream = frame.stream;
+		const base = {stream, offset: frame.offset, byteLength: frame.byteLength, frameIndex: frame.index, tMs: frame.tMs};
+		if (frame.kind === 'request' && frame.id !== undefined && frame.id !== null && frame.method !== undefined) {
+			this.outstanding[stream].set(idKey(frame.id), {frame, method: frame.method});
+			if (frame.method === 'initialize' && stream === 'stdin') {
+				const params = (frame.message as {params?: {protocolVersion?: unknown}}).params;
+				if (typeof params?.protocolVersion === 'string') this.offeredVersion = params.protocolVersion;
+			}
+			this.lastMessage[stream] = frame;
+			return frame;
+		}
+		if (frame.kind === 'notification') {
+			this.lastMessage[stream] = frame;
+			return frame;
+		}
+		if (frame.kind !== 'response' && frame.kind !== 'error') return frame;
+		const requester = opposite(stream);
+		const previous = this.lastMessage[requester];
+		if (frame.id === undefined || frame.id === null) {
+			if (previous?.kind === 'notification') {
+				drafts.push({...base, code: 'response-to-notification', detail: {method: previous.method ?? null, notificationIndex: previous.index}});
+			}
+			return frame;
+		}
+		const key = idKey(frame.id);
+		const request = this.outstanding[requester].get(key);
+		if (!request) {
+			if (this.answered[requester].has(key)) drafts.push({...base, code: 'duplicate-response', detail: {id: frame.id}});
+			else drafts.push({...base, code: 'unknown-id', detail: {id: frame.id}});
+			return frame;
+		}
+		this.outstanding[requester].delete(key);
+		this.answered[requester].add(key);
+		const latencyMs = frame.tMs - request.frame.tMs;
+		const answered: Frame = {...frame, answers: {method: request.method, requestIndex: request.frame.index, latencyMs}};
+		if (stream === 'stdout') this.checkServerReply(answered, request, drafts);
+		return answered;
+	}
+
+	private checkServerReply(frame: Frame, request: Outstanding, drafts: FindingDraft[]): void {
+		const base = {stream: frame.stream, offset: frame.offset, byteLength: frame.byteLength, frameIndex: frame.index, tMs: frame.tMs};
+		const message = frame.message as {result?: unknown; error?: unknown};
+		const latencyMs = frame.answers?.latencyMs ?? 0;
+		if (this.stdinClosedAt !== undefined && frame.firstTMs >= this.stdinClosedAt && request.frame.tMs < this.stdinClosedAt) {
+			drafts.push({...base, code: 'unflushed-output', detail: {method: request.method, afterStdinClosedMs: frame.firstTMs - this.stdinClosedAt, latencyMs}});
+		} else {
+			const limit = request.method === 'initialize' ? SLOW_RESPONSE_LIMITS_MS.initialize : SLOW_RESPONSE_LIMITS_MS.request;
+			if (latencyMs > limit * SLOW_RESPONSE_LIMITS_MS.fraction) {
+				drafts.push({...base, code: 'slow-response', detail: {method: request.method, latencyMs, limitMs: limit}});
+			}
+		}
+		if (request.method === 'initialize') {
+			if (frame.kind === 'error') {
+				const rejected = checkInitializeError(message.error);
+				if (rejected?.modernEra) this.era = 'modern';
+				else if (rejected) drafts.push({...base, code: 'protocol-version', detail: {reason: rejected.reason, message: rejected.message, ...(rejected.supported ? {supported: rejected.supported} : {})}});
+				return;
+			}
+			this.era = 'legacy';
+			this.handshakeDone = true;
+			const result = message.result as {protocolVersion?: unknown; serverInfo?: {name?: unknown; version?: unknown}} | undefined;
+			const problems = checkInitializeResult(message.result, this.offeredVersion ?? '');
+			if (problems.length > 0) {
+				drafts.push({...base, code: 'invalid-initialize', detail: {missing: problems.map((p) => p.key ?? p.reason).join(', '), problems: problems.map((p) => p.reason)}});
+			}
+			if (typeof result?.protocolVersion === 'string') this.negotiatedVersion = result.protocolVersion;
+			if (result?.serverInfo && typeof result.serverInfo === 'object') {
+				this.serverInfo = {
+					...(typeof result.serverInfo.name === 'string' ? {name: result.serverInfo.name} : {}),
+					...(typeof result.serverInfo.version === 'string' ? {version: result.serverInfo.version} : {}),
+				};
+			}
+			const version = checkNegotiatedVersion(this.offeredVersion ?? '', result?.protocolVersion);
+			if (version) drafts.push({...base, code: 'protocol-version', severity: version.severity, detail: {reason: version.reason, message: version.message, offered: this.offeredVersion ?? null, answered: result?.protocolVersion ?? null}});
+			return;
+		}
+		if (request.method === 'server/discover' && frame.kind === 'response') {
+			this.era = 'modern';
+			this.handshakeDone = true;
+			return;
+		}
+		if (frame.kind === 'response' && message.result && typeof message.result === 'object') {
+			const result = message.result as Record<string, unknown>;
+			if (request.method === 'tools/list' && Array.isArray(result['tools'])) this.counts.tools = (result['tools'] as unknown[]).length;
+			if (request.method === 'prompts/list' && Array.isArray(result['prompts'])) this.counts.prompts = (result['prompts'] as unknown[]).length;
+			if (request.method === 'resources/list' && Array.isArray(result['resources'])) this.counts.resources = (result['resources'] as unknown[]).length;
+		}
+	}
+
+	private report(draft: FindingDraft): void {
+		if (this.ignore.has(draft.code)) return;
+		const finding = dressFinding(draft);
+		const counted = this.severityCounts.get(finding.code);
+		if (counted) {
+			counted.count += 1;
+			if (rank(finding.severity) > rank(counted.severity)) counted.severity = finding.severity;
+		} else {
+			this.severityCounts.set(finding.code, {severity: finding.severity, count: 1});
+		}
+		this.bySeverity[finding.severity] += 1;
+		if (this.retain || finding.severity !== 'info') this.findings.push(finding);
+		this.emit({type: 'finding', finding});
+	}
+
+	private buildSummary(): Summary {
+		const {error: errors, warning: warnings, info: infos} = this.bySeverity;
+		const findings = [...this.severityCounts.entries()].map(([code, {severity, count}]) => ({code, severity, count}));
+		const streams = {} as Record<StreamName, StreamTotals>;
+		for (const s of STREAMS) streams[s] = {...this.totals[s]};
+		return {
+			verdict: errors > 0 ? 'fail' : warnings > 0 ? 'warn' : 'ok',
+			findings,
+			errors,
+			warnings,
+			infos,
+			streams,
+			durationMs: this.lastTMs,
+			...(this.exitInfo ? {exit: this.exitInfo} : {}),
+			...(this.era ? {era: this.era} : {}),
+			...(this.serverInfo ? {serverInfo: this.serverInfo} : {}),
+			...(this.negotiatedVersion ? {protocolVersion: this.negotiatedVersion} : {}),
+			...this.counts,
+		};
+	}
+
+	private emit(event: SessionEvent): void {
+		this.snapshot = undefined;
+		for (const listener of this.listeners) listener(event);
+		for (const listener of this.storeListeners) listener();
+	}
+}
+
+const rank = (s: Severity): number => (s === 'error' ? 2 : s === 'warning' ? 1 : 0);
+
+function stripRaw(raw: FramerOutput['frame']): Omit<Frame, 'index' | 'kind'> {
+	const {isJson: _isJson, isBlank: _isBlank, ...rest} = raw;
+	return rest;
+}
+
+function tailOf(frames: readonly Frame[], maxLines: number): string[] {
+	const lines: string[] = [];
+	for (let i = frames.length - 1; i >= 0 && lines.length < maxLines; i--) {
+		const f = frames[i]!;
+		if (f.stream === 'stderr') lines.push(f.text ?? '');
+	}
+	return lines.reverse();
+}
+
+/** Index of the last chunk whose offset is ≤ `offset` (chunks sorted by offset). */
+function chunkIndexAt(chunks: readonly Chunk[], offset: number): number {
+	let lo = 0;
+	let hi = chunks.length - 1;
+	let found = -1;
+	while (lo <= hi) {
+		const mid = (lo + hi) >> 1;
+		if (chunks[mid]!.offset <= offset) {
+			found = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return found;
+}
+
+function chunksInRange(chunks: readonly Chunk[], start: number, end: number): Chunk[] {
+	const out: Chunk[] = [];
+	let i = Math.max(0, chunkIndexAt(chunks, start));
+	for (; i < chunks.length; i++) {
+		const c = chunks[i]!;
+		if (c.offset >= end) break;
+		if (c.offset + c.bytes.length > start) out.push(c);
+	}
+	return out;
+}
+
+function sliceChunks(chunks: readonly Chunk[], offset: number, length: number): Uint8Array {
+	const parts = chunksInRange(chunks, offset, offset + length);
+	const out = new Uint8Array(Math.max(0, Math.min(length, parts.reduce((n, c) => n + c.bytes.length, 0))));
+	let written = 0;
+	for (const c of parts) {
+		const from = Math.max(0, offset - c.offset);
+		const to = Math.min(c.bytes.length, offset + length - c.offset);
+		const piece = c.bytes.subarray(from, to);
+		if (written + piece.length > out.length) break;
+		out.set(piece, written);
+		written += piece.length;
+	}
+	return out.subarray(0, written);
+}

@@ -1,0 +1,294 @@
+/**
+ * The data model of mcp-wire. Bytes are the source of truth: a capture is a list of chunks (bytes as
+ * read from a pipe); frames, findings and the summary are all derived from chunks plus a few process
+ * marks, so a saved capture replays to the same result (style.md §1.1).
+ *
+ * Units used throughout: `offset` and `byteLength` are bytes from the start of one stream; `tMs` is
+ * milliseconds since the session started (fractional, sub-millisecond precision).
+ */
+
+/** The three stdio streams, named from the server's side: stdin carries client→server bytes. */
+export type StreamName = 'stdin' | 'stdout' | 'stderr';
+
+/** Display labels for the streams (C→S, S→C, ERR). */
+export const STREAM_LABEL: Readonly<Record<StreamName, string>> = {
+	stdin: 'C→S',
+	stdout: 'S→C',
+	stderr: 'ERR',
+};
+
+/**
+ * One read from (or write to) a pipe, kept exactly as it crossed.
+ * - `seq`: session-wide sequence number, 0-based, in arrival order across all streams.
+ * - `offset`: byte offset of `bytes[0]` in its stream (the sum of earlier chunks' lengths).
+ * - `tMs`: time the chunk was read, ms since session start.
+ */
+export interface Chunk {
+	readonly seq: number;
+	readonly stream: StreamName;
+	readonly tMs: number;
+	readonly offset: number;
+	readonly bytes: Uint8Array;
+}
+
+/** How a frame was delimited: newline-delimited JSON (the MCP stdio rule, R1) or LSP Content-Length headers (L1–L6). */
+export type Framing = 'newline' | 'content-length';
+
+/** What ended a frame: LF, CR LF, nothing (bytes pending at EOF), or the Content-Length body end. */
+export type Terminator = 'lf' | 'crlf' | 'none' | 'length';
+
+/**
+ * What a frame is.
+ * - `request` / `notification` / `response` / `error`: a JSON-RPC 2.0 message of that kind.
+ * - `json`: valid JSON that is not a valid JSON-RPC message (see `invalid-jsonrpc`).
+ * - `text`: a line that is not JSON (a stray line on stdout, any stderr line).
+ * - `blank`: an empty line (LF or CR LF only).
+ */
+export type FrameKind = 'request' | 'notification' | 'response' | 'error' | 'json' | 'text' | 'blank';
+
+/** A JSON-RPC id as it appears on the wire (null is invalid in MCP but is recorded as seen). */
+export type JsonRpcId = string | number | null;
+
+/**
+ * One unit of the wire as framed: a JSON-RPC message, a stray text line, or a blank line.
+ *
+ * `offset`/`byteLength` cover every byte of the frame in its stream, including a BOM, Content-Length
+ * headers and the terminator; `bodyOffset`/`bodyLength` cover the JSON text (or the line text without
+ * its terminator). Frames of one stream tile it: each frame starts where the previous one ended.
+ */
+export interface Frame {
+	/** Session-wide index, 0-based, in the order frames completed. */
+	readonly index: number;
+	readonly stream: StreamName;
+	readonly framing: Framing;
+	readonly offset: number;
+	readonly byteLength: number;
+	readonly bodyOffset: number;
+	readonly bodyLength: number;
+	readonly terminator: Terminator;
+	/** Number of LF-terminated lines the frame spans (more than 1 for reassembled pretty-printed JSON). */
+	readonly lineCount: number;
+	/** Time of the chunk that completed the frame, ms since session start. */
+	readonly tMs: number;
+	/** Time of the chunk that delivered the frame's first byte, ms since session start. */
+	readonly firstTMs: number;
+	/** `seq` of the first and last chunk that carried bytes of this frame. */
+	readonly firstSeq: number;
+	readonly lastSeq: number;
+	readonly kind: FrameKind;
+	/** The parsed JSON value (absent for `text` and `blank`). */
+	readonly message?: unknown;
+	/** JSON-RPC method for requests and notifications. */
+	readonly method?: string;
+	/** JSON-RPC id, when the message has an `id` member. */
+	readonly id?: JsonRpcId;
+	/** For responses/errors: the method of the request it answers and the latency in ms (set by correlation). */
+	readonly answers?: {readonly method: string; readonly requestIndex: number; readonly latencyMs: number};
+	/** Line text for `text` frames, decoded as UTF-8 with U+FFFD for invalid bytes (not escaped; escape before display). */
+	readonly text?: string;
+}
+
+/** Severity follows what breaks a real client (wire-faults.md): error = a shipping client loses a message, hangs or disconnects. */
+export type Severity = 'error' | 'warning' | 'info';
+
+/** Every stable finding code (wire-faults.md). A public interface: never rename one. */
+export const FINDING_CODES = [
+	'stray-output',
+	'blank-line',
+	'crlf',
+	'multiline-json',
+	'concatenated-json',
+	'content-length-framing',
+	'missing-newline',
+	'bom',
+	'ansi-escape',
+	'invalid-utf8',
+	'oversize-frame',
+	'unflushed-output',
+	'no-response',
+	'early-exit',
+	'spawn-failed',
+	'stderr-merged',
+	'slow-response',
+	'shutdown-timeout',
+	'invalid-jsonrpc',
+	'unknown-id',
+	'duplicate-response',
+	'response-to-notification',
+	'unanswered-request',
+	'protocol-version',
+	'invalid-initialize',
+] as const;
+
+/** A stable finding code. */
+export type FindingCode = (typeof FINDING_CODES)[number];
+
+/** Client families whose reaction to a fault is known (protocol.md §6). */
+export type ClientFamily = 'ts-sdk-v1' | 'ts-sdk-v2' | 'python-sdk' | 'vscode' | 'rmcp' | 'cursor';
+
+/**
+ * What a client does with a fault (protocol.md §6 legend): ok, skip (silently), skip-log, drop-log (valid
+ * JSON rejected by schema), hang (awaited message never delivered), fatal (transport closed), corrupt
+ * (accepted with U+FFFD), unknown (not established).
+ */
+export type Reaction = 'ok' | 'skip' | 'skip-log' | 'drop-log' | 'hang' | 'fatal' | 'corrupt' | 'unknown';
+
+/** One client family's reaction to one finding, with a one-line explanation. */
+export interface ClientImpact {
+	readonly client: ClientFamily;
+	readonly reaction: Reaction;
+	readonly note: string;
+}
+
+/**
+ * What a detector reports before the catalog dresses it: code, where, and free-form detail.
+ * `offset` is the stream offset of the first byte of evidence; `byteLength` how many bytes of evidence
+ * to highlight (0 for findings about absence, such as `no-response`).
+ */
+export interface FindingDraft {
+	readonly code: FindingCode;
+	readonly stream: StreamName;
+	readonly offset: number;
+	readonly byteLength: number;
+	readonly frameIndex?: number;
+	readonly tMs: number;
+	/** Overrides the catalog's default severity (e.g. `oversize-frame` > 10 MiB is an error). */
+	readonly severity?: Severity;
+	/** Overrides the catalog's default one-line message. */
+	readonly message?: string;
+	/** Code-specific facts (e.g. `{kind: 'banner'}` for stray-output, `{reason}` for invalid-jsonrpc). */
+	readonly detail?: Readonly<Record<string, unknown>>;
+	/** `observed` (default) or `inferred` when the evidence is circumstantial (tap-mode buffering). */
+	readonly confidence?: 'observed' | 'inferred';
+	/**
+	 * `derived` (default): recomputed from chunks and marks on replay. `probe`: only the live probe could
+	 * observe it (spawn-failed, no-response, a Content-Length re-probe); replay keeps the recorded one.
+	 */
+	readonly origin?: 'derived' | 'probe';
+}
+
+/** A finding as presented: the draft plus the catalog's severity, message, hint and client impact. */
+export interface Finding extends FindingDraft {
+	readonly severity: Severity;
+	readonly message: string;
+	readonly hint: string;
+	readonly impact: readonly ClientImpact[];
+	/** Rule ids in protocol.md (R1, J9, O4…). */
+	readonly rules: readonly string[];
+}
+
+/**
+ * Process and probe events that are not bytes but that findings depend on. They are recorded in the
+ * capture so that replay derives the same findings.
+ * - `stdin-closed`: the client closed the server's stdin (EOF sent).
+ * - `eof`: a stream reached end of file.
+ * - `signal-sent`: the client sent SIGTERM/SIGKILL during shutdown.
+ * - `timeout`: the client gave up waiting for a response to `id` after `timeoutMs`.
+ * - `phase`: a probe phase note (e.g. `reprobe-content-length`).
+ */
+export type Mark =
+	| {readonly type: 'stdin-closed'; readonly tMs: number}
+	| {readonly type: 'eof'; readonly stream: StreamName; readonly tMs: number}
+	| {readonly type: 'signal-sent'; readonly signal: 'SIGTERM' | 'SIGKILL'; readonly tMs: number}
+	| {readonly type: 'timeout'; readonly id: JsonRpcId; readonly method: string; readonly timeoutMs: number; readonly tMs: number}
+	| {readonly type: 'phase'; readonly name: string; readonly tMs: number};
+
+/** How the server process ended: exit code or signal, and when. */
+export interface ExitInfo {
+	readonly code: number | null;
+	readonly signal: string | null;
+	readonly tMs: number;
+}
+
+/** Which environment the server got: the MCP SDK allow-list (`sdk-default`), everything (`inherit`), or a client's rule. */
+export type EnvMode = 'sdk-default' | 'inherit' | 'gui-minimal' | 'client-full';
+
+/** Facts about the session, written once in the header record. */
+export interface SessionMeta {
+	readonly tool: {readonly name: 'mcp-wire'; readonly version: string};
+	readonly node: string;
+	readonly platform: string;
+	readonly command: readonly string[];
+	readonly cwd?: string;
+	readonly envMode: EnvMode;
+	/** Names of the env vars passed explicitly with --env (values are never recorded). */
+	readonly envKeys?: readonly string[];
+	/** ISO-8601 wall clock at tMs = 0. */
+	readonly startedAt: string;
+	readonly pid?: number;
+	/** `probe`, `tap`, or `replay`. */
+	readonly mode: 'probe' | 'tap' | 'replay';
+	readonly protocolVersion?: string;
+	readonly name?: string;
+}
+
+/** The overall outcome: ok (no findings above info), warn (warnings only), fail (any error). */
+export type Verdict = 'ok' | 'warn' | 'fail';
+
+/** Per-stream totals. */
+export interface StreamTotals {
+	readonly bytes: number;
+	readonly chunks: number;
+	readonly frames: number;
+}
+
+/** The last record of a session: verdict, counts per code, and totals. */
+export interface Summary {
+	readonly verdict: Verdict;
+	readonly findings: readonly {readonly code: FindingCode; readonly severity: Severity; readonly count: number}[];
+	readonly errors: number;
+	readonly warnings: number;
+	readonly infos: number;
+	readonly streams: Readonly<Record<StreamName, StreamTotals>>;
+	readonly durationMs: number;
+	readonly exit?: ExitInfo;
+	/** The era the server speaks: `legacy` (initialize handshake) or `modern` (2026-07-28, server/discover). */
+	readonly era?: 'legacy' | 'modern';
+	readonly serverInfo?: {readonly name?: string; readonly version?: string};
+	readonly protocolVersion?: string;
+	readonly tools?: number;
+	readonly prompts?: number;
+	readonly resources?: number;
+}
+
+/** Everything a session emits, in order. Renderers observe this stream; the NDJSON records mirror it. */
+export type SessionEvent =
+	| {readonly type: 'chunk'; readonly chunk: Chunk}
+	| {readonly type: 'frame'; readonly frame: Frame}
+	| {readonly type: 'finding'; readonly finding: Finding}
+	| {readonly type: 'mark'; readonly mark: Mark}
+	| {readonly type: 'exit'; readonly exit: ExitInfo}
+	| {readonly type: 'summary'; readonly summary: Summary};
+
+/**
+ * A read-only view of a session at one moment: what every renderer (plain log, NDJSON, report, TUI)
+ * presents. Snapshots are immutable; a live session hands out a new one after each batch of changes.
+ */
+export interface SessionSnapshot {
+	readonly meta: SessionMeta;
+	/** All frames of all streams, in `index` order. */
+	readonly frames: readonly Frame[];
+	/** All findings, in the order they were found. */
+	readonly findings: readonly Finding[];
+	readonly marks: readonly Mark[];
+	readonly exit?: ExitInfo;
+	/** The summary as of now (final once `isEnded`). */
+	readonly summary: Summary;
+	/** True once the session has ended (process exited and streams closed, or a replay finished). */
+	readonly isEnded: boolean;
+	/** Bytes `[offset, offset + length)` of a stream, clamped to what was captured. */
+	bytes(stream: StreamName, offset: number, length: number): Uint8Array;
+	/** Total bytes captured on a stream. */
+	streamLength(stream: StreamName): number;
+	/** The chunks that carried a frame's bytes (how many reads delivered it, and when). */
+	chunksOf(frame: Frame): readonly Chunk[];
+	/** The last `maxLines` stderr lines, decoded as UTF-8 (not escaped). */
+	stderrTail(maxLines: number): readonly string[];
+}
+
+/** A live or replayed session as an external store (React `useSyncExternalStore` shape). */
+export interface SessionStore {
+	getSnapshot(): SessionSnapshot;
+	/** Calls `listener` after changes (batched by the caller as it sees fit); returns an unsubscribe function. */
+	subscribe(listener: () => void): () => void;
+}
