@@ -1,0 +1,638 @@
+import {Buffer, isUtf8} from 'node:buffer';
+import {
+	FINDING_CODES,
+	type Chunk,
+	type ClientImpact,
+	type ExitInfo,
+	type Finding,
+	type FindingCode,
+	type Frame,
+	type Mark,
+	type SessionEvent,
+	type SessionMeta,
+	type StreamTotals,
+	type Summary,
+} from '../types.js';
+
+/**
+ * The NDJSON record format shared by `--json` output, tap capture files and replay (style.md §1.4).
+ *
+ * One JSON object per line, each with a `type` discriminator; the first line is the `session` header.
+ * Offsets are bytes per stream, times are ms since session start, bytes travel as base64.
+ *
+ * | type | fields |
+ * | --- | --- |
+ * | `session` | `format` (this is 1) + every {@link SessionMeta} field |
+ * | `chunk` | `seq, stream, tMs, offset, length, base64`, and `text` (a UTF-8 preview, only when the bytes are valid UTF-8 and at most {@link CHUNK_PREVIEW_MAX_BYTES} long; ignored on decode) |
+ * | `frame` | every {@link Frame} field (`message` as parsed JSON, `text` for text frames) |
+ * | `finding` | every {@link Finding} field |
+ * | `mark` | `mark`: the {@link Mark} object (it has its own `type`) |
+ * | `exit` | `code, signal, tMs` ({@link ExitInfo}) |
+ * | `summary` | every {@link Summary} field |
+ *
+ * Lines never contain a raw newline: JSON escapes controls, and this codec also escapes U+0085, U+2028
+ * and U+2029, which some line splitters (Python `str.splitlines`) treat as line ends.
+ */
+
+/** The record format version this code writes and reads. */
+export const RECORD_FORMAT = 1;
+
+/** Chunks up to this many bytes carry a `text` preview when they are valid UTF-8. */
+export const CHUNK_PREVIEW_MAX_BYTES = 1024;
+
+/** The decoded header: session facts plus the format version of the file. */
+export type SessionHeader = SessionMeta & {readonly format: number};
+
+/** A problem met while decoding, with its 1-based line number. */
+export interface DecodeProblem {
+	readonly line: number;
+	readonly message: string;
+}
+
+/** What {@link decodeRecords} returns. */
+export interface DecodedRecords {
+	/** The first valid `session` record, if any. */
+	readonly header?: SessionHeader;
+	/** Every valid non-header record, in file order. */
+	readonly events: SessionEvent[];
+	/** Lines that were skipped or doubtful, in line order. */
+	readonly problems: DecodeProblem[];
+	/** True when the last line was cut short (no final newline and not complete JSON). */
+	readonly isTruncated: boolean;
+}
+
+/** One decoded line, for readers that consume records incrementally (a socket, a growing file). */
+export type DecodedLine =
+	| {readonly kind: 'header'; readonly header: SessionHeader; readonly problem?: string}
+	| {readonly kind: 'event'; readonly event: SessionEvent}
+	| {readonly kind: 'empty'}
+	| {readonly kind: 'problem'; readonly message: string; readonly isJson: boolean};
+
+// ---------------------------------------------------------------------------------------------------
+// Encoding
+
+function toLine(record: Record<string, unknown>): string {
+	return JSON.stringify(record).replaceAll(/[\u0085\u2028\u2029]/g, (char) => `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+}
+
+/** Copies `source[key]` into `target` when it is not undefined (keeps a field order, drops absent fields). */
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+	if (value !== undefined) {
+		target[key] = value;
+	}
+}
+
+/**
+ * Encodes the `session` header record.
+ * @param meta the session facts.
+ * @returns one line of JSON, without a trailing newline (and never containing one).
+ */
+export function encodeHeader(meta: SessionMeta): string {
+	const record: Record<string, unknown> = {type: 'session', format: RECORD_FORMAT, tool: {name: meta.tool.name, version: meta.tool.version}};
+	record['node'] = meta.node;
+	record['platform'] = meta.platform;
+	record['command'] = [...meta.command];
+	put(record, 'cwd', meta.cwd);
+	record['envMode'] = meta.envMode;
+	put(record, 'envKeys', meta.envKeys === undefined ? undefined : [...meta.envKeys]);
+	record['startedAt'] = meta.startedAt;
+	put(record, 'pid', meta.pid);
+	record['mode'] = meta.mode;
+	put(record, 'protocolVersion', meta.protocolVersion);
+	put(record, 'name', meta.name);
+	return toLine(record);
+}
+
+function chunkRecord(chunk: Chunk): Record<string, unknown> {
+	const buffer = Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength);
+	const record: Record<string, unknown> = {
+		type: 'chunk',
+		seq: chunk.seq,
+		stream: chunk.stream,
+		tMs: chunk.tMs,
+		offset: chunk.offset,
+		length: chunk.bytes.byteLength,
+		base64: buffer.toString('base64'),
+	};
+	if (chunk.bytes.byteLength > 0 && chunk.bytes.byteLength <= CHUNK_PREVIEW_MAX_BYTES && isUtf8(buffer)) {
+		record['text'] = buffer.toString('utf8');
+	}
+
+	return record;
+}
+
+function frameRecord(frame: Frame): Record<string, unknown> {
+	const record: Record<string, unknown> = {
+		type: 'frame',
+		index: frame.index,
+		stream: frame.stream,
+		framing: frame.framing,
+		offset: frame.offset,
+		byteLength: frame.byteLength,
+		bodyOffset: frame.bodyOffset,
+		bodyLength: frame.bodyLength,
+		terminator: frame.terminator,
+		lineCount: frame.lineCount,
+		tMs: frame.tMs,
+		firstTMs: frame.firstTMs,
+		firstSeq: frame.firstSeq,
+		lastSeq: frame.lastSeq,
+		kind: frame.kind,
+	};
+	put(record, 'message', frame.message);
+	put(record, 'method', frame.method);
+	put(record, 'id', frame.id);
+	put(
+		record,
+		'answers',
+		frame.answers === undefined ? undefined : {method: frame.answers.method, requestIndex: frame.answers.requestIndex, latencyMs: frame.answers.latencyMs},
+	);
+	put(record, 'text', frame.text);
+	return record;
+}
+
+function findingRecord(finding: Finding): Record<string, unknown> {
+	const record: Record<string, unknown> = {
+		type: 'finding',
+		code: finding.code,
+		severity: finding.severity,
+		stream: finding.stream,
+		offset: finding.offset,
+		byteLength: finding.byteLength,
+	};
+	put(record, 'frameIndex', finding.frameIndex);
+	record['tMs'] = finding.tMs;
+	record['message'] = finding.message;
+	record['hint'] = finding.hint;
+	record['rules'] = [...finding.rules];
+	record['impact'] = finding.impact.map((impact) => ({client: impact.client, reaction: impact.reaction, note: impact.note}));
+	put(record, 'detail', finding.detail);
+	put(record, 'confidence', finding.confidence);
+	put(record, 'origin', finding.origin);
+	return record;
+}
+
+function summaryRecord(summary: Summary): Record<string, unknown> {
+	const record: Record<string, unknown> = {
+		type: 'summary',
+		verdict: summary.verdict,
+		findings: summary.findings.map((entry) => ({code: entry.code, severity: entry.severity, count: entry.count})),
+		errors: summary.errors,
+		warnings: summary.warnings,
+		infos: summary.infos,
+		streams: summary.streams,
+		durationMs: summary.durationMs,
+	};
+	put(record, 'exit', summary.exit === undefined ? undefined : {code: summary.exit.code, signal: summary.exit.signal, tMs: summary.exit.tMs});
+	put(record, 'era', summary.era);
+	put(record, 'serverInfo', summary.serverInfo);
+	put(record, 'protocolVersion', summary.protocolVersion);
+	put(record, 'tools', summary.tools);
+	put(record, 'prompts', summary.prompts);
+	put(record, 'resources', summary.resources);
+	return record;
+}
+
+/**
+ * Encodes one session event as a record (see the module table).
+ * @returns one line of JSON, without a trailing newline (and never containing one).
+ */
+export function encodeEvent(event: SessionEvent): string {
+	switch (event.type) {
+		case 'chunk': {
+			return toLine(chunkRecord(event.chunk));
+		}
+
+		case 'frame': {
+			return toLine(frameRecord(event.frame));
+		}
+
+		case 'finding': {
+			return toLine(findingRecord(event.finding));
+		}
+
+		case 'mark': {
+			return toLine({type: 'mark', mark: event.mark});
+		}
+
+		case 'exit': {
+			return toLine({type: 'exit', code: event.exit.code, signal: event.exit.signal, tMs: event.exit.tMs});
+		}
+
+		case 'summary': {
+			return toLine(summaryRecord(event.summary));
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Decoding: hand-written checks (core may not import zod), every failure becomes a RecordError.
+
+class RecordError extends Error {}
+
+type Json = Record<string, unknown>;
+
+function fail(message: string): never {
+	throw new RecordError(message);
+}
+
+function isObject(value: unknown): value is Json {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function object(value: unknown, what: string): Json {
+	return isObject(value) ? value : fail(`${what} is not an object`);
+}
+
+function count(record: Json, key: string): number {
+	const value = record[key];
+	return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : fail(`\`${key}\` is not a non-negative integer`);
+}
+
+function optionalCount(record: Json, key: string): number | undefined {
+	return record[key] === undefined ? undefined : count(record, key);
+}
+
+function num(record: Json, key: string): number {
+	const value = record[key];
+	return typeof value === 'number' && Number.isFinite(value) ? value : fail(`\`${key}\` is not a finite number`);
+}
+
+function str(record: Json, key: string): string {
+	const value = record[key];
+	return typeof value === 'string' ? value : fail(`\`${key}\` is not a string`);
+}
+
+function optionalStr(record: Json, key: string): string | undefined {
+	return record[key] === undefined ? undefined : str(record, key);
+}
+
+function oneOf<T extends string>(record: Json, key: string, allowed: readonly T[]): T {
+	const value = record[key];
+	return typeof value === 'string' && (allowed as readonly string[]).includes(value) ? (value as T) : fail(`\`${key}\` is not one of ${allowed.join(', ')}`);
+}
+
+function strings(record: Json, key: string): string[] {
+	const value = record[key];
+	return Array.isArray(value) && value.every((item) => typeof item === 'string') ? [...(value as string[])] : fail(`\`${key}\` is not an array of strings`);
+}
+
+/** Builds an object from entries, leaving out undefined values (optional fields stay absent). */
+function compact<T>(entries: Record<string, unknown>): T {
+	const out: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(entries)) {
+		if (value !== undefined) {
+			out[key] = value;
+		}
+	}
+
+	return out as T;
+}
+
+const STREAMS = ['stdin', 'stdout', 'stderr'] as const;
+const SEVERITIES = ['error', 'warning', 'info'] as const;
+const CLIENTS = ['ts-sdk-v1', 'ts-sdk-v2', 'python-sdk', 'vscode', 'rmcp', 'cursor'] as const;
+const REACTIONS = ['ok', 'skip', 'skip-log', 'drop-log', 'hang', 'fatal', 'corrupt', 'unknown'] as const;
+const BASE64 = /^(?:[A-Za-z\d+/]{4})*(?:[A-Za-z\d+/]{2}==|[A-Za-z\d+/]{3}=)?$/;
+
+function decodeHeader(record: Json): SessionHeader {
+	const format = record['format'];
+	if (!Number.isSafeInteger(format) || (format as number) < 1) {
+		fail('`format` is not a positive integer');
+	}
+
+	const tool = object(record['tool'], '`tool`');
+	if (tool['name'] !== 'mcp-wire') {
+		fail('`tool.name` is not "mcp-wire"');
+	}
+
+	return compact<SessionHeader>({
+		format,
+		tool: {name: 'mcp-wire', version: str(tool, 'version')},
+		node: str(record, 'node'),
+		platform: str(record, 'platform'),
+		command: strings(record, 'command'),
+		cwd: optionalStr(record, 'cwd'),
+		envMode: oneOf(record, 'envMode', ['sdk-default', 'inherit', 'gui-minimal', 'client-full']),
+		envKeys: record['envKeys'] === undefined ? undefined : strings(record, 'envKeys'),
+		startedAt: str(record, 'startedAt'),
+		pid: optionalCount(record, 'pid'),
+		mode: oneOf(record, 'mode', ['probe', 'tap', 'replay']),
+		protocolVersion: optionalStr(record, 'protocolVersion'),
+		name: optionalStr(record, 'name'),
+	});
+}
+
+function decodeChunk(record: Json): Chunk {
+	const length = count(record, 'length');
+	const base64 = str(record, 'base64');
+	if (base64.length % 4 !== 0 || !BASE64.test(base64)) {
+		fail('`base64` is not valid base64');
+	}
+
+	const bytes = new Uint8Array(Buffer.from(base64, 'base64'));
+	if (bytes.byteLength !== length) {
+		fail(`\`base64\` holds ${bytes.byteLength} bytes but \`length\` says ${length}`);
+	}
+
+	return {seq: count(record, 'seq'), stream: oneOf(record, 'stream', STREAMS), tMs: num(record, 'tMs'), offset: count(record, 'offset'), bytes};
+}
+
+function decodeId(value: unknown): Frame['id'] {
+	if (value === undefined || value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) {
+		return value;
+	}
+
+	return fail('`id` is not a string, number or null');
+}
+
+function decodeFrame(record: Json): Frame {
+	let answers: Frame['answers'];
+	if (record['answers'] !== undefined) {
+		const raw = object(record['answers'], '`answers`');
+		answers = {method: str(raw, 'method'), requestIndex: count(raw, 'requestIndex'), latencyMs: num(raw, 'latencyMs')};
+	}
+
+	return compact<Frame>({
+		index: count(record, 'index'),
+		stream: oneOf(record, 'stream', STREAMS),
+		framing: oneOf(record, 'framing', ['newline', 'content-length']),
+		offset: count(record, 'offset'),
+		byteLength: count(record, 'byteLength'),
+		bodyOffset: count(record, 'bodyOffset'),
+		bodyLength: count(record, 'bodyLength'),
+		terminator: oneOf(record, 'terminator', ['lf', 'crlf', 'none', 'length']),
+		lineCount: count(record, 'lineCount'),
+		tMs: num(record, 'tMs'),
+		firstTMs: num(record, 'firstTMs'),
+		firstSeq: count(record, 'firstSeq'),
+		lastSeq: count(record, 'lastSeq'),
+		kind: oneOf(record, 'kind', ['request', 'notification', 'response', 'error', 'json', 'text', 'blank']),
+		message: record['message'],
+		method: optionalStr(record, 'method'),
+		id: decodeId(record['id']),
+		answers,
+		text: optionalStr(record, 'text'),
+	});
+}
+
+function decodeImpact(value: unknown): ClientImpact {
+	const raw = object(value, 'an `impact` entry');
+	return {client: oneOf(raw, 'client', CLIENTS), reaction: oneOf(raw, 'reaction', REACTIONS), note: str(raw, 'note')};
+}
+
+function decodeFinding(record: Json): Finding {
+	const impact = record['impact'];
+	if (!Array.isArray(impact)) {
+		fail('`impact` is not an array');
+	}
+
+	const detail = record['detail'];
+	if (detail !== undefined && !isObject(detail)) {
+		fail('`detail` is not an object');
+	}
+
+	return compact<Finding>({
+		code: oneOf<FindingCode>(record, 'code', FINDING_CODES),
+		severity: oneOf(record, 'severity', SEVERITIES),
+		stream: oneOf(record, 'stream', STREAMS),
+		offset: count(record, 'offset'),
+		byteLength: count(record, 'byteLength'),
+		frameIndex: optionalCount(record, 'frameIndex'),
+		tMs: num(record, 'tMs'),
+		message: str(record, 'message'),
+		hint: str(record, 'hint'),
+		rules: strings(record, 'rules'),
+		impact: impact.map((entry) => decodeImpact(entry)),
+		detail,
+		confidence: record['confidence'] === undefined ? undefined : oneOf(record, 'confidence', ['observed', 'inferred']),
+		origin: record['origin'] === undefined ? undefined : oneOf(record, 'origin', ['derived', 'probe']),
+	});
+}
+
+function decodeMark(value: unknown): Mark {
+	const raw = object(value, '`mark`');
+	const tMs = num(raw, 'tMs');
+	const type = oneOf(raw, 'type', ['stdin-closed', 'eof', 'signal-sent', 'timeout', 'phase']);
+	switch (type) {
+		case 'stdin-closed': {
+			return {type, tMs};
+		}
+
+		case 'eof': {
+			return {type, stream: oneOf(raw, 'stream', STREAMS), tMs};
+		}
+
+		case 'signal-sent': {
+			return {type, signal: oneOf(raw, 'signal', ['SIGTERM', 'SIGKILL']), tMs};
+		}
+
+		case 'timeout': {
+			const id = decodeId(raw['id']);
+			if (id === undefined) {
+				fail('`mark.id` is missing');
+			}
+
+			return {type, id, method: str(raw, 'method'), timeoutMs: num(raw, 'timeoutMs'), tMs};
+		}
+
+		case 'phase': {
+			return {type, name: str(raw, 'name'), tMs};
+		}
+	}
+}
+
+function decodeExit(record: Json): ExitInfo {
+	const code = record['code'];
+	const signal = record['signal'];
+	if (code !== null && !Number.isSafeInteger(code)) {
+		fail('`code` is not an integer or null');
+	}
+
+	if (signal !== null && typeof signal !== 'string') {
+		fail('`signal` is not a string or null');
+	}
+
+	return {code: code as number | null, signal: signal as string | null, tMs: num(record, 'tMs')};
+}
+
+function decodeTotals(value: unknown, stream: string): StreamTotals {
+	const raw = object(value, `\`streams.${stream}\``);
+	return {bytes: count(raw, 'bytes'), chunks: count(raw, 'chunks'), frames: count(raw, 'frames')};
+}
+
+function decodeSummary(record: Json): Summary {
+	const findings = record['findings'];
+	if (!Array.isArray(findings)) {
+		fail('`findings` is not an array');
+	}
+
+	const streams = object(record['streams'], '`streams`');
+	let serverInfo: Summary['serverInfo'];
+	if (record['serverInfo'] !== undefined) {
+		const raw = object(record['serverInfo'], '`serverInfo`');
+		serverInfo = compact({name: optionalStr(raw, 'name'), version: optionalStr(raw, 'version')});
+	}
+
+	return compact<Summary>({
+		verdict: oneOf(record, 'verdict', ['ok', 'warn', 'fail']),
+		findings: findings.map((entry) => {
+			const raw = object(entry, 'a `findings` entry');
+			return {code: oneOf<FindingCode>(raw, 'code', FINDING_CODES), severity: oneOf(raw, 'severity', SEVERITIES), count: count(raw, 'count')};
+		}),
+		errors: count(record, 'errors'),
+		warnings: count(record, 'warnings'),
+		infos: count(record, 'infos'),
+		streams: {stdin: decodeTotals(streams['stdin'], 'stdin'), stdout: decodeTotals(streams['stdout'], 'stdout'), stderr: decodeTotals(streams['stderr'], 'stderr')},
+		durationMs: num(record, 'durationMs'),
+		exit: record['exit'] === undefined ? undefined : decodeExit(object(record['exit'], '`exit`')),
+		era: record['era'] === undefined ? undefined : oneOf(record, 'era', ['legacy', 'modern']),
+		serverInfo,
+		protocolVersion: optionalStr(record, 'protocolVersion'),
+		tools: optionalCount(record, 'tools'),
+		prompts: optionalCount(record, 'prompts'),
+		resources: optionalCount(record, 'resources'),
+	});
+}
+
+/**
+ * Decodes one line (without its newline; a trailing CR is ignored). Never throws.
+ * @returns the header or event it holds, `empty` for a blank line, or a problem message (`isJson` says
+ *   whether the line was at least JSON, which tells a cut last line from a bad record).
+ */
+export function decodeRecord(line: string): DecodedLine {
+	const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+	if (text.trim() === '') {
+		return {kind: 'empty'};
+	}
+
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return {kind: 'problem', message: 'not JSON', isJson: false};
+	}
+
+	if (!isObject(value) || typeof value['type'] !== 'string') {
+		return {kind: 'problem', message: 'not a record (a JSON object with a string `type`)', isJson: true};
+	}
+
+	const type = value['type'];
+	try {
+		switch (type) {
+			case 'session': {
+				const header = decodeHeader(value);
+				return header.format > RECORD_FORMAT
+					? {kind: 'header', header, problem: `format ${header.format} is newer than this version of mcp-wire reads (${RECORD_FORMAT}); records are read as format ${RECORD_FORMAT}`}
+					: {kind: 'header', header};
+			}
+
+			case 'chunk': {
+				return {kind: 'event', event: {type: 'chunk', chunk: decodeChunk(value)}};
+			}
+
+			case 'frame': {
+				return {kind: 'event', event: {type: 'frame', frame: decodeFrame(value)}};
+			}
+
+			case 'finding': {
+				return {kind: 'event', event: {type: 'finding', finding: decodeFinding(value)}};
+			}
+
+			case 'mark': {
+				return {kind: 'event', event: {type: 'mark', mark: decodeMark(value['mark'])}};
+			}
+
+			case 'exit': {
+				return {kind: 'event', event: {type: 'exit', exit: decodeExit(value)}};
+			}
+
+			case 'summary': {
+				return {kind: 'event', event: {type: 'summary', summary: decodeSummary(value)}};
+			}
+
+			default: {
+				return {kind: 'problem', message: `unknown record type ${JSON.stringify(type).slice(0, 60)}, skipped`, isJson: true};
+			}
+		}
+	} catch (error) {
+		if (error instanceof RecordError) {
+			return {kind: 'problem', message: `bad ${type} record: ${error.message}, skipped`, isJson: true};
+		}
+
+		return {kind: 'problem', message: `bad ${type} record, skipped`, isJson: true};
+	}
+}
+
+/**
+ * Decodes a whole capture or `--json` dump. Never throws on bad input: every line that cannot be used
+ * becomes a problem with its 1-based line number, and decoding goes on.
+ * - A last line without a final newline that is not complete JSON is a cut file: `isTruncated` is true,
+ *   a problem says so, and every record before it is kept.
+ * - Unknown record types, records with missing or mistyped fields, and non-JSON lines are problems and
+ *   are skipped. Blank lines are ignored.
+ * - The first valid `session` record is the header; a `format` newer than {@link RECORD_FORMAT} is a
+ *   problem (the records are still read). A missing header, or a second one, is a problem.
+ * - Chunk bytes come back exactly (a fresh `Uint8Array`); the `text` preview is ignored.
+ */
+export function decodeRecords(text: string): DecodedRecords {
+	const lines = text.split('\n');
+	const isTerminated = text.endsWith('\n');
+	if (isTerminated) {
+		lines.pop();
+	}
+
+	let header: SessionHeader | undefined;
+	const events: SessionEvent[] = [];
+	const problems: DecodeProblem[] = [];
+	let isTruncated = false;
+	for (const [index, line] of lines.entries()) {
+		const lineNumber = index + 1;
+		const decoded = decodeRecord(line);
+		switch (decoded.kind) {
+			case 'empty': {
+				break;
+			}
+
+			case 'header': {
+				if (header === undefined) {
+					header = decoded.header;
+					if (decoded.problem !== undefined) {
+						problems.push({line: lineNumber, message: decoded.problem});
+					}
+				} else {
+					problems.push({line: lineNumber, message: 'a second session header, skipped'});
+				}
+
+				break;
+			}
+
+			case 'event': {
+				if (header === undefined && events.length === 0) {
+					problems.push({line: lineNumber, message: 'records before any session header'});
+				}
+
+				events.push(decoded.event);
+				break;
+			}
+
+			case 'problem': {
+				const isLast = index === lines.length - 1;
+				if (isLast && !isTerminated && !decoded.isJson) {
+					isTruncated = true;
+					problems.push({line: lineNumber, message: 'the file ends inside a record (truncated capture); the cut record is skipped'});
+				} else {
+					problems.push({line: lineNumber, message: decoded.message});
+				}
+
+				break;
+			}
+		}
+	}
+
+	if (header === undefined && events.length === 0 && lines.some((line) => line.trim() !== '')) {
+		problems.push({line: 1, message: 'no session header'});
+	}
+
+	return {header, events, problems, isTruncated};
+}

@@ -1,0 +1,372 @@
+import {escapeBytes, escapeText, groupDigits} from '../../core/bytes/glyphs.js';
+import {hexRows, hexWindow, type HexHighlight, type HexRow} from '../../core/bytes/hex-layout.js';
+import {CLIENT_FAMILY_LABEL} from '../../core/detectors/catalog.js';
+import {STREAM_LABEL, type Finding, type Frame, type Reaction, type SessionMeta, type SessionSnapshot, type Summary} from '../../core/types.js';
+import {ansiHexLines} from '../hex/ansi.js';
+import {hexByte, plainHexLines} from '../hex/plain.js';
+import {paint, severityToken, streamToken} from './theme.js';
+
+/**
+ * The plain (non-TUI) human output of a probe: a header, one line per frame, findings with an xxd
+ * excerpt, and a summary. Every function returns strings (lines without newlines); the CLI writes them.
+ * Everything taken from the wire or from stderr is escaped (core/bytes/glyphs.ts) before it is shown.
+ */
+
+/** Colour and hex painter choice for findings and frame dumps. */
+export interface TextRenderOptions {
+	/** Paint with the theme (render/text/theme.ts). */
+	readonly color: boolean;
+	/** `plain`: xxd layout with `.` gutter and `^` markers; `ansi`: hexyl colours and glyph gutter. */
+	readonly hex: 'plain' | 'ansi';
+}
+
+/** Columns of a text/json preview or method name in a frame line. */
+const PREVIEW_COLUMNS = 60;
+
+const INDENT = '  ';
+
+function shellWord(word: string): string {
+	if (word !== '' && /^[\w@%+=:,./-]+$/.test(word)) {
+		return word;
+	}
+
+	return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The header of a probe's output.
+ * @param meta the session facts.
+ * @param pid the server's pid when known (overrides `meta.pid`).
+ * @returns lines naming mcp-wire's and Node's versions, the platform, the command (shell-quoted and
+ *   escaped), the env mode with the names of `--env` keys, the cwd and the pid.
+ */
+export function formatHeader(meta: SessionMeta, pid?: number): string[] {
+	const node = meta.node.startsWith('v') ? meta.node : `v${meta.node}`;
+	const lines = [`${meta.tool.name} ${meta.tool.version} (${meta.mode}) · Node ${node} · ${meta.platform}`];
+	lines.push(`command  ${escapeText(meta.command.map((word) => shellWord(word)).join(' '))}`);
+	const keys = meta.envKeys !== undefined && meta.envKeys.length > 0 ? ` + ${meta.envKeys.map((key) => escapeText(key)).join(', ')}` : '';
+	lines.push(`env      ${meta.envMode}${keys}`);
+	if (meta.cwd !== undefined) {
+		lines.push(`cwd      ${escapeText(meta.cwd)}`);
+	}
+
+	const shownPid = pid ?? meta.pid;
+	if (shownPid !== undefined) {
+		lines.push(`pid      ${shownPid}`);
+	}
+
+	if (meta.protocolVersion !== undefined) {
+		lines.push(`protocol ${escapeText(meta.protocolVersion)}`);
+	}
+
+	return lines;
+}
+
+function formatMs(ms: number): string {
+	return ms.toFixed(1);
+}
+
+function formatId(id: Frame['id']): string {
+	return `id=${typeof id === 'string' ? escapeText(JSON.stringify(id), 40) : String(id)}`;
+}
+
+function errorDetail(message: unknown): string | undefined {
+	if (typeof message !== 'object' || message === null) {
+		return undefined;
+	}
+
+	const error = (message as {error?: unknown}).error;
+	if (typeof error !== 'object' || error === null) {
+		return undefined;
+	}
+
+	const {code, message: text} = error as {code?: unknown; message?: unknown};
+	const parts = ['error'];
+	if (typeof code === 'number') {
+		parts.push(String(code));
+	}
+
+	if (typeof text === 'string') {
+		parts.push(escapeText(text, PREVIEW_COLUMNS));
+	}
+
+	return parts.join(' ');
+}
+
+function frameDetail(frame: Frame): string {
+	const parts: string[] = [];
+	switch (frame.kind) {
+		case 'request':
+		case 'notification': {
+			if (frame.id !== undefined) {
+				parts.push(formatId(frame.id));
+			}
+
+			parts.push(escapeText(frame.method ?? '?', PREVIEW_COLUMNS));
+			break;
+		}
+
+		case 'response':
+		case 'error': {
+			if (frame.id !== undefined) {
+				parts.push(formatId(frame.id));
+			}
+
+			if (frame.answers !== undefined) {
+				parts.push(`${escapeText(frame.answers.method, PREVIEW_COLUMNS)}  (${formatMs(frame.answers.latencyMs)} ms)`);
+			}
+
+			if (frame.kind === 'error') {
+				const detail = errorDetail(frame.message);
+				if (detail !== undefined) {
+					parts.push(` ${detail}`);
+				}
+			}
+
+			break;
+		}
+
+		case 'json': {
+			let json: string;
+			try {
+				json = JSON.stringify(frame.message) ?? String(frame.message);
+			} catch {
+				json = String(frame.message);
+			}
+
+			parts.push(escapeText(json, PREVIEW_COLUMNS));
+			break;
+		}
+
+		case 'text': {
+			parts.push(`"${escapeText(frame.text ?? '', PREVIEW_COLUMNS)}"`);
+			break;
+		}
+
+		case 'blank': {
+			parts.push(frame.terminator === 'crlf' ? '←↵' : '↵');
+			break;
+		}
+	}
+
+	const tags: string[] = [];
+	if (frame.framing === 'content-length') {
+		tags.push('content-length');
+	}
+
+	if (frame.terminator === 'crlf' && frame.kind !== 'blank') {
+		tags.push('CRLF');
+	}
+
+	if (frame.terminator === 'none') {
+		tags.push('no LF');
+	}
+
+	if (frame.lineCount > 1) {
+		tags.push(`${frame.lineCount} lines`);
+	}
+
+	if (tags.length > 0) {
+		parts.push(` [${tags.join(', ')}]`);
+	}
+
+	return parts.join(' ');
+}
+
+/**
+ * One line per frame, e.g. `   12.3 ms  S→C   245 B  response     id=0 initialize  (8.1 ms)`:
+ * completion time (ms since session start, one decimal, right-aligned in 7), direction label, frame
+ * byte count (right-aligned in 5), kind (padded to 12), then by kind: id and method (requests,
+ * notifications), id, answered method and latency from `frame.answers` (responses; errors add the
+ * error code and message), a JSON preview (`json`), the escaped, truncated line in quotes (`text`),
+ * the terminator glyphs (`blank`); tags `[content-length, CRLF, no LF, N lines]` follow.
+ * @param options `color` paints time dim and the label by stream (default off).
+ */
+export function formatFrameLine(frame: Frame, options: {readonly color?: boolean} = {}): string {
+	const isColor = options.color === true;
+	const time = paint('ui.dim', `${formatMs(frame.tMs).padStart(7)} ms`, isColor);
+	const label = paint(streamToken(frame.stream), STREAM_LABEL[frame.stream], isColor);
+	const kind = frame.kind === 'error' ? paint('severity.error', frame.kind.padEnd(12), isColor) : frame.kind.padEnd(12);
+	return `${time}  ${label} ${String(frame.byteLength).padStart(5)} B  ${kind} ${frameDetail(frame)}`.trimEnd();
+}
+
+function paintRows(rows: readonly HexRow[], options: TextRenderOptions): string[] {
+	return options.hex === 'ansi' ? ansiHexLines(rows, {color: options.color, indent: INDENT}) : plainHexLines(rows, {indent: INDENT});
+}
+
+const REACTION_LABEL: Readonly<Record<Reaction, string>> = {
+	ok: 'OK',
+	skip: 'SKIP',
+	'skip-log': 'SKIP+LOG',
+	'drop-log': 'DROP+LOG',
+	hang: 'HANG',
+	fatal: 'FATAL',
+	corrupt: 'CORRUPT',
+	unknown: '?',
+};
+
+/** Evidence bytes quoted inline (wire-faults.md "Presenting a finding"): at most this many. */
+const EVIDENCE_BYTES = 16;
+
+/**
+ * A finding as a block of lines (wire-faults.md "Presenting a finding"):
+ * 1. `ERROR stray-output · stdout S→C · offset 0 (0x0) · frame 0 · 12.3 ms · R5` (severity, code,
+ *    stream, offset, frame, time, rules; `(inferred)` when the evidence is circumstantial),
+ * 2. the message,
+ * 3. `bytes: 0d 0a "←↵"`: up to 16 evidence bytes as hex and escaped text,
+ * 4. an xxd excerpt around the evidence with the evidence highlighted (one row of context before and
+ *    after, at most 6 rows; `… (+N bytes of evidence not shown)` when cut); for zero-length findings
+ *    (about absence) the rows before the position; nothing when the stream is empty,
+ * 5. `fix: <hint>`, then one `impact` line per client family.
+ * @param snapshot supplies the bytes (`snapshot.bytes`).
+ */
+export function formatFinding(finding: Finding, snapshot: SessionSnapshot, options: TextRenderOptions): string[] {
+	const isColor = options.color;
+	const head = [
+		paint(severityToken(finding.severity), finding.severity.toUpperCase(), isColor),
+		' ',
+		paint('ui.accent', finding.code, isColor),
+		' · ',
+		paint(streamToken(finding.stream), `${finding.stream} ${STREAM_LABEL[finding.stream]}`, isColor),
+		` · offset ${finding.offset} (0x${finding.offset.toString(16)})`,
+		finding.frameIndex === undefined ? '' : ` · frame ${finding.frameIndex}`,
+		` · ${formatMs(finding.tMs)} ms`,
+		finding.rules.length > 0 ? ` · ${finding.rules.join(', ')}` : '',
+		finding.confidence === 'inferred' ? ' (inferred)' : '',
+	].join('');
+	const lines = [head, INDENT + escapeText(finding.message)];
+
+	if (finding.byteLength > 0) {
+		const evidence = snapshot.bytes(finding.stream, finding.offset, Math.min(finding.byteLength, EVIDENCE_BYTES));
+		const more = finding.byteLength > evidence.length ? ` … (+${groupDigits(finding.byteLength - evidence.length)} bytes)` : '';
+		const hex = [...evidence].map((byte) => hexByte(byte)).join(' ');
+		lines.push(`${INDENT}bytes: ${hex}${more}  "${escapeBytes(evidence)}"`);
+	}
+
+	const window = hexWindow((offset, length) => snapshot.bytes(finding.stream, offset, length), {
+		offset: finding.offset,
+		length: finding.byteLength,
+		context: 1,
+		maxRows: 6,
+	});
+	if (window.bytes.length === 0) {
+		lines.push(paint('ui.dim', `${INDENT}(no bytes on ${finding.stream} before offset ${finding.offset})`, isColor));
+	} else {
+		const highlight: HexHighlight[] = finding.byteLength > 0 ? [{offset: finding.offset, length: finding.byteLength}] : [];
+		lines.push(...paintRows(hexRows(window.bytes, {baseOffset: window.offset, highlight}), options));
+		if (window.cutBytes > 0) {
+			lines.push(paint('ui.dim', `${INDENT}… (+${groupDigits(window.cutBytes)} bytes of evidence not shown)`, isColor));
+		}
+	}
+
+	lines.push(`${INDENT}fix: ${escapeText(finding.hint)}`);
+	if (finding.impact.length > 0) {
+		lines.push(`${INDENT}impact:`);
+		const width = Math.max(...finding.impact.map((impact) => CLIENT_FAMILY_LABEL[impact.client].length));
+		for (const impact of finding.impact) {
+			const label = CLIENT_FAMILY_LABEL[impact.client].padEnd(width);
+			lines.push(`${INDENT}${INDENT}${label}  ${REACTION_LABEL[impact.reaction].padEnd(8)}  ${escapeText(impact.note)}`.trimEnd());
+		}
+	}
+
+	return lines;
+}
+
+/** Options for {@link formatFrameHex}. */
+export interface FrameHexOptions extends TextRenderOptions {
+	/** Rows shown at most (default 64, i.e. 1 KiB); the rest is summarised as `… (+N bytes)`. */
+	readonly maxRows?: number;
+}
+
+/**
+ * The whole frame as an xxd dump (for `--hex`), indented to sit under its frame line. Rows start at the
+ * frame's stream offset (as `xxd -s`). Evidence of findings in this frame that covers only part of it
+ * (a CR, a BOM, an ESC, an invalid byte) is highlighted.
+ */
+export function formatFrameHex(frame: Frame, snapshot: SessionSnapshot, options: FrameHexOptions): string[] {
+	const maxBytes = Math.max(1, options.maxRows ?? 64) * 16;
+	const bytes = snapshot.bytes(frame.stream, frame.offset, Math.min(frame.byteLength, maxBytes));
+	const highlight = snapshot.findings
+		.filter((finding) => finding.frameIndex === frame.index && finding.stream === frame.stream && finding.byteLength > 0 && finding.byteLength < frame.byteLength)
+		.map((finding) => ({offset: finding.offset, length: finding.byteLength}));
+	const lines = paintRows(hexRows(bytes, {baseOffset: frame.offset, highlight}), options);
+	if (frame.byteLength > bytes.length) {
+		lines.push(paint('ui.dim', `${INDENT}… (+${groupDigits(frame.byteLength - bytes.length)} bytes)`, options.color));
+	}
+
+	return lines;
+}
+
+function plural(n: number, word: string): string {
+	return `${groupDigits(n)} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The end-of-run summary: the verdict with error/warning/info counts, one line per finding code with its
+ * count, per-stream totals, duration and exit, and what the server said about itself.
+ * @param options `color` paints the verdict and severities (default off).
+ */
+export function formatSummary(summary: Summary, options: {readonly color?: boolean} = {}): string[] {
+	const isColor = options.color === true;
+	const verdictToken = summary.verdict === 'fail' ? 'severity.error' : summary.verdict === 'warn' ? 'severity.warning' : 'severity.info';
+	const lines = [
+		`verdict ${paint(verdictToken, summary.verdict.toUpperCase(), isColor)}: ${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}, ${groupDigits(summary.infos)} info`,
+	];
+	const codeWidth = Math.max(0, ...summary.findings.map((entry) => entry.code.length));
+	for (const entry of summary.findings) {
+		lines.push(`${INDENT}${paint(severityToken(entry.severity), entry.severity.padEnd(7), isColor)}  ${entry.code.padEnd(codeWidth)}  ×${groupDigits(entry.count)}`);
+	}
+
+	const streams = (['stdin', 'stdout', 'stderr'] as const).map((stream) => {
+		const totals = summary.streams[stream];
+		return `${STREAM_LABEL[stream]} ${stream} ${groupDigits(totals.bytes)} B in ${plural(totals.frames, 'frame')} (${plural(totals.chunks, 'chunk')})`;
+	});
+	lines.push(`streams  ${streams.join(' · ')}`);
+
+	let exit = '';
+	if (summary.exit !== undefined) {
+		exit =
+			summary.exit.signal === null
+				? summary.exit.code === null
+					? ' · exit unknown'
+					: ` · exit code ${summary.exit.code}`
+				: ` · killed by ${escapeText(summary.exit.signal)}`;
+	}
+
+	const tenths = Math.round(summary.durationMs * 10);
+	lines.push(`duration ${groupDigits(Math.trunc(tenths / 10))}.${Math.abs(tenths % 10)} ms${exit}`);
+
+	const server: string[] = [];
+	if (summary.serverInfo !== undefined) {
+		server.push(escapeText([summary.serverInfo.name ?? '?', summary.serverInfo.version ?? ''].join(' ').trim(), PREVIEW_COLUMNS));
+	}
+
+	if (summary.protocolVersion !== undefined) {
+		server.push(`protocol ${escapeText(summary.protocolVersion, 40)}${summary.era === undefined ? '' : ` (${summary.era})`}`);
+	} else if (summary.era !== undefined) {
+		server.push(`${summary.era} era`);
+	}
+
+	const counts: string[] = [];
+	if (summary.tools !== undefined) {
+		counts.push(plural(summary.tools, 'tool'));
+	}
+
+	if (summary.prompts !== undefined) {
+		counts.push(plural(summary.prompts, 'prompt'));
+	}
+
+	if (summary.resources !== undefined) {
+		counts.push(plural(summary.resources, 'resource'));
+	}
+
+	if (counts.length > 0) {
+		server.push(counts.join(', '));
+	}
+
+	if (server.length > 0) {
+		lines.push(`server   ${server.join(' · ')}`);
+	}
+
+	return lines;
+}

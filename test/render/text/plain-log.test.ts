@@ -1,0 +1,279 @@
+import stripAnsi from 'strip-ansi';
+import {describe, expect, it} from 'vitest';
+import type {Finding, Frame} from '../../../src/core/types.js';
+import {formatFinding, formatFrameHex, formatFrameLine, formatHeader, formatSummary} from '../../../src/render/text/plain-log.js';
+import {makeFinding, makeFrame, makeMeta, makeSnapshot, makeStreamChunks, makeSummary} from '../../helpers/factories.js';
+
+const BANNER = 'Starting server v1.2\n'; // 21 bytes at stdout offset 0
+const RESPONSE = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18"}}\r\n'; // 68 bytes at offset 21
+
+const BANNER_FRAME = makeFrame({index: 0, kind: 'text', text: 'Starting server v1.2', byteLength: 21, tMs: 3.25});
+const RESPONSE_FRAME = makeFrame({
+	index: 1,
+	kind: 'response',
+	offset: 21,
+	byteLength: 68,
+	terminator: 'crlf',
+	id: 0,
+	tMs: 12.34,
+	answers: {method: 'initialize', requestIndex: 0, latencyMs: 8.06},
+});
+
+const CRLF: Finding = makeFinding({
+	code: 'crlf',
+	severity: 'warning',
+	stream: 'stdout',
+	offset: 87,
+	byteLength: 1,
+	frameIndex: 1,
+	tMs: 12.34,
+	message: 'a message on stdout ends with CR LF (0D 0A) instead of LF',
+	hint: 'Write LF only.',
+	rules: ['R2', 'O5'],
+	impact: [
+		{client: 'ts-sdk-v1', reaction: 'ok', note: 'strips the trailing CR'},
+		{client: 'python-sdk', reaction: 'ok', note: 'CR is JSON whitespace'},
+		{client: 'cursor', reaction: 'unknown', note: 'not established'},
+	],
+});
+
+const STRAY: Finding = makeFinding({
+	code: 'stray-output',
+	severity: 'error',
+	stream: 'stdout',
+	offset: 0,
+	byteLength: 21,
+	frameIndex: 0,
+	tMs: 3.25,
+	message: 'stdout carries a banner line before the first message',
+	hint: 'Print startup messages to stderr.',
+	rules: ['R5'],
+	impact: [{client: 'ts-sdk-v2', reaction: 'skip', note: 'skips the line silently'}],
+});
+
+const SNAPSHOT = makeSnapshot({chunks: makeStreamChunks('stdout', [BANNER, RESPONSE]), frames: [BANNER_FRAME, RESPONSE_FRAME], findings: [CRLF, STRAY]});
+
+describe('formatHeader', () => {
+	it('names versions, platform, the quoted command, env mode, cwd and pid', () => {
+		const meta = makeMeta({command: ['npx', '-y', 'my server', "it's"], envKeys: ['API_KEY', 'DEBUG'], cwd: '/srv', pid: 1});
+		expect(formatHeader(meta, 123)).toEqual([
+			'mcp-wire 0.1.0 (probe) · Node v20.20.2 · linux',
+			"command  npx -y 'my server' 'it'\\''s'",
+			'env      sdk-default + API_KEY, DEBUG',
+			'cwd      /srv',
+			'pid      123',
+		]);
+	});
+
+	it('escapes control bytes in the command and leaves out what is unknown', () => {
+		expect(formatHeader(makeMeta({node: '20.20.2', command: ['node', 'a\u001b[2Jb.mjs'], mode: 'tap'}))).toEqual([
+			'mcp-wire 0.1.0 (tap) · Node v20.20.2 · linux',
+			"command  node 'a␛[2Jb.mjs'",
+			'env      sdk-default',
+		]);
+	});
+});
+
+describe('formatFrameLine', () => {
+	const line = (frame: Partial<Frame>): string => formatFrameLine(makeFrame(frame));
+
+	it('shows a response with its id, the answered method and the latency', () => {
+		expect(formatFrameLine(RESPONSE_FRAME)).toBe('   12.3 ms  S→C    68 B  response     id=0 initialize  (8.1 ms)  [CRLF]');
+	});
+
+	it('shows requests, notifications and errors', () => {
+		expect(line({stream: 'stdin', kind: 'request', id: 1, method: 'tools/list', byteLength: 46, tMs: 13})).toBe(
+			'   13.0 ms  C→S    46 B  request      id=1 tools/list',
+		);
+		expect(line({stream: 'stdin', kind: 'notification', method: 'notifications/initialized', byteLength: 54, tMs: 12.5})).toBe(
+			'   12.5 ms  C→S    54 B  notification notifications/initialized',
+		);
+		expect(
+			line({
+				kind: 'error',
+				id: 'a"b',
+				message: {jsonrpc: '2.0', id: 'a"b', error: {code: -32_601, message: 'Method not found'}},
+				byteLength: 80,
+				tMs: 1234.56,
+				answers: {method: 'foo/bar', requestIndex: 2, latencyMs: 1},
+			}),
+		).toBe(' 1234.6 ms  S→C    80 B  error        id="a\\"b" foo/bar  (1.0 ms)  error -32601 Method not found');
+	});
+
+	it('shows text, blank and json frames as escaped, truncated previews', () => {
+		expect(formatFrameLine(BANNER_FRAME)).toBe('    3.3 ms  S→C    21 B  text         "Starting server v1.2"');
+		expect(line({stream: 'stderr', kind: 'text', text: '\u001b[31merror\u001b[0m\tboom\r', byteLength: 30, tMs: 22, terminator: 'none'})).toBe(
+			'   22.0 ms  ERR    30 B  text         "␛[31merror␛[0m\\tboom←"  [no LF]',
+		);
+		expect(line({kind: 'blank', terminator: 'crlf', byteLength: 2, tMs: 20})).toBe('   20.0 ms  S→C     2 B  blank        ←↵');
+		expect(line({kind: 'json', message: {level: 'info', msg: 'x'.repeat(100)}, byteLength: 120, tMs: 21})).toBe(
+			`   21.0 ms  S→C   120 B  json         {"level":"info","msg":"${'x'.repeat(24)}… (+78 bytes)`,
+		);
+		expect(line({kind: 'text', text: 'y'.repeat(200), byteLength: 201, tMs: 1})).toBe(`    1.0 ms  S→C   201 B  text         "${'y'.repeat(46)}… (+154 bytes)"`);
+	});
+
+	it('tags Content-Length framing and reassembled lines', () => {
+		expect(line({kind: 'request', framing: 'content-length', terminator: 'length', id: 0, method: 'initialize', byteLength: 150, tMs: 1})).toBe(
+			'    1.0 ms  S→C   150 B  request      id=0 initialize  [content-length]',
+		);
+		expect(line({kind: 'response', id: 2, lineCount: 5, byteLength: 90, tMs: 2})).toBe('    2.0 ms  S→C    90 B  response     id=2  [5 lines]');
+	});
+
+	it('paints only when asked', () => {
+		const painted = formatFrameLine(RESPONSE_FRAME, {color: true});
+		expect(painted).not.toBe(formatFrameLine(RESPONSE_FRAME));
+		expect(stripAnsi(painted)).toBe(formatFrameLine(RESPONSE_FRAME));
+	});
+});
+
+describe('formatFinding', () => {
+	it('presents a one-byte finding with hex, escaped bytes, an xxd excerpt with markers, the fix and the impact', () => {
+		expect(formatFinding(CRLF, SNAPSHOT, {color: false, hex: 'plain'})).toEqual([
+			'WARNING crlf · stdout S→C · offset 87 (0x57) · frame 1 · 12.3 ms · R2, O5',
+			'  a message on stdout ends with CR LF (0D 0A) instead of LF',
+			'  bytes: 0d  "←"',
+			'  00000040: 5665 7273 696f 6e22 3a22 3230 3235 2d30  Version":"2025-0',
+			'  00000050: 362d 3138 227d 7d0d 0a                   6-18"}}..',
+			'                             ^^                             ^',
+			'  fix: Write LF only.',
+			'  impact:',
+			'    TS SDK v1 (Claude Desktop, Claude Code, MCP Inspector)  OK        strips the trailing CR',
+			'    Python SDK                                              OK        CR is JSON whitespace',
+			'    Cursor                                                  ?         not established',
+		]);
+	});
+
+	it('caps long evidence: 16 bytes inline, one row of context after', () => {
+		expect(formatFinding(STRAY, SNAPSHOT, {color: false, hex: 'plain'})).toEqual([
+			'ERROR stray-output · stdout S→C · offset 0 (0x0) · frame 0 · 3.3 ms · R5',
+			'  stdout carries a banner line before the first message',
+			'  bytes: 53 74 61 72 74 69 6e 67 20 73 65 72 76 65 72 20 … (+5 bytes)  "Starting server "',
+			'  00000000: 5374 6172 7469 6e67 2073 6572 7665 7220  Starting server ',
+			'            ^^^^ ^^^^ ^^^^ ^^^^ ^^^^ ^^^^ ^^^^ ^^^^  ^^^^^^^^^^^^^^^^',
+			'  00000010: 7631 2e32 0a7b 226a 736f 6e72 7063 223a  v1.2.{"jsonrpc":',
+			'            ^^^^ ^^^^ ^^                             ^^^^^',
+			'  00000020: 2232 2e30 222c 2269 6422 3a30 2c22 7265  "2.0","id":0,"re',
+			'  fix: Print startup messages to stderr.',
+			'  impact:',
+			'    TS SDK v2  SKIP      skips the line silently',
+		]);
+	});
+
+	it('says how much evidence it left out of a long excerpt', () => {
+		const big = 'z'.repeat(200);
+		const snapshot = makeSnapshot({chunks: makeStreamChunks('stdout', [big])});
+		const finding = makeFinding({code: 'missing-newline', offset: 0, byteLength: 200, impact: [], rules: []});
+		const lines = formatFinding(finding, snapshot, {color: false, hex: 'plain'});
+		expect(lines.filter((line) => /^ {2}[\da-f]{8}:/.test(line)).map((line) => line.slice(2, 10))).toEqual([
+			'00000000',
+			'00000010',
+			'00000020',
+			'00000030',
+			'00000040',
+			'00000050',
+		]);
+		expect(lines).toContain('  … (+104 bytes of evidence not shown)');
+		expect(lines[0]).toBe('WARNING missing-newline · stdout S→C · offset 0 (0x0) · 0.0 ms');
+	});
+
+	it('shows the stream tail for a finding about absence, with the glyph gutter under hex: ansi', () => {
+		const finding = makeFinding({code: 'no-response', severity: 'error', offset: 89, byteLength: 0, tMs: 5000, message: 'silent', hint: 'Read stdin first.', rules: ['R15'], impact: [], confidence: 'inferred'});
+		expect(formatFinding(finding, SNAPSHOT, {color: false, hex: 'ansi'})).toEqual([
+			'ERROR no-response · stdout S→C · offset 89 (0x59) · 5000.0 ms · R15 (inferred)',
+			'  silent',
+			'  00000040: 5665 7273 696f 6e22 3a22 3230 3235 2d30  Version":"2025-0',
+			'  00000050: 362d 3138 227d 7d0d 0a                   6-18"}}←↵',
+			'  fix: Read stdin first.',
+		]);
+	});
+
+	it('says so when the stream has no bytes', () => {
+		const finding = makeFinding({code: 'no-response', stream: 'stdout', offset: 0, byteLength: 0, impact: [], rules: []});
+		expect(formatFinding(finding, makeSnapshot(), {color: false, hex: 'plain'})[2]).toBe('  (no bytes on stdout before offset 0)');
+	});
+
+	it('colours with hex: ansi and color: true, and the text is the same without the codes', () => {
+		const painted = formatFinding(CRLF, SNAPSHOT, {color: true, hex: 'ansi'});
+		expect(painted[0]).toContain('\u001B[');
+		expect(painted[4]).toContain('\u001B[7m\u001B[31m0d\u001B[39m\u001B[27m');
+		expect(painted.map((line) => stripAnsi(line))).toEqual([
+			'WARNING crlf · stdout S→C · offset 87 (0x57) · frame 1 · 12.3 ms · R2, O5',
+			'  a message on stdout ends with CR LF (0D 0A) instead of LF',
+			'  bytes: 0d  "←"',
+			'  00000040: 5665 7273 696f 6e22 3a22 3230 3235 2d30  Version":"2025-0',
+			'  00000050: 362d 3138 227d 7d0d 0a                   6-18"}}←↵',
+			'  fix: Write LF only.',
+			'  impact:',
+			'    TS SDK v1 (Claude Desktop, Claude Code, MCP Inspector)  OK        strips the trailing CR',
+			'    Python SDK                                              OK        CR is JSON whitespace',
+			'    Cursor                                                  ?         not established',
+		]);
+	});
+});
+
+describe('formatFrameHex', () => {
+	it('dumps the whole frame from its stream offset and highlights partial evidence', () => {
+		expect(formatFrameHex(RESPONSE_FRAME, SNAPSHOT, {color: false, hex: 'plain'})).toEqual([
+			'  00000015: 7b22 6a73 6f6e 7270 6322 3a22 322e 3022  {"jsonrpc":"2.0"',
+			'  00000025: 2c22 6964 223a 302c 2272 6573 756c 7422  ,"id":0,"result"',
+			'  00000035: 3a7b 2270 726f 746f 636f 6c56 6572 7369  :{"protocolVersi',
+			'  00000045: 6f6e 223a 2232 3032 352d 3036 2d31 3822  on":"2025-06-18"',
+			'  00000055: 7d7d 0d0a                                }}..',
+			'                 ^^                                    ^',
+		]);
+	});
+
+	it('does not highlight evidence that covers the whole frame', () => {
+		expect(formatFrameHex(BANNER_FRAME, SNAPSHOT, {color: false, hex: 'plain'})).toEqual([
+			'  00000000: 5374 6172 7469 6e67 2073 6572 7665 7220  Starting server ',
+			'  00000010: 7631 2e32 0a                             v1.2.',
+		]);
+	});
+
+	it('caps the rows and counts the rest', () => {
+		expect(formatFrameHex(RESPONSE_FRAME, SNAPSHOT, {color: false, hex: 'plain', maxRows: 2})).toEqual([
+			'  00000015: 7b22 6a73 6f6e 7270 6322 3a22 322e 3022  {"jsonrpc":"2.0"',
+			'  00000025: 2c22 6964 223a 302c 2272 6573 756c 7422  ,"id":0,"result"',
+			'  … (+36 bytes)',
+		]);
+	});
+});
+
+describe('formatSummary', () => {
+	it('gives verdict, counts per code, stream totals, duration, exit and server facts', () => {
+		const summary = makeSummary({
+			verdict: 'fail',
+			errors: 2,
+			warnings: 1,
+			findings: [
+				{code: 'stray-output', severity: 'error', count: 2},
+				{code: 'crlf', severity: 'warning', count: 1},
+			],
+			streams: {stdin: {bytes: 512, chunks: 4, frames: 3}, stdout: {bytes: 12_345, chunks: 1, frames: 1}, stderr: {bytes: 0, chunks: 0, frames: 0}},
+			durationMs: 1234.96,
+			exit: {code: 0, signal: null, tMs: 1234},
+			serverInfo: {name: 'demo', version: '1.0.0'},
+			protocolVersion: '2025-06-18',
+			era: 'legacy',
+			tools: 3,
+			prompts: 0,
+			resources: 1,
+		});
+		expect(formatSummary(summary)).toEqual([
+			'verdict FAIL: 2 errors, 1 warning, 0 info',
+			'  error    stray-output  ×2',
+			'  warning  crlf          ×1',
+			'streams  C→S stdin 512 B in 3 frames (4 chunks) · S→C stdout 12,345 B in 1 frame (1 chunk) · ERR stderr 0 B in 0 frames (0 chunks)',
+			'duration 1,235.0 ms · exit code 0',
+			'server   demo 1.0.0 · protocol 2025-06-18 (legacy) · 3 tools, 0 prompts, 1 resource',
+		]);
+	});
+
+	it('handles a clean run killed by a signal, with nothing known about the server', () => {
+		expect(formatSummary(makeSummary({durationMs: 2.04, exit: {code: null, signal: 'SIGKILL', tMs: 2}}))).toEqual([
+			'verdict OK: 0 errors, 0 warnings, 0 info',
+			'streams  C→S stdin 0 B in 0 frames (0 chunks) · S→C stdout 0 B in 0 frames (0 chunks) · ERR stderr 0 B in 0 frames (0 chunks)',
+			'duration 2.0 ms · killed by SIGKILL',
+		]);
+	});
+});
