@@ -1,0 +1,211 @@
+/**
+ * The environment and working directory each client gives a stdio server it launches (issue 6
+ * "environment rule"; protocol.md C3, C6, C8). `doctor` probes a server with exactly this, so a server
+ * that only works thanks to a variable of the user's shell is caught.
+ */
+import path from 'node:path';
+import type {ClientName, ServerEntry} from './types.js';
+
+/** A client name, or `sdk` for any host built on the MCP SDK's StdioClientTransport. */
+export type LaunchClient = ClientName | 'sdk';
+
+/**
+ * How the environment is built.
+ * - `gui-minimal`: a GUI app started from the desktop (Claude Desktop, Cursor): the SDK allow-list, with
+ *   PATH replaced by the minimal GUI PATH (on Windows the app's own PATH), plus the config `env`.
+ * - `client-full`: the client's whole environment plus the config `env` (Claude Code; VS Code, C6).
+ * - `sdk-default`: the SDK allow-list (`getDefaultEnvironment()`, C3) plus the config `env`.
+ */
+export type LaunchMode = 'gui-minimal' | 'client-full' | 'sdk-default';
+
+/** The variables `getDefaultEnvironment()` of the TS SDK copies on POSIX (C3). */
+export const SDK_ENV_ALLOWLIST_POSIX: readonly string[] = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+
+/** The variables `getDefaultEnvironment()` of the TS SDK copies on Windows (C3). */
+export const SDK_ENV_ALLOWLIST_WIN32: readonly string[] = [
+	'APPDATA',
+	'HOMEDRIVE',
+	'HOMEPATH',
+	'LOCALAPPDATA',
+	'PATH',
+	'PROCESSOR_ARCHITECTURE',
+	'SYSTEMDRIVE',
+	'SYSTEMROOT',
+	'TEMP',
+	'USERNAME',
+	'USERPROFILE',
+	'PROGRAMFILES',
+];
+
+/**
+ * The PATH a GUI app started by the desktop (launchd on macOS) has: `/usr/bin:/bin:/usr/sbin:/sbin`,
+ * plus `/usr/local/bin` and `/opt/homebrew/bin` on macOS. Undefined on Windows, where GUI apps get the
+ * user's full PATH from the registry. Version-manager folders (nvm, pyenv, ~/.local/bin) are never in it.
+ */
+export function guiMinimalPath(platform: NodeJS.Platform): string | undefined {
+	if (platform === 'win32') {
+		return undefined;
+	}
+	const base = ['/usr/bin', '/bin', '/usr/sbin', '/sbin'];
+	return (platform === 'darwin' ? [...base, '/usr/local/bin', '/opt/homebrew/bin'] : base).join(':');
+}
+
+/**
+ * The result of {@link launchEnv}.
+ * - `env`: the exact environment the server gets (no undefined values).
+ * - `dropped`: names of `parentEnv` variables the server does NOT get, sorted (for "works only because
+ *   your shell has X" findings).
+ * - `notes`: one-line explanations for people, in a fixed order.
+ */
+export interface LaunchEnv {
+	readonly env: Record<string, string>;
+	readonly mode: LaunchMode;
+	readonly dropped: string[];
+	readonly notes: string[];
+}
+
+function modeOf(client: LaunchClient): LaunchMode {
+	switch (client) {
+		case 'claude-desktop':
+		case 'cursor':
+			return 'gui-minimal';
+		case 'claude-code':
+		case 'vscode':
+			return 'client-full';
+		case 'sdk':
+			return 'sdk-default';
+	}
+}
+
+function lookup(env: Readonly<Record<string, string | undefined>>, key: string, isWindows: boolean): string | undefined {
+	if (!isWindows) {
+		return env[key];
+	}
+	const upper = key.toUpperCase();
+	const found = Object.keys(env).find((candidate) => candidate.toUpperCase() === upper);
+	return found === undefined ? undefined : env[found];
+}
+
+/**
+ * The environment `client` gives the server of `entry` (issue 6 "environment rule").
+ * - Claude Desktop, Cursor (`gui-minimal`): on macOS/Linux the SDK allow-list HOME, LOGNAME, SHELL,
+ *   TERM, USER taken from `parentEnv` and PATH = {@link guiMinimalPath}; on Windows the Windows
+ *   allow-list with `parentEnv`'s PATH; then the config `env` on top.
+ * - Claude Code (`client-full`, C8): all of `parentEnv`, then the config `env`.
+ * - VS Code (`client-full`, C6 `{...process.env, ...env}`): all of `parentEnv`, then the config `env`;
+ *   a `null` value removes the variable.
+ * - `sdk` (`sdk-default`, C3): the allow-list for `platform` from `parentEnv`, then the config `env`.
+ * Allow-listed values that start with `()` (exported shell functions) are skipped, as the SDK does.
+ * On Windows names compare case-insensitively (a config `PATH` replaces the parent's `Path`).
+ * `parentEnv` stands for the client's own environment; for GUI apps it is the user's shell, which
+ * usually has more than the app really has (TERM in particular is often unset in a GUI app).
+ */
+export function launchEnv(
+	client: LaunchClient,
+	entry: Pick<ServerEntry, 'env'>,
+	parentEnv: Readonly<Record<string, string | undefined>>,
+	platform: NodeJS.Platform,
+): LaunchEnv {
+	const isWindows = platform === 'win32';
+	const mode = modeOf(client);
+	const notes: string[] = [];
+	const env: Record<string, string> = {};
+	const skipped: string[] = [];
+	if (mode === 'client-full') {
+		for (const [key, value] of Object.entries(parentEnv)) {
+			if (value !== undefined) {
+				env[key] = value;
+			}
+		}
+		notes.push(`${client === 'vscode' ? 'VS Code' : 'Claude Code'} passes its whole environment (here: this shell's) plus the config env`);
+	} else {
+		const allowList = isWindows ? SDK_ENV_ALLOWLIST_WIN32 : SDK_ENV_ALLOWLIST_POSIX;
+		const minimalPath = mode === 'gui-minimal' ? guiMinimalPath(platform) : undefined;
+		for (const key of allowList) {
+			if (key === 'PATH' && minimalPath !== undefined) {
+				env[key] = minimalPath;
+				continue;
+			}
+			const value = lookup(parentEnv, key, isWindows);
+			if (value === undefined) {
+				continue;
+			}
+			if (value.startsWith('()')) {
+				skipped.push(key);
+				continue;
+			}
+			env[key] = value;
+		}
+		notes.push(
+			mode === 'gui-minimal'
+				? `a GUI app passes only ${allowList.join(', ')} and the config env`
+				: `an SDK host passes only ${allowList.join(', ')} (getDefaultEnvironment) and the config env`,
+		);
+		if (minimalPath !== undefined) {
+			notes.push(`PATH is the minimal GUI PATH ${minimalPath}, not this shell's PATH`);
+		}
+		for (const key of skipped) {
+			notes.push(`${key} is skipped: its value starts with "()" (an exported shell function)`);
+		}
+	}
+	const overridden: string[] = [];
+	for (const [key, value] of Object.entries(entry.env)) {
+		if (isWindows) {
+			for (const existing of Object.keys(env)) {
+				if (existing !== key && existing.toUpperCase() === key.toUpperCase()) {
+					delete env[existing];
+				}
+			}
+		}
+		if (value === null) {
+			delete env[key];
+		} else {
+			if (lookup(parentEnv, key, isWindows) !== undefined && lookup(parentEnv, key, isWindows) !== value) {
+				overridden.push(key);
+			}
+			env[key] = value;
+		}
+	}
+	if (overridden.length > 0) {
+		notes.push(`the config env sets ${overridden.join(', ')} (different from this shell)`);
+	}
+	const kept = new Set(Object.keys(env).map((key) => (isWindows ? key.toUpperCase() : key)));
+	const dropped = Object.keys(parentEnv)
+		.filter((key) => parentEnv[key] !== undefined && !kept.has(isWindows ? key.toUpperCase() : key))
+		.sort();
+	if (dropped.length > 0 && mode !== 'client-full') {
+		notes.push(`${dropped.length} variable${dropped.length === 1 ? '' : 's'} of this shell ${dropped.length === 1 ? 'is' : 'are'} not passed`);
+	}
+	return {env, mode, dropped, notes};
+}
+
+/**
+ * The working directory `client` starts the server in: the entry's `cwd` when it has one (resolved
+ * against `cwd`), else
+ * - VS Code: the user's home (`extHostMcpNode.ts`: `launch.cwd ?? homedir()`);
+ * - Claude Code and SDK hosts: the client's own working directory, here `cwd`;
+ * - Claude Desktop: `/` on macOS (apps started by launchd run in `/`), else `home` (assumed);
+ * - Cursor: `cwd` for a project config, `home` for the user config (assumed).
+ * Returns the directory and whether it is an assumption (`isAssumed`).
+ */
+export function launchCwd(
+	client: LaunchClient,
+	entry: Pick<ServerEntry, 'cwd' | 'scope'>,
+	options: {readonly home: string; readonly cwd: string; readonly platform: NodeJS.Platform},
+): {cwd: string; isAssumed: boolean} {
+	const p = options.platform === 'win32' ? path.win32 : path.posix;
+	if (entry.cwd !== undefined && entry.cwd !== '') {
+		return {cwd: p.resolve(options.cwd, entry.cwd), isAssumed: false};
+	}
+	switch (client) {
+		case 'vscode':
+			return {cwd: options.home, isAssumed: false};
+		case 'claude-code':
+		case 'sdk':
+			return {cwd: options.cwd, isAssumed: false};
+		case 'claude-desktop':
+			return options.platform === 'darwin' ? {cwd: '/', isAssumed: false} : {cwd: options.home, isAssumed: true};
+		case 'cursor':
+			return {cwd: entry.scope === 'project' ? options.cwd : options.home, isAssumed: true};
+	}
+}
