@@ -1,0 +1,116 @@
+import {Command, Option} from 'commander';
+import {Session} from '../../core/session/session.js';
+import type {SessionMeta, Summary} from '../../core/types.js';
+import {DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, runProbe} from '../../tap/probe.js';
+import {buildEnv, EnvOptionError} from '../../tap/spawn.js';
+import {EXIT, UsageError} from '../exit-codes.js';
+import {collect, exitCodeFor, parseFailOn, parseIgnore, parsePositiveInt, resolveColor, type FailOn} from '../options.js';
+import {createPresenter, type OutputMode} from '../present.js';
+import {VERSION} from '../version.js';
+
+interface ProbeCliOptions {
+	readonly json?: boolean;
+	readonly hex?: boolean;
+	readonly report?: boolean;
+	readonly tui?: boolean;
+	readonly timeout: number;
+	readonly protocolVersion: string;
+	readonly env: string[];
+	readonly inheritEnv?: boolean;
+	readonly cwd?: string;
+	readonly ignore: string[];
+	readonly failOn: FailOn;
+	readonly color: 'auto' | 'always' | 'never';
+	readonly maxLines?: number;
+	readonly redactPayloads?: boolean;
+	readonly redact?: boolean;
+	readonly verbose?: boolean;
+}
+
+/**
+ * `mcp-wire probe [options] -- <command> [args...]`: spawn an MCP stdio server the way a real client
+ * does (SDK env allow-list, no shell), run the handshake and the list requests, shut it down per R14, and
+ * show every frame and every finding. Exit code 0 without error findings, 1 with them (or with warnings
+ * under `--fail-on warning`), 2 on a usage error.
+ */
+export function probeCommand(): Command {
+	return new Command('probe')
+		.description('spawn an MCP stdio server, play the client, and show every byte and every wire fault')
+		.argument('<command...>', 'the server command and its arguments (put them after --)')
+		.option('--json', 'write NDJSON records to stdout and nothing else')
+		.option('--hex', 'add an xxd-layout hex dump of every frame')
+		.option('--report', 'write a Markdown support report (redacted) instead of the frame log')
+		.option('--no-tui', 'keep the plain frame log even when stdout is a terminal')
+		.option('--timeout <ms>', 'how long to wait for each response', parsePositiveInt('--timeout'), DEFAULT_TIMEOUT_MS)
+		.option('--protocol-version <version>', 'the protocol version offered in initialize', DEFAULT_PROTOCOL_VERSION)
+		.option('--env <KEY[=VALUE]>', 'pass an environment variable (repeatable); KEY alone copies it from this shell', collect, [])
+		.option('--inherit-env', 'pass this shell\'s whole environment (a real client passes only HOME, LOGNAME, PATH, SHELL, TERM, USER)')
+		.option('--cwd <dir>', 'working directory of the server')
+		.option('--ignore <code>', 'drop findings with this code (repeatable)', collect, [])
+		.addOption(new Option('--fail-on <severity>', 'exit 1 on findings at or above this severity').choices(['error', 'warning']).default('error'))
+		.addOption(new Option('--color <when>', 'colour output').choices(['auto', 'always', 'never']).default('auto'))
+		.option('--max-lines <n>', 'with --report: cap the report at this many lines', parsePositiveInt('--max-lines'))
+		.option('--no-redact', 'with --report or --json: do not redact home paths, user names and secrets')
+		.option('--verbose', 'log what the probe does (spawn, exit, timeouts) to stderr')
+		.option('--redact-payloads', 'with --report: mask every JSON string value in frames (lengths kept)')
+		.passThroughOptions()
+		.action(async (command: string[], options: ProbeCliOptions) => {
+			process.exitCode = await runProbeCommand(command, options);
+		});
+}
+
+async function runProbeCommand(command: string[], options: ProbeCliOptions): Promise<number> {
+	if (command.length === 0 || command[0] === '') throw new UsageError('probe: no server command given (usage: mcp-wire probe -- <command> [args...])');
+	const ignore = parseIgnore(options.ignore);
+	const failOn = parseFailOn(options.failOn);
+	let built;
+	try {
+		built = buildEnv({inheritEnv: options.inheritEnv === true, env: options.env, parentEnv: process.env, platform: process.platform});
+	} catch (error) {
+		if (error instanceof EnvOptionError) throw new UsageError(`probe: ${error.message}`);
+		throw error;
+	}
+	for (const key of built.missing) process.stderr.write(`mcp-wire: --env ${key}: not set in this shell; the server will not get it\n`);
+
+	const mode: OutputMode = options.json ? 'json' : options.report ? 'report' : 'plain';
+	const isColor = resolveColor(options.color, process.stdout);
+	const presenter = createPresenter({
+		mode,
+		isColor,
+		hex: options.hex === true,
+		redact: options.redact !== false,
+		redactPayloads: options.redactPayloads === true,
+		...(options.maxLines === undefined ? {} : {maxLines: options.maxLines}),
+		out: process.stdout,
+	});
+
+	const baseMeta = {
+		tool: {name: 'mcp-wire', version: VERSION},
+		node: process.version,
+		platform: `${process.platform}-${process.arch}`,
+		command,
+		...(options.cwd === undefined ? {} : {cwd: options.cwd}),
+		envMode: built.mode,
+		envKeys: built.keys,
+		mode: 'probe',
+		protocolVersion: options.protocolVersion,
+	} as const;
+
+	const result = await runProbe({
+		command,
+		env: built.env,
+		...(options.cwd === undefined ? {} : {cwd: options.cwd}),
+		timeoutMs: options.timeout,
+		protocolVersion: options.protocolVersion,
+		...(options.verbose ? {onLog: (line: string) => process.stderr.write(`${line}\n`)} : {}),
+		createSession: (init) => {
+			const meta: SessionMeta = {...baseMeta, startedAt: init.startedAt, ...(init.pid === undefined ? {} : {pid: init.pid})};
+			const session = new Session(meta, {ignore});
+			if (init.purpose === 'probe') presenter.attach(session);
+			return session;
+		},
+	});
+	const summary: Summary = result.summary;
+	await presenter.finish(result.session, result.reprobe);
+	return exitCodeFor(summary, failOn) === EXIT.findings ? EXIT.findings : EXIT.ok;
+}

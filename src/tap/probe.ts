@@ -1,0 +1,460 @@
+import {Buffer} from 'node:buffer';
+import type {Session} from '../core/session/session.js';
+import type {ExitInfo, FindingDraft, Frame, SessionEvent, Summary} from '../core/types.js';
+import {createClock, type Clock} from './clock.js';
+import {readProcInfo, type ProcInfo} from './proc-info.js';
+import {spawnServer, type SpawnError, type SpawnedServer} from './spawn.js';
+
+/** The protocol version the probe offers unless told otherwise (the latest legacy revision, R11). */
+export const DEFAULT_PROTOCOL_VERSION = '2025-11-25';
+/** The revision of the stateless "modern era" (R19). */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+/** How long each request may take before the probe gives up on it (ms). */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/** The Content-Length re-probe waits at most this long (ms), or the probe timeout if shorter. */
+export const REPROBE_TIMEOUT_MS = 5_000;
+/**
+ * Shutdown grace periods (ms), as the TS SDK ≥ 1.24 `StdioClientTransport.close()` and the Python SDK do
+ * (R14): close stdin, wait `afterStdinClose`, SIGTERM, wait `afterSigterm`, SIGKILL, wait `afterSigkill`.
+ * After the exit, the probe keeps reading stdout/stderr up to `drainAfterExit` for the last bytes and EOF
+ * (a grandchild can hold a pipe open; the probe then stops reading). When the server closed its stdout
+ * before the probe began the shutdown, the probe first waits up to `exitAfterStdoutEof` for it to exit
+ * on its own (an early exit, not a reaction to stdin closing).
+ */
+export const SHUTDOWN_MS = {afterStdinClose: 2_000, afterSigterm: 2_000, afterSigkill: 2_000, drainAfterExit: 2_000, exitAfterStdoutEof: 500} as const;
+
+/**
+ * Phase marks the probe records (`{type: 'phase', name}`), in the order they can occur:
+ * `modern-era` (initialize was rejected naming 2026-07-28; the session then does not blame the rejection,
+ * R19), `shutdown` (the R14 sequence starts), and `reprobe-content-length` (first mark of a re-probe session).
+ */
+export const PROBE_PHASES = ['modern-era', 'shutdown', 'reprobe-content-length'] as const;
+
+/** What {@link ProbeOptions.createSession} learns before the session starts. */
+export interface SessionInit {
+	/** The server's pid; absent when the command could not start. */
+	readonly pid?: number;
+	/** ISO wall clock at tMs = 0 of this session. */
+	readonly startedAt: string;
+	/** `probe`: the main session; `reprobe-content-length`: the fresh process probed with Content-Length framing. */
+	readonly purpose: 'probe' | 'reprobe-content-length';
+}
+
+/** Inputs of {@link runProbe}. */
+export interface ProbeOptions {
+	/** Program and arguments, run without a shell. */
+	readonly command: readonly string[];
+	/** The server's whole environment (from `buildEnv`). */
+	readonly env: Readonly<Record<string, string>>;
+	readonly cwd?: string;
+	/** Per-request wait (ms), default 10 000 (`--timeout`). */
+	readonly timeoutMs?: number;
+	/** Offered in `initialize`, default `2025-11-25` (`--protocol-version`). */
+	readonly protocolVersion?: string;
+	/**
+	 * Builds the session once the pid is known (SessionMeta is fixed at construction, so the caller puts
+	 * `pid` and `startedAt` into its meta here). Called once for the main session and once more for a
+	 * Content-Length re-probe. The caller may subscribe renderers inside it: no event has been fed yet.
+	 */
+	readonly createSession: (init: SessionInit) => Session;
+	/**
+	 * Diagnostics for stderr (never stdout: stdout may be the `--json` stream): one line each, without a
+	 * `mcp-wire:` prefix, only for what is not routine (spawn errors, timeouts, signals, era, re-probe).
+	 */
+	readonly onLog?: (line: string) => void;
+	/** Re-probe a silent server with Content-Length framing (default true). */
+	readonly contentLengthReprobe?: boolean;
+}
+
+/** What {@link runProbe} found. Everything else is in the sessions. */
+export interface ProbeResult {
+	/** The main session, finished. */
+	readonly session: Session;
+	/** The main session's summary (the return value of `session.finish`). */
+	readonly summary: Summary;
+	/** The Content-Length re-probe session (finished), when one ran. */
+	readonly reprobe?: Session;
+	/** `legacy`: answered `initialize`; `modern`: rejected it naming 2026-07-28 (R19); `unknown`: no answer. */
+	readonly era: 'legacy' | 'modern' | 'unknown';
+	/** The server's pid, when it started. */
+	readonly pid?: number;
+	/** Why the command could not start (the session then holds one `spawn-failed` finding). */
+	readonly spawnError?: SpawnError;
+	/** How the main process ended (absent if it never started, or did not die even after SIGKILL). */
+	readonly exit?: ExitInfo;
+	/** True when the server stayed silent to newline-delimited JSON but answered Content-Length framing. */
+	readonly answersContentLength: boolean;
+	/** What the silent server was blocked on before stdin was closed (Linux), when it was read. */
+	readonly procInfo?: ProcInfo;
+}
+
+type JsonObject = Record<string, unknown>;
+
+/**
+ * Play an MCP client against a stdio server and record every byte (issue 2 item 5).
+ *
+ * The exchange: `initialize` (id 0, newline-delimited), and after its result `notifications/initialized`,
+ * then `tools/list`, `prompts/list`, `resources/list` (next ids, each only when the result's capabilities
+ * advertise it), then `ping` (R8–R11, R16). Each request waits up to `timeoutMs`; on a timeout the probe
+ * records a `timeout` mark and shuts down. A server that rejects `initialize` naming 2026-07-28 is probed
+ * with `server/discover` (and `tools/list` if advertised) with per-request `_meta` (R19). Then the R14
+ * shutdown, timed and marked: close stdin, 2 s, SIGTERM, 2 s, SIGKILL. stdout and stderr are drained
+ * the whole time (O6), so bytes released at EOF or exit are captured (the session derives
+ * `unflushed-output`, `early-exit`, `shutdown-timeout` from the chunks and marks).
+ *
+ * Probe-only findings (origin `probe`), on the main session's stdout at its byte count, length 0:
+ * - `spawn-failed` (detail `{file, errno, reason, command, cwd?}`): the command could not start.
+ * - `no-response` (detail `{timeoutMs, stderrTail, procInfo?, blockedOn?}`): no reply to `initialize`
+ *   within the timeout and nothing at all on stdout through exit. `procInfo` is read from Linux /proc
+ *   BEFORE stdin is closed.
+ * - `content-length-framing` (detail `{reprobe: true, replyBytes, replyFraming}`): instead of
+ *   `no-response` when the server was silent to newline-delimited input but a fresh process answered a
+ *   `Content-Length` framed `initialize` (waits `min(timeoutMs, 5000)`).
+ *
+ * Time: a never-answering server costs `timeoutMs` + up to 4 s of shutdown, plus the re-probe
+ * (`min(timeoutMs, 5000)` + its shutdown).
+ *
+ * @returns the finished session(s) and the outcome; never throws for anything the server does
+ *   (spawn errors become `spawn-failed`); rethrows only errors thrown by `createSession` or listeners.
+ */
+export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
+	const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	const protocolVersion = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
+	const log = options.onLog ?? ((): void => undefined);
+
+	const main = start(options, 'probe');
+	const {session, clock, server} = main;
+	const started = await server.started;
+	if (!started.ok) {
+		const error = started.error;
+		log(error.message);
+		const tMs = clock.now();
+		session.addFinding({
+			code: 'spawn-failed',
+			stream: 'stdout',
+			offset: 0,
+			byteLength: 0,
+			tMs,
+			origin: 'probe',
+			detail: {file: error.file, errno: error.code, reason: error.reason ?? error.message, command: [...options.command], ...(error.cwd === undefined ? {} : {cwd: error.cwd})},
+		});
+		main.detach();
+		return {session, summary: session.finish(tMs), era: 'unknown', spawnError: error, answersContentLength: false};
+	}
+
+	const version = session.meta.tool.version;
+	const init = await main.request(
+		{jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion, capabilities: {}, clientInfo: {name: 'mcp-wire', version}}},
+		timeoutMs,
+	);
+	let era: ProbeResult['era'] = 'unknown';
+	let procInfo: ProcInfo | undefined;
+	let initTimeout: {tMs: number; stdoutBytes: number} | undefined;
+
+	if (init.type === 'frame') {
+		const message = init.frame.message as {result?: unknown; error?: unknown};
+		if (init.frame.kind === 'error' && isModernEraError(message.error)) {
+			era = 'modern';
+			session.mark({type: 'phase', name: 'modern-era', tMs: clock.now()});
+			log('initialize rejected naming 2026-07-28: probing as a modern-era server (server/discover)');
+			await modernExchange(main, timeoutMs);
+		} else if (init.frame.kind === 'response') {
+			era = 'legacy';
+			await legacyExchange(main, asObject(message.result), timeoutMs);
+		} else {
+			era = 'legacy';
+			log('initialize was rejected with an error');
+		}
+	} else if (init.type === 'timeout') {
+		initTimeout = {tMs: init.tMs, stdoutBytes: session.streamLength('stdout')};
+		procInfo = readProcInfo(started.pid);
+		log(`no reply to initialize in ${timeoutMs} ms${procInfo ? `; ${procInfo.summary}` : ''}`);
+	}
+
+	const exit = await main.shutdown();
+	const endTMs = clock.now();
+
+	let reprobe: Started | undefined;
+	let reply: Frame | undefined;
+	const stdoutSilent = initTimeout !== undefined && initTimeout.stdoutBytes === 0 && !hasServerMessage(session);
+	if (stdoutSilent && options.contentLengthReprobe !== false) {
+		log('the server was silent to newline-delimited JSON; re-probing a fresh process with Content-Length framing');
+		const result = await contentLengthReprobe(options, protocolVersion, Math.min(timeoutMs, REPROBE_TIMEOUT_MS));
+		reprobe = result.run;
+		reply = result.reply;
+	}
+
+	if (initTimeout && reply) {
+		session.addFinding({
+			code: 'content-length-framing',
+			stream: 'stdout',
+			offset: initTimeout.stdoutBytes,
+			byteLength: 0,
+			tMs: initTimeout.tMs,
+			origin: 'probe',
+			detail: {reprobe: true, replyBytes: reply.byteLength, replyFraming: reply.framing},
+		});
+	} else if (initTimeout && session.streamLength('stdout') === 0) {
+		session.addFinding(noResponse(session, initTimeout, timeoutMs, procInfo));
+	}
+	const summary = session.finish(endTMs);
+	return {
+		session,
+		summary,
+		...(reprobe ? {reprobe: reprobe.session} : {}),
+		era,
+		pid: started.pid,
+		...(exit ? {exit} : {}),
+		answersContentLength: reply !== undefined,
+		...(procInfo ? {procInfo} : {}),
+	};
+}
+
+function noResponse(session: Session, at: {tMs: number; stdoutBytes: number}, timeoutMs: number, procInfo: ProcInfo | undefined): FindingDraft {
+	return {
+		code: 'no-response',
+		stream: 'stdout',
+		offset: at.stdoutBytes,
+		byteLength: 0,
+		tMs: at.tMs,
+		origin: 'probe',
+		detail: {
+			timeoutMs,
+			stderrTail: session.stderrTail(10),
+			...(procInfo ? {procInfo: {processes: procInfo.processes}, blockedOn: procInfo.summary} : {}),
+		},
+	};
+}
+
+/** After a successful initialize: initialized, the lists the capabilities advertise, ping (R9, R16). */
+async function legacyExchange(run: Started, result: JsonObject, timeoutMs: number): Promise<void> {
+	if (!run.send({jsonrpc: '2.0', method: 'notifications/initialized'})) return;
+	const capabilities = asObject(result['capabilities']);
+	let id = 1;
+	for (const [capability, method] of [
+		['tools', 'tools/list'],
+		['prompts', 'prompts/list'],
+		['resources', 'resources/list'],
+	] as const) {
+		if (capabilities[capability] === undefined || capabilities[capability] === null) continue;
+		const outcome = await run.request({jsonrpc: '2.0', id: id++, method}, timeoutMs);
+		if (outcome.type !== 'frame') return;
+	}
+	await run.request({jsonrpc: '2.0', id: id++, method: 'ping'}, timeoutMs);
+}
+
+/** A 2026-07-28 server: `server/discover`, then `tools/list` if advertised, each with per-request `_meta` (R19). */
+async function modernExchange(run: Started, timeoutMs: number): Promise<void> {
+	const meta = {'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION, 'io.modelcontextprotocol/clientCapabilities': {}};
+	const discover = await run.request({jsonrpc: '2.0', id: 1, method: 'server/discover', params: {_meta: meta}}, timeoutMs);
+	if (discover.type !== 'frame' || discover.frame.kind !== 'response') return;
+	const result = asObject((discover.frame.message as {result?: unknown}).result);
+	const capabilities = asObject(result['capabilities']);
+	if (capabilities['tools'] === undefined || capabilities['tools'] === null) return;
+	await run.request({jsonrpc: '2.0', id: 2, method: 'tools/list', params: {_meta: meta}}, timeoutMs);
+}
+
+/**
+ * True when an `initialize` error names the 2026-07-28 revision: its message or data contains
+ * `2026-07-28`, or it is `-32022` (UnsupportedProtocolVersionError) with `data.supported` (R19).
+ */
+export function isModernEraError(error: unknown): boolean {
+	const e = asObject(error);
+	if (typeof e['message'] === 'string' && e['message'].includes(MODERN_PROTOCOL_VERSION)) return true;
+	if (e['data'] !== undefined && JSON.stringify(e['data']).includes(MODERN_PROTOCOL_VERSION)) return true;
+	return e['code'] === -32022 && Array.isArray(asObject(e['data'])['supported']);
+}
+
+/** A fresh process, `initialize` framed with `Content-Length` headers (L1–L6); the reply is the first JSON frame on stdout. */
+async function contentLengthReprobe(options: ProbeOptions, protocolVersion: string, timeoutMs: number): Promise<{run?: Started; reply?: Frame}> {
+	const run = start(options, 'reprobe-content-length');
+	const started = await run.server.started;
+	if (!started.ok) {
+		run.detach();
+		run.session.finish(run.clock.now());
+		return {run};
+	}
+	run.session.mark({type: 'phase', name: 'reprobe-content-length', tMs: run.clock.now()});
+	const version = run.session.meta.tool.version;
+	const outcome = await run.request(
+		{jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion, capabilities: {}, clientInfo: {name: 'mcp-wire', version}}},
+		timeoutMs,
+		{framing: 'content-length', anyJson: true},
+	);
+	await run.shutdown();
+	run.session.finish(run.clock.now());
+	const answered = outcome.type === 'frame' ? outcome.frame : findServerMessage(run.session);
+	return answered ? {run, reply: answered} : {run};
+}
+
+const isMessageKind = (frame: Frame): boolean => frame.kind !== 'text' && frame.kind !== 'blank';
+const findServerMessage = (session: Session): Frame | undefined =>
+	session.getSnapshot().frames.find((f) => f.stream === 'stdout' && isMessageKind(f));
+const hasServerMessage = (session: Session): boolean => findServerMessage(session) !== undefined;
+
+function asObject(value: unknown): JsonObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : {};
+}
+
+/** `frame`: the awaited reply; `timeout`: none in time (marked); `eof`: stdout reached EOF first (no reply can come); `closed`: could not write. */
+type WaitOutcome = {readonly type: 'frame'; readonly frame: Frame} | {readonly type: 'timeout'; readonly tMs: number} | {readonly type: 'eof'} | {readonly type: 'closed'};
+
+/** One spawned process wired to one session. */
+interface Started {
+	readonly session: Session;
+	readonly clock: Clock;
+	readonly server: SpawnedServer;
+	/** Write one message and record its bytes on stdin; false when stdin is gone. */
+	send(message: JsonObject, framing?: 'newline' | 'content-length'): boolean;
+	/** Send a request and wait for the stdout response with its id (or, with `anyJson`, any JSON frame). */
+	request(message: JsonObject & {id: number; method: string}, timeoutMs: number, options?: {framing?: 'newline' | 'content-length'; anyJson?: boolean}): Promise<WaitOutcome>;
+	/** R14 shutdown (skipped steps once the process is gone), then drain to EOF. Resolves with the exit. */
+	shutdown(): Promise<ExitInfo | undefined>;
+	/** Stop feeding the session (pipes destroyed). */
+	detach(): void;
+}
+
+/** Spawn the server and wire its events into a new session. */
+function start(options: ProbeOptions, purpose: SessionInit['purpose']): Started {
+	const log = options.onLog ?? ((): void => undefined);
+	const clock = createClock();
+	const server = spawnServer(options.command, {env: options.env, ...(options.cwd === undefined ? {} : {cwd: options.cwd}), clock});
+	let session: Session;
+	try {
+		session = options.createSession({...(server.pid === undefined ? {} : {pid: server.pid}), startedAt: clock.startedAt, purpose});
+	} catch (error) {
+		server.kill('SIGKILL');
+		server.dispose();
+		throw error;
+	}
+	let attached = true;
+	let stdinClosed = false;
+	const changed = new Set<() => void>();
+	const notify = (): void => {
+		for (const f of [...changed]) f();
+	};
+	server.listen((event) => {
+		if (!attached) return;
+		switch (event.type) {
+			case 'data':
+				session.pushChunk(event.stream, event.tMs, event.bytes);
+				break;
+			case 'end':
+				session.endStream(event.stream, event.tMs);
+				break;
+			case 'exit':
+				session.exit(event.exit);
+				break;
+			case 'spawn-error':
+				break;
+		}
+		notify();
+	});
+
+	/** Wait until `check` returns a value, stdout reaches EOF (with `stopOnEof`), or `ms` pass. */
+	const waitUntil = <T>(check: () => T | undefined, ms: number, stopOnEof: boolean): Promise<{value: T} | 'timeout' | 'eof'> =>
+		new Promise((resolve) => {
+			const test = (): boolean => {
+				const value = check();
+				if (value !== undefined) {
+					done({value});
+					return true;
+				}
+				if (stopOnEof && server.ended.stdout) {
+					done('eof');
+					return true;
+				}
+				return false;
+			};
+			const timer = setTimeout(() => done('timeout'), ms);
+			const done = (outcome: {value: T} | 'timeout' | 'eof'): void => {
+				clearTimeout(timer);
+				changed.delete(onChange);
+				resolve(outcome);
+			};
+			const onChange = (): void => {
+				test();
+			};
+			if (!test()) changed.add(onChange);
+		});
+
+	const frameWatch = (match: (frame: Frame) => boolean): {get: () => Frame | undefined; stop: () => void} => {
+		let found: Frame | undefined;
+		const stop = session.on((e: SessionEvent) => {
+			if (found === undefined && e.type === 'frame' && e.frame.stream === 'stdout' && match(e.frame)) found = e.frame;
+		});
+		return {get: () => found, stop};
+	};
+
+	const run: Started = {
+		session,
+		clock,
+		server,
+		send(message, framing = 'newline') {
+			if (stdinClosed || server.exitInfo) return false;
+			const body = JSON.stringify(message);
+			const bytes = framing === 'newline' ? Buffer.from(`${body}\n`, 'utf8') : Buffer.from(`Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n${body}`, 'utf8');
+			const tMs = clock.now();
+			if (!server.write(bytes)) return false;
+			session.pushChunk('stdin', tMs, bytes);
+			return true;
+		},
+		async request(message, timeoutMs, requestOptions = {}) {
+			const watch = frameWatch((f) =>
+				requestOptions.anyJson ? isMessageKind(f) : (f.kind === 'response' || f.kind === 'error') && f.id === message.id,
+			);
+			try {
+				if (!run.send(message, requestOptions.framing)) return {type: 'closed'};
+				const outcome = await waitUntil(watch.get, timeoutMs, true);
+				if (outcome === 'timeout') {
+					const tMs = clock.now();
+					session.mark({type: 'timeout', id: message.id, method: message.method, timeoutMs, tMs});
+					return {type: 'timeout', tMs};
+				}
+				if (outcome === 'eof') {
+					log(`the server closed stdout while ${message.method} (id ${message.id}) was pending`);
+					return {type: 'eof'};
+				}
+				return {type: 'frame', frame: outcome.value};
+			} finally {
+				watch.stop();
+			}
+		},
+		async shutdown() {
+			const exited = (): true | undefined => (server.exitInfo ? true : undefined);
+			// A server that closed stdout is usually exiting: let the exit land first, so that an early exit
+			// is not mistaken for a reaction to our closing stdin.
+			if (server.ended.stdout && !server.exitInfo) await waitUntil(exited, SHUTDOWN_MS.exitAfterStdoutEof, false);
+			if (!server.exitInfo) {
+				session.mark({type: 'phase', name: 'shutdown', tMs: clock.now()});
+				stdinClosed = true;
+				session.mark({type: 'stdin-closed', tMs: clock.now()});
+				server.closeStdin();
+				let outcome = await waitUntil(exited, SHUTDOWN_MS.afterStdinClose, false);
+				for (const [signal, wait] of [
+					['SIGTERM', SHUTDOWN_MS.afterSigterm],
+					['SIGKILL', SHUTDOWN_MS.afterSigkill],
+				] as const) {
+					if (outcome !== 'timeout') break;
+					log(`pid ${server.pid} still running ${Math.round(clock.now())} ms in; sending ${signal}`);
+					session.mark({type: 'signal-sent', signal, tMs: clock.now()});
+					server.kill(signal);
+					outcome = await waitUntil(exited, wait, false);
+				}
+				if (outcome === 'timeout') log(`pid ${server.pid} did not exit even after SIGKILL; giving up`);
+			}
+			if (server.exitInfo) {
+				const eofs = await waitUntil(() => (server.ended.stdout && server.ended.stderr ? true : undefined), SHUTDOWN_MS.drainAfterExit, false);
+				if (eofs === 'timeout') log('the server exited but its stdout/stderr stayed open (a child process holds them); stopped reading');
+			}
+			run.detach();
+			return server.exitInfo;
+		},
+		detach() {
+			attached = false;
+			changed.clear();
+			server.dispose();
+		},
+	};
+	return run;
+}

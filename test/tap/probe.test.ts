@@ -1,0 +1,326 @@
+import {performance} from 'node:perf_hooks';
+import {afterAll, describe, expect, it} from 'vitest';
+import {Session} from '../../src/core/session/session.js';
+import type {Frame, Mark, SessionMeta, StreamName} from '../../src/core/types.js';
+import {runProbe, isModernEraError, type ProbeOptions, type SessionInit} from '../../src/tap/probe.js';
+import {SDK_DEFAULT_ENV_KEYS, buildEnv} from '../../src/tap/spawn.js';
+import {testEnv, writeServers} from './servers.js';
+
+const servers = writeServers();
+afterAll(() => servers.cleanup());
+
+const VERSION = '0.1.0';
+const INIT_LINE = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"${VERSION}"}}}\n`;
+const INIT_BODY = INIT_LINE.slice(0, -1);
+
+/** Run the probe against a test server with a session factory that records every init it was given. */
+async function probe(command: readonly string[], extra: Partial<ProbeOptions> = {}) {
+	const inits: SessionInit[] = [];
+	const logs: string[] = [];
+	const t0 = performance.now();
+	const result = await runProbe({
+		command,
+		env: testEnv(),
+		createSession: (init) => {
+			inits.push(init);
+			const meta: SessionMeta = {
+				tool: {name: 'mcp-wire', version: VERSION},
+				node: process.version,
+				platform: process.platform,
+				command,
+				envMode: 'sdk-default',
+				startedAt: init.startedAt,
+				...(init.pid === undefined ? {} : {pid: init.pid}),
+				mode: 'probe',
+				protocolVersion: '2025-11-25',
+			};
+			return new Session(meta);
+		},
+		onLog: (line) => logs.push(line),
+		...extra,
+	});
+	return {result, inits, logs, elapsedMs: performance.now() - t0};
+}
+
+const text = (session: Session, stream: StreamName): string => {
+	const snap = session.getSnapshot();
+	return Buffer.from(snap.bytes(stream, 0, snap.streamLength(stream))).toString('utf8');
+};
+const framesOf = (session: Session, stream: StreamName): Frame[] => session.getSnapshot().frames.filter((f) => f.stream === stream);
+const markTypes = (session: Session): string[] =>
+	session.getSnapshot().marks.map((m) => (m.type === 'phase' ? `phase:${m.name}` : m.type === 'signal-sent' ? `signal:${m.signal}` : m.type === 'eof' ? `eof:${m.stream}` : m.type));
+const markOf = <T extends Mark['type']>(session: Session, type: T): Extract<Mark, {type: T}>[] =>
+	session.getSnapshot().marks.filter((m): m is Extract<Mark, {type: T}> => m.type === type);
+const codes = (session: Session): string[] => session.getSnapshot().findings.map((f) => f.code);
+
+describe('runProbe', () => {
+	it('plays a healthy handshake: exact stdin bytes, frame kinds, exit 0 right after stdin closes', async () => {
+		const {result, inits} = await probe(['node', servers.path('healthy')]);
+		const {session} = result;
+		expect(inits).toEqual([{pid: result.pid, startedAt: session.meta.startedAt, purpose: 'probe'}]);
+		expect(session.meta.pid).toBe(result.pid);
+		expect(text(session, 'stdin')).toBe(
+			INIT_LINE +
+				'{"jsonrpc":"2.0","method":"notifications/initialized"}\n' +
+				'{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n' +
+				'{"jsonrpc":"2.0","id":2,"method":"prompts/list"}\n' +
+				'{"jsonrpc":"2.0","id":3,"method":"ping"}\n',
+		);
+		expect(framesOf(session, 'stdin').map((f) => [f.kind, f.method, f.id])).toEqual([
+			['request', 'initialize', 0],
+			['notification', 'notifications/initialized', undefined],
+			['request', 'tools/list', 1],
+			['request', 'prompts/list', 2],
+			['request', 'ping', 3],
+		]);
+		expect(framesOf(session, 'stdout').map((f) => [f.kind, f.id, f.answers?.method])).toEqual([
+			['response', 0, 'initialize'],
+			['response', 1, 'tools/list'],
+			['response', 2, 'prompts/list'],
+			['response', 3, 'ping'],
+		]);
+		expect(text(session, 'stdout').split('\n')[3]).toBe('{"jsonrpc":"2.0","id":3,"result":{}}');
+		expect(codes(session)).toEqual([]);
+		expect(result.summary).toMatchObject({verdict: 'ok', era: 'legacy', tools: 1, prompts: 0, serverInfo: {name: 'tiny', version: '1.0.0'}});
+		expect(result.era).toBe('legacy');
+		expect(result.exit).toMatchObject({code: 0, signal: null});
+		const [closed] = markOf(session, 'stdin-closed');
+		expect(result.exit!.tMs - closed!.tMs).toBeGreaterThanOrEqual(0);
+		expect(result.exit!.tMs - closed!.tMs).toBeLessThan(1000);
+		expect(markTypes(session).slice(0, 2)).toEqual(['phase:shutdown', 'stdin-closed']);
+		expect(markTypes(session).slice(2).sort()).toEqual(['eof:stderr', 'eof:stdout']);
+		expect(markOf(session, 'signal-sent')).toEqual([]);
+		// every stdin chunk is one write, recorded when it was written, before its reply
+		const stdinChunks = session.getSnapshot().chunksOf(framesOf(session, 'stdin')[0]!);
+		expect(stdinChunks).toHaveLength(1);
+		expect(stdinChunks[0]!.tMs).toBeLessThanOrEqual(framesOf(session, 'stdout')[0]!.tMs);
+		expect(session.getSnapshot().isEnded).toBe(true);
+		expect(result.reprobe).toBeUndefined();
+	});
+
+	it('does not blame a healthy slow server: a 3 s initialize within the 10 s timeout is clean', async () => {
+		const {result} = await probe(['node', servers.path('healthy')], {env: testEnv({INIT_DELAY_MS: '3000'})});
+		const init = framesOf(result.session, 'stdout')[0]!;
+		expect(init.answers?.method).toBe('initialize');
+		expect(init.answers!.latencyMs).toBeGreaterThanOrEqual(2990);
+		expect(init.answers!.latencyMs).toBeLessThan(4500);
+		expect(markOf(result.session, 'timeout')).toEqual([]);
+		expect(codes(result.session)).toEqual([]);
+		expect(result.summary.verdict).toBe('ok');
+	});
+
+	it('names a server that never answers (no-response, with stderr tail and what it is blocked on), after timeout + shutdown', async () => {
+		const {result, elapsedMs, inits} = await probe(['node', servers.path('blocked')], {timeoutMs: 1000});
+		const {session} = result;
+		expect(text(session, 'stdin')).toBe(INIT_LINE);
+		expect(session.getSnapshot().streamLength('stdout')).toBe(0);
+		expect(markTypes(session).slice(0, 5)).toEqual(['timeout', 'phase:shutdown', 'stdin-closed', 'signal:SIGTERM', markTypes(session)[4]]);
+		const [timeout] = markOf(session, 'timeout');
+		expect(timeout).toMatchObject({id: 0, method: 'initialize', timeoutMs: 1000});
+		expect(timeout!.tMs).toBeGreaterThanOrEqual(1000);
+		expect(timeout!.tMs).toBeLessThan(1500);
+		expect(result.exit).toMatchObject({code: null, signal: 'SIGTERM'});
+		expect(codes(session)).toEqual(['shutdown-timeout', 'no-response']);
+		const finding = session.getSnapshot().findings[1]!;
+		expect(finding).toMatchObject({code: 'no-response', stream: 'stdout', offset: 0, byteLength: 0, origin: 'probe', tMs: timeout!.tMs, severity: 'error'});
+		const stderrTail = finding.detail?.['stderrTail'] as string[];
+		expect(stderrTail).toHaveLength(2);
+		expect(stderrTail[0]).toBe('starting up');
+		expect(stderrTail[1]).toMatch(/^connecting to database at 127\.0\.0\.1:\d+$/);
+		expect(finding.detail?.['timeoutMs']).toBe(1000);
+		if (process.platform === 'linux') {
+			const port = /:(\d+)$/.exec(stderrTail[1]!)![1];
+			expect(finding.detail?.['blockedOn']).toMatch(new RegExp(`^pid ${result.pid} \\(node\\) sleeping in futex\\w*: waiting on a lock or another thread \\(futex\\); 3 TCP connections still connecting \\(SYN_SENT\\) to 127\\.0\\.0\\.1:${port}$`));
+			expect(result.procInfo?.processes[0]).toMatchObject({pid: result.pid, state: 'S'});
+		} else {
+			expect(finding.detail?.['blockedOn']).toBeUndefined();
+		}
+		// the silent server also got a fresh Content-Length probe, which it ignored too
+		expect(inits.map((i) => i.purpose)).toEqual(['probe', 'reprobe-content-length']);
+		expect(result.answersContentLength).toBe(false);
+		expect(result.reprobe?.getSnapshot().streamLength('stdout')).toBe(0);
+		// timeout (1 s) + stdin close → SIGTERM (2 s), twice (main + re-probe with min(1000, 5000))
+		expect(elapsedMs).toBeGreaterThan(5900);
+		expect(elapsedMs).toBeLessThan(8000);
+	});
+
+	it('catches a server that buffers its reply until EOF: the reply arrives after the stdin-closed mark (unflushed-output)', async () => {
+		const {result} = await probe(['node', servers.path('buffering')], {timeoutMs: 1000});
+		const {session} = result;
+		expect(text(session, 'stdin')).toBe(INIT_LINE);
+		const [reply] = framesOf(session, 'stdout');
+		expect(reply).toMatchObject({kind: 'response', id: 0, offset: 0});
+		expect(text(session, 'stdout')).toBe(
+			'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"prompts":{}},"serverInfo":{"name":"tiny","version":"1.0.0"}}}\n',
+		);
+		const [closed] = markOf(session, 'stdin-closed');
+		expect(reply!.firstTMs).toBeGreaterThanOrEqual(closed!.tMs);
+		expect(markTypes(session).slice(0, 3)).toEqual(['timeout', 'phase:shutdown', 'stdin-closed']);
+		expect(codes(session)).toEqual(['unflushed-output']);
+		expect(session.getSnapshot().findings[0]).toMatchObject({stream: 'stdout', offset: 0, byteLength: reply!.byteLength});
+		expect(result.exit).toMatchObject({code: 0, signal: null});
+		expect(result.reprobe).toBeUndefined();
+	});
+
+	it('reports a command that cannot start as spawn-failed, without throwing', async () => {
+		const {result, logs, inits} = await probe(['mcp-wire-no-such-command-xyz', '--stdio']);
+		expect(inits).toEqual([{startedAt: result.session.meta.startedAt, purpose: 'probe'}]);
+		expect(result.spawnError?.code).toBe('ENOENT');
+		expect(result.pid).toBeUndefined();
+		expect(result.era).toBe('unknown');
+		const findings = result.session.getSnapshot().findings;
+		expect(findings.map((f) => [f.code, f.stream, f.offset, f.byteLength, f.origin])).toEqual([['spawn-failed', 'stdout', 0, 0, 'probe']]);
+		expect(findings[0]!.message).toBe('cannot start `mcp-wire-no-such-command-xyz`: command not found (ENOENT)');
+		expect(findings[0]!.detail).toEqual({
+			file: 'mcp-wire-no-such-command-xyz',
+			errno: 'ENOENT',
+			reason: 'command not found (ENOENT)',
+			command: ['mcp-wire-no-such-command-xyz', '--stdio'],
+		});
+		expect(logs).toEqual(['cannot start "mcp-wire-no-such-command-xyz": command not found (ENOENT)']);
+		expect(result.summary.verdict).toBe('fail');
+		expect(result.session.getSnapshot().streamLength('stdin')).toBe(0);
+	});
+
+	it('escalates to SIGTERM then SIGKILL for a server that ignores EOF and SIGTERM (~4 s, all marked)', async () => {
+		const {result} = await probe(['node', servers.path('stubborn')]);
+		const {session} = result;
+		expect(markTypes(session).slice(0, 4)).toEqual(['phase:shutdown', 'stdin-closed', 'signal:SIGTERM', 'signal:SIGKILL']);
+		const [closed] = markOf(session, 'stdin-closed');
+		const [term, kill] = markOf(session, 'signal-sent');
+		expect(term!.tMs - closed!.tMs).toBeGreaterThanOrEqual(1990);
+		expect(term!.tMs - closed!.tMs).toBeLessThan(2300);
+		expect(kill!.tMs - term!.tMs).toBeGreaterThanOrEqual(1990);
+		expect(kill!.tMs - term!.tMs).toBeLessThan(2300);
+		expect(result.exit).toMatchObject({code: null, signal: 'SIGKILL'});
+		expect(result.exit!.tMs - closed!.tMs).toBeGreaterThanOrEqual(3980);
+		expect(result.exit!.tMs - closed!.tMs).toBeLessThan(4600);
+		expect(text(session, 'stderr')).toBe('stdin closed, staying up\nSIGTERM ignored\n');
+		expect(codes(session)).toEqual(['shutdown-timeout']);
+		expect(session.getSnapshot().findings[0]).toMatchObject({severity: 'error', detail: {signal: 'SIGKILL'}});
+	});
+
+	it('re-probes a server that is silent to NDJSON with Content-Length framing, and names content-length-framing', async () => {
+		const {result, inits} = await probe(['node', servers.path('contentLength')], {timeoutMs: 1000});
+		const {session, reprobe} = result;
+		expect(inits.map((i) => i.purpose)).toEqual(['probe', 'reprobe-content-length']);
+		expect(inits[1]!.pid).toBe(reprobe!.meta.pid);
+		expect(inits[1]!.pid).not.toBe(result.pid);
+		expect(text(session, 'stdin')).toBe(INIT_LINE);
+		expect(session.getSnapshot().streamLength('stdout')).toBe(0);
+		expect(result.exit).toMatchObject({code: 0, signal: null});
+		expect(result.answersContentLength).toBe(true);
+		// the re-probe: a fresh process, initialize framed with headers, a Content-Length reply
+		expect(text(reprobe!, 'stdin')).toBe(`Content-Length: ${INIT_BODY.length}\r\n\r\n${INIT_BODY}`);
+		expect(markTypes(reprobe!)[0]).toBe('phase:reprobe-content-length');
+		const body = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"lsp-ish","version":"0.0.1"}}}';
+		expect(text(reprobe!, 'stdout')).toBe(`Content-Length: ${body.length}\r\n\r\n${body}`);
+		const [reply] = framesOf(reprobe!, 'stdout');
+		expect(reply).toMatchObject({framing: 'content-length', kind: 'response', id: 0});
+		// the main session: content-length-framing instead of no-response
+		expect(codes(session)).toEqual(['content-length-framing']);
+		expect(session.getSnapshot().findings[0]).toMatchObject({
+			stream: 'stdout',
+			offset: 0,
+			byteLength: 0,
+			origin: 'probe',
+			detail: {reprobe: true, replyBytes: `Content-Length: ${body.length}\r\n\r\n`.length + body.length, replyFraming: 'content-length'},
+		});
+	});
+
+	it('gives the server only the SDK allow-list plus --env keys', async () => {
+		const parentEnv = {...process.env, MCP_WIRE_PARENT_ONLY: 'p', NODE_OPTIONS: '--no-warnings', PYTHONUNBUFFERED: '1', MCP_WIRE_PASS: 'yes'};
+		const built = buildEnv({inheritEnv: false, env: ['EXTRA_FLAG=1', 'MCP_WIRE_PASS'], parentEnv, platform: process.platform});
+		const {result} = await probe(['node', servers.path('envPrinter')], {env: built.env});
+		const keys = JSON.parse(text(result.session, 'stderr').split('\n')[0]!) as string[];
+		const allowed = SDK_DEFAULT_ENV_KEYS[process.platform === 'win32' ? 'win32' : 'posix'].filter((k) => process.env[k] !== undefined);
+		expect(keys).toEqual([...allowed, 'EXTRA_FLAG', 'MCP_WIRE_PASS'].sort());
+		expect(result.summary.verdict).toBe('ok');
+	});
+
+	it('probes a 2026-07-28 server that rejects initialize with server/discover and tools/list (R19)', async () => {
+		const {result} = await probe(['node', servers.path('modern')]);
+		const {session} = result;
+		const meta = '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}';
+		expect(text(session, 'stdin')).toBe(
+			INIT_LINE +
+				`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":${meta}}}\n` +
+				`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":${meta}}}\n`,
+		);
+		expect(framesOf(session, 'stdout').map((f) => [f.kind, f.id])).toEqual([
+			['error', 0],
+			['response', 1],
+			['response', 2],
+		]);
+		expect(markTypes(session).slice(0, 3)).toEqual(['phase:modern-era', 'phase:shutdown', 'stdin-closed']);
+		expect(result.era).toBe('modern');
+		expect(result.summary).toMatchObject({era: 'modern', tools: 2, verdict: 'ok'});
+		expect(codes(session)).toEqual([]);
+	});
+
+	it('stops at once when the server exits early (no stdin-closed, no signals): early-exit', async () => {
+		const {result, elapsedMs} = await probe(['node', servers.path('crash')]);
+		const {session} = result;
+		expect(result.exit).toMatchObject({code: 3, signal: null});
+		expect(markTypes(session).sort()).toEqual(['eof:stderr', 'eof:stdout']);
+		expect(codes(session)).toEqual(['early-exit']);
+		expect(session.getSnapshot().findings[0]).toMatchObject({offset: 0, byteLength: 0, detail: {exitCode: 3, phase: 'before-handshake', stderrTail: ['Error: config file missing']}});
+		expect(result.era).toBe('unknown');
+		expect(result.reprobe).toBeUndefined();
+		expect(elapsedMs).toBeLessThan(2000);
+	});
+});
+
+describe('runProbe, more edges', () => {
+	it('marks a timeout on tools/list and goes straight to shutdown (no prompts/list, no ping)', async () => {
+		const {result} = await probe(['node', servers.path('healthy')], {env: testEnv({IGNORE_METHOD: 'tools/list'}), timeoutMs: 500});
+		const {session} = result;
+		expect(text(session, 'stdin')).toBe(INIT_LINE + '{"jsonrpc":"2.0","method":"notifications/initialized"}\n' + '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n');
+		expect(markTypes(session).slice(0, 3)).toEqual(['timeout', 'phase:shutdown', 'stdin-closed']);
+		expect(markOf(session, 'timeout')[0]).toMatchObject({id: 1, method: 'tools/list', timeoutMs: 500});
+		expect(codes(session)).toEqual(['unanswered-request']);
+		expect(session.getSnapshot().findings[0]).toMatchObject({stream: 'stdin', offset: INIT_LINE.length + 55, byteLength: 47, detail: {id: 1, method: 'tools/list'}});
+		expect(result.exit).toMatchObject({code: 0, signal: null});
+		expect(result.reprobe).toBeUndefined();
+	});
+
+	it('kills the server and rethrows when createSession throws', async () => {
+		let pid: number | undefined;
+		await expect(
+			runProbe({
+				command: ['node', servers.path('stubborn')],
+				env: testEnv(),
+				createSession: (init) => {
+					pid = init.pid;
+					throw new Error('no session today');
+				},
+			}),
+		).rejects.toThrow('no session today');
+		expect(pid).toBeTypeOf('number');
+		let alive = true;
+		for (let i = 0; i < 40 && alive; i++) {
+			await new Promise((r) => setTimeout(r, 50));
+			try {
+				process.kill(pid!, 0);
+			} catch {
+				alive = false;
+			}
+		}
+		expect(alive).toBe(false);
+	});
+});
+
+describe('isModernEraError', () => {
+	it.each([
+		[{code: -32022, message: 'Unsupported protocol version', data: {supported: ['2026-07-28'], requested: '2025-11-25'}}, true],
+		[{code: -32602, message: 'This server speaks 2026-07-28 only'}, true],
+		[{code: -32600, message: 'bad', data: {versions: ['2026-07-28']}}, true],
+		[{code: -32022, message: 'nope', data: {supported: ['2099-01-01']}}, true],
+		[{code: -32602, message: 'Unsupported protocolVersion 2025-11-25', data: {supported: ['2025-06-18']}}, false],
+		[{code: -32022, message: 'x'}, false],
+		['2026-07-28', false],
+		[null, false],
+	])('%j → %s', (error, expected) => {
+		expect(isModernEraError(error)).toBe(expected);
+	});
+});
