@@ -1,0 +1,141 @@
+import type {FindingCode, FindingDraft, Severity, StreamName} from '../types.js';
+import {findInvalidUtf8, isValidUtf8} from '../bytes/utf8.js';
+import {isInsideJsonString} from './json-scan.js';
+import type {FramingLimits} from './limits.js';
+import {readEscapeSequence} from './stray-kind.js';
+
+/** Shared empty findings list (frozen) for the common clean frame. */
+export const NO_FINDINGS: readonly FindingDraft[] = Object.freeze([]);
+
+/** Builds a finding draft with only the fields that are set. */
+export function makeFinding(
+	code: FindingCode,
+	stream: StreamName,
+	offset: number,
+	byteLength: number,
+	tMs: number,
+	detail?: Readonly<Record<string, unknown>>,
+	severity?: Severity,
+): FindingDraft {
+	if (severity !== undefined) {
+		return detail === undefined
+			? {code, stream, offset, byteLength, tMs, severity}
+			: {code, stream, offset, byteLength, tMs, severity, detail};
+	}
+
+	return detail === undefined ? {code, stream, offset, byteLength, tMs} : {code, stream, offset, byteLength, tMs, detail};
+}
+
+/**
+ * The message V8's `JSON.parse` throws for `text` (what a Node client such as the TS SDK logs, C1/C8),
+ * or `undefined` when the text parses.
+ */
+export function jsonParseError(text: string): string | undefined {
+	try {
+		JSON.parse(text);
+		return undefined;
+	} catch (error) {
+		return errorMessage(error);
+	}
+}
+
+/** The `message` of a thrown value. */
+export function errorMessage(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/** Where the byte-level checks look, for one frame held in one contiguous buffer. */
+export interface ByteCheckInput {
+	readonly stream: StreamName;
+	readonly tMs: number;
+	readonly buf: Uint8Array;
+	/** Frame bytes are `buf[start, end)`; `offset` is the stream offset of `buf[start]`. */
+	readonly start: number;
+	readonly end: number;
+	readonly offset: number;
+	/** Start of the JSON text (after a BOM / headers), for `invalid-utf8` `detail.inString`. */
+	readonly bodyStart: number;
+	/** Index of EF of a BOM at a line start, or -1. */
+	readonly bomIndex: number;
+	/** Index of the CR of a CR LF terminator, or -1. */
+	readonly crIndex: number;
+	/** Look for ESC bytes (skipped for frames that parsed as JSON: raw ESC is never valid JSON). */
+	readonly checkEscape: boolean;
+	/** UTF-8 validity if already known. */
+	readonly isUtf8?: boolean | undefined;
+	/** The frame is unterminated at end of stream; `streamBytes` is the stream's total byte count. */
+	readonly isEof: boolean;
+	/** Extra `missing-newline` detail (e.g. `{isTruncatedJson: true}`). */
+	readonly eofDetail?: Readonly<Record<string, unknown>> | undefined;
+	readonly streamBytes: number;
+	readonly limits: FramingLimits;
+	/** JSON.parse message for the line with its BOM (bom `detail.clientError`). */
+	readonly bomClientError?: string | undefined;
+}
+
+/**
+ * Appends the byte-level findings of one frame, in this order: `bom` (R4), `ansi-escape` (R5),
+ * `invalid-utf8` (R3), `crlf` (R2), `oversize-frame` (C1), `missing-newline` (R1, O4).
+ */
+export function addByteFindings(out: FindingDraft[], input: ByteCheckInput): void {
+	const {stream, tMs, buf, start, end, offset} = input;
+	if (input.bomIndex >= 0) {
+		out.push(makeFinding('bom', stream, offset + input.bomIndex - start, 3, tMs, input.bomClientError === undefined ? undefined : {clientError: input.bomClientError}));
+	}
+
+	if (input.checkEscape) {
+		const frame = buf.subarray(start, end);
+		let index = frame.indexOf(0x1b);
+		if (index !== -1) {
+			const sequence = readEscapeSequence(frame, index, frame.length);
+			const first = index;
+			let count = 0;
+			while (index !== -1) {
+				count++;
+				index = frame.indexOf(0x1b, index + 1);
+			}
+
+			out.push(
+				makeFinding('ansi-escape', stream, offset + first, sequence.length, tMs, {
+					sequence: sequence.kind,
+					isPrivate: sequence.isPrivate,
+					count,
+				}),
+			);
+		}
+	}
+
+	const valid = input.isUtf8 ?? isValidUtf8(buf, start, end);
+	if (!valid) {
+		const error = findInvalidUtf8(buf, start, end);
+		if (error !== undefined) {
+			out.push(
+				makeFinding('invalid-utf8', stream, offset + error.index - start, error.length, tMs, {
+					inString: isInsideJsonString(buf, input.bodyStart, error.index),
+				}),
+			);
+		}
+	}
+
+	if (input.crIndex >= 0) {
+		out.push(makeFinding('crlf', stream, offset + input.crIndex - start, 2, tMs));
+	}
+
+	const byteLength = end - start;
+	if (byteLength > input.limits.oversizeWarnBytes) {
+		const isError = byteLength > input.limits.oversizeErrorBytes;
+		const limit = isError ? input.limits.oversizeErrorBytes : input.limits.oversizeWarnBytes;
+		out.push(makeFinding('oversize-frame', stream, offset, byteLength, tMs, {limit, bytes: byteLength}, isError ? 'error' : 'warning'));
+	}
+
+	if (input.isEof) {
+		const total = input.streamBytes;
+		out.push(
+			makeFinding('missing-newline', stream, offset, byteLength, tMs, {
+				bytes: byteLength,
+				cutAt64KiB: total > 0 && total % input.limits.pipeBlockBytes === 0,
+				...input.eofDetail,
+			}),
+		);
+	}
+}

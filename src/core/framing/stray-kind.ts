@@ -1,0 +1,163 @@
+/**
+ * What a stray (non-JSON) line on a protocol stream looks like (`stray-output` `detail.kind`, rule R5),
+ * and terminal escape sequences (`ansi-escape`, R5).
+ */
+
+/** `detail.kind` of a `stray-output` finding (wire-faults.md). */
+export type StrayKind = 'launcher' | 'log' | 'progress' | 'banner' | 'text';
+
+/** Inputs besides the line text that decide the kind. */
+export interface StrayContext {
+	/** The line holds a CR that is not the CR of its CR LF terminator (CR-overwritten text), or a backspace. */
+	readonly hasLoneCr: boolean;
+	/** A JSON frame was already seen on this stream (otherwise the line is a `banner` candidate). */
+	readonly seenJson: boolean;
+}
+
+const LAUNCHER_PATTERNS: readonly RegExp[] = [
+	// npm/yarn lifecycle echo: "> pkg@1.0.0 start", "> tsc && node dist/index.js", yarn "$ node index.js"
+	/^> \S/,
+	/^\$ \S/,
+	// dotenv v17: "[dotenv@17.2.3] injecting env (0) from .env"
+	/^\[dotenv@\d[^\]]*\]/,
+	// version managers and virtual environments (nvm, pyenv, conda, venv wrappers, uv)
+	/^Now using node v?\d/i,
+	/^Found '[^']*\.nvmrc'/,
+	/^(?:nvm|pyenv|rbenv|asdf|volta|fnm|conda|mamba|poetry)(?::| is | warning| error)/i,
+	/^(?:Activating|Activated|Deactivating|Creating|Using) (?:the )?(?:a )?(?:python )?(?:virtual ?env(?:ironment)?|venv|conda)/i,
+	/\b(?:no|not in a|without a) virtual ?env(?:ironment)?\b/i,
+	/^(?:source |\. |conda )activate\b/,
+	/^\((?:base|venv|\.venv|env|\.env)\)\s/,
+	/^Using (?:CPython|Python|PyPy) \d/,
+	/^(?:Resolved|Prepared|Installed|Uninstalled|Audited|Built|Downloaded) \d+ packages? in /,
+	// npx / npm noise
+	/^Need to install the following packages:/,
+	/^Ok to proceed\? /,
+	/^npm (?:WARN|warn|notice|ERR!|error)\b/,
+	/^(?:yarn|pnpm) (?:run|exec|dlx) v?\d/,
+	/^Done in \d/,
+	// JVM launcher
+	/^Picked up (?:JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS)/,
+];
+
+const LEVEL = 'trace|debug|dbug|verbose|info|notice|warn|warning|error|err|fail|fatal|crit|critical|severe';
+const LOG_PATTERNS: readonly RegExp[] = [
+	// timestamps at line start: "2025-06-09 21:38:09,942", "[2026-01-02T03:04:05Z]", "2026/01/02 03:04:05"
+	/^\[?\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}/,
+	/^\[?\d{4}-\d{2}-\d{2}\]/,
+	/^\[?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]?\s/,
+	/^\[?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2},? (?:\d{4} )?\d{2}:\d{2}:\d{2}/,
+	// level prefixes: "[INFO] …", "info: …", "INFO:root:…", "WARN …", "ERROR - …"
+	new RegExp(`^\\[(?:${LEVEL})\\s*\\]`, 'i'),
+	new RegExp(`^(?:${LEVEL})(?:\\s*:|\\s+-\\s)`, 'i'),
+	/^(?:TRACE|DEBUG|VERBOSE|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)\b/,
+	// level inside well-known formats: Python logging "… - INFO - …", logfmt "level=info"
+	/ - (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) - /,
+	/\blevel=(?:trace|debug|info|warn|warning|error|fatal|panic)\b/i,
+];
+
+const PROGRESS_PATTERNS: readonly RegExp[] = [
+	/\d{1,3}(?:\.\d+)?\s?%.*[█▉▊▋▌▍▎▏░▒▓#=]{3,}|[█▉▊▋▌▍▎▏░▒▓#=]{3,}.*\d{1,3}(?:\.\d+)?\s?%/,
+	/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏|/\\-] \S/,
+];
+
+/** ESC sequences (CSI, OSC, DCS/SOS/PM/APC, nF, Fp/Fe/Fs) for stripping before classification. */
+const ANSI_SEQUENCE = /\u001B(?:\[[0-?]*[ -/]*[@-~]?|\][^\u0007\u001B]*(?:\u0007|\u001B\\)?|[PX^_][^\u001B]*(?:\u001B\\)?|[ -/]*[0-~]?)/g;
+
+/** Removes terminal escape sequences from decoded text (for classification only; never for display). */
+export function stripAnsiSequences(text: string): string {
+	return text.includes('\u001B') ? text.replace(ANSI_SEQUENCE, '') : text;
+}
+
+/**
+ * Classifies a stray line (rule R5; wire-faults.md `stray-output`). Precedence, first match wins:
+ * `launcher` (npm/yarn echo, dotenv, nvm/pyenv/conda/venv/uv greetings) > `log` (timestamp or level
+ * prefix) > `progress` (CR-overwritten text, percentage bars, spinners) > `banner` (no JSON frame yet
+ * on this stream) > `text`.
+ *
+ * @param text the decoded line without terminator (escape sequences are ignored).
+ */
+export function classifyStrayLine(text: string, context: StrayContext): StrayKind {
+	const plain = stripAnsiSequences(text).replace(/^[\s\uFEFF]+/, '');
+	if (LAUNCHER_PATTERNS.some((pattern) => pattern.test(plain))) {
+		return 'launcher';
+	}
+
+	if (LOG_PATTERNS.some((pattern) => pattern.test(plain))) {
+		return 'log';
+	}
+
+	if (context.hasLoneCr || PROGRESS_PATTERNS.some((pattern) => pattern.test(plain))) {
+		return 'progress';
+	}
+
+	return context.seenJson ? 'text' : 'banner';
+}
+
+/** The kind of terminal escape sequence that starts with an ESC byte (`ansi-escape` `detail.sequence`). */
+export type EscapeSequenceKind = 'CSI' | 'OSC' | 'DCS' | 'ESC';
+
+/** One escape sequence as found in the bytes. */
+export interface EscapeSequence {
+	readonly kind: EscapeSequenceKind;
+	/** Bytes from the ESC to the sequence's final byte (inclusive); to `end` when it is cut. */
+	readonly length: number;
+	/** False when the bytes end before the sequence's final byte. */
+	readonly isComplete: boolean;
+	/** DEC private mode (`ESC [ ?`), e.g. `ESC[?25l` hide cursor, `ESC[?1049h` alternate screen. */
+	readonly isPrivate: boolean;
+}
+
+/**
+ * Reads the escape sequence whose ESC (0x1B) is at `bytes[index]`, without reading past `end`.
+ * CSI = `ESC [` params intermediates final; OSC = `ESC ]` … BEL or ST; DCS (also SOS/PM/APC) = `ESC P`
+ * … ST; anything else is a two-byte (or nF) `ESC` sequence.
+ */
+export function readEscapeSequence(bytes: Uint8Array, index: number, end: number): EscapeSequence {
+	const next = index + 1 < end ? bytes[index + 1]! : -1;
+	if (next === 0x5b) {
+		let i = index + 2;
+		const isPrivate = i < end && bytes[i] === 0x3f;
+		while (i < end && bytes[i]! >= 0x30 && bytes[i]! <= 0x3f) {
+			i++;
+		}
+
+		while (i < end && bytes[i]! >= 0x20 && bytes[i]! <= 0x2f) {
+			i++;
+		}
+
+		if (i < end && bytes[i]! >= 0x40 && bytes[i]! <= 0x7e) {
+			return {kind: 'CSI', length: i + 1 - index, isComplete: true, isPrivate};
+		}
+
+		return {kind: 'CSI', length: i - index, isComplete: false, isPrivate};
+	}
+
+	if (next === 0x5d || next === 0x50 || next === 0x58 || next === 0x5e || next === 0x5f) {
+		const kind: EscapeSequenceKind = next === 0x5d ? 'OSC' : 'DCS';
+		for (let i = index + 2; i < end; i++) {
+			const b = bytes[i]!;
+			if (b === 0x07 && kind === 'OSC') {
+				return {kind, length: i + 1 - index, isComplete: true, isPrivate: false};
+			}
+
+			if (b === 0x1b) {
+				const isSt = i + 1 < end && bytes[i + 1] === 0x5c;
+				return {kind, length: (isSt ? i + 2 : i) - index, isComplete: isSt, isPrivate: false};
+			}
+		}
+
+		return {kind, length: end - index, isComplete: false, isPrivate: false};
+	}
+
+	let i = index + 1;
+	while (i < end && bytes[i]! >= 0x20 && bytes[i]! <= 0x2f) {
+		i++;
+	}
+
+	if (i < end && bytes[i]! >= 0x30 && bytes[i]! <= 0x7e) {
+		return {kind: 'ESC', length: i + 1 - index, isComplete: true, isPrivate: false};
+	}
+
+	return {kind: 'ESC', length: i - index, isComplete: false, isPrivate: false};
+}
