@@ -45,6 +45,9 @@ export interface SessionOptions {
  */
 export const SLOW_RESPONSE_LIMITS_MS = {initialize: 30_000, request: 60_000, fraction: 0.5} as const;
 
+/** How many answered request ids per direction are remembered to recognise a duplicate response. */
+const ANSWERED_IDS_KEPT = 4096;
+
 const STREAMS: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
 
 interface Outstanding {
@@ -99,6 +102,8 @@ export class Session implements SessionStore {
 	private serverInfo: {name?: string; version?: string} | undefined;
 	private handshakeDone = false;
 	private counts: {tools?: number; prompts?: number; resources?: number} = {};
+	private stdinOptions: ClassifyOptions = {direction: 'client-to-server'};
+	private stdoutOptions: ClassifyOptions = {direction: 'server-to-client'};
 	private firstLogStray: FindingDraft | undefined;
 	private logStrays = 0;
 	private summary: Summary | undefined;
@@ -312,47 +317,40 @@ export class Session implements SessionStore {
 		const raw = output.frame;
 		const index = this.frameCount++;
 		const stream = raw.stream;
-		const isProtocol = stream !== 'stderr';
 		let frame: Frame;
-		const drafts: FindingDraft[] = [];
-		if (isProtocol && raw.isJson) {
-			const direction = stream === 'stdin' ? 'client-to-server' : 'server-to-client';
-			const cls = classifyMessage(raw.message, {direction, ...(this.negotiatedVersion ? {protocolVersion: this.negotiatedVersion} : {})});
-			frame = {
-				...stripRaw(raw),
-				index,
-				kind: cls.kind,
-				...(cls.method === undefined ? {} : {method: cls.method}),
-				...(cls.hasId ? {id: cls.id ?? null} : {}),
-			};
+		let drafts: FindingDraft[] | undefined;
+		if (stream !== 'stderr' && raw.isJson) {
+			const cls = classifyMessage(raw.message, stream === 'stdin' ? this.stdinOptions : this.stdoutOptions);
+			frame = buildFrame(raw, index, cls.kind, cls.method, cls.hasId ? (cls.id ?? null) : undefined);
 			if (cls.problems.length > 0) {
 				const first = cls.problems[0]!;
 				const isWarning = cls.problems.every((p) => p.severity === 'warning');
-				drafts.push({
-					code: 'invalid-jsonrpc',
-					stream,
-					offset: raw.offset,
-					byteLength: raw.byteLength,
-					frameIndex: index,
-					tMs: raw.tMs,
-					...(isWarning ? {severity: 'warning' as const} : {}),
-					detail: {
-						reason: first.reason,
-						problem: first.message,
-						rule: first.rule,
-						...(first.key === undefined ? {} : {key: first.key}),
-						problems: cls.problems.map((p) => p.reason),
-						impact: impactForProblems(cls.problems, raw.message),
+				drafts = [
+					{
+						code: 'invalid-jsonrpc',
+						stream,
+						offset: raw.offset,
+						byteLength: raw.byteLength,
+						frameIndex: index,
+						tMs: raw.tMs,
+						...(isWarning ? {severity: 'warning' as const} : {}),
+						detail: {
+							reason: first.reason,
+							problem: first.message,
+							rule: first.rule,
+							...(first.key === undefined ? {} : {key: first.key}),
+							problems: cls.problems.map((p) => p.reason),
+							impact: impactForProblems(cls.problems, raw.message),
+						},
 					},
-				});
+				];
 			}
-			frame = this.correlate(frame, drafts);
+			if (cls.kind !== 'json') drafts = this.correlate(frame as MutableFrame, drafts);
 		} else {
-			frame = {...stripRaw(raw), index, kind: raw.isBlank ? 'blank' : raw.isJson ? 'json' : 'text'};
+			frame = buildFrame(raw, index, raw.isBlank ? 'blank' : raw.isJson ? 'json' : 'text', undefined, undefined);
 		}
 		this.totals[stream].frames += 1;
 		if (this.retain) this.frames.push(frame);
-		else this.frames.splice(0, this.frames.length, frame);
 		this.emit({type: 'frame', frame});
 		for (const draft of output.findings) {
 			const withFrame = {...draft, frameIndex: index};
@@ -362,11 +360,15 @@ export class Session implements SessionStore {
 			}
 			this.report(withFrame);
 		}
-		for (const draft of drafts) this.report(draft);
+		if (drafts) for (const draft of drafts) this.report(draft);
 	};
 
 	/** Request/response correlation (J4, J5), lifecycle checks (R8, R11) and timing (R15, O2–O4). */
-	private correlate(frame: Frame, drafts: FindingDraft[]): Frame {
+	private correlate(frame: MutableFrame, given: FindingDraft[] | undefined): FindingDraft[] | undefined {
+		let drafts = given;
+		const add = (draft: FindingDraft): void => {
+			(drafts ??= []).push(draft);
+		};
 		const stream = frame.stream;
 		const base = {stream, offset: frame.offset, byteLength: frame.byteLength, frameIndex: frame.index, tMs: frame.tMs};
 		if (frame.kind === 'request' && frame.id !== undefined && frame.id !== null && frame.method !== undefined) {
@@ -376,53 +378,56 @@ export class Session implements SessionStore {
 				if (typeof params?.protocolVersion === 'string') this.offeredVersion = params.protocolVersion;
 			}
 			this.lastMessage[stream] = frame;
-			return frame;
+			return drafts;
 		}
 		if (frame.kind === 'notification') {
 			this.lastMessage[stream] = frame;
-			return frame;
+			return drafts;
 		}
-		if (frame.kind !== 'response' && frame.kind !== 'error') return frame;
+		if (frame.kind !== 'response' && frame.kind !== 'error') return drafts;
 		const requester = opposite(stream);
 		const previous = this.lastMessage[requester];
 		if (frame.id === undefined || frame.id === null) {
 			if (previous?.kind === 'notification') {
-				drafts.push({...base, code: 'response-to-notification', detail: {method: previous.method ?? null, notificationIndex: previous.index}});
+				add({...base, code: 'response-to-notification', detail: {method: previous.method ?? null, notificationIndex: previous.index}});
 			}
-			return frame;
+			return drafts;
 		}
 		const key = idKey(frame.id);
 		const request = this.outstanding[requester].get(key);
 		if (!request) {
-			if (this.answered[requester].has(key)) drafts.push({...base, code: 'duplicate-response', detail: {id: frame.id}});
-			else drafts.push({...base, code: 'unknown-id', detail: {id: frame.id}});
-			return frame;
+			if (this.answered[requester].has(key)) add({...base, code: 'duplicate-response', detail: {id: frame.id}});
+			else add({...base, code: 'unknown-id', detail: {id: frame.id}});
+			return drafts;
 		}
 		this.outstanding[requester].delete(key);
-		this.answered[requester].add(key);
+		const answered = this.answered[requester];
+		answered.add(key);
+		// Remember the most recent answered ids only (for duplicate-response): memory stays flat on long taps.
+		if (answered.size > ANSWERED_IDS_KEPT) answered.delete(answered.values().next().value!);
 		const latencyMs = frame.tMs - request.frame.tMs;
-		const answered: Frame = {...frame, answers: {method: request.method, requestIndex: request.frame.index, latencyMs}};
-		if (stream === 'stdout') this.checkServerReply(answered, request, drafts);
-		return answered;
+		frame.answers = {method: request.method, requestIndex: request.frame.index, latencyMs};
+		if (stream === 'stdout') this.checkServerReply(frame, request, add);
+		return drafts;
 	}
 
-	private checkServerReply(frame: Frame, request: Outstanding, drafts: FindingDraft[]): void {
+	private checkServerReply(frame: Frame, request: Outstanding, add: (draft: FindingDraft) => void): void {
 		const base = {stream: frame.stream, offset: frame.offset, byteLength: frame.byteLength, frameIndex: frame.index, tMs: frame.tMs};
 		const message = frame.message as {result?: unknown; error?: unknown};
 		const latencyMs = frame.answers?.latencyMs ?? 0;
 		if (this.stdinClosedAt !== undefined && frame.firstTMs >= this.stdinClosedAt && request.frame.tMs < this.stdinClosedAt) {
-			drafts.push({...base, code: 'unflushed-output', detail: {method: request.method, afterStdinClosedMs: frame.firstTMs - this.stdinClosedAt, latencyMs}});
+			add({...base, code: 'unflushed-output', detail: {method: request.method, afterStdinClosedMs: frame.firstTMs - this.stdinClosedAt, latencyMs}});
 		} else {
 			const limit = request.method === 'initialize' ? SLOW_RESPONSE_LIMITS_MS.initialize : SLOW_RESPONSE_LIMITS_MS.request;
 			if (latencyMs > limit * SLOW_RESPONSE_LIMITS_MS.fraction) {
-				drafts.push({...base, code: 'slow-response', detail: {method: request.method, latencyMs, limitMs: limit}});
+				add({...base, code: 'slow-response', detail: {method: request.method, latencyMs, limitMs: limit}});
 			}
 		}
 		if (request.method === 'initialize') {
 			if (frame.kind === 'error') {
 				const rejected = checkInitializeError(message.error);
 				if (rejected?.modernEra) this.era = 'modern';
-				else if (rejected) drafts.push({...base, code: 'protocol-version', detail: {reason: rejected.reason, message: rejected.message, ...(rejected.supported ? {supported: rejected.supported} : {})}});
+				else if (rejected) add({...base, code: 'protocol-version', detail: {reason: rejected.reason, message: rejected.message, ...(rejected.supported ? {supported: rejected.supported} : {})}});
 				return;
 			}
 			this.era = 'legacy';
@@ -430,9 +435,13 @@ export class Session implements SessionStore {
 			const result = message.result as {protocolVersion?: unknown; serverInfo?: {name?: unknown; version?: unknown}} | undefined;
 			const problems = checkInitializeResult(message.result, this.offeredVersion ?? '');
 			if (problems.length > 0) {
-				drafts.push({...base, code: 'invalid-initialize', detail: {missing: problems.map((p) => p.key ?? p.reason).join(', '), problems: problems.map((p) => p.reason)}});
+				add({...base, code: 'invalid-initialize', detail: {missing: problems.map((p) => p.key ?? p.reason).join(', '), problems: problems.map((p) => p.reason)}});
 			}
-			if (typeof result?.protocolVersion === 'string') this.negotiatedVersion = result.protocolVersion;
+			if (typeof result?.protocolVersion === 'string') {
+				this.negotiatedVersion = result.protocolVersion;
+				this.stdinOptions = {direction: 'client-to-server', protocolVersion: result.protocolVersion};
+				this.stdoutOptions = {direction: 'server-to-client', protocolVersion: result.protocolVersion};
+			}
 			if (result?.serverInfo && typeof result.serverInfo === 'object') {
 				this.serverInfo = {
 					...(typeof result.serverInfo.name === 'string' ? {name: result.serverInfo.name} : {}),
@@ -440,7 +449,7 @@ export class Session implements SessionStore {
 				};
 			}
 			const version = checkNegotiatedVersion(this.offeredVersion ?? '', result?.protocolVersion);
-			if (version) drafts.push({...base, code: 'protocol-version', severity: version.severity, detail: {reason: version.reason, message: version.message, offered: this.offeredVersion ?? null, answered: result?.protocolVersion ?? null}});
+			if (version) add({...base, code: 'protocol-version', severity: version.severity, detail: {reason: version.reason, message: version.message, offered: this.offeredVersion ?? null, answered: result?.protocolVersion ?? null}});
 			return;
 		}
 		if (request.method === 'server/discover' && frame.kind === 'response') {
@@ -501,9 +510,35 @@ export class Session implements SessionStore {
 
 const rank = (s: Severity): number => (s === 'error' ? 2 : s === 'warning' ? 1 : 0);
 
-function stripRaw(raw: FramerOutput['frame']): Omit<Frame, 'index' | 'kind'> {
-	const {isJson: _isJson, isBlank: _isBlank, ...rest} = raw;
-	return rest;
+type MutableFrame = {-readonly [K in keyof Frame]: Frame[K]};
+type ClassifyOptions = Parameters<typeof classifyMessage>[1];
+
+/**
+ * A frame with every field present in one fixed order (one hidden class for all frames: this is the
+ * hot path). Optional fields that do not apply are `undefined`, which JSON and `toEqual` treat as absent.
+ */
+function buildFrame(raw: FramerOutput['frame'], index: number, kind: Frame['kind'], method: string | undefined, id: Frame['id']): MutableFrame {
+	return {
+		index,
+		stream: raw.stream,
+		framing: raw.framing,
+		offset: raw.offset,
+		byteLength: raw.byteLength,
+		bodyOffset: raw.bodyOffset,
+		bodyLength: raw.bodyLength,
+		terminator: raw.terminator,
+		lineCount: raw.lineCount,
+		tMs: raw.tMs,
+		firstTMs: raw.firstTMs,
+		firstSeq: raw.firstSeq,
+		lastSeq: raw.lastSeq,
+		kind,
+		message: raw.message,
+		method,
+		id,
+		answers: undefined,
+		text: raw.text,
+	};
 }
 
 function tailOf(frames: readonly Frame[], maxLines: number): string[] {
