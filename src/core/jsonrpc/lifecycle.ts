@@ -113,6 +113,13 @@ export function checkNegotiatedVersion(offered: string, answered: unknown): Vers
 			message: `answered ${answered}, which was not offered and has no initialize handshake; TS SDK v1 and Python SDK clients disconnect`,
 		};
 	}
+	if (isKnownProtocolVersion(offered) && offered !== '2024-10-07' && answered > offered) {
+		return {
+			severity: 'error',
+			reason: 'not-offered-unsupported',
+			message: `answered ${answered}, newer than the offered ${offered}: a client that offers ${offered} does not know ${answered} and disconnects (R11: echo the offered version if supported, else counter-offer an older one)`,
+		};
+	}
 	if (answered === '2024-10-07') {
 		return {severity: 'warning', reason: 'not-offered-unsupported', message: `answered the TS SDK pre-release ${answered} (offered ${offered}); Python SDK clients disconnect`};
 	}

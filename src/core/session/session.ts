@@ -87,7 +87,8 @@ export class Session implements SessionStore {
 	private readonly listeners = new Set<(event: SessionEvent) => void>();
 	private readonly storeListeners = new Set<() => void>();
 	private readonly outstanding: Record<StreamName, Map<string, Outstanding>> = {stdin: new Map(), stdout: new Map(), stderr: new Map()};
-	private readonly answered: Record<StreamName, Set<string>> = {stdin: new Set(), stdout: new Set(), stderr: new Set()};
+	/** Answered request ids per requesting stream → the answer's frame index and the chunk that completed it. */
+	private readonly answered: Record<StreamName, Map<string, {index: number; lastSeq: number}>> = {stdin: new Map(), stdout: new Map(), stderr: new Map()};
 	private readonly lastMessage: Record<StreamName, Frame | undefined> = {stdin: undefined, stdout: undefined, stderr: undefined};
 	private readonly severityCounts = new Map<FindingCode, {severity: Severity; count: number}>();
 	private readonly bySeverity: Record<Severity, number> = {error: 0, warning: 0, info: 0};
@@ -106,6 +107,8 @@ export class Session implements SessionStore {
 	private stdoutOptions: ClassifyOptions = {direction: 'server-to-client'};
 	private firstLogStray: FindingDraft | undefined;
 	private logStrays = 0;
+	private hasProbeDiagnosis = false;
+	private lastUnflushedSeq = -1;
 	private summary: Summary | undefined;
 	private isFinished = false;
 	private snapshot: SessionSnapshot | undefined;
@@ -219,6 +222,7 @@ export class Session implements SessionStore {
 
 	/** Add a finding only a live probe can observe (spawn-failed, no-response, a Content-Length re-probe). */
 	addFinding(draft: FindingDraft): void {
+		if (draft.code === 'no-response' || draft.code === 'content-length-framing' || draft.code === 'spawn-failed') this.hasProbeDiagnosis = true;
 		this.report({origin: 'probe', ...draft});
 	}
 
@@ -231,10 +235,9 @@ export class Session implements SessionStore {
 		this.lastTMs = Math.max(this.lastTMs, tMs);
 		for (const stream of STREAMS) this.endFramer(stream, this.lastTMs);
 		this.isFinished = true;
-		// unanswered-request: client requests left open while the server did answer others (otherwise the
-		// process-level finding, no-response or early-exit, already says it all).
-		const serverAnswered = this.answered.stdin.size > 0;
-		if (serverAnswered) {
+		// unanswered-request: client requests still open at the end. When the live probe already explained
+		// the silence (no-response, a Content-Length re-probe), that finding says it all.
+		if (!this.hasProbeDiagnosis) {
 			for (const {frame, method} of this.outstanding.stdin.values()) {
 				this.report({
 					code: 'unanswered-request',
@@ -346,6 +349,10 @@ export class Session implements SessionStore {
 				];
 			}
 			if (cls.kind !== 'json') drafts = this.correlate(frame as MutableFrame, drafts);
+			if (drafts && drafts.length > 1 && drafts.some((d) => d.code === 'response-to-notification')) {
+				// An error without id right after a notification is one fault (J4), not also a shape fault.
+				drafts = drafts.filter((d) => !(d.code === 'invalid-jsonrpc' && onlyIdProblems(d)));
+			}
 		} else {
 			frame = buildFrame(raw, index, raw.isBlank ? 'blank' : raw.isJson ? 'json' : 'text', undefined, undefined);
 		}
@@ -396,15 +403,27 @@ export class Session implements SessionStore {
 		const key = idKey(frame.id);
 		const request = this.outstanding[requester].get(key);
 		if (!request) {
-			if (this.answered[requester].has(key)) add({...base, code: 'duplicate-response', detail: {id: frame.id}});
-			else add({...base, code: 'unknown-id', detail: {id: frame.id}});
+			// A second answer to an answered id is a duplicate when it came in the same burst as the first, or
+			// when nothing newer is waiting; when a newer request is waiting, the id was most likely not echoed
+			// (coerced to 0, or to a stale id): unknown-id (J5, wire-faults.md).
+			const earlier = this.answered[requester].get(key);
+			let isDuplicate = earlier !== undefined;
+			if (earlier && earlier.lastSeq !== frame.firstSeq) {
+				for (const waiting of this.outstanding[requester].values()) {
+					if (waiting.frame.index > earlier.index) {
+						isDuplicate = false;
+						break;
+					}
+				}
+			}
+			add({...base, code: isDuplicate ? 'duplicate-response' : 'unknown-id', detail: {id: frame.id}});
 			return drafts;
 		}
 		this.outstanding[requester].delete(key);
 		const answered = this.answered[requester];
-		answered.add(key);
+		answered.set(key, {index: frame.index, lastSeq: frame.lastSeq});
 		// Remember the most recent answered ids only (for duplicate-response): memory stays flat on long taps.
-		if (answered.size > ANSWERED_IDS_KEPT) answered.delete(answered.values().next().value!);
+		if (answered.size > ANSWERED_IDS_KEPT) answered.delete(answered.keys().next().value!);
 		const latencyMs = frame.tMs - request.frame.tMs;
 		frame.answers = {method: request.method, requestIndex: request.frame.index, latencyMs};
 		if (stream === 'stdout') this.checkServerReply(frame, request, add);
@@ -416,7 +435,11 @@ export class Session implements SessionStore {
 		const message = frame.message as {result?: unknown; error?: unknown};
 		const latencyMs = frame.answers?.latencyMs ?? 0;
 		if (this.stdinClosedAt !== undefined && frame.firstTMs >= this.stdinClosedAt && request.frame.tMs < this.stdinClosedAt) {
-			add({...base, code: 'unflushed-output', detail: {method: request.method, afterStdinClosedMs: frame.firstTMs - this.stdinClosedAt, latencyMs}});
+			// One finding per burst: the first late reply of each chunk that released held bytes.
+			if (frame.firstSeq !== this.lastUnflushedSeq) {
+				this.lastUnflushedSeq = frame.firstSeq;
+				add({...base, code: 'unflushed-output', detail: {method: request.method, afterStdinClosedMs: frame.firstTMs - this.stdinClosedAt, latencyMs}});
+			}
 		} else {
 			const limit = request.method === 'initialize' ? SLOW_RESPONSE_LIMITS_MS.initialize : SLOW_RESPONSE_LIMITS_MS.request;
 			if (latencyMs > limit * SLOW_RESPONSE_LIMITS_MS.fraction) {
@@ -448,7 +471,8 @@ export class Session implements SessionStore {
 					...(typeof result.serverInfo.version === 'string' ? {version: result.serverInfo.version} : {}),
 				};
 			}
-			const version = checkNegotiatedVersion(this.offeredVersion ?? '', result?.protocolVersion);
+			// A missing protocolVersion is invalid-initialize (R8); judge the negotiation only when it is there.
+			const version = result?.protocolVersion === undefined ? null : checkNegotiatedVersion(this.offeredVersion ?? '', result.protocolVersion);
 			if (version) add({...base, code: 'protocol-version', severity: version.severity, detail: {reason: version.reason, message: version.message, offered: this.offeredVersion ?? null, answered: result?.protocolVersion ?? null}});
 			return;
 		}
@@ -509,6 +533,13 @@ export class Session implements SessionStore {
 }
 
 const rank = (s: Severity): number => (s === 'error' ? 2 : s === 'warning' ? 1 : 0);
+
+const ID_REASONS = new Set(['error-without-id', 'id-null', 'missing-id']);
+
+function onlyIdProblems(draft: FindingDraft): boolean {
+	const problems = draft.detail?.['problems'];
+	return Array.isArray(problems) && problems.every((p) => ID_REASONS.has(p as string));
+}
 
 type MutableFrame = {-readonly [K in keyof Frame]: Frame[K]};
 type ClassifyOptions = Parameters<typeof classifyMessage>[1];

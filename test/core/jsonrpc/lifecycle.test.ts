@@ -81,7 +81,15 @@ describe('checkNegotiatedVersion (R11)', () => {
 		expect(checkNegotiatedVersion('2025-11-25', '2024-11-05')).toBeNull();
 		expect(checkNegotiatedVersion('2099-01-01', '2025-06-18')).toBeNull();
 		expect(checkNegotiatedVersion('2026-07-28', '2025-11-25')).toBeNull();
-		expect(checkNegotiatedVersion('2024-11-05', '2025-11-25')).toBeNull();
+	});
+
+	it('errors on a known version newer than the one offered (F32: the client that offered it cannot know it)', () => {
+		expect(checkNegotiatedVersion('2024-11-05', '2025-03-26')).toEqual({
+			severity: 'error',
+			reason: 'not-offered-unsupported',
+			message:
+				'answered 2025-03-26, newer than the offered 2024-11-05: a client that offers 2024-11-05 does not know 2025-03-26 and disconnects (R11: echo the offered version if supported, else counter-offer an older one)',
+		});
 	});
 
 	it('errors on an unknown version or a non-string', () => {

@@ -93,8 +93,8 @@ describe('Session', () => {
 		early.pushChunk('stderr', 1, enc('Traceback (most recent call last):\nImportError: x\n'));
 		early.exit({code: 1, signal: null, tMs: 2});
 		early.finish(2);
-		const finding = early.getSnapshot().findings[0];
-		expect(codesAt(early)).toEqual(['early-exit@stdout:0']);
+		const finding = early.getSnapshot().findings.find((f) => f.code === 'early-exit');
+		expect(codesAt(early)).toEqual(['early-exit@stdout:0', 'unanswered-request@stdin:0']);
 		expect(finding?.detail).toEqual({exitCode: 1, signal: null, phase: 'before-handshake', stdoutBytes: 0, stderrTail: ['Traceback (most recent call last):', 'ImportError: x']});
 
 		const stubborn = new Session(META);
@@ -109,7 +109,7 @@ describe('Session', () => {
 		expect(stubborn.getSnapshot().findings[0]?.severity).toBe('error');
 	});
 
-	it('reports unanswered-request only when the server answered something else', () => {
+	it('reports unanswered-request at the request frame, unless the probe already explained the silence', () => {
 		const session = new Session(META);
 		handshake(session);
 		const ping = line({jsonrpc: '2.0', id: 2, method: 'ping'});
@@ -121,7 +121,13 @@ describe('Session', () => {
 		const silent = new Session(META);
 		silent.pushChunk('stdin', 0, line(INIT));
 		silent.finish(10);
-		expect(codesAt(silent)).toEqual([]);
+		expect(codesAt(silent)).toEqual(['unanswered-request@stdin:0']);
+
+		const probed = new Session(META);
+		probed.pushChunk('stdin', 0, line(INIT));
+		probed.addFinding({code: 'no-response', stream: 'stdout', offset: 0, byteLength: 0, tMs: 10, detail: {timeoutMs: 10}});
+		probed.finish(10);
+		expect(codesAt(probed)).toEqual(['no-response@stdout:0']);
 	});
 
 	it('reports stderr-merged when log lines reach stdout and stderr stays silent', () => {
