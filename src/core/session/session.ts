@@ -8,6 +8,7 @@ import {
 	impactForProblems,
 } from '../jsonrpc/index.js';
 import {dressFinding} from '../detectors/catalog.js';
+import {detectPassive} from '../detectors/passive.js';
 import type {
 	Chunk,
 	ExitInfo,
@@ -89,7 +90,8 @@ export class Session implements SessionStore {
 	private readonly outstanding: Record<StreamName, Map<string, Outstanding>> = {stdin: new Map(), stdout: new Map(), stderr: new Map()};
 	/** Answered request ids per requesting stream → the answer's frame index and the chunk that completed it. */
 	private readonly answered: Record<StreamName, Map<string, {index: number; lastSeq: number}>> = {stdin: new Map(), stdout: new Map(), stderr: new Map()};
-	private readonly lastMessage: Record<StreamName, Frame | undefined> = {stdin: undefined, stdout: undefined, stderr: undefined};
+	/** Per requester stream: the last notification it sent that no id-less response has claimed yet (J4). */
+	private readonly unclaimedNotification: Record<StreamName, Frame | undefined> = {stdin: undefined, stdout: undefined, stderr: undefined};
 	private readonly severityCounts = new Map<FindingCode, {severity: Severity; count: number}>();
 	private readonly bySeverity: Record<Severity, number> = {error: 0, warning: 0, info: 0};
 	private seq = 0;
@@ -235,6 +237,8 @@ export class Session implements SessionStore {
 		this.lastTMs = Math.max(this.lastTMs, tMs);
 		for (const stream of STREAMS) this.endFramer(stream, this.lastTMs);
 		this.isFinished = true;
+		// Passive detectors over the whole exchange (buffered bursts, reused request ids: real traffic).
+		if (this.retain) for (const draft of detectPassive(this.getSnapshot())) this.report(draft);
 		// unanswered-request: client requests still open at the end. When the live probe already explained
 		// the silence (no-response, a Content-Length re-probe), that finding says it all.
 		if (!this.hasProbeDiagnosis) {
@@ -384,19 +388,22 @@ export class Session implements SessionStore {
 				const params = (frame.message as {params?: {protocolVersion?: unknown}}).params;
 				if (typeof params?.protocolVersion === 'string') this.offeredVersion = params.protocolVersion;
 			}
-			this.lastMessage[stream] = frame;
 			return drafts;
 		}
 		if (frame.kind === 'notification') {
-			this.lastMessage[stream] = frame;
+			this.unclaimedNotification[stream] = frame;
 			return drafts;
 		}
 		if (frame.kind !== 'response' && frame.kind !== 'error') return drafts;
 		const requester = opposite(stream);
-		const previous = this.lastMessage[requester];
 		if (frame.id === undefined || frame.id === null) {
-			if (previous?.kind === 'notification') {
-				add({...base, code: 'response-to-notification', detail: {method: previous.method ?? null, notificationIndex: previous.index}});
+			// An id-less response is legal only for a request whose id could not be read (J5); when the peer
+			// sent a notification that nothing has answered yet, this answers it (J4: F29, and the probe's
+			// initialized + tools/list sent back to back).
+			const notification = this.unclaimedNotification[requester];
+			if (notification) {
+				this.unclaimedNotification[requester] = undefined;
+				add({...base, code: 'response-to-notification', detail: {method: notification.method ?? null, notificationIndex: notification.index}});
 			}
 			return drafts;
 		}

@@ -1,0 +1,56 @@
+// rejects-version: answers an initialize that offers anything but 2025-06-18 with error -32602 instead of counter-offering (R11). Expect: protocol-version. Mirrors F33 (sickn33/agentic-awesome-skills#1003).
+import {createInterface} from 'node:readline';
+
+const KNOWN_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+const ECHO_TOOL = {
+	name: 'echo',
+	description: 'Echo the input text back',
+	inputSchema: {type: 'object', properties: {text: {type: 'string'}}, required: ['text']},
+};
+
+function send(message) {
+	process.stdout.write(JSON.stringify(message) + '\n');
+}
+
+function result(request) {
+	switch (request.method) {
+		case 'initialize': {
+			const offered = request.params?.protocolVersion;
+			return {
+				protocolVersion: KNOWN_VERSIONS.includes(offered) ? offered : '2025-11-25',
+				capabilities: {tools: {}},
+				serverInfo: {name: 'rejects-version', version: '1.0.0'},
+			};
+		}
+		case 'tools/list':
+			return {tools: [ECHO_TOOL]};
+		case 'tools/call':
+			return {content: [{type: 'text', text: String(request.params?.arguments?.text ?? '')}]};
+		case 'ping':
+			return {};
+		default:
+			return undefined;
+	}
+}
+
+createInterface({input: process.stdin}).on('line', (line) => {
+	let request;
+	try {
+		request = JSON.parse(line);
+	} catch {
+		console.error(`rejects-version: ignoring a line that is not JSON (${line.length} chars)`);
+		return;
+	}
+	if (request.id === undefined) return; // a notification: never answered
+	if (request.method === 'initialize' && request.params?.protocolVersion !== '2025-06-18') {
+		// FAULT: an exact-match version check; R11 says answer a result with a version the server supports
+		send({jsonrpc: '2.0', id: request.id, error: {code: -32602, message: 'Unsupported protocol version', data: {expected: '2025-06-18'}}});
+		return;
+	}
+	const value = result(request);
+	send(
+		value === undefined
+			? {jsonrpc: '2.0', id: request.id, error: {code: -32601, message: `Method not found: ${request.method}`}}
+			: {jsonrpc: '2.0', id: request.id, result: value},
+	);
+});
