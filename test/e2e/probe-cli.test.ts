@@ -1,0 +1,96 @@
+import {mkdtempSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {describe, expect, it} from 'vitest';
+import {ROOT, runCli, runJson} from './helpers.js';
+
+const everything = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const filesystem = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+
+describe.concurrent('probe against real MCP servers from npm', () => {
+	it('@modelcontextprotocol/server-everything comes out clean, with its lists counted', async () => {
+		const run = await runJson(['probe', '--json', '--', 'node', everything, 'stdio']);
+		expect(run.findings.map((f) => f.code)).toEqual([]);
+		expect(run.summary?.verdict).toBe('ok');
+		expect(run.exitCode).toBe(0);
+		expect(run.frames.filter((f) => f.stream === 'stdin').map((f) => f.method)).toEqual([
+			'initialize',
+			'notifications/initialized',
+			'tools/list',
+			'prompts/list',
+			'resources/list',
+			'ping',
+		]);
+		expect(run.summary?.serverInfo?.name).toBe('mcp-servers/everything');
+		expect(run.summary?.tools).toBeGreaterThan(0);
+	});
+
+	it('@modelcontextprotocol/server-filesystem comes out clean', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'mcp-wire-fs-'));
+		const run = await runJson(['probe', '--json', '--', 'node', filesystem, dir]);
+		expect(run.findings.map((f) => f.code)).toEqual([]);
+		expect(run.summary?.verdict).toBe('ok');
+		expect(run.summary?.serverInfo?.name).toBe('secure-filesystem-server');
+		expect(run.exitCode).toBe(0);
+	});
+});
+
+describe.concurrent('probe CLI', () => {
+	it('--json writes only NDJSON records to stdout: session header first, summary last', async () => {
+		const run = await runJson(['probe', '--json', '--', 'node', 'examples/servers/node/healthy.mjs']);
+		const lines = run.stdout.trim().split('\n');
+		const types = lines.map((l) => (JSON.parse(l) as {type: string}).type);
+		expect(types[0]).toBe('session');
+		expect(types.at(-1)).toBe('summary');
+		expect(new Set(types)).toEqual(new Set(['session', 'chunk', 'frame', 'mark', 'exit', 'summary']));
+		const summary = JSON.parse(lines.at(-1)!) as {verdict: string; findings: unknown[]};
+		expect(summary.verdict).toBe('ok');
+		expect(summary.findings).toEqual([]);
+		// Every byte the probe wrote is recorded: stdin chunks decode to the exact handshake.
+		const stdin = run.events.flatMap((e) => (e.type === 'chunk' && e.chunk.stream === 'stdin' ? [Buffer.from(e.chunk.bytes).toString('utf8')] : []));
+		expect(stdin[0]).toBe('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"0.1.0"}}}\n');
+		expect(stdin[1]).toBe('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+	});
+
+	it('prints the frame log, the finding with its bytes and fix, and exits 1 on an error finding', async () => {
+		const run = await runCli(['probe', '--color', 'never', '--', 'node', 'examples/servers/node/stray-print.mjs']);
+		expect(run.exitCode).toBe(1);
+		expect(run.stdout).toContain('S→C    25 B  text         "STDIO MCP Server started"');
+		expect(run.stdout).toContain('ERROR stray-output · stdout S→C · offset 0 (0x0) · frame 1');
+		expect(run.stdout).toContain('00000000: 5354 4449 4f20 4d43 5020 5365 7276 6572  STDIO MCP Server');
+		expect(run.stdout).toContain('fix: Print startup messages to stderr');
+		expect(run.stdout).toContain('verdict FAIL: 1 error, 0 warnings, 0 info');
+	});
+
+	it('--hex adds an xxd dump under every frame', async () => {
+		const run = await runCli(['probe', '--hex', '--color', 'never', '--', 'node', 'examples/servers/node/crlf.mjs']);
+		expect(run.stdout).toMatch(/^ {2}00000000: 7b22 6a73 6f6e 7270 6322 3a22 322e 3022 {2}\{"jsonrpc":"2\.0"$/m);
+		expect(run.exitCode).toBe(0);
+	});
+
+	it('--fail-on warning turns a warning-only verdict into exit 1; --ignore drops the code', async () => {
+		const warn = await runCli(['probe', '--fail-on', 'warning', '--', 'node', 'examples/servers/node/crlf.mjs']);
+		expect(warn.exitCode).toBe(1);
+		const ignored = await runCli(['probe', '--fail-on', 'warning', '--ignore', 'crlf', '--', 'node', 'examples/servers/node/crlf.mjs']);
+		expect(ignored.stdout).toContain('verdict OK');
+		expect(ignored.exitCode).toBe(0);
+	});
+
+	it('a missing command is one clear finding, not a stack trace', async () => {
+		const run = await runCli(['probe', '--color', 'never', '--', 'no-such-server-xyz']);
+		expect(run.exitCode).toBe(1);
+		expect(run.stdout).toContain('ERROR spawn-failed');
+		expect(run.stdout + run.stderr).not.toMatch(/\n\s+at /);
+	});
+
+	it('usage errors exit 2 with one line: no command, an unknown --ignore code, a bad --timeout', async () => {
+		const none = await runCli(['probe']);
+		expect(none.exitCode).toBe(2);
+		const code = await runCli(['probe', '--ignore', 'not-a-code', '--', 'node', 'x.js']);
+		expect(code.exitCode).toBe(2);
+		expect(code.stderr).toContain('--ignore: unknown finding code "not-a-code"');
+		const timeout = await runCli(['probe', '--timeout', 'soon', '--', 'node', 'x.js']);
+		expect(timeout.exitCode).toBe(2);
+		expect(timeout.stderr).toContain('--timeout takes a positive whole number, got "soon"');
+	});
+});
