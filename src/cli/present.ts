@@ -2,7 +2,7 @@ import type {Writable} from 'node:stream';
 import type {Session} from '../core/session/session.js';
 import type {Finding, SessionEvent} from '../core/types.js';
 import {createNdjsonWriter} from '../render/json/ndjson.js';
-import {formatFinding, formatFrameHex, formatFrameLine, formatHeader, formatSummary} from '../render/text/plain-log.js';
+import {formatFinding, formatFrameHex, formatFrameLine, formatHeader, formatMarkLine, formatSummary} from '../render/text/plain-log.js';
 
 /** Which renderer presents a session on stdout. */
 export type OutputMode = 'plain' | 'json' | 'report';
@@ -59,6 +59,11 @@ export function createPresenter(options: PresenterOptions): Presenter {
 			for (const line of formatHeader(session.meta, session.meta.pid)) writeLine(line);
 			writeLine('');
 			session.on((event) => {
+				if (event.type === 'mark' || event.type === 'exit') {
+					const line = formatMarkLine(event.type === 'mark' ? event.mark : {type: 'exit', ...event.exit}, {color: options.isColor});
+					if (line !== undefined) writeLine(line);
+					return;
+				}
 				if (event.type !== 'frame') return;
 				writeLine(formatFrameLine(event.frame, {color: options.isColor}));
 				if (options.hex) for (const line of formatFrameHex(event.frame, session.getSnapshot(), textOptions)) writeLine(line);

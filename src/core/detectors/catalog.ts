@@ -264,6 +264,7 @@ export const CATALOG: Readonly<Record<FindingCode, CatalogEntry>> = {
 		hint: (d) => {
 			const runtime = detailString(d, 'runtime');
 			if (runtime === 'python') return 'Flush after each message: `print(..., flush=True)` or `sys.stdout.flush()`, or run with `python -u` / `PYTHONUNBUFFERED=1` in the config env.';
+			if (runtime === 'node') return 'Node writes to a pipe without a user-space buffer: look for a wrapper or a child process that buffers, or bytes written with no newline until exit.';
 			if (runtime === 'c') return 'Call `fflush(stdout)` after each message, or `setvbuf(stdout, NULL, _IOLBF, 0)` at startup.';
 			return 'Flush stdout after each message: Python `print(..., flush=True)` or `-u`; C `fflush(stdout)` / `setvbuf(stdout, NULL, _IOLBF, 0)`; .NET `Console.Out.Flush()`.';
 		},

@@ -110,6 +110,8 @@ export class Session implements SessionStore {
 	private firstLogStray: FindingDraft | undefined;
 	private logStrays = 0;
 	private hasProbeDiagnosis = false;
+	/** The server's runtime guessed from the command (for runtime-specific fixes), e.g. `python`. */
+	private readonly runtime: string | undefined;
 	private lastUnflushedSeq = -1;
 	private summary: Summary | undefined;
 	private isFinished = false;
@@ -123,6 +125,7 @@ export class Session implements SessionStore {
 		this.meta = meta;
 		this.ignore = new Set(options.ignore ?? []);
 		this.retain = options.retain ?? true;
+		this.runtime = runtimeOf(meta.command);
 		this.framers = {
 			stdin: createFramer('stdin', {mode: 'protocol'}),
 			stdout: createFramer('stdout', {mode: 'protocol'}),
@@ -498,7 +501,7 @@ export class Session implements SessionStore {
 
 	private report(draft: FindingDraft): void {
 		if (this.ignore.has(draft.code)) return;
-		const finding = dressFinding(draft);
+		const finding = dressFinding(draft.code === 'unflushed-output' && this.runtime ? {...draft, detail: {...draft.detail, runtime: this.runtime}} : draft);
 		const counted = this.severityCounts.get(finding.code);
 		if (counted) {
 			counted.count += 1;
@@ -540,6 +543,16 @@ export class Session implements SessionStore {
 }
 
 const rank = (s: Severity): number => (s === 'error' ? 2 : s === 'warning' ? 1 : 0);
+
+/** Guess the server's runtime from its command line: `python`, `node`, or undefined. */
+function runtimeOf(command: readonly string[]): string | undefined {
+	for (const word of command.slice(0, 3)) {
+		const base = word.split(/[\\/]/).pop() ?? '';
+		if (/^python[\d.]*(\.exe)?$|^uv$|^uvx$|\.py$/.test(base)) return 'python';
+		if (/^(node|npx|tsx|bun|deno)(\.exe|\.cmd)?$|\.[cm]?js$/.test(base)) return 'node';
+	}
+	return undefined;
+}
 
 const ID_REASONS = new Set(['error-without-id', 'id-null', 'missing-id']);
 

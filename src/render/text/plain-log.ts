@@ -1,7 +1,7 @@
 import {escapeBytes, escapeText, groupDigits} from '../../core/bytes/glyphs.js';
 import {hexRows, hexWindow, type HexHighlight, type HexRow} from '../../core/bytes/hex-layout.js';
 import {CLIENT_FAMILY_LABEL} from '../../core/detectors/catalog.js';
-import {STREAM_LABEL, type Finding, type Frame, type Reaction, type SessionMeta, type SessionSnapshot, type Summary} from '../../core/types.js';
+import {STREAM_LABEL, type ExitInfo, type Finding, type Frame, type Mark, type Reaction, type SessionMeta, type SessionSnapshot, type Summary} from '../../core/types.js';
 import {ansiHexLines} from '../hex/ansi.js';
 import {hexByte, plainHexLines} from '../hex/plain.js';
 import {paint, severityToken, streamToken} from './theme.js';
@@ -247,7 +247,8 @@ export function formatFinding(finding: Finding, snapshot: SessionSnapshot, optio
 		offset: finding.offset,
 		length: finding.byteLength,
 		context: 1,
-		maxRows: 6,
+		// Long evidence (a whole frame) shows its start; short evidence (a CR, a BOM) sits in context.
+		maxRows: finding.byteLength > 48 ? 3 : 6,
 	});
 	if (window.bytes.length === 0) {
 		lines.push(paint('ui.dim', `${INDENT}(no bytes on ${finding.stream} before offset ${finding.offset})`, isColor));
@@ -369,4 +370,37 @@ export function formatSummary(summary: Summary, options: {readonly color?: boole
 	}
 
 	return lines;
+}
+
+/**
+ * One line for a process mark or the exit, aligned with frame lines, so the log shows what the client
+ * did between frames: `   3012.1 ms  ···  stdin closed (EOF sent to the server)`. Stream EOFs are shown
+ * for stdout only (the one that matters for a reader).
+ * @returns the line, or undefined for marks not worth a line (phase notes, stdin/stderr EOF)
+ */
+export function formatMarkLine(mark: Mark | ({readonly type: 'exit'} & ExitInfo), options: {readonly color?: boolean} = {}): string | undefined {
+	let text: string | undefined;
+	switch (mark.type) {
+		case 'stdin-closed':
+			text = 'stdin closed (EOF sent to the server)';
+			break;
+		case 'timeout':
+			text = `no response to ${mark.method} (id ${JSON.stringify(mark.id)}) within ${groupDigits(mark.timeoutMs)} ms`;
+			break;
+		case 'signal-sent':
+			text = `${mark.signal} sent`;
+			break;
+		case 'eof':
+			text = mark.stream === 'stdout' ? 'stdout closed by the server' : undefined;
+			break;
+		case 'exit':
+			text = mark.signal === null ? `process exited, code ${mark.code ?? '?'}` : `process killed by ${mark.signal}`;
+			break;
+		case 'phase':
+			text = mark.name === 'modern-era' ? 'initialize rejected naming 2026-07-28: probing with server/discover' : undefined;
+			break;
+	}
+	if (text === undefined) return undefined;
+	const isColor = options.color === true;
+	return paint('ui.dim', `${formatMs(mark.tMs).padStart(7)} ms  ···  ${text}`, isColor);
 }
