@@ -159,7 +159,7 @@ describe('formatFinding', () => {
 		]);
 	});
 
-	it('says how much evidence it left out of a long excerpt', () => {
+	it('says how much evidence it left out of a long excerpt (3 rows for evidence over 48 bytes)', () => {
 		const big = 'z'.repeat(200);
 		const snapshot = makeSnapshot({chunks: makeStreamChunks('stdout', [big])});
 		const finding = makeFinding({code: 'missing-newline', offset: 0, byteLength: 200, impact: [], rules: []});
@@ -168,11 +168,8 @@ describe('formatFinding', () => {
 			'00000000',
 			'00000010',
 			'00000020',
-			'00000030',
-			'00000040',
-			'00000050',
 		]);
-		expect(lines).toContain('  … (+104 bytes of evidence not shown)');
+		expect(lines).toContain('  … (+152 bytes of evidence not shown)');
 		expect(lines[0]).toBe('WARNING missing-newline · stdout S→C · offset 0 (0x0) · 0.0 ms');
 	});
 
