@@ -1,0 +1,84 @@
+import {Box} from 'ink';
+import {escapeText} from '../../../core/bytes/glyphs.js';
+import {STREAM_LABEL} from '../../../core/types.js';
+import type {FrameFilter} from '../state/selectors.js';
+import type {InputState} from '../state/view-reducer.js';
+import {Line, pushSegment, type Segment} from './line.js';
+
+/**
+ * The bottom line: the text being typed (search or send params) when an input is open; otherwise the
+ * position in the list, follow state, active filters, a notice, and the key hints from the key table.
+ */
+
+/** What the footer shows. */
+export interface FooterModel {
+	readonly input: InputState | null;
+	readonly filter: FrameFilter;
+	/** Cursor position in the filtered list (-1 when empty) and its length. */
+	readonly cursor: number;
+	readonly shown: number;
+	readonly total: number;
+	readonly isFollowing: boolean;
+	readonly notice: string;
+	/** From `hintText` (state/keymap.ts). */
+	readonly hints: string;
+}
+
+/** The footer's segments. */
+export function footerSegments(model: FooterModel): Segment[] {
+	const segments: Segment[] = [];
+	const input = model.input;
+	if (input?.mode === 'search') {
+		pushSegment(segments, '/', 'ui.accent');
+		pushSegment(segments, escapeText(input.text), 'ui.plain');
+		pushSegment(segments, '█', 'ui.accent');
+		pushSegment(segments, '  Enter keep · Esc clear', 'ui.dim');
+		return segments;
+	}
+
+	if (input?.mode === 'send-params') {
+		pushSegment(segments, 'params› ', 'ui.accent');
+		pushSegment(segments, escapeText(input.text), 'ui.plain');
+		pushSegment(segments, '█', 'ui.accent');
+		if (input.error !== undefined) {
+			pushSegment(segments, `  ✖ ${escapeText(input.error)}`, 'severity.error');
+		}
+
+		return segments;
+	}
+
+	const position = model.shown === 0 ? '0/0' : `${model.cursor + 1}/${model.shown}`;
+	pushSegment(segments, position, 'ui.plain');
+	if (model.shown !== model.total) {
+		pushSegment(segments, ` of ${model.total}`, 'ui.dim');
+	}
+
+	pushSegment(segments, model.isFollowing ? ' follow' : ' paused', model.isFollowing ? 'stream.stdout' : 'ui.dim');
+	const hidden = (['stdin', 'stdout', 'stderr'] as const).filter((stream) => !model.filter.streams[stream]).map((stream) => `-${STREAM_LABEL[stream]}`);
+	const filters = [...hidden, ...(model.filter.isFindingsOnly ? ['faults only'] : []), ...(model.filter.search === '' ? [] : [`/${escapeText(model.filter.search)}`])];
+	if (filters.length > 0) {
+		pushSegment(segments, ` [${filters.join(' ')}]`, 'ui.accent');
+	}
+
+	if (model.notice !== '') {
+		pushSegment(segments, `  ${escapeText(model.notice)}`, 'ui.accent');
+	}
+
+	pushSegment(segments, `  ${model.hints}`, 'ui.dim');
+	return segments;
+}
+
+/** Props of {@link Footer}. */
+export interface FooterProps {
+	readonly model: FooterModel;
+	readonly width: number;
+}
+
+/** The footer line. */
+export function Footer({model, width}: FooterProps) {
+	return (
+		<Box height={1} width={width} overflow="hidden">
+			<Line segments={footerSegments(model)} />
+		</Box>
+	);
+}

@@ -1,0 +1,338 @@
+import {useInput, type Key} from 'ink';
+import {useCallback, useRef, type Dispatch} from 'react';
+import type {Finding, Frame} from '../../../core/types.js';
+import type {NavContext, ViewAction} from '../state/actions.js';
+import {keyNameOf, matchKey, type Feature, type InkKeyLike} from '../state/keymap.js';
+import {lowerBound, type FindingsLayout, type SendOffer} from '../state/selectors.js';
+import {selectedFrame, stderrCursor, viewReducer, type ViewState} from '../state/view-reducer.js';
+
+/**
+ * The one root input handler (style.md §1.3 "Keys"): ink's `useInput` is called once, here. Text-entry
+ * modes (search line, send panel) and the help overlay take keys first; everything else goes through
+ * the key table (state/keymap.ts) and becomes a view-reducer action or a side effect (quit, send,
+ * rerun). The handler is kept in a ref, so ink subscribes once.
+ */
+
+/** What the handler needs from the current render. */
+export interface KeymapContext {
+	readonly state: ViewState;
+	readonly dispatch: Dispatch<ViewAction>;
+	readonly nav: NavContext;
+	readonly frames: readonly Frame[];
+	readonly findings: readonly Finding[];
+	readonly findingsLayout: FindingsLayout;
+	/** Frame indices with findings, ascending. */
+	readonly flaggedFrames: readonly number[];
+	/** Frame indices of the stderr lines. */
+	readonly stderrLines: readonly number[];
+	/** Bytes per hex row (to scroll a finding's bytes into view). */
+	readonly perRow: number;
+	readonly features: ReadonlySet<Feature>;
+	/** The send panel's offers (computed while it is open). */
+	readonly offers: readonly SendOffer[];
+	/** Rows of the send panel's list. */
+	readonly sendRows: number;
+	readonly onQuit: () => void;
+	readonly onSend?: (method: string, params: unknown) => void;
+	readonly onRerun?: () => void;
+}
+
+/** Key flags of one key press: ink's {@link Key}, of which only these are read. */
+export type KeyPress = InkKeyLike & {readonly meta?: boolean};
+
+function isPrintable(input: string, key: KeyPress): boolean {
+	return input !== '' && !key.ctrl && !key.meta && keyNameOf(key) === undefined;
+}
+
+/** Handles one key press (exported for tests of the routing rules). */
+export function handleKey(input: string, key: KeyPress, context: KeymapContext): void {
+	const {state, dispatch, nav} = context;
+	const name = keyNameOf(key);
+	const isQuit = (key.ctrl && input === 'c') || (state.input === null && input === 'q' && !key.ctrl);
+
+	if (state.input?.mode === 'search') {
+		if (key.ctrl && input === 'c') {
+			context.onQuit();
+		} else if (name === 'return') {
+			dispatch({type: 'input-commit'});
+		} else if (name === 'escape') {
+			dispatch({type: 'input-cancel'});
+		} else if (name === 'backspace') {
+			dispatch({type: 'input-backspace'});
+		} else if (isPrintable(input, key)) {
+			dispatch({type: 'input-text', text: input});
+		}
+
+		return;
+	}
+
+	if (state.input?.mode === 'send-pick') {
+		const total = context.offers.length;
+		const move = name === 'up' || input === 'k' ? 'prev' : name === 'down' || input === 'j' ? 'next' : name === 'pageUp' ? 'page-up' : name === 'pageDown' ? 'page-down' : undefined;
+		if (key.ctrl && input === 'c') {
+			context.onQuit();
+		} else if (move) {
+			dispatch({type: 'send-move', move, total, rows: context.sendRows});
+		} else if (name === 'return') {
+			const offer = context.offers[state.input.cursor];
+			if (offer) {
+				dispatch({type: 'send-choose', method: offer.method, label: offer.label, text: JSON.stringify(offer.params)});
+			}
+		} else if (name === 'escape') {
+			dispatch({type: 'input-cancel'});
+		}
+
+		return;
+	}
+
+	if (state.input?.mode === 'send-params') {
+		if (key.ctrl && input === 'c') {
+			context.onQuit();
+		} else if (name === 'return') {
+			let params: unknown;
+			try {
+				params = state.input.text.trim() === '' ? {} : JSON.parse(state.input.text);
+			} catch (error) {
+				dispatch({type: 'send-error', message: `params are not JSON: ${(error as Error).message}`});
+				return;
+			}
+
+			context.onSend?.(state.input.method, params);
+			dispatch({type: 'send-done', method: state.input.method});
+		} else if (name === 'escape') {
+			dispatch({type: 'input-cancel'});
+		} else if (name === 'backspace') {
+			dispatch({type: 'input-backspace'});
+		} else if (isPrintable(input, key)) {
+			dispatch({type: 'input-text', text: input});
+		}
+
+		return;
+	}
+
+	const action = matchKey(input, key, state.focus, context.features);
+	if (state.isHelpOpen) {
+		if (isQuit) {
+			context.onQuit();
+		} else if (input === '?' || name === 'escape') {
+			dispatch({type: 'close-help'});
+		} else if (action === 'select-prev' || action === 'select-next' || action === 'page-up' || action === 'page-down' || action === 'select-first' || action === 'select-last') {
+			dispatch({type: action, nav});
+		}
+
+		return;
+	}
+
+	switch (action) {
+		case undefined: {
+			return;
+		}
+
+		case 'select-prev':
+		case 'select-next':
+		case 'page-up':
+		case 'page-down':
+		case 'select-first':
+		case 'select-last': {
+			dispatch({type: action, nav});
+			return;
+		}
+
+		case 'focus-next':
+		case 'focus-prev':
+		case 'prev-tab':
+		case 'next-tab':
+		case 'toggle-findings-only':
+		case 'open-search':
+		case 'clear-search':
+		case 'toggle-help':
+		case 'open-send': {
+			dispatch({type: action});
+			return;
+		}
+
+		case 'toggle-stdin':
+		case 'toggle-stdout':
+		case 'toggle-stderr': {
+			dispatch({type: 'toggle-stream', stream: action === 'toggle-stdin' ? 'stdin' : action === 'toggle-stdout' ? 'stdout' : 'stderr'});
+			return;
+		}
+
+		case 'toggle-follow': {
+			dispatch({type: 'toggle-follow', view: nav.view});
+			return;
+		}
+
+		case 'open-detail': {
+			dispatch({type: 'set-focus', pane: 'detail'});
+			return;
+		}
+
+		case 'jump-to-frame': {
+			jumpToFrame(context);
+			return;
+		}
+
+		case 'next-flagged':
+		case 'prev-flagged': {
+			const current = selectedFrame(state, nav.view);
+			const flagged = context.flaggedFrames;
+			if (action === 'next-flagged') {
+				for (let i = lowerBound(flagged, current + 1); i < flagged.length; i++) {
+					if (nav.view.has(flagged[i]!)) {
+						dispatch({type: 'select-frame', frameIndex: flagged[i]!});
+						return;
+					}
+				}
+			} else {
+				for (let i = lowerBound(flagged, current) - 1; i >= 0; i--) {
+					if (nav.view.has(flagged[i]!)) {
+						dispatch({type: 'select-frame', frameIndex: flagged[i]!});
+						return;
+					}
+				}
+			}
+
+			dispatch({type: 'set-notice', text: action === 'next-flagged' ? 'no later frame with a finding' : 'no earlier frame with a finding'});
+			return;
+		}
+
+		case 'rerun': {
+			context.onRerun?.();
+			dispatch({type: 'set-notice', text: 're-running the probe…'});
+			return;
+		}
+
+		case 'quit': {
+			context.onQuit();
+			return;
+		}
+
+		case 'input-commit':
+		case 'input-cancel': {
+			return;
+		}
+	}
+}
+
+function jumpToFrame(context: KeymapContext): void {
+	const {state, dispatch, nav} = context;
+	if (state.focus === 'stderr') {
+		const cursor = stderrCursor(state, context.stderrLines.length);
+		const frameIndex = context.stderrLines[cursor];
+		if (frameIndex !== undefined) {
+			dispatch({type: 'jump-to-frame', frameIndex, detailScroll: 0, isVisible: nav.view.has(frameIndex)});
+		}
+
+		return;
+	}
+
+	const finding = context.findings[context.findingsLayout.order[state.findingCursor] ?? -1];
+	if (!finding) {
+		return;
+	}
+
+	const frame = finding.frameIndex === undefined ? undefined : context.frames[finding.frameIndex];
+	if (!frame) {
+		dispatch({type: 'set-notice', text: `${finding.code} points at no frame (stream offset ${finding.offset})`});
+		return;
+	}
+
+	const row = Math.floor(Math.max(0, finding.offset - frame.offset) / context.perRow);
+	dispatch({type: 'jump-to-frame', frameIndex: finding.frameIndex!, detailScroll: Math.max(0, row - 1), isVisible: nav.view.has(finding.frameIndex!)});
+}
+
+/** The key flags of one character of a multi-character input (`\t`, `\r`, DEL, Ctrl+C, or a printable). */
+export function keyOfChar(char: string): {input: string; key: KeyPress} {
+	switch (char) {
+		case '\t': {
+			return {input: '', key: {tab: true}};
+		}
+
+		case '\r':
+		case '\n': {
+			return {input: '', key: {return: true}};
+		}
+
+		case '\u007F':
+		case '\b': {
+			return {input: '', key: {backspace: true}};
+		}
+
+		case '\u0003': {
+			return {input: 'c', key: {ctrl: true}};
+		}
+
+		default: {
+			return {input: char, key: {}};
+		}
+	}
+}
+
+/**
+ * Feeds one ink input event to {@link handleKey}. ink delivers a burst of plain characters (`jj`, two
+ * Tabs sent at once, a paste) as one event: outside text entry each character is handled as its own key,
+ * with the state advanced by the reducer between them so a mode switch inside the burst routes the rest
+ * correctly; inside text entry printable text is inserted whole.
+ */
+export function handleInput(input: string, key: KeyPress, context: KeymapContext): void {
+	let local = context.state;
+	const localContext: KeymapContext = {
+		...context,
+		dispatch(action) {
+			local = viewReducer(local, action);
+			context.dispatch(action);
+		},
+	};
+	const isBurst = [...input].length > 1 && !key.ctrl && !key.meta && keyNameOf(key) === undefined;
+	if (!isBurst) {
+		handleKey(input, key, localContext);
+		return;
+	}
+
+	let text = '';
+	const flushText = (): void => {
+		if (text !== '') {
+			handleKey(text, {}, {...localContext, state: local});
+			text = '';
+		}
+	};
+
+	for (const char of input) {
+		const isTextEntry = local.input?.mode === 'search' || local.input?.mode === 'send-params';
+		const press = keyOfChar(char);
+		if (isTextEntry && press.input === char && char >= ' ') {
+			text += char;
+			continue;
+		}
+
+		flushText();
+		handleKey(press.input, press.key, {...localContext, state: local});
+	}
+
+	flushText();
+}
+
+/**
+ * Subscribes the root handler to ink's input once. Each key uses the latest render's context, and the
+ * view state as advanced by the keys already handled: ink may deliver several key events (`↓` then
+ * Enter from one read) before React re-renders, and the second must see the first's effect.
+ */
+export function useKeymap(context: KeymapContext): void {
+	const ref = useRef(context);
+	const stateRef = useRef(context.state);
+	ref.current = context;
+	stateRef.current = context.state;
+	const handler = useCallback((input: string, key: Key) => {
+		const current = ref.current;
+		handleInput(input, key, {
+			...current,
+			state: stateRef.current,
+			dispatch(action) {
+				stateRef.current = viewReducer(stateRef.current, action);
+				current.dispatch(action);
+			},
+		});
+	}, []);
+	useInput(handler);
+}

@@ -1,0 +1,350 @@
+import {STREAM_LABEL, type Finding, type FindingCode, type Frame, type SessionSnapshot, type Severity, type StreamName, type Verdict} from '../../../core/types.js';
+
+/**
+ * Pure selectors: what the TUI derives from a session snapshot and the view state. Anything that walks
+ * every frame or finding (filtering, indexing findings by frame) is meant to be memoised per snapshot
+ * array (`useMemo` on `snapshot.frames` / `snapshot.findings`), so a key press that only moves the
+ * selection costs O(visible rows).
+ *
+ * "Frame index" below is a frame's position in `snapshot.frames`, which equals `Frame.index` for a
+ * session that retains its frames (the default).
+ */
+
+/** Which frames the list shows: per-stream toggles, findings-only, and a search text. */
+export interface FrameFilter {
+	readonly streams: Readonly<Record<StreamName, boolean>>;
+	readonly isFindingsOnly: boolean;
+	/** Case-insensitive substring over method, id and text; empty = no search. */
+	readonly search: string;
+}
+
+/** The filter that shows everything. */
+export const NO_FILTER: FrameFilter = {streams: {stdin: true, stdout: true, stderr: true}, isFindingsOnly: false, search: ''};
+
+/**
+ * An ordered selection of frames (the filtered frame list): `length` rows; row `p` shows frame
+ * `indexAt(p)`. Frame indices ascend with the position.
+ */
+export interface FrameView {
+	readonly length: number;
+	indexAt(position: number): number;
+	/** Position of `frameIndex`, or of the first shown frame after it (the last row when none follows); -1 when empty. */
+	positionOf(frameIndex: number): number;
+	/** True when `frameIndex` is one of the shown frames. */
+	has(frameIndex: number): boolean;
+}
+
+/** All `length` frames, unfiltered (no allocation, O(1) per call). */
+export function identityView(length: number): FrameView {
+	return {
+		length,
+		indexAt: (position) => position,
+		positionOf: (frameIndex) => (length === 0 ? -1 : Math.max(0, Math.min(length - 1, frameIndex))),
+		has: (frameIndex) => Number.isInteger(frameIndex) && frameIndex >= 0 && frameIndex < length,
+	};
+}
+
+/** First position in the ascending `sorted` whose value is ≥ `value`. */
+export function lowerBound(sorted: readonly number[], value: number): number {
+	let low = 0;
+	let high = sorted.length;
+	while (low < high) {
+		const mid = (low + high) >>> 1;
+		if (sorted[mid]! < value) {
+			low = mid + 1;
+		} else {
+			high = mid;
+		}
+	}
+
+	return low;
+}
+
+/** A view over an ascending list of frame indices. */
+export function arrayView(indices: readonly number[]): FrameView {
+	return {
+		length: indices.length,
+		indexAt: (position) => indices[position] ?? -1,
+		positionOf: (frameIndex) => (indices.length === 0 ? -1 : Math.min(indices.length - 1, lowerBound(indices, frameIndex))),
+		has: (frameIndex) => indices[lowerBound(indices, frameIndex)] === frameIndex,
+	};
+}
+
+/** True when a frame matches a lowercased search needle (method, the answered method, id, or text). */
+export function matchesSearch(frame: Frame, needle: string): boolean {
+	if (needle === '') {
+		return true;
+	}
+
+	if (frame.method?.toLowerCase().includes(needle) || frame.answers?.method.toLowerCase().includes(needle)) {
+		return true;
+	}
+
+	if (frame.id !== undefined) {
+		const id = String(frame.id).toLowerCase();
+		if (id === needle || id.includes(needle)) {
+			return true;
+		}
+	}
+
+	return frame.text !== undefined && frame.text.toLowerCase().includes(needle);
+}
+
+/** True when the filter shows every frame. */
+export function isNoFilter(filter: FrameFilter): boolean {
+	return filter.streams.stdin && filter.streams.stdout && filter.streams.stderr && !filter.isFindingsOnly && filter.search === '';
+}
+
+/**
+ * The frames a filter shows. O(1) with no filter, O(frames) otherwise (memoise it).
+ * @param flagged frame index → highest severity of its findings (from {@link indexFindings}).
+ */
+export function filterFrames(frames: readonly Frame[], filter: FrameFilter, flagged: ReadonlyMap<number, Severity>): FrameView {
+	if (isNoFilter(filter)) {
+		return identityView(frames.length);
+	}
+
+	const needle = filter.search.toLowerCase();
+	const indices: number[] = [];
+	for (let i = 0; i < frames.length; i++) {
+		const frame = frames[i]!;
+		if (!filter.streams[frame.stream]) {
+			continue;
+		}
+
+		if (filter.isFindingsOnly && !flagged.has(i)) {
+			continue;
+		}
+
+		if (!matchesSearch(frame, needle)) {
+			continue;
+		}
+
+		indices.push(i);
+	}
+
+	return arrayView(indices);
+}
+
+const RANK: Readonly<Record<Severity, number>> = {error: 2, warning: 1, info: 0};
+
+/** The higher of two severities. */
+export function maxSeverity(a: Severity | undefined, b: Severity): Severity {
+	return a === undefined || RANK[b] > RANK[a] ? b : a;
+}
+
+/** Findings indexed by the frame they point at. */
+export interface FindingIndex {
+	/** Frame index → indices into `findings` of the findings pointing at it, in order found. */
+	readonly byFrame: ReadonlyMap<number, readonly number[]>;
+	/** Frame index → highest severity of its findings. */
+	readonly severity: ReadonlyMap<number, Severity>;
+	/** Frame indices with findings, ascending. */
+	readonly flaggedFrames: readonly number[];
+}
+
+/** Indexes findings by frame. O(findings); memoise per `snapshot.findings`. */
+export function indexFindings(findings: readonly Finding[]): FindingIndex {
+	const byFrame = new Map<number, number[]>();
+	const severity = new Map<number, Severity>();
+	findings.forEach((finding, i) => {
+		if (finding.frameIndex === undefined) {
+			return;
+		}
+
+		const list = byFrame.get(finding.frameIndex);
+		if (list) {
+			list.push(i);
+		} else {
+			byFrame.set(finding.frameIndex, [i]);
+		}
+
+		severity.set(finding.frameIndex, maxSeverity(severity.get(finding.frameIndex), finding.severity));
+	});
+	return {byFrame, severity, flaggedFrames: [...byFrame.keys()].sort((a, b) => a - b)};
+}
+
+/** One group of the findings pane: a code, its highest severity, and its findings (indices into `findings`). */
+export interface FindingGroup {
+	readonly code: FindingCode;
+	readonly severity: Severity;
+	readonly items: readonly number[];
+}
+
+/** Groups findings by code, errors first, then warnings, then info; ties in order of first appearance. */
+export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
+	const groups = new Map<FindingCode, {code: FindingCode; severity: Severity; items: number[]; first: number}>();
+	findings.forEach((finding, i) => {
+		const group = groups.get(finding.code);
+		if (group) {
+			group.items.push(i);
+			group.severity = maxSeverity(group.severity, finding.severity);
+		} else {
+			groups.set(finding.code, {code: finding.code, severity: finding.severity, items: [i], first: i});
+		}
+	});
+	return [...groups.values()]
+		.sort((a, b) => RANK[b.severity] - RANK[a.severity] || a.first - b.first)
+		.map(({code, severity, items}) => ({code, severity, items}));
+}
+
+/** One line of the findings pane: a group header or a finding (with its ordinal in grouped order). */
+export type FindingLine =
+	| {readonly type: 'group'; readonly code: FindingCode; readonly severity: Severity; readonly count: number}
+	| {readonly type: 'item'; readonly finding: number; readonly ordinal: number};
+
+/** The findings pane as lines, and the findings in grouped order (what the cursor walks). */
+export interface FindingsLayout {
+	readonly lines: readonly FindingLine[];
+	/** Indices into `findings`, in grouped order. */
+	readonly order: readonly number[];
+	/** Ordinal → line number of that finding. */
+	readonly lineOf: readonly number[];
+}
+
+/** Lays the grouped findings out as lines. */
+export function findingsLayout(groups: readonly FindingGroup[]): FindingsLayout {
+	const lines: FindingLine[] = [];
+	const order: number[] = [];
+	const lineOf: number[] = [];
+	for (const group of groups) {
+		lines.push({type: 'group', code: group.code, severity: group.severity, count: group.items.length});
+		for (const finding of group.items) {
+			lineOf.push(lines.length);
+			lines.push({type: 'item', finding, ordinal: order.length});
+			order.push(finding);
+		}
+	}
+
+	return {lines, order, lineOf};
+}
+
+/** Frame indices of the stderr lines, ascending. O(frames); memoise per `snapshot.frames`. */
+export function stderrFrames(frames: readonly Frame[]): number[] {
+	const out: number[] = [];
+	for (let i = 0; i < frames.length; i++) {
+		if (frames[i]!.stream === 'stderr') {
+			out.push(i);
+		}
+	}
+
+	return out;
+}
+
+/** What the status bar shows. */
+export interface StatusModel {
+	readonly verdict: Verdict;
+	readonly streams: readonly {readonly label: string; readonly stream: StreamName; readonly frames: number; readonly bytes: number}[];
+	readonly errors: number;
+	readonly warnings: number;
+	readonly infos: number;
+	readonly isEnded: boolean;
+	/** `exit 0`, `SIGTERM`, or undefined while running. */
+	readonly exit?: string;
+	readonly server?: string;
+}
+
+/** The status bar model of a snapshot (O(1)). */
+export function statusModel(snapshot: SessionSnapshot): StatusModel {
+	const {summary} = snapshot;
+	const streams = (['stdin', 'stdout', 'stderr'] as const).map((stream) => ({
+		label: STREAM_LABEL[stream],
+		stream,
+		frames: summary.streams[stream].frames,
+		bytes: summary.streams[stream].bytes,
+	}));
+	const exit = snapshot.exit ?? summary.exit;
+	const server = summary.serverInfo?.name;
+	return {
+		verdict: summary.verdict,
+		streams,
+		errors: summary.errors,
+		warnings: summary.warnings,
+		infos: summary.infos,
+		isEnded: snapshot.isEnded,
+		...(exit ? {exit: exit.signal ? exit.signal : `exit ${String(exit.code)}`} : {}),
+		...(server === undefined ? {} : {server}),
+	};
+}
+
+/** Hex dump panels of 8 bytes that fit a width: 1, 2 or 3 (hexyl `--panels=auto`); row width is 10 + 29·panels. */
+export function hexPanels(width: number): 1 | 2 | 3 {
+	if (width >= 10 + 29 * 3) {
+		return 3;
+	}
+
+	return width >= 10 + 29 * 2 ? 2 : 1;
+}
+
+/** A request the user can send with `s`: method, a params template, and a label. */
+export interface SendOffer {
+	readonly method: string;
+	readonly params: unknown;
+	readonly label: string;
+}
+
+/** Standard methods always offered. */
+export const STANDARD_OFFERS: readonly SendOffer[] = [
+	{method: 'ping', params: {}, label: 'ping'},
+	{method: 'tools/list', params: {}, label: 'tools/list'},
+	{method: 'prompts/list', params: {}, label: 'prompts/list'},
+	{method: 'resources/list', params: {}, label: 'resources/list'},
+	{method: 'resources/templates/list', params: {}, label: 'resources/templates/list'},
+];
+
+/** A skeleton of tool arguments from a JSON schema: each required property with an empty value of its type. */
+export function argumentsSkeleton(schema: unknown): Record<string, unknown> {
+	const object = schema as {properties?: Record<string, {type?: unknown}>; required?: unknown} | undefined;
+	const required = Array.isArray(object?.required) ? (object.required as unknown[]).filter((key): key is string => typeof key === 'string') : [];
+	const out: Record<string, unknown> = {};
+	for (const key of required) {
+		const type = object?.properties?.[key]?.type;
+		out[key] = type === 'number' || type === 'integer' ? 0 : type === 'boolean' ? false : type === 'array' ? [] : type === 'object' ? {} : '';
+	}
+
+	return out;
+}
+
+/** The result array of the last response to `method` in the frames, or undefined. */
+function lastListed(frames: readonly Frame[], method: string, key: string): unknown[] | undefined {
+	for (let i = frames.length - 1; i >= 0; i--) {
+		const frame = frames[i]!;
+		if (frame.kind === 'response' && frame.stream === 'stdout' && frame.answers?.method === method) {
+			const list = (frame.message as {result?: Record<string, unknown>}).result?.[key];
+			return Array.isArray(list) ? list : undefined;
+		}
+	}
+
+	return undefined;
+}
+
+/**
+ * What `s` offers: the caller's extra offers first, then one per listed tool (`tools/call`), prompt
+ * (`prompts/get`) and resource (`resources/read`) from the last list responses seen, then the standard
+ * methods. O(frames) in the worst case: call it only when the send panel opens.
+ */
+export function sendOffers(frames: readonly Frame[], extra: readonly SendOffer[] = []): SendOffer[] {
+	const offers: SendOffer[] = [...extra];
+	for (const tool of lastListed(frames, 'tools/list', 'tools') ?? []) {
+		const name = (tool as {name?: unknown}).name;
+		if (typeof name === 'string') {
+			offers.push({method: 'tools/call', params: {name, arguments: argumentsSkeleton((tool as {inputSchema?: unknown}).inputSchema)}, label: `tools/call ${name}`});
+		}
+	}
+
+	for (const prompt of lastListed(frames, 'prompts/list', 'prompts') ?? []) {
+		const name = (prompt as {name?: unknown}).name;
+		if (typeof name === 'string') {
+			offers.push({method: 'prompts/get', params: {name, arguments: {}}, label: `prompts/get ${name}`});
+		}
+	}
+
+	for (const resource of lastListed(frames, 'resources/list', 'resources') ?? []) {
+		const uri = (resource as {uri?: unknown}).uri;
+		if (typeof uri === 'string') {
+			offers.push({method: 'resources/read', params: {uri}, label: `resources/read ${uri}`});
+		}
+	}
+
+	return [...offers, ...STANDARD_OFFERS];
+}

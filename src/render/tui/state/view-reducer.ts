@@ -1,0 +1,309 @@
+import type {NavContext, ViewAction} from './actions.js';
+import {PANES, type PaneName} from './keymap.js';
+import {NO_FILTER, type FrameFilter, type FrameView} from './selectors.js';
+import {moveCursor, moveScroll, scrollToShow, visibleSlice, type Move} from './window.js';
+
+/**
+ * The TUI's view state and its pure reducer (style.md §1.3 "View state is a reducer"): selection, scroll,
+ * focus, detail tab, filters, follow-tail, text entry and help. The session is not in here: the reducer
+ * gets list sizes with each navigation action, and the selected frame is kept as a frame index (stable
+ * while frames arrive and filters change).
+ */
+
+/** Tabs of the detail pane, in ←/→ order. */
+export type DetailTab = 'hex' | 'json' | 'raw' | 'chunks';
+
+/** Detail tabs in order. */
+export const DETAIL_TABS: readonly DetailTab[] = ['hex', 'json', 'raw', 'chunks'];
+
+/** Text entry: the `/` search line, or the two steps of the `s` send panel. */
+export type InputState =
+	| {readonly mode: 'search'; readonly text: string}
+	| {readonly mode: 'send-pick'; readonly cursor: number; readonly scrollTop: number}
+	| {readonly mode: 'send-params'; readonly method: string; readonly label: string; readonly text: string; readonly error?: string};
+
+/** The whole view state. */
+export interface ViewState {
+	/** Selected frame index (-1: none chosen; the last frame is shown while following). */
+	readonly selected: number;
+	/** First visible row of the frame list (a position in the filtered view). */
+	readonly scrollTop: number;
+	/** Follow-tail: the selection sticks to the last frame while true (mitmproxy's `console_focus_follow`). */
+	readonly isFollowing: boolean;
+	readonly focus: PaneName;
+	readonly detailTab: DetailTab;
+	/** First visible line of the detail tab. */
+	readonly detailScroll: number;
+	readonly filter: FrameFilter;
+	/** Cursor in the findings pane (ordinal in grouped order) and its first visible line. */
+	readonly findingCursor: number;
+	readonly findingScroll: number;
+	/** Cursor in the stderr pane, its first visible line, and whether it follows new lines. */
+	readonly stderrCursor: number;
+	readonly stderrScroll: number;
+	readonly isStderrFollowing: boolean;
+	readonly input: InputState | null;
+	readonly isHelpOpen: boolean;
+	/** First visible line of the help overlay. */
+	readonly helpScroll: number;
+	/** A one-line message for the footer (cleared by the next action). */
+	readonly notice: string;
+}
+
+/** The state a TUI opens with: following the tail, frames focused, hex tab, no filter. */
+export const INITIAL_VIEW_STATE: ViewState = {
+	selected: -1,
+	scrollTop: 0,
+	isFollowing: true,
+	focus: 'frames',
+	detailTab: 'hex',
+	detailScroll: 0,
+	filter: NO_FILTER,
+	findingCursor: 0,
+	findingScroll: 0,
+	stderrCursor: 0,
+	stderrScroll: 0,
+	isStderrFollowing: true,
+	input: null,
+	isHelpOpen: false,
+	helpScroll: 0,
+	notice: '',
+};
+
+/** Position of the selected row in `view` (-1 when empty): the last row while following or before any selection. */
+export function frameCursor(state: ViewState, view: FrameView): number {
+	if (view.length === 0) {
+		return -1;
+	}
+
+	return state.isFollowing || state.selected < 0 ? view.length - 1 : view.positionOf(state.selected);
+}
+
+/** The selected frame index under `view` (-1 when the view is empty). */
+export function selectedFrame(state: ViewState, view: FrameView): number {
+	const cursor = frameCursor(state, view);
+	return cursor < 0 ? -1 : view.indexAt(cursor);
+}
+
+/** Position of the stderr cursor among `count` lines (the last one while following). */
+export function stderrCursor(state: ViewState, count: number): number {
+	if (count === 0) {
+		return -1;
+	}
+
+	return state.isStderrFollowing ? count - 1 : Math.min(state.stderrCursor, count - 1);
+}
+
+const MOVE: Readonly<Record<'select-prev' | 'select-next' | 'page-up' | 'page-down' | 'select-first' | 'select-last', Move>> = {
+	'select-prev': 'prev',
+	'select-next': 'next',
+	'page-up': 'page-up',
+	'page-down': 'page-down',
+	'select-first': 'first',
+	'select-last': 'last',
+};
+
+function cycle<T>(list: readonly T[], current: T, step: number): T {
+	const index = list.indexOf(current);
+	return list[(index + step + list.length) % list.length]!;
+}
+
+function navigate(state: ViewState, move: Move, nav: NavContext): ViewState {
+	if (state.isHelpOpen) {
+		return {...state, helpScroll: moveScroll(state.helpScroll, nav.helpLines, nav.helpRows, move)};
+	}
+
+	switch (state.focus) {
+		case 'frames': {
+			const {view, listRows} = nav;
+			if (view.length === 0) {
+				return state;
+			}
+
+			const current = visibleSlice(view.length, frameCursor(state, view), state.scrollTop, listRows);
+			const next = moveCursor(current, view.length, listRows, move);
+			const selected = view.indexAt(next.cursor);
+			return {
+				...state,
+				selected,
+				scrollTop: next.scrollTop,
+				isFollowing: next.cursor === view.length - 1,
+				detailScroll: selected === selectedFrame(state, view) ? state.detailScroll : 0,
+			};
+		}
+
+		case 'detail': {
+			return {...state, detailScroll: moveScroll(state.detailScroll, nav.detailLines, nav.detailRows, move)};
+		}
+
+		case 'findings': {
+			if (nav.findingCount === 0) {
+				return state;
+			}
+
+			const next = moveCursor({cursor: Math.min(state.findingCursor, nav.findingCount - 1), scrollTop: 0}, nav.findingCount, nav.findingRows, move);
+			const line = nav.findingLineOf[next.cursor] ?? 0;
+			// Show the group header too when the cursor is on the first finding of a group.
+			const withHeader = scrollToShow(Math.max(0, line - 1), state.findingScroll, nav.findingRows, nav.findingLines);
+			return {...state, findingCursor: next.cursor, findingScroll: scrollToShow(line, withHeader, nav.findingRows, nav.findingLines)};
+		}
+
+		case 'stderr': {
+			if (nav.stderrCount === 0) {
+				return state;
+			}
+
+			const current = visibleSlice(nav.stderrCount, stderrCursor(state, nav.stderrCount), state.stderrScroll, nav.stderrRows);
+			const next = moveCursor(current, nav.stderrCount, nav.stderrRows, move);
+			return {...state, stderrCursor: next.cursor, stderrScroll: next.scrollTop, isStderrFollowing: next.cursor === nav.stderrCount - 1};
+		}
+	}
+}
+
+function editInput(state: ViewState, edit: (text: string) => string): ViewState {
+	const input = state.input;
+	if (input?.mode === 'search') {
+		const text = edit(input.text);
+		return {...state, input: {mode: 'search', text}, filter: {...state.filter, search: text}};
+	}
+
+	if (input?.mode === 'send-params') {
+		const {error: _error, ...rest} = input;
+		return {...state, input: {...rest, text: edit(input.text)}};
+	}
+
+	return state;
+}
+
+/** Drops the last code point of a string. */
+function dropLast(text: string): string {
+	const chars = [...text];
+	chars.pop();
+	return chars.join('');
+}
+
+/**
+ * The view reducer: `(state, action) → state`, pure and total (unknown combinations return `state`).
+ * The footer notice is cleared by every action except the ones that set it.
+ */
+export function viewReducer(previous: ViewState, action: ViewAction): ViewState {
+	const state = previous.notice !== '' && action.type !== 'set-notice' && action.type !== 'send-done' ? {...previous, notice: ''} : previous;
+	switch (action.type) {
+		case 'select-prev':
+		case 'select-next':
+		case 'page-up':
+		case 'page-down':
+		case 'select-first':
+		case 'select-last': {
+			return navigate(state, MOVE[action.type], action.nav);
+		}
+
+		case 'select-frame': {
+			return {...state, selected: action.frameIndex, isFollowing: false, detailScroll: 0};
+		}
+
+		case 'jump-to-frame': {
+			return {
+				...state,
+				selected: action.frameIndex,
+				isFollowing: false,
+				focus: 'frames',
+				detailTab: 'hex',
+				detailScroll: Math.max(0, action.detailScroll),
+				filter: action.isVisible ? state.filter : NO_FILTER,
+			};
+		}
+
+		case 'toggle-follow': {
+			return state.isFollowing ? {...state, isFollowing: false, selected: selectedFrame(state, action.view)} : {...state, isFollowing: true, detailScroll: 0};
+		}
+
+		case 'focus-next':
+		case 'focus-prev': {
+			return {...state, focus: cycle(PANES, state.focus, action.type === 'focus-next' ? 1 : -1)};
+		}
+
+		case 'set-focus': {
+			return {...state, focus: action.pane};
+		}
+
+		case 'next-tab':
+		case 'prev-tab': {
+			return {...state, detailTab: cycle(DETAIL_TABS, state.detailTab, action.type === 'next-tab' ? 1 : -1), detailScroll: 0};
+		}
+
+		case 'toggle-stream': {
+			const streams = {...state.filter.streams, [action.stream]: !state.filter.streams[action.stream]};
+			return {...state, filter: {...state.filter, streams}};
+		}
+
+		case 'toggle-findings-only': {
+			return {...state, filter: {...state.filter, isFindingsOnly: !state.filter.isFindingsOnly}};
+		}
+
+		case 'open-search': {
+			return {...state, input: {mode: 'search', text: state.filter.search}, isHelpOpen: false};
+		}
+
+		case 'clear-search': {
+			return {...state, filter: {...state.filter, search: ''}, isHelpOpen: false};
+		}
+
+		case 'input-text': {
+			return editInput(state, (text) => text + action.text);
+		}
+
+		case 'input-backspace': {
+			return editInput(state, dropLast);
+		}
+
+		case 'input-commit': {
+			return state.input?.mode === 'search' ? {...state, input: null} : state;
+		}
+
+		case 'input-cancel': {
+			if (state.input?.mode === 'search') {
+				return {...state, input: null, filter: {...state.filter, search: ''}};
+			}
+
+			return {...state, input: null};
+		}
+
+		case 'toggle-help': {
+			return {...state, isHelpOpen: !state.isHelpOpen, helpScroll: 0};
+		}
+
+		case 'close-help': {
+			return {...state, isHelpOpen: false};
+		}
+
+		case 'open-send': {
+			return {...state, input: {mode: 'send-pick', cursor: 0, scrollTop: 0}, isHelpOpen: false};
+		}
+
+		case 'send-move': {
+			if (state.input?.mode !== 'send-pick') {
+				return state;
+			}
+
+			const next = moveCursor({cursor: state.input.cursor, scrollTop: state.input.scrollTop}, action.total, action.rows, action.move);
+			return {...state, input: {mode: 'send-pick', cursor: Math.max(0, next.cursor), scrollTop: next.scrollTop}};
+		}
+
+		case 'send-choose': {
+			return {...state, input: {mode: 'send-params', method: action.method, label: action.label, text: action.text}};
+		}
+
+		case 'send-error': {
+			return state.input?.mode === 'send-params' ? {...state, input: {...state.input, error: action.message}} : state;
+		}
+
+		case 'send-done': {
+			return {...state, input: null, isFollowing: true, focus: 'frames', detailScroll: 0, notice: `sent ${action.method}`};
+		}
+
+		case 'set-notice': {
+			return {...state, notice: action.text};
+		}
+	}
+}
