@@ -62,6 +62,16 @@ export interface ProbeOptions {
 	 * `mcp-wire:` prefix, only for what is not routine (spawn errors, timeouts, signals, era, re-probe).
 	 */
 	readonly onLog?: (line: string) => void;
+	/**
+	 * Interactive mode (the TUI): after the exchange, keep the server running until `hold` resolves, and
+	 * hand `onReady` a function that sends a request (ids from 100 on) and records it like any other.
+	 */
+	readonly interactive?: {
+		readonly hold: Promise<void>;
+		readonly onReady?: (send: (method: string, params?: unknown) => void) => void;
+	};
+	/** Abort: stop waiting, close stdin and end the server now (SIGKILL after 1 s); no re-probe. */
+	readonly signal?: AbortSignal;
 	/** Re-probe a silent server with Content-Length framing (default true). */
 	readonly contentLengthReprobe?: boolean;
 }
@@ -171,13 +181,23 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 		log(`no reply to initialize in ${timeoutMs} ms${procInfo ? `; ${procInfo.summary}` : ''}`);
 	}
 
+	if (options.interactive && !options.signal?.aborted && !server.exitInfo) {
+		let nextId = 100;
+		options.interactive.onReady?.((method, params) => {
+			const message: JsonObject & {id: number; method: string} = {jsonrpc: '2.0', id: nextId++, method};
+			if (params !== undefined) message['params'] = params as never;
+			void main.request(message, timeoutMs);
+		});
+		await Promise.race([options.interactive.hold, new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), {once: true}))]);
+	}
+
 	const exit = await main.shutdown();
 	const endTMs = clock.now();
 
 	let reprobe: Started | undefined;
 	let reply: Frame | undefined;
 	const stdoutSilent = initTimeout !== undefined && initTimeout.stdoutBytes === 0 && !hasServerMessage(session);
-	if (stdoutSilent && options.contentLengthReprobe !== false) {
+	if (stdoutSilent && options.contentLengthReprobe !== false && !options.signal?.aborted) {
 		log('the server was silent to newline-delimited JSON; re-probing a fresh process with Content-Length framing');
 		const result = await contentLengthReprobe(options, protocolVersion, Math.min(timeoutMs, REPROBE_TIMEOUT_MS));
 		reprobe = result.run;
@@ -329,6 +349,21 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose']): Started 
 	}
 	let attached = true;
 	let stdinClosed = false;
+	options.signal?.addEventListener(
+		'abort',
+		() => {
+			if (!attached || server.exitInfo) return;
+			if (!stdinClosed) {
+				stdinClosed = true;
+				session.mark({type: 'stdin-closed', tMs: clock.now()});
+				server.closeStdin();
+			}
+			setTimeout(() => {
+				if (!server.exitInfo) server.kill('SIGKILL');
+			}, 1000).unref();
+		},
+		{once: true},
+	);
 	const changed = new Set<() => void>();
 	const notify = (): void => {
 		for (const f of [...changed]) f();
@@ -427,9 +462,11 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose']): Started 
 			if (server.ended.stdout && !server.exitInfo) await waitUntil(exited, SHUTDOWN_MS.exitAfterStdoutEof, false);
 			if (!server.exitInfo) {
 				session.mark({type: 'phase', name: 'shutdown', tMs: clock.now()});
-				stdinClosed = true;
-				session.mark({type: 'stdin-closed', tMs: clock.now()});
-				server.closeStdin();
+				if (!stdinClosed) {
+					stdinClosed = true;
+					session.mark({type: 'stdin-closed', tMs: clock.now()});
+					server.closeStdin();
+				}
 				let outcome = await waitUntil(exited, SHUTDOWN_MS.afterStdinClose, false);
 				for (const [signal, wait] of [
 					['SIGTERM', SHUTDOWN_MS.afterSigterm],

@@ -1,9 +1,10 @@
 import {Command, Option} from 'commander';
 import {Session} from '../../core/session/session.js';
-import type {SessionMeta, Summary} from '../../core/types.js';
-import {DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, runProbe} from '../../tap/probe.js';
+import type {SessionMeta} from '../../core/types.js';
+import {DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, runProbe, type ProbeOptions, type ProbeResult, type SessionInit} from '../../tap/probe.js';
+import {formatSummary} from '../../render/text/plain-log.js';
 import {buildEnv, EnvOptionError} from '../../tap/spawn.js';
-import {EXIT, UsageError} from '../exit-codes.js';
+import {UsageError} from '../exit-codes.js';
 import {collect, exitCodeFor, parseFailOn, parseIgnore, parsePositiveInt, resolveColor, type FailOn} from '../options.js';
 import {createPresenter, type OutputMode} from '../present.js';
 import {VERSION} from '../version.js';
@@ -72,17 +73,8 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 	}
 	for (const key of built.missing) process.stderr.write(`mcp-wire: --env ${key}: not set in this shell; the server will not get it\n`);
 
-	const mode: OutputMode = options.json ? 'json' : options.report ? 'report' : 'plain';
 	const isColor = resolveColor(options.color, process.stdout);
-	const presenter = createPresenter({
-		mode,
-		isColor,
-		hex: options.hex === true,
-		redact: options.redact !== false,
-		redactPayloads: options.redactPayloads === true,
-		...(options.maxLines === undefined ? {} : {maxLines: options.maxLines}),
-		out: process.stdout,
-	});
+	const isTui = options.tui !== false && options.json !== true && options.report !== true && process.stdout.isTTY === true && process.stdin.isTTY === true;
 
 	const baseMeta = {
 		tool: {name: 'mcp-wire', version: VERSION},
@@ -95,22 +87,92 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		mode: 'probe',
 		protocolVersion: options.protocolVersion,
 	} as const;
-
-	const result = await runProbe({
+	const probeOptions = {
 		command,
 		env: built.env,
 		...(options.cwd === undefined ? {} : {cwd: options.cwd}),
 		timeoutMs: options.timeout,
 		protocolVersion: options.protocolVersion,
-		...(options.verbose ? {onLog: (line: string) => process.stderr.write(`${line}\n`)} : {}),
+		...(options.verbose ? {onLog: (line: string) => process.stderr.write(`mcp-wire: ${line}\n`)} : {}),
+	};
+	const newSession = (init: SessionInit): Session => {
+		const meta: SessionMeta = {...baseMeta, startedAt: init.startedAt, ...(init.pid === undefined ? {} : {pid: init.pid})};
+		return new Session(meta, {ignore});
+	};
+
+	if (isTui) return runProbeTui(probeOptions, newSession, failOn);
+
+	const mode: OutputMode = options.json ? 'json' : options.report ? 'report' : 'plain';
+	const presenter = createPresenter({
+		mode,
+		isColor,
+		hex: options.hex === true,
+		redact: options.redact !== false,
+		redactPayloads: options.redactPayloads === true,
+		...(options.maxLines === undefined ? {} : {maxLines: options.maxLines}),
+		out: process.stdout,
+	});
+	const result = await runProbe({
+		...probeOptions,
 		createSession: (init) => {
-			const meta: SessionMeta = {...baseMeta, startedAt: init.startedAt, ...(init.pid === undefined ? {} : {pid: init.pid})};
-			const session = new Session(meta, {ignore});
+			const session = newSession(init);
 			if (init.purpose === 'probe') presenter.attach(session);
 			return session;
 		},
 	});
-	const summary: Summary = result.summary;
 	await presenter.finish(result.session, result.reprobe);
-	return exitCodeFor(summary, failOn) === EXIT.findings ? EXIT.findings : EXIT.ok;
+	return exitCodeFor(result.summary, failOn);
+}
+
+/**
+ * The probe under the TUI: the server stays up while the user looks (and sends requests with `s`);
+ * `r` re-runs the probe with a fresh process; quitting shuts the server down per R14. After the TUI
+ * has restored the terminal, the summary of the last run is printed.
+ */
+async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession'>, newSession: (init: SessionInit) => Session, failOn: FailOn): Promise<number> {
+	process.env['NODE_ENV'] ??= 'production';
+	const {startTui} = await import('../../render/tui/start-tui.js');
+	type Run = {session: Session; done: Promise<ProbeResult>; quit: () => void; abort: AbortController; send?: (method: string, params?: unknown) => void};
+	const launch = (): Run => {
+		let quit = (): void => undefined;
+		const hold = new Promise<void>((resolve) => {
+			quit = resolve;
+		});
+		const abort = new AbortController();
+		let session: Session | undefined;
+		const run = {quit, abort} as Run;
+		run.done = runProbe({
+			...probeOptions,
+			signal: abort.signal,
+			interactive: {hold, onReady: (send) => (run.send = send)},
+			createSession: (init) => {
+				const created = newSession(init);
+				if (init.purpose === 'probe') session = created;
+				return created;
+			},
+		});
+		run.session = session!;
+		return run;
+	};
+	let current = launch();
+	await startTui({
+		store: current.session,
+		stdin: process.stdin,
+		stdout: process.stdout,
+		color: resolveColor('auto', process.stdout),
+		actions: {
+			send: (method, params) => current.send?.(method, params),
+			rerun: async () => {
+				current.quit();
+				current.abort.abort();
+				await current.done;
+				current = launch();
+				return current.session;
+			},
+		},
+	});
+	current.quit();
+	const result = await current.done;
+	for (const line of formatSummary(result.summary, {color: resolveColor('auto', process.stdout)})) process.stdout.write(`${line}\n`);
+	return exitCodeFor(result.summary, failOn);
 }
