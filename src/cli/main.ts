@@ -1,5 +1,14 @@
 import {Command, CommanderError} from 'commander';
+import {attachCommand} from './commands/attach.js';
+import {doctorCommand} from './commands/doctor.js';
+import {explainCommand} from './commands/explain.js';
 import {probeCommand} from './commands/probe.js';
+import {reportCommand} from './commands/report.js';
+import {sessionsCommand} from './commands/sessions.js';
+import {tapCommand} from './commands/tap.js';
+import {viewCommand, type StartTui, type WatchHooks} from './commands/view.js';
+import {unwrapCommand, wrapCommand} from './commands/wrap.js';
+import {exitCodeFor, resolveColor} from './options.js';
 import {EXIT, UsageError} from './exit-codes.js';
 import {VERSION} from './version.js';
 
@@ -18,10 +27,39 @@ export function buildProgram(): Command {
 			writeOut: (s) => process.stdout.write(s),
 			writeErr: (s) => process.stderr.write(s),
 		});
-	for (const command of [probeCommand()]) {
+	const hooks: WatchHooks = {loadTui};
+	const commands = [
+		probeCommand(),
+		tapCommand(),
+		viewCommand(hooks),
+		attachCommand(hooks),
+		sessionsCommand(),
+		reportCommand(),
+		explainCommand(),
+		doctorCommand(),
+		wrapCommand(),
+		unwrapCommand(),
+	];
+	for (const command of commands) {
 		program.addCommand(command.exitOverride());
 	}
 	return program;
+}
+
+/**
+ * The TUI for `view` and `attach`, loaded lazily (style.md §1.5: only the CLI loads render/tui, and
+ * only through `import()`). After the user quits, the summary is printed and the exit code follows it.
+ */
+async function loadTui(): Promise<StartTui> {
+	process.env['NODE_ENV'] ??= 'production';
+	const [{startTui}, {formatSummary}] = await Promise.all([import('../render/tui/start-tui.js'), import('../render/text/plain-log.js')]);
+	return async (store, {session}) => {
+		const isColor = resolveColor('auto', process.stdout);
+		await startTui({store, stdin: process.stdin, stdout: process.stdout, color: isColor});
+		const summary = session.getSnapshot().summary;
+		for (const line of formatSummary(summary, {color: isColor})) process.stdout.write(`${line}\n`);
+		return exitCodeFor(summary, 'error');
+	};
 }
 
 /**

@@ -2,6 +2,9 @@ import type {Writable} from 'node:stream';
 import type {Session} from '../core/session/session.js';
 import type {Finding, SessionEvent} from '../core/types.js';
 import {createNdjsonWriter} from '../render/json/ndjson.js';
+import {createEventRedactor} from '../render/report/redact.js';
+import {localRedactOptions} from './commands/report.js';
+import {VERSION} from './version.js';
 import {formatFinding, formatFrameHex, formatFrameLine, formatHeader, formatMarkLine, formatSummary} from '../render/text/plain-log.js';
 
 /** Which renderer presents a session on stdout. */
@@ -17,6 +20,8 @@ export interface PresenterOptions {
 	readonly redact: boolean;
 	readonly redactPayloads: boolean;
 	readonly maxLines?: number;
+	/** The server's whole environment: values of secret-named variables are masked wherever they appear. */
+	readonly serverEnv?: Readonly<Record<string, string>>;
 	readonly out: Writable;
 }
 
@@ -51,8 +56,15 @@ export function createPresenter(options: PresenterOptions): Presenter {
 		attach(session) {
 			if (options.mode === 'json') {
 				const writer = createNdjsonWriter(writeLine);
-				writer.header(session.meta);
-				session.on((event: SessionEvent) => writer.event(event));
+				if (options.redact) {
+					// --json --redact: secrets masked in bytes too (same length, so offsets stay true).
+					const redactor = createEventRedactor(localRedactOptions(options.serverEnv, options.redactPayloads));
+					writer.header(redactor.meta(session.meta));
+					session.on((event: SessionEvent) => writer.event(redactor.event(event)));
+				} else {
+					writer.header(session.meta);
+					session.on((event: SessionEvent) => writer.event(event));
+				}
 				return;
 			}
 			if (options.mode !== 'plain') return;
@@ -75,8 +87,8 @@ export function createPresenter(options: PresenterOptions): Presenter {
 			if (options.mode === 'report') {
 				const {renderReport} = await import('../render/report/markdown.js');
 				const text = renderReport(snapshot, {
-					redact: options.redact,
-					redactPayloads: options.redactPayloads,
+					redact: options.redact ? localRedactOptions(options.serverEnv, options.redactPayloads) : false,
+					toolVersion: VERSION,
 					...(options.maxLines === undefined ? {} : {maxLines: options.maxLines}),
 				});
 				writeLine(text.endsWith('\n') ? text.slice(0, -1) : text);

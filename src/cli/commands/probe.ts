@@ -51,7 +51,8 @@ export function probeCommand(): Command {
 		.addOption(new Option('--fail-on <severity>', 'exit 1 on findings at or above this severity').choices(['error', 'warning']).default('error'))
 		.addOption(new Option('--color <when>', 'colour output').choices(['auto', 'always', 'never']).default('auto'))
 		.option('--max-lines <n>', 'with --report: cap the report at this many lines', parsePositiveInt('--max-lines'))
-		.option('--no-redact', 'with --report or --json: do not redact home paths, user names and secrets')
+		.option('--redact', 'with --json: mask home paths, user names and secrets (bytes keep their length)')
+		.option('--no-redact', 'with --report: do not redact home paths, user names and secrets')
 		.option('--verbose', 'log what the probe does (spawn, exit, timeouts) to stderr')
 		.option('--redact-payloads', 'with --report: mask every JSON string value in frames (lengths kept)')
 		.passThroughOptions()
@@ -107,9 +108,10 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		mode,
 		isColor,
 		hex: options.hex === true,
-		redact: options.redact !== false,
+		redact: options.json ? options.redact === true : options.redact !== false,
 		redactPayloads: options.redactPayloads === true,
 		...(options.maxLines === undefined ? {} : {maxLines: options.maxLines}),
+		serverEnv: built.env,
 		out: process.stdout,
 	});
 	const result = await runProbe({

@@ -1,0 +1,87 @@
+import {Command} from 'commander';
+import {Session} from '../../core/session/session.js';
+import {AttachTargetError, chooseTap, feedEvent, followTap, listLiveTaps, type RecordReader} from '../../tap/attach.js';
+import {UsageError} from '../exit-codes.js';
+import {exitCodeFor} from '../options.js';
+import {addWatchOptions, reportProblems, watchOutput, type WatchCliOptions, type WatchHooks} from './view.js';
+
+/**
+ * `mcp-wire attach [NAME|PID]`: follow a running `mcp-wire tap` through its Unix socket (a named pipe on
+ * Windows) in the 0700 runtime directory (issue 3 item 4). The tap sends its capture from the first
+ * byte, then every record as it happens; they are fed live into a Session and presented like a live
+ * probe (frame log, `--hex`, `--json`, or the TUI on a terminal). Without a target, the only live tap;
+ * a target is a tap name, the tap's or the server's pid, or a socket path. Ends when the tap's session
+ * ends or on Ctrl+C (detach; the tap goes on). Exit codes as `view`.
+ */
+export function attachCommand(hooks: WatchHooks = {}): Command {
+	const command = new Command('attach')
+		.description('follow a running `mcp-wire tap` live, from its first byte (see `mcp-wire sessions`)')
+		.argument('[target]', 'tap name, tap or server pid, or socket path (default: the only live tap)');
+	return addWatchOptions(command).action(async (target: string | undefined, options: WatchCliOptions) => {
+		process.exitCode = await attachAction(target, options, hooks);
+	});
+}
+
+async function attachAction(target: string | undefined, options: WatchCliOptions, hooks: WatchHooks): Promise<number> {
+	let address: string;
+	let label: string;
+	if (target !== undefined && /[/\\]/.test(target)) {
+		address = target;
+		label = target;
+	} else {
+		const taps = await listLiveTaps();
+		try {
+			const tap = chooseTap(taps, target);
+			address = tap.address;
+			label = `${tap.name} (tap pid ${tap.pid}${tap.header?.pid === undefined ? '' : `, server pid ${tap.header.pid}`})`;
+		} catch (error) {
+			if (error instanceof AttachTargetError) throw new UsageError(`attach: ${error.message}`);
+			throw error;
+		}
+	}
+
+	const output = await watchOutput(options, hooks);
+	let session: Session | undefined;
+	let lastTMs = 0;
+	let badRecords = 0;
+	let tuiDone: Promise<number> | undefined;
+	let detach: () => void = () => undefined;
+	const ended = new Promise<RecordReader>((resolve, reject) => {
+		const follower = followTap(address, {
+			onHeader: (header) => {
+				session = new Session(header, {ignore: output.ignore});
+				if (output.tui === undefined) output.presenter.attach(session);
+				else tuiDone = output.tui(session, {title: label, isLive: true, session});
+			},
+			onEvent: (event) => {
+				if (!session) return;
+				try {
+					lastTMs = Math.max(lastTMs, feedEvent(session, event) ?? 0);
+				} catch {
+					badRecords++;
+				}
+			},
+			onEnd: resolve,
+		});
+		detach = () => follower.stop();
+		follower.connected.then(
+			() => process.stderr.write(`mcp-wire: attached to ${label}; Ctrl+C detaches\n`),
+			(error: NodeJS.ErrnoException) => reject(new UsageError(`attach: cannot connect to ${address} (${error.code ?? error.message})`)),
+		);
+	});
+	process.once('SIGINT', detach);
+	let reader: RecordReader;
+	try {
+		reader = await ended;
+	} finally {
+		process.off('SIGINT', detach);
+	}
+
+	reportProblems(label, reader.problems);
+	if (badRecords > 0) process.stderr.write(`mcp-wire: ${label}: ${badRecords} records contradicted the session and were skipped\n`);
+	if (!session) throw new UsageError(`attach: ${label} sent no session header`);
+	session.finish(lastTMs);
+	if (tuiDone) return tuiDone;
+	await output.presenter.finish(session);
+	return exitCodeFor(session.getSnapshot().summary, output.failOn);
+}

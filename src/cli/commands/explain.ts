@@ -1,0 +1,82 @@
+import {Command} from 'commander';
+import {escapeText} from '../../core/bytes/glyphs.js';
+import {CLIENT_FAMILY_LABEL} from '../../core/detectors/catalog.js';
+import {explainError, type ExplainResult} from '../../core/explain.js';
+import type {Reaction} from '../../core/types.js';
+import {EXIT, UsageError} from '../exit-codes.js';
+import {PROCESS_IO, type CommandIo} from './report.js';
+
+const REACTION_ORDER: readonly Reaction[] = ['fatal', 'hang', 'corrupt', 'drop-log', 'skip-log', 'skip', 'ok', 'unknown'];
+const REACTION_LABEL: Readonly<Record<Reaction, string>> = {
+	fatal: 'fatal',
+	hang: 'hang',
+	corrupt: 'corrupt',
+	'drop-log': 'drop+log',
+	'skip-log': 'skip+log',
+	skip: 'skip',
+	ok: 'ok',
+	unknown: 'not established',
+};
+
+/**
+ * The plain-text answer of `mcp-wire explain` (no colour): who logs the message, then per fault its code,
+ * severity and likelihood, title, why the message points at it, the fix and the client reactions, and a
+ * last line on finding it in the bytes. Everything quoted from the input is escaped.
+ * @returns lines joined with `\n`, ending with a newline.
+ */
+export function formatExplanation(result: ExplainResult): string {
+	const lines: string[] = [];
+	if (result.explanations.length === 0) {
+		lines.push(`No known wire fault matches: ${escapeText(result.input, 120)}`);
+		lines.push('Run `mcp-wire probe -- <your server command>` to see every byte the server writes.');
+		return `${lines.join('\n')}\n`;
+	}
+
+	if (result.source !== undefined) {
+		lines.push(`Logged by ${result.source}.`);
+	}
+
+	for (const explanation of result.explanations) {
+		lines.push('');
+		lines.push(`${explanation.code} (${explanation.severity}, ${explanation.likelihood}): ${explanation.title}`);
+		lines.push(`  why: ${escapeText(explanation.why)}`);
+		lines.push(`  fix: ${explanation.hint}`);
+		const groups = REACTION_ORDER.map((reaction) => {
+			const clients = explanation.impact.filter((entry) => entry.reaction === reaction).map((entry) => CLIENT_FAMILY_LABEL[entry.client]);
+			return clients.length === 0 ? '' : `${REACTION_LABEL[reaction]}: ${clients.join(', ')}`;
+		}).filter((group) => group !== '');
+		if (groups.length > 0) {
+			lines.push(`  clients: ${groups.join(' · ')}`);
+		}
+	}
+
+	lines.push('');
+	lines.push('See it in the bytes: mcp-wire probe -- <your server command>   (add --report for a paste-ready report)');
+	return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `mcp-wire explain "<error text>"`: maps an error message copied from a client log to the wire fault
+ * behind it (core/explain.ts), with the catalog's explanation and fix. The text comes from the arguments
+ * (joined with spaces) or, when there are none or it is `-`, from stdin. `--json` prints the result as one
+ * JSON object. Exit code 0 when a fault matches, 1 when none does, 2 for a usage error.
+ * @param io where to read and write (default: the process's stdio).
+ */
+export function explainCommand(io: CommandIo = PROCESS_IO): Command {
+	return new Command('explain')
+		.description('map an error message from a client log to the wire fault behind it, with the fix')
+		.argument('[text...]', 'the error text, e.g. "Unexpected token \'S\', \\"Starting B\\"... is not valid JSON" (- or absent: stdin)')
+		.option('--json', 'print the explanation as JSON')
+		.action(async (words: string[], flags: {readonly json?: boolean}) => {
+			const text = words.length === 0 || (words.length === 1 && words[0] === '-') ? await io.readStdin() : words.join(' ');
+			if (text.trim() === '') {
+				throw new UsageError('no error text given');
+			}
+
+			const result = explainError(text);
+			io.writeOut(flags.json === true ? `${JSON.stringify(result)}\n` : formatExplanation(result));
+			if (result.explanations.length === 0) {
+				process.exitCode = EXIT.findings;
+			}
+		});
+}

@@ -1,0 +1,133 @@
+import {readFile, writeFile} from 'node:fs/promises';
+import os from 'node:os';
+import {Command, InvalidArgumentError} from 'commander';
+import {decodeRecords} from '../../core/capture/record-codec.js';
+import {replayEvents} from '../../core/session/replay.js';
+import {buildReport, DEFAULT_MAX_LINES} from '../../render/report/markdown.js';
+import type {RedactOptions} from '../../render/report/redact.js';
+import {UsageError} from '../exit-codes.js';
+import {VERSION} from '../version.js';
+
+/** Where a command reads and writes (injected in tests). */
+export interface CommandIo {
+	readonly writeOut: (text: string) => void;
+	readonly writeErr: (text: string) => void;
+	/** Reads all of stdin as UTF-8; rejects when stdin is a terminal (nothing piped). */
+	readonly readStdin: () => Promise<string>;
+}
+
+/** The process's own stdout, stderr and stdin. */
+export const PROCESS_IO: CommandIo = {
+	writeOut: (text) => process.stdout.write(text),
+	writeErr: (text) => process.stderr.write(text),
+	async readStdin() {
+		if (process.stdin.isTTY) {
+			throw new UsageError('no input: pass a FILE, or pipe one into stdin');
+		}
+
+		const parts: Buffer[] = [];
+		for await (const part of process.stdin) {
+			parts.push(typeof part === 'string' ? Buffer.from(part) : (part as Buffer));
+		}
+
+		return Buffer.concat(parts).toString('utf8');
+	},
+};
+
+/**
+ * Redaction inputs for this machine: the home directory and user name (so they show as `~` and
+ * `<user>`), plus the server's environment when known (values of secret-named variables are masked
+ * wherever they appear). Use it for `probe --report` and `--json --redact` too.
+ * @param env the environment the server got (e.g. from `buildEnv`), if any.
+ * @param payloads `--redact-payloads`.
+ */
+export function localRedactOptions(env?: Readonly<Record<string, string | undefined>>, payloads = false): RedactOptions {
+	let user: string | undefined;
+	try {
+		user = os.userInfo().username;
+	} catch {
+		user = process.env['USER'] ?? process.env['USERNAME'];
+	}
+
+	return {home: os.homedir(), ...(user === undefined ? {} : {user}), ...(env === undefined ? {} : {env}), payloads};
+}
+
+/** Parses `--max-lines`: a positive integer. */
+export function parseMaxLines(value: string): number {
+	const lines = Number(value);
+	if (!Number.isInteger(lines) || lines < 10) {
+		throw new InvalidArgumentError('expected a whole number of lines, at least 10');
+	}
+
+	return lines;
+}
+
+interface ReportFlags {
+	readonly out?: string;
+	readonly maxLines: number;
+	readonly redact: boolean;
+	readonly redactPayloads?: boolean;
+}
+
+/**
+ * `mcp-wire report [FILE]`: renders a saved capture or `--json` dump as the Markdown support report
+ * (render/report/markdown.ts): decode the records (core/capture/record-codec.ts), replay them through a
+ * fresh Session (core/session/replay.ts), render. FILE `-` or absent reads stdin. A capture cut short
+ * still renders (the report says so, and a note goes to stderr). Exit code 0; 2 for a usage error
+ * (unreadable file, not a capture).
+ * @param io where to read and write (default: the process's stdio).
+ */
+export function reportCommand(io: CommandIo = PROCESS_IO): Command {
+	return new Command('report')
+		.description('render a capture file or --json dump as a Markdown report to paste into an issue (redacted)')
+		.argument('[file]', 'capture file or --json dump (- or absent: stdin)')
+		.option('--out <file>', 'write the report to FILE instead of stdout')
+		.option('--max-lines <n>', 'line budget; longer parts shrink and the report says what it left out', parseMaxLines, DEFAULT_MAX_LINES)
+		.option('--no-redact', 'show home directory, user name and secret-looking values as captured')
+		.option('--redact-payloads', 'also mask every JSON string value in frames (lengths kept)')
+		.addHelpText(
+			'after',
+			'\nRedaction is on by default: the home directory becomes ~, the user name <user>, secret-looking\nvalues <redacted>; masked bytes show as * so offsets and byte counts stay true.',
+		)
+		.action(async (file: string | undefined, flags: ReportFlags) => {
+			const name = file === undefined || file === '-' ? 'stdin' : file;
+			let text: string;
+			try {
+				text = file === undefined || file === '-' ? await io.readStdin() : await readFile(file, 'utf8');
+			} catch (error) {
+				if (error instanceof UsageError) {
+					throw error;
+				}
+
+				throw new UsageError(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+			}
+
+			const decoded = decodeRecords(text);
+			if (decoded.header === undefined) {
+				throw new UsageError(`${name} is not an mcp-wire capture or --json dump (no session header)`);
+			}
+
+			if (decoded.isTruncated) {
+				io.writeErr(`mcp-wire: ${name} is cut short; the report covers the records before the cut\n`);
+			}
+
+			const session = replayEvents(decoded.header, decoded.events);
+			const report = buildReport(session.getSnapshot(), {
+				maxLines: flags.maxLines,
+				redact: flags.redact ? localRedactOptions(undefined, flags.redactPayloads === true) : false,
+				toolVersion: VERSION,
+				source: {isTruncated: decoded.isTruncated, problems: decoded.problems.length},
+			});
+			if (flags.out === undefined) {
+				io.writeOut(report.markdown);
+			} else {
+				try {
+					await writeFile(flags.out, report.markdown);
+				} catch (error) {
+					throw new UsageError(`cannot write ${flags.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+				}
+
+				io.writeErr(`mcp-wire: report written to ${flags.out} (${report.lineCount} lines)\n`);
+			}
+		});
+}

@@ -1,0 +1,125 @@
+import path from 'node:path';
+import {Command, Option} from 'commander';
+import type {SessionMeta} from '../../core/types.js';
+import {
+	captureFileName,
+	capturesDir,
+	currentPlatform,
+	defaultName,
+	pruneLimitsFromEnv,
+	runtimeDir,
+	sanitizeName,
+	socketPath,
+} from '../../tap/capture-store.js';
+import {CaptureWriter} from '../../tap/capture-writer.js';
+import {createClock} from '../../tap/clock.js';
+import {openWireStream, runTap} from '../../tap/pass-through.js';
+import {UsageError} from '../exit-codes.js';
+import {VERSION} from '../version.js';
+
+const DIAGRAM = `
+How it sits (replace the server command in your client's config with this one):
+
+  client ──stdin──▶  mcp-wire tap  ──stdin──▶ server
+  client ◀─stdout──  (verbatim)    ◀─stdout── server
+  client ◀─stderr──                ◀─stderr── server
+                          │
+                          └─▶ capture file + live socket  ◀── mcp-wire attach / view
+
+Nothing of mcp-wire's goes to stdout. The exit code (or signal) is the server's.
+Captures: $XDG_STATE_HOME/mcp-wire/captures (~/.local/state/…; macOS ~/Library/Logs/mcp-wire/captures;
+Windows %LOCALAPPDATA%\\mcp-wire\\captures), named <time>-<name>-<pid>.ndjson, mode 0600. Old ones are
+pruned: MCP_WIRE_MAX_CAPTURES (default 50 files), MCP_WIRE_MAX_CAPTURE_MB (default 200 MiB).
+Watch live with \`mcp-wire sessions\` and \`mcp-wire attach\`; open a capture with \`mcp-wire view FILE\`.
+
+Example:
+  mcp-wire tap --name fs -- npx -y @modelcontextprotocol/server-filesystem ~/src
+`;
+
+/** Signals that can be re-raised on ourselves to mirror the server's death (Node ignores SIGPIPE, uses SIGUSR1). */
+const RERAISE = new Set(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGKILL', 'SIGQUIT', 'SIGABRT', 'SIGSEGV', 'SIGBUS', 'SIGFPE', 'SIGILL', 'SIGUSR2', 'SIGALRM', 'SIGTRAP', 'SIGSYS', 'SIGXCPU', 'SIGXFSZ', 'SIGVTALRM', 'SIGPROF']);
+
+interface TapCliOptions {
+	readonly capture?: string | boolean;
+	readonly name?: string;
+}
+
+/**
+ * `mcp-wire tap [--capture FILE] [--name NAME] [--no-capture] -- <command> [args...]` (issue 3 item 1):
+ * the command a client config runs in place of the server. Forwards stdio verbatim, records a capture
+ * (default: the state directory, see capture-store.ts) and serves `mcp-wire attach` on a Unix socket.
+ * Exits with the server's exit code, or re-raises the signal that killed it.
+ */
+export function tapCommand(): Command {
+	return new Command('tap')
+		.summary('sit in a real client\'s stdio pipe: forward every byte unchanged, record a capture')
+		.description('Run an MCP server between a real client and itself: every byte is forwarded unchanged both ways, recorded to a capture file, and served live to `mcp-wire attach`.')
+		.argument('<command...>', 'the server command and its arguments (after --)')
+		.addOption(new Option('--capture <file>', 'write the capture to FILE instead of the state directory (not pruned)'))
+		.addOption(new Option('--no-capture', 'record nothing and serve no live socket (a pure relay)'))
+		.option('--name <name>', 'name for the capture file and `mcp-wire attach NAME` (default: from the command)')
+		.passThroughOptions()
+		.addHelpText('after', DIAGRAM)
+		.action(async (command: string[], options: TapCliOptions) => {
+			const code = await tapAction(command, options);
+			process.exitCode = code;
+		});
+}
+
+async function tapAction(command: string[], options: TapCliOptions): Promise<number> {
+	if (command.length === 0) throw new UsageError('tap: missing the server command (mcp-wire tap -- <command> [args...])');
+	const clock = createClock();
+	const facts = currentPlatform();
+	const name = sanitizeName(options.name ?? defaultName(command));
+	const isCapturing = options.capture !== false;
+	const explicit = typeof options.capture === 'string' ? path.resolve(options.capture) : undefined;
+	const stdout = openWireStream(1, process.stdout);
+	const result = await runTap({
+		command,
+		env: process.env,
+		io: {stdin: process.stdin, stdout, stderr: process.stderr},
+		clock,
+		capture: (pid, warn) => {
+			if (!isCapturing) return undefined;
+			const limits = pruneLimitsFromEnv(facts.env);
+			for (const problem of limits.problems) warn(problem);
+			const dir = capturesDir(facts);
+			const file = explicit ?? path.join(dir, captureFileName(new Date(clock.startedAt), name, process.pid));
+			const meta: SessionMeta = {
+				tool: {name: 'mcp-wire', version: VERSION},
+				node: process.version,
+				platform: `${process.platform}-${process.arch}`,
+				command: [...command],
+				cwd: process.cwd(),
+				envMode: 'inherit',
+				startedAt: clock.startedAt,
+				...(pid === undefined ? {} : {pid}),
+				mode: 'tap',
+				name,
+			};
+			return CaptureWriter.start({
+				meta,
+				path: file,
+				...(explicit === undefined ? {privateDir: dir, prune: {maxFiles: limits.maxFiles, maxBytes: limits.maxBytes}} : {}),
+				socket: {
+					address: socketPath(name, process.pid, facts),
+					...(facts.platform === 'win32' ? {} : {dir: runtimeDir(facts)}),
+				},
+				onWarning: warn,
+			});
+		},
+	});
+
+	process.stdin.destroy();
+	if (result.signal !== undefined && RERAISE.has(result.signal) && process.platform !== 'win32') {
+		// Mirror the server's death: die of the same signal (nothing of ours handles it any more).
+		setTimeout(() => process.exit(result.exitCode), 1000).unref();
+		process.removeAllListeners(result.signal);
+		process.kill(process.pid, result.signal);
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+	}
+
+	// Nothing should keep the loop alive now; if something does, do not hang the client.
+	setTimeout(() => process.exit(result.exitCode), 1000).unref();
+	return result.exitCode;
+}

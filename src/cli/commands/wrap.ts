@@ -1,0 +1,206 @@
+import os from 'node:os';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {Command, Option} from 'commander';
+import {
+	applyPlan,
+	CLIENT_NAMES,
+	ConfigError,
+	discoverConfigs,
+	formatProblem,
+	locateServer,
+	planUnwrap,
+	planWrap,
+	readServers,
+	type ClientName,
+	type ConfigFile,
+	type ConfigScope,
+	type EditPlan,
+} from '../../configs/index.js';
+import {EXIT, UsageError} from '../exit-codes.js';
+
+/** This repository's launcher, absolute (dist/cli/commands/wrap.js → bin/mcp-wire.js). */
+export const BIN_PATH = fileURLToPath(new URL('../../../bin/mcp-wire.js', import.meta.url));
+
+/**
+ * The command a wrapped entry runs: `[node, /abs/bin/mcp-wire.js, 'tap', '--name', NAME, '--']`, then
+ * the original command and arguments. Absolute paths, because GUI clients start servers with a minimal
+ * PATH (protocol.md C8) on which neither `mcp-wire` nor an nvm-installed `node` may be found.
+ */
+export function tapCommandFor(name: string): string[] {
+	return [process.execPath, BIN_PATH, 'tap', '--name', name, '--'];
+}
+
+interface WrapCliOptions {
+	readonly client?: ClientName;
+	readonly config?: string;
+	readonly scope?: ConfigScope;
+	readonly dryRun?: boolean;
+	readonly home?: string;
+	readonly cwd?: string;
+}
+
+const CLIENT_LABEL: Readonly<Record<ClientName, string>> = {
+	'claude-desktop': 'Claude Desktop',
+	'claude-code': 'Claude Code',
+	cursor: 'Cursor',
+	vscode: 'VS Code',
+};
+
+function addOptions(command: Command): Command {
+	return command
+		.argument('<name>', 'the server name, as in the config')
+		.addOption(new Option('--client <name>', 'only this client\'s configs').choices([...CLIENT_NAMES]))
+		.option('--config <file>', 'edit this config file (its client is told from the name, or give --client)')
+		.addOption(new Option('--scope <scope>', 'only this scope (Claude Code keeps user and local servers in one file)').choices(['user', 'project', 'local']))
+		.option('--dry-run', 'print the change as a unified diff and write nothing')
+		.addOption(new Option('--home <dir>', 'the home directory to look in (default: yours)').hideHelp())
+		.addOption(new Option('--cwd <dir>', 'the project folder to look in (default: the current directory)').hideHelp());
+}
+
+/**
+ * `mcp-wire wrap NAME [--client C] [--config FILE] [--scope S] [--dry-run]` (issue 3 §5): rewrite one
+ * stdio server entry so its client runs it through `mcp-wire tap` (capture + live attach), keeping a
+ * backup `<file>.mcp-wire.bak` and every other byte of the file. Idempotent. Exit 0 on success or when
+ * already wrapped; 2 for an unknown or ambiguous name, a non-stdio entry or broken JSON (the file is
+ * left untouched); 1 when the file cannot be written.
+ */
+export function wrapCommand(): Command {
+	return addOptions(
+		new Command('wrap')
+			.summary('make a client run one server through `mcp-wire tap` (edits its config, keeps a backup)')
+			.description('Rewrite one server entry of an MCP client config so the client starts it through `mcp-wire tap`: every byte is recorded to a capture and can be watched live with `mcp-wire attach NAME`. Undo with `mcp-wire unwrap NAME`.'),
+	).action(async (name: string, options: WrapCliOptions) => {
+		process.exitCode = runEdit('wrap', name, options);
+	});
+}
+
+/**
+ * `mcp-wire unwrap NAME [...]` (issue 3 §5): put a wrapped entry back as it was (the exact original
+ * bytes from the backup when they match, else the tap arguments removed). Idempotent; same exit codes
+ * as `wrap`.
+ */
+export function unwrapCommand(): Command {
+	return addOptions(
+		new Command('unwrap')
+			.summary('undo `mcp-wire wrap`: the server entry runs its original command again')
+			.description('Put a server entry that `mcp-wire wrap` changed back to its original command and arguments.'),
+	).action(async (name: string, options: WrapCliOptions) => {
+		process.exitCode = runEdit('unwrap', name, options);
+	});
+}
+
+function where(file: ConfigFile): string {
+	return `${file.client} ${file.scope} config ${file.path}`;
+}
+
+function discover(options: WrapCliOptions): ConfigFile[] {
+	const home = path.resolve(options.home ?? os.homedir());
+	const cwd = path.resolve(options.cwd ?? process.cwd());
+	let files: ConfigFile[];
+	try {
+		files = discoverConfigs({
+			home,
+			cwd,
+			platform: process.platform,
+			env: process.env,
+			...(options.client === undefined ? {} : {client: options.client}),
+			...(options.config === undefined ? {} : {config: options.config}),
+		});
+	} catch (error) {
+		if (error instanceof ConfigError) throw new UsageError(error.message);
+		throw error;
+	}
+	if (options.config !== undefined && !files.some((file) => file.exists)) {
+		throw new UsageError(`--config ${options.config}: no such file (${path.resolve(cwd, options.config)})`);
+	}
+	return files.filter((file) => file.exists && (options.scope === undefined || file.scope === options.scope));
+}
+
+/** Every server name in `files` with where it is, and every file that could not be read. */
+function inventory(files: readonly ConfigFile[]): {names: string[]; broken: string[]} {
+	const names: string[] = [];
+	const broken: string[] = [];
+	for (const file of files) {
+		try {
+			const {servers, problems} = readServers(file);
+			for (const server of servers) names.push(`${server.name} (${file.client} ${file.scope})`);
+			for (const problem of problems) if (problem.kind === 'broken-json' || (problem.kind === 'not-object' && problem.server === undefined)) broken.push(formatProblem(problem));
+		} catch (error) {
+			broken.push((error as Error).message);
+		}
+	}
+	return {names: [...new Set(names)], broken: [...new Set(broken)]};
+}
+
+function plan(action: 'wrap' | 'unwrap', file: ConfigFile, name: string): EditPlan {
+	try {
+		return action === 'wrap' ? planWrap(file, name, tapCommandFor(name)) : planUnwrap(file, name);
+	} catch (error) {
+		if (error instanceof ConfigError) throw new UsageError(`${error.message}; the file is unchanged`);
+		throw error;
+	}
+}
+
+/** Finds the one file holding `name`, or throws a UsageError that says what there is instead. */
+function chooseFile(action: 'wrap' | 'unwrap', files: readonly ConfigFile[], name: string, options: WrapCliOptions): ConfigFile {
+	if (files.length === 0) {
+		const narrowed = options.client === undefined ? '' : ` for ${CLIENT_LABEL[options.client]}`;
+		throw new UsageError(`no MCP client config file found${narrowed}${options.scope === undefined ? '' : ` in scope ${options.scope}`}; pass --config FILE`);
+	}
+	const located = locateServer(files, name);
+	if (located.length === 1) return located[0]!;
+	if (located.length > 1) {
+		throw new UsageError(
+			`server "${name}" is in ${located.length} configs: ${located.map(where).join('; ')}. Choose one with --client, --config or --scope`,
+		);
+	}
+	if (new Set(files.map((file) => file.path)).size === 1 && files.length === 1) {
+		plan(action, files[0]!, name);
+	}
+	const {names, broken} = inventory(files);
+	const known = names.length === 0 ? 'no server is configured there' : `known: ${names.join(', ')}`;
+	const unreadable = broken.length === 0 ? '' : `; not readable: ${broken.join('; ')}`;
+	throw new UsageError(`no server "${name}" in ${files.length === 1 ? files[0]!.path : 'the client configs'} (${known})${unreadable}`);
+}
+
+function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOptions): number {
+	const files = discover(options);
+	const file = chooseFile(action, files, name, options);
+	const edit = plan(action, file, name);
+	if (edit.status === 'already-wrapped') {
+		process.stdout.write(`"${name}" in ${where(file)} already runs through mcp-wire tap; nothing to do\n`);
+		return EXIT.ok;
+	}
+	if (edit.status === 'not-wrapped') {
+		process.stdout.write(`"${name}" in ${where(file)} is not wrapped; nothing to do\n`);
+		return EXIT.ok;
+	}
+	if (options.dryRun) {
+		process.stdout.write(edit.diff.endsWith('\n') ? edit.diff : `${edit.diff}\n`);
+		process.stderr.write(`mcp-wire: dry run: ${file.path} was not changed\n`);
+		return EXIT.ok;
+	}
+	let result;
+	try {
+		result = applyPlan(file, edit);
+	} catch (error) {
+		if (error instanceof ConfigError) throw new UsageError(error.message, error.code === 'write-failed' || error.code === 'changed-on-disk' ? EXIT.findings : EXIT.usage);
+		throw error;
+	}
+	const label = CLIENT_LABEL[file.client];
+	if (action === 'wrap') {
+		process.stdout.write(
+			[
+				`wrapped "${name}" in ${where(file)}`,
+				`backup: ${result.backupPath}${result.backupWritten ? '' : ' (kept from before)'}`,
+				`Restart ${label} (or reconnect the server) so it starts through the tap; watch it with \`mcp-wire attach ${name}\`, undo with \`mcp-wire unwrap ${name}\`.`,
+				'',
+			].join('\n'),
+		);
+	} else {
+		const how = edit.restoredFrom === 'backup' ? 'restored exactly from the backup' : 'tap arguments removed';
+		process.stdout.write(`unwrapped "${name}" in ${where(file)} (${how})\nRestart ${label} (or reconnect the server) to apply it.\n`);
+	}
+	return EXIT.ok;
+}

@@ -1,0 +1,117 @@
+/**
+ * The one-line advice of a doctor row (the FIX column): the environment difference when there is one,
+ * otherwise the finding's fix from the catalog. Pure.
+ */
+import {resolveCommand} from '../configs/index.js';
+import {dressFinding} from '../core/detectors/catalog.js';
+import type {Finding} from '../core/types.js';
+import {showVariable} from './env-difference.js';
+import {envValue, type ProbeTarget} from './plan.js';
+import type {EnvDifference} from './types.js';
+import {CLIENT_LABEL} from './verdict.js';
+
+/** How many variable names a sentence lists before "and N more". */
+const MAX_NAMED = 4;
+
+function listNames(names: readonly string[]): string {
+	if (names.length <= MAX_NAMED) return names.join(', ');
+	return `${names.slice(0, MAX_NAMED).join(', ')} and ${names.length - MAX_NAMED} more`;
+}
+
+/**
+ * The sentence for an environment difference, e.g. `works only because your shell sets
+ * PYTHONUNBUFFERED=1; add it to the config's env`, or for a PATH folder `works only because your
+ * shell's PATH has /home/me/.nvm/versions/node/v22.1.0/bin; put the absolute path … in "command"`.
+ */
+export function explainEnvDifference(difference: EnvDifference, target: ProbeTarget, platform: NodeJS.Platform): string {
+	const label = CLIENT_LABEL[target.file.client];
+	const vars = difference.variables;
+	if (!difference.minimal) {
+		return `works with your shell's environment but not with ${label}'s; the difference is among ${vars.length} variables (${listNames(vars)}): add the ones the server needs to the config's env`;
+	}
+	const others = vars.filter((name) => name !== 'PATH');
+	const shownOthers = others.map((name) => showVariable(name, target.fullEnv));
+	if (vars.includes('PATH')) {
+		const entries = difference.pathEntries ?? [];
+		const fullPath = envValue(target.fullEnv, 'PATH', platform) ?? '';
+		const program = target.command[0] ?? '';
+		const absolute = resolveCommand(program, fullPath, target.cwd, {platform});
+		const where = entries.length > 0 ? `your shell's PATH has ${entries.join(', ')}` : `of your shell's PATH`;
+		const also = others.length > 0 ? ` and sets ${shownOthers.join(', ')}` : '';
+		const commandInEntry = absolute !== null && entries.some((entry) => absolute.startsWith(entry));
+		const fix = commandInEntry
+			? `put the absolute path ${absolute} in "command"${others.length > 0 ? ` and add ${others.join(', ')} to the config's env` : ''}`
+			: `add ${entries.length > 0 ? 'that folder to PATH' : 'PATH'}${others.length > 0 ? ` and ${others.join(', ')}` : ''} in the config's env`;
+		return `works only because ${where}${also}; ${fix}`;
+	}
+	return `works only because your shell sets ${shownOthers.join(', ')}; add ${others.length === 1 ? 'it' : 'them'} to the config's env`;
+}
+
+/**
+ * The FIX text for a finding: its catalog hint, preceded for a crash or a silent server by the last
+ * non-empty line of the server's stderr (`detail.stderrTail`), which usually names the real cause
+ * (`ModuleNotFoundError: No module named 'x'`, cut to 160 characters). For `unanswered-request` (a
+ * consequence), the message and the first other error of the probe (`others`) as the likely cause.
+ */
+export function explainFinding(finding: Finding, others: readonly Finding[] = []): string {
+	if (finding.code === 'unanswered-request') {
+		const cause = others.find((other) => other !== finding && other.severity === 'error' && other.code !== 'unanswered-request');
+		if (cause !== undefined) return `${finding.message}; likely cause ${cause.code}: ${cause.hint}`;
+	}
+	const tail = finding.detail?.['stderrTail'];
+	const last = Array.isArray(tail)
+		? [...tail].reverse().find((line): line is string => typeof line === 'string' && line.trim() !== '')
+		: undefined;
+	if (last === undefined) return finding.hint;
+	const text = last.trim().replace(/\s+/g, ' ');
+	return `stderr: ${text.length > 160 ? `${text.slice(0, 157)}...` : text}; ${finding.hint}`;
+}
+
+/** `finding` with `detail.envDifference` set to `difference` (the code and everything else unchanged). */
+export function withEnvDifference(finding: Finding, difference: EnvDifference): Finding {
+	return {
+		...finding,
+		detail: {
+			...finding.detail,
+			envDifference: {variables: [...difference.variables], ...(difference.pathEntries ? {pathEntries: [...difference.pathEntries]} : {}), minimal: difference.minimal},
+		},
+	};
+}
+
+/**
+ * The `spawn-failed` finding for a command that is not on the PATH the client gives the server, made
+ * without spawning (issue 6 "a command not on the PATH the client would use"). `detail` has the usual
+ * `{file, errno, reason, command, cwd}` plus `path`: the PATH searched.
+ */
+export function notOnPathFinding(target: ProbeTarget): Finding {
+	const label = CLIENT_LABEL[target.file.client];
+	const where = target.mode === 'client-full' ? 'your PATH' : `the PATH ${label} gives it`;
+	return dressFinding({
+		code: 'spawn-failed',
+		stream: 'stdout',
+		offset: 0,
+		byteLength: 0,
+		tMs: 0,
+		origin: 'probe',
+		detail: {
+			file: target.command[0] ?? '',
+			errno: 'ENOENT',
+			reason: `not found on ${where} (ENOENT)`,
+			command: [...target.command],
+			cwd: target.cwd,
+			path: target.clientPath,
+		},
+	});
+}
+
+/** The FIX text for a `spawn-failed` without an environment difference (not on any PATH, or broken anyway). */
+export function explainNotOnPath(target: ProbeTarget, platform: NodeJS.Platform): string {
+	const program = target.command[0] ?? '';
+	const fullPath = envValue(target.fullEnv, 'PATH', platform) ?? '';
+	const elsewhere = resolveCommand(program, fullPath, target.cwd, {platform});
+	const label = CLIENT_LABEL[target.file.client];
+	const pathText = target.clientPath === '' ? 'no PATH' : `PATH ${target.clientPath}`;
+	if (target.mode === 'client-full') return `\`${program}\` is not on your PATH: install it, fix the name, or put its absolute path in "command"`;
+	if (elsewhere !== null) return `\`${program}\` is ${elsewhere} in your shell but ${label} searches ${pathText}; put the absolute path in "command"`;
+	return `\`${program}\` is not on ${label}'s ${pathText}: install it, fix the name, or put its absolute path in "command"`;
+}

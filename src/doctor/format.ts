@@ -1,0 +1,148 @@
+/**
+ * How a doctor report reads: the plain-text table and the `--json` records (issue 6 "Output"). Pure
+ * string building; the CLI writes the lines to stdout.
+ */
+import {Chalk} from 'chalk';
+import type {DoctorReport, DoctorRow, DoctorStatus} from './types.js';
+import {CLIENT_LABEL} from './verdict.js';
+
+/** The status cell text: ✔ ok, ▲ warn, ✘ fail, – skip. */
+export const STATUS_TEXT: Readonly<Record<DoctorStatus, string>> = {
+	ok: '✔ ok',
+	warn: '▲ warn',
+	fail: '✘ fail',
+	skipped: '– skip',
+};
+
+/** The table's column titles, in order. */
+export const TABLE_COLUMNS = ['CLIENT', 'SCOPE', 'SERVER', 'STATUS', 'STARTUP', 'TOOLS', 'FINDING', 'FIX'] as const;
+
+/** The cells of one row, unpadded and uncoloured, in {@link TABLE_COLUMNS} order. */
+export function rowCells(row: DoctorRow): string[] {
+	const startup = row.startupMs === undefined ? '—' : `${Math.round(row.startupMs)} ms`;
+	const tools = row.tools === undefined ? '—' : String(row.tools);
+	const finding = row.finding?.code ?? (row.problem ? 'config' : '—');
+	let fix: string;
+	if (row.status === 'skipped') fix = row.reason ?? '';
+	else if (row.problem) fix = row.problem.kind === 'broken-json' ? `${row.fix ?? ''} (${CLIENT_LABEL[row.client]} loads no server from this file)` : (row.fix ?? '');
+	else if (row.finding === undefined && row.reason !== undefined) fix = `${row.reason}; ${row.fix ?? ''}`;
+	else fix = row.fix ?? '';
+	return [row.client, row.scope, row.name ?? '(file)', STATUS_TEXT[row.status], startup, tools, finding, fix];
+}
+
+/** Options of {@link formatTable} and {@link formatReport}. */
+export interface FormatOptions {
+	/** Paint the status cells (green ✔, yellow ▲, red ✘, dim skipped). */
+	readonly color: boolean;
+}
+
+const RIGHT_ALIGNED = new Set([4, 5]);
+
+/**
+ * The table: a header line and one line per row, columns separated by two spaces, STARTUP and TOOLS
+ * right-aligned, the last column (FIX) not padded.
+ */
+export function formatTable(rows: readonly DoctorRow[], options: FormatOptions): string[] {
+	const chalk = new Chalk({level: options.color ? 1 : 0});
+	const paint: Record<DoctorStatus, (text: string) => string> = {
+		ok: chalk.green,
+		warn: chalk.yellow,
+		fail: chalk.red,
+		skipped: chalk.dim,
+	};
+	const cells = rows.map(rowCells);
+	const widths = TABLE_COLUMNS.map((title, column) => Math.max(title.length, ...cells.map((line) => [...line[column]!].length)));
+	const pad = (text: string, column: number): string => {
+		if (column === TABLE_COLUMNS.length - 1) return text;
+		const fill = ' '.repeat(widths[column]! - [...text].length);
+		return RIGHT_ALIGNED.has(column) ? fill + text : text + fill;
+	};
+	const header = TABLE_COLUMNS.map((title, column) => pad(title, column)).join('  ').trimEnd();
+	const lines = cells.map((line, index) =>
+		line
+			.map((text, column) => (column === 3 ? paint[rows[index]!.status](pad(text, column)) : pad(text, column)))
+			.join('  ')
+			.trimEnd(),
+	);
+	return [options.color ? chalk.bold(header) : header, ...lines];
+}
+
+function seconds(ms: number): string {
+	return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The one-line totals, e.g. `7 servers: 3 ✔ ok, 1 ▲ warn, 2 ✘ fail, 1 skipped (12.4 s)`. */
+export function formatTotals(report: DoctorReport): string {
+	const t = report.totals;
+	return `${t.servers} ${t.servers === 1 ? 'entry' : 'entries'}: ${t.ok} ✔ ok, ${t.warn} ▲ warn, ${t.fail} ✘ fail, ${t.skipped} skipped (${seconds(report.durationMs)})${report.timedOut ? ' — stopped at --total-timeout' : ''}`;
+}
+
+/**
+ * The whole plain-text report: the config files read, the table, notes, the kept captures (with how to
+ * open them), warnings and the totals. With no config file at all, says where it looked.
+ */
+export function formatReport(report: DoctorReport, options: FormatOptions): string[] {
+	const existing = report.files.filter((file) => file.exists);
+	const lines: string[] = [];
+	if (existing.length === 0) {
+		lines.push('No MCP client config file found. Looked in:');
+		for (const path of [...new Set(report.files.map((file) => file.path))]) lines.push(`  ${path}`);
+		return lines;
+	}
+	lines.push('Config files:');
+	const seen = new Set<string>();
+	for (const file of existing) {
+		if (seen.has(file.path)) continue;
+		seen.add(file.path);
+		lines.push(`  ${file.client.padEnd(14)}  ${file.path}`);
+	}
+	lines.push('');
+	if (report.rows.length === 0) {
+		lines.push('No MCP servers are configured in these files.');
+		return lines;
+	}
+	lines.push(...formatTable(report.rows, options));
+	const notes = [
+		...report.rows.flatMap((row) => row.notes.map((note) => `${row.client}/${row.name ?? '(file)'}: ${note}`)),
+		...report.notes,
+	];
+	if (notes.length > 0) {
+		lines.push('', 'Notes:');
+		for (const note of notes) lines.push(`  ${note}`);
+	}
+	const captures = report.rows.flatMap((row) => [
+		...(row.capture ? [`  ${row.client}/${row.name ?? ''}  ${row.capture}`] : []),
+		...(row.fullEnvCapture ? [`  ${row.client}/${row.name ?? ''} (your shell's environment)  ${row.fullEnvCapture}`] : []),
+	]);
+	if (captures.length > 0) {
+		lines.push('', 'Captures (open with `mcp-wire view FILE` or `mcp-wire report FILE`):', ...captures);
+	}
+	if (report.warnings.length > 0) {
+		lines.push('', 'Warnings:');
+		for (const warning of report.warnings) lines.push(`  ${warning}`);
+	}
+	lines.push('', formatTotals(report));
+	return lines;
+}
+
+/**
+ * The `--json` records, one JSON text per line: a `doctor-server` record per row (every
+ * {@link DoctorRow} field; `finding` as the full finding with its `detail.envDifference`), then one
+ * `doctor-summary` record with the totals, `exitCode`, `timedOut`, `durationMs`, `captureDir`, the
+ * config files looked at (`configs`: client, scope, path, exists), `notes` and `warnings`.
+ */
+export function formatJsonRecords(report: DoctorReport, exitCode: number): string[] {
+	const records: unknown[] = report.rows.map((row) => ({type: 'doctor-server', ...row}));
+	records.push({
+		type: 'doctor-summary',
+		...report.totals,
+		exitCode,
+		timedOut: report.timedOut,
+		durationMs: report.durationMs,
+		...(report.captureDir === undefined ? {} : {captureDir: report.captureDir}),
+		configs: report.files.map((file) => ({client: file.client, scope: file.scope, path: file.path, exists: file.exists})),
+		notes: report.notes,
+		warnings: report.warnings,
+	});
+	return records.map((record) => JSON.stringify(record));
+}

@@ -1,0 +1,173 @@
+/**
+ * From config files to launch plans (issue 6 "Discovery" and "Each server is probed as its client
+ * launches it"): every entry of every config file becomes a probe target (command, args, env, cwd,
+ * exactly as its client would start it), a skipped entry (HTTP/SSE), or a config problem. Reads the
+ * config files; never writes them.
+ */
+import path from 'node:path';
+import {
+	expandEntry,
+	formatProblem,
+	launchCwd,
+	launchEnv,
+	readServers,
+	resolveCommand,
+	type ConfigFile,
+	type ConfigProblem,
+	type LaunchMode,
+	type ServerEntry,
+} from '../configs/index.js';
+import {projectApproval} from './claude-approval.js';
+
+/** The machine facts a plan depends on (injectable for tests). */
+export interface PlanContext {
+	/** The user's environment: what Claude Code and VS Code pass whole, and what GUI apps filter. */
+	readonly env: Readonly<Record<string, string | undefined>>;
+	readonly home: string;
+	readonly cwd: string;
+	readonly platform: NodeJS.Platform;
+}
+
+/**
+ * A stdio server, ready to probe as its client launches it.
+ * - `entry`: the entry with the client's variable expansion applied.
+ * - `command`: `[command, ...args]`; `cwd`: the launch directory (`cwdAssumed` when the client's
+ *   choice is not documented, see `launchCwd`).
+ * - `env`: the exact environment the client gives it; `mode`: the client's rule.
+ * - `fullEnv`: the user's whole environment plus the config `env` (for the env-difference re-probe).
+ * - `resolved`: the file the command resolves to on the client's PATH, or null when it is not there
+ *   (the probe then reports `spawn-failed` without spawning).
+ * - `clientPath`: the PATH the client gives the server ('' when none).
+ * - `notes`: launch facts worth showing (unresolved `${...}` references; a Claude Code project server
+ *   that is not approved, which Claude Code does not start at all).
+ */
+export interface ProbeTarget {
+	readonly kind: 'probe';
+	readonly file: ConfigFile;
+	readonly entry: ServerEntry;
+	readonly command: readonly string[];
+	readonly cwd: string;
+	readonly cwdAssumed: boolean;
+	readonly env: Readonly<Record<string, string>>;
+	readonly mode: LaunchMode;
+	readonly fullEnv: Readonly<Record<string, string>>;
+	readonly resolved: string | null;
+	readonly clientPath: string;
+	readonly notes: readonly string[];
+}
+
+/** An HTTP/SSE entry: listed, not probed. */
+export interface SkippedTarget {
+	readonly kind: 'skipped';
+	readonly file: ConfigFile;
+	readonly entry: ServerEntry;
+	readonly reason: string;
+}
+
+/** A problem in a config file: of one entry (`problem.server`) or of the whole file. */
+export interface ProblemTarget {
+	readonly kind: 'problem';
+	readonly file: ConfigFile;
+	readonly problem: ConfigProblem;
+}
+
+/** One row-to-be of the doctor's table. */
+export type DoctorTarget = ProbeTarget | SkippedTarget | ProblemTarget;
+
+/** What {@link planTargets} returns: the targets in discovery order and notes that are not rows. */
+export interface Plan {
+	readonly targets: DoctorTarget[];
+	/** `file:line:column: message` lines (a server name defined twice). */
+	readonly notes: string[];
+}
+
+/** The value of `key` in `env`; case-insensitive on Windows (`Path`). */
+export function envValue(env: Readonly<Record<string, string | undefined>>, key: string, platform: NodeJS.Platform): string | undefined {
+	if (platform !== 'win32') return env[key];
+	const upper = key.toUpperCase();
+	const found = Object.keys(env).find((name) => name.toUpperCase() === upper);
+	return found === undefined ? undefined : env[found];
+}
+
+/** Launch plan of one stdio entry (see {@link ProbeTarget}). */
+export function planProbe(file: ConfigFile, written: ServerEntry, context: PlanContext): ProbeTarget {
+	const {entry, unresolved} = expandEntry(written, {env: context.env, home: context.home, cwd: context.cwd, platform: context.platform});
+	const launch = launchEnv(file.client, entry, context.env, context.platform);
+	const full = launchEnv('claude-code', entry, context.env, context.platform);
+	const where = launchCwd(file.client, entry, {home: context.home, cwd: context.cwd, platform: context.platform});
+	const command = [entry.command ?? '', ...entry.args];
+	const clientPath = envValue(launch.env, 'PATH', context.platform) ?? '';
+	const resolved = resolveCommand(command[0] ?? '', clientPath, where.cwd, {platform: context.platform, ...(envValue(launch.env, 'PATHEXT', context.platform) === undefined ? {} : {pathExt: envValue(launch.env, 'PATHEXT', context.platform)!})});
+	const notes: string[] = [];
+	if (file.client === 'claude-code' && file.scope === 'project') {
+		const approval = projectApproval(entry.name, context);
+		if (approval === 'pending') notes.push('not approved in Claude Code yet: it starts .mcp.json servers only once you approve them (and trust the folder) in `claude`; `claude mcp list` shows ⏸ Pending approval');
+		if (approval === 'disabled') notes.push('Claude Code does not start it: rejected in disabledMcpjsonServers');
+	}
+	if (unresolved.length > 0) notes.push(`unresolved variable reference${unresolved.length === 1 ? '' : 's'} left as written: ${unresolved.map((name) => `\${${name}}`).join(', ')}`);
+	return {
+		kind: 'probe',
+		file,
+		entry,
+		command,
+		cwd: where.cwd,
+		cwdAssumed: where.isAssumed,
+		env: launch.env,
+		mode: launch.mode,
+		fullEnv: full.env,
+		resolved,
+		clientPath,
+		notes,
+	};
+}
+
+/**
+ * Reads every existing file of `files` and plans each entry, in order: a file's problems first (broken
+ * JSON, an entry without command, a field of the wrong type: each names file:line:column), then its
+ * entries. Problems of the same file and position reported by two scopes of one file (Claude Code's
+ * `~/.claude.json` user and local scopes) appear once. A name defined twice is a note, not a row (the
+ * client uses the later definition, which gets its own row).
+ */
+export function planTargets(files: readonly ConfigFile[], context: PlanContext): Plan {
+	const targets: DoctorTarget[] = [];
+	const notes: string[] = [];
+	const seen = new Set<string>();
+	for (const file of files) {
+		if (!file.exists) continue;
+		let result;
+		try {
+			result = readServers(file);
+		} catch (error) {
+			const message = error instanceof Error ? error.message : String(error);
+			targets.push({kind: 'problem', file, problem: {kind: 'broken-json', file: file.path, line: 1, column: 1, message}});
+			continue;
+		}
+		for (const problem of result.problems) {
+			const key = `${problem.file}:${problem.line}:${problem.column}:${problem.message}`;
+			if (seen.has(key)) continue;
+			seen.add(key);
+			if (problem.kind === 'duplicate-name') notes.push(formatProblem(problem));
+			else targets.push({kind: 'problem', file, problem});
+		}
+		for (const entry of result.servers) {
+			if (entry.transport === 'stdio') {
+				targets.push(planProbe(file, entry, context));
+			} else {
+				targets.push({
+					kind: 'skipped',
+					file,
+					entry,
+					reason: `${entry.transport === 'sse' ? 'SSE' : 'HTTP'} server${entry.url === undefined ? '' : ` at ${entry.url}`}: doctor checks stdio servers only`,
+				});
+			}
+		}
+	}
+	return {targets, notes};
+}
+
+/** The `.` / `..`-free absolute form of a directory, for comparing PATH entries. */
+export function normalizeDir(dir: string, platform: NodeJS.Platform): string {
+	const p = platform === 'win32' ? path.win32 : path.posix;
+	const resolved = p.resolve(dir);
+	return platform === 'win32' ? resolved.toLowerCase() : resolved;
+}

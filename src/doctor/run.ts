@@ -1,0 +1,281 @@
+/**
+ * `mcp-wire doctor`'s engine (issue 6): config files → launch plans → concurrent probes, each as its
+ * client launches the server → one row per server with the verdict, the first finding and its fix.
+ * No stdout writes here: the CLI presents the report.
+ */
+import {performance} from 'node:perf_hooks';
+import {formatProblem, resolveCommand, type ConfigFile} from '../configs/index.js';
+import type {Finding} from '../core/types.js';
+import {DEFAULT_MAX_ENV_PROBES, differingVariables, ENV_SENSITIVE_CODES, findEnvDifference} from './env-difference.js';
+import {explainEnvDifference, explainFinding, explainNotOnPath, notOnPathFinding, withEnvDifference} from './explain.js';
+import {envValue, planTargets, type DoctorTarget, type PlanContext, type ProbeTarget} from './plan.js';
+import {probeOnce, ProbeProcesses} from './probe-once.js';
+import type {DoctorReport, DoctorRow, DoctorTotals, EnvDifference} from './types.js';
+import {evaluateProbe, type ProbeVerdict} from './verdict.js';
+
+/** Default `--jobs`: probes running at the same time. */
+export const DEFAULT_JOBS = 4;
+/** Default `--total-timeout` (ms): the whole run, env re-probes included. */
+export const DEFAULT_TOTAL_TIMEOUT_MS = 120_000;
+
+/** Inputs of {@link runDoctor}. */
+export interface DoctorOptions {
+	/** The config files to read (from `discoverConfigs`); files that do not exist are skipped. */
+	readonly files: readonly ConfigFile[];
+	/** The user's environment, home, project folder and platform. */
+	readonly context: PlanContext;
+	/** Per-request wait of each probe (ms, `--timeout`). */
+	readonly timeoutMs: number;
+	/** The whole run (ms, `--total-timeout`); probes still running then are killed and reported. */
+	readonly totalTimeoutMs: number;
+	/** Probes at the same time (`--jobs`), at least 1. */
+	readonly jobs: number;
+	readonly protocolVersion?: string;
+	/** mcp-wire's version, for the capture headers. */
+	readonly toolVersion: string;
+	/** Keep every probe's capture in this (existing, private) directory; absent: no captures. */
+	readonly captureDir?: string;
+	/** Extra probes per server to name the variables that make the difference (default 6). */
+	readonly maxEnvProbes?: number;
+	/** Diagnostic lines for stderr (`--verbose`), prefixed with `client/name: `. */
+	readonly onLog?: (line: string) => void;
+	/** Called as each row is ready (in completion order), with how many rows are done of how many. */
+	readonly onRow?: (row: DoctorRow, done: number, total: number) => void;
+}
+
+interface Deadline {
+	firedAt: number | undefined;
+}
+
+/** The totals of a list of rows. */
+export function totalsOf(rows: readonly DoctorRow[]): DoctorTotals {
+	const count = (status: DoctorRow['status']): number => rows.filter((row) => row.status === status).length;
+	return {servers: rows.length, ok: count('ok'), warn: count('warn'), fail: count('fail'), skipped: count('skipped')};
+}
+
+/** The process exit code for a report: 1 when any row failed, else 0. */
+export function exitCodeOf(report: DoctorReport): number {
+	return report.totals.fail > 0 ? 1 : 0;
+}
+
+function problemRow(target: Extract<DoctorTarget, {kind: 'problem'}>): DoctorRow {
+	const {file, problem} = target;
+	return {
+		client: file.client,
+		scope: file.scope,
+		file: file.path,
+		position: {line: problem.line, column: problem.column},
+		...(problem.server === undefined ? {} : {name: problem.server}),
+		status: 'fail',
+		findings: [],
+		problem,
+		reason: problem.kind === 'broken-json' ? `${problem.message}: ${file.client} loads no server from this file` : problem.message,
+		fix: formatProblem(problem),
+		notes: [],
+	};
+}
+
+function skippedRow(target: Extract<DoctorTarget, {kind: 'skipped'}>): DoctorRow {
+	const {file, entry} = target;
+	return {
+		client: file.client,
+		scope: file.scope,
+		file: file.path,
+		position: entry.position,
+		name: entry.name,
+		transport: entry.transport,
+		status: 'skipped',
+		findings: [],
+		reason: target.reason,
+		notes: [],
+	};
+}
+
+/**
+ * Probes every server of `options.files` as its client launches it and returns one row per server (and
+ * per config problem), in discovery order.
+ *
+ * Per stdio server: a command that is not on the PATH the client gives is `spawn-failed` at once (no
+ * spawn); otherwise one probe (`runProbe`) under the client's environment, judged for that client
+ * (verdict.ts). When it fails with `spawn-failed`, `early-exit`, `no-response` or `unflushed-output`
+ * under a client that does not pass the whole environment, it is probed once more with the user's full
+ * environment, and if it works there, {@link findEnvDifference} names the variables (at most
+ * `maxEnvProbes` more probes), recorded as `detail.envDifference` on the same finding (no new code).
+ *
+ * At most `jobs` servers are probed at once. When `totalTimeoutMs` passes, no new probe starts, running
+ * servers are SIGKILLed, and their rows fail with the reason. Never throws for what servers do; config
+ * files are only read.
+ */
+export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
+	const started = performance.now();
+	const plan = planTargets(options.files, options.context);
+	const targets = plan.targets;
+	const rows: (DoctorRow | undefined)[] = targets.map(() => undefined);
+	const warnings: string[] = [];
+	const processes = new ProbeProcesses();
+	const deadline: Deadline = {firedAt: undefined};
+	const timer = setTimeout(() => {
+		deadline.firedAt = performance.now();
+		processes.killAll();
+	}, options.totalTimeoutMs);
+	let done = 0;
+	let next = 0;
+	const worker = async (): Promise<void> => {
+		while (next < targets.length) {
+			const index = next++;
+			const target = targets[index]!;
+			let row: DoctorRow;
+			if (target.kind === 'problem') row = problemRow(target);
+			else if (target.kind === 'skipped') row = skippedRow(target);
+			else row = await probeTarget(target, options, processes, deadline, warnings);
+			rows[index] = row;
+			done += 1;
+			options.onRow?.(row, done, targets.length);
+		}
+	};
+	try {
+		await Promise.all(Array.from({length: Math.max(1, Math.min(options.jobs, targets.length))}, () => worker()));
+	} finally {
+		clearTimeout(timer);
+	}
+	const finished = rows.filter((row): row is DoctorRow => row !== undefined);
+	return {
+		files: options.files,
+		rows: finished,
+		notes: plan.notes,
+		totals: totalsOf(finished),
+		timedOut: deadline.firedAt !== undefined,
+		durationMs: performance.now() - started,
+		...(options.captureDir === undefined ? {} : {captureDir: options.captureDir}),
+		warnings,
+	};
+}
+
+function stoppedRow(target: ProbeTarget, base: Omit<DoctorRow, 'status' | 'findings' | 'notes'>, options: DoctorOptions, what: string): DoctorRow {
+	return {
+		...base,
+		status: 'fail',
+		findings: [],
+		reason: `${what}: --total-timeout (${options.totalTimeoutMs} ms) elapsed`,
+		fix: `probe it alone: mcp-wire probe --timeout ${options.timeoutMs} -- ${target.command.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word))).join(' ')}`,
+		notes: [...target.notes],
+	};
+}
+
+async function probeTarget(target: ProbeTarget, options: DoctorOptions, processes: ProbeProcesses, deadline: Deadline, warnings: string[]): Promise<DoctorRow> {
+	const {file, entry} = target;
+	const platform = options.context.platform;
+	const label = `${file.client}/${entry.name}`;
+	const log = options.onLog === undefined ? undefined : (line: string): void => options.onLog?.(`${label}: ${line}`);
+	const started = performance.now();
+	const base = {
+		client: file.client,
+		scope: file.scope,
+		file: file.path,
+		position: entry.position,
+		name: entry.name,
+		transport: entry.transport,
+		command: target.command,
+		cwd: target.cwd,
+		envMode: target.mode,
+	} as const;
+	if (deadline.firedAt !== undefined) return stoppedRow(target, base, options, 'not probed');
+
+	const envKeys = Object.keys(entry.env);
+	const probe = async (env: Readonly<Record<string, string>>, kind: 'client' | 'shell' | 'search') => {
+		const outcome = await probeOnce({
+			command: target.command,
+			env,
+			cwd: target.cwd,
+			timeoutMs: options.timeoutMs,
+			...(options.protocolVersion === undefined ? {} : {protocolVersion: options.protocolVersion}),
+			contentLengthReprobe: kind === 'client',
+			envMode: kind === 'client' ? target.mode : 'inherit',
+			envKeys,
+			name: entry.name,
+			toolVersion: options.toolVersion,
+			...(options.captureDir !== undefined && kind !== 'search'
+				? {capture: {dir: options.captureDir, name: `${file.client}-${entry.name}${kind === 'shell' ? '-shell' : ''}`}}
+				: {}),
+			processes,
+			...(log ? {onLog: log} : {}),
+		});
+		if (outcome.warning !== undefined) warnings.push(outcome.warning);
+		return outcome;
+	};
+
+	let verdict: ProbeVerdict;
+	let capture: string | undefined;
+	let finding: Finding | undefined;
+	let fix: string | undefined;
+	const notes = [...target.notes];
+	if (target.resolved === null) {
+		finding = notOnPathFinding(target);
+		verdict = {status: 'fail', connected: false, finding, findings: [{code: 'spawn-failed', severity: 'error', count: 1}]};
+		fix = explainNotOnPath(target, platform);
+		log?.(`${target.command[0] ?? ''} is not on the PATH the client gives (${target.clientPath}); not spawned`);
+	} else {
+		const main = await probe(target.env, 'client');
+		const killedByUs =
+			deadline.firedAt !== undefined && main.result.exit?.signal === 'SIGKILL' && !main.snapshot.marks.some((mark) => mark.type === 'signal-sent' && mark.signal === 'SIGKILL');
+		if (killedByUs) {
+			return {...stoppedRow(target, base, options, 'stopped'), ...(main.capture ? {capture: main.capture} : {})};
+		}
+		verdict = evaluateProbe(main.snapshot, file.client);
+		capture = main.capture;
+		finding = verdict.finding;
+		fix = finding === undefined ? undefined : explainFinding(finding, main.snapshot.findings);
+	}
+
+	let envDifference: EnvDifference | undefined;
+	let fullEnvCapture: string | undefined;
+	const code = finding?.code;
+	const startsInShell = target.resolved !== null || resolveCommand(target.command[0] ?? '', envValue(target.fullEnv, 'PATH', platform) ?? '', target.cwd, {platform}) !== null;
+	const mayDependOnEnv = verdict.status === 'fail' && code !== undefined && ENV_SENSITIVE_CODES.has(code) && target.mode !== 'client-full' && startsInShell;
+	if (mayDependOnEnv && differingVariables(target.env, target.fullEnv).length > 0 && deadline.firedAt === undefined) {
+		log?.('failed under the client environment; re-probing with your full environment');
+		const shell = await probe(target.fullEnv, 'shell');
+		fullEnvCapture = shell.capture;
+		const shellVerdict = evaluateProbe(shell.snapshot, file.client);
+		if (deadline.firedAt === undefined && shellVerdict.status !== 'fail') {
+			const found = await findEnvDifference({
+				baseEnv: target.env,
+				fullEnv: target.fullEnv,
+				code,
+				command: target.command,
+				cwd: target.cwd,
+				platform,
+				maxProbes: options.maxEnvProbes ?? DEFAULT_MAX_ENV_PROBES,
+				works: async (env) => {
+					if (deadline.firedAt !== undefined) return undefined;
+					const outcome = await probe(env, 'search');
+					if (deadline.firedAt !== undefined) return undefined;
+					return evaluateProbe(outcome.snapshot, file.client).status !== 'fail';
+				},
+			});
+			envDifference = found ?? {variables: differingVariables(target.env, target.fullEnv), minimal: false, probes: 0};
+			log?.(`works with ${envDifference.variables.join(', ')} from your shell`);
+		} else if (deadline.firedAt === undefined) {
+			notes.push(`fails with your shell's full environment too (${shellVerdict.finding?.code ?? 'no handshake'})`);
+		}
+	}
+	if (envDifference && finding) {
+		finding = withEnvDifference(finding, envDifference);
+		fix = explainEnvDifference(envDifference, target, platform);
+	}
+	return {
+		...base,
+		status: verdict.status,
+		connected: verdict.connected,
+		...(verdict.startupMs === undefined ? {} : {startupMs: verdict.startupMs}),
+		...(verdict.tools === undefined ? {} : {tools: verdict.tools}),
+		...(finding ? {finding} : {}),
+		findings: verdict.findings,
+		...(fix === undefined ? {} : {fix}),
+		...(envDifference ? {envDifference} : {}),
+		...(capture === undefined ? {} : {capture}),
+		...(fullEnvCapture === undefined ? {} : {fullEnvCapture}),
+		durationMs: performance.now() - started,
+		notes,
+	};
+}

@@ -1,0 +1,105 @@
+/**
+ * The doctor's verdict for one probed server, as one particular client would see it (issue 6
+ * "Output"). Pure: it reads a finished session snapshot and the client reaction table that the finding
+ * catalog carries (protocol.md §6), so a stray banner line is ▲ for Claude Code (logged and skipped)
+ * but ✘ for Cursor (2026 builds fail the connection).
+ */
+import type {ClientName} from '../configs/index.js';
+import type {ClientFamily, Finding, Reaction, SessionSnapshot} from '../core/types.js';
+import type {DoctorStatus, FindingCount} from './types.js';
+
+/**
+ * Which client family's reactions apply to a client (protocol.md §6 and C8): Claude Desktop and Claude
+ * Code run the TS SDK v1 client; VS Code and Cursor have their own columns.
+ */
+export const CLIENT_FAMILY: Readonly<Record<ClientName, ClientFamily>> = {
+	'claude-desktop': 'ts-sdk-v1',
+	'claude-code': 'ts-sdk-v1',
+	cursor: 'cursor',
+	vscode: 'vscode',
+};
+
+/** How people name the clients. */
+export const CLIENT_LABEL: Readonly<Record<ClientName, string>> = {
+	'claude-desktop': 'Claude Desktop',
+	'claude-code': 'Claude Code',
+	cursor: 'Cursor',
+	vscode: 'VS Code',
+};
+
+/**
+ * Findings that are consequences of another fault (a request left open because the server died or was
+ * stuck); they decide the verdict only when nothing else does.
+ */
+const CONSEQUENCES: ReadonlySet<string> = new Set(['unanswered-request', 'shutdown-timeout']);
+
+/** The reaction of `client` to `finding`, from the finding's impact list (`unknown` when not listed). */
+export function reactionOf(finding: Finding, client: ClientName): Reaction {
+	const family = CLIENT_FAMILY[client];
+	return finding.impact.find((impact) => impact.client === family)?.reaction ?? 'unknown';
+}
+
+/**
+ * True when `finding` keeps `client` from a working session: its reaction is `hang` or `fatal`, or it is
+ * not established (`unknown`) and the finding is an error.
+ */
+export function breaksClient(finding: Finding, client: ClientName): boolean {
+	const reaction = reactionOf(finding, client);
+	return reaction === 'hang' || reaction === 'fatal' || (reaction === 'unknown' && finding.severity === 'error');
+}
+
+/**
+ * What {@link evaluateProbe} found.
+ * - `connected`: the server answered `initialize` before the probe gave up on it (or, for a
+ *   2026-07-28 server, `server/discover`) in a frame this client can read (no finding on that frame
+ *   breaks it), i.e. what `claude mcp list` calls "Connected".
+ * - `startupMs`: the `initialize` latency in ms when `connected`.
+ * - `tools`: the number of tools from `tools/list`, when answered.
+ * - `finding`: the finding that decides the status (see {@link DoctorStatus}); absent for `ok`.
+ */
+export interface ProbeVerdict {
+	readonly status: Exclude<DoctorStatus, 'skipped'>;
+	readonly connected: boolean;
+	readonly startupMs?: number;
+	readonly tools?: number;
+	readonly finding?: Finding;
+	readonly findings: readonly FindingCount[];
+}
+
+/** First finding matching `test`, root causes before consequences (in the order found otherwise). */
+function pick(findings: readonly Finding[], test: (finding: Finding) => boolean): Finding | undefined {
+	return findings.find((f) => test(f) && !CONSEQUENCES.has(f.code)) ?? findings.find(test);
+}
+
+/**
+ * The verdict of a finished probe for `client`:
+ * - `fail` when a finding breaks this client ({@link breaksClient}), or the server never answered the
+ *   handshake (no `initialize` response before the probe's timeout mark);
+ * - `warn` when it connected and some error or warning remains (one this client tolerates);
+ * - `ok` otherwise (info findings only, or none).
+ */
+export function evaluateProbe(snapshot: SessionSnapshot, client: ClientName): ProbeVerdict {
+	const findings = snapshot.findings;
+	const answered = (method: string) =>
+		snapshot.frames.find((frame) => frame.stream === 'stdout' && frame.kind === 'response' && frame.answers?.method === method);
+	const handshake = answered('initialize') ?? answered('server/discover');
+	const method = handshake?.answers?.method;
+	const gaveUp = snapshot.marks.find((mark) => mark.type === 'timeout' && mark.method === method);
+	// A handshake reply this client cannot read (pretty-printed, behind a BOM…) does not connect it.
+	const unreadable = handshake !== undefined && findings.some((f) => f.frameIndex === handshake.index && breaksClient(f, client));
+	const connected = handshake !== undefined && !unreadable && (gaveUp === undefined || handshake.tMs <= gaveUp.tMs);
+	const startupMs = connected && method === 'initialize' ? handshake.answers?.latencyMs : undefined;
+	const tools = snapshot.summary.tools;
+	const counts = snapshot.summary.findings.map((f) => ({code: f.code, severity: f.severity, count: f.count}));
+	const base = {connected, ...(startupMs === undefined ? {} : {startupMs}), ...(tools === undefined ? {} : {tools}), findings: counts};
+
+	const breaking = pick(findings, (f) => breaksClient(f, client));
+	if (breaking) return {...base, status: 'fail', finding: breaking};
+	if (!connected) {
+		const first = pick(findings, (f) => f.severity === 'error') ?? pick(findings, (f) => f.severity === 'warning');
+		return {...base, status: 'fail', ...(first ? {finding: first} : {})};
+	}
+	const shown = pick(findings, (f) => f.severity === 'error') ?? pick(findings, (f) => f.severity === 'warning');
+	if (shown) return {...base, status: 'warn', finding: shown};
+	return {...base, status: 'ok'};
+}

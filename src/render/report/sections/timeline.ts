@@ -1,0 +1,171 @@
+import {escapeText, groupDigits} from '../../../core/bytes/glyphs.js';
+import {STREAM_LABEL, type Frame} from '../../../core/types.js';
+import {cell, code, details, html, ms, plural, table} from '../md.js';
+import {block, type ReportContext, type SectionOutput} from './context.js';
+
+/** Rows up to which the timeline is shown unfolded. */
+const VISIBLE_ROWS = 8;
+
+function idText(id: Frame['id']): string {
+	return id === undefined ? '' : ` id=${typeof id === 'string' ? JSON.stringify(id) : String(id)}`;
+}
+
+function errorText(message: unknown): string {
+	const error = typeof message === 'object' && message !== null ? (message as {error?: unknown}).error : undefined;
+	if (typeof error !== 'object' || error === null) {
+		return '';
+	}
+
+	const {code: errorCode, message: text} = error as {code?: unknown; message?: unknown};
+	return [typeof errorCode === 'number' ? ` ${errorCode}` : '', typeof text === 'string' ? ` ${escapeText(text, 40)}` : ''].join('');
+}
+
+function jsonPreview(message: unknown): string {
+	try {
+		return JSON.stringify(message) ?? String(message);
+	} catch {
+		return String(message);
+	}
+}
+
+/** What a frame is, in one cell: kind, method or id, and tags for its framing (`CRLF`, `no LF`, `N lines`, `content-length`). */
+function frameCell(frame: Frame): string {
+	let text: string;
+	switch (frame.kind) {
+		case 'request':
+		case 'notification': {
+			text = `${frame.kind} ${code(frame.method ?? '?', 40)}${escapeText(idText(frame.id), 40)}`;
+			break;
+		}
+
+		case 'response':
+		case 'error': {
+			const answers = frame.answers === undefined ? '' : ` → ${code(frame.answers.method, 40)}`;
+			text = `${frame.kind}${escapeText(idText(frame.id), 40)}${answers}${frame.kind === 'error' ? ` ${code(errorText(frame.message).trim() || 'error')}` : ''}`;
+			break;
+		}
+
+		case 'json': {
+			text = `json ${code(jsonPreview(frame.message), 40)}`;
+			break;
+		}
+
+		case 'text': {
+			text = `text ${code(frame.text ?? '', 40)}`;
+			break;
+		}
+
+		case 'blank': {
+			text = 'blank';
+			break;
+		}
+	}
+
+	const tags: string[] = [];
+	if (frame.framing === 'content-length') {
+		tags.push('content-length');
+	}
+
+	if (frame.terminator === 'crlf') {
+		tags.push('CRLF');
+	}
+
+	if (frame.terminator === 'none') {
+		tags.push('no LF');
+	}
+
+	if (frame.lineCount > 1) {
+		tags.push(`${frame.lineCount} lines`);
+	}
+
+	return cell(tags.length > 0 ? `${text} [${tags.join(', ')}]` : text);
+}
+
+/**
+ * The frame timeline: the first `plan.timelineFrames` stdin/stdout frames with completion time (ms since
+ * start), direction, bytes, what the frame is, the latency of responses, and the codes found in it;
+ * client timeouts, stdin closing, signals and the exit are interleaved as italic rows. Folded into
+ * `<details>` when longer than a few rows.
+ */
+export function timelineSection(context: ReportContext): SectionOutput {
+	const frames = context.snapshot.frames.filter((frame) => frame.stream !== 'stderr');
+	const events = timelineEvents(context);
+	if (frames.length === 0 && events.length === 0) {
+		return {blocks: [block(27, 'the timeline', ['**Frames:** none crossed stdin or stdout.'])], leftOut: []};
+	}
+
+	const limit = Math.min(frames.length, context.plan.timelineFrames);
+	if (limit === 0 && frames.length > 0) {
+		return {blocks: [], leftOut: [`the frame timeline (${plural(frames.length, 'frame')})`]};
+	}
+
+	const codesByFrame = new Map<number, Set<string>>();
+	for (const finding of context.snapshot.findings) {
+		if (finding.frameIndex !== undefined) {
+			const set = codesByFrame.get(finding.frameIndex) ?? new Set<string>();
+			set.add(finding.code);
+			codesByFrame.set(finding.frameIndex, set);
+		}
+	}
+
+	const shown = frames.slice(0, limit);
+	const until = limit < frames.length ? shown.at(-1)!.tMs : Infinity;
+	const rows: Array<{tMs: number; order: number; cells: string[]}> = shown.map((frame, order) => ({
+		tMs: frame.tMs,
+		order,
+		cells: [
+			String(frame.index),
+			ms(frame.tMs),
+			STREAM_LABEL[frame.stream],
+			groupDigits(frame.byteLength),
+			frameCell(frame),
+			frame.answers === undefined ? '' : ms(frame.answers.latencyMs),
+			[...(codesByFrame.get(frame.index) ?? [])].map((findingCode) => code(findingCode)).join(', '),
+		],
+	}));
+	for (const event of events.filter((entry) => entry.tMs <= until)) {
+		rows.push({tMs: event.tMs, order: rows.length, cells: ['', ms(event.tMs), '', '', `*${cell(event.text)}*`, '', '']});
+	}
+
+	rows.sort((a, b) => a.tMs - b.tMs || a.order - b.order);
+	const body = table(['frame', 'ms', 'dir', 'bytes', 'what', 'latency ms', 'findings'], ['r', 'r', 'l', 'r', 'l', 'r', 'l'], rows.map((row) => row.cells));
+	const leftOut = limit < frames.length ? [`frames ${limit + 1}–${frames.length} of the timeline`] : [];
+	const title = limit < frames.length ? `Frame timeline: the first ${limit} of ${plural(frames.length, 'frame')} on stdin/stdout` : `Frame timeline: ${plural(frames.length, 'frame')} on stdin/stdout`;
+	if (rows.length <= VISIBLE_ROWS) {
+		return {blocks: [block(30, 'the frame timeline', [`**${title}**`, '', ...body])], leftOut};
+	}
+
+	return {blocks: [block(30, 'the frame timeline', details(html(title), body))], leftOut};
+}
+
+/** Process events worth a timeline row: client timeouts, stdin closed, signals, the exit. */
+function timelineEvents(context: ReportContext): Array<{tMs: number; text: string}> {
+	const events: Array<{tMs: number; text: string}> = [];
+	for (const mark of context.snapshot.marks) {
+		switch (mark.type) {
+			case 'timeout': {
+				events.push({tMs: mark.tMs, text: `client gave up on ${mark.method} (id ${JSON.stringify(mark.id)}) after ${groupDigits(mark.timeoutMs)} ms`});
+				break;
+			}
+
+			case 'stdin-closed': {
+				events.push({tMs: mark.tMs, text: 'client closed stdin'});
+				break;
+			}
+
+			case 'signal-sent': {
+				events.push({tMs: mark.tMs, text: `client sent ${mark.signal}`});
+				break;
+			}
+
+			default:
+		}
+	}
+
+	const exit = context.snapshot.exit;
+	if (exit !== undefined) {
+		events.push({tMs: exit.tMs, text: exit.signal === null ? `process exited with code ${exit.code ?? '?'}` : `process killed by ${exit.signal}`});
+	}
+
+	return events;
+}

@@ -1,0 +1,46 @@
+import {code, plural, prose} from '../md.js';
+import {groupDigits} from '../../../core/bytes/glyphs.js';
+import type {ReportContext} from './context.js';
+
+/**
+ * The one-line verdict that opens the report, e.g.
+ * `**mcp-wire: FAIL** · 1 error, 1 warning · first: `stray-output` at stdout offset 0 — stdout carries a
+ * banner line before the first message, not an MCP message`.
+ * OK reports say how many frames crossed; a capture cut short or a session still running says so.
+ */
+export function verdictLine(context: ReportContext): string {
+	const {summary} = context.snapshot;
+	const parts = [`**mcp-wire: ${summary.verdict.toUpperCase()}**`];
+	const counts: string[] = [];
+	if (summary.errors > 0) {
+		counts.push(plural(summary.errors, 'error'));
+	}
+
+	if (summary.warnings > 0) {
+		counts.push(plural(summary.warnings, 'warning'));
+	}
+
+	if (summary.infos > 0) {
+		counts.push(`${summary.infos} info`);
+	}
+
+	const first = context.findings[0];
+	if (first === undefined) {
+		const frames = summary.streams.stdin.frames + summary.streams.stdout.frames;
+		parts.push(`no wire faults in ${plural(frames, 'frame')}`);
+	} else {
+		parts.push(counts.join(', '));
+		const where = first.byteLength > 0 ? ` at ${first.stream} offset ${groupDigits(first.offset)}` : '';
+		parts.push(`${code(first.code)}${where}: ${prose(first.message)}`);
+	}
+
+	if (context.source.isTruncated === true) {
+		parts.push('the capture was cut short (this report covers the bytes before the cut)');
+	}
+
+	if (!context.snapshot.isEnded) {
+		parts.push('session still running');
+	}
+
+	return parts.join(' · ');
+}

@@ -1,0 +1,128 @@
+import {describe, expect, it} from 'vitest';
+import {CATALOG, dressFinding} from '../../src/core/detectors/catalog.js';
+import {explainError} from '../../src/core/explain.js';
+import type {FindingCode} from '../../src/core/types.js';
+
+const codes = (text: string): string[] => explainError(text).explanations.map((explanation) => `${explanation.code}:${explanation.likelihood}`);
+
+describe('explainError: the messages of issue 5', () => {
+	it(`Unexpected token 'S', "Starting B"... is not valid JSON → stray-output (a banner)`, () => {
+		const result = explainError(`Unexpected token 'S', "Starting B"... is not valid JSON`);
+		expect(result.explanations.map((explanation) => explanation.code)).toEqual(['stray-output']);
+		const [stray] = result.explanations;
+		expect(stray!.likelihood).toBe('likely');
+		expect(stray!.why).toBe(`the client read a line on the server's stdout that starts with "Starting B": a text line (a banner or print), not a JSON message.`);
+		// The catalog's fix and impact for a banner, not a restatement.
+		const dressed = dressFinding({code: 'stray-output', stream: 'stdout', offset: 0, byteLength: 0, tMs: 0, detail: {kind: 'banner'}});
+		expect(stray!.hint).toBe(dressed.hint);
+		expect(stray!.impact).toEqual(dressed.impact);
+		expect(stray!.title).toBe(CATALOG['stray-output'].title);
+		expect(stray!.severity).toBe('error');
+		expect(stray!.rules).toEqual(['R5']);
+		expect(result.source).toBe("V8's JSON.parse, in TS SDK v1 hosts (Claude Desktop, Claude Code, MCP Inspector) and Cursor");
+	});
+
+	it('Unexpected end of JSON input → blank-line, or the blank line after Content-Length headers', () => {
+		expect(codes('Unexpected end of JSON input')).toEqual(['blank-line:likely', 'content-length-framing:possible']);
+	});
+
+	it(`Expected property name or '}' in JSON at position 1 → multiline-json (a line that is just "{")`, () => {
+		const result = explainError(`Expected property name or '}' in JSON at position 1`);
+		expect(codes(`Expected property name or '}' in JSON at position 1`)).toEqual(['multiline-json:likely']);
+		expect(result.explanations[0]!.why).toContain('(the line is just `{`)');
+	});
+
+	it('Unexpected non-whitespace character after JSON at position 4 → a timestamped log line, or two values on a line', () => {
+		const result = explainError('Unexpected non-whitespace character after JSON at position 4');
+		expect(codes('Unexpected non-whitespace character after JSON at position 4')).toEqual(['stray-output:likely', 'concatenated-json:possible', 'multiline-json:possible']);
+		expect(result.explanations[0]!.why).toContain('(the year ends at position 4)');
+		expect(result.explanations[0]!.hint).toBe(dressFinding({code: 'stray-output', stream: 'stdout', offset: 0, byteLength: 0, tMs: 0, detail: {kind: 'log'}}).hint);
+	});
+
+	it('Failed to connect (claude mcp list) → the faults that make spawn + initialize fail', () => {
+		expect(codes('✗ Failed to connect')).toEqual([
+			'early-exit:possible',
+			'spawn-failed:possible',
+			'no-response:possible',
+			'unflushed-output:possible',
+			'content-length-framing:possible',
+			'bom:possible',
+			'protocol-version:possible',
+		]);
+		expect(explainError('my-server: node /srv/index.js - ✗ Failed to connect').source).toBe('`claude mcp list` (Claude Code), after a real spawn and initialize');
+	});
+
+	it('Request timed out → a missing or lost response', () => {
+		expect(codes('MCP error -32001: Request timed out')).toEqual([
+			'no-response:possible',
+			'unflushed-output:possible',
+			'multiline-json:possible',
+			'missing-newline:possible',
+			'content-length-framing:possible',
+			'bom:possible',
+			'unknown-id:possible',
+		]);
+	});
+
+	it('Failed to parse JSONRPC message from server (Python SDK) → stray-output, and what else gives that log', () => {
+		const result = explainError('Failed to parse JSONRPC message from server');
+		expect(codes('Failed to parse JSONRPC message from server')).toEqual(['stray-output:likely', 'blank-line:possible', 'multiline-json:possible', 'invalid-jsonrpc:possible']);
+		expect(result.source).toBe('the Python SDK client (mcp.client.stdio), which logs it and skips the line');
+	});
+});
+
+describe('explainError: variants users paste', () => {
+	it.each([
+		[`Unexpected token '\u001b', "\u001b[33m[2026"... is not valid JSON`, ['ansi-escape:likely', 'stray-output:likely']],
+		[String.raw`Unexpected token '', "\x1B[33m[2026"... is not valid JSON`, ['ansi-escape:likely', 'stray-output:likely']],
+		[`Unexpected token 'C', "Content-Le"... is not valid JSON`, ['content-length-framing:likely']],
+		[`Unexpected token '}', "}" is not valid JSON`, ['multiline-json:likely']],
+		[`Unexpected token ']', "  ]" is not valid JSON`, ['multiline-json:likely']],
+		['Unexpected token \'S\', "Starting B server" is not valid JSON', ['stray-output:likely']],
+		[`Unexpected token '\uFEFF', "\uFEFF{"jsonrp"... is not valid JSON`, ['bom:likely']],
+		[`[error] Unexpected token 'i', "info: Micr"... is not valid JSON {metadata:{context:'connection'}}`, ['stray-output:likely', 'stderr-merged:possible']],
+		[`Unexpected token 'S', "Server sta"... is not valid JSON`, ['stray-output:likely']],
+		['Unexpected token S in JSON at position 0', ['stray-output:likely']],
+		['No number after minus sign in JSON at position 2', ['stray-output:likely']],
+		[String.raw`Invalid JSON: EOF while parsing a value at line 2 column 0 [type=json_invalid, input_value='\n', input_type=str]`, ['blank-line:likely']],
+		[String.raw`Failed to parse JSONRPC message from server ... input_value='\n'`, ['blank-line:likely']],
+		[`Failed to parse JSONRPC message from server ... input_value='Content-Length: 157'`, ['content-length-framing:likely']],
+		[String.raw`Failed to parse message: "\n"`, ['blank-line:likely']],
+		['Failed to parse message: "Server started on port 3000"', ['stray-output:likely', 'multiline-json:possible']],
+		['Invalid JSON-RPC message: [dotenv@17.2.2] injecting env (0) from .env', ['stray-output:likely']],
+		['Server transport closed unexpectedly, this is likely due to the process exiting early.', ['early-exit:likely']],
+		['MCP error -32000: Connection closed', ['early-exit:likely']],
+		["Server's protocol version is not supported: 2025-03-26", ['protocol-version:likely']],
+		['RuntimeError: Unsupported protocol version from the server: 1.0', ['protocol-version:likely']],
+		['ReadBuffer exceeded maximum size of 10485760 bytes', ['oversize-frame:likely']],
+		['Received a response for an unknown message ID: {"jsonrpc":"2.0","id":0}', ['unknown-id:likely', 'duplicate-response:possible']],
+		["UnicodeDecodeError: 'utf-8' codec can't decode byte 0xc7 in position 51: invalid continuation byte", ['invalid-utf8:likely']],
+		['Error: spawn uvx ENOENT', ['spawn-failed:likely']],
+	] as const)('%s', (text, expected) => {
+		expect(codes(text)).toEqual(expected);
+	});
+
+	it('names the launcher kind from the first characters, and gives the launcher fix', () => {
+		const result = explainError(`Unexpected token '>', "> tsc && s"... is not valid JSON`);
+		expect(result.explanations[0]!.hint).toBe(dressFinding({code: 'stray-output', stream: 'stdout', offset: 0, byteLength: 0, tMs: 0, detail: {kind: 'launcher'}}).hint);
+	});
+
+	it('gives the 10 MiB error severity for a ReadBuffer overflow', () => {
+		expect(explainError('ReadBuffer exceeded maximum size of 10485760 bytes').explanations[0]!.severity).toBe('error');
+	});
+
+	it('returns no explanation for text it does not know', () => {
+		const result = explainError('  the weather is nice  ');
+		expect(result).toEqual({input: 'the weather is nice', explanations: []});
+	});
+
+	it('gives every explanation the catalog entry of its code', () => {
+		for (const text of ['✗ Failed to connect', 'MCP error -32001: Request timed out', 'Failed to parse JSONRPC message from server']) {
+			for (const explanation of explainError(text).explanations) {
+				const code: FindingCode = explanation.code;
+				expect(explanation.title).toBe(CATALOG[code].title);
+				expect(explanation.rules).toEqual(CATALOG[code].rules);
+			}
+		}
+	});
+});

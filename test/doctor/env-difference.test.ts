@@ -1,0 +1,125 @@
+import {chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {afterEach, beforeEach, describe, expect, it} from 'vitest';
+import {findEnvDifference, orderCandidates, pathEntriesFor, showVariable} from '../../src/doctor/env-difference.js';
+
+const BASE = {HOME: '/home/u', PATH: '/usr/bin:/bin', USER: 'u'};
+
+/** A `works` double: the server works when `needs` returns true for the env; records every env tried. */
+function probeDouble(needs: (env: Record<string, string>) => boolean) {
+	const tried: Record<string, string>[] = [];
+	return {
+		tried,
+		works: async (env: Record<string, string>) => {
+			tried.push(env);
+			return needs(env);
+		},
+	};
+}
+
+/** The names each probe added to BASE (or changed), in probe order. */
+const added = (tried: readonly Record<string, string>[]) =>
+	tried.map((env) => Object.keys(env).filter((key) => env[key] !== (BASE as Record<string, string>)[key]).sort());
+
+describe('findEnvDifference', () => {
+	it('names PYTHONUNBUFFERED with one probe when it alone makes a silent server work', async () => {
+		const full = {...BASE, PATH: '/home/u/.pyenv/shims:/usr/bin:/bin', PYTHONUNBUFFERED: '1', EDITOR: 'vim', LANG: 'C.UTF-8'};
+		const double = probeDouble((env) => env['PYTHONUNBUFFERED'] === '1');
+		const result = await findEnvDifference({baseEnv: BASE, fullEnv: full, code: 'unflushed-output', command: ['python3', 's.py'], cwd: '/', platform: 'linux', works: double.works});
+		expect(result).toEqual({variables: ['PYTHONUNBUFFERED'], minimal: true, probes: 1});
+		expect(added(double.tried)).toEqual([['PYTHONUNBUFFERED']]);
+	});
+
+	it('halves the rest when no likely variable works alone, within the 6-probe budget', async () => {
+		const full = {...BASE, PYTHONUNBUFFERED: '1', PATH: '/opt/x:/usr/bin:/bin', A: 'a', B: 'b', C: 'c', MY_TOKEN: 't'};
+		const double = probeDouble((env) => env['MY_TOKEN'] === 't');
+		const result = await findEnvDifference({baseEnv: BASE, fullEnv: full, code: 'no-response', command: ['srv'], cwd: '/', platform: 'linux', works: double.works});
+		expect(result).toEqual({variables: ['MY_TOKEN'], minimal: true, probes: 6});
+		expect(added(double.tried)).toEqual([
+			['PYTHONUNBUFFERED'],
+			['PATH'],
+			['A', 'PATH', 'PYTHONUNBUFFERED'],
+			['B', 'C', 'MY_TOKEN'],
+			['B', 'C'],
+			['MY_TOKEN'],
+		]);
+	});
+
+	it('stops at a set whose halves are both needed, and calls it minimal', async () => {
+		const full = {...BASE, A: 'a', B: 'b', C: 'c', D: 'd'};
+		const double = probeDouble((env) => env['A'] === 'a' && env['D'] === 'd');
+		const result = await findEnvDifference({baseEnv: BASE, fullEnv: full, code: 'early-exit', command: ['srv'], cwd: '/', platform: 'linux', works: double.works});
+		expect(result).toEqual({variables: ['A', 'B', 'C', 'D'], minimal: true, probes: 2});
+	});
+
+	it('reports the smallest working set seen, not minimal, when the budget runs out', async () => {
+		const letters = 'ABCDEFGHIJKLMNOP'.split('');
+		const full = {...BASE, ...Object.fromEntries(letters.map((l) => [l, l]))};
+		const double = probeDouble((env) => env['P'] === 'P');
+		const result = await findEnvDifference({baseEnv: BASE, fullEnv: full, code: 'early-exit', command: ['srv'], cwd: '/', platform: 'linux', works: double.works, maxProbes: 3});
+		// 16 → fails [A..H] (1), works [I..P] (2), fails [I..L] (3): budget spent at [I..P].
+		expect(result).toEqual({variables: ['I', 'J', 'K', 'L', 'M', 'N', 'O', 'P'], minimal: false, probes: 3});
+	});
+
+	it('gives up (undefined) when the run is stopped by the overall deadline', async () => {
+		const full = {...BASE, PYTHONUNBUFFERED: '1'};
+		const result = await findEnvDifference({baseEnv: BASE, fullEnv: full, code: 'no-response', command: ['srv'], cwd: '/', platform: 'linux', works: async () => undefined});
+		expect(result).toBeUndefined();
+	});
+
+	it('returns undefined when nothing differs', async () => {
+		const result = await findEnvDifference({baseEnv: BASE, fullEnv: {...BASE}, code: 'early-exit', command: ['srv'], cwd: '/', platform: 'linux', works: async () => true});
+		expect(result).toBeUndefined();
+	});
+});
+
+describe('PATH folders', () => {
+	let dir: string;
+	beforeEach(() => {
+		dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-envdiff-')));
+	});
+	afterEach(() => rmSync(dir, {recursive: true, force: true}));
+
+	function executable(file: string, text: string): void {
+		mkdirSync(path.dirname(file), {recursive: true});
+		writeFileSync(file, text);
+		chmodSync(file, 0o755);
+	}
+
+	it('names the version-manager folder that holds the command, checked with one more probe', async () => {
+		const local = path.join(dir, '.local', 'bin');
+		executable(path.join(local, 'srv'), '#!/bin/sh\nexit 0\n');
+		const full = {...BASE, PATH: `${path.join(dir, 'other')}:${local}:/usr/bin:/bin`, VIRTUAL_ENV: '/v'};
+		const double = probeDouble((env) => (env['PATH'] ?? '').split(':').includes(local));
+		const result = await findEnvDifference({baseEnv: BASE, fullEnv: full, code: 'spawn-failed', command: ['srv', '--stdio'], cwd: dir, platform: 'linux', works: double.works});
+		expect(result).toEqual({variables: ['PATH'], pathEntries: [local], minimal: true, probes: 2});
+		expect(double.tried[1]!['PATH']).toBe(`/usr/bin:/bin:${local}`);
+	});
+
+	it('names the folder of a `#!/usr/bin/env` interpreter that only the shell PATH has', () => {
+		const nvm = path.join(dir, '.nvm', 'versions', 'node', 'v22.1.0', 'bin');
+		const tools = path.join(dir, 'tools');
+		executable(path.join(nvm, 'mynode'), '#!/bin/sh\n');
+		executable(path.join(tools, 'tool'), '#!/usr/bin/env mynode\nconsole.log(1)\n');
+		const fullPath = `${tools}:${nvm}:/usr/bin:/bin`;
+		expect(pathEntriesFor('tool', '/usr/bin:/bin', fullPath, dir, 'linux')).toEqual([tools, nvm]);
+		expect(pathEntriesFor(path.join(tools, 'tool'), '/usr/bin:/bin', fullPath, dir, 'linux')).toEqual([nvm]);
+		expect(pathEntriesFor('tool', `/usr/bin:/bin:${tools}`, fullPath, dir, 'linux')).toEqual([nvm]);
+	});
+});
+
+describe('helpers', () => {
+	it('orders the likely variables for the failure first, the rest by name', () => {
+		expect(orderCandidates(['Z', 'PATH', 'A', 'PYTHONUNBUFFERED', 'VIRTUAL_ENV'], 'unflushed-output')).toEqual(['PYTHONUNBUFFERED', 'PATH', 'VIRTUAL_ENV', 'A', 'Z']);
+		expect(orderCandidates(['Z', 'PATH', 'A', 'PYTHONUNBUFFERED', 'VIRTUAL_ENV'], 'early-exit')).toEqual(['PATH', 'VIRTUAL_ENV', 'PYTHONUNBUFFERED', 'A', 'Z']);
+		expect(orderCandidates(['Z', 'PATH', 'A'], 'spawn-failed')).toEqual(['PATH', 'A', 'Z']);
+	});
+
+	it('shows values only of harmless variables', () => {
+		const env = {PYTHONUNBUFFERED: '1', GITHUB_TOKEN: 'ghp_secret', VIRTUAL_ENV: '/home/u/.venv'};
+		expect(showVariable('PYTHONUNBUFFERED', env)).toBe('PYTHONUNBUFFERED=1');
+		expect(showVariable('VIRTUAL_ENV', env)).toBe('VIRTUAL_ENV=/home/u/.venv');
+		expect(showVariable('GITHUB_TOKEN', env)).toBe('GITHUB_TOKEN');
+	});
+});

@@ -1,0 +1,94 @@
+import {describe, expect, it} from 'vitest';
+import type {ClientName} from '../../src/configs/index.js';
+import {Session} from '../../src/core/session/session.js';
+import type {SessionMeta} from '../../src/core/types.js';
+import {evaluateProbe} from '../../src/doctor/verdict.js';
+import {utf8} from '../helpers/factories.js';
+
+const META: SessionMeta = {
+	tool: {name: 'mcp-wire', version: '0.0.0'},
+	node: 'v20.0.0',
+	platform: 'linux-x64',
+	command: ['server'],
+	envMode: 'gui-minimal',
+	startedAt: '2026-01-01T00:00:00.000Z',
+	mode: 'probe',
+};
+
+const INIT = `${JSON.stringify({jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'mcp-wire', version: '0'}}})}\n`;
+const INITIALIZED = `${JSON.stringify({jsonrpc: '2.0', method: 'notifications/initialized'})}\n`;
+const TOOLS_LIST = `${JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/list'})}\n`;
+const RESULT = {protocolVersion: '2025-11-25', capabilities: {tools: {}}, serverInfo: {name: 's', version: '1'}};
+const REPLY = JSON.stringify({jsonrpc: '2.0', id: 0, result: RESULT});
+const TOOLS = `${JSON.stringify({jsonrpc: '2.0', id: 1, result: {tools: [{name: 'a', inputSchema: {type: 'object'}}, {name: 'b', inputSchema: {type: 'object'}}]}})}\n`;
+
+/** A session: initialize at 0 ms, the given stdout at `replyAt` ms, optionally initialized + tools/list, then stdin closed and a clean exit. */
+function session(stdout: string, options: {replyAt?: number; tools?: boolean; timeoutAt?: number} = {}): Session {
+	const s = new Session(META);
+	s.pushChunk('stdin', 0, utf8(INIT));
+	if (options.timeoutAt !== undefined) {
+		s.mark({type: 'timeout', id: 0, method: 'initialize', timeoutMs: options.timeoutAt, tMs: options.timeoutAt});
+		s.mark({type: 'stdin-closed', tMs: options.timeoutAt + 1});
+	}
+	const at = options.replyAt ?? 12.5;
+	s.pushChunk('stdout', at, utf8(stdout));
+	if (options.tools) {
+		s.pushChunk('stdin', at + 1, utf8(INITIALIZED + TOOLS_LIST));
+		s.pushChunk('stdout', at + 3, utf8(TOOLS));
+	}
+	if (options.timeoutAt === undefined) s.mark({type: 'stdin-closed', tMs: at + 5});
+	s.exit({code: 0, signal: null, tMs: at + 10});
+	s.endStream('stdout', at + 10);
+	s.endStream('stderr', at + 10);
+	s.finish(at + 10);
+	return s;
+}
+
+const verdict = (s: Session, client: ClientName) => {
+	const v = evaluateProbe(s.getSnapshot(), client);
+	return {status: v.status, connected: v.connected, startupMs: v.startupMs, tools: v.tools, code: v.finding?.code};
+};
+
+describe('evaluateProbe', () => {
+	it('a healthy server is ok for every client, with its initialize latency and tools count', () => {
+		const s = session(`${REPLY}\n`, {tools: true});
+		for (const client of ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const) {
+			expect(verdict(s, client)).toEqual({status: 'ok', connected: true, startupMs: 12.5, tools: 2, code: undefined});
+		}
+	});
+
+	it('a banner line before the reply: ▲ for the TS SDK clients and VS Code (skipped), ✘ for Cursor (fatal)', () => {
+		const s = session(`Server v1 starting\n${REPLY}\n`);
+		expect(verdict(s, 'claude-code')).toEqual({status: 'warn', connected: true, startupMs: 12.5, tools: undefined, code: 'stray-output'});
+		expect(verdict(s, 'claude-desktop').status).toBe('warn');
+		expect(verdict(s, 'vscode').status).toBe('warn');
+		expect(verdict(s, 'cursor')).toEqual({status: 'fail', connected: true, startupMs: 12.5, tools: undefined, code: 'stray-output'});
+	});
+
+	it('a pretty-printed initialize reply does not connect (the client cannot read it): ✘ multiline-json, no startup time', () => {
+		const s = session(`${JSON.stringify({jsonrpc: '2.0', id: 0, result: RESULT}, null, 2)}\n`);
+		expect(verdict(s, 'claude-code')).toEqual({status: 'fail', connected: false, startupMs: undefined, tools: undefined, code: 'multiline-json'});
+	});
+
+	it('a reply that only comes after the probe gave up and closed stdin is ✘ unflushed-output', () => {
+		const s = session(`${REPLY}\n`, {replyAt: 2002, timeoutAt: 2000});
+		expect(verdict(s, 'claude-desktop')).toEqual({status: 'fail', connected: false, startupMs: undefined, tools: undefined, code: 'unflushed-output'});
+	});
+
+	it('CRLF line ends are a warning every client accepts', () => {
+		const s = session(`${REPLY}\r\n`);
+		expect(verdict(s, 'vscode')).toEqual({status: 'warn', connected: true, startupMs: 12.5, tools: undefined, code: 'crlf'});
+		expect(verdict(s, 'claude-code').status).toBe('warn');
+	});
+
+	it('an early exit before any reply is ✘ early-exit', () => {
+		const s = new Session(META);
+		s.pushChunk('stdin', 0, utf8(INIT));
+		s.pushChunk('stderr', 3, utf8('ModuleNotFoundError: No module named x\n'));
+		s.exit({code: 1, signal: null, tMs: 4});
+		s.endStream('stdout', 4);
+		s.endStream('stderr', 4);
+		s.finish(600);
+		expect(verdict(s, 'claude-code')).toEqual({status: 'fail', connected: false, startupMs: undefined, tools: undefined, code: 'early-exit'});
+	});
+});

@@ -1,0 +1,145 @@
+// `mcp-wire wrap` / `mcp-wire unwrap` end to end (issue 3 §5): the real built CLI on a temporary home.
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import path from 'node:path';
+import {execa} from 'execa';
+import {afterEach, beforeEach, describe, expect, it} from 'vitest';
+import {makeDoctorHome, NODE, SERVERS, type DoctorHome} from '../doctor/fixtures.js';
+import {BIN as BUILT_BIN, ROOT} from './helpers.js';
+
+// MCP_WIRE_DEV_BIN: an entry that registers commands main.ts does not list yet (development only).
+const BIN = process.env['MCP_WIRE_DEV_BIN'] ?? BUILT_BIN;
+/** The launcher a wrapped entry runs, absolute (GUI clients get a minimal PATH). */
+const LAUNCHER = path.join(ROOT, 'bin', 'mcp-wire.js');
+
+let home: DoctorHome;
+let childNode: string;
+beforeEach(async () => {
+	home = makeDoctorHome();
+	childNode = (await execa('node', ['-p', 'process.execPath'], {env: home.env(), extendEnv: false})).stdout;
+});
+afterEach(() => home.cleanup());
+
+async function cli(args: readonly string[]) {
+	const result = await execa('node', [BIN, ...args], {cwd: home.project, env: home.env(), extendEnv: false, reject: false, stdin: 'ignore'});
+	return {exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr};
+}
+
+const read = (file: string): string => readFileSync(file, 'utf8');
+/** The trailing comma of the broken Cursor config ends line 3 (its length depends on the repo path). */
+const brokenColumn = (): number => read(home.files.cursorProject).split('\n')[2]!.length;
+
+describe('wrap', () => {
+	it('--dry-run prints the change as a unified diff and writes nothing', async () => {
+		const before = read(home.files.claudeDesktop);
+		const run = await cli(['wrap', 'healthy-node', '--client', 'claude-desktop', '--dry-run']);
+		expect(run.exitCode).toBe(0);
+		const file = home.files.claudeDesktop;
+		const lines = run.stdout.split('\n');
+		expect(lines.slice(0, 2)).toEqual([`--- ${file}`, `+++ ${file}`]);
+		expect(lines[2]).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@$/);
+		// The changed lines only: the command (when this node is not the one in the entry) and the tap arguments.
+		expect(lines.slice(3).filter((line) => line.startsWith('+') || line.startsWith('-'))).toEqual([
+			...(childNode === NODE ? [] : [`-      "command": ${JSON.stringify(NODE)},`, `+      "command": ${JSON.stringify(childNode)},`]),
+			`+        ${JSON.stringify(LAUNCHER)},`,
+			'+        "tap",',
+			'+        "--name",',
+			'+        "healthy-node",',
+			'+        "--",',
+			`+        ${JSON.stringify(NODE)},`,
+		]);
+		expect(run.stderr).toBe(`mcp-wire: dry run: ${file} was not changed`);
+		expect(read(file)).toBe(before);
+		expect(existsSync(`${file}.mcp-wire.bak`)).toBe(false);
+	});
+
+	it('rewrites one entry to run through the tap with absolute paths, keeps a backup, and is idempotent', async () => {
+		const file = home.files.claudeDesktop;
+		const before = read(file);
+		const run = await cli(['wrap', 'healthy-node', '--client', 'claude-desktop']);
+		expect(run.exitCode).toBe(0);
+		expect(run.stdout.split('\n')).toEqual([
+			`wrapped "healthy-node" in claude-desktop user config ${file}`,
+			`backup: ${file}.mcp-wire.bak`,
+			'Restart Claude Desktop (or reconnect the server) so it starts through the tap; watch it with `mcp-wire attach healthy-node`, undo with `mcp-wire unwrap healthy-node`.',
+		]);
+		const after = JSON.parse(read(file)) as {mcpServers: Record<string, {command: string; args: string[]}>};
+		expect(after.mcpServers['healthy-node']).toEqual({command: childNode, args: [LAUNCHER, 'tap', '--name', 'healthy-node', '--', NODE, path.join(SERVERS, 'node', 'healthy.mjs')]});
+		const original = JSON.parse(before) as {mcpServers: Record<string, unknown>};
+		for (const name of ['unflushed', 'local-bin', 'missing', 'stray-print']) expect(after.mcpServers[name]).toEqual(original.mcpServers[name]);
+		expect(read(`${file}.mcp-wire.bak`)).toBe(before);
+
+		const wrapped = read(file);
+		const again = await cli(['wrap', 'healthy-node', '--client', 'claude-desktop']);
+		expect([again.exitCode, again.stdout]).toEqual([0, `"healthy-node" in claude-desktop user config ${file} already runs through mcp-wire tap; nothing to do`]);
+		expect(read(file)).toBe(wrapped);
+	});
+
+	it('the wrapped entry still works when started the way Claude Desktop starts it (minimal PATH), and the tap records it', async () => {
+		await cli(['wrap', 'healthy-node', '--client', 'claude-desktop']);
+		const run = await cli(['doctor', '--client', 'claude-desktop', '--json', '--timeout', '3000']);
+		const row = run.stdout
+			.split('\n')
+			.map((line) => JSON.parse(line) as Record<string, unknown>)
+			.find((record) => record['name'] === 'healthy-node')!;
+		expect([row['status'], row['envMode'], row['command']]).toEqual(['ok', 'gui-minimal', [childNode, LAUNCHER, 'tap', '--name', 'healthy-node', '--', NODE, path.join(SERVERS, 'node', 'healthy.mjs')]]);
+		// The tap gets Claude Desktop's minimal environment (no XDG_STATE_HOME), so its capture is under HOME.
+		const captures = readdirSync(path.join(home.home, '.local', 'state', 'mcp-wire', 'captures'));
+		expect(captures.filter((name) => /Z-healthy-node-\d+\.ndjson$/.test(name))).toHaveLength(1);
+	});
+});
+
+describe('unwrap', () => {
+	it('puts the entry back byte for byte, and is idempotent', async () => {
+		const file = home.files.vscodeProject;
+		const before = read(file);
+		expect((await cli(['wrap', 'crlf', '--config', file])).exitCode).toBe(0);
+		expect(read(file)).not.toBe(before);
+		const run = await cli(['unwrap', 'crlf', '--config', file]);
+		expect([run.exitCode, run.stdout]).toEqual([0, `unwrapped "crlf" in vscode project config ${file} (restored exactly from the backup)\nRestart VS Code (or reconnect the server) to apply it.`]);
+		expect(read(file)).toBe(before);
+		const again = await cli(['unwrap', 'crlf', '--config', file]);
+		expect([again.exitCode, again.stdout]).toEqual([0, `"crlf" in vscode project config ${file} is not wrapped; nothing to do`]);
+		expect(read(file)).toBe(before);
+	});
+});
+
+describe('wrap errors leave every file untouched (exit 2)', () => {
+	const snapshot = () => Object.fromEntries(Object.values(home.files).map((file) => [file, read(file)]));
+	const backups = () => Object.values(home.files).filter((file) => existsSync(`${file}.mcp-wire.bak`));
+
+	it('an unknown name lists the known ones and the files that could not be read', async () => {
+		const before = snapshot();
+		const run = await cli(['wrap', 'nope', '--client', 'cursor']);
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toBe(
+			`mcp-wire: no server "nope" in the client configs (known: stray-print (cursor user)); not readable: ${home.files.cursorProject}:3:${brokenColumn()}: broken JSON: trailing comma (not allowed in JSON)`,
+		);
+		expect(snapshot()).toEqual(before);
+		expect(backups()).toEqual([]);
+	});
+
+	it('a name in two clients asks which one', async () => {
+		const run = await cli(['wrap', 'unflushed']);
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toBe(
+			`mcp-wire: server "unflushed" is in 2 configs: claude-desktop user config ${home.files.claudeDesktop}; claude-code user config ${home.files.claudeJson}. Choose one with --client, --config or --scope`,
+		);
+	});
+
+	it('an HTTP entry cannot run through the tap', async () => {
+		const before = snapshot();
+		const run = await cli(['wrap', 'remote']);
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toMatch(new RegExp(`^mcp-wire: ${home.files.claudeJson.replaceAll('.', '\\.')}:\\d+:5: server "remote" is an HTTP server \\(https://example\\.com/mcp\\); only stdio servers can run through the tap; the file is unchanged$`));
+		expect(snapshot()).toEqual(before);
+	});
+
+	it('broken JSON is named with its line and column', async () => {
+		const before = snapshot();
+		const run = await cli(['wrap', 'x', '--config', home.files.cursorProject]);
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toBe(`mcp-wire: ${home.files.cursorProject}:3:${brokenColumn()}: broken JSON: trailing comma (not allowed in JSON); not editing it; the file is unchanged`);
+		expect(snapshot()).toEqual(before);
+		expect(backups()).toEqual([]);
+	});
+});
