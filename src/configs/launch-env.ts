@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type {ClientName, ServerEntry} from './types.js';
+import {SDK_DEFAULT_ENV_KEYS} from '../tap/spawn.js';
 
 /** A client name, or `sdk` for any host built on the MCP SDK's StdioClientTransport. */
 export type LaunchClient = ClientName | 'sdk';
@@ -18,24 +19,11 @@ export type LaunchClient = ClientName | 'sdk';
  */
 export type LaunchMode = 'gui-minimal' | 'client-full' | 'sdk-default';
 
-/** The variables `getDefaultEnvironment()` of the TS SDK copies on POSIX (C3). */
-export const SDK_ENV_ALLOWLIST_POSIX: readonly string[] = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+/** The variables `getDefaultEnvironment()` of the TS SDK copies on POSIX (C3); one list, kept in tap/spawn.ts. */
+export const SDK_ENV_ALLOWLIST_POSIX: readonly string[] = SDK_DEFAULT_ENV_KEYS.posix;
 
 /** The variables `getDefaultEnvironment()` of the TS SDK copies on Windows (C3). */
-export const SDK_ENV_ALLOWLIST_WIN32: readonly string[] = [
-	'APPDATA',
-	'HOMEDRIVE',
-	'HOMEPATH',
-	'LOCALAPPDATA',
-	'PATH',
-	'PROCESSOR_ARCHITECTURE',
-	'SYSTEMDRIVE',
-	'SYSTEMROOT',
-	'TEMP',
-	'USERNAME',
-	'USERPROFILE',
-	'PROGRAMFILES',
-];
+export const SDK_ENV_ALLOWLIST_WIN32: readonly string[] = SDK_DEFAULT_ENV_KEYS.win32;
 
 /**
  * The PATH a GUI app started by the desktop (launchd on macOS) has: `/usr/bin:/bin:/usr/sbin:/sbin`,

@@ -1,4 +1,5 @@
-import type {Chunk, FindingDraft, Frame, JsonRpcId, Mark, StreamName} from '../types.js';
+import {idKey} from '../jsonrpc/id-key.js';
+import type {Chunk, FindingDraft, Frame, Mark, StreamName} from '../types.js';
 
 /**
  * Passive detectors: checks that only real traffic (a tapped client and server, issue 3 item 3) can
@@ -110,8 +111,6 @@ export function detectBufferedBursts(input: PassiveInput): FindingDraft[] {
 	return drafts.sort((a, b) => a.offset - b.offset);
 }
 
-/** Map key for an id: keeps types apart, so `"1"` never matches `1` (J5). */
-const idKey = (id: JsonRpcId): string => (typeof id === 'string' ? `s:${id}` : `n:${String(id)}`);
 
 /** Protocol revisions from which J3 only forbids reusing an id that is still in flight. */
 const IN_FLIGHT_ONLY_FROM = '2026-07-28';

@@ -8,6 +8,7 @@ import {
 	impactForProblems,
 } from '../jsonrpc/index.js';
 import {dressFinding} from '../detectors/catalog.js';
+import {idKey} from '../jsonrpc/id-key.js';
 import {detectPassive} from '../detectors/passive.js';
 import type {
 	Chunk,
@@ -16,7 +17,6 @@ import type {
 	FindingCode,
 	FindingDraft,
 	Frame,
-	JsonRpcId,
 	Mark,
 	SessionEvent,
 	SessionMeta,
@@ -58,8 +58,6 @@ interface Outstanding {
 
 const opposite = (stream: StreamName): StreamName => (stream === 'stdin' ? 'stdout' : 'stdin');
 
-/** Map key for an id: keeps types apart, so `"1"` never matches `1` (J5). */
-const idKey = (id: JsonRpcId): string => (typeof id === 'string' ? `s:${id}` : `n:${String(id)}`);
 
 /**
  * The pure heart of mcp-wire: feed it the bytes that crossed a stdio transport (live or from a capture)
