@@ -79,35 +79,38 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 		env: process.env,
 		io: {stdin: process.stdin, stdout, stderr: process.stderr},
 		clock,
-		capture: (pid, warn) => {
-			if (!isCapturing) return undefined;
-			const limits = pruneLimitsFromEnv(facts.env);
-			for (const problem of limits.problems) warn(problem);
-			const dir = capturesDir(facts);
-			const file = explicit ?? path.join(dir, captureFileName(new Date(clock.startedAt), name, process.pid));
-			const meta: SessionMeta = {
-				tool: {name: 'mcp-wire', version: VERSION},
-				node: process.version,
-				platform: `${process.platform}-${process.arch}`,
-				command: [...command],
-				cwd: process.cwd(),
-				envMode: 'inherit',
-				startedAt: clock.startedAt,
-				...(pid === undefined ? {} : {pid}),
-				mode: 'tap',
-				name,
-			};
-			return CaptureWriter.start({
-				meta,
-				path: file,
-				...(explicit === undefined ? {privateDir: dir, prune: {maxFiles: limits.maxFiles, maxBytes: limits.maxBytes}} : {}),
-				socket: {
-					address: socketPath(name, process.pid, facts),
-					...(facts.platform === 'win32' ? {} : {dir: runtimeDir(facts)}),
-				},
-				onWarning: warn,
-			});
-		},
+		...(isCapturing
+			? {
+					capture: {
+						start: (warn: (message: string) => void) => {
+							const limits = pruneLimitsFromEnv(facts.env);
+							for (const problem of limits.problems) warn(problem);
+							const dir = capturesDir(facts);
+							return CaptureWriter.start({
+								path: explicit ?? path.join(dir, captureFileName(new Date(clock.startedAt), name, process.pid)),
+								...(explicit === undefined ? {privateDir: dir, prune: {maxFiles: limits.maxFiles, maxBytes: limits.maxBytes}} : {}),
+								socket: {
+									address: socketPath(name, process.pid, facts),
+									...(facts.platform === 'win32' ? {} : {dir: runtimeDir(facts)}),
+								},
+								onWarning: warn,
+							});
+						},
+						meta: (pid: number | undefined): SessionMeta => ({
+							tool: {name: 'mcp-wire', version: VERSION},
+							node: process.version,
+							platform: `${process.platform}-${process.arch}`,
+							command: [...command],
+							cwd: process.cwd(),
+							envMode: 'inherit',
+							startedAt: clock.startedAt,
+							...(pid === undefined ? {} : {pid}),
+							mode: 'tap',
+							name,
+						}),
+					},
+				}
+			: {}),
 	});
 
 	process.stdin.destroy();

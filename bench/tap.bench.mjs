@@ -1,0 +1,304 @@
+#!/usr/bin/env node
+// Benchmark of `mcp-wire tap` (issue 3, "Done when"): in one run, the tap against a bare relay (a
+// process that only pipes bytes) and against a direct pipe.
+//
+//   throughput  256 MiB client→server and 256 MiB server→client, MB/s, as a ratio to the relay (target ≥ 0.9)
+//   latency     ping-pong round trips of a JSON-RPC request/response pair, 10,000 messages, p50/p99
+//               (target: the tap adds at most 25% over the relay)
+//   memory      peak RSS (VmHWM) of the tap process during a 1 GiB server→client transfer (target < 150 MiB)
+//
+// The tap runs as shipped: capture on (written to a temporary XDG state dir), live socket on.
+// Usage: npm run build && node bench/tap.bench.mjs [--quick]
+// Env: MCP_WIRE_BIN (default bin/mcp-wire.js), BENCH_REPEAT (default 3; the median is reported).
+
+import {spawn} from 'node:child_process';
+import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = process.env.MCP_WIRE_BIN ?? path.join(ROOT, 'bin', 'mcp-wire.js');
+const QUICK = process.argv.includes('--quick');
+const MIB = 1024 * 1024;
+const THROUGHPUT_BYTES = (QUICK ? 64 : 256) * MIB;
+const RSS_BYTES = (QUICK ? 256 : 1024) * MIB;
+const PINGS = QUICK ? 2000 : 10_000;
+const REPEAT = Number(process.env.BENCH_REPEAT ?? (QUICK ? 1 : 3));
+const BLOCK = 64 * 1024;
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-bench-'));
+const env = {...process.env, XDG_STATE_HOME: path.join(work, 'state'), XDG_RUNTIME_DIR: path.join(work, 'run')};
+mkdirSync(env.XDG_RUNTIME_DIR, {mode: 0o700});
+const captures = path.join(env.XDG_STATE_HOME, 'mcp-wire', 'captures');
+
+// The server: `sink` counts stdin until EOF then says `done N`; `source N` waits for one line, then
+// writes N bytes (64 KiB lines) with backpressure; `echo` answers each request line with a response line.
+const SERVER = path.join(work, 'server.mjs');
+writeFileSync(
+	SERVER,
+	`
+const mode = process.argv[2];
+if (mode === 'sink') {
+  let n = 0;
+  process.stdout.write('ready\\n');
+  process.stdin.on('data', (d) => { n += d.length; });
+  process.stdin.on('end', () => process.stdout.write('done ' + n + '\\n'));
+} else if (mode === 'source') {
+  const total = Number(process.argv[3]);
+  const block = Buffer.alloc(${BLOCK}, 0x61); block[block.length - 1] = 0x0a;
+  process.stdout.write('ready\\n');
+  process.stdin.once('data', () => {
+    let left = total;
+    const pump = () => {
+      while (left > 0) {
+        const piece = left >= block.length ? block : block.subarray(0, left);
+        left -= piece.length;
+        if (!process.stdout.write(piece)) { process.stdout.once('drain', pump); return; }
+      }
+      process.stdout.end();
+    };
+    pump();
+  });
+  process.stdin.resume();
+} else {
+  let buf = '';
+  process.stdout.write('ready\\n');
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (d) => {
+    buf += d;
+    let i;
+    while ((i = buf.indexOf('\\n')) !== -1) {
+      const line = buf.slice(0, i); buf = buf.slice(i + 1);
+      const id = line.slice(line.indexOf('"id":') + 5, line.indexOf(',"method"'));
+      process.stdout.write('{"jsonrpc":"2.0","id":' + id + ',"result":{}}\\n');
+    }
+  });
+}
+`,
+);
+
+// The bare relay: pipes stdin → child stdin and child stdout → stdout, nothing else.
+const RELAY = path.join(work, 'relay.mjs');
+writeFileSync(
+	RELAY,
+	`
+import {spawn} from 'node:child_process';
+const child = spawn(process.argv[2], process.argv.slice(3), {stdio: ['pipe', 'pipe', 'inherit']});
+process.stdin.pipe(child.stdin);
+child.stdout.pipe(process.stdout);
+child.on('exit', (code) => { process.exitCode = code ?? 1; });
+`,
+);
+
+const CONFIGS = {
+	direct: (args) => ['node', [SERVER, ...args]],
+	relay: (args) => ['node', [RELAY, 'node', SERVER, ...args]],
+	tap: (args) => ['node', [BIN, 'tap', '--name', 'bench', '--', 'node', SERVER, ...args]],
+};
+
+function start(config, args) {
+	const [file, argv] = CONFIGS[config](args);
+	const child = spawn(file, argv, {env, stdio: ['pipe', 'pipe', 'pipe']});
+	let stderr = '';
+	child.stderr.on('data', (d) => (stderr += d));
+	const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({code, signal})));
+	return {child, exited, stderr: () => stderr};
+}
+
+/** Resolve with the first line on stdout (and the rest of that read). */
+function firstLine(stream) {
+	return new Promise((resolve) => {
+		let text = '';
+		const onData = (d) => {
+			text += d;
+			const i = text.indexOf('\n');
+			if (i === -1) return;
+			stream.off('data', onData);
+			resolve({line: text.slice(0, i), rest: text.slice(i + 1)});
+		};
+		stream.on('data', onData);
+	});
+}
+
+function clearCaptures() {
+	rmSync(captures, {recursive: true, force: true});
+}
+
+function captureInfo() {
+	try {
+		const files = readdirSync(captures);
+		return files.reduce((n, f) => n + statSync(path.join(captures, f)).size, 0);
+	} catch {
+		return 0;
+	}
+}
+
+/** Client → server: write `bytes` into stdin, wait for the server's `done`. */
+async function throughputUp(config, bytes) {
+	clearCaptures();
+	const run = start(config, ['sink']);
+	await firstLine(run.child.stdout);
+	const block = Buffer.alloc(BLOCK, 0x62);
+	block[block.length - 1] = 0x0a;
+	const t0 = performance.now();
+	const done = firstLine(run.child.stdout);
+	let left = bytes;
+	while (left > 0) {
+		const piece = left >= BLOCK ? block : block.subarray(0, left);
+		left -= piece.length;
+		if (!run.child.stdin.write(piece)) await new Promise((resolve) => run.child.stdin.once('drain', resolve));
+	}
+
+	run.child.stdin.end();
+	const {line} = await done;
+	const seconds = (performance.now() - t0) / 1000;
+	await run.exited;
+	if (line !== `done ${bytes}`) throw new Error(`${config}: server saw "${line}"`);
+	return {mbps: bytes / MIB / seconds, stderr: run.stderr(), capture: captureInfo()};
+}
+
+/** Server → client: ask the server for `bytes`, read stdout to EOF. */
+async function throughputDown(config, bytes, onPid) {
+	clearCaptures();
+	const run = start(config, ['source', String(bytes)]);
+	onPid?.(run.child.pid);
+	const {rest} = await firstLine(run.child.stdout);
+	let received = Buffer.byteLength(rest);
+	const t0 = performance.now();
+	// Count bytes rather than wait for EOF: a bare relay (like Node's process.stdout) never forwards EOF
+	// while it runs.
+	let onAll;
+	const all = new Promise((resolve) => (onAll = resolve));
+	run.child.stdout.on('data', (d) => {
+		received += d.length;
+		if (received >= bytes) onAll();
+	});
+	run.child.stdout.on('end', () => onAll());
+	run.child.stdin.write('go\n');
+	await all;
+	const seconds = (performance.now() - t0) / 1000;
+	run.child.stdin.end();
+	await run.exited;
+	if (received !== bytes) throw new Error(`${config}: received ${received} of ${bytes} bytes`);
+	return {mbps: bytes / MIB / seconds, stderr: run.stderr(), capture: captureInfo()};
+}
+
+/** Ping-pong: one request, wait for its response, PINGS times; round-trip times in µs. */
+async function pingPong(config) {
+	clearCaptures();
+	const run = start(config, ['echo']);
+	await firstLine(run.child.stdout);
+	const times = new Float64Array(PINGS);
+	let pending;
+	let buf = '';
+	run.child.stdout.setEncoding('utf8');
+	run.child.stdout.on('data', (d) => {
+		buf += d;
+		if (buf.endsWith('\n')) {
+			buf = '';
+			pending?.();
+		}
+	});
+	for (let i = 0; i < PINGS; i++) {
+		const t0 = performance.now();
+		const answered = new Promise((resolve) => (pending = resolve));
+		run.child.stdin.write(`{"jsonrpc":"2.0","id":${i},"method":"ping","params":{}}\n`);
+		await answered;
+		times[i] = (performance.now() - t0) * 1000;
+	}
+
+	run.child.stdin.end();
+	await run.exited;
+	times.sort();
+	return {p50: times[Math.floor(PINGS * 0.5)], p99: times[Math.floor(PINGS * 0.99)]};
+}
+
+/** Peak RSS (VmHWM, bytes) of `pid`, sampled until `done` settles (Linux /proc; `ps` elsewhere). */
+function watchRss(getPid, done) {
+	let peak = 0;
+	const sample = () => {
+		const pid = getPid();
+		if (pid === undefined) return;
+		try {
+			const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+			const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
+			if (hwm) peak = Math.max(peak, Number(hwm[1]) * 1024);
+		} catch {
+			// gone, or not Linux
+		}
+	};
+	const timer = setInterval(sample, 20);
+	return done.then((result) => {
+		clearInterval(timer);
+		return {...result, peakRss: peak};
+	});
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const fmt = (n, digits = 0) => n.toFixed(digits).padStart(8);
+
+async function main() {
+	console.log(`mcp-wire tap benchmark · Node ${process.version} · ${os.cpus().length} CPUs · ${os.platform()}-${os.arch()}${QUICK ? ' · QUICK' : ''}`);
+	console.log(`cli: ${BIN}`);
+	const warnings = new Set();
+	const results = {};
+	for (const config of Object.keys(CONFIGS)) {
+		const up = [];
+		const down = [];
+		for (let i = 0; i < REPEAT; i++) {
+			const u = await throughputUp(config, THROUGHPUT_BYTES);
+			const d = await throughputDown(config, THROUGHPUT_BYTES);
+			up.push(u.mbps);
+			down.push(d.mbps);
+			for (const line of `${u.stderr}${d.stderr}`.split('\n')) if (line.trim() !== '') warnings.add(`${config}: ${line}`);
+			if (config === 'tap') {
+				results.captureBytes = Math.max(results.captureBytes ?? 0, u.capture, d.capture);
+				results.captureRuns = (results.captureRuns ?? 0) + 2;
+				results.captureComplete = (results.captureComplete ?? 0) + [u, d].filter((r) => !r.stderr.includes('capture stopped')).length;
+			}
+		}
+
+		const pp = [];
+		for (let i = 0; i < REPEAT; i++) pp.push(await pingPong(config));
+		results[config] = {up: median(up), down: median(down), p50: median(pp.map((p) => p.p50)), p99: median(pp.map((p) => p.p99))};
+	}
+
+	let tapPid;
+	const rss = await watchRss(() => tapPid, throughputDown('tap', RSS_BYTES, (pid) => (tapPid = pid)));
+	for (const line of rss.stderr.split('\n')) if (line.trim() !== '') warnings.add(`tap (1 GiB): ${line}`);
+	let relayPid;
+	const relayRss = await watchRss(() => relayPid, throughputDown('relay', RSS_BYTES, (pid) => (relayPid = pid)));
+
+	const {direct, relay, tap} = results;
+	console.log('');
+	console.log(`throughput (${THROUGHPUT_BYTES / MIB} MiB each way, median of ${REPEAT}, MB/s)`);
+	console.log('              C→S      S→C');
+	for (const [name, r] of [['direct', direct], ['relay', relay], ['tap', tap]]) console.log(`  ${name.padEnd(8)}${fmt(r.up)} ${fmt(r.down)}`);
+	const upRatio = tap.up / relay.up;
+	const downRatio = tap.down / relay.down;
+	console.log(`  tap/relay ${fmt(upRatio, 2)} ${fmt(downRatio, 2)}   target ≥ 0.90: ${upRatio >= 0.9 && downRatio >= 0.9 ? 'PASS' : 'FAIL'}`);
+	console.log(`  tap captures complete in ${results.captureComplete} of ${results.captureRuns} runs (largest ${(results.captureBytes / MIB).toFixed(1)} MiB for ${THROUGHPUT_BYTES / MIB} MiB of traffic; a capture that falls ${'>'}16 MiB behind stops, forwarding goes on)`);
+	console.log('');
+	console.log(`ping-pong round trip (${PINGS} messages, median of ${REPEAT}, µs)`);
+	console.log('              p50      p99');
+	for (const [name, r] of [['direct', direct], ['relay', relay], ['tap', tap]]) console.log(`  ${name.padEnd(8)}${fmt(r.p50, 1)} ${fmt(r.p99, 1)}`);
+	const p50Over = tap.p50 / relay.p50 - 1;
+	const p99Over = tap.p99 / relay.p99 - 1;
+	console.log(`  tap over relay  ${(p50Over * 100).toFixed(1)}%  ${(p99Over * 100).toFixed(1)}%   target ≤ 25%: ${p50Over <= 0.25 && p99Over <= 0.25 ? 'PASS' : 'FAIL'}`);
+	console.log('');
+	console.log(`peak RSS during a ${RSS_BYTES / MIB} MiB S→C transfer (VmHWM)`);
+	console.log(`  tap   ${(rss.peakRss / MIB).toFixed(1)} MiB at ${rss.mbps.toFixed(0)} MB/s, capture ${(rss.capture / MIB).toFixed(0)} MiB   target < 150 MiB: ${rss.peakRss > 0 && rss.peakRss < 150 * MIB ? 'PASS' : rss.peakRss === 0 ? 'n/a (no /proc)' : 'FAIL'}`);
+	console.log(`  relay ${(relayRss.peakRss / MIB).toFixed(1)} MiB at ${relayRss.mbps.toFixed(0)} MB/s`);
+	if (warnings.size > 0) {
+		console.log('');
+		console.log('stderr of the runs:');
+		for (const warning of warnings) console.log(`  ${warning}`);
+	}
+}
+
+try {
+	await main();
+} finally {
+	rmSync(work, {recursive: true, force: true});
+}

@@ -1,0 +1,377 @@
+import {Buffer} from 'node:buffer';
+import {createReadStream, readdirSync, unlinkSync} from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import {decodeRecord, type DecodeProblem, type SessionHeader} from '../core/capture/record-codec.js';
+import type {Session} from '../core/session/session.js';
+import type {SessionEvent} from '../core/types.js';
+import {currentPlatform, isProcessAlive, parseSocketName, runtimeDir, sanitizeName, type PlatformFacts} from './capture-store.js';
+
+/**
+ * The watching side of a tap (issue 3 item 4): read NDJSON records incrementally (from a live socket or
+ * a capture file), find live taps in the runtime directory, and feed records into a Session as they
+ * arrive, so `attach` and `view` present exactly what a live probe presents (live = replay).
+ */
+
+/** Callbacks of {@link RecordReader}. */
+export interface RecordHandlers {
+	/** The first `session` header. */
+	onHeader(header: SessionHeader): void;
+	/** Every valid non-header record, in order. */
+	onEvent(event: SessionEvent): void;
+}
+
+/**
+ * An incremental NDJSON record reader with the same rules as `decodeRecords` (record-codec.ts): lines
+ * are split on LF, each decoded with `decodeRecord`; bad lines become problems with their 1-based line
+ * number; a last line without LF that is not complete JSON marks the input as truncated (a cut capture).
+ * Bytes may arrive split anywhere, also inside a multi-byte character.
+ */
+export class RecordReader {
+	/** Problems so far (bad lines, a missing or second header, a cut last line). */
+	readonly problems: DecodeProblem[] = [];
+	private header: SessionHeader | undefined;
+	private pending: Buffer[] = [];
+	private lineNumber = 0;
+	private eventCount = 0;
+	private truncated = false;
+	private readonly decoder = new TextDecoder('utf-8');
+
+	constructor(private readonly handlers: RecordHandlers) {}
+
+	/** The header, once read. */
+	get sessionHeader(): SessionHeader | undefined {
+		return this.header;
+	}
+
+	/** True when the input ended inside a record. */
+	get isTruncated(): boolean {
+		return this.truncated;
+	}
+
+	/** Number of events handed out. */
+	get events(): number {
+		return this.eventCount;
+	}
+
+	/** Feed the next bytes. */
+	push(bytes: Uint8Array): void {
+		let start = 0;
+		const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+		for (;;) {
+			const newline = buffer.indexOf(0x0a, start);
+			if (newline === -1) break;
+			const piece = buffer.subarray(start, newline);
+			let line: Buffer;
+			if (this.pending.length === 0) {
+				line = piece;
+			} else {
+				this.pending.push(piece);
+				line = Buffer.concat(this.pending);
+				this.pending = [];
+			}
+
+			this.line(line, false);
+			start = newline + 1;
+		}
+
+		if (start < buffer.length) this.pending.push(Buffer.from(buffer.subarray(start)));
+	}
+
+	/** The input ended: decode a last line without LF (a cut one is reported) and check for a header. */
+	end(): void {
+		if (this.pending.length > 0) {
+			const line = Buffer.concat(this.pending);
+			this.pending = [];
+			this.line(line, true);
+		}
+
+		if (this.header === undefined && this.lineNumber > 0 && this.problems.every((p) => p.message !== 'no session header')) {
+			this.problems.push({line: 1, message: 'no session header'});
+		}
+	}
+
+	private line(bytes: Buffer, isLast: boolean): void {
+		this.lineNumber++;
+		const decoded = decodeRecord(this.decoder.decode(bytes));
+		switch (decoded.kind) {
+			case 'empty': {
+				return;
+			}
+
+			case 'header': {
+				if (this.header === undefined) {
+					this.header = decoded.header;
+					if (decoded.problem !== undefined) this.problems.push({line: this.lineNumber, message: decoded.problem});
+					this.handlers.onHeader(decoded.header);
+				} else {
+					this.problems.push({line: this.lineNumber, message: 'a second session header, skipped'});
+				}
+
+				return;
+			}
+
+			case 'event': {
+				if (this.header === undefined) {
+					this.problems.push({line: this.lineNumber, message: 'record before any session header, skipped'});
+					return;
+				}
+
+				this.eventCount++;
+				this.handlers.onEvent(decoded.event);
+				return;
+			}
+
+			case 'problem': {
+				if (isLast && !decoded.isJson) {
+					this.truncated = true;
+					this.problems.push({line: this.lineNumber, message: `the input ends inside a record (${bytes.length} bytes cut); the cut record is skipped`});
+				} else {
+					this.problems.push({line: this.lineNumber, message: decoded.message});
+				}
+			}
+		}
+	}
+}
+
+/**
+ * Feed one recorded event into a live Session, the way `replayEvents` does for a whole file: chunks,
+ * marks and the exit are re-fed; findings only a live probe could see (`origin: 'probe'`) are kept;
+ * recorded frames, derived findings and summaries are ignored (the Session derives them again).
+ * @returns the event's time (ms since session start) for the final `finish`, or undefined
+ * @throws Error from the Session when the record contradicts it (a chunk after its stream ended)
+ */
+export function feedEvent(session: Session, event: SessionEvent): number | undefined {
+	switch (event.type) {
+		case 'chunk': {
+			session.pushChunk(event.chunk.stream, event.chunk.tMs, event.chunk.bytes);
+			return event.chunk.tMs;
+		}
+
+		case 'mark': {
+			session.mark(event.mark);
+			return event.mark.tMs;
+		}
+
+		case 'exit': {
+			session.exit(event.exit);
+			return event.exit.tMs;
+		}
+
+		case 'finding': {
+			if (event.finding.origin === 'probe') session.addFinding(event.finding);
+			return undefined;
+		}
+
+		case 'summary': {
+			return event.summary.durationMs;
+		}
+
+		case 'frame': {
+			return undefined;
+		}
+	}
+}
+
+/**
+ * Read a capture file (or a `--json` dump) as a stream of records (no whole-file string, so large
+ * captures open). Never throws for bad content; rejects only when the file cannot be read.
+ */
+export async function readRecordFile(file: string, handlers: RecordHandlers): Promise<RecordReader> {
+	const reader = new RecordReader(handlers);
+	const stream = createReadStream(file, {highWaterMark: 1024 * 1024});
+	for await (const chunk of stream) reader.push(chunk as Buffer);
+	reader.end();
+	return reader;
+}
+
+/** A tap found in the runtime directory. */
+export interface LiveTap {
+	/** The name part of the socket name. */
+	readonly name: string;
+	/** The tap's pid (from the socket name). */
+	readonly pid: number;
+	/** Unix socket path or Windows pipe name. */
+	readonly address: string;
+	/** `live`: it answered with a session header; `silent`: it accepted but sent nothing in time. */
+	readonly state: 'live' | 'silent';
+	/** The header it sent (server pid, command, start time). */
+	readonly header?: SessionHeader;
+}
+
+/** Options of {@link listLiveTaps}. */
+export interface ListLiveOptions {
+	readonly facts?: PlatformFacts;
+	/** ms to wait for each tap's header (default 500). */
+	readonly timeoutMs?: number;
+	/** Remove socket files whose tap is dead (default true). */
+	readonly removeStale?: boolean;
+}
+
+/**
+ * The live taps of this user: every socket in the runtime directory (named pipes on Windows) that
+ * accepts a connection, with the header it sends. Sockets whose tap process is gone (killed with
+ * SIGKILL) are removed. Sorted newest first.
+ */
+export async function listLiveTaps(options: ListLiveOptions = {}): Promise<LiveTap[]> {
+	const facts = options.facts ?? currentPlatform();
+	const timeoutMs = options.timeoutMs ?? 500;
+	const candidates: {name: string; pid: number; address: string}[] = [];
+	if (facts.platform === 'win32') {
+		const prefix = runtimeDir(facts);
+		const pipePrefix = path.win32.basename(prefix);
+		try {
+			for (const entry of readdirSync('\\\\.\\pipe\\')) {
+				if (!entry.startsWith(pipePrefix)) continue;
+				const parsed = parseSocketName(entry.slice(pipePrefix.length));
+				if (parsed) candidates.push({...parsed, address: `\\\\.\\pipe\\${entry}`});
+			}
+		} catch {
+			// no pipes
+		}
+	} else {
+		const dir = runtimeDir(facts);
+		let names: string[] = [];
+		try {
+			names = readdirSync(dir);
+		} catch {
+			names = [];
+		}
+
+		for (const entry of names) {
+			if (!entry.endsWith('.sock')) continue;
+			const parsed = parseSocketName(entry);
+			if (parsed) candidates.push({...parsed, address: path.join(dir, entry)});
+		}
+	}
+
+	const results = await Promise.all(
+		candidates.map(async (candidate): Promise<LiveTap | undefined> => {
+			const answer = await readHeader(candidate.address, timeoutMs);
+			if (answer.kind === 'header') return {...candidate, state: 'live', header: answer.header};
+			if (answer.kind === 'silent') return {...candidate, state: 'silent'};
+			if (options.removeStale !== false && facts.platform !== 'win32' && !isProcessAlive(candidate.pid)) {
+				try {
+					unlinkSync(candidate.address);
+				} catch {
+					// someone else removed it
+				}
+			}
+
+			return undefined;
+		}),
+	);
+	return results
+		.filter((tap): tap is LiveTap => tap !== undefined)
+		.sort((a, b) => (b.header?.startedAt ?? '').localeCompare(a.header?.startedAt ?? '') || b.pid - a.pid);
+}
+
+type HeaderAnswer = {readonly kind: 'header'; readonly header: SessionHeader} | {readonly kind: 'silent'} | {readonly kind: 'refused'};
+
+/** Connect, read the first record line, disconnect. */
+async function readHeader(address: string, timeoutMs: number): Promise<HeaderAnswer> {
+	return new Promise<HeaderAnswer>((resolve) => {
+		let isConnected = false;
+		let isDone = false;
+		let header: SessionHeader | undefined;
+		const reader = new RecordReader({
+			onHeader: (h) => {
+				header = h;
+			},
+			onEvent: () => undefined,
+		});
+		const socket = net.connect(address);
+		const finish = (answer: HeaderAnswer): void => {
+			if (isDone) return;
+			isDone = true;
+			clearTimeout(timer);
+			socket.destroy();
+			resolve(answer);
+		};
+		const timer = setTimeout(() => finish(isConnected ? {kind: 'silent'} : {kind: 'refused'}), timeoutMs);
+		socket.on('connect', () => {
+			isConnected = true;
+		});
+		socket.on('data', (bytes: Buffer) => {
+			// Only the first line matters: stop feeding at the first LF.
+			const newline = bytes.indexOf(0x0a);
+			reader.push(newline === -1 ? bytes : bytes.subarray(0, newline + 1));
+			if (header) finish({kind: 'header', header});
+			else if (newline !== -1) finish({kind: 'silent'});
+		});
+		socket.on('error', () => finish({kind: 'refused'}));
+		socket.on('close', () => finish(header ? {kind: 'header', header} : isConnected ? {kind: 'silent'} : {kind: 'refused'}));
+	});
+}
+
+/** Why an attach target could not be chosen (a usage error for the CLI). */
+export class AttachTargetError extends Error {
+	override readonly name = 'AttachTargetError';
+}
+
+/**
+ * Pick the tap to attach to: a socket path (contains a path separator), a pid (the tap's or the
+ * server's), or a name (newest first). Without a target, the only live tap.
+ * @throws AttachTargetError when none or (without a target) several taps are live, or nothing matches
+ */
+export function chooseTap(taps: readonly LiveTap[], target: string | undefined): LiveTap {
+	const live = taps.filter((tap) => tap.state === 'live');
+	const list = (): string => live.map((tap) => `${tap.name} (pid ${tap.pid}${tap.header?.pid === undefined ? '' : `, server ${tap.header.pid}`})`).join(', ');
+	if (target === undefined) {
+		if (live.length === 1) return live[0]!;
+		if (live.length === 0) throw new AttachTargetError('no live taps (start one with `mcp-wire tap -- <command>`; `mcp-wire sessions` lists them)');
+		throw new AttachTargetError(`several taps are live, name one: ${list()}`);
+	}
+
+	if (/^\d+$/.test(target)) {
+		const pid = Number(target);
+		const byPid = live.find((tap) => tap.pid === pid) ?? live.find((tap) => tap.header?.pid === pid);
+		if (byPid) return byPid;
+		throw new AttachTargetError(`no live tap with pid ${pid}${live.length > 0 ? ` (live: ${list()})` : ''}`);
+	}
+
+	const wanted = sanitizeName(target);
+	const byName = live.find((tap) => tap.name === wanted || tap.header?.name === target);
+	if (byName) return byName;
+	throw new AttachTargetError(`no live tap named "${target}"${live.length > 0 ? ` (live: ${list()})` : ''}`);
+}
+
+/** Callbacks of {@link followTap}. */
+export interface FollowHandlers extends RecordHandlers {
+	/** The connection ended (the session is over, the tap died, or `stop` was called); not called when it never connected. */
+	onEnd(reader: RecordReader): void;
+}
+
+/**
+ * Connect to a live tap and stream its records (from the first byte of the capture, then live).
+ * @returns `stop()` to disconnect early; `connected` resolves once connected, rejects when it cannot
+ */
+export function followTap(address: string, handlers: FollowHandlers): {readonly stop: () => void; readonly connected: Promise<void>} {
+	const reader = new RecordReader(handlers);
+	const socket = net.connect(address);
+	let isEnded = false;
+	let isConnected = false;
+	socket.once('connect', () => {
+		isConnected = true;
+	});
+	const end = (): void => {
+		if (isEnded || !isConnected) return;
+		isEnded = true;
+		reader.end();
+		handlers.onEnd(reader);
+	};
+	const connected = new Promise<void>((resolve, reject) => {
+		socket.once('connect', () => resolve());
+		socket.once('error', (error) => reject(error));
+	});
+	connected.catch(() => undefined);
+	socket.on('data', (bytes: Buffer) => reader.push(bytes));
+	socket.on('error', () => undefined);
+	socket.on('close', end);
+	return {
+		stop: () => {
+			socket.destroy();
+		},
+		connected,
+	};
+}

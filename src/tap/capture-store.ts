@@ -1,0 +1,348 @@
+import {chmodSync, lstatSync, mkdirSync, readdirSync, statSync, unlinkSync} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Where taps keep their captures and live sockets, how captures are named, and how old ones are pruned
+ * (issue 3 item 2). Everything here is synchronous and small; the tap calls it from its capture worker,
+ * never on the forwarding path.
+ *
+ * Capture directory (first that applies):
+ * | platform | directory |
+ * | --- | --- |
+ * | any (not Windows), `$XDG_STATE_HOME` set to an absolute path | `$XDG_STATE_HOME/mcp-wire/captures` |
+ * | Linux and other POSIX | `~/.local/state/mcp-wire/captures` (the XDG default for state) |
+ * | macOS | `~/Library/Logs/mcp-wire/captures` (logs-like data; Console.app shows it) |
+ * | Windows | `%LOCALAPPDATA%\mcp-wire\captures` (else `~\AppData\Local\mcp-wire\captures`) |
+ *
+ * Runtime directory (live-tap sockets, mode 0700, owned by the user):
+ * | platform | directory |
+ * | --- | --- |
+ * | POSIX, `$XDG_RUNTIME_DIR` set to an absolute path | `$XDG_RUNTIME_DIR/mcp-wire` |
+ * | POSIX otherwise | `<os.tmpdir()>/mcp-wire-<uid>` |
+ * | Windows | named pipes `\\.\pipe\mcp-wire-<user>-<name>-<pid>` (no directory) |
+ *
+ * Captures are named `<ISO time>-<name>-<pid>.ndjson`, with `:` in the time written as `-` (Windows file
+ * names cannot hold `:`), e.g. `2026-05-01T12-30-45.123Z-server-everything-4242.ndjson`; `pid` is the
+ * tap's own pid. Files are created 0600, directories 0700.
+ */
+
+/** Default number of captures kept in the capture directory (env `MCP_WIRE_MAX_CAPTURES`). */
+export const DEFAULT_MAX_CAPTURES = 50;
+/** Default total size of the capture directory in MiB (env `MCP_WIRE_MAX_CAPTURE_MB`). */
+export const DEFAULT_MAX_CAPTURE_MB = 200;
+
+/** The platform facts the paths depend on (injectable for tests). */
+export interface PlatformFacts {
+	readonly env: NodeJS.ProcessEnv;
+	readonly platform: NodeJS.Platform;
+	readonly homedir: string;
+	readonly tmpdir: string;
+	/** POSIX uid (undefined on Windows). */
+	readonly uid: number | undefined;
+	/** The user name (for Windows pipe names). */
+	readonly user: string;
+}
+
+/** The facts of this process. */
+export function currentPlatform(): PlatformFacts {
+	let user = 'user';
+	try {
+		user = os.userInfo().username;
+	} catch {
+		user = process.env['USERNAME'] ?? process.env['USER'] ?? 'user';
+	}
+
+	return {
+		env: process.env,
+		platform: process.platform,
+		homedir: os.homedir(),
+		tmpdir: os.tmpdir(),
+		uid: typeof process.getuid === 'function' ? process.getuid() : undefined,
+		user,
+	};
+}
+
+const isAbsoluteEnv = (value: string | undefined): value is string => value !== undefined && value !== '' && path.isAbsolute(value);
+
+/**
+ * The directory default captures go to (see the module table). Not created here.
+ * @returns an absolute path
+ */
+export function capturesDir(facts: PlatformFacts = currentPlatform()): string {
+	const p = facts.platform === 'win32' ? path.win32 : path.posix;
+	if (facts.platform === 'win32') {
+		const local = facts.env['LOCALAPPDATA'];
+		return p.join(local !== undefined && local !== '' ? local : p.join(facts.homedir, 'AppData', 'Local'), 'mcp-wire', 'captures');
+	}
+
+	const state = facts.env['XDG_STATE_HOME'];
+	if (isAbsoluteEnv(state)) return p.join(state, 'mcp-wire', 'captures');
+	if (facts.platform === 'darwin') return p.join(facts.homedir, 'Library', 'Logs', 'mcp-wire', 'captures');
+	return p.join(facts.homedir, '.local', 'state', 'mcp-wire', 'captures');
+}
+
+/**
+ * The directory live-tap sockets live in on POSIX (see the module table). Not created here.
+ * @returns an absolute path; on Windows the prefix of the pipe names (`\\.\pipe\mcp-wire-<user>-`)
+ */
+export function runtimeDir(facts: PlatformFacts = currentPlatform()): string {
+	if (facts.platform === 'win32') return `\\\\.\\pipe\\mcp-wire-${sanitizeName(facts.user)}-`;
+	const runtime = facts.env['XDG_RUNTIME_DIR'];
+	if (isAbsoluteEnv(runtime)) return path.posix.join(runtime, 'mcp-wire');
+	return path.posix.join(facts.tmpdir, `mcp-wire-${facts.uid ?? 'user'}`);
+}
+
+/**
+ * A name safe in file names and socket paths: letters, digits, `.`, `_`, `-`; other runs become `-`;
+ * at most 40 characters (a Unix socket path is limited to ~104 bytes); never empty (`server`).
+ */
+export function sanitizeName(name: string): string {
+	const clean = name
+		.replaceAll(/[^\w.-]+/g, '-')
+		.replaceAll(/^[-.]+|-+$/g, '')
+		.slice(0, 40)
+		.replace(/-+$/, '');
+	return clean === '' ? 'server' : clean;
+}
+
+const LAUNCHERS = new Set(['node', 'nodejs', 'npx', 'pnpx', 'bunx', 'bun', 'deno', 'python', 'python3', 'py', 'uv', 'uvx', 'pipx', 'docker', 'podman', 'npm', 'pnpm', 'yarn', 'sh', 'bash', 'cmd', 'java', 'dotnet', 'ruby', 'go']);
+/** Options whose value is inline code, not a script name (`sh -c '…'`, `node -e '…'`). */
+const CODE_OPTIONS = new Set(['-c', '/c', '-e', '--eval', '-p', '--print']);
+const GENERIC_SCRIPTS = new Set(['index', 'main', 'server', 'cli', 'dist', 'run', 'start', 'app', 'build']);
+
+/**
+ * A default capture name from the server command: the program's base name, or for a launcher (`node`,
+ * `npx`, `python`, `uvx`, `docker` …) the first argument that is not an option, without directories, a
+ * package scope or an extension. A generic script name (`dist/index.js`) takes its directory's name
+ * (`server-everything/dist/index.js` → `server-everything`).
+ * @example defaultName(['npx', '-y', '@modelcontextprotocol/server-everything']) === 'server-everything'
+ */
+export function defaultName(command: readonly string[]): string {
+	const base = (word: string): string => word.split(/[\\/]/).pop() ?? word;
+	const stem = (word: string): string => base(word).replace(/\.(m?[jt]s|c[jt]s|py|exe|cmd|bat|sh|jar|dll)$/i, '');
+	const program = command[0] ?? '';
+	const programStem = stem(program).toLowerCase();
+	const isLauncher = LAUNCHERS.has(programStem) || LAUNCHERS.has(programStem.replace(/[\d.]+$/, ''));
+	if (!isLauncher) return sanitizeName(stem(program));
+	for (let i = 1; i < command.length; i++) {
+		const word = command[i]!;
+		if (CODE_OPTIONS.has(word)) {
+			i++;
+			continue;
+		}
+
+		if (word.startsWith('-') || word === 'run' || word === 'exec' || word === 'x' || word === 'dlx' || word === 'stdio') continue;
+		const unversioned = word.replace(/(?<=.)@[^/@]*$/, '');
+		const parts = unversioned.split(/[\\/]/).filter((part) => part !== '' && part !== '.' && part !== '..');
+		for (let j = parts.length - 1; j >= 0; j--) {
+			const candidate = stem(parts[j]!);
+			if (!GENERIC_SCRIPTS.has(candidate.toLowerCase()) || j === 0) return sanitizeName(candidate.replace(/^@/, ''));
+		}
+	}
+
+	return sanitizeName(stem(program));
+}
+
+/** The time part of a capture name: ISO-8601 UTC with `:` written as `-`. */
+export function captureTimeStamp(date: Date): string {
+	return date.toISOString().replaceAll(':', '-');
+}
+
+/** `<ISO time>-<name>-<pid>.ndjson` (see the module docs). */
+export function captureFileName(date: Date, name: string, pid: number): string {
+	return `${captureTimeStamp(date)}-${sanitizeName(name)}-${pid}.ndjson`;
+}
+
+/** What a capture file name says about itself. */
+export interface CaptureName {
+	/** The wall clock of the session start (from the name, millisecond precision). */
+	readonly startedAt: Date;
+	readonly name: string;
+	/** The tap's pid. */
+	readonly pid: number;
+}
+
+const CAPTURE_NAME = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{1,3})?Z)-(.+)-(\d+)\.ndjson$/;
+
+/**
+ * Parse a capture file name made by {@link captureFileName}.
+ * @returns the parts, or undefined when the name is not one of ours (such files are never pruned)
+ */
+export function parseCaptureFileName(fileName: string): CaptureName | undefined {
+	const match = CAPTURE_NAME.exec(fileName);
+	if (!match) return undefined;
+	const iso = match[1]!.replace(/T(\d{2})-(\d{2})-(\d{2})/, 'T$1:$2:$3');
+	const startedAt = new Date(iso);
+	if (Number.isNaN(startedAt.getTime())) return undefined;
+	return {startedAt, name: match[2]!, pid: Number(match[3])};
+}
+
+/** Socket file name of a live tap in the runtime directory: `<name>-<pid>.sock`. */
+export function socketFileName(name: string, pid: number): string {
+	return `${sanitizeName(name)}-${pid}.sock`;
+}
+
+/**
+ * The address a live tap listens on: a Unix socket in the runtime directory, or a Windows named pipe.
+ */
+export function socketPath(name: string, pid: number, facts: PlatformFacts = currentPlatform()): string {
+	if (facts.platform === 'win32') return `${runtimeDir(facts)}${sanitizeName(name)}-${pid}`;
+	return path.posix.join(runtimeDir(facts), socketFileName(name, pid));
+}
+
+/** Parse `<name>-<pid>.sock` (or a pipe name's tail). */
+export function parseSocketName(fileName: string): {readonly name: string; readonly pid: number} | undefined {
+	const match = /^(.+)-(\d+)(?:\.sock)?$/.exec(fileName);
+	return match ? {name: match[1]!, pid: Number(match[2])} : undefined;
+}
+
+/** A directory that is not safe to use (someone else owns it, or it is a symlink / not a directory). */
+export class UnsafeDirectoryError extends Error {
+	override readonly name = 'UnsafeDirectoryError';
+}
+
+/**
+ * Create `dir` (and parents) with mode 0700 and make sure the leaf is a real directory owned by this
+ * user with no group/other permissions (it is chmod-ed to 0700 when it is ours but wider).
+ * @throws UnsafeDirectoryError when the leaf is a symlink, not a directory, or owned by another uid
+ * @throws the fs error when it cannot be created
+ */
+export function ensurePrivateDir(dir: string, uid: number | undefined = currentPlatform().uid): void {
+	mkdirSync(dir, {recursive: true, mode: 0o700});
+	if (process.platform === 'win32') return;
+	const stat = lstatSync(dir);
+	if (stat.isSymbolicLink() || !stat.isDirectory()) throw new UnsafeDirectoryError(`${dir} is not a directory`);
+	if (uid !== undefined && stat.uid !== uid) throw new UnsafeDirectoryError(`${dir} is owned by uid ${stat.uid}, not ${uid}`);
+	if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+/** Limits for {@link pruneCaptures}. */
+export interface PruneLimits {
+	/** Keep at most this many captures (the newest). */
+	readonly maxFiles: number;
+	/** Keep at most this many bytes in total (newest first). */
+	readonly maxBytes: number;
+}
+
+/**
+ * The pruning limits from the environment: `MCP_WIRE_MAX_CAPTURES` (files, default 50) and
+ * `MCP_WIRE_MAX_CAPTURE_MB` (MiB, default 200). A value that is not a non-negative number is ignored
+ * and reported in `problems`.
+ */
+export function pruneLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): PruneLimits & {readonly problems: readonly string[]} {
+	const problems: string[] = [];
+	const read = (key: string, fallback: number): number => {
+		const raw = env[key];
+		if (raw === undefined || raw.trim() === '') return fallback;
+		const value = Number(raw);
+		if (!Number.isFinite(value) || value < 0) {
+			problems.push(`${key}=${JSON.stringify(raw)} is not a non-negative number; using ${fallback}`);
+			return fallback;
+		}
+
+		return value;
+	};
+	const maxFiles = Math.floor(read('MCP_WIRE_MAX_CAPTURES', DEFAULT_MAX_CAPTURES));
+	const maxBytes = Math.floor(read('MCP_WIRE_MAX_CAPTURE_MB', DEFAULT_MAX_CAPTURE_MB) * 1024 * 1024);
+	return {maxFiles, maxBytes, problems};
+}
+
+/** One capture in a directory. */
+export interface CaptureEntry extends CaptureName {
+	readonly path: string;
+	readonly fileName: string;
+	/** Size in bytes. */
+	readonly bytes: number;
+	/** Last modification (ms since the epoch). */
+	readonly mtimeMs: number;
+}
+
+/**
+ * The captures in `dir` whose names are ours ({@link parseCaptureFileName}), newest first (by the start
+ * time in the name, then mtime). Missing directory → empty list.
+ */
+export function listCaptures(dir: string): CaptureEntry[] {
+	let names: string[];
+	try {
+		names = readdirSync(dir);
+	} catch {
+		return [];
+	}
+
+	const entries: CaptureEntry[] = [];
+	for (const fileName of names) {
+		const parsed = parseCaptureFileName(fileName);
+		if (!parsed) continue;
+		const file = path.join(dir, fileName);
+		try {
+			const stat = statSync(file);
+			if (!stat.isFile()) continue;
+			entries.push({...parsed, path: file, fileName, bytes: stat.size, mtimeMs: stat.mtimeMs});
+		} catch {
+			// vanished meanwhile
+		}
+	}
+
+	return entries.sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime() || b.mtimeMs - a.mtimeMs);
+}
+
+/** Whether a process with this pid exists (EPERM counts as alive). */
+export function isProcessAlive(pid: number): boolean {
+	if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/** What {@link pruneCaptures} did. */
+export interface PruneResult {
+	readonly removed: readonly string[];
+	readonly kept: number;
+	readonly keptBytes: number;
+	readonly problems: readonly string[];
+}
+
+/**
+ * Delete old captures from `dir`, newest kept first, until at most `maxFiles` files and `maxBytes`
+ * bytes remain. Only files named by {@link captureFileName} are touched. `keep` (the capture being
+ * written) and the captures of taps still running (their pid is alive) are never deleted, and count
+ * toward the limits first.
+ * @param isAlive injectable liveness check (default {@link isProcessAlive})
+ */
+export function pruneCaptures(dir: string, limits: PruneLimits, keep?: string, isAlive: (pid: number) => boolean = isProcessAlive): PruneResult {
+	const entries = listCaptures(dir);
+	const keepResolved = keep === undefined ? undefined : path.resolve(keep);
+	const pinned = (entry: CaptureEntry): boolean => path.resolve(entry.path) === keepResolved || (entry.pid !== process.pid && isAlive(entry.pid));
+	let files = 0;
+	let bytes = 0;
+	for (const entry of entries) {
+		if (pinned(entry)) {
+			files += 1;
+			bytes += entry.bytes;
+		}
+	}
+
+	const removed: string[] = [];
+	const problems: string[] = [];
+	for (const entry of entries) {
+		if (pinned(entry)) continue;
+		if (files + 1 <= limits.maxFiles && bytes + entry.bytes <= limits.maxBytes) {
+			files += 1;
+			bytes += entry.bytes;
+			continue;
+		}
+
+		try {
+			unlinkSync(entry.path);
+			removed.push(entry.path);
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`cannot remove ${entry.path}: ${(error as Error).message}`);
+		}
+	}
+
+	return {removed, kept: files, keptBytes: bytes, problems};
+}

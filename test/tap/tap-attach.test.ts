@@ -1,0 +1,183 @@
+import {existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import net from 'node:net';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterEach, beforeEach, describe, expect, it} from 'vitest';
+import {decodeRecords, encodeEvent, encodeHeader, type SessionHeader} from '../../src/core/capture/record-codec.js';
+import {replayEvents} from '../../src/core/session/replay.js';
+import {Session} from '../../src/core/session/session.js';
+import type {SessionEvent, SessionMeta} from '../../src/core/types.js';
+import {chooseTap, feedEvent, listLiveTaps, readRecordFile, RecordReader, type LiveTap} from '../../src/tap/attach.js';
+import type {PlatformFacts} from '../../src/tap/capture-store.js';
+import {LiveSocketServer} from '../../src/tap/live-socket.js';
+
+const META: SessionMeta = {
+	tool: {name: 'mcp-wire', version: '0.0.0'},
+	node: 'v20.0.0',
+	platform: 'linux-x64',
+	command: ['server'],
+	envMode: 'inherit',
+	startedAt: '2026-01-01T00:00:00.000Z',
+	pid: 99,
+	mode: 'tap',
+	name: 'srv',
+};
+
+const enc = new TextEncoder();
+const chunk = (seq: number, stream: 'stdin' | 'stdout' | 'stderr', offset: number, tMs: number, text: string): SessionEvent => ({
+	type: 'chunk',
+	chunk: {seq, stream, offset, tMs, bytes: enc.encode(text)},
+});
+
+const EVENTS: SessionEvent[] = [
+	chunk(0, 'stdin', 0, 1, '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n'),
+	chunk(1, 'stdout', 0, 5, '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}\n'),
+	chunk(2, 'stderr', 0, 6, 'log: ünïcode ✓\n'),
+	chunk(3, 'stdin', 148, 7, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n'),
+	{type: 'mark', mark: {type: 'stdin-closed', tMs: 8}},
+	{type: 'exit', exit: {code: 0, signal: null, tMs: 9}},
+];
+
+const FILE_TEXT = [encodeHeader(META), ...EVENTS.map((e) => encodeEvent(e))].join('\n') + '\n';
+
+function readAllAt(bytes: Uint8Array, cuts: readonly number[]): {header?: SessionHeader; events: SessionEvent[]; reader: RecordReader} {
+	const events: SessionEvent[] = [];
+	let header: SessionHeader | undefined;
+	const reader = new RecordReader({onHeader: (h) => (header = h), onEvent: (e) => events.push(e)});
+	let at = 0;
+	for (const cut of [...cuts, bytes.length]) {
+		reader.push(bytes.subarray(at, cut));
+		at = cut;
+	}
+
+	reader.end();
+	return {...(header ? {header} : {}), events, reader};
+}
+
+describe('RecordReader', () => {
+	it('decodes the same records as decodeRecords wherever the bytes are split (every single cut point)', () => {
+		const bytes = enc.encode(FILE_TEXT);
+		const expected = decodeRecords(FILE_TEXT);
+		for (let cut = 0; cut <= bytes.length; cut++) {
+			const got = readAllAt(bytes, [cut]);
+			expect(got.header).toEqual(expected.header);
+			expect(got.events).toEqual(expected.events);
+			expect(got.reader.problems).toEqual([]);
+		}
+	});
+
+	it('reports a cut last line as truncated, with its line number, and keeps every record before it', () => {
+		const bytes = enc.encode(FILE_TEXT);
+		const cut = bytes.subarray(0, bytes.length - 30);
+		const got = readAllAt(cut, [100, 1000]);
+		expect(got.reader.isTruncated).toBe(true);
+		expect(got.events).toEqual(EVENTS.slice(0, -1));
+		const lastLine = FILE_TEXT.split('\n').length - 1;
+		expect(got.reader.problems).toEqual([{line: lastLine, message: `the input ends inside a record (${encodeEvent(EVENTS.at(-1)!).length + 1 - 30} bytes cut); the cut record is skipped`}]);
+		expect(decodeRecords(new TextDecoder().decode(cut)).isTruncated).toBe(true);
+	});
+
+	it('reports bad lines and records before the header', () => {
+		const text = `${encodeEvent(EVENTS[0]!)}\nnot json\n${encodeHeader(META)}\n{"type":"chunk"}\n${encodeHeader(META)}\n`;
+		const got = readAllAt(enc.encode(text), []);
+		expect(got.events).toEqual([]);
+		expect(got.reader.problems.map((p) => p.line)).toEqual([1, 2, 4, 5]);
+		expect(got.reader.problems[0]?.message).toBe('record before any session header, skipped');
+		expect(got.reader.problems[3]?.message).toBe('a second session header, skipped');
+	});
+
+	it('reads a file through readRecordFile', async () => {
+		const dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-read-'));
+		try {
+			const file = path.join(dir, 'c.ndjson');
+			writeFileSync(file, FILE_TEXT);
+			const events: SessionEvent[] = [];
+			const reader = await readRecordFile(file, {onHeader: () => undefined, onEvent: (e) => events.push(e)});
+			expect(reader.sessionHeader).toEqual({...META, format: 1});
+			expect(events).toEqual(decodeRecords(FILE_TEXT).events);
+		} finally {
+			rmSync(dir, {recursive: true, force: true});
+		}
+	});
+});
+
+describe('feedEvent', () => {
+	it('builds the same session live as replayEvents does from the file', () => {
+		const live = new Session(META);
+		let last = 0;
+		for (const event of EVENTS) last = Math.max(last, feedEvent(live, event) ?? 0);
+		live.finish(last);
+		const replayed = replayEvents(META, EVENTS);
+		const strip = (s: Session) => {
+			const snap = s.getSnapshot();
+			return {frames: snap.frames, findings: snap.findings, summary: snap.summary};
+		};
+		expect(strip(live)).toEqual(strip(replayed));
+		expect(live.getSnapshot().frames.map((f) => [f.stream, f.kind, f.method ?? f.answers?.method])).toEqual([
+			['stdin', 'request', 'initialize'],
+			['stdout', 'response', 'initialize'],
+			['stderr', 'text', undefined],
+			['stdin', 'request', 'tools/list'],
+		]);
+	});
+});
+
+describe('chooseTap', () => {
+	const tap = (name: string, pid: number, serverPid: number, state: LiveTap['state'] = 'live'): LiveTap => ({
+		name,
+		pid,
+		address: `/run/${name}-${pid}.sock`,
+		state,
+		header: {...META, name, pid: serverPid, format: 1},
+	});
+	const taps = [tap('fs', 10, 11), tap('git', 20, 21), tap('mute', 30, 31, 'silent')];
+
+	it('picks by name, tap pid or server pid', () => {
+		expect(chooseTap(taps, 'git').pid).toBe(20);
+		expect(chooseTap(taps, '10').name).toBe('fs');
+		expect(chooseTap(taps, '21').name).toBe('git');
+	});
+
+	it('picks the only live tap without a target, and explains otherwise', () => {
+		expect(chooseTap([taps[0]!, taps[2]!], undefined).name).toBe('fs');
+		expect(() => chooseTap(taps, undefined)).toThrow('several taps are live, name one: fs (pid 10, server 11), git (pid 20, server 21)');
+		expect(() => chooseTap([], undefined)).toThrow(/^no live taps/);
+		expect(() => chooseTap(taps, 'mute')).toThrow('no live tap named "mute" (live: fs (pid 10, server 11), git (pid 20, server 21))');
+		expect(() => chooseTap(taps, '99')).toThrow(/^no live tap with pid 99/);
+	});
+});
+
+describe('listLiveTaps', () => {
+	let dir: string;
+	beforeEach(() => {
+		dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-run-'));
+	});
+	afterEach(() => {
+		rmSync(dir, {recursive: true, force: true});
+	});
+
+	it('lists sockets that answer with a header, marks silent ones, removes dead ones', async () => {
+		const run = path.join(dir, 'mcp-wire');
+		mkdirSync(run, {mode: 0o700});
+		const facts: PlatformFacts = {env: {XDG_RUNTIME_DIR: dir}, platform: 'linux', homedir: dir, tmpdir: dir, uid: process.getuid!(), user: 'me'};
+		const file = path.join(dir, 'c.ndjson');
+		writeFileSync(file, FILE_TEXT);
+		const live = new LiveSocketServer(path.join(run, `srv-${process.pid}.sock`), {path: file, size: () => Buffer.byteLength(FILE_TEXT)}, () => undefined);
+		await live.listen();
+		const silent = net.createServer(() => undefined);
+		await new Promise<void>((resolve) => silent.listen(path.join(run, `quiet-${process.pid}.sock`), resolve));
+		const dead = path.join(run, 'gone-2147483646.sock');
+		writeFileSync(dead, '');
+		try {
+			const taps = await listLiveTaps({facts, timeoutMs: 300});
+			expect(taps.map((t) => [t.name, t.pid, t.state, t.header?.pid])).toEqual([
+				['srv', process.pid, 'live', 99],
+				['quiet', process.pid, 'silent', undefined],
+			]);
+			expect(existsSync(dead)).toBe(false);
+		} finally {
+			await live.close(10);
+			silent.close();
+		}
+	});
+});
