@@ -1,22 +1,34 @@
 import {Command, CommanderError} from 'commander';
-import {attachCommand} from './commands/attach.js';
-import {doctorCommand} from './commands/doctor.js';
-import {explainCommand} from './commands/explain.js';
-import {probeCommand} from './commands/probe.js';
-import {reportCommand} from './commands/report.js';
-import {sessionsCommand} from './commands/sessions.js';
-import {tapCommand} from './commands/tap.js';
-import {viewCommand, type StartTui, type WatchHooks} from './commands/view.js';
-import {unwrapCommand, wrapCommand} from './commands/wrap.js';
+import type {StartTui, WatchHooks} from './commands/view.js';
 import {exitCodeFor, resolveColor} from './options.js';
 import {EXIT, UsageError} from './exit-codes.js';
 import {VERSION} from './version.js';
 
+const hooks: WatchHooks = {loadTui};
+
+/**
+ * Every command, loaded lazily: a run loads only the module of the command it names, so `mcp-wire tap`
+ * (which stays up for a whole client session) starts fast and small; `--help` loads them all.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+	probe: async () => (await import('./commands/probe.js')).probeCommand(),
+	tap: async () => (await import('./commands/tap.js')).tapCommand(),
+	view: async () => (await import('./commands/view.js')).viewCommand(hooks),
+	attach: async () => (await import('./commands/attach.js')).attachCommand(hooks),
+	sessions: async () => (await import('./commands/sessions.js')).sessionsCommand(),
+	report: async () => (await import('./commands/report.js')).reportCommand(),
+	explain: async () => (await import('./commands/explain.js')).explainCommand(),
+	doctor: async () => (await import('./commands/doctor.js')).doctorCommand(),
+	wrap: async () => (await import('./commands/wrap.js')).wrapCommand(),
+	unwrap: async () => (await import('./commands/wrap.js')).unwrapCommand(),
+};
+
 /**
  * Build the `mcp-wire` program: one commander `Command` per file in ./commands (shadcn's layout).
  * Every command writes its results to stdout and its logs to stderr.
+ * @param argv as `process.argv`; when it names a command, only that command is loaded
  */
-export function buildProgram(): Command {
+export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
 	const program = new Command('mcp-wire')
 		.description('xxd for MCP: every byte on an MCP stdio transport, frame by frame, and the faults that break real clients')
 		.version(VERSION)
@@ -27,22 +39,9 @@ export function buildProgram(): Command {
 			writeOut: (s) => process.stdout.write(s),
 			writeErr: (s) => process.stderr.write(s),
 		});
-	const hooks: WatchHooks = {loadTui};
-	const commands = [
-		probeCommand(),
-		tapCommand(),
-		viewCommand(hooks),
-		attachCommand(hooks),
-		sessionsCommand(),
-		reportCommand(),
-		explainCommand(),
-		doctorCommand(),
-		wrapCommand(),
-		unwrapCommand(),
-	];
-	for (const command of commands) {
-		program.addCommand(command.exitOverride());
-	}
+	const named = argv[2];
+	const names = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
+	for (const name of names) program.addCommand((await COMMANDS[name]!()).exitOverride());
 	return program;
 }
 
@@ -67,8 +66,8 @@ async function loadTui(): Promise<StartTui> {
  * here: user mistakes become one line on stderr and exit code 2, never a stack trace.
  */
 export async function main(argv: readonly string[]): Promise<number> {
-	const program = buildProgram();
 	try {
+		const program = await buildProgram(argv);
 		await program.parseAsync(argv as string[]);
 		return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
 	} catch (error) {

@@ -111,7 +111,7 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 				io.writeErr(`mcp-wire: ${name} is cut short; the report covers the records before the cut\n`);
 			}
 
-			const session = replayEvents(decoded.header, decoded.events);
+			const session = replayEvents(decoded.header, decoded.events, {onProblem: (message) => io.writeErr(`mcp-wire: ${name}: ${message}\n`)});
 			const report = buildReport(session.getSnapshot(), {
 				maxLines: flags.maxLines,
 				redact: flags.redact ? localRedactOptions(undefined, flags.redactPayloads === true) : false,

@@ -129,6 +129,7 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	try {
 		session = replayEvents(meta, events, {
 			ignore: output.ignore,
+			onProblem: (message) => process.stderr.write(`mcp-wire: ${file}: ${message}\n`),
 			...(output.tui === undefined ? {onSession: (s: Session) => output.presenter.attach(s)} : {}),
 		});
 	} catch (error) {

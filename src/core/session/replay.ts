@@ -6,6 +6,8 @@ export interface ReplayOptions {
 	readonly ignore?: readonly FindingCode[];
 	/** Called with the session before any event is fed, so renderers can subscribe first. */
 	readonly onSession?: (session: Session) => void;
+	/** Told about records that had to be skipped (a damaged capture); the replay goes on. */
+	readonly onProblem?: (message: string) => void;
 }
 
 /**
@@ -17,15 +19,22 @@ export interface ReplayOptions {
  *
  * @param meta the header record of the capture
  * @param events decoded records in file order
- * @returns the finished session; when the capture was cut short the session still finishes at the last time seen
+ * @returns the finished session; when the capture was cut short the session still finishes at the last time
+ *   seen; chunks recorded after their stream's EOF (a damaged file) are skipped and reported through `onProblem`
  */
 export function replayEvents(meta: SessionMeta, events: readonly SessionEvent[], options: ReplayOptions = {}): Session {
 	const session = new Session(meta, options.ignore ? {ignore: options.ignore} : {});
 	options.onSession?.(session);
 	let lastTMs = 0;
+	let skipped = 0;
 	for (const event of events) {
 		switch (event.type) {
 			case 'chunk':
+				// A chunk after its stream's EOF can only come from a damaged file: skip it, keep the rest.
+				if (session.hasEnded(event.chunk.stream)) {
+					skipped += 1;
+					break;
+				}
 				session.pushChunk(event.chunk.stream, event.chunk.tMs, event.chunk.bytes);
 				lastTMs = Math.max(lastTMs, event.chunk.tMs);
 				break;
@@ -47,6 +56,7 @@ export function replayEvents(meta: SessionMeta, events: readonly SessionEvent[],
 				break;
 		}
 	}
+	if (skipped > 0) options.onProblem?.(`${skipped} chunk record(s) after their stream's end were skipped`);
 	session.finish(lastTMs);
 	return session;
 }

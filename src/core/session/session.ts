@@ -194,7 +194,9 @@ export class Session implements SessionStore {
 		const stdoutBytes = this.totals.stdout.bytes;
 		const signals = this.marks.filter((m): m is Extract<Mark, {type: 'signal-sent'}> => m.type === 'signal-sent');
 		const closedFirst = this.stdinClosedAt !== undefined && this.stdinClosedAt <= info.tMs;
-		if (!closedFirst && signals.length === 0) {
+		// In tap mode the client may end the server with a signal (forwarded by the tap): its shutdown, not an early exit.
+		const clientSignalled = this.marks.some((m) => m.type === 'phase' && m.name.startsWith('signal-forwarded'));
+		if (!closedFirst && signals.length === 0 && !clientSignalled) {
 			this.report({
 				code: 'early-exit',
 				stream: 'stdout',
@@ -308,6 +310,11 @@ export class Session implements SessionStore {
 	/** Bytes pending (received, not yet framed) on a stream: a partial line. */
 	pendingBytes(stream: StreamName): number {
 		return this.framers[stream].pendingBytes;
+	}
+
+	/** True once `stream` reached end of file (no more chunks may follow). */
+	hasEnded(stream: StreamName): boolean {
+		return this.ended.has(stream);
 	}
 
 	/** Total bytes seen on a stream. */

@@ -181,3 +181,26 @@ describe('Session', () => {
 		expect(replayed.summary).toEqual(live.summary);
 	});
 });
+
+describe('replayEvents on damaged or tapped captures', () => {
+	it('skips a chunk recorded after its stream ended, reports it, and keeps the rest', () => {
+		const problems: string[] = [];
+		const events: SessionEvent[] = [
+			{type: 'chunk', chunk: {seq: 0, stream: 'stdout', tMs: 1, offset: 0, bytes: line(INIT_OK)}},
+			{type: 'mark', mark: {type: 'eof', stream: 'stdout', tMs: 2}},
+			{type: 'chunk', chunk: {seq: 1, stream: 'stdout', tMs: 3, offset: 0, bytes: enc('late\n')}},
+		];
+		const snapshot = replayEvents(META, events, {onProblem: (m) => problems.push(m)}).getSnapshot();
+		expect(problems).toEqual(["1 chunk record(s) after their stream's end were skipped"]);
+		expect(snapshot.frames.map((f) => [f.stream, f.offset, f.byteLength])).toEqual([['stdout', 0, line(INIT_OK).length]]);
+	});
+
+	it('does not call a server ended by a signal the client sent through the tap an early exit', () => {
+		const session = new Session({...META, mode: 'tap'});
+		handshake(session);
+		session.mark({type: 'phase', name: 'signal-forwarded:SIGTERM', tMs: 30});
+		session.exit({code: null, signal: 'SIGTERM', tMs: 31});
+		session.finish(31);
+		expect(codesAt(session)).toEqual([]);
+	});
+});
