@@ -7,10 +7,8 @@ import {execa} from 'execa';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {decodeRecords} from '../../src/core/capture/record-codec.js';
 import {makeDoctorHome, NODE, PYTHON, SERVERS, type DoctorHome} from '../doctor/fixtures.js';
-import {BIN as BUILT_BIN} from './helpers.js';
+import {BIN} from './helpers.js';
 
-// MCP_WIRE_DEV_BIN: an entry that registers commands main.ts does not list yet (development only).
-const BIN = process.env['MCP_WIRE_DEV_BIN'] ?? BUILT_BIN;
 
 async function doctor(home: DoctorHome, args: readonly string[], env: Record<string, string | undefined> = {}) {
 	const result = await execa('node', [BIN, 'doctor', ...args], {cwd: home.project, env: home.env(env), extendEnv: false, reject: false, stdin: 'ignore'});

@@ -4,10 +4,8 @@ import path from 'node:path';
 import {execa} from 'execa';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {makeDoctorHome, NODE, SERVERS, type DoctorHome} from '../doctor/fixtures.js';
-import {BIN as BUILT_BIN, ROOT} from './helpers.js';
+import {BIN, ROOT} from './helpers.js';
 
-// MCP_WIRE_DEV_BIN: an entry that registers commands main.ts does not list yet (development only).
-const BIN = process.env['MCP_WIRE_DEV_BIN'] ?? BUILT_BIN;
 /** The launcher a wrapped entry runs, absolute (GUI clients get a minimal PATH). */
 const LAUNCHER = path.join(ROOT, 'bin', 'mcp-wire.js');
 
