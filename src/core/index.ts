@@ -9,3 +9,17 @@ export {replayEvents, type ReplayOptions} from './session/replay.js';
 export {CATALOG, CLIENT_FAMILY_LABEL, dressFinding, type CatalogEntry} from './detectors/catalog.js';
 export {createFramer} from './framing/index.js';
 export type {Framer, FramerEmit, FramerOptions, FramerOutput, RawFrame} from './framing/framer.js';
+export {
+	decodeRecord,
+	decodeRecords,
+	encodeEvent,
+	encodeHeader,
+	RECORD_FORMAT,
+	type DecodedLine,
+	type DecodedRecords,
+	type DecodeProblem,
+	type SessionHeader,
+} from './capture/record-codec.js';
+export * as jsonrpc from './jsonrpc/index.js';
+export {explainError, type Explanation, type ExplainResult} from './explain.js';
+export {detectPassive, type PassiveInput} from './detectors/passive.js';
