@@ -97,7 +97,8 @@ export function createPresenter(options: PresenterOptions): Presenter {
 			if (reprobe) {
 				writeLine('');
 				writeLine('Content-Length re-probe (a fresh process, LSP-framed initialize):');
-				for (const frame of reprobe.getSnapshot().frames) writeLine(formatFrameLine(frame, {color: options.isColor}));
+				const frames = [...reprobe.getSnapshot().frames].sort((a, b) => a.firstTMs - b.firstTMs);
+				for (const frame of frames) writeLine(formatFrameLine(frame, {color: options.isColor}));
 			}
 			writeLine('');
 			const byCode = new Map<string, Finding[]>();

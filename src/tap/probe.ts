@@ -7,6 +7,8 @@ import {spawnServer, type SpawnError, type SpawnedServer} from './spawn.js';
 
 /** The protocol version the probe offers unless told otherwise (the latest legacy revision, R11). */
 export const DEFAULT_PROTOCOL_VERSION = '2025-11-25';
+/** How many bytes of a Content-Length re-probe's reply are kept in the finding (`detail.replyHead`). */
+export const REPLY_HEAD_BYTES = 96;
 /** The revision of the stateless "modern era" (R19). */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 /** How long each request may take before the probe gives up on it (ms). */
@@ -117,7 +119,8 @@ type JsonObject = Record<string, unknown>;
  * - `no-response` (detail `{timeoutMs, stderrTail, procInfo?, blockedOn?}`): no reply to `initialize`
  *   within the timeout and nothing at all on stdout through exit. `procInfo` is read from Linux /proc
  *   BEFORE stdin is closed.
- * - `content-length-framing` (detail `{reprobe: true, replyBytes, replyFraming}`): instead of
+ * - `content-length-framing` (detail `{reprobe: true, replyBytes, replyFraming, replyHead}`, replyHead = the
+ *   reply's first bytes as base64): instead of
  *   `no-response` when the server was silent to newline-delimited input but a fresh process answered a
  *   `Content-Length` framed `initialize` (waits `min(timeoutMs, 5000)`).
  *
@@ -212,7 +215,14 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 			byteLength: 0,
 			tMs: initTimeout.tMs,
 			origin: 'probe',
-			detail: {reprobe: true, replyBytes: reply.byteLength, replyFraming: reply.framing},
+			detail: {
+				reprobe: true,
+				replyBytes: reply.byteLength,
+				replyFraming: reply.framing,
+				// The evidence lives in another process's stdout: keep its first bytes with the finding, so a
+				// report or a replay can show them (base64, at most REPLY_HEAD_BYTES).
+				replyHead: Buffer.from(reprobe!.session.getSnapshot().bytes('stdout', reply.offset, Math.min(reply.byteLength, REPLY_HEAD_BYTES))).toString('base64'),
+			},
 		});
 	} else if (initTimeout && session.streamLength('stdout') === 0) {
 		session.addFinding(noResponse(session, initTimeout, timeoutMs, procInfo));

@@ -1,3 +1,4 @@
+import {carriedBytes} from '../../core/bytes/carried.js';
 import {escapeBytes, escapeText, groupDigits} from '../../core/bytes/glyphs.js';
 import {hexRows, hexWindow, type HexHighlight, type HexRow} from '../../core/bytes/hex-layout.js';
 import {CLIENT_FAMILY_LABEL} from '../../core/detectors/catalog.js';
@@ -243,21 +244,13 @@ export function formatFinding(finding: Finding, snapshot: SessionSnapshot, optio
 		lines.push(`${INDENT}bytes: ${hex}${more}  "${escapeBytes(evidence)}"`);
 	}
 
-	const window = hexWindow((offset, length) => snapshot.bytes(finding.stream, offset, length), {
-		offset: finding.offset,
-		length: finding.byteLength,
-		context: 1,
-		// Long evidence (a whole frame) shows its start; short evidence (a CR, a BOM) sits in context.
-		maxRows: finding.byteLength > 48 ? 3 : 6,
-	});
-	if (window.bytes.length === 0) {
-		lines.push(paint('ui.dim', `${INDENT}(no bytes on ${finding.stream} before offset ${finding.offset})`, isColor));
+	const carried = finding.byteLength === 0 ? carriedBytes(finding) : undefined;
+	if (carried) {
+		// The evidence crossed another process's pipe (a Content-Length re-probe): show what it answered.
+		lines.push(`${INDENT}a fresh process probed with Content-Length framing answered (its first ${carried.length} bytes):`);
+		lines.push(...paintRows(hexRows(carried, {baseOffset: 0}), options));
 	} else {
-		const highlight: HexHighlight[] = finding.byteLength > 0 ? [{offset: finding.offset, length: finding.byteLength}] : [];
-		lines.push(...paintRows(hexRows(window.bytes, {baseOffset: window.offset, highlight}), options));
-		if (window.cutBytes > 0) {
-			lines.push(paint('ui.dim', `${INDENT}… (+${groupDigits(window.cutBytes)} bytes of evidence not shown)`, isColor));
-		}
+		lines.push(...excerptLines(finding, snapshot, options));
 	}
 
 	lines.push(`${INDENT}fix: ${escapeText(finding.hint)}`);
@@ -270,6 +263,22 @@ export function formatFinding(finding: Finding, snapshot: SessionSnapshot, optio
 		}
 	}
 
+	return lines;
+}
+
+/** The xxd excerpt around a finding's bytes in its own stream, evidence highlighted. */
+function excerptLines(finding: Finding, snapshot: SessionSnapshot, options: TextRenderOptions): string[] {
+	const window = hexWindow((offset, length) => snapshot.bytes(finding.stream, offset, length), {
+		offset: finding.offset,
+		length: finding.byteLength,
+		context: 1,
+		// Long evidence (a whole frame) shows its start; short evidence (a CR, a BOM) sits in context.
+		maxRows: finding.byteLength > 48 ? 3 : 6,
+	});
+	if (window.bytes.length === 0) return [paint('ui.dim', `${INDENT}(no bytes on ${finding.stream} before offset ${finding.offset})`, options.color)];
+	const highlight: HexHighlight[] = finding.byteLength > 0 ? [{offset: finding.offset, length: finding.byteLength}] : [];
+	const lines = paintRows(hexRows(window.bytes, {baseOffset: window.offset, highlight}), options);
+	if (window.cutBytes > 0) lines.push(paint('ui.dim', `${INDENT}… (+${groupDigits(window.cutBytes)} bytes of evidence not shown)`, options.color));
 	return lines;
 }
 

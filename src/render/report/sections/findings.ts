@@ -1,3 +1,4 @@
+import {carriedBytes} from '../../../core/bytes/carried.js';
 import {escapeBytes, groupDigits} from '../../../core/bytes/glyphs.js';
 import {hexRows, hexWindow} from '../../../core/bytes/hex-layout.js';
 import {CATALOG, CLIENT_FAMILY_LABEL} from '../../../core/detectors/catalog.js';
@@ -148,6 +149,8 @@ function heading(finding: Finding, number: number): string {
 
 /** The xxd excerpt around a finding's bytes (render/hex/plain.ts), `^` markers under short evidence. */
 function hexExcerpt(context: ReportContext, finding: Finding): string[] {
+	const carried = finding.byteLength === 0 ? carriedBytes(finding) : undefined;
+	if (carried) return fence(plainHexLines(hexRows(carried, {baseOffset: 0}), {markers: false}));
 	const window = hexWindow((offset, length) => context.snapshot.bytes(finding.stream, offset, length), {
 		offset: finding.offset,
 		length: finding.byteLength,
@@ -169,6 +172,12 @@ function hexExcerpt(context: ReportContext, finding: Finding): string[] {
 }
 
 function caption(context: ReportContext, finding: Finding): string {
+	const carried = finding.byteLength === 0 ? carriedBytes(finding) : undefined;
+	if (carried) {
+		const replyBytes = finding.detail?.['replyBytes'];
+		return `Where: a fresh process probed with a Content-Length-framed initialize answered on its stdout (${typeof replyBytes === 'number' ? plural(replyBytes, 'byte') : 'a reply'}); its first ${plural(carried.length, 'byte')}:`;
+	}
+
 	if (finding.byteLength === 0) {
 		const total = context.snapshot.streamLength(finding.stream);
 		if (total === 0) {
@@ -244,7 +253,7 @@ export function findingBlocks(context: ReportContext): SectionOutput {
 			const shownAt = excerpts.get(key);
 			if (shownAt !== undefined) {
 				blocks.push(block(rank - 1, `the bytes of ${name}`, [`${caption(context, finding)} (the same bytes as #${shownAt} above)`]));
-			} else if (finding.byteLength === 0 && context.snapshot.streamLength(finding.stream) === 0) {
+			} else if (finding.byteLength === 0 && context.snapshot.streamLength(finding.stream) === 0 && carriedBytes(finding) === undefined) {
 				blocks.push(block(rank - 1, `the bytes of ${name}`, [caption(context, finding)]));
 			} else {
 				excerpts.set(key, number);
