@@ -164,7 +164,9 @@ export const CATALOG: Readonly<Record<FindingCode, CatalogEntry>> = {
 		message: (d) =>
 			d.detail?.['cutAt64KiB'] === true
 				? `the last message is cut at a multiple of 65,536 bytes with no newline: the process exited before the pipe drained`
-				: `the last ${detailNumber(d, 'bytes') ?? ''} bytes on ${d.stream} have no terminating newline`.replace('  ', ' '),
+				: detailNumber(d, 'bytes') === undefined
+					? `the last bytes on ${d.stream} have no terminating newline`
+					: `the last ${detailNumber(d, 'bytes')!.toLocaleString('en-US')} bytes on ${d.stream} have no terminating newline`,
 		hint: (d) =>
 			d.detail?.['cutAt64KiB'] === true
 				? 'Do not call `process.exit()` right after writing: let stdout drain (exit from the write callback, or set `process.exitCode`).'
