@@ -11,7 +11,7 @@ import {
 	sanitizeName,
 	socketPath,
 } from '../../tap/capture-store.js';
-import {CaptureWriter} from '../../tap/capture-writer.js';
+import {CaptureWriter, DEFAULT_HOLD_BYTES, DEFAULT_RING_BYTES} from '../../tap/capture-writer.js';
 import {createClock} from '../../tap/clock.js';
 import {openWireStream, runTap} from '../../tap/pass-through.js';
 import {UsageError} from '../exit-codes.js';
@@ -30,6 +30,7 @@ Nothing of mcp-wire's goes to stdout. The exit code (or signal) is the server's.
 Captures: $XDG_STATE_HOME/mcp-wire/captures (~/.local/state/…; macOS ~/Library/Logs/mcp-wire/captures;
 Windows %LOCALAPPDATA%\\mcp-wire\\captures), named <time>-<name>-<pid>.ndjson, mode 0600. Old ones are
 pruned: MCP_WIRE_MAX_CAPTURES (default 50 files), MCP_WIRE_MAX_CAPTURE_MB (default 200 MiB).
+A capture that falls MCP_WIRE_CAPTURE_LAG_MB (default 16) behind forwarding stops; forwarding never waits.
 Watch live with \`mcp-wire sessions\` and \`mcp-wire attach\`; open a capture with \`mcp-wire view FILE\`.
 
 Example:
@@ -42,6 +43,22 @@ const RERAISE = new Set(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGKILL', 'SIGQUIT', 'S
 interface TapCliOptions {
 	readonly capture?: string | boolean;
 	readonly name?: string;
+}
+
+/**
+ * `MCP_WIRE_CAPTURE_LAG_MB`: how far (MiB) the capture may fall behind forwarding before recording stops
+ * (default 16: an 8 MiB ring plus 8 MiB held). Raising it keeps whole captures of big payloads on a busy
+ * machine at the cost of that much memory; forwarding is never slowed either way.
+ */
+function captureLagFromEnv(env: Readonly<Record<string, string | undefined>>, warn: (message: string) => void): number | undefined {
+	const value = env['MCP_WIRE_CAPTURE_LAG_MB'];
+	if (value === undefined || value === '') return undefined;
+	const mb = Number(value);
+	if (!Number.isFinite(mb) || mb <= 0) {
+		warn(`MCP_WIRE_CAPTURE_LAG_MB=${value} is not a positive number of MiB; using the default (16)`);
+		return undefined;
+	}
+	return Math.round(mb * 1024 * 1024);
 }
 
 /**
@@ -86,7 +103,9 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 							const limits = pruneLimitsFromEnv(facts.env);
 							for (const problem of limits.problems) warn(problem);
 							const dir = capturesDir(facts);
+							const lag = captureLagFromEnv(facts.env, warn);
 							return CaptureWriter.start({
+								...(lag === undefined ? {} : {holdBytes: Math.max(DEFAULT_HOLD_BYTES, lag - DEFAULT_RING_BYTES)}),
 								path: explicit ?? path.join(dir, captureFileName(new Date(clock.startedAt), name, process.pid)),
 								...(explicit === undefined ? {privateDir: dir, prune: {maxFiles: limits.maxFiles, maxBytes: limits.maxBytes}} : {}),
 								socket: {
