@@ -184,7 +184,9 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 		log(`no reply to initialize in ${timeoutMs} ms${procInfo ? `; ${procInfo.summary}` : ''}`);
 	}
 
-	if (options.interactive && !options.signal?.aborted && !server.exitInfo) {
+	// Hold the server up for the user only once it has answered: a silent server goes straight on to the
+	// shutdown and the Content-Length re-probe, so the verdict appears while the TUI is still open.
+	if (options.interactive && init.type === 'frame' && !options.signal?.aborted && !server.exitInfo) {
 		let nextId = 100;
 		options.interactive.onReady?.((method, params) => {
 			const message: JsonObject & {id: number; method: string} = {jsonrpc: '2.0', id: nextId++, method};

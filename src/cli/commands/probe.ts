@@ -174,6 +174,12 @@ async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession'>, ne
 		},
 	});
 	current.quit();
+	// Still probing (a silent server's re-probe, a shutdown in progress): stop now rather than wait.
+	const early = await Promise.race([current.done, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 200).unref())]);
+	if (early === undefined) {
+		process.stderr.write('mcp-wire: stopping the server…\n');
+		current.abort.abort();
+	}
 	const result = await current.done;
 	for (const line of formatSummary(result.summary, {color: resolveColor('auto', process.stdout)})) process.stdout.write(`${line}\n`);
 	return exitCodeFor(result.summary, failOn);
