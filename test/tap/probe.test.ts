@@ -263,7 +263,7 @@ describe('runProbe', () => {
 		const {session} = result;
 		expect(result.exit).toMatchObject({code: 3, signal: null});
 		expect(markTypes(session).sort()).toEqual(['eof:stderr', 'eof:stdout']);
-		expect(codes(session)).toEqual(['early-exit', 'unanswered-request']);
+		expect(codes(session)).toEqual(['early-exit']);
 		expect(session.getSnapshot().findings[0]).toMatchObject({offset: 0, byteLength: 0, detail: {exitCode: 3, phase: 'before-handshake', stderrTail: ['Error: config file missing']}});
 		expect(result.era).toBe('unknown');
 		expect(result.reprobe).toBeUndefined();

@@ -57,6 +57,8 @@ export function replayEvents(meta: SessionMeta, events: readonly SessionEvent[],
 		}
 	}
 	if (skipped > 0) options.onProblem?.(`${skipped} chunk record(s) after their stream's end were skipped`);
-	session.finish(lastTMs);
+	// Without the process's exit the capture has no end (cut short, or taken from a tap still running).
+	const hasEnd = events.some((e) => e.type === 'exit' || e.type === 'summary');
+	session.finish(lastTMs, {isComplete: hasEnd});
 	return session;
 }

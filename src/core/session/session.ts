@@ -108,6 +108,7 @@ export class Session implements SessionStore {
 	private firstLogStray: FindingDraft | undefined;
 	private logStrays = 0;
 	private hasProbeDiagnosis = false;
+	private hasEarlyExit = false;
 	/** The server's runtime guessed from the command (for runtime-specific fixes), e.g. `python`. */
 	private readonly runtime: string | undefined;
 	private lastUnflushedSeq = -1;
@@ -197,6 +198,7 @@ export class Session implements SessionStore {
 		// In tap mode the client may end the server with a signal (forwarded by the tap): its shutdown, not an early exit.
 		const clientSignalled = this.marks.some((m) => m.type === 'phase' && m.name.startsWith('signal-forwarded'));
 		if (!closedFirst && signals.length === 0 && !clientSignalled) {
+			this.hasEarlyExit = true;
 			this.report({
 				code: 'early-exit',
 				stream: 'stdout',
@@ -234,17 +236,20 @@ export class Session implements SessionStore {
 	/**
 	 * End the session at `tMs`: flush every stream, run the end-of-session detectors (unanswered-request,
 	 * stderr-merged) and emit the summary. Idempotent: a second call returns the same summary.
+	 * @param options `isComplete: false` for a capture that ends without the process's exit (cut short, or
+	 *   a tap still running): findings that need the end of the session (unanswered-request) are not derived
 	 */
-	finish(tMs: number): Summary {
+	finish(tMs: number, options: {readonly isComplete?: boolean} = {}): Summary {
 		if (this.isFinished && this.summary) return this.summary;
 		this.lastTMs = Math.max(this.lastTMs, tMs);
 		for (const stream of STREAMS) this.endFramer(stream, this.lastTMs);
 		this.isFinished = true;
 		// Passive detectors over the whole exchange (buffered bursts, reused request ids: real traffic).
 		if (this.retain) for (const draft of detectPassive(this.getSnapshot())) this.report(draft);
-		// unanswered-request: client requests still open at the end. When the live probe already explained
-		// the silence (no-response, a Content-Length re-probe), that finding says it all.
-		if (!this.hasProbeDiagnosis) {
+		// unanswered-request: client requests still open at the end. When something already explains the
+		// silence (the process exited early; the probe's no-response or Content-Length re-probe), that
+		// finding says it all; when the capture has no end (cut short, no exit), nobody knows yet.
+		if (!this.hasProbeDiagnosis && !this.hasEarlyExit && options.isComplete !== false) {
 			for (const {frame, method} of this.outstanding.stdin.values()) {
 				this.report({
 					code: 'unanswered-request',
@@ -521,7 +526,10 @@ export class Session implements SessionStore {
 
 	private buildSummary(): Summary {
 		const {error: errors, warning: warnings, info: infos} = this.bySeverity;
-		const findings = [...this.severityCounts.entries()].map(([code, {severity, count}]) => ({code, severity, count}));
+		// Errors first, then warnings, then infos; within a severity, in the order first found.
+		const findings = [...this.severityCounts.entries()]
+			.map(([code, {severity, count}]) => ({code, severity, count}))
+			.sort((a, b) => rank(b.severity) - rank(a.severity));
 		const streams = {} as Record<StreamName, StreamTotals>;
 		for (const s of STREAMS) streams[s] = {...this.totals[s]};
 		return {

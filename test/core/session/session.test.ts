@@ -94,7 +94,7 @@ describe('Session', () => {
 		early.exit({code: 1, signal: null, tMs: 2});
 		early.finish(2);
 		const finding = early.getSnapshot().findings.find((f) => f.code === 'early-exit');
-		expect(codesAt(early)).toEqual(['early-exit@stdout:0', 'unanswered-request@stdin:0']);
+		expect(codesAt(early)).toEqual(['early-exit@stdout:0']);
 		expect(finding?.detail).toEqual({exitCode: 1, signal: null, phase: 'before-handshake', stdoutBytes: 0, stderrTail: ['Traceback (most recent call last):', 'ImportError: x']});
 
 		const stubborn = new Session(META);
@@ -109,7 +109,7 @@ describe('Session', () => {
 		expect(stubborn.getSnapshot().findings[0]?.severity).toBe('error');
 	});
 
-	it('reports unanswered-request at the request frame, unless the probe already explained the silence', () => {
+	it('reports unanswered-request at the request frame, unless an early exit or the probe explains it, or the capture has no end', () => {
 		const session = new Session(META);
 		handshake(session);
 		const ping = line({jsonrpc: '2.0', id: 2, method: 'ping'});
@@ -128,6 +128,11 @@ describe('Session', () => {
 		probed.addFinding({code: 'no-response', stream: 'stdout', offset: 0, byteLength: 0, tMs: 10, detail: {timeoutMs: 10}});
 		probed.finish(10);
 		expect(codesAt(probed)).toEqual(['no-response@stdout:0']);
+
+		const cut = new Session(META);
+		cut.pushChunk('stdin', 0, line(INIT));
+		cut.finish(10, {isComplete: false});
+		expect(codesAt(cut)).toEqual([]);
 	});
 
 	it('reports stderr-merged when log lines reach stdout and stderr stays silent', () => {
