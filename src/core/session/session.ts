@@ -1,3 +1,4 @@
+import {Buffer} from 'node:buffer';
 import {createFramer} from '../framing/index.js';
 import type {Framer, FramerOutput} from '../framing/framer.js';
 import {
@@ -423,12 +424,12 @@ export class Session implements SessionStore {
 		const key = idKey(frame.id);
 		const request = this.outstanding[requester].get(key);
 		if (!request) {
-			// A second answer to an answered id is a duplicate when it came in the same burst as the first, or
-			// when nothing newer is waiting; when a newer request is waiting, the id was most likely not echoed
-			// (coerced to 0, or to a stale id): unknown-id (J5, wire-faults.md).
+			// A second answer to an answered id is a duplicate when it came in the same burst as the first,
+			// repeats it byte for byte, or when nothing newer is waiting; when a newer request is waiting, the
+			// id was most likely not echoed (coerced to 0, or to a stale id): unknown-id (J5, wire-faults.md).
 			const earlier = this.answered[requester].get(key);
 			let isDuplicate = earlier !== undefined;
-			if (earlier && earlier.lastSeq !== frame.firstSeq) {
+			if (earlier && earlier.lastSeq !== frame.firstSeq && !this.sameBody(earlier.index, frame)) {
 				for (const waiting of this.outstanding[requester].values()) {
 					if (waiting.frame.index > earlier.index) {
 						isDuplicate = false;
@@ -448,6 +449,15 @@ export class Session implements SessionStore {
 		frame.answers = {method: request.method, requestIndex: request.frame.index, latencyMs};
 		if (stream === 'stdout') this.checkServerReply(frame, request, add);
 		return drafts;
+	}
+
+	/** True when `frame` repeats the body of frame `index` byte for byte (a re-sent answer, not a stale id). */
+	private sameBody(index: number, frame: Frame): boolean {
+		const earlier = this.retain ? this.frames[index] : undefined;
+		if (!earlier || earlier.bodyLength !== frame.bodyLength) return false;
+		const a = sliceChunks(this.chunks[earlier.stream], earlier.bodyOffset, earlier.bodyLength);
+		const b = sliceChunks(this.chunks[frame.stream], frame.bodyOffset, frame.bodyLength);
+		return Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
 	}
 
 	private checkServerReply(frame: Frame, request: Outstanding, add: (draft: FindingDraft) => void): void {

@@ -74,6 +74,25 @@ describe('Session', () => {
 		expect(codesAt(session)).toEqual([`unknown-id@stdout:0`, `duplicate-response@stdout:${b}`, `response-to-notification@stdout:${c}`]);
 	});
 
+	it('tells a re-sent answer (duplicate-response) from a stale id answering a newer request (unknown-id)', () => {
+		const resent = new Session(META);
+		handshake(resent);
+		const ping = line({jsonrpc: '2.0', id: 2, method: 'ping'});
+		resent.pushChunk('stdin', 15, ping);
+		const offset = resent.streamLength('stdout');
+		resent.pushChunk('stdout', 16, line(LIST_OK)); // the tools/list answer again, byte for byte, while ping waits
+		resent.finish(17, {isComplete: false});
+		expect(codesAt(resent)).toEqual([`duplicate-response@stdout:${offset}`]);
+
+		const stale = new Session(META);
+		handshake(stale);
+		stale.pushChunk('stdin', 15, ping);
+		const at = stale.streamLength('stdout');
+		stale.pushChunk('stdout', 16, line({jsonrpc: '2.0', id: 1, result: {}})); // ping answered with a stale id
+		stale.finish(17, {isComplete: false});
+		expect(codesAt(stale)).toEqual([`unknown-id@stdout:${at}`]);
+	});
+
 	it('treats a reply whose first byte arrives after stdin closed as unflushed-output', () => {
 		const session = new Session(META);
 		session.pushChunk('stdin', 0, line(INIT));
