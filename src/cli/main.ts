@@ -38,10 +38,12 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
 		.configureOutput({
 			writeOut: (s) => process.stdout.write(s),
 			writeErr: (s) => process.stderr.write(s),
+			// commander's own usage errors get the same `mcp-wire:` prefix as ours.
+			outputError: (s, write) => write(`mcp-wire: ${s.replace(/^error: /, '')}`),
 		});
 	const named = argv[2];
 	const names = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
-	for (const name of names) program.addCommand((await COMMANDS[name]!()).exitOverride());
+	for (const name of names) program.addCommand((await COMMANDS[name]!()).copyInheritedSettings(program));
 	return program;
 }
 
@@ -66,6 +68,13 @@ async function loadTui(): Promise<StartTui> {
  * here: user mistakes become one line on stderr and exit code 2, never a stack trace.
  */
 export async function main(argv: readonly string[]): Promise<number> {
+	// A reader that stops early (`| head`) closes our stdout: end quietly, keeping the exit code. Not for
+	// `tap`, whose stdout is the client's wire and which handles its closing itself.
+	if (argv[2] !== 'tap') {
+		process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+			if (error.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok);
+		});
+	}
 	try {
 		const program = await buildProgram(argv);
 		await program.parseAsync(argv as string[]);

@@ -107,7 +107,9 @@ export function createPresenter(options: PresenterOptions): Presenter {
 				list.push(finding);
 				byCode.set(finding.code, list);
 			}
-			for (const findings of byCode.values()) {
+			// Errors first, then warnings, then infos; codes in the order first found within a severity.
+			const rankOf = (list: Finding[]): number => Math.max(...list.map((f) => (f.severity === 'error' ? 2 : f.severity === 'warning' ? 1 : 0)));
+			for (const findings of [...byCode.values()].sort((a, b) => rankOf(b) - rankOf(a))) {
 				findings.slice(0, FULL_PER_CODE).forEach((finding) => {
 					for (const line of formatFinding(finding, snapshot, textOptions)) writeLine(line);
 				});

@@ -231,7 +231,7 @@ describe('doctor narrowing and errors', () => {
 	it('usage errors exit 2 with one line', async () => {
 		const unknownClient = await doctor(home, ['--client', 'zed']);
 		expect(unknownClient.exitCode).toBe(2);
-		expect(unknownClient.stderr).toContain("error: option '--client <name>' argument 'zed' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode.");
+		expect(unknownClient.stderr).toContain("mcp-wire: option '--client <name>' argument 'zed' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode.");
 		const missing = await doctor(home, ['--config', 'nope.json', '--client', 'cursor']);
 		expect(missing.exitCode).toBe(2);
 		expect(missing.stderr).toBe(`mcp-wire: doctor: --config nope.json: no such file (${path.join(home.project, 'nope.json')})`);

@@ -63,6 +63,7 @@ export function probeCommand(): Command {
 
 async function runProbeCommand(command: string[], options: ProbeCliOptions): Promise<number> {
 	if (command.length === 0 || command[0] === '') throw new UsageError('probe: no server command given (usage: mcp-wire probe -- <command> [args...])');
+	if (options.json === true && options.report === true) throw new UsageError('probe: --json and --report both want stdout; pick one (write the report to a file with `mcp-wire report` on a --json dump)');
 	const ignore = parseIgnore(options.ignore);
 	const failOn = parseFailOn(options.failOn);
 	let built;

@@ -120,8 +120,8 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 		throw new UsageError(`view: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
 	}
 
-	reportProblems(file, reader.problems);
 	if (header === undefined) throw new UsageError(`view: ${file} is not an mcp-wire capture (no session header)`);
+	reportProblems(file, reader.problems);
 	if (reader.isTruncated) process.stderr.write(`mcp-wire: ${file}: the capture was cut short (its last record is incomplete); showing everything before it\n`);
 
 	const meta = header;

@@ -319,14 +319,18 @@ export const CATALOG: Readonly<Record<FindingCode, CatalogEntry>> = {
 		title: 'the command could not be started',
 		message: (d) => `cannot start \`${detailString(d, 'file') ?? 'the command'}\`: ${detailString(d, 'reason') ?? detailString(d, 'errno') ?? 'unknown error'}`,
 		hint: (d) =>
-			detailString(d, 'errno') === 'ENOENT'
-				? 'Use an absolute path, or make sure the command is on the PATH the client passes (GUI clients get a minimal PATH).'
+			detailString(d, 'cwd') !== undefined && /cwd|directory/i.test(detailString(d, 'reason') ?? '')
+				? `Fix the working directory (\`cwd\`): ${detailString(d, 'cwd')} must exist and be a directory.`
+				: detailString(d, 'errno') === 'ENOENT' && /[\\/]/.test(detailString(d, 'file') ?? '')
+					? 'Nothing runnable at that path: check the path, and for a script the interpreter named in its #! line.'
+					: detailString(d, 'errno') === 'ENOENT'
+						? 'Use an absolute path, or make sure the command is on the PATH the client passes (GUI clients get a minimal PATH).'
 				: detailString(d, 'errno') === 'EACCES'
 					? 'Make the file executable (`chmod +x`) or run it through its interpreter.'
 					: 'Check the command, its arguments and the working directory.',
 		rules: [],
 		impact: row({
-			'ts-sdk-v1': ['fatal', 'spawn error; the server never starts'],
+			'ts-sdk-v1': ['fatal', 'spawn error'],
 			'ts-sdk-v2': ['fatal', 'spawn error'],
 			'python-sdk': ['fatal', 'spawn error'],
 			vscode: ['fatal', 'spawn error'],

@@ -249,12 +249,16 @@ export function formatFinding(finding: Finding, snapshot: SessionSnapshot, optio
 		// The evidence crossed another process's pipe (a Content-Length re-probe): show what it answered.
 		lines.push(`${INDENT}a fresh process probed with Content-Length framing answered (its first ${carried.length} bytes):`);
 		lines.push(...paintRows(hexRows(carried, {baseOffset: 0}), options));
-	} else {
+	} else if (finding.code !== 'spawn-failed') {
 		lines.push(...excerptLines(finding, snapshot, options));
 	}
 
 	lines.push(`${INDENT}fix: ${escapeText(finding.hint)}`);
-	if (finding.impact.length > 0) {
+	const first = finding.impact[0];
+	if (first && finding.impact.length > 1 && finding.impact.every((impact) => impact.reaction === first.reaction && impact.note === first.note)) {
+		// Every client does the same (a spawn error, a crash): one line, not a table of equal rows.
+		lines.push(`${INDENT}impact: every client: ${REACTION_LABEL[first.reaction]}  ${escapeText(first.note)}`);
+	} else if (finding.impact.length > 0) {
 		lines.push(`${INDENT}impact:`);
 		const width = Math.max(...finding.impact.map((impact) => CLIENT_FAMILY_LABEL[impact.client].length));
 		for (const impact of finding.impact) {
@@ -280,6 +284,11 @@ function excerptLines(finding: Finding, snapshot: SessionSnapshot, options: Text
 	const lines = paintRows(hexRows(window.bytes, {baseOffset: window.offset, highlight}), options);
 	if (window.cutBytes > 0) lines.push(paint('ui.dim', `${INDENT}… (+${groupDigits(window.cutBytes)} bytes of evidence not shown)`, options.color));
 	return lines;
+}
+
+/** How the server talks, said plainly: the initialize handshake (≤ 2025-11-25) or server/discover (2026-07-28, R19). */
+export function eraNote(era: Summary['era']): string {
+	return era === 'legacy' ? ' (initialize handshake)' : era === 'modern' ? ' (2026-07-28, server/discover)' : '';
 }
 
 /** Options for {@link formatFrameHex}. */
@@ -339,8 +348,8 @@ export function formatSummary(summary: Summary, options: {readonly color?: boole
 			summary.exit.signal === null
 				? summary.exit.code === null
 					? ' · exit unknown'
-					: ` · exit code ${summary.exit.code}`
-				: ` · killed by ${escapeText(summary.exit.signal)}`;
+					: ` · server exit code ${summary.exit.code}`
+				: ` · server killed by ${escapeText(summary.exit.signal)}`;
 	}
 
 	const tenths = Math.round(summary.durationMs * 10);
@@ -352,7 +361,7 @@ export function formatSummary(summary: Summary, options: {readonly color?: boole
 	}
 
 	if (summary.protocolVersion !== undefined) {
-		server.push(`protocol ${escapeText(summary.protocolVersion, 40)}${summary.era === undefined ? '' : ` (${summary.era})`}`);
+		server.push(`protocol ${escapeText(summary.protocolVersion, 40)}${eraNote(summary.era)}`);
 	} else if (summary.era !== undefined) {
 		server.push(`${summary.era} era`);
 	}

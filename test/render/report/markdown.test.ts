@@ -32,8 +32,8 @@ describe('renderReport: layout', () => {
 			'- mcp-wire 0.1.0 · probe · linux x64 · Node v20.20.2 · started 2026-01-02T03:04:05.678Z',
 			'- command: `node server.mjs`',
 			'- env: sdk-default',
-			'- server: `demo 1.0.0` · protocol `2025-11-25` (legacy)',
-			'- wire: C→S stdin 147 B in 1 frame · S→C stdout 133 B in 1 frame · ERR stderr 0 B in 0 lines · 21.0 ms · exit code 0 at 21.0 ms',
+			'- server: `demo 1.0.0` · protocol `2025-11-25` (initialize handshake)',
+			'- wire: C→S stdin 147 B in 1 frame · S→C stdout 133 B in 1 frame · ERR stderr 0 B in 0 lines · 21.0 ms · server exit code 0 at 21.0 ms',
 		]);
 	});
 

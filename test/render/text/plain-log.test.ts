@@ -261,8 +261,8 @@ describe('formatSummary', () => {
 			'  error    stray-output  ×2',
 			'  warning  crlf          ×1',
 			'streams  C→S stdin 512 B in 3 frames (4 chunks) · S→C stdout 12,345 B in 1 frame (1 chunk) · ERR stderr 0 B in 0 frames (0 chunks)',
-			'duration 1,235.0 ms · exit code 0',
-			'server   demo 1.0.0 · protocol 2025-06-18 (legacy) · 3 tools, 0 prompts, 1 resource',
+			'duration 1,235.0 ms · server exit code 0',
+			'server   demo 1.0.0 · protocol 2025-06-18 (initialize handshake) · 3 tools, 0 prompts, 1 resource',
 		]);
 	});
 
@@ -270,7 +270,7 @@ describe('formatSummary', () => {
 		expect(formatSummary(makeSummary({durationMs: 2.04, exit: {code: null, signal: 'SIGKILL', tMs: 2}}))).toEqual([
 			'verdict OK: 0 errors, 0 warnings, 0 info',
 			'streams  C→S stdin 0 B in 0 frames (0 chunks) · S→C stdout 0 B in 0 frames (0 chunks) · ERR stderr 0 B in 0 frames (0 chunks)',
-			'duration 2.0 ms · killed by SIGKILL',
+			'duration 2.0 ms · server killed by SIGKILL',
 		]);
 	});
 });

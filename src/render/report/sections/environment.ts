@@ -1,3 +1,4 @@
+import {eraNote} from '../../text/plain-log.js';
 import {groupDigits} from '../../../core/bytes/glyphs.js';
 import {STREAM_LABEL, type ExitInfo, type StreamName} from '../../../core/types.js';
 import {code, ms, plural} from '../md.js';
@@ -21,7 +22,7 @@ function exitText(exit: ExitInfo | undefined): string {
 		return `killed by ${exit.signal} at ${ms(exit.tMs)} ms`;
 	}
 
-	return exit.code === null ? `exited at ${ms(exit.tMs)} ms` : `exit code ${exit.code} at ${ms(exit.tMs)} ms`;
+	return exit.code === null ? `server exited at ${ms(exit.tMs)} ms` : `server exit code ${exit.code} at ${ms(exit.tMs)} ms`;
 }
 
 /**
@@ -49,7 +50,7 @@ export function environmentLines(context: ReportContext): string[] {
 
 	const protocol = summary.protocolVersion ?? meta.protocolVersion;
 	if (protocol !== undefined) {
-		server.push(`protocol ${code(protocol, 30)}${summary.era === undefined ? '' : ` (${summary.era})`}`);
+		server.push(`protocol ${code(protocol, 30)}${eraNote(summary.era)}`);
 	}
 
 	const runtime = readRuntime(meta.command, context.snapshot.stderrTail(200));
