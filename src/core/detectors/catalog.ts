@@ -301,7 +301,10 @@ export const CATALOG: Readonly<Record<FindingCode, CatalogEntry>> = {
 		title: 'process exited early',
 		message: (d) => {
 			const how = detailString(d, 'signal') ? `signal ${detailString(d, 'signal')}` : `code ${detailNumber(d, 'exitCode') ?? '?'}`;
-			return `the process exited (${how}) ${detailString(d, 'phase') === 'before-handshake' ? 'before the handshake completed' : 'in the middle of the session'}`;
+			const tail = d.detail?.['stderrTail'];
+			const last = Array.isArray(tail) ? [...tail].reverse().find((line) => typeof line === 'string' && line.trim() !== '') : undefined;
+			const said = typeof last === 'string' ? `; stderr ends: ${last.trim().slice(0, 160)}` : '';
+			return `the process exited (${how}) ${detailString(d, 'phase') === 'before-handshake' ? 'before the handshake completed' : 'in the middle of the session'}${said}`;
 		},
 		hint: () => 'Read the stderr tail: the server crashed or printed usage. Check the command, its arguments and the environment the client passes.',
 		rules: ['R14'],
