@@ -157,16 +157,18 @@ describe('TUI: moving, filtering and searching', () => {
 		expect(footer(tui.lastFrame())).toMatch(/^6\/8 paused/);
 	});
 
-	it('n and N jump between frames with findings', async () => {
+	it('n and N jump between frames with findings, wrapping around at the ends', async () => {
 		const {tui} = await open();
 		await tui.press('g', 'n');
 		expect(selectedRow(tui.lastFrame())).toBe('▶✖   2       3.0 S→C     26 text           Server listening on stdio');
 		await tui.press('n');
 		expect(selectedRow(tui.lastFrame())).toBe('▶▲   3       5.0 S→C    143 resp     4.0ms #1 initialize');
 		await tui.press('n');
-		expect(footer(tui.lastFrame())).toContain('no later frame with a finding');
-		await tui.press('N');
+		expect(footer(tui.lastFrame())).toContain('wrapped to the first frame with a finding');
 		expect(selectedRow(tui.lastFrame())).toBe('▶✖   2       3.0 S→C     26 text           Server listening on stdio');
+		await tui.press('N');
+		expect(footer(tui.lastFrame())).toContain('wrapped to the last frame with a finding');
+		expect(selectedRow(tui.lastFrame())).toBe('▶▲   3       5.0 S→C    143 resp     4.0ms #1 initialize');
 	});
 });
 

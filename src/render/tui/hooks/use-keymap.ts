@@ -193,7 +193,15 @@ export function handleKey(input: string, key: KeyPress, context: KeymapContext):
 				}
 			}
 
-			dispatch({type: 'set-notice', text: action === 'next-flagged' ? 'no later frame with a finding' : 'no earlier frame with a finding'});
+			// Wrap around (as `n` does in less and vim), so the fault is found wherever the cursor is.
+			const wrapped = action === 'next-flagged' ? flagged.find((i) => nav.view.has(i)) : [...flagged].reverse().find((i) => nav.view.has(i));
+			if (wrapped !== undefined && wrapped !== current) {
+				dispatch({type: 'select-frame', frameIndex: wrapped});
+				dispatch({type: 'set-notice', text: action === 'next-flagged' ? 'wrapped to the first frame with a finding' : 'wrapped to the last frame with a finding'});
+				return;
+			}
+
+			dispatch({type: 'set-notice', text: wrapped === current ? 'this is the only frame with a finding' : 'no frame with a finding'});
 			return;
 		}
 
