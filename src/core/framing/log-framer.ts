@@ -1,6 +1,7 @@
 import {Buffer} from 'node:buffer';
 import type {Chunk, StreamName} from '../types.js';
 import type {Framer, FramerEmit, RawFrame} from './framer.js';
+import {checkNextChunk} from './check-chunk.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -37,17 +38,7 @@ export class LogFramer implements Framer {
 	}
 
 	push(chunk: Chunk, emit: FramerEmit): void {
-		if (this.isEnded) {
-			throw new Error(`framer for ${this.stream} already ended`);
-		}
-
-		if (chunk.stream !== this.stream) {
-			throw new TypeError(`chunk of ${chunk.stream} pushed to the ${this.stream} framer`);
-		}
-
-		if (chunk.offset !== this.received) {
-			throw new RangeError(`${this.stream} chunk ${chunk.seq} starts at offset ${chunk.offset}, expected ${this.received}`);
-		}
+		checkNextChunk(this.stream, this.received, this.isEnded, chunk);
 
 		const bytes = chunk.bytes;
 		const n = bytes.byteLength;

@@ -7,6 +7,7 @@ import type {Framer, FramerEmit, RawFrame} from './framer.js';
 import {countLineFeeds, isOpenBracket, newJsonScanState, scanJsonValueEnd, skipJsonWhitespace, type JsonScanState} from './json-scan.js';
 import {FRAMING_LIMITS, type FramingLimits} from './limits.js';
 import {classifyStrayLine} from './stray-kind.js';
+import {checkNextChunk} from './check-chunk.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -136,17 +137,7 @@ export class ProtocolFramer implements Framer {
 	}
 
 	push(chunk: Chunk, emit: FramerEmit): void {
-		if (this.isEnded) {
-			throw new Error(`framer for ${this.stream} already ended`);
-		}
-
-		if (chunk.stream !== this.stream) {
-			throw new TypeError(`chunk of ${chunk.stream} pushed to the ${this.stream} framer`);
-		}
-
-		if (chunk.offset !== this.received) {
-			throw new RangeError(`${this.stream} chunk ${chunk.seq} starts at offset ${chunk.offset}, expected ${this.received}`);
-		}
+		checkNextChunk(this.stream, this.received, this.isEnded, chunk);
 
 		const length = chunk.bytes.byteLength;
 		if (length === 0) {
