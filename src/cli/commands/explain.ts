@@ -1,22 +1,11 @@
+import {REACTION_ORDER, REACTION_WORDS as REACTION_LABEL} from '../../core/detectors/catalog.js';
 import {Command} from 'commander';
 import {escapeText} from '../../core/bytes/glyphs.js';
 import {CLIENT_FAMILY_LABEL} from '../../core/detectors/catalog.js';
 import {explainError, type ExplainResult} from '../../core/explain.js';
-import type {Reaction} from '../../core/types.js';
 import {EXIT, UsageError} from '../exit-codes.js';
 import {PROCESS_IO, type CommandIo} from './report.js';
 
-const REACTION_ORDER: readonly Reaction[] = ['fatal', 'hang', 'corrupt', 'drop-log', 'skip-log', 'skip', 'ok', 'unknown'];
-const REACTION_LABEL: Readonly<Record<Reaction, string>> = {
-	fatal: 'fatal',
-	hang: 'hang',
-	corrupt: 'corrupt',
-	'drop-log': 'drop+log',
-	'skip-log': 'skip+log',
-	skip: 'skip',
-	ok: 'ok',
-	unknown: 'not established',
-};
 
 /**
  * The plain-text answer of `mcp-wire explain` (no colour): who logs the message, then per fault its code,

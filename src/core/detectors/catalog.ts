@@ -18,6 +18,21 @@ type Row = Readonly<Record<ClientFamily, readonly [Reaction, string]>>;
 
 const FAMILIES: readonly ClientFamily[] = ['ts-sdk-v1', 'ts-sdk-v2', 'python-sdk', 'vscode', 'rmcp', 'cursor'];
 
+/** Reactions from worst to best (protocol.md §6 legend), the order in which client summaries list them. */
+export const REACTION_ORDER: readonly Reaction[] = ['fatal', 'hang', 'corrupt', 'drop-log', 'skip-log', 'skip', 'ok', 'unknown'];
+
+/** Words for the reactions in prose (reports, `explain`). */
+export const REACTION_WORDS: Readonly<Record<Reaction, string>> = {
+	fatal: 'fatal',
+	hang: 'hang',
+	corrupt: 'corrupt',
+	'drop-log': 'drop+log',
+	'skip-log': 'skip+log',
+	skip: 'skip',
+	ok: 'ok',
+	unknown: 'not established',
+};
+
 /** Human names of the client families, as shown in reports and the TUI. */
 export const CLIENT_FAMILY_LABEL: Readonly<Record<ClientFamily, string>> = {
 	'ts-sdk-v1': 'TS SDK v1 (Claude Desktop, Claude Code, MCP Inspector)',

@@ -1,25 +1,13 @@
+import {REACTION_ORDER, REACTION_WORDS as REACTION_LABEL} from '../../../core/detectors/catalog.js';
 import {carriedBytes} from '../../../core/bytes/carried.js';
 import {escapeBytes, groupDigits} from '../../../core/bytes/glyphs.js';
 import {hexRows, hexWindow} from '../../../core/bytes/hex-layout.js';
 import {CATALOG, CLIENT_FAMILY_LABEL} from '../../../core/detectors/catalog.js';
-import {STREAM_LABEL, type ClientImpact, type Finding, type FindingCode, type Reaction} from '../../../core/types.js';
+import {STREAM_LABEL, type ClientImpact, type Finding, type FindingCode} from '../../../core/types.js';
 import {hexByte, plainHexLines} from '../../hex/plain.js';
 import {cell, code, details, fence, html, ms, offsetText, plural, prose, table} from '../md.js';
 import {block, type Block, type ReportContext, type SectionOutput} from './context.js';
 
-/** Reactions from worst to best, as the one-line client summary lists them. */
-const REACTION_ORDER: readonly Reaction[] = ['fatal', 'hang', 'corrupt', 'drop-log', 'skip-log', 'skip', 'ok', 'unknown'];
-
-const REACTION_LABEL: Readonly<Record<Reaction, string>> = {
-	fatal: 'fatal',
-	hang: 'hang',
-	corrupt: 'corrupt',
-	'drop-log': 'drop+log',
-	'skip-log': 'skip+log',
-	skip: 'skip',
-	ok: 'ok',
-	unknown: 'not established',
-};
 
 /** Consecutive findings of one code from this many on share one table row. */
 const RUN_ROWS = 3;
