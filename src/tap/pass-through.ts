@@ -7,6 +7,7 @@ import type {ExitInfo, SessionMeta, StreamName} from '../core/types.js';
 import type {CaptureWriter} from './capture-writer.js';
 import type {Clock} from './clock.js';
 import {describeSpawnError, type SpawnError} from './spawn.js';
+import {serverExecaOptions} from './spawn.js';
 
 /**
  * `mcp-wire tap`: sit in a real client's stdio pipe (issue 3 item 1).
@@ -316,22 +317,7 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 }
 
 function spawn(file: string, args: readonly string[], options: TapOptions) {
-	return execa(file, args, {
-		shell: false,
-		extendEnv: false,
-		env: {...options.env},
-		...(options.cwd === undefined ? {} : {cwd: options.cwd}),
-		stdin: 'pipe',
-		stdout: 'pipe',
-		stderr: 'pipe',
-		buffer: false,
-		reject: false,
-		encoding: 'buffer',
-		stripFinalNewline: false,
-		forceKillAfterDelay: false,
-		windowsHide: true,
-		cleanup: true,
-	});
+	return execa(file, args, serverExecaOptions(options.env, options.cwd));
 }
 
 function safe<T>(make: () => T): T | undefined {

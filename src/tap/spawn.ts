@@ -276,22 +276,7 @@ export function spawnServer(command: readonly string[], options: SpawnServerOpti
 
 	let subprocess: ResultPromise<ExecaServerOptions>;
 	try {
-		subprocess = execa(file, args, {
-			shell: false,
-			extendEnv: false,
-			env: {...options.env},
-			...(cwd === undefined ? {} : {cwd}),
-			stdin: 'pipe',
-			stdout: 'pipe',
-			stderr: 'pipe',
-			buffer: false,
-			reject: false,
-			encoding: 'buffer',
-			stripFinalNewline: false,
-			forceKillAfterDelay: false,
-			windowsHide: true,
-			cleanup: true,
-		} satisfies ExecaServerOptions);
+		subprocess = execa(file, args, serverExecaOptions(options.env, cwd));
 	} catch (error) {
 		return failed(describeSpawnError(error, file));
 	}
@@ -376,8 +361,33 @@ export function spawnServer(command: readonly string[], options: SpawnServerOpti
 	};
 }
 
+/**
+ * How every MCP server is spawned, by the probe and by the tap: no shell (C3), exactly the given
+ * environment, three pipes, raw Buffers, no buffering or rejection by execa, killed with us.
+ */
+export function serverExecaOptions(env: Readonly<Record<string, string | undefined>>, cwd: string | undefined): ExecaServerOptions {
+	const defined: Record<string, string> = {};
+	for (const [key, value] of Object.entries(env)) if (value !== undefined) defined[key] = value;
+	return {
+		shell: false,
+		extendEnv: false,
+		env: defined,
+		...(cwd === undefined ? {} : {cwd}),
+		stdin: 'pipe',
+		stdout: 'pipe',
+		stderr: 'pipe',
+		buffer: false,
+		reject: false,
+		encoding: 'buffer',
+		stripFinalNewline: false,
+		forceKillAfterDelay: false,
+		windowsHide: true,
+		cleanup: true,
+	};
+}
+
 /** The execa options {@link spawnServer} uses (typed, so execa's overloads give Buffer streams). */
-type ExecaServerOptions = {
+export type ExecaServerOptions = {
 	readonly shell: false;
 	readonly extendEnv: false;
 	readonly env: Record<string, string>;

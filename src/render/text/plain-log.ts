@@ -286,6 +286,15 @@ function excerptLines(finding: Finding, snapshot: SessionSnapshot, options: Text
 	return lines;
 }
 
+/** What the server listed: `3 tools, 0 prompts, 1 resource` (only the lists it was asked for). */
+export function listCounts(summary: Pick<Summary, 'tools' | 'prompts' | 'resources'>): string[] {
+	const counts: string[] = [];
+	if (summary.tools !== undefined) counts.push(plural(summary.tools, 'tool'));
+	if (summary.prompts !== undefined) counts.push(plural(summary.prompts, 'prompt'));
+	if (summary.resources !== undefined) counts.push(plural(summary.resources, 'resource'));
+	return counts;
+}
+
 /** How the server talks, said plainly: the initialize handshake (≤ 2025-11-25) or server/discover (2026-07-28, R19). */
 export function eraNote(era: Summary['era']): string {
 	return era === 'legacy' ? ' (initialize handshake)' : era === 'modern' ? ' (2026-07-28, server/discover)' : '';
@@ -366,18 +375,7 @@ export function formatSummary(summary: Summary, options: {readonly color?: boole
 		server.push(`${summary.era} era`);
 	}
 
-	const counts: string[] = [];
-	if (summary.tools !== undefined) {
-		counts.push(plural(summary.tools, 'tool'));
-	}
-
-	if (summary.prompts !== undefined) {
-		counts.push(plural(summary.prompts, 'prompt'));
-	}
-
-	if (summary.resources !== undefined) {
-		counts.push(plural(summary.resources, 'resource'));
-	}
+	const counts = listCounts(summary);
 
 	if (counts.length > 0) {
 		server.push(counts.join(', '));

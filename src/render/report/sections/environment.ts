@@ -1,4 +1,4 @@
-import {eraNote} from '../../text/plain-log.js';
+import {eraNote, listCounts} from '../../text/plain-log.js';
 import {groupDigits} from '../../../core/bytes/glyphs.js';
 import {STREAM_LABEL, type ExitInfo, type StreamName} from '../../../core/types.js';
 import {code, ms, plural} from '../md.js';
@@ -58,18 +58,7 @@ export function environmentLines(context: ReportContext): string[] {
 		server.push(`${fact.name} ${code(fact.version, 60)} (from ${fact.from})`);
 	}
 
-	const counts: string[] = [];
-	if (summary.tools !== undefined) {
-		counts.push(plural(summary.tools, 'tool'));
-	}
-
-	if (summary.prompts !== undefined) {
-		counts.push(plural(summary.prompts, 'prompt'));
-	}
-
-	if (summary.resources !== undefined) {
-		counts.push(plural(summary.resources, 'resource'));
-	}
+	const counts = listCounts(summary);
 
 	if (counts.length > 0) {
 		server.push(counts.join(', '));
