@@ -39,7 +39,7 @@ export function probeCommand(): Command {
 		.description('spawn an MCP stdio server, play the client, and show every byte and every wire fault')
 		.argument('<command...>', 'the server command and its arguments (put them after --)')
 		.option('--json', 'write NDJSON records to stdout and nothing else')
-		.option('--hex', 'add an xxd-layout hex dump of every frame')
+		.option('--hex', 'add an xxd-layout hex dump of every frame (plain log, no TUI)')
 		.option('--report', 'write a Markdown support report (redacted) instead of the frame log')
 		.option('--no-tui', 'keep the plain frame log even when stdout is a terminal')
 		.option('--timeout <ms>', 'how long to wait for each response', parsePositiveInt('--timeout'), DEFAULT_TIMEOUT_MS)
@@ -76,7 +76,8 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 	for (const key of built.missing) process.stderr.write(`mcp-wire: --env ${key}: not set in this shell; the server will not get it\n`);
 
 	const isColor = resolveColor(options.color, process.stdout);
-	const isTui = options.tui !== false && options.json !== true && options.report !== true && process.stdout.isTTY === true && process.stdin.isTTY === true;
+	// The TUI takes a terminal unless an output was asked for (--json, --report, --hex: a log to keep).
+	const isTui = options.tui !== false && options.json !== true && options.report !== true && options.hex !== true && process.stdout.isTTY === true && process.stdin.isTTY === true;
 
 	const baseMeta = {
 		tool: {name: 'mcp-wire', version: VERSION},
