@@ -33,6 +33,19 @@ export const REACTION_WORDS: Readonly<Record<Reaction, string>> = {
 	unknown: 'not established',
 };
 
+/**
+ * The client impact in one line, worst first: `fatal: Cursor · skip+log: TS SDK v1 (…), Python SDK`.
+ * Says at a glance which clients a fault breaks (wire-faults.md "Presenting a finding").
+ */
+export function clientsSummary(impact: readonly ClientImpact[]): string {
+	return REACTION_ORDER.map((reaction) => {
+		const clients = impact.filter((entry) => entry.reaction === reaction).map((entry) => CLIENT_FAMILY_LABEL[entry.client]);
+		return clients.length === 0 ? '' : `${REACTION_WORDS[reaction]}: ${clients.join(', ')}`;
+	})
+		.filter((group) => group !== '')
+		.join(' · ');
+}
+
 /** Human names of the client families, as shown in reports and the TUI. */
 export const CLIENT_FAMILY_LABEL: Readonly<Record<ClientFamily, string>> = {
 	'ts-sdk-v1': 'TS SDK v1 (Claude Desktop, Claude Code, MCP Inspector)',

@@ -1,7 +1,7 @@
 import {carriedBytes} from '../../core/bytes/carried.js';
 import {escapeBytes, escapeText, groupDigits} from '../../core/bytes/glyphs.js';
 import {hexRows, hexWindow, type HexHighlight, type HexRow} from '../../core/bytes/hex-layout.js';
-import {CLIENT_FAMILY_LABEL} from '../../core/detectors/catalog.js';
+import {CLIENT_FAMILY_LABEL, clientsSummary} from '../../core/detectors/catalog.js';
 import {STREAM_LABEL, type ExitInfo, type Finding, type Frame, type Mark, type Reaction, type SessionMeta, type SessionSnapshot, type Summary} from '../../core/types.js';
 import {ansiHexLines} from '../hex/ansi.js';
 import {hexByte, plainHexLines} from '../hex/plain.js';
@@ -236,6 +236,7 @@ export function formatFinding(finding: Finding, snapshot: SessionSnapshot, optio
 		finding.confidence === 'inferred' ? ' (inferred)' : '',
 	].join('');
 	const lines = [head, INDENT + escapeText(finding.message)];
+	if (finding.impact.length > 1) lines.push(`${INDENT}clients: ${clientsSummary(finding.impact)}`);
 
 	if (finding.byteLength > 0) {
 		const evidence = snapshot.bytes(finding.stream, finding.offset, Math.min(finding.byteLength, EVIDENCE_BYTES));

@@ -131,6 +131,7 @@ describe('formatFinding', () => {
 		expect(formatFinding(CRLF, SNAPSHOT, {color: false, hex: 'plain'})).toEqual([
 			'WARNING crlf · stdout S→C · offset 87 (0x57) · frame 1 · 12.3 ms · R2, O5',
 			'  a message on stdout ends with CR LF (0D 0A) instead of LF',
+			'  clients: ok: TS SDK v1 (Claude Desktop, Claude Code, MCP Inspector), Python SDK · not established: Cursor',
 			'  bytes: 0d  "←"',
 			'  00000040: 5665 7273 696f 6e22 3a22 3230 3235 2d30  Version":"2025-0',
 			'  00000050: 362d 3138 227d 7d0d 0a                   6-18"}}..',
@@ -192,10 +193,11 @@ describe('formatFinding', () => {
 	it('colours with hex: ansi and color: true, and the text is the same without the codes', () => {
 		const painted = formatFinding(CRLF, SNAPSHOT, {color: true, hex: 'ansi'});
 		expect(painted[0]).toContain('\u001B[');
-		expect(painted[4]).toContain('\u001B[7m\u001B[31m0d\u001B[39m\u001B[27m');
+		expect(painted[5]).toContain('\u001B[7m\u001B[31m0d\u001B[39m\u001B[27m');
 		expect(painted.map((line) => stripAnsi(line))).toEqual([
 			'WARNING crlf · stdout S→C · offset 87 (0x57) · frame 1 · 12.3 ms · R2, O5',
 			'  a message on stdout ends with CR LF (0D 0A) instead of LF',
+			'  clients: ok: TS SDK v1 (Claude Desktop, Claude Code, MCP Inspector), Python SDK · not established: Cursor',
 			'  bytes: 0d  "←"',
 			'  00000040: 5665 7273 696f 6e22 3a22 3230 3235 2d30  Version":"2025-0',
 			'  00000050: 362d 3138 227d 7d0d 0a                   6-18"}}←↵',

@@ -1,4 +1,4 @@
-import {REACTION_ORDER, REACTION_WORDS as REACTION_LABEL} from '../../../core/detectors/catalog.js';
+import {clientsSummary, REACTION_WORDS as REACTION_LABEL} from '../../../core/detectors/catalog.js';
 import {carriedBytes} from '../../../core/bytes/carried.js';
 import {escapeBytes, groupDigits} from '../../../core/bytes/glyphs.js';
 import {hexRows, hexWindow} from '../../../core/bytes/hex-layout.js';
@@ -104,11 +104,7 @@ export function findingsTable(context: ReportContext): SectionOutput {
 }
 
 function clientsLine(impact: readonly ClientImpact[]): string {
-	const groups = REACTION_ORDER.map((reaction) => {
-		const clients = impact.filter((entry) => entry.reaction === reaction).map((entry) => CLIENT_FAMILY_LABEL[entry.client]);
-		return clients.length === 0 ? '' : `${REACTION_LABEL[reaction]}: ${clients.join(', ')}`;
-	}).filter((group) => group !== '');
-	return `**Clients:** ${groups.join(' · ')}`;
+	return `**Clients:** ${clientsSummary(impact)}`;
 }
 
 function impactTable(impact: readonly ClientImpact[]): string[] {
