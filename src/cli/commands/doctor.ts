@@ -1,13 +1,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import {Command, Option} from 'commander';
-import {CLIENT_NAMES, ConfigError, discoverConfigs, type ClientName, type ConfigFile} from '../../configs/index.js';
+import {CLIENT_NAMES, type ClientName, type ConfigFile} from '../../configs/index.js';
 import {DEFAULT_JOBS, DEFAULT_TOTAL_TIMEOUT_MS, exitCodeOf, formatJsonRecords, formatReport, runDoctor, STATUS_TEXT} from '../../doctor/index.js';
 import {DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS} from '../../tap/probe.js';
 import {capturesDir, currentPlatform, ensurePrivateDir, pruneCaptures, pruneLimitsFromEnv} from '../../tap/capture-store.js';
-import {EXIT, UsageError} from '../exit-codes.js';
+import {EXIT} from '../exit-codes.js';
 import {parsePositiveInt, resolveColor} from '../options.js';
 import {VERSION} from '../version.js';
+import {discoverForCli} from '../configs.js';
 
 interface DoctorCliOptions {
 	readonly client?: ClientName;
@@ -67,24 +68,7 @@ export function doctorCommand(): Command {
 }
 
 function discover(options: DoctorCliOptions, home: string, cwd: string): ConfigFile[] {
-	let files: ConfigFile[];
-	try {
-		files = discoverConfigs({
-			home,
-			cwd,
-			platform: process.platform,
-			env: process.env,
-			...(options.client === undefined ? {} : {client: options.client}),
-			...(options.config === undefined ? {} : {config: options.config}),
-		});
-	} catch (error) {
-		if (error instanceof ConfigError) throw new UsageError(`doctor: ${error.message}`);
-		throw error;
-	}
-	if (options.config !== undefined && !files.some((file) => file.exists)) {
-		throw new UsageError(`doctor: --config ${options.config}: no such file (${path.resolve(cwd, options.config)})`);
-	}
-	return files;
+	return discoverForCli('doctor: ', {home, cwd, ...(options.client === undefined ? {} : {client: options.client}), ...(options.config === undefined ? {} : {config: options.config})});
 }
 
 /** The private capture directory, pruned; undefined (with a warning on stderr) when it cannot be used. */

@@ -6,7 +6,6 @@ import {
 	applyPlan,
 	CLIENT_NAMES,
 	ConfigError,
-	discoverConfigs,
 	formatProblem,
 	locateServer,
 	planUnwrap,
@@ -18,6 +17,7 @@ import {
 	type EditPlan,
 } from '../../configs/index.js';
 import {EXIT, UsageError} from '../exit-codes.js';
+import {discoverForCli} from '../configs.js';
 
 /** This repository's launcher, absolute (dist/cli/commands/wrap.js → bin/mcp-wire.js). */
 export const BIN_PATH = fileURLToPath(new URL('../../../bin/mcp-wire.js', import.meta.url));
@@ -97,23 +97,7 @@ function where(file: ConfigFile): string {
 function discover(options: WrapCliOptions): ConfigFile[] {
 	const home = path.resolve(options.home ?? os.homedir());
 	const cwd = path.resolve(options.cwd ?? process.cwd());
-	let files: ConfigFile[];
-	try {
-		files = discoverConfigs({
-			home,
-			cwd,
-			platform: process.platform,
-			env: process.env,
-			...(options.client === undefined ? {} : {client: options.client}),
-			...(options.config === undefined ? {} : {config: options.config}),
-		});
-	} catch (error) {
-		if (error instanceof ConfigError) throw new UsageError(error.message);
-		throw error;
-	}
-	if (options.config !== undefined && !files.some((file) => file.exists)) {
-		throw new UsageError(`--config ${options.config}: no such file (${path.resolve(cwd, options.config)})`);
-	}
+	const files = discoverForCli('', {home, cwd, ...(options.client === undefined ? {} : {client: options.client}), ...(options.config === undefined ? {} : {config: options.config})});
 	return files.filter((file) => file.exists && (options.scope === undefined || file.scope === options.scope));
 }
 
