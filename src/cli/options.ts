@@ -1,5 +1,6 @@
 import {InvalidArgumentError} from 'commander';
 import {FINDING_CODES, type FindingCode, type Summary} from '../core/types.js';
+import {resolveColor as resolveColorFor} from '../render/text/theme.js';
 import {EXIT, UsageError} from './exit-codes.js';
 
 /** `--fail-on` values: the lowest severity that makes the exit code 1. */
@@ -38,16 +39,9 @@ export function parseFailOn(value: string): FailOn {
 	throw new UsageError(`--fail-on takes "error" or "warning", got "${value}"`);
 }
 
-/**
- * Whether to paint: `always`/`never` as said; `auto` paints only a terminal and honours NO_COLOR
- * (https://no-color.org) and FORCE_COLOR=0.
- */
+/** Whether to paint `stream` for `--color when` (the shared rule in render/text/theme.ts, with this process's env). */
 export function resolveColor(when: 'auto' | 'always' | 'never', stream: {readonly isTTY?: boolean}): boolean {
-	if (when === 'always') return true;
-	if (when === 'never') return false;
-	if (process.env['NO_COLOR'] !== undefined && process.env['NO_COLOR'] !== '') return false;
-	if (process.env['FORCE_COLOR'] === '0') return false;
-	return stream.isTTY === true;
+	return resolveColorFor(when, process.env, stream.isTTY === true);
 }
 
 /** Exit code for a finished session: 1 when findings reach `failOn`, else 0. */

@@ -46,3 +46,20 @@ export function severityToken(severity: Severity): ThemeToken {
 export function paint(token: ThemeToken, text: string, isColor: boolean): string {
 	return isColor ? applyStyle(TEXT_THEME[token], text) : text;
 }
+
+/**
+ * Whether to use colour: `--color always` → true, `never` → false, `auto` → false when `NO_COLOR` is set
+ * to a non-empty value (no-color.org) or `FORCE_COLOR=0`, otherwise whether the output is a terminal
+ * (hexyl, xxd). Pure: the environment and the terminal check come in.
+ * @param flag the `--color` option value.
+ * @param env the environment (for `NO_COLOR`, `FORCE_COLOR`).
+ * @param isTerminal whether the output stream is a TTY.
+ */
+export function resolveColor(flag: 'auto' | 'always' | 'never', env: Readonly<Record<string, string | undefined>>, isTerminal: boolean): boolean {
+	if (flag === 'always') return true;
+	if (flag === 'never') return false;
+	const noColor = env['NO_COLOR'];
+	if (noColor !== undefined && noColor !== '') return false;
+	if (env['FORCE_COLOR'] === '0') return false;
+	return isTerminal;
+}

@@ -120,25 +120,8 @@ export function createTheme(isColor: boolean): Theme {
 	return isColor ? COLOR_THEME : MONO_THEME;
 }
 
-/**
- * Whether to use colour: `--color always` → true, `never` → false, `auto` → false when `NO_COLOR` is set
- * to a non-empty value (no-color.org), otherwise whether the output is a terminal (hexyl, xxd).
- * @param flag the `--color` option value.
- * @param env the environment (for `NO_COLOR`).
- * @param isTerminal whether the TUI's output stream is a TTY.
- */
-export function resolveColor(flag: 'auto' | 'always' | 'never', env: Readonly<Record<string, string | undefined>>, isTerminal: boolean): boolean {
-	if (flag === 'always') {
-		return true;
-	}
-
-	if (flag === 'never') {
-		return false;
-	}
-
-	const noColor = env['NO_COLOR'];
-	return (noColor === undefined || noColor === '') && isTerminal;
-}
+/** Whether to use colour (`--color`, `NO_COLOR`): one rule for every front end, in render/text/theme.ts. */
+export {resolveColor} from '../text/theme.js';
 
 /** React context carrying the theme; the colour theme unless a provider says otherwise. */
 export const ThemeContext = createContext<Theme>(COLOR_THEME);
