@@ -7,7 +7,8 @@ import {CHUNK_PREVIEW_MAX_BYTES, encodeEvent, encodeHeader} from '../core/captur
 import {dressFinding} from '../core/detectors/catalog.js';
 import type {Chunk, ExitInfo, FindingDraft, Mark, SessionMeta, StreamName} from '../core/types.js';
 import {ensurePrivateDir, pruneCaptures, type PruneLimits} from './capture-store.js';
-import {ENTRY, RingConsumer, type CaptureWorkerConfig, type CaptureWorkerMessage, type RingEntry} from './capture-writer.js';
+import {ENTRY, RingConsumer, type RingEntry} from './capture-ring.js';
+import type {CaptureWorkerConfig, CaptureWorkerMessage} from './capture-writer.js';
 import {LiveSocketServer} from './live-socket.js';
 
 /**

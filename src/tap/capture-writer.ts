@@ -1,222 +1,18 @@
 import {Worker} from 'node:worker_threads';
 import type {ExitInfo, FindingDraft, Mark, SessionMeta, StreamName} from '../core/types.js';
 import type {PruneLimits} from './capture-store.js';
+import {ARENA, createRing, DEFAULT_RING_BYTES, ENTRY, RingProducer, type EntryKind, type RingMemory} from './capture-ring.js';
 
 /**
- * The tap's capture, main-thread side (issue 3 items 1–2). Forwarding calls {@link CaptureWriter.chunk}
- * after it has written the bytes on; that call only copies them into a shared ring buffer (one memcpy,
- * no allocation, no message) and returns. A worker thread (capture-writer-worker.ts) drains the ring,
- * encodes NDJSON records with the record codec (base64 chunks), appends them to the capture file and
- * serves live attach sockets. So inspection never slows or blocks forwarding: when the worker falls
- * more than the ring's size behind, recording stops (one warning on stderr) and forwarding goes on.
- *
- * Ring entry layout (little-endian): `u32 payloadLength, u8 kind, u8 stream, u16 0, f64 tMs`, then the
- * payload (chunk bytes, or UTF-8 JSON for marks, exits and findings). Positions are byte counters that
- * only grow; `position % size` is the offset in the ring, and entries wrap around its end.
+ * The tap's capture, main-thread side (issue 3 items 1–2). Forwarding hands each read to the capture
+ * only after it has written it on, and that costs no copy when the read landed in the ring already
+ * ({@link CaptureWriter.chunkAt}: a pipe read in place, see pass-through.ts) and one memcpy otherwise
+ * ({@link CaptureWriter.chunk}); neither allocates or posts a message. A worker thread
+ * (capture-writer-worker.ts) drains the ring (capture-ring.ts), encodes NDJSON records with the record
+ * codec (base64 chunks), appends them to the capture file and serves live attach sockets. So inspection
+ * never slows or blocks forwarding: when the worker falls a whole arena behind on a stream, recording
+ * stops (one warning on stderr) and forwarding goes on.
  */
-
-/** Entry kinds in the ring. */
-export const ENTRY = {chunk: 1, mark: 2, exit: 3, overflow: 4, finding: 5, close: 6, header: 7} as const;
-/** An entry kind. */
-export type EntryKind = (typeof ENTRY)[keyof typeof ENTRY];
-
-const STREAM_CODES: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
-const STREAM_CODE: Readonly<Record<StreamName, number>> = {stdin: 0, stdout: 1, stderr: 2};
-
-/** Bytes of an entry header. */
-export const ENTRY_HEADER_BYTES = 16;
-/** Default ring size: how far (bytes) the capture may fall behind forwarding before recording stops. */
-export const DEFAULT_RING_BYTES = 8 * 1024 * 1024;
-/** Ring bytes kept free for control entries (marks, exit, close) once chunks no longer fit. */
-export const RING_RESERVE_BYTES = 64 * 1024;
-/**
- * Bytes of chunks held on the main thread (by reference, not copied) while the ring is full, e.g. while
- * the worker starts; beyond it recording stops. Ring + hold bound the capture's memory.
- */
-export const DEFAULT_HOLD_BYTES = 8 * 1024 * 1024;
-
-const HEAD = 0;
-const TAIL = 1;
-const SIGNAL = 0;
-/**
- * The consumer's state word: 0 running, 1 parked until data comes, 2 sleeping until a timeout or until
- * {@link URGENT_BYTES} are pending. The producer only notifies (a syscall) when this asks for it.
- */
-const WAITING = 1;
-const PARKED = 1;
-const NAPPING = 2;
-/** Pending bytes at which a napping consumer is woken before its timeout. */
-export const URGENT_BYTES = 1024 * 1024;
-
-/** The shared memory of one ring: positions + signal word, and the data bytes. */
-export interface RingMemory {
-	readonly control: SharedArrayBuffer;
-	readonly data: SharedArrayBuffer;
-}
-
-/**
- * Allocate a ring of `bytes` bytes (rounded up to a multiple of 8, at least 2 × the reserve).
- * @throws RangeError when `bytes` is not a positive finite number
- */
-export function createRing(bytes: number = DEFAULT_RING_BYTES): RingMemory {
-	if (!Number.isFinite(bytes) || bytes <= 0) throw new RangeError(`ring size must be positive, got ${bytes}`);
-	const size = Math.max(2 * RING_RESERVE_BYTES, Math.ceil(bytes / 8) * 8);
-	return {control: new SharedArrayBuffer(24), data: new SharedArrayBuffer(size)};
-}
-
-/** One entry as the consumer sees it. `payload` is only valid during the handler call (it may be ring memory). */
-export interface RingEntry {
-	readonly kind: EntryKind;
-	readonly stream: StreamName;
-	readonly tMs: number;
-	readonly payload: Uint8Array;
-}
-
-/** The writing end of a ring (single producer). */
-export class RingProducer {
-	private readonly positions: BigInt64Array;
-	private readonly signal: Int32Array;
-	private readonly data: Uint8Array;
-	private readonly header = new Uint8Array(ENTRY_HEADER_BYTES);
-	private readonly headerView = new DataView(this.header.buffer);
-	private head: number;
-
-	constructor(memory: RingMemory) {
-		this.positions = new BigInt64Array(memory.control, 0, 2);
-		this.signal = new Int32Array(memory.control, 16, 2);
-		this.data = new Uint8Array(memory.data);
-		this.head = Number(Atomics.load(this.positions, HEAD));
-	}
-
-	/** Bytes written and not yet consumed. */
-	get pendingBytes(): number {
-		return this.head - Number(Atomics.load(this.positions, TAIL));
-	}
-
-	/**
-	 * Append one entry and wake the consumer.
-	 * @param useReserve allow the last {@link RING_RESERVE_BYTES} of free space (control entries)
-	 * @returns false (and writes nothing) when it does not fit
-	 */
-	write(kind: EntryKind, stream: StreamName, tMs: number, payload: Uint8Array, useReserve = false): boolean {
-		const size = this.data.length;
-		const need = ENTRY_HEADER_BYTES + payload.length;
-		const free = size - (this.head - Number(Atomics.load(this.positions, TAIL)));
-		if (need > (useReserve ? free : free - RING_RESERVE_BYTES)) return false;
-		this.headerView.setUint32(0, payload.length, true);
-		this.headerView.setUint8(4, kind);
-		this.headerView.setUint8(5, STREAM_CODE[stream]);
-		this.headerView.setFloat64(8, tMs, true);
-		this.copyIn(this.header, this.head);
-		this.copyIn(payload, this.head + ENTRY_HEADER_BYTES);
-		this.head += need;
-		Atomics.store(this.positions, HEAD, BigInt(this.head));
-		// No syscall on the hot path: a napping consumer wakes on its own timer and is only woken early
-		// once a megabyte is pending (or at close); a parked (idle) one is woken by the first entry.
-		const state = Atomics.load(this.signal, WAITING);
-		if (state === PARKED || (state === NAPPING && (kind === ENTRY.close || size - free + need >= URGENT_BYTES))) {
-			Atomics.store(this.signal, WAITING, 0);
-			Atomics.add(this.signal, SIGNAL, 1);
-			Atomics.notify(this.signal, SIGNAL);
-		}
-
-		return true;
-	}
-
-	private copyIn(source: Uint8Array, position: number): void {
-		const size = this.data.length;
-		const at = position % size;
-		const first = Math.min(source.length, size - at);
-		this.data.set(first === source.length ? source : source.subarray(0, first), at);
-		if (first < source.length) this.data.set(source.subarray(first), 0);
-	}
-}
-
-/** The reading end of a ring (single consumer, normally in the worker). */
-export class RingConsumer {
-	private readonly positions: BigInt64Array;
-	private readonly signal: Int32Array;
-	private readonly data: Uint8Array;
-	private tail: number;
-
-	constructor(memory: RingMemory) {
-		this.positions = new BigInt64Array(memory.control, 0, 2);
-		this.signal = new Int32Array(memory.control, 16, 2);
-		this.data = new Uint8Array(memory.data);
-		this.tail = Number(Atomics.load(this.positions, TAIL));
-	}
-
-	/** True when an entry is waiting. */
-	get hasData(): boolean {
-		return this.tail < Number(Atomics.load(this.positions, HEAD));
-	}
-
-	/**
-	 * Hand every entry written so far to `handler`, in order, releasing its ring space after the handler
-	 * returns (so the payload view stays valid during the call).
-	 * @returns the number of entries consumed
-	 */
-	drain(handler: (entry: RingEntry) => void): number {
-		const head = Number(Atomics.load(this.positions, HEAD));
-		let count = 0;
-		while (this.tail < head) {
-			const header = this.copyOut(this.tail, ENTRY_HEADER_BYTES);
-			const view = new DataView(header.buffer, header.byteOffset, ENTRY_HEADER_BYTES);
-			const length = view.getUint32(0, true);
-			const kind = view.getUint8(4) as EntryKind;
-			const stream = STREAM_CODES[view.getUint8(5)] ?? 'stdout';
-			const tMs = view.getFloat64(8, true);
-			const payload = this.copyOut(this.tail + ENTRY_HEADER_BYTES, length);
-			handler({kind, stream, tMs, payload});
-			this.tail += ENTRY_HEADER_BYTES + length;
-			Atomics.store(this.positions, TAIL, BigInt(this.tail));
-			count++;
-		}
-
-		return count;
-	}
-
-	/** Bytes written and not yet consumed. */
-	get pendingBytes(): number {
-		return Number(Atomics.load(this.positions, HEAD)) - this.tail;
-	}
-
-	/**
-	 * Without `napMs`: park until the producer writes (at once when data is already waiting). With it:
-	 * sleep `napMs`, or less when {@link URGENT_BYTES} become pending (at once when they already are).
-	 * The producer reads the state word and notifies only when it asks for it (see {@link RingProducer.write}).
-	 */
-	async waitForData(napMs?: number): Promise<void> {
-		const seen = Atomics.load(this.signal, SIGNAL);
-		Atomics.store(this.signal, WAITING, napMs === undefined ? PARKED : NAPPING);
-		const pending = this.pendingBytes;
-		if ((napMs === undefined && pending > 0) || pending >= URGENT_BYTES) {
-			Atomics.store(this.signal, WAITING, 0);
-			return;
-		}
-
-		const result = waitAsync(this.signal, SIGNAL, seen, napMs);
-		if (result.async) await result.value;
-		Atomics.store(this.signal, WAITING, 0);
-	}
-
-	/** A view of `length` bytes at `position` (a copy when the range wraps around the end). */
-	private copyOut(position: number, length: number): Uint8Array {
-		const size = this.data.length;
-		const at = position % size;
-		if (at + length <= size) return this.data.subarray(at, at + length);
-		const out = new Uint8Array(length);
-		const first = size - at;
-		out.set(this.data.subarray(at, size), 0);
-		out.set(this.data.subarray(0, length - first), first);
-		return out;
-	}
-}
-
-/** `Atomics.waitAsync` (ES2024; in Node since 16, missing from the ES2023 lib typings). */
-const waitAsync = (Atomics as unknown as {
-	waitAsync(array: Int32Array, index: number, value: number, timeoutMs?: number): {readonly async: false; readonly value: string} | {readonly async: true; readonly value: Promise<string>};
-}).waitAsync;
 
 /** What the worker needs to start (sent as `workerData`). */
 export interface CaptureWorkerConfig {
@@ -245,10 +41,11 @@ export interface CaptureWriterOptions {
 	readonly privateDir?: string;
 	readonly prune?: PruneLimits;
 	readonly socket?: {readonly address: string; readonly dir?: string};
-	/** Ring size in bytes (default {@link DEFAULT_RING_BYTES}). */
+	/**
+	 * How far (bytes) the capture may fall behind forwarding on one stream before recording stops: the
+	 * size of the stdin and stdout arenas (default {@link DEFAULT_RING_BYTES}).
+	 */
 	readonly ringBytes?: number;
-	/** Main-thread hold limit in bytes (default {@link DEFAULT_HOLD_BYTES}). */
-	readonly holdBytes?: number;
 	/** Called with one line (no newline) per problem: disk full, socket error, ring overflow. */
 	readonly onWarning: (message: string) => void;
 	/** The worker module (default: capture-writer-worker.js next to this file). */
@@ -257,25 +54,29 @@ export interface CaptureWriterOptions {
 	readonly lingerMs?: number;
 }
 
+
 const encoder = new TextEncoder();
 
-/** An entry waiting on the main thread for ring space, in order. */
+/** A control entry waiting on the main thread for ring space, in order. */
 interface HeldEntry {
 	readonly kind: EntryKind;
-	readonly stream: StreamName;
 	readonly tMs: number;
 	readonly payload: Uint8Array;
 }
 
+/** Control records live in the stderr arena (small, rare). */
+const CONTROL_ARENA = ARENA.stderr;
+
 /**
  * The main-thread handle of a capture: cheap, never-throwing calls in the order events happened.
  * Every failure (worker crash, ring overflow) becomes one warning through `onWarning`, and later calls
- * become no-ops; forwarding is never affected.
+ * record nothing; forwarding is never affected.
  */
 export class CaptureWriter {
 	/** The capture file path. */
 	readonly path: string;
-	private readonly producer: RingProducer;
+	/** The ring's writing end: pass-through.ts reads pipes straight into it (see {@link chunkAt}). */
+	readonly ring: RingProducer;
 	private readonly worker: Worker | undefined;
 	private readonly onWarning: (message: string) => void;
 	private isDisabled = false;
@@ -283,18 +84,15 @@ export class CaptureWriter {
 	private isClosed = false;
 	private readonly done: Promise<void>;
 	private socketAddress: string | undefined;
-	private readonly holdLimit: number;
+	/** Control entries that did not fit yet (only ever after the chunks stopped: order is kept). */
 	private held: HeldEntry[] = [];
-	private heldHead = 0;
-	private heldBytes = 0;
 	private heldTimer: NodeJS.Timeout | undefined;
 
 	private constructor(options: CaptureWriterOptions) {
 		this.path = options.path;
 		this.onWarning = options.onWarning;
-		this.holdLimit = options.holdBytes ?? DEFAULT_HOLD_BYTES;
 		const memory = createRing(options.ringBytes ?? DEFAULT_RING_BYTES);
-		this.producer = new RingProducer(memory);
+		this.ring = new RingProducer(memory);
 		const config: CaptureWorkerConfig = {
 			kind: 'mcp-wire-capture-worker',
 			memory,
@@ -308,6 +106,12 @@ export class CaptureWriter {
 		this.done = new Promise<void>((resolve) => {
 			resolveDone = resolve;
 		});
+		const stop = (): void => {
+			this.isDisabled = true;
+			this.ring.consumerGone();
+			resolveDone();
+		};
+
 		let worker: Worker | undefined;
 		try {
 			worker = new Worker(options.workerUrl ?? new URL('capture-writer-worker.js', import.meta.url), {
@@ -320,8 +124,7 @@ export class CaptureWriter {
 			});
 		} catch (error) {
 			this.warn(`capture disabled: cannot start the capture worker (${(error as Error).message})`);
-			this.isDisabled = true;
-			resolveDone();
+			stop();
 		}
 
 		this.worker = worker;
@@ -336,21 +139,17 @@ export class CaptureWriter {
 			});
 			worker.on('error', (error) => {
 				this.warn(`capture stopped: the capture worker failed (${error.message})`);
-				this.isDisabled = true;
-				resolveDone();
+				stop();
 			});
-			worker.on('exit', () => {
-				this.isDisabled = true;
-				resolveDone();
-			});
+			worker.on('exit', stop);
 		}
 	}
 
 	/**
 	 * Start a capture worker: it creates the file (0600), prunes old captures and opens the live socket
-	 * while the caller spawns the server; {@link header} then gives it the first record. Start it early:
-	 * a worker still booting when the first burst of bytes arrives can only hold it in memory.
-	 * Never throws: a worker that cannot start is one warning and a disabled writer.
+	 * while the caller spawns the server; {@link header} then gives it the first record. Entries written
+	 * while it boots wait in the ring. Never throws: a worker that cannot start is one warning and a
+	 * disabled writer.
 	 */
 	static start(options: CaptureWriterOptions): CaptureWriter {
 		return new CaptureWriter(options);
@@ -361,33 +160,33 @@ export class CaptureWriter {
 		return this.socketAddress;
 	}
 
-	/** Whether recording has stopped (worker failure or the ring overflowed). */
+	/** Whether chunks are still recorded (false after a worker failure, an overflow, or close). */
 	get isRecording(): boolean {
 		return !this.isDisabled && !this.isOverflowed && !this.isClosed;
 	}
 
-	/** Bytes waiting on the main thread for ring space. */
-	get heldByteCount(): number {
-		return this.heldBytes;
+	/**
+	 * Record bytes that crossed `stream` at `tMs` (ms on the session clock) by copying them into the ring:
+	 * for streams not read in place (a terminal, a file, the server's stderr). When they do not fit, the
+	 * capture stops with one warning.
+	 */
+	chunk(stream: StreamName, tMs: number, bytes: Uint8Array): void {
+		if (!this.isRecording) return;
+		// A held control entry must stay ahead of later chunks: while one waits, chunks cannot be recorded.
+		if (this.held.length === 0 && this.ring.append(ENTRY.chunk, stream, ARENA[stream], tMs, bytes)) return;
+		this.overflow(stream, tMs, bytes.length);
 	}
 
 	/**
-	 * Record bytes that crossed `stream` at `tMs`. Hot path: one memcpy into shared memory. When the ring
-	 * is full the bytes are held by reference (the caller must not modify them afterwards; stream `data`
-	 * Buffers are never reused) until the worker makes room; past the hold limit recording stops.
+	 * Record `length` bytes that were read in place at `position` of `stream`'s arena (from
+	 * `ring.reserve`; the caller already forwarded them). Costs no copy. When the capture is not
+	 * recording, the space is only taken (the bytes may still be in flight to their target).
 	 */
-	chunk(stream: StreamName, tMs: number, bytes: Uint8Array): void {
-		if (this.isDisabled || this.isOverflowed || this.isClosed) return;
-		if (this.heldHead === this.held.length && this.producer.write(ENTRY.chunk, stream, tMs, bytes)) return;
-		if (this.heldBytes + bytes.length <= this.holdLimit) {
-			this.hold({kind: ENTRY.chunk, stream, tMs, payload: bytes});
-			return;
-		}
-
-		this.isOverflowed = true;
-		const behind = this.producer.pendingBytes + this.heldBytes;
-		this.hold({kind: ENTRY.overflow, stream, tMs, payload: encoder.encode(JSON.stringify({behindBytes: behind, droppedBytes: bytes.length}))});
-		this.warn(`capture stopped: the capture writer fell ${behind} bytes behind; forwarding goes on, the capture ends here (${this.path})`);
+	chunkAt(stream: StreamName, tMs: number, position: number, length: number): void {
+		const arena = ARENA[stream];
+		if (this.isRecording && this.held.length === 0 && this.ring.commit(ENTRY.chunk, stream, arena, tMs, position, length)) return;
+		this.ring.skip(arena, position, length);
+		if (this.isRecording) this.overflow(stream, tMs, length);
 	}
 
 	/** Write the `session` header record. Call it once, before any other record. */
@@ -416,16 +215,17 @@ export class CaptureWriter {
 	 */
 	async close(timeoutMs = 2000): Promise<void> {
 		if (this.isClosed) return this.done;
-		this.isClosed = true;
 		const deadline = Date.now() + timeoutMs;
 		if (!this.isDisabled) {
-			this.hold({kind: ENTRY.close, stream: 'stdout', tMs: 0, payload: new Uint8Array(0)});
-			while (this.heldHead < this.held.length && !this.isDisabled && Date.now() < deadline) {
+			this.hold({kind: ENTRY.close, tMs: 0, payload: new Uint8Array(0)});
+			this.isClosed = true;
+			while (this.held.length > 0 && !this.isDisabled && Date.now() < deadline) {
 				await new Promise((resolve) => setTimeout(resolve, 2));
 				this.flushHeld();
 			}
 		}
 
+		this.isClosed = true;
 		let timer: NodeJS.Timeout | undefined;
 		const timeout = new Promise<'timeout'>((resolve) => {
 			timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now()));
@@ -436,41 +236,40 @@ export class CaptureWriter {
 		await this.worker?.terminate().catch(() => undefined);
 	}
 
-	private control(kind: EntryKind, tMs: number, value: unknown): void {
-		if (this.isDisabled || this.isClosed) return;
-		this.hold({kind, stream: 'stdout', tMs, payload: encoder.encode(JSON.stringify(value))});
+	/** Stop recording chunks: one warning, and an overflow mark where the capture ends. */
+	private overflow(stream: StreamName, tMs: number, droppedBytes: number): void {
+		this.isOverflowed = true;
+		const behind = this.ring.pendingBytes;
+		this.hold({kind: ENTRY.overflow, tMs, payload: encoder.encode(JSON.stringify({stream, behindBytes: behind, droppedBytes}))});
+		this.warn(`capture stopped: the capture writer fell ${behind} bytes behind; forwarding goes on, the capture ends here (${this.path})`);
 	}
 
-	/** Queue an entry behind those already held (or write it at once when none are), keeping order. */
+	private control(kind: EntryKind, tMs: number, value: unknown): void {
+		if (this.isDisabled || this.isClosed) return;
+		this.hold({kind, tMs, payload: encoder.encode(JSON.stringify(value))});
+	}
+
+	/** Queue a control entry behind those already held (or write it at once when none are), keeping order. */
 	private hold(entry: HeldEntry): void {
 		this.held.push(entry);
-		if (entry.kind === ENTRY.chunk) this.heldBytes += entry.payload.length;
 		this.flushHeld();
 	}
 
 	/** Move held entries into the ring while they fit; retry shortly when some remain. */
 	private flushHeld(): void {
-		while (this.heldHead < this.held.length) {
-			const entry = this.held[this.heldHead]!;
-			if (!this.producer.write(entry.kind, entry.stream, entry.tMs, entry.payload, entry.kind !== ENTRY.chunk)) break;
-			this.held[this.heldHead] = undefined as unknown as HeldEntry;
-			this.heldHead++;
-			if (entry.kind === ENTRY.chunk) this.heldBytes -= entry.payload.length;
+		let count = 0;
+		for (const entry of this.held) {
+			if (!this.ring.append(entry.kind, 'stdout', CONTROL_ARENA, entry.tMs, entry.payload, true)) break;
+			count++;
 		}
 
-		if (this.heldHead === this.held.length) {
-			this.held = [];
-			this.heldHead = 0;
-			return;
-		}
-
-		if (this.heldTimer === undefined && !this.isDisabled) {
-			this.heldTimer = setTimeout(() => {
-				this.heldTimer = undefined;
-				this.flushHeld();
-			}, 2);
-			this.heldTimer.unref();
-		}
+		if (count > 0) this.held = this.held.slice(count);
+		if (this.held.length === 0 || this.heldTimer !== undefined || this.isDisabled) return;
+		this.heldTimer = setTimeout(() => {
+			this.heldTimer = undefined;
+			this.flushHeld();
+		}, 2);
+		this.heldTimer.unref();
 	}
 
 	private warn(message: string): void {

@@ -1,13 +1,15 @@
+import {Buffer} from 'node:buffer';
 import {fstatSync} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import type {Readable, Writable} from 'node:stream';
 import {execa} from 'execa';
 import type {ExitInfo, SessionMeta, StreamName} from '../core/types.js';
+import {ARENA, createRing, RingProducer} from './capture-ring.js';
 import type {CaptureWriter} from './capture-writer.js';
 import type {Clock} from './clock.js';
-import {describeSpawnError, type SpawnError} from './spawn.js';
-import {serverExecaOptions} from './spawn.js';
+import {createSocketPair, inPlaceSocket, type OnRead, type SocketPair} from './socket-pair.js';
+import {describeSpawnError, serverExecaOptions, type SpawnError} from './spawn.js';
 
 /**
  * `mcp-wire tap`: sit in a real client's stdio pipe (issue 3 item 1).
@@ -22,15 +24,27 @@ import {serverExecaOptions} from './spawn.js';
  *
  * Bytes are forwarded verbatim, each read written on at once, with pipe semantics: when the reader
  * side is full, the source is paused until it drains (backpressure, never an unbounded buffer). Only
- * after a read has been written on is it handed to the capture (a memcpy into shared memory; the
- * encoding and disk writes happen in the worker). Nothing of ours goes to stdout. Warnings go to stderr
- * as single lines starting `mcp-wire: warning:`.
+ * after a read has been written on is it handed to the capture. On Unix the client's stdin (when it is a
+ * pipe or socket) and the server's stdout are read by the kernel straight into the capture's shared
+ * ring (Node's `onread`), written on from there and published to the worker in place: no allocation
+ * and no copy per read, which is what keeps the tap as fast as a bare relay. Other sources (a terminal,
+ * Windows, the server's stderr) are read as streams and copied into the ring. Encoding and disk writes
+ * happen in the worker. Nothing of ours goes to stdout. Warnings go to stderr as single lines starting
+ * `mcp-wire: warning:`.
  */
 
 /** The three streams the tap sits on (the client's side). */
 export interface TapIo {
-	/** Bytes from the client (our stdin). */
-	readonly stdin: Readable;
+	/**
+	 * Bytes from the client (our stdin). A function is called only when needed (so `process.stdin` is
+	 * not created when `stdinFd` is read in place).
+	 */
+	readonly stdin: Readable | (() => Readable);
+	/**
+	 * The fd behind `stdin` when it is a pipe or socket (see {@link inPlaceFd}): it is then read straight
+	 * into the ring, and closed at the end.
+	 */
+	readonly stdinFd?: number;
 	/** Bytes to the client (our stdout: the MCP wire). */
 	readonly stdout: Writable;
 	/** The server's stderr, and our warnings. */
@@ -101,6 +115,20 @@ export function openWireStream(fd: 1 | 2, fallback: Writable): Writable {
 	return fallback;
 }
 
+/**
+ * `fd` when it can be read in place (a pipe or socket, not on Windows), else undefined.
+ * Use it for {@link TapIo.stdinFd}.
+ */
+export function inPlaceFd(fd: number): number | undefined {
+	if (process.platform === 'win32') return undefined;
+	try {
+		const stat = fstatSync(fd);
+		return stat.isFIFO() || stat.isSocket() ? fd : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /** 128 + the signal number (the shell convention), or 1 when unknown. */
 export function signalExitCode(signal: string): number {
 	const number = (os.constants.signals as Record<string, number | undefined>)[signal];
@@ -136,15 +164,22 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 	const file = options.command[0] ?? '';
 	const args = options.command.slice(1);
 	const capture = safe(() => options.capture?.start(warn));
+	// Without a capture the ring is only a pool of read buffers (nothing is published).
+	const ring = capture?.ring ?? new RingProducer(createRing(POOL_BYTES));
+	const outReader = new InPlaceReader(ring, 'stdout');
+	const pair = file === '' ? undefined : await createSocketPair(outReader.onread);
 	let subprocess: ReturnType<typeof spawn> | undefined;
 	let thrown: unknown;
 	try {
-		subprocess = file === '' ? undefined : spawn(file, args, options);
+		subprocess = file === '' ? undefined : spawn(file, args, options, pair);
 	} catch (error) {
 		thrown = error;
 	}
 
+	// The server holds its own copy of its end now.
+	pair?.theirs.destroy();
 	if (subprocess?.pid === undefined) {
+		pair?.ours.destroy();
 		let reason: unknown = thrown ?? {code: 'EINVAL'};
 		if (subprocess) {
 			const result = (await subprocess.then(
@@ -169,100 +204,61 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 
 	const child = subprocess;
 	safe(() => capture?.header(options.capture!.meta(child.pid)));
-	const record = (stream: StreamName, chunk: Buffer): void => {
-		bytes[stream] += chunk.length;
-		if (capture) {
-			try {
-				capture.chunk(stream, clock.now(), chunk);
-			} catch {
-				// the capture never breaks forwarding
-			}
-		}
-	};
+	const pump = (stream: StreamName, target: Writable): Pump =>
+		new Pump({
+			stream,
+			target,
+			ring,
+			capture,
+			clock,
+			onCount: (n) => {
+				bytes[stream] += n;
+			},
+		});
 
-	const {stdin: childIn, stdout: childOut, stderr: childErr} = child;
-
-	// server stdout → client
-	let isOutOpen = true;
-	const resumeOut = (): void => {
-		childOut.resume();
-	};
-	const closeOut = (): void => {
-		if (!isOutOpen) return;
-		isOutOpen = false;
-		io.stdout.off('drain', resumeOut);
-		resumeOut();
-	};
-	io.stdout.on('error', closeOut);
-	io.stdout.on('close', closeOut);
-	childOut.on('data', (chunk: Buffer) => {
-		if (isOutOpen && !io.stdout.write(chunk)) {
-			childOut.pause();
-			io.stdout.once('drain', resumeOut);
-		}
-
-		record('stdout', chunk);
+	// server stdout → client; its EOF closes our stdout
+	const out = pump('stdout', io.stdout);
+	const outEnded = new Promise<void>((resolve) => {
+		out.onEnd = () => {
+			capture?.mark({type: 'eof', stream: 'stdout', tMs: clock.now()});
+			if (out.isTargetOpen) io.stdout.end();
+			resolve();
+		};
 	});
-	childOut.on('end', () => {
-		capture?.mark({type: 'eof', stream: 'stdout', tMs: clock.now()});
-		if (isOutOpen) io.stdout.end();
-	});
+	if (pair) out.readInPlace(pair.ours, outReader);
+	else if (child.stdout) out.readStream(child.stdout);
+	else out.onEnd();
 
-	// server stderr → our stderr
-	const resumeErr = (): void => {
-		childErr.resume();
+	// server stderr → our stderr (and our warnings, on a line of their own)
+	const err = pump('stderr', io.stderr);
+	err.onBytes = (chunk) => {
+		lastStderrByte = chunk.at(-1) ?? lastStderrByte;
 	};
-	const closeErr = (): void => {
-		if (!isStderrOpen) return;
+	err.onTargetClosed = () => {
 		isStderrOpen = false;
-		io.stderr.off('drain', resumeErr);
-		resumeErr();
 	};
-	io.stderr.on('error', closeErr);
-	childErr.on('data', (chunk: Buffer) => {
-		if (isStderrOpen) {
-			lastStderrByte = chunk.at(-1) ?? lastStderrByte;
-			if (!io.stderr.write(chunk)) {
-				childErr.pause();
-				io.stderr.once('drain', resumeErr);
-			}
-		}
+	err.onEnd = () => capture?.mark({type: 'eof', stream: 'stderr', tMs: clock.now()});
+	err.readStream(child.stderr);
 
-		record('stderr', chunk);
-	});
-	childErr.on('end', () => capture?.mark({type: 'eof', stream: 'stderr', tMs: clock.now()}));
-
-	// client → server stdin
-	let isInOpen = true;
-	const resumeIn = (): void => {
-		io.stdin.resume();
-	};
-	const closeIn = (): void => {
-		if (!isInOpen) return;
-		isInOpen = false;
-		childIn.off('drain', resumeIn);
-		resumeIn();
-	};
-	childIn.on('error', closeIn);
-	childIn.on('close', closeIn);
-	const onStdinData = (chunk: Buffer): void => {
-		if (isInOpen && !childIn.write(chunk)) {
-			io.stdin.pause();
-			childIn.once('drain', resumeIn);
-		}
-
-		record('stdin', chunk);
-	};
-	let isStdinEnded = false;
-	const onStdinEnd = (): void => {
-		if (isStdinEnded) return;
-		isStdinEnded = true;
+	// client → server stdin; our stdin's EOF is forwarded
+	const stdin = pump('stdin', child.stdin);
+	stdin.onEnd = () => {
 		capture?.mark({type: 'stdin-closed', tMs: clock.now()});
-		if (isInOpen) childIn.end();
+		if (stdin.isTargetOpen) child.stdin.end();
 	};
-	io.stdin.on('data', onStdinData);
-	io.stdin.on('end', onStdinEnd);
-	io.stdin.on('error', onStdinEnd);
+	let stdinSocket: net.Socket | undefined;
+	if (io.stdinFd !== undefined) {
+		const inReader = new InPlaceReader(ring, 'stdin');
+		try {
+			stdinSocket = inPlaceSocket(io.stdinFd, inReader.onread);
+			stdin.readInPlace(stdinSocket, inReader);
+		} catch {
+			stdinSocket = undefined;
+		}
+	}
+
+	const stdinStream = stdinSocket ? undefined : typeof io.stdin === 'function' ? io.stdin() : io.stdin;
+	if (stdinStream) stdin.readStream(stdinStream);
 
 	// signals
 	const handlers = new Map<NodeJS.Signals, () => void>();
@@ -290,9 +286,13 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 	child.on('exit', (code: number | null, signal: NodeJS.Signals | null) => {
 		exit = {code, signal, tMs: clock.now()};
 	});
-	await new Promise<void>((resolve) => {
-		child.once('close', () => resolve());
-	});
+	await Promise.all([
+		new Promise<void>((resolve) => {
+			child.once('close', () => resolve());
+		}),
+		// The server's stdout is not one of the child's own pipes when it is read in place.
+		outEnded,
+	]);
 	// execa settles just after 'close'; awaiting it also removes its exit-cleanup signal listeners, so
 	// the caller can re-raise the server's signal on itself.
 	await settled;
@@ -300,10 +300,9 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 	capture?.exit(info);
 
 	for (const [signal, handler] of handlers) process.off(signal, handler);
-	io.stdin.off('data', onStdinData);
-	io.stdin.off('end', onStdinEnd);
-	io.stdin.off('error', onStdinEnd);
-	io.stdin.pause();
+	stdin.stop();
+	stdinSocket?.destroy();
+	pair?.ours.destroy();
 	await capture?.close(options.captureCloseMs ?? 3000);
 	await flushed(io.stdout, 2000);
 
@@ -316,8 +315,177 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 	};
 }
 
-function spawn(file: string, args: readonly string[], options: TapOptions) {
-	return execa(file, args, serverExecaOptions(options.env, options.cwd));
+/** Bytes of one read (the size Node's own streams read, and a pipe's default capacity). */
+const READ_BYTES = 64 * 1024;
+/** Arena size of the read-buffer pool when nothing is captured (only writes in flight hold space). */
+const POOL_BYTES = 1024 * 1024;
+
+/**
+ * Reads one pipe or socket straight into the ring arena of its stream, through Node's `net.Socket`
+ * `onread`: the kernel copies each read into a reserved region, which is then forwarded and published
+ * from where it is. When the arena has no room (the capture is a whole arena behind, or the target is
+ * that far behind on its writes), a read lands in a fresh heap buffer instead: forwarding never waits.
+ */
+class InPlaceReader {
+	/** Where the buffer handed out last lives in the arena (-1: a heap buffer). */
+	private position = -1;
+	/** Called for each read with its bytes and their arena position (-1: a heap buffer); false pauses. */
+	handler: ((chunk: Buffer, position: number) => boolean) | undefined;
+	readonly onread: OnRead;
+
+	constructor(
+		private readonly ring: RingProducer,
+		stream: StreamName,
+	) {
+		const arena = ARENA[stream];
+		this.onread = {
+			buffer: () => {
+				const position = this.ring.reserve(arena, READ_BYTES);
+				this.position = position;
+				return position < 0 ? Buffer.allocUnsafe(READ_BYTES) : this.ring.view(arena, position, READ_BYTES);
+			},
+			callback: (bytesRead, buffer) => this.handler?.(Buffer.from(buffer.buffer, buffer.byteOffset, bytesRead), this.position) ?? true,
+		};
+	}
+}
+
+/** Options of {@link Pump}. */
+interface PumpOptions {
+	readonly stream: StreamName;
+	readonly target: Writable;
+	readonly ring: RingProducer;
+	readonly capture: CaptureWriter | undefined;
+	readonly clock: Clock;
+	readonly onCount: (bytes: number) => void;
+}
+
+/**
+ * One direction of the tap: each read is written to the target at once, then recorded. Backpressure:
+ * when the target's buffer is full the source is paused until it drains. When the target closes or
+ * fails, reading goes on (the bytes are still recorded, and the source never blocks on a full pipe).
+ */
+class Pump {
+	/** Called once when the source ends (EOF, error or close). */
+	onEnd: () => void = () => undefined;
+	/** Called with each read before it is forwarded (only while the target is open). */
+	onBytes: ((chunk: Buffer) => void) | undefined;
+	/** Called once when the target closes or fails. */
+	onTargetClosed: (() => void) | undefined;
+	isTargetOpen = true;
+	private resumeSource: () => void = () => undefined;
+	private isEnded = false;
+	private detach: () => void = () => undefined;
+	/** Bumped when writes in flight are abandoned, so their late callbacks release nothing. */
+	private generation = 0;
+	private readonly arena: number;
+	private readonly resume = (): void => {
+		this.resumeSource();
+	};
+
+	constructor(private readonly options: PumpOptions) {
+		this.arena = ARENA[options.stream];
+		const {target} = options;
+		const closeTarget = (): void => {
+			if (!this.isTargetOpen) return;
+			this.isTargetOpen = false;
+			target.off('drain', this.resume);
+			this.generation++;
+			options.ring.abandonWrites(this.arena);
+			this.onTargetClosed?.();
+			this.resume();
+		};
+		target.on('error', closeTarget);
+		target.on('close', closeTarget);
+	}
+
+	/** Read a Readable (data events; each chunk is copied into the ring by the capture). */
+	readStream(source: Readable): void {
+		const onData = (chunk: Buffer): void => {
+			if (!this.forward(chunk, -1)) source.pause();
+		};
+		const end = (): void => this.end();
+		this.resumeSource = () => source.resume();
+		source.on('data', onData);
+		source.on('end', end);
+		source.on('error', end);
+		this.detach = () => {
+			source.off('data', onData);
+			source.off('end', end);
+			source.off('error', end);
+			source.pause();
+		};
+	}
+
+	/** Read a socket made with `reader.onread` (in place: no copy). */
+	readInPlace(socket: net.Socket, reader: InPlaceReader): void {
+		reader.handler = (chunk, position) => this.forward(chunk, position);
+		const end = (): void => this.end();
+		this.resumeSource = () => socket.resume();
+		socket.on('end', end);
+		socket.on('error', end);
+		socket.on('close', end);
+		this.detach = () => {
+			reader.handler = undefined;
+			socket.off('end', end);
+			socket.off('error', end);
+			socket.off('close', end);
+		};
+	}
+
+	/** Stop reading (the session is over). */
+	stop(): void {
+		this.detach();
+	}
+
+	/**
+	 * Forward one read, then record it. `position` is where it lies in the ring (-1: not in the ring).
+	 * @returns false when the source must pause until the target drains
+	 */
+	private forward(chunk: Buffer, position: number): boolean {
+		const {target, ring, capture, stream, clock} = this.options;
+		let isWriting = true;
+		if (this.isTargetOpen) {
+			this.onBytes?.(chunk);
+			try {
+				if (position < 0) {
+					isWriting = target.write(chunk);
+				} else {
+					ring.beginWrite(this.arena, position);
+					const generation = this.generation;
+					isWriting = target.write(chunk, () => {
+						if (generation === this.generation) ring.endWrite(this.arena);
+					});
+				}
+			} catch {
+				isWriting = true;
+			}
+
+			if (!isWriting) target.once('drain', this.resume);
+		}
+
+		this.options.onCount(chunk.length);
+		const tMs = clock.now();
+		try {
+			if (position < 0) capture?.chunk(stream, tMs, chunk);
+			else if (capture) capture.chunkAt(stream, tMs, position, chunk.length);
+			else ring.skip(this.arena, position, chunk.length);
+		} catch {
+			// the capture never breaks forwarding
+		}
+
+		return isWriting;
+	}
+
+	private end(): void {
+		if (this.isEnded) return;
+		this.isEnded = true;
+		this.onEnd();
+	}
+}
+
+/** Spawn the server; its stdout is `pair.theirs` when there is a pair (read in place), else a pipe. */
+function spawn(file: string, args: readonly string[], options: TapOptions, pair: SocketPair | undefined) {
+	return execa(file, args, {...serverExecaOptions(options.env, options.cwd), ...(pair ? {stdout: pair.theirs} : {})});
 }
 
 function safe<T>(make: () => T): T | undefined {

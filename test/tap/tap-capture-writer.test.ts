@@ -1,5 +1,5 @@
 import {createHash} from 'node:crypto';
-import {mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import net from 'node:net';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,8 @@ import {decodeRecords} from '../../src/core/capture/record-codec.js';
 import type {SessionMeta} from '../../src/core/types.js';
 import {encodeEvent} from '../../src/core/capture/record-codec.js';
 import {CaptureSink, encodeChunkLine} from '../../src/tap/capture-writer-worker.js';
-import {createRing, ENTRY, ENTRY_HEADER_BYTES, RING_RESERVE_BYTES, RingConsumer, RingProducer, URGENT_BYTES, type RingEntry} from '../../src/tap/capture-writer.js';
+import {ARENA, ENTRY, RING_RESERVE_BYTES, type RingEntry} from '../../src/tap/capture-ring.js';
+import {CaptureWriter} from '../../src/tap/capture-writer.js';
 import {LiveSocketServer} from '../../src/tap/live-socket.js';
 
 const META: SessionMeta = {
@@ -23,91 +24,6 @@ const META: SessionMeta = {
 	mode: 'tap',
 	name: 'server',
 };
-
-const drainAll = (consumer: RingConsumer): {kind: number; stream: string; tMs: number; payload: number[]}[] => {
-	const out: {kind: number; stream: string; tMs: number; payload: number[]}[] = [];
-	consumer.drain((entry) => out.push({kind: entry.kind, stream: entry.stream, tMs: entry.tMs, payload: [...entry.payload]}));
-	return out;
-};
-
-describe('ring buffer', () => {
-	it('hands entries over in order with their stream, time and exact bytes, across the wrap-around', () => {
-		const memory = createRing(2 * RING_RESERVE_BYTES);
-		const producer = new RingProducer(memory);
-		const consumer = new RingConsumer(memory);
-		const size = memory.data.byteLength;
-		// Fill most of the ring, drain, then write an entry that straddles the end.
-		const filler = new Uint8Array(size - RING_RESERVE_BYTES - ENTRY_HEADER_BYTES - 100).fill(7);
-		expect(producer.write(ENTRY.chunk, 'stdin', 1.5, filler)).toBe(true);
-		expect(drainAll(consumer).map((e) => [e.kind, e.stream, e.tMs, e.payload.length])).toEqual([[ENTRY.chunk, 'stdin', 1.5, filler.length]]);
-		const straddle = Uint8Array.from({length: 300}, (_, i) => i % 256);
-		expect(producer.write(ENTRY.chunk, 'stdout', 2.25, straddle)).toBe(true);
-		expect(producer.write(ENTRY.mark, 'stderr', 3, Uint8Array.of(1, 2, 3))).toBe(true);
-		expect(drainAll(consumer)).toEqual([
-			{kind: ENTRY.chunk, stream: 'stdout', tMs: 2.25, payload: [...straddle]},
-			{kind: ENTRY.mark, stream: 'stderr', tMs: 3, payload: [1, 2, 3]},
-		]);
-		expect(producer.pendingBytes).toBe(0);
-	});
-
-	it('refuses a chunk that does not fit (keeping the reserve for control entries) and accepts it after a drain', () => {
-		const memory = createRing(2 * RING_RESERVE_BYTES);
-		const producer = new RingProducer(memory);
-		const consumer = new RingConsumer(memory);
-		const size = memory.data.byteLength;
-		const half = new Uint8Array(size / 2 - ENTRY_HEADER_BYTES);
-		expect(producer.write(ENTRY.chunk, 'stdout', 0, half)).toBe(true);
-		expect(producer.write(ENTRY.chunk, 'stdout', 0, new Uint8Array(1))).toBe(false);
-		expect(producer.write(ENTRY.exit, 'stdout', 0, new Uint8Array(100), true)).toBe(true);
-		expect(drainAll(consumer).map((e) => e.kind)).toEqual([ENTRY.chunk, ENTRY.exit]);
-		expect(producer.write(ENTRY.chunk, 'stdout', 0, new Uint8Array(1))).toBe(true);
-	});
-
-	it('keeps every byte across random entry sizes (property)', () => {
-		fc.assert(
-			fc.property(fc.array(fc.uint8Array({maxLength: 40_000}), {maxLength: 40}), fc.integer({min: 1, max: 8}), (payloads, drainEvery) => {
-				const memory = createRing(2 * RING_RESERVE_BYTES);
-				const producer = new RingProducer(memory);
-				const consumer = new RingConsumer(memory);
-				const seen: number[][] = [];
-				payloads.forEach((payload, i) => {
-					while (!producer.write(ENTRY.chunk, 'stdin', i, payload)) consumer.drain((e) => seen.push([...e.payload]));
-					if (i % drainEvery === 0) consumer.drain((e) => seen.push([...e.payload]));
-				});
-				consumer.drain((e) => seen.push([...e.payload]));
-				expect(seen).toEqual(payloads.map((p) => [...p]));
-			}),
-			{numRuns: 50},
-		);
-	});
-
-	it('lets a napping consumer sleep through small entries and wakes it for a megabyte or the close', async () => {
-		const memory = createRing(4 * URGENT_BYTES);
-		const producer = new RingProducer(memory);
-		const consumer = new RingConsumer(memory);
-		const elapsed = async (write: () => void): Promise<number> => {
-			const start = performance.now();
-			const napping = consumer.waitForData(400);
-			setTimeout(write, 5);
-			await napping;
-			consumer.drain(() => undefined);
-			return performance.now() - start;
-		};
-		expect(await elapsed(() => producer.write(ENTRY.chunk, 'stdin', 0, new Uint8Array(100)))).toBeGreaterThanOrEqual(390);
-		expect(await elapsed(() => producer.write(ENTRY.chunk, 'stdin', 0, new Uint8Array(URGENT_BYTES)))).toBeLessThan(200);
-		expect(await elapsed(() => producer.write(ENTRY.close, 'stdout', 0, new Uint8Array(0), true))).toBeLessThan(200);
-	});
-
-	it('wakes a parked consumer', async () => {
-		const memory = createRing(2 * RING_RESERVE_BYTES);
-		const producer = new RingProducer(memory);
-		const consumer = new RingConsumer(memory);
-		const waiting = consumer.waitForData();
-		setTimeout(() => producer.write(ENTRY.close, 'stdout', 0, new Uint8Array(0), true), 5);
-		await waiting;
-		expect(consumer.hasData).toBe(true);
-	});
-});
 
 const entry = (kind: RingEntry['kind'], stream: RingEntry['stream'], tMs: number, payload: Uint8Array | string): RingEntry => ({
 	kind,
@@ -203,6 +119,170 @@ describe('CaptureSink', () => {
 		sink.flush();
 		await sink.finish();
 		expect(warnings).toEqual([expect.stringMatching(/^capture stopped: cannot write \/dev\/full \(ENOSPC: .*\); forwarding goes on$/)]);
+	});
+});
+
+/** The built worker (tests run after `npm run build`): the writer's default URL points at a .js next to its .ts. */
+const WORKER_URL = new URL('../../dist/tap/capture-writer-worker.js', import.meta.url);
+
+/** Deterministic bytes of every value (xorshift32), so an offset or length mistake shows. */
+function noise(length: number, seed: number): Uint8Array {
+	const out = new Uint8Array(length);
+	let x = seed | 0 || 1;
+	for (let i = 0; i < length; i++) {
+		x ^= x << 13;
+		x ^= x >>> 17;
+		x ^= x << 5;
+		out[i] = x & 0xff;
+	}
+
+	return out;
+}
+
+/** Each decoded event in a comparable form: chunks as [seq, stream, offset, tMs, sha256, length]. */
+function summarize(file: string): {problems: unknown[]; header: unknown; events: unknown[]} {
+	const decoded = decodeRecords(readFileSync(file, 'utf8'));
+	return {
+		problems: decoded.problems,
+		header: decoded.header,
+		events: decoded.events.map((e) => {
+			if (e.type === 'chunk') return ['chunk', e.chunk.seq, e.chunk.stream, e.chunk.offset, e.chunk.tMs, createHash('sha256').update(e.chunk.bytes).digest('hex'), e.chunk.bytes.length];
+			if (e.type === 'mark') return ['mark', e.mark];
+			if (e.type === 'exit') return ['exit', e.exit];
+			return [e.type];
+		}),
+	};
+}
+
+const digest = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+describe('CaptureWriter (real worker thread)', () => {
+	let dir: string;
+	beforeEach(() => {
+		dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-writer-'));
+		expect(existsSync(WORKER_URL), 'run `npm run build` first: the worker runs from dist/').toBe(true);
+	});
+	afterEach(() => {
+		rmSync(dir, {recursive: true, force: true});
+	});
+
+	it('records chunks read in place (chunkAt) and copied (chunk) byte-exact, with per-stream offsets, in order', async () => {
+		const file = path.join(dir, 'c.ndjson');
+		const warnings: string[] = [];
+		const writer = CaptureWriter.start({path: file, onWarning: (m) => warnings.push(m), workerUrl: WORKER_URL, lingerMs: 10});
+		/** What pass-through does for a pipe read in place: reserve, the kernel fills, forward, record. */
+		const inPlace = (stream: 'stdin' | 'stdout', tMs: number, bytes: Uint8Array, isWriting: boolean): void => {
+			const arena = ARENA[stream];
+			const position = writer.ring.reserve(arena, bytes.length);
+			expect(position).toBeGreaterThanOrEqual(0);
+			writer.ring.view(arena, position, bytes.length).set(bytes);
+			if (isWriting) writer.ring.beginWrite(arena, position);
+			writer.chunkAt(stream, tMs, position, bytes.length);
+		};
+
+		const out1 = noise(70_000, 1);
+		const in1 = new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+		const out2 = Uint8Array.of(0xff, 0xfe, 0x00, 0x0d, 0x0a);
+		const err1 = new TextEncoder().encode('server log\n');
+		const in2 = noise(65_536, 2);
+		const out3 = noise(1, 3);
+		writer.header(META);
+		inPlace('stdout', 1.25, out1, true);
+		inPlace('stdin', 2, in1, false);
+		inPlace('stdout', 3, out2, true);
+		writer.chunk('stderr', 4, err1);
+		writer.ring.endWrite(ARENA.stdout);
+		inPlace('stdin', 5, in2, false);
+		writer.mark({type: 'stdin-closed', tMs: 6});
+		writer.ring.endWrite(ARENA.stdout);
+		inPlace('stdout', 7, out3, false);
+		writer.exit({code: 0, signal: null, tMs: 8});
+		expect(writer.isRecording).toBe(true);
+		await writer.close(10_000);
+		expect(writer.isRecording).toBe(false);
+		expect(warnings).toEqual([]);
+		expect(summarize(file)).toEqual({
+			problems: [],
+			header: {...META, format: 1},
+			events: [
+				['chunk', 0, 'stdout', 0, 1.25, digest(out1), 70_000],
+				['chunk', 1, 'stdin', 0, 2, digest(in1), in1.length],
+				['chunk', 2, 'stdout', 70_000, 3, digest(out2), 5],
+				['chunk', 3, 'stderr', 0, 4, digest(err1), err1.length],
+				['chunk', 4, 'stdin', in1.length, 5, digest(in2), 65_536],
+				['mark', {type: 'stdin-closed', tMs: 6}],
+				['chunk', 5, 'stdout', 70_005, 7, digest(out3), 1],
+				['exit', {code: 0, signal: null, tMs: 8}],
+			],
+		});
+		const chunks = decodeRecords(readFileSync(file, 'utf8')).events.flatMap((e) => (e.type === 'chunk' ? [[...e.chunk.bytes]] : []));
+		expect(chunks[2]).toEqual([0xff, 0xfe, 0x00, 0x0d, 0x0a]);
+	});
+
+	it('stops recording at an overflow with one warning and a capture-overflow mark; later marks and the exit are still recorded', async () => {
+		const file = path.join(dir, 'o.ndjson');
+		const warnings: string[] = [];
+		const writer = CaptureWriter.start({path: file, onWarning: (m) => warnings.push(m), ringBytes: 2 * RING_RESERVE_BYTES, workerUrl: WORKER_URL, lingerMs: 10});
+		writer.header(META);
+		// 64 KiB read in place whose write to the client has not completed: however fast the worker
+		// consumes it, the region stays taken, and a copied chunk needs its bytes plus the control reserve.
+		const held = noise(RING_RESERVE_BYTES, 4);
+		const position = writer.ring.reserve(ARENA.stdout, held.length);
+		expect(position).toBe(0);
+		writer.ring.view(ARENA.stdout, position, held.length).set(held);
+		writer.ring.beginWrite(ARENA.stdout, position);
+		writer.chunkAt('stdout', 1, position, held.length);
+		writer.chunk('stdout', 2, noise(1000, 5));
+		expect(writer.isRecording).toBe(false);
+		// Nothing more is recorded, nor warned about.
+		writer.chunk('stdin', 3, Uint8Array.of(0x78));
+		const later = writer.ring.reserve(ARENA.stdout, 10);
+		expect(later).toBe(RING_RESERVE_BYTES);
+		writer.chunkAt('stdout', 3.5, later, 10);
+		writer.mark({type: 'eof', stream: 'stdout', tMs: 4});
+		writer.ring.endWrite(ARENA.stdout);
+		writer.exit({code: 1, signal: null, tMs: 5});
+		await writer.close(10_000);
+		// How far behind depends on how much of the header and the chunk the worker had consumed.
+		expect(warnings).toHaveLength(1);
+		const behind = Number(/fell (\d+) bytes/.exec(warnings[0]!)?.[1]);
+		const header = Buffer.byteLength(JSON.stringify(META));
+		expect([0, header, RING_RESERVE_BYTES, header + RING_RESERVE_BYTES]).toContain(behind);
+		expect(warnings[0]).toBe(`capture stopped: the capture writer fell ${behind} bytes behind; forwarding goes on, the capture ends here (${file})`);
+		expect(summarize(file)).toEqual({
+			problems: [],
+			header: {...META, format: 1},
+			events: [
+				['chunk', 0, 'stdout', 0, 1, digest(held), RING_RESERVE_BYTES],
+				['mark', {type: 'phase', name: 'capture-overflow', tMs: 2}],
+				['mark', {type: 'eof', stream: 'stdout', tMs: 4}],
+				['exit', {code: 1, signal: null, tMs: 5}],
+			],
+		});
+	});
+
+	it('stops at the first chunk that does not fit in a burst: the recorded bytes are an exact prefix, one warning', async () => {
+		const file = path.join(dir, 'b.ndjson');
+		const warnings: string[] = [];
+		const writer = CaptureWriter.start({path: file, onWarning: (m) => warnings.push(m), ringBytes: 2 * RING_RESERVE_BYTES, workerUrl: WORKER_URL, lingerMs: 10});
+		writer.header(META);
+		// 40 × 48 KiB copied in one tick, while the worker is still booting: 1.9 MiB into a 128 KiB arena.
+		const pieces = Array.from({length: 40}, (_, i) => noise(48 * 1024, 100 + i));
+		pieces.forEach((piece, i) => writer.chunk('stdout', i, piece));
+		writer.mark({type: 'eof', stream: 'stdout', tMs: 40});
+		writer.exit({code: 0, signal: null, tMs: 41});
+		await writer.close(10_000);
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toMatch(/^capture stopped: the capture writer fell \d+ bytes behind; forwarding goes on, the capture ends here \(.*b\.ndjson\)$/);
+		const {events} = summarize(file);
+		const chunks = events.filter((e) => (e as unknown[])[0] === 'chunk');
+		// The first piece fits (64 KiB stay free for control entries); the second does not, unconsumed.
+		expect(chunks).toEqual([['chunk', 0, 'stdout', 0, 0, digest(pieces[0]!), 48 * 1024]]);
+		expect(events.slice(1)).toEqual([
+			['mark', {type: 'phase', name: 'capture-overflow', tMs: 1}],
+			['mark', {type: 'eof', stream: 'stdout', tMs: 40}],
+			['exit', {code: 0, signal: null, tMs: 41}],
+		]);
 	});
 });
 

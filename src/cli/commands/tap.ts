@@ -11,9 +11,9 @@ import {
 	sanitizeName,
 	socketPath,
 } from '../../tap/capture-store.js';
-import {CaptureWriter, DEFAULT_HOLD_BYTES, DEFAULT_RING_BYTES} from '../../tap/capture-writer.js';
+import {CaptureWriter} from '../../tap/capture-writer.js';
 import {createClock} from '../../tap/clock.js';
-import {openWireStream, runTap} from '../../tap/pass-through.js';
+import {inPlaceFd, openWireStream, runTap} from '../../tap/pass-through.js';
 import {UsageError} from '../exit-codes.js';
 import {VERSION} from '../version.js';
 
@@ -47,7 +47,7 @@ interface TapCliOptions {
 
 /**
  * `MCP_WIRE_CAPTURE_LAG_MB`: how far (MiB) the capture may fall behind forwarding before recording stops
- * (default 16: an 8 MiB ring plus 8 MiB held). Raising it keeps whole captures of big payloads on a busy
+ * on one stream (default 16: the size of the ring's stdin and stdout arenas). Raising it keeps whole captures of big payloads on a busy
  * machine at the cost of that much memory; forwarding is never slowed either way.
  */
 function captureLagFromEnv(env: Readonly<Record<string, string | undefined>>, warn: (message: string) => void): number | undefined {
@@ -91,10 +91,20 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 	const isCapturing = options.capture !== false;
 	const explicit = typeof options.capture === 'string' ? path.resolve(options.capture) : undefined;
 	const stdout = openWireStream(1, process.stdout);
+	const stdinFd = inPlaceFd(0);
+	let isStdinStream = false;
 	const result = await runTap({
 		command,
 		env: process.env,
-		io: {stdin: process.stdin, stdout, stderr: process.stderr},
+		io: {
+			stdin: () => {
+				isStdinStream = true;
+				return process.stdin;
+			},
+			...(stdinFd === undefined ? {} : {stdinFd}),
+			stdout,
+			stderr: process.stderr,
+		},
 		clock,
 		...(isCapturing
 			? {
@@ -105,7 +115,7 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 							const dir = capturesDir(facts);
 							const lag = captureLagFromEnv(facts.env, warn);
 							return CaptureWriter.start({
-								...(lag === undefined ? {} : {holdBytes: Math.max(DEFAULT_HOLD_BYTES, lag - DEFAULT_RING_BYTES)}),
+								...(lag === undefined ? {} : {ringBytes: lag}),
 								path: explicit ?? path.join(dir, captureFileName(new Date(clock.startedAt), name, process.pid)),
 								...(explicit === undefined ? {privateDir: dir, prune: {maxFiles: limits.maxFiles, maxBytes: limits.maxBytes}} : {}),
 								socket: {
@@ -132,7 +142,8 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 			: {}),
 	});
 
-	process.stdin.destroy();
+	// (An fd read in place was closed by runTap; process.stdin was never created then.)
+	if (isStdinStream) process.stdin.destroy();
 	if (result.signal !== undefined && RERAISE.has(result.signal) && process.platform !== 'win32') {
 		// Mirror the server's death: die of the same signal (nothing of ours handles it any more).
 		setTimeout(() => process.exit(result.exitCode), 1000).unref();
