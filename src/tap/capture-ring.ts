@@ -51,16 +51,21 @@ function urgentBytes(memory: RingMemory): number {
 	return Math.min(URGENT_BYTES, ...memory.arenas.map((arena) => Math.floor(arena.byteLength / 4)));
 }
 
-// control words (BigInt64): queue head, queue tail, arena tails ×3, published bytes, consumed bytes
+// Control words (BigInt64). Words written by the producer and words written by the consumer sit on
+// separate 64-byte cache lines, so neither side's stores evict the line the other side keeps reading.
+// producer line: queue head, published bytes
 const QUEUE_HEAD = 0;
-const QUEUE_TAIL = 1;
-const ARENA_TAIL = 2;
-const PUBLISHED = 5;
-const CONSUMED = 6;
-const CONTROL_WORDS = 7;
-// signal words (Int32) after them: a counter to wait on, and the consumer's state
+const PUBLISHED = 1;
+// consumer line: queue tail, arena tails ×3, consumed bytes
+const QUEUE_TAIL = 8;
+const ARENA_TAIL = 9;
+const CONSUMED = 12;
+const CONTROL_WORDS = 16;
+// signal words (Int32) on a third line: a counter to wait on, and the consumer's state
 const SIGNAL = 0;
 const WAITING = 1;
+/** The consumer releases space at least every this many bytes while it drains (and at the end). */
+const RELEASE_BYTES = 256 * 1024;
 /** Consumer states: 0 running, 1 parked until data comes, 2 napping until a timeout or urgent data. */
 const PARKED = 1;
 const NAPPING = 2;
@@ -84,7 +89,7 @@ export function createRing(bytes: number = DEFAULT_RING_BYTES): RingMemory {
 	const size = Math.max(2 * RING_RESERVE_BYTES, Math.ceil(bytes / 8) * 8);
 	const small = Math.max(Math.min(size, 1024 * 1024), Math.ceil(size / 32) * 8);
 	return {
-		control: new SharedArrayBuffer(CONTROL_WORDS * 8 + 8),
+		control: new SharedArrayBuffer(CONTROL_WORDS * 8 + 64),
 		queue: new SharedArrayBuffer(QUEUE_SLOTS * SLOT_BYTES),
 		arenas: [new SharedArrayBuffer(size), new SharedArrayBuffer(size), new SharedArrayBuffer(small)],
 	};
@@ -296,11 +301,15 @@ export class RingProducer extends RingViews {
 export class RingConsumer extends RingViews {
 	private tail: number;
 	private consumed: number;
+	/** End of the last entry consumed per arena, and how much of it was published to the producer. */
+	private readonly tails = [0, 0, 0];
+	private readonly released = [0, 0, 0];
 
 	constructor(memory: RingMemory) {
 		super(memory);
 		this.tail = this.load(QUEUE_TAIL);
 		this.consumed = this.load(CONSUMED);
+		for (let arena = 0; arena < 3; arena++) this.tails[arena] = this.released[arena] = this.load(ARENA_TAIL + arena);
 	}
 
 	/** True when an entry is waiting. */
@@ -314,13 +323,14 @@ export class RingConsumer extends RingViews {
 	}
 
 	/**
-	 * Hand every entry published so far to `handler`, in order, releasing its space after the handler
-	 * returns (so the payload view stays valid during the call).
+	 * Hand every entry published so far to `handler`, in order, releasing space after the handler
+	 * returned (so the payload view stays valid during the call): every {@link RELEASE_BYTES} and at the end.
 	 * @returns the number of entries consumed
 	 */
 	drain(handler: (entry: RingEntry) => void): number {
 		const head = this.load(QUEUE_HEAD);
 		let count = 0;
+		let released = this.consumed;
 		while (this.tail < head) {
 			const slot = this.tail % QUEUE_SLOTS;
 			const tMs = this.slots[slot * 4]!;
@@ -333,13 +343,30 @@ export class RingConsumer extends RingViews {
 			handler({kind: (word & 0xff) as EntryKind, stream: STREAM_CODES[(word >>> 8) & 0xff] ?? 'stdout', tMs, payload: array.subarray(at, at + length)});
 			this.consumed += length;
 			this.tail++;
-			this.store(ARENA_TAIL + arena, position + length);
-			this.store(CONSUMED, this.consumed);
-			this.store(QUEUE_TAIL, this.tail);
+			this.tails[arena] = position + length;
 			count++;
+			// Release in batches: fewer stores to shared memory, while the producer still gets room early.
+			if (this.consumed - released >= RELEASE_BYTES) {
+				this.release();
+				released = this.consumed;
+			}
 		}
 
+		if (count > 0) this.release();
 		return count;
+	}
+
+	/** Publish how far the consumer got: every arena's tail, then the bytes, then the queue tail. */
+	private release(): void {
+		for (let arena = 0; arena < 3; arena++) {
+			if (this.tails[arena]! > this.released[arena]!) {
+				this.store(ARENA_TAIL + arena, this.tails[arena]!);
+				this.released[arena] = this.tails[arena]!;
+			}
+		}
+
+		this.store(CONSUMED, this.consumed);
+		this.store(QUEUE_TAIL, this.tail);
 	}
 
 	/**
