@@ -1,4 +1,4 @@
-import {mkdtempSync} from 'node:fs';
+import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
@@ -27,7 +27,7 @@ describe.concurrent('probe against real MCP servers from npm', () => {
 
 	it('@modelcontextprotocol/server-filesystem comes out clean', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'mcp-wire-fs-'));
-		const run = await runJson(['probe', '--json', '--', 'node', filesystem, dir]);
+		const run = await runJson(['probe', '--json', '--', 'node', filesystem, dir]).finally(() => rmSync(dir, {recursive: true, force: true}));
 		expect(run.findings.map((f) => f.code)).toEqual([]);
 		expect(run.summary?.verdict).toBe('ok');
 		expect(run.summary?.serverInfo?.name).toBe('secure-filesystem-server');

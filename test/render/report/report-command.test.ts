@@ -2,10 +2,10 @@
  * `mcp-wire report` and `mcp-wire explain` as commands (src/cli/commands/report.ts, explain.ts), driven
  * through commander with injected stdio.
  */
-import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {afterEach, describe, expect, it} from 'vitest';
+import {afterAll, afterEach, describe, expect, it} from 'vitest';
 import {encodeEvent, encodeHeader} from '../../../src/core/capture/record-codec.js';
 import {replayEvents} from '../../../src/core/session/replay.js';
 import {Session} from '../../../src/core/session/session.js';
@@ -56,6 +56,9 @@ function captureOf(name: string): string {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-wire-report-'));
+afterAll(() => {
+	rmSync(dir, {recursive: true, force: true});
+});
 
 async function runReport(args: string[], stdin = ''): Promise<ReturnType<typeof fakeIo>> {
 	const io = fakeIo(stdin);
