@@ -108,7 +108,7 @@ export function createPresenter(options: PresenterOptions): Presenter {
 				byCode.set(finding.code, list);
 			}
 			// Errors first, then warnings, then infos; codes in the order first found within a severity.
-			const rankOf = (list: Finding[]): number => Math.max(...list.map((f) => (f.severity === 'error' ? 2 : f.severity === 'warning' ? 1 : 0)));
+			const rankOf = (list: Finding[]): number => list.reduce((rank, f) => Math.max(rank, f.severity === 'error' ? 2 : f.severity === 'warning' ? 1 : 0), 0);
 			for (const findings of [...byCode.values()].sort((a, b) => rankOf(b) - rankOf(a))) {
 				findings.slice(0, FULL_PER_CODE).forEach((finding) => {
 					for (const line of formatFinding(finding, snapshot, textOptions)) writeLine(line);

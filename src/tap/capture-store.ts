@@ -209,7 +209,15 @@ export class UnsafeDirectoryError extends Error {
  * @throws the fs error when it cannot be created
  */
 export function ensurePrivateDir(dir: string, uid: number | undefined = currentPlatform().uid): void {
-	mkdirSync(dir, {recursive: true, mode: 0o700});
+	// The parents recursively, the directory itself not: Node 20's recursive mkdir loops forever where a
+	// parent exists but cannot hold a directory (under /proc/self, for one).
+	mkdirSync(path.dirname(dir), {recursive: true, mode: 0o700});
+	try {
+		mkdirSync(dir, {mode: 0o700});
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+	}
+
 	if (process.platform === 'win32') return;
 	const stat = lstatSync(dir);
 	if (stat.isSymbolicLink() || !stat.isDirectory()) throw new UnsafeDirectoryError(`${dir} is not a directory`);

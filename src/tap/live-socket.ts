@@ -1,5 +1,7 @@
+import {Buffer} from 'node:buffer';
 import {chmodSync, closeSync, openSync, readSync, unlinkSync} from 'node:fs';
 import net from 'node:net';
+import {MAX_SOCKET_PATH_BYTES} from './socket-pair.js';
 
 /**
  * The live-attach server of a tap (issue 3 item 4), run by the capture worker. It listens on a Unix
@@ -59,6 +61,12 @@ export class LiveSocketServer {
 	 * @returns false (after one warning) when it cannot listen
 	 */
 	async listen(): Promise<boolean> {
+		if (process.platform !== 'win32' && Buffer.byteLength(this.address) > MAX_SOCKET_PATH_BYTES) {
+			// Node (libuv) would silently bind a truncated path outside the private directory.
+			this.onWarning(`live attach unavailable: ${this.address} is longer than a Unix socket path may be (${MAX_SOCKET_PATH_BYTES} bytes); set XDG_RUNTIME_DIR to a shorter directory`);
+			return false;
+		}
+
 		if (process.platform !== 'win32') {
 			try {
 				unlinkSync(this.address);

@@ -75,7 +75,25 @@ export interface TapOptions {
 	readonly forwardSignals?: boolean;
 	/** How long the capture may take to finish after the server ended, in ms (default 3000). */
 	readonly captureCloseMs?: number;
+	/**
+	 * After forwarding a signal, SIGKILL a server still running this many ms later (default
+	 * {@link DEFAULT_KILL_AFTER_MS}; 0: never). A client that gives up on a server sends SIGKILL next,
+	 * which the tap cannot forward: without this, a server that ignores SIGTERM would outlive both.
+	 */
+	readonly killAfterMs?: number;
 }
+
+/**
+ * Default of {@link TapOptions.killAfterMs}: 1500 ms, inside the 2000 ms the MCP TypeScript SDK waits
+ * between SIGTERM and SIGKILL (`StdioClientTransport.close`, src/client/stdio.ts), so the server dies
+ * before the client kills the tap, as it would have without the tap.
+ */
+export const DEFAULT_KILL_AFTER_MS = 1500;
+
+/** Phase mark: the client closed its end of our stdout; the server's side was closed to match. */
+export const CLIENT_CLOSED_STDOUT = 'client-closed-stdout';
+/** Phase mark: the server outlived a forwarded signal by {@link TapOptions.killAfterMs}; the tap sent SIGKILL. */
+export const SERVER_KILLED_AFTER_GRACE = 'sigkill-after-grace';
 
 /** How a tap session ended. */
 export interface TapResult {
@@ -218,9 +236,18 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 
 	// server stdout → client; its EOF closes our stdout
 	const out = pump('stdout', io.stdout);
+	let isOutClosedByClient = false;
+	out.onTargetClosed = () => {
+		// The client stopped reading: close our end so the server's next write fails (EPIPE/SIGPIPE) as it
+		// would without the tap, instead of reading and discarding forever.
+		isOutClosedByClient = true;
+		capture?.mark({type: 'phase', name: CLIENT_CLOSED_STDOUT, tMs: clock.now()});
+		if (pair) pair.ours.destroy();
+		else child.stdout?.destroy();
+	};
 	const outEnded = new Promise<void>((resolve) => {
 		out.onEnd = () => {
-			capture?.mark({type: 'eof', stream: 'stdout', tMs: clock.now()});
+			if (!isOutClosedByClient) capture?.mark({type: 'eof', stream: 'stdout', tMs: clock.now()});
 			if (out.isTargetOpen) io.stdout.end();
 			resolve();
 		};
@@ -263,6 +290,8 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 	// signals
 	const handlers = new Map<NodeJS.Signals, () => void>();
 	let exit: ExitInfo | undefined;
+	let killTimer: NodeJS.Timeout | undefined;
+	const killAfterMs = options.killAfterMs ?? DEFAULT_KILL_AFTER_MS;
 	if (options.forwardSignals !== false) {
 		for (const signal of FORWARDED_SIGNALS) {
 			const handler = (): void => {
@@ -272,6 +301,18 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 					child.kill(signal);
 				} catch {
 					// already gone
+				}
+
+				if (killAfterMs > 0 && killTimer === undefined) {
+					killTimer = setTimeout(() => {
+						if (exit) return;
+						capture?.mark({type: 'phase', name: SERVER_KILLED_AFTER_GRACE, tMs: clock.now()});
+						try {
+							child.kill('SIGKILL');
+						} catch {
+							// already gone
+						}
+					}, killAfterMs);
 				}
 			};
 			handlers.set(signal, handler);
@@ -296,6 +337,7 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 	// execa settles just after 'close'; awaiting it also removes its exit-cleanup signal listeners, so
 	// the caller can re-raise the server's signal on itself.
 	await settled;
+	clearTimeout(killTimer);
 	const info: ExitInfo = exit ?? {code: child.exitCode, signal: child.signalCode, tMs: clock.now()};
 	capture?.exit(info);
 
@@ -369,7 +411,7 @@ class Pump {
 	onEnd: () => void = () => undefined;
 	/** Called with each read before it is forwarded (only while the target is open). */
 	onBytes: ((chunk: Buffer) => void) | undefined;
-	/** Called once when the target closes or fails. */
+	/** Called once when the target closes or fails while the source is still open. */
 	onTargetClosed: (() => void) | undefined;
 	isTargetOpen = true;
 	private resumeSource: () => void = () => undefined;
@@ -391,7 +433,8 @@ class Pump {
 			target.off('drain', this.resume);
 			this.generation++;
 			options.ring.abandonWrites(this.arena);
-			this.onTargetClosed?.();
+			// After the source ended we closed the target ourselves; before, the other side went away.
+			if (!this.isEnded) this.onTargetClosed?.();
 			this.resume();
 		};
 		target.on('error', closeTarget);

@@ -1,3 +1,4 @@
+import {Buffer} from 'node:buffer';
 import {mkdtempSync, rmSync} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -17,6 +18,9 @@ export interface SocketPair {
 	/** The child's end: pass it as `stdio[n]`, then destroy it (the child holds its own copy). */
 	readonly theirs: net.Socket;
 }
+
+/** The longest Unix socket path that fits `sun_path` with its NUL (108 bytes on Linux, 104 on macOS and the BSDs). */
+export const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
 
 /** Node's `onread` option: the buffer to read into next, and the callback for each read. */
 export interface OnRead {
@@ -52,6 +56,11 @@ export async function createSocketPair(onread: OnRead, timeoutMs = 2000): Promis
 	}
 
 	const address = path.join(dir, 'pair.sock');
+	if (Buffer.byteLength(address) > MAX_SOCKET_PATH_BYTES) {
+		// Node (libuv) silently truncates a longer path: it would bind outside `dir` and leave a file behind.
+		rmSync(dir, {recursive: true, force: true});
+		return undefined;
+	}
 	const server = net.createServer({pauseOnConnect: true, allowHalfOpen: true});
 	let ours: net.Socket | undefined;
 	let timer: NodeJS.Timeout | undefined;

@@ -13,7 +13,7 @@ import {
 } from '../../tap/capture-store.js';
 import {CaptureWriter} from '../../tap/capture-writer.js';
 import {createClock} from '../../tap/clock.js';
-import {inPlaceFd, openWireStream, runTap} from '../../tap/pass-through.js';
+import {DEFAULT_KILL_AFTER_MS, inPlaceFd, openWireStream, runTap} from '../../tap/pass-through.js';
 import {UsageError} from '../exit-codes.js';
 import {VERSION} from '../version.js';
 
@@ -31,6 +31,8 @@ Captures: $XDG_STATE_HOME/mcp-wire/captures (~/.local/state/…; macOS ~/Library
 Windows %LOCALAPPDATA%\\mcp-wire\\captures), named <time>-<name>-<pid>.ndjson, mode 0600. Old ones are
 pruned: MCP_WIRE_MAX_CAPTURES (default 50 files), MCP_WIRE_MAX_CAPTURE_MB (default 200 MiB).
 A capture that falls MCP_WIRE_CAPTURE_LAG_MB (default 16) behind forwarding stops; forwarding never waits.
+SIGINT, SIGTERM and SIGHUP are forwarded; a server still running MCP_WIRE_KILL_AFTER_MS (default 1500,
+0: never) later is sent SIGKILL, as a client would do next (and the tap cannot forward SIGKILL).
 Watch live with \`mcp-wire sessions\` and \`mcp-wire attach\`; open a capture with \`mcp-wire view FILE\`.
 
 Example:
@@ -59,6 +61,21 @@ function captureLagFromEnv(env: Readonly<Record<string, string | undefined>>, wa
 		return undefined;
 	}
 	return Math.round(mb * 1024 * 1024);
+}
+
+/**
+ * `MCP_WIRE_KILL_AFTER_MS`: how long after a forwarded signal the tap SIGKILLs a server still running
+ * (default {@link DEFAULT_KILL_AFTER_MS}; 0: never).
+ */
+function killAfterFromEnv(env: Readonly<Record<string, string | undefined>>, warn: (message: string) => void): number | undefined {
+	const value = env['MCP_WIRE_KILL_AFTER_MS'];
+	if (value === undefined || value === '') return undefined;
+	const ms = Number(value);
+	if (!Number.isFinite(ms) || ms < 0) {
+		warn(`MCP_WIRE_KILL_AFTER_MS=${value} is not a number of ms (0 or more); using the default (${DEFAULT_KILL_AFTER_MS})`);
+		return undefined;
+	}
+	return Math.round(ms);
 }
 
 /**
@@ -93,9 +110,11 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 	const stdout = openWireStream(1, process.stdout);
 	const stdinFd = inPlaceFd(0);
 	let isStdinStream = false;
+	const killAfterMs = killAfterFromEnv(facts.env, (message) => process.stderr.write(`mcp-wire: warning: ${message}\n`));
 	const result = await runTap({
 		command,
 		env: process.env,
+		...(killAfterMs === undefined ? {} : {killAfterMs}),
 		io: {
 			stdin: () => {
 				isStdinStream = true;

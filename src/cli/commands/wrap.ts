@@ -178,7 +178,7 @@ function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOption
 			[
 				`wrapped "${name}" in ${where(file)}`,
 				`backup: ${result.backupPath}${result.backupWritten ? '' : ' (kept from before)'}`,
-				`Restart ${label} (or reconnect the server) so it starts through the tap; watch it with \`mcp-wire attach ${name}\`, undo with \`mcp-wire unwrap ${name}\`.`,
+				`Restart ${label} (or reconnect the server) so it starts through the tap; watch it with \`mcp-wire attach ${shellWord(name)}\`, undo with \`mcp-wire unwrap ${shellWord(name)}\`.`,
 				'',
 			].join('\n'),
 		);
@@ -187,4 +187,9 @@ function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOption
 		process.stdout.write(`unwrapped "${name}" in ${where(file)} (${how})\nRestart ${label} (or reconnect the server) to apply it.\n`);
 	}
 	return EXIT.ok;
+}
+
+/** `word` as one POSIX shell word: unchanged when it is safe, else in single quotes (so a printed command can be pasted). */
+export function shellWord(word: string): string {
+	return /^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }

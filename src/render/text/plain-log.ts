@@ -389,6 +389,13 @@ export function formatSummary(summary: Summary, options: {readonly color?: boole
 	return lines;
 }
 
+/** Phase marks worth a line in the log (the others are notes for the detectors). */
+const PHASE_LINES: Readonly<Record<string, string>> = {
+	'modern-era': 'initialize rejected naming 2026-07-28: probing with server/discover',
+	'client-closed-stdout': 'the client closed its end of stdout: the tap closed the server\'s, so its next write fails',
+	'sigkill-after-grace': 'the server outlived the forwarded signal: the tap sent SIGKILL',
+};
+
 /**
  * One line for a process mark or the exit, aligned with frame lines, so the log shows what the client
  * did between frames: `   3012.1 ms  ···  stdin closed (EOF sent to the server)`. Stream EOFs are shown
@@ -414,7 +421,7 @@ export function formatMarkLine(mark: Mark | ({readonly type: 'exit'} & ExitInfo)
 			text = mark.signal === null ? `process exited, code ${mark.code ?? '?'}` : `process killed by ${mark.signal}`;
 			break;
 		case 'phase':
-			text = mark.name === 'modern-era' ? 'initialize rejected naming 2026-07-28: probing with server/discover' : undefined;
+			text = PHASE_LINES[mark.name];
 			break;
 	}
 	if (text === undefined) return undefined;
