@@ -357,10 +357,16 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 	};
 }
 
-/** Bytes of one read (the size Node's own streams read, and a pipe's default capacity). */
-const READ_BYTES = 64 * 1024;
+/**
+ * Most bytes of one read in place (at most a quarter of the arena). Node's own streams read 64 KiB; a
+ * Unix socket (what Node clients give a server, and what the server's stdout is here) can hand over
+ * more per read when the writer is ahead, which means fewer syscalls, callbacks and capture records per
+ * byte: in bench:tap this took the client→server ratio from about 0.85 to about 1.0. A pipe still
+ * returns at most its capacity (64 KiB by default) per read.
+ */
+const READ_BYTES = 256 * 1024;
 /** Arena size of the read-buffer pool when nothing is captured (only writes in flight hold space). */
-const POOL_BYTES = 1024 * 1024;
+const POOL_BYTES = 2 * 1024 * 1024;
 
 /**
  * Reads one pipe or socket straight into the ring arena of its stream, through Node's `net.Socket`
@@ -380,11 +386,12 @@ class InPlaceReader {
 		stream: StreamName,
 	) {
 		const arena = ARENA[stream];
+		const readBytes = Math.max(4096, Math.min(READ_BYTES, Math.floor(ring.arenaSize(arena) / 4 / 4096) * 4096));
 		this.onread = {
 			buffer: () => {
-				const position = this.ring.reserve(arena, READ_BYTES);
+				const position = this.ring.reserve(arena, readBytes);
 				this.position = position;
-				return position < 0 ? Buffer.allocUnsafe(READ_BYTES) : this.ring.view(arena, position, READ_BYTES);
+				return position < 0 ? Buffer.allocUnsafe(readBytes) : this.ring.view(arena, position, readBytes);
 			},
 			callback: (bytesRead, buffer) => this.handler?.(Buffer.from(buffer.buffer, buffer.byteOffset, bytesRead), this.position) ?? true,
 		};
