@@ -173,7 +173,7 @@ export class RingProducer extends RingViews {
 
 	/**
 	 * Find room for `length` contiguous bytes in `arena` (nothing is taken until {@link commit} or
-	 * {@link skip}; only one reservation per arena may be open at a time).
+	 * {@link claim}; only one reservation per arena may be open at a time).
 	 * @param keepFree bytes that must stay free besides (the control reserve)
 	 * @returns the position, or -1 when the bytes do not fit now
 	 */
@@ -254,7 +254,7 @@ export class RingProducer extends RingViews {
 	}
 
 	/** Take `length` bytes at `position` of `arena` without publishing them (forwarded, not recorded). */
-	skip(arena: number, position: number, length: number): void {
+	claim(arena: number, position: number, length: number): void {
 		this.heads[arena] = position + length;
 	}
 

@@ -185,7 +185,7 @@ export class CaptureWriter {
 	chunkAt(stream: StreamName, tMs: number, position: number, length: number): void {
 		const arena = ARENA[stream];
 		if (this.isRecording && this.held.length === 0 && this.ring.commit(ENTRY.chunk, stream, arena, tMs, position, length)) return;
-		this.ring.skip(arena, position, length);
+		this.ring.claim(arena, position, length);
 		if (this.isRecording) this.overflow(stream, tMs, length);
 	}
 

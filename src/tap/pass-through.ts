@@ -518,7 +518,7 @@ class Pump {
 		try {
 			if (position < 0) capture?.chunk(stream, tMs, chunk);
 			else if (capture) capture.chunkAt(stream, tMs, position, chunk.length);
-			else ring.skip(this.arena, position, chunk.length);
+			else ring.claim(this.arena, position, chunk.length);
 		} catch {
 			// the capture never breaks forwarding
 		}

@@ -80,14 +80,14 @@ describe('capture ring: entries', () => {
 		expect(drainAll(consumer)).toEqual([]);
 	});
 
-	it('hands out payload views of the arena itself (no copy) and a skipped region publishes nothing', () => {
+	it('hands out payload views of the arena itself (no copy) and a claimed region publishes nothing', () => {
 		const {memory, producer, consumer} = ring();
 		const first = producer.reserve(ARENA.stdout, 10);
 		producer.view(ARENA.stdout, first, 10).set(pattern(10, 9));
-		producer.skip(ARENA.stdout, first, 10);
+		producer.claim(ARENA.stdout, first, 10);
 		expect(producer.pendingEntries).toBe(0);
 		const second = commitChunk(producer, 'stdout', 7, pattern(5, 3));
-		// Nothing was in use after the skip, so the published region restarted at the arena start.
+		// Nothing was in use after the claim, so the published region restarted at the arena start.
 		expect([first, second]).toEqual([0, SMALL]);
 		const third = commitChunk(producer, 'stdout', 8, pattern(6, 4));
 		expect(third).toBe(SMALL + 5);
@@ -180,14 +180,14 @@ describe('capture ring: space', () => {
 		const size = producer.arenaSize(ARENA.stdin);
 		const a = producer.reserve(ARENA.stdin, 1000);
 		producer.beginWrite(ARENA.stdin, a);
-		producer.skip(ARENA.stdin, a, 1000);
+		producer.claim(ARENA.stdin, a, 1000);
 		const b = producer.reserve(ARENA.stdin, 2000);
 		producer.beginWrite(ARENA.stdin, b);
-		producer.skip(ARENA.stdin, b, 2000);
+		producer.claim(ARENA.stdin, b, 2000);
 		expect([a, b]).toEqual([0, 1000]);
 		expect(producer.reserve(ARENA.stdin, size - 3000 + 1)).toBe(-1);
 		expect(producer.reserve(ARENA.stdin, size - 3000)).toBe(3000);
-		producer.skip(ARENA.stdin, 3000, size - 3000);
+		producer.claim(ARENA.stdin, 3000, size - 3000);
 		// The arena is full up to its end; [0, 3000) is still being written.
 		expect(producer.reserve(ARENA.stdin, 1)).toBe(-1);
 		producer.endWrite(ARENA.stdin);
@@ -207,7 +207,7 @@ describe('capture ring: space', () => {
 			const position = producer.reserve(ARENA.stdout, 30_000);
 			expect(position).toBe(i * 30_000);
 			producer.beginWrite(ARENA.stdout, position);
-			producer.skip(ARENA.stdout, position, 30_000);
+			producer.claim(ARENA.stdout, position, 30_000);
 		}
 
 		expect(producer.reserve(ARENA.stdout, size - 120_000)).toBe(120_000);
@@ -216,7 +216,7 @@ describe('capture ring: space', () => {
 		expect(producer.reserve(ARENA.stdout, size)).toBe(size);
 		// The other arenas' writes are not touched.
 		producer.beginWrite(ARENA.stdin, producer.reserve(ARENA.stdin, 10));
-		producer.skip(ARENA.stdin, 0, 10);
+		producer.claim(ARENA.stdin, 0, 10);
 		producer.abandonWrites(ARENA.stdout);
 		expect(producer.reserve(ARENA.stdin, size)).toBe(-1);
 	});
@@ -244,7 +244,7 @@ describe('capture ring: space', () => {
 		expect(producer.reserve(ARENA.stdout, size)).toBe(size);
 		// A write in flight still holds its bytes.
 		producer.beginWrite(ARENA.stdout, size);
-		producer.skip(ARENA.stdout, size, 100);
+		producer.claim(ARENA.stdout, size, 100);
 		expect(producer.reserve(ARENA.stdout, size)).toBe(-1);
 		expect(producer.reserve(ARENA.stdout, size - 100)).toBe(size + 100);
 		expect(producer.commit(ENTRY.chunk, 'stdout', ARENA.stdout, 1, size + 100, 10)).toBe(false);
@@ -356,7 +356,7 @@ describe('capture ring: property', () => {
 						if (s.publish && producer.commit(ENTRY.chunk, s.arena === 0 ? 'stdin' : 'stdout', s.arena, tMs, position, s.length)) {
 							unconsumed.push({arena: s.arena, at, length: s.length, bytes, tMs});
 						} else {
-							producer.skip(s.arena, position, s.length);
+							producer.claim(s.arena, position, s.length);
 						}
 					}
 				}
