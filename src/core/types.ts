@@ -193,6 +193,17 @@ export type Mark =
 	| {readonly type: 'timeout'; readonly id: JsonRpcId; readonly method: string; readonly timeoutMs: number; readonly tMs: number}
 	| {readonly type: 'phase'; readonly name: string; readonly tMs: number};
 
+/**
+ * Names of `phase` marks that the tap records and the renderers show (probe phases: tap/probe.ts
+ * `PROBE_PHASES`). A forwarded signal is `signal-forwarded:<SIGNAL>`.
+ */
+export const TAP_PHASE = {
+	/** The client closed its end of our stdout; the tap closed the server's to match. */
+	clientClosedStdout: 'client-closed-stdout',
+	/** The server outlived a forwarded signal by `MCP_WIRE_KILL_AFTER_MS`; the tap sent SIGKILL. */
+	sigkillAfterGrace: 'sigkill-after-grace',
+} as const;
+
 /** How the server process ended: exit code or signal, and when. */
 export interface ExitInfo {
 	readonly code: number | null;

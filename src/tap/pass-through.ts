@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import type {Readable, Writable} from 'node:stream';
 import {execa} from 'execa';
-import type {ExitInfo, SessionMeta, StreamName} from '../core/types.js';
+import {TAP_PHASE, type ExitInfo, type SessionMeta, type StreamName} from '../core/types.js';
 import {ARENA, createRing, RingProducer} from './capture-ring.js';
 import type {CaptureWriter} from './capture-writer.js';
 import type {Clock} from './clock.js';
@@ -90,10 +90,6 @@ export interface TapOptions {
  */
 export const DEFAULT_KILL_AFTER_MS = 1500;
 
-/** Phase mark: the client closed its end of our stdout; the server's side was closed to match. */
-export const CLIENT_CLOSED_STDOUT = 'client-closed-stdout';
-/** Phase mark: the server outlived a forwarded signal by {@link TapOptions.killAfterMs}; the tap sent SIGKILL. */
-export const SERVER_KILLED_AFTER_GRACE = 'sigkill-after-grace';
 
 /** How a tap session ended. */
 export interface TapResult {
@@ -241,7 +237,7 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 		// The client stopped reading: close our end so the server's next write fails (EPIPE/SIGPIPE) as it
 		// would without the tap, instead of reading and discarding forever.
 		isOutClosedByClient = true;
-		capture?.mark({type: 'phase', name: CLIENT_CLOSED_STDOUT, tMs: clock.now()});
+		capture?.mark({type: 'phase', name: TAP_PHASE.clientClosedStdout, tMs: clock.now()});
 		if (pair) pair.ours.destroy();
 		else child.stdout?.destroy();
 	};
@@ -306,7 +302,7 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 				if (killAfterMs > 0 && killTimer === undefined) {
 					killTimer = setTimeout(() => {
 						if (exit) return;
-						capture?.mark({type: 'phase', name: SERVER_KILLED_AFTER_GRACE, tMs: clock.now()});
+						capture?.mark({type: 'phase', name: TAP_PHASE.sigkillAfterGrace, tMs: clock.now()});
 						try {
 							child.kill('SIGKILL');
 						} catch {

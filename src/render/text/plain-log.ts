@@ -2,7 +2,7 @@ import {carriedBytes} from '../../core/bytes/carried.js';
 import {escapeBytes, escapeText, groupDigits} from '../../core/bytes/glyphs.js';
 import {hexRows, hexWindow, type HexHighlight, type HexRow} from '../../core/bytes/hex-layout.js';
 import {CLIENT_FAMILY_LABEL, clientsSummary} from '../../core/detectors/catalog.js';
-import {STREAM_LABEL, type ExitInfo, type Finding, type Frame, type Mark, type Reaction, type SessionMeta, type SessionSnapshot, type Summary} from '../../core/types.js';
+import {STREAM_LABEL, TAP_PHASE, type ExitInfo, type Finding, type Frame, type Mark, type Reaction, type SessionMeta, type SessionSnapshot, type Summary} from '../../core/types.js';
 import {ansiHexLines} from '../hex/ansi.js';
 import {hexByte, plainHexLines} from '../hex/plain.js';
 import {paint, severityToken, streamToken} from './theme.js';
@@ -392,8 +392,8 @@ export function formatSummary(summary: Summary, options: {readonly color?: boole
 /** Phase marks worth a line in the log (the others are notes for the detectors). */
 const PHASE_LINES: Readonly<Record<string, string>> = {
 	'modern-era': 'initialize rejected naming 2026-07-28: probing with server/discover',
-	'client-closed-stdout': 'the client closed its end of stdout: the tap closed the server\'s, so its next write fails',
-	'sigkill-after-grace': 'the server outlived the forwarded signal: the tap sent SIGKILL',
+	[TAP_PHASE.clientClosedStdout]: 'the client closed its end of stdout: the tap closed the server\'s, so its next write fails',
+	[TAP_PHASE.sigkillAfterGrace]: 'the server outlived the forwarded signal: the tap sent SIGKILL',
 };
 
 /**

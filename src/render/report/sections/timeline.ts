@@ -1,5 +1,5 @@
 import {escapeText, groupDigits} from '../../../core/bytes/glyphs.js';
-import {STREAM_LABEL, type Frame} from '../../../core/types.js';
+import {STREAM_LABEL, TAP_PHASE, type Frame} from '../../../core/types.js';
 import {cell, code, details, html, ms, plural, table} from '../md.js';
 import {block, type ReportContext, type SectionOutput} from './context.js';
 
@@ -138,7 +138,7 @@ export function timelineSection(context: ReportContext): SectionOutput {
 	return {blocks: [block(30, 'the frame timeline', details(html(title), body))], leftOut};
 }
 
-/** Process events worth a timeline row: client timeouts, stdin closed, signals, the exit. */
+/** Process events worth a timeline row: client timeouts, stdin closed, signals, the tap's own moves, the exit. */
 function timelineEvents(context: ReportContext): Array<{tMs: number; text: string}> {
 	const events: Array<{tMs: number; text: string}> = [];
 	for (const mark of context.snapshot.marks) {
@@ -155,6 +155,12 @@ function timelineEvents(context: ReportContext): Array<{tMs: number; text: strin
 
 			case 'signal-sent': {
 				events.push({tMs: mark.tMs, text: `client sent ${mark.signal}`});
+				break;
+			}
+
+			case 'phase': {
+				if (mark.name === TAP_PHASE.clientClosedStdout) events.push({tMs: mark.tMs, text: 'client closed its end of stdout (the tap closed the server\'s)'});
+				if (mark.name === TAP_PHASE.sigkillAfterGrace) events.push({tMs: mark.tMs, text: 'server outlived the forwarded signal: the tap sent SIGKILL'});
 				break;
 			}
 
