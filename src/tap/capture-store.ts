@@ -209,20 +209,38 @@ export class UnsafeDirectoryError extends Error {
  * @throws the fs error when it cannot be created
  */
 export function ensurePrivateDir(dir: string, uid: number | undefined = currentPlatform().uid): void {
-	// The parents recursively, the directory itself not: Node 20's recursive mkdir loops forever where a
-	// parent exists but cannot hold a directory (under /proc/self, for one).
-	mkdirSync(path.dirname(dir), {recursive: true, mode: 0o700});
-	try {
-		mkdirSync(dir, {mode: 0o700});
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-	}
-
+	mkdirLevels(dir);
 	if (process.platform === 'win32') return;
 	const stat = lstatSync(dir);
 	if (stat.isSymbolicLink() || !stat.isDirectory()) throw new UnsafeDirectoryError(`${dir} is not a directory`);
 	if (uid !== undefined && stat.uid !== uid) throw new UnsafeDirectoryError(`${dir} is owned by uid ${stat.uid}, not ${uid}`);
 	if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+/**
+ * `dir` and its missing parents, mode 0700, one level at a time (an existing `dir` is fine). Never a
+ * recursive mkdir: Node 20's loops forever where a path exists but cannot hold a directory (under
+ * /proc/self, at any depth); here the level that cannot be made throws its error.
+ * @throws the mkdir error of the first level that cannot be made (ENOENT, EACCES, ENOTDIR…)
+ */
+function mkdirLevels(dir: string): void {
+	const attempt = (): NodeJS.ErrnoException | undefined => {
+		try {
+			mkdirSync(dir, {mode: 0o700});
+			return undefined;
+		} catch (error) {
+			const failure = error as NodeJS.ErrnoException;
+			return failure.code === 'EEXIST' ? undefined : failure;
+		}
+	};
+
+	let failure = attempt();
+	if (failure?.code === 'ENOENT' && path.dirname(dir) !== dir) {
+		mkdirLevels(path.dirname(dir));
+		failure = attempt();
+	}
+
+	if (failure) throw failure;
 }
 
 /** Limits for {@link pruneCaptures}. */

@@ -1,9 +1,10 @@
-import {readFileSync, statSync, truncateSync} from 'node:fs';
+import {spawn} from 'node:child_process';
+import {lstatSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {decodeRecords} from '../../src/core/capture/record-codec.js';
-import {BIN, readCapture, scratch, waitFor, type Scratch} from './tap-helpers.js';
+import {BIN, pseudoRandomBytes, readCapture, scratch, sha256, waitFor, type Scratch} from './tap-helpers.js';
 
 describe('tap process behaviour (real processes)', () => {
 	let box: Scratch;
@@ -132,5 +133,227 @@ describe('tap process behaviour (real processes)', () => {
 		expect(cut.stderr).toContain(`${tap.capture}:${lines}: the input ends inside a record`);
 		expect(cut.stderr).toContain('the capture was cut short (its last record is incomplete); showing everything before it');
 		expect(cut.stdout).toContain('S→C');
+	});
+});
+
+describe('tap: a client that stops reading, a server that outlives a forwarded signal, socket paths too long (real processes)', () => {
+	let box: Scratch;
+	beforeAll(() => {
+		box = scratch();
+	});
+	afterAll(() => box.remove());
+
+	let n = 0;
+	const capturePath = (): string => path.join(box.dir, `q-${++n}.ndjson`);
+
+	/** A capture's phase marks in order, then its stream EOFs sorted (`eof:<stream>`; the streams end in either order). */
+	const marksOf = (file: string): string[] => {
+		const marks = readCapture(file).events.flatMap((e) => (e.type === 'mark' ? [e.mark] : []));
+		return [...marks.flatMap((m) => (m.type === 'phase' ? [m.name] : [])), ...marks.flatMap((m) => (m.type === 'eof' ? [`eof:${m.stream}`] : [])).sort()];
+	};
+
+	/** True while `pid` runs (a zombie counts as gone). */
+	function isAlive(pid: number): boolean {
+		try {
+			process.kill(pid, 0);
+		} catch {
+			return false;
+		}
+		if (process.platform !== 'linux') return true;
+		try {
+			return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+		} catch {
+			return false;
+		}
+	}
+
+	/** Start `mcp-wire tap --capture FILE -- <command>` with node:child_process, collecting stderr. */
+	function spawnTap(command: readonly string[], env: Record<string, string>, capture = capturePath()) {
+		const child = spawn('node', [BIN, 'tap', '--capture', capture, '--', ...command], {stdio: ['pipe', 'pipe', 'pipe'], env});
+		let stderr = '';
+		child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+		const closed = new Promise<{code: number | null; signal: NodeJS.Signals | null; at: number}>((resolve, reject) => {
+			child.on('error', reject);
+			child.on('close', (code, signal) => resolve({code, signal, at: Date.now()}));
+		});
+		return {child, capture, closed, stderr: () => stderr};
+	}
+
+	/** The server's pid from a capture's header, once the header is written. */
+	function headerPid(file: string): number | undefined {
+		try {
+			return readCapture(file).header?.pid;
+		} catch {
+			return undefined;
+		}
+	}
+
+	/** A shell server that ignores SIGTERM, says `ready` on stderr, then sleeps 30 s. */
+	const STUBBORN = ['sh', '-c', 'trap "" TERM; echo ready >&2; exec sleep 30'];
+
+	/** SIGTERM a tap running {@link STUBBORN} once it is ready; returns how it ended and after how long. */
+	async function termStubborn(env: Record<string, string>) {
+		const tap = spawnTap(STUBBORN, env);
+		const pid = await waitFor(() => (tap.stderr().includes('ready\n') ? headerPid(tap.capture) : undefined), 10_000, 'the server to be ready');
+		// Should the tap never kill it, the test does after 10 s (the tap then ends too, too late to pass).
+		const guard = setTimeout(() => isAlive(pid) && process.kill(pid, 'SIGKILL'), 10_000);
+		try {
+			const sentAt = Date.now();
+			tap.child.kill('SIGTERM');
+			const end = await tap.closed;
+			return {...end, afterMs: end.at - sentAt, tap, pid};
+		} finally {
+			clearTimeout(guard);
+			if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+		}
+	}
+
+	it('closes the server\'s stdout when the client closes its end: the server\'s next write fails, the tap exits', {timeout: 30_000}, async () => {
+		const server = path.join(box.dir, 'yes.mjs');
+		writeFileSync(
+			server,
+			[
+				"const block = Buffer.from('y\\n'.repeat(512));",
+				"process.stdout.on('error', (e) => { process.stderr.write('server: ' + e.code + '\\n'); process.exit(3); });",
+				"const pump = () => { while (process.stdout.write(block)) {} process.stdout.once('drain', pump); };",
+				'pump();',
+				'',
+			].join('\n'),
+		);
+		const tap = spawnTap(['node', server], box.env);
+		const startedAt = Date.now();
+		const received = await new Promise<Buffer>((resolve) => {
+			const readTen = (): void => {
+				const bytes = tap.child.stdout.read(10) as Buffer | null;
+				if (bytes === null) return;
+				tap.child.stdout.off('readable', readTen);
+				tap.child.stdout.destroy();
+				resolve(bytes);
+			};
+			tap.child.stdout.on('readable', readTen);
+		});
+		const timer = setTimeout(() => tap.child.kill('SIGKILL'), 10_000);
+		const end = await tap.closed;
+		clearTimeout(timer);
+
+		expect(end.at - startedAt).toBeLessThan(10_000);
+		expect(received.toString('latin1')).toBe('y\ny\ny\ny\ny\n');
+		// Node ignores SIGPIPE, so the server sees the failed write (EPIPE on a pipe, ECONNRESET on a socket).
+		expect(tap.stderr()).toMatch(/^server: (EPIPE|ECONNRESET)\n$/);
+		expect([end.code, end.signal]).toEqual([3, null]);
+		const recorded = readCapture(tap.capture);
+		expect(recorded.problems).toEqual([]);
+		const stdout = recorded.streams.stdout;
+		expect(stdout.length).toBeGreaterThanOrEqual(10);
+		expect(stdout.equals(Buffer.from('y\n'.repeat(Math.ceil(stdout.length / 2))).subarray(0, stdout.length))).toBe(true);
+		expect(marksOf(tap.capture)).toEqual(['client-closed-stdout', 'eof:stderr']);
+		expect(recorded.events.at(-1)).toMatchObject({type: 'exit', exit: {code: 3, signal: null}});
+	});
+
+	it('SIGKILLs a server still running MCP_WIRE_KILL_AFTER_MS after a forwarded SIGTERM, and dies of SIGKILL', {timeout: 30_000}, async () => {
+		const end = await termStubborn({...box.env, MCP_WIRE_KILL_AFTER_MS: '300'});
+		expect(end.signal).toBe('SIGKILL');
+		expect(end.code).toBeNull();
+		expect(end.afterMs).toBeGreaterThanOrEqual(250);
+		expect(end.afterMs).toBeLessThan(10_000);
+		expect(end.tap.stderr()).toBe('ready\n');
+		expect(marksOf(end.tap.capture)).toEqual(['signal-forwarded:SIGTERM', 'sigkill-after-grace', 'eof:stderr', 'eof:stdout']);
+		expect(readCapture(end.tap.capture).events.at(-1)).toMatchObject({type: 'exit', exit: {code: null, signal: 'SIGKILL'}});
+		expect(isAlive(end.pid)).toBe(false);
+	});
+
+	it('with MCP_WIRE_KILL_AFTER_MS=0 never sends SIGKILL: the server still runs 1 s after SIGTERM', {timeout: 30_000}, async () => {
+		const tap = spawnTap(STUBBORN, {...box.env, MCP_WIRE_KILL_AFTER_MS: '0'});
+		const pid = await waitFor(() => (tap.stderr().includes('ready\n') ? headerPid(tap.capture) : undefined), 10_000, 'the server to be ready');
+		try {
+			tap.child.kill('SIGTERM');
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+			expect(isAlive(pid)).toBe(true);
+			expect(tap.child.exitCode).toBeNull();
+			expect(tap.child.signalCode).toBeNull();
+		} finally {
+			if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+		}
+		const end = await tap.closed;
+		expect([end.code, end.signal]).toEqual([null, 'SIGKILL']);
+		expect(tap.stderr()).toBe('ready\n');
+		expect(marksOf(tap.capture)).toEqual(['signal-forwarded:SIGTERM', 'eof:stderr', 'eof:stdout']);
+		await waitFor(() => (isAlive(pid) ? undefined : true), 5000, 'the server to be gone');
+	});
+
+	it('warns once about an invalid MCP_WIRE_KILL_AFTER_MS and uses the default (1500 ms)', {timeout: 30_000}, async () => {
+		const end = await termStubborn({...box.env, MCP_WIRE_KILL_AFTER_MS: 'abc'});
+		expect(end.tap.stderr()).toBe('mcp-wire: warning: MCP_WIRE_KILL_AFTER_MS=abc is not a number of ms (0 or more); using the default (1500)\nready\n');
+		expect(end.signal).toBe('SIGKILL');
+		expect(end.afterMs).toBeGreaterThanOrEqual(1400);
+		expect(end.afterMs).toBeLessThan(10_000);
+		expect(marksOf(end.tap.capture)).toEqual(['signal-forwarded:SIGTERM', 'sigkill-after-grace', 'eof:stderr', 'eof:stdout']);
+	});
+
+	/** A directory of exactly `length` bytes (ASCII), at least 20 more than `top`, under `top` (which it creates). */
+	function deepDir(top: string, length: number): string {
+		let dir = top;
+		while (length - dir.length > 41) dir = path.join(dir, 'd'.repeat(20));
+		dir = path.join(dir, 'e'.repeat(length - dir.length - 1));
+		mkdirSync(dir, {recursive: true, mode: 0o700});
+		expect(Buffer.byteLength(dir)).toBe(length);
+		return dir;
+	}
+
+	/** Every Unix socket file under `dir`, recursively. */
+	function socketsUnder(dir: string): string[] {
+		return readdirSync(dir, {withFileTypes: true}).flatMap((entry) => {
+			const file = path.join(dir, entry.name);
+			if (entry.isDirectory()) return socketsUnder(file);
+			return lstatSync(file).isSocket() ? [file] : [];
+		});
+	}
+
+	/** Run the hash server through the tap with `env`: 200 KiB each way; returns the run and the data. */
+	async function hashRun(env: Record<string, string>) {
+		const sent = pseudoRandomBytes(200 * 1024, 41, 80);
+		const served = pseudoRandomBytes(200 * 1024, 43, 80);
+		const sendFile = path.join(box.dir, `served-${n}.bin`);
+		writeFileSync(sendFile, served);
+		const tap = spawnTap(['node', box.server('hash')], {...env, SEND_FILE: sendFile, PIECE_SEED: '3', PIECE_MAX: '9000'});
+		const out: Buffer[] = [];
+		tap.child.stdout.on('data', (d: Buffer) => out.push(d));
+		tap.child.stdin.end(sent);
+		const end = await tap.closed;
+		return {end, tap, sent, served, stdout: Buffer.concat(out)};
+	}
+
+	it.skipIf(process.platform === 'win32')('with a TMPDIR too long for a socket path, forwards exactly through a pipe and leaves no socket or temp dir behind', {timeout: 30_000}, async () => {
+		const top = path.join(box.dir, 'long-tmp');
+		const longTmp = deepDir(top, Math.max(100, top.length + 20));
+		expect(Buffer.byteLength(path.join(longTmp, 'mcp-wire-XXXXXX', 'pair.sock'))).toBeGreaterThan(107);
+		const run = await hashRun({...box.env, TMPDIR: longTmp});
+		expect([run.end.code, run.end.signal]).toEqual([0, null]);
+		expect(run.stdout.length).toBe(run.served.length);
+		expect(sha256(run.stdout)).toBe(sha256(run.served));
+		expect(run.tap.stderr()).toBe(`sha256 ${sha256(run.sent)} ${run.sent.length}\n`);
+		const recorded = readCapture(run.tap.capture);
+		expect(sha256(recorded.streams.stdin)).toBe(sha256(run.sent));
+		expect(sha256(recorded.streams.stdout)).toBe(sha256(run.served));
+		expect(socketsUnder(top)).toEqual([]);
+		expect(readdirSync(longTmp)).toEqual([]);
+	});
+
+	it.skipIf(process.platform === 'win32')('with XDG_RUNTIME_DIR too long for a socket path, warns once that live attach is unavailable and still forwards exactly', {timeout: 30_000}, async () => {
+		const top = path.join(box.dir, 'long-run');
+		const longRun = deepDir(top, Math.max(120, top.length + 20));
+		const run = await hashRun({...box.env, XDG_RUNTIME_DIR: longRun});
+		expect([run.end.code, run.end.signal]).toEqual([0, null]);
+		expect(sha256(run.stdout)).toBe(sha256(run.served));
+		const lines = run.tap.stderr().split('\n');
+		const warnings = lines.filter((line) => line.startsWith('mcp-wire: '));
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]!.startsWith('mcp-wire: warning: live attach unavailable:')).toBe(true);
+		expect(warnings[0]).toContain('longer than a Unix socket path');
+		expect(warnings[0]).toBe(
+			`mcp-wire: warning: live attach unavailable: ${path.join(longRun, 'mcp-wire', `hash-${run.tap.child.pid}.sock`)} is longer than a Unix socket path may be (${process.platform === 'linux' ? 107 : 103} bytes); set XDG_RUNTIME_DIR to a shorter directory`,
+		);
+		expect(lines.filter((line) => !line.startsWith('mcp-wire: '))).toEqual([`sha256 ${sha256(run.sent)} ${run.sent.length}`, '']);
+		expect(socketsUnder(top)).toEqual([]);
 	});
 });

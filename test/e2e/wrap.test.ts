@@ -1,5 +1,5 @@
 // `mcp-wire wrap` / `mcp-wire unwrap` end to end (issue 3 §5): the real built CLI on a temporary home.
-import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
@@ -70,6 +70,21 @@ describe('wrap', () => {
 		const again = await cli(['wrap', 'healthy-node', '--client', 'claude-desktop']);
 		expect([again.exitCode, again.stdout]).toEqual([0, `"healthy-node" in claude-desktop user config ${file} already runs through mcp-wire tap; nothing to do`]);
 		expect(read(file)).toBe(wrapped);
+	});
+
+	it('prints the attach and unwrap commands with a name that needs quoting shell-quoted, ready to paste', async () => {
+		const file = path.join(home.home, 'quoted', 'claude_desktop_config.json');
+		mkdirSync(path.dirname(file), {recursive: true});
+		writeFileSync(file, `${JSON.stringify({mcpServers: {'py healthy': {command: NODE, args: [path.join(SERVERS, 'node', 'healthy.mjs')]}}}, null, 2)}\n`);
+		const run = await cli(['wrap', 'py healthy', '--config', file, '--client', 'claude-desktop']);
+		expect(run.exitCode).toBe(0);
+		expect(run.stdout.split('\n')).toEqual([
+			`wrapped "py healthy" in claude-desktop user config ${file}`,
+			`backup: ${file}.mcp-wire.bak`,
+			"Restart Claude Desktop (or reconnect the server) so it starts through the tap; watch it with `mcp-wire attach 'py healthy'`, undo with `mcp-wire unwrap 'py healthy'`.",
+		]);
+		const after = JSON.parse(read(file)) as {mcpServers: Record<string, {command: string; args: string[]}>};
+		expect(after.mcpServers['py healthy']).toEqual({command: childNode, args: [LAUNCHER, 'tap', '--name', 'py healthy', '--', NODE, path.join(SERVERS, 'node', 'healthy.mjs')]});
 	});
 
 	it('the wrapped entry still works when started the way Claude Desktop starts it (minimal PATH), and the tap records it', async () => {

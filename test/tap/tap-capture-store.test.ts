@@ -1,6 +1,8 @@
 import {chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
+import {pathToFileURL} from 'node:url';
+import {execa} from 'execa';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {
 	captureFileName,
@@ -113,6 +115,24 @@ describe('on disk', () => {
 	it('refuses a directory owned by another uid', () => {
 		const uid = process.getuid!();
 		expect(() => ensurePrivateDir(dir, uid + 1)).toThrow(/owned by uid/);
+	});
+
+	// Node 20's recursive mkdir loops forever under /proc/self (a parent that exists but cannot hold a
+	// directory). In a child process with a timeout, so a loop fails this test instead of hanging the worker.
+	it.skipIf(process.platform !== 'linux').each(['/proc/self/mcp-wire-test', '/proc/self/mcp-wire/captures'])('throws ENOENT for %s at once instead of looping (built dist)', async (target) => {
+		const storeModule = path.join(import.meta.dirname, '..', '..', 'dist', 'tap', 'capture-store.js');
+		const script = [
+			`import {ensurePrivateDir} from ${JSON.stringify(pathToFileURL(storeModule).href)};`,
+			'try {',
+			`  ensurePrivateDir(${JSON.stringify(target)});`,
+			"  console.log('created');",
+			'} catch (error) {',
+			'  console.log(error.code);',
+			'}',
+		].join('\n');
+		const result = await execa(process.execPath, ['--input-type=module', '-e', script], {reject: false, timeout: 5000});
+		expect(result.timedOut).toBe(false);
+		expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, 'ENOENT', '']);
 	});
 
 	const make = (minute: number, name: string, pid: number, bytes: number): string => {
