@@ -118,20 +118,17 @@ export const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'
  * `process.stdout` never closes its fd). Otherwise (a file, a terminal, Windows) `fallback`.
  */
 export function openWireStream(fd: 1 | 2, fallback: Writable): Writable {
-	if (process.platform === 'win32') return fallback;
+	if (inPlaceFd(fd) === undefined) return fallback;
 	try {
-		const stat = fstatSync(fd);
-		if (stat.isFIFO() || stat.isSocket()) return new net.Socket({fd, readable: false, writable: true});
+		return new net.Socket({fd, readable: false, writable: true});
 	} catch {
-		// fall back
+		return fallback;
 	}
-
-	return fallback;
 }
 
 /**
- * `fd` when it can be read in place (a pipe or socket, not on Windows), else undefined.
- * Use it for {@link TapIo.stdinFd}.
+ * `fd` when it is a pipe or socket (not on Windows), else undefined: an fd a `net.Socket` can own.
+ * Use it for {@link TapIo.stdinFd} (read in place); {@link openWireStream} uses it for our outputs.
  */
 export function inPlaceFd(fd: number): number | undefined {
 	if (process.platform === 'win32') return undefined;

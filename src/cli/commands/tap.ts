@@ -48,34 +48,45 @@ interface TapCliOptions {
 }
 
 /**
- * `MCP_WIRE_CAPTURE_LAG_MB`: how far (MiB) the capture may fall behind forwarding before recording stops
- * on one stream (default 16: the size of the ring's stdin and stdout arenas). Raising it keeps whole captures of big payloads on a busy
- * machine at the cost of that much memory; forwarding is never slowed either way.
+ * A number from the environment variable `key`, or undefined when it is unset or empty. A value that
+ * is not a finite number at least `min` (above it when `isMinExcluded`) gives one warning,
+ * `KEY=value is not <expected>; using the default (<fallback>)`, and undefined.
  */
-function captureLagFromEnv(env: Readonly<Record<string, string | undefined>>, warn: (message: string) => void): number | undefined {
-	const value = env['MCP_WIRE_CAPTURE_LAG_MB'];
+function numberFromEnv(
+	env: Readonly<Record<string, string | undefined>>,
+	key: string,
+	rule: {readonly min: number; readonly isMinExcluded: boolean; readonly expected: string; readonly fallback: string},
+	warn: (message: string) => void,
+): number | undefined {
+	const value = env[key];
 	if (value === undefined || value === '') return undefined;
-	const mb = Number(value);
-	if (!Number.isFinite(mb) || mb <= 0) {
-		warn(`MCP_WIRE_CAPTURE_LAG_MB=${value} is not a positive number of MiB; using the default (16)`);
+	const number = Number(value);
+	if (!Number.isFinite(number) || number < rule.min || (rule.isMinExcluded && number === rule.min)) {
+		warn(`${key}=${value} is not ${rule.expected}; using the default (${rule.fallback})`);
 		return undefined;
 	}
-	return Math.round(mb * 1024 * 1024);
+
+	return number;
+}
+
+/**
+ * `MCP_WIRE_CAPTURE_LAG_MB`: how far (MiB) the capture may fall behind forwarding before recording stops
+ * on one stream (default 16: the size of the ring's stdin and stdout arenas), in bytes. Raising it keeps
+ * whole captures of big payloads on a busy machine at the cost of that much memory; forwarding is never
+ * slowed either way.
+ */
+function captureLagFromEnv(env: Readonly<Record<string, string | undefined>>, warn: (message: string) => void): number | undefined {
+	const mb = numberFromEnv(env, 'MCP_WIRE_CAPTURE_LAG_MB', {min: 0, isMinExcluded: true, expected: 'a positive number of MiB', fallback: '16'}, warn);
+	return mb === undefined ? undefined : Math.round(mb * 1024 * 1024);
 }
 
 /**
  * `MCP_WIRE_KILL_AFTER_MS`: how long after a forwarded signal the tap SIGKILLs a server still running
- * (default {@link DEFAULT_KILL_AFTER_MS}; 0: never).
+ * (default {@link DEFAULT_KILL_AFTER_MS}; 0: never), in ms.
  */
 function killAfterFromEnv(env: Readonly<Record<string, string | undefined>>, warn: (message: string) => void): number | undefined {
-	const value = env['MCP_WIRE_KILL_AFTER_MS'];
-	if (value === undefined || value === '') return undefined;
-	const ms = Number(value);
-	if (!Number.isFinite(ms) || ms < 0) {
-		warn(`MCP_WIRE_KILL_AFTER_MS=${value} is not a number of ms (0 or more); using the default (${DEFAULT_KILL_AFTER_MS})`);
-		return undefined;
-	}
-	return Math.round(ms);
+	const ms = numberFromEnv(env, 'MCP_WIRE_KILL_AFTER_MS', {min: 0, isMinExcluded: false, expected: 'a number of ms (0 or more)', fallback: String(DEFAULT_KILL_AFTER_MS)}, warn);
+	return ms === undefined ? undefined : Math.round(ms);
 }
 
 /**
