@@ -26,6 +26,85 @@ export interface PlanContext {
 	readonly home: string;
 	readonly cwd: string;
 	readonly platform: NodeJS.Platform;
+	/**
+	 * Variables of `env` the user allows the environment-difference search to pass (`--try-env`), on
+	 * top of {@link SEARCHABLE_VARIABLES}. Nothing else of `env` ever reaches a server the client would
+	 * not give it.
+	 */
+	readonly tryEnv?: readonly string[];
+}
+
+/**
+ * Variables of the user's environment the environment-difference re-probe may pass to a server its
+ * client would not give them (issue 13: never hand a server the user's whole environment): the ones
+ * that commonly decide whether a server starts (buffering, PATH folders of version managers,
+ * virtualenvs, module paths, locale) and whose values are paths or flags, not secrets. Others only
+ * when named with `--try-env`.
+ */
+export const SEARCHABLE_VARIABLES: readonly string[] = [
+	'PATH',
+	'HOME',
+	'USER',
+	'LOGNAME',
+	'SHELL',
+	'LANG',
+	'LC_ALL',
+	'LC_CTYPE',
+	'TMPDIR',
+	'PYTHONUNBUFFERED',
+	'PYTHONIOENCODING',
+	'PYTHONUTF8',
+	'PYTHONDONTWRITEBYTECODE',
+	'PYTHONPATH',
+	'PYTHONHOME',
+	'VIRTUAL_ENV',
+	'CONDA_PREFIX',
+	'NODE_PATH',
+	'NODE_OPTIONS',
+	'NODE_ENV',
+	'JAVA_HOME',
+	'GOPATH',
+];
+
+/**
+ * Whether the client itself starts a server without asking (issue 13 "doctor trust model"):
+ * - user-level files and Claude Code's local scope (the user's own `~/.claude.json`): yes;
+ * - a Claude Code project server (`.mcp.json`): only once approved (see `projectApproval`);
+ * - Cursor (`.cursor/mcp.json`) and VS Code (`.vscode/mcp.json`) project servers: never assumed,
+ *   since mcp-wire cannot read Cursor's per-server switch or VS Code's workspace trust (both live in
+ *   the apps' SQLite state). `reason` says why a server is not trusted.
+ */
+export interface Trust {
+	readonly trusted: boolean;
+	readonly reason?: string;
+}
+
+/** The {@link Trust} of entry `name` of `file` (see there); reads Claude Code's approval settings. */
+export function trustOf(file: ConfigFile, name: string, context: PlanContext): Trust {
+	if (file.scope !== 'project') return {trusted: true};
+	switch (file.client) {
+		case 'claude-code': {
+			const approval = projectApproval(name, context);
+			if (approval === 'approved') return {trusted: true};
+			return {trusted: false, reason: approval === 'disabled' ? 'a project server you rejected in Claude Code' : 'a project server not approved in Claude Code'};
+		}
+		case 'cursor':
+			return {trusted: false, reason: 'a Cursor project server (mcp-wire cannot read whether you enabled it in Cursor)'};
+		case 'vscode':
+			return {trusted: false, reason: 'a VS Code workspace server (mcp-wire cannot read VS Code\'s workspace trust)'};
+		default:
+			return {trusted: false, reason: 'a project server'};
+	}
+}
+
+/** `env` cut down to {@link SEARCHABLE_VARIABLES} and `extra` (names compared case-insensitively on Windows). */
+export function searchableEnv(env: Readonly<Record<string, string | undefined>>, extra: readonly string[], platform: NodeJS.Platform): Record<string, string> {
+	const allowed = new Set([...SEARCHABLE_VARIABLES, ...extra].map((name) => (platform === 'win32' ? name.toUpperCase() : name)));
+	const out: Record<string, string> = {};
+	for (const [key, value] of Object.entries(env)) {
+		if (value !== undefined && allowed.has(platform === 'win32' ? key.toUpperCase() : key)) out[key] = value;
+	}
+	return out;
 }
 
 /**
@@ -34,7 +113,8 @@ export interface PlanContext {
  * - `command`: `[command, ...args]`; `cwd`: the launch directory (`cwdAssumed` when the client's
  *   choice is not documented, see `launchCwd`).
  * - `env`: the exact environment the client gives it; `mode`: the client's rule.
- * - `fullEnv`: the user's whole environment plus the config `env` (for the env-difference re-probe).
+ * - `fullEnv`: what the env-difference re-probe may use: the config `env` plus, of the user's
+ *   environment, only {@link SEARCHABLE_VARIABLES} and the `--try-env` names (never the whole of it).
  * - `resolved`: the file the command resolves to on the client's PATH, or null when it is not there
  *   (the probe then reports `spawn-failed` without spawning).
  * - `clientPath`: the PATH the client gives the server ('' when none).
@@ -54,6 +134,8 @@ export interface ProbeTarget {
 	readonly resolved: string | null;
 	readonly clientPath: string;
 	readonly notes: readonly string[];
+	/** Whether the client starts it without asking (see {@link Trust}). */
+	readonly trust: Trust;
 }
 
 /** An HTTP/SSE entry: listed, not probed. */
@@ -93,7 +175,7 @@ export function envValue(env: Readonly<Record<string, string | undefined>>, key:
 export function planProbe(file: ConfigFile, written: ServerEntry, context: PlanContext): ProbeTarget {
 	const {entry, unresolved} = expandEntry(written, {env: context.env, home: context.home, cwd: context.cwd, platform: context.platform});
 	const launch = launchEnv(file.client, entry, context.env, context.platform);
-	const full = launchEnv('claude-code', entry, context.env, context.platform);
+	const full = launchEnv('claude-code', entry, searchableEnv(context.env, context.tryEnv ?? [], context.platform), context.platform);
 	const where = launchCwd(file.client, entry, {home: context.home, cwd: context.cwd, platform: context.platform});
 	const command = [entry.command ?? '', ...entry.args];
 	const clientPath = envValue(launch.env, 'PATH', context.platform) ?? '';
@@ -118,6 +200,7 @@ export function planProbe(file: ConfigFile, written: ServerEntry, context: PlanC
 		resolved,
 		clientPath,
 		notes,
+		trust: trustOf(file, entry.name, context),
 	};
 }
 

@@ -8,7 +8,7 @@ import {formatProblem, resolveCommand, type ConfigFile} from '../configs/index.j
 import type {Finding} from '../core/types.js';
 import {DEFAULT_MAX_ENV_PROBES, differingVariables, ENV_SENSITIVE_CODES, findEnvDifference} from './env-difference.js';
 import {explainEnvDifference, explainFinding, explainNotOnPath, notOnPathFinding, withEnvDifference} from './explain.js';
-import {envValue, planTargets, type DoctorTarget, type PlanContext, type ProbeTarget} from './plan.js';
+import {envValue, planTargets, type DoctorTarget, type Plan, type PlanContext, type ProbeTarget} from './plan.js';
 import {probeOnce, ProbeProcesses} from './probe-once.js';
 import type {DoctorReport, DoctorRow, DoctorTotals, EnvDifference} from './types.js';
 import {evaluateProbe, type ProbeVerdict} from './verdict.js';
@@ -41,6 +41,50 @@ export interface DoctorOptions {
 	readonly onLog?: (line: string) => void;
 	/** Called as each row is ready (in completion order), with how many rows are done of how many. */
 	readonly onRow?: (row: DoctorRow, done: number, total: number) => void;
+	/**
+	 * The plan to run (from {@link planTargets} over `files`), so that what the user was shown is what
+	 * runs; planned here when absent.
+	 */
+	readonly plan?: Plan;
+	/** Probe servers their client would not start without asking (`--include-untrusted`). */
+	readonly includeUntrusted?: boolean;
+	/**
+	 * Only these server names (`doctor NAME...`); a named server is probed even when not trusted.
+	 * Problems of a whole file are then left out.
+	 */
+	readonly names?: readonly string[];
+	/**
+	 * Called once, before anything is spawned, with every target that would be spawned (trusted or
+	 * asked for, and on the client's PATH); resolves to those allowed to run (the CLI lists them and
+	 * asks). The others become `skipped` rows with the reason `declined`. Absent: all run.
+	 */
+	readonly approve?: (targets: readonly ProbeTarget[]) => Promise<{readonly run: readonly ProbeTarget[]; readonly declined: string}>;
+}
+
+/** A probe target that is not spawned, with the reason shown in its row. */
+interface HeldTarget {
+	readonly kind: 'held';
+	readonly target: ProbeTarget;
+	readonly reason: string;
+}
+
+/**
+ * The targets of `plan` narrowed to `names` (when given), with the untrusted ones held back unless
+ * `includeUntrusted` or named (issue 13). Returns the rows-to-be in plan order.
+ */
+export function selectTargets(plan: Plan, options: {readonly includeUntrusted?: boolean; readonly names?: readonly string[]}): (DoctorTarget | HeldTarget)[] {
+	const names = options.names === undefined || options.names.length === 0 ? undefined : new Set(options.names);
+	const out: (DoctorTarget | HeldTarget)[] = [];
+	for (const target of plan.targets) {
+		const name = target.kind === 'problem' ? target.problem.server : target.entry.name;
+		if (names !== undefined && (name === undefined || !names.has(name))) continue;
+		if (target.kind === 'probe' && !target.trust.trusted && options.includeUntrusted !== true && names === undefined) {
+			out.push({kind: 'held', target, reason: `not started: ${target.trust.reason ?? 'not trusted'}; run \`mcp-wire doctor ${target.entry.name}\` or pass --include-untrusted to probe it`});
+		} else {
+			out.push(target);
+		}
+	}
+	return out;
 }
 
 interface Deadline {
@@ -95,12 +139,18 @@ function skippedRow(target: Extract<DoctorTarget, {kind: 'skipped'}>): DoctorRow
  * Probes every server of `options.files` as its client launches it and returns one row per server (and
  * per config problem), in discovery order.
  *
+ * Trust (issue 13): a server its client would not start without asking (see `Trust` in plan.ts) is
+ * a `skipped` row unless `includeUntrusted` or named in `names`; then `approve` sees every target
+ * about to be spawned, before any is, and may hold some back.
+ *
  * Per stdio server: a command that is not on the PATH the client gives is `spawn-failed` at once (no
  * spawn); otherwise one probe (`runProbe`) under the client's environment, judged for that client
  * (verdict.ts). When it fails with `spawn-failed`, `early-exit`, `no-response` or `unflushed-output`
- * under a client that does not pass the whole environment, it is probed once more with the user's full
- * environment, and if it works there, {@link findEnvDifference} names the variables (at most
- * `maxEnvProbes` more probes), recorded as `detail.envDifference` on the same finding (no new code).
+ * under a client that does not pass the whole environment, it is probed once more with the target's
+ * `fullEnv` (the config env plus only the harmless variables of the user's environment and the
+ * `--try-env` ones, never the whole environment), and if it works there, {@link findEnvDifference}
+ * names the variables (at most `maxEnvProbes` more probes), recorded as `detail.envDifference` on
+ * the same finding (no new code).
  *
  * At most `jobs` servers are probed at once. When `totalTimeoutMs` passes, no new probe starts, running
  * servers are SIGKILLed, and their rows fail with the reason. Never throws for what servers do; config
@@ -108,8 +158,16 @@ function skippedRow(target: Extract<DoctorTarget, {kind: 'skipped'}>): DoctorRow
  */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 	const started = performance.now();
-	const plan = planTargets(options.files, options.context);
-	const targets = plan.targets;
+	const plan = options.plan ?? planTargets(options.files, options.context);
+	const targets: (DoctorTarget | HeldTarget)[] = selectTargets(plan, options);
+	const spawning = targets.filter((target): target is ProbeTarget => target.kind === 'probe' && target.resolved !== null);
+	if (options.approve !== undefined && spawning.length > 0) {
+		const answer = await options.approve(spawning);
+		const allowed = new Set(answer.run);
+		for (const [index, target] of targets.entries()) {
+			if (target.kind === 'probe' && target.resolved !== null && !allowed.has(target)) targets[index] = {kind: 'held', target, reason: answer.declined};
+		}
+	}
 	const rows: (DoctorRow | undefined)[] = targets.map(() => undefined);
 	const warnings: string[] = [];
 	const processes = new ProbeProcesses();
@@ -127,6 +185,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 			let row: DoctorRow;
 			if (target.kind === 'problem') row = problemRow(target);
 			else if (target.kind === 'skipped') row = skippedRow(target);
+			else if (target.kind === 'held') row = heldRow(target.target, target.reason);
 			else row = await probeTarget(target, options, processes, deadline, warnings);
 			rows[index] = row;
 			done += 1;
@@ -148,6 +207,25 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 		durationMs: performance.now() - started,
 		...(options.captureDir === undefined ? {} : {captureDir: options.captureDir}),
 		warnings,
+	};
+}
+
+function heldRow(target: ProbeTarget, reason: string): DoctorRow {
+	const {file, entry} = target;
+	return {
+		client: file.client,
+		scope: file.scope,
+		file: file.path,
+		position: entry.position,
+		name: entry.name,
+		transport: entry.transport,
+		command: target.command,
+		cwd: target.cwd,
+		envMode: target.mode,
+		status: 'skipped',
+		findings: [],
+		reason,
+		notes: [...target.notes],
 	};
 }
 

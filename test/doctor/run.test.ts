@@ -68,6 +68,7 @@ describe('runDoctor', () => {
 			totalTimeoutMs: 30_000,
 			jobs: 2,
 			toolVersion: '0.0.0',
+			includeUntrusted: true,
 			onRow: (row, count, total) => done.push(`${row.name}:${count}/${total}`),
 		});
 		expect(report.rows.map((row) => [row.name, row.status, row.connected])).toEqual([
@@ -94,6 +95,7 @@ describe('runDoctor', () => {
 			totalTimeoutMs: 500,
 			jobs: 1,
 			toolVersion: '0.0.0',
+			includeUntrusted: true,
 		});
 		expect(Date.now() - started).toBeLessThan(5000);
 		expect(report.timedOut).toBe(true);

@@ -1,6 +1,6 @@
 // `mcp-wire doctor` end to end (issue 6 "Done when"): the real built CLI, run on temporary homes that
 // hold a config for each client whose entries point at the example servers.
-import {readFileSync, statSync, writeFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync} from 'node:fs';
+import {existsSync, readFileSync, statSync, writeFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {execa} from 'execa';
@@ -36,7 +36,7 @@ let run: Awaited<ReturnType<typeof doctor>>;
 beforeAll(async () => {
 	home = makeDoctorHome();
 	before = Object.fromEntries(Object.entries(home.files).map(([name, file]) => [name, readFileSync(file, 'utf8')]));
-	run = await doctor(home, ['--timeout', '2000']);
+	run = await doctor(home, ['--timeout', '2000', '--include-untrusted', '--yes']);
 }, 60_000);
 afterAll(() => home.cleanup());
 
@@ -207,7 +207,7 @@ describe('doctor narrowing and errors', () => {
 		try {
 			const file = path.join(dir, '.mcp.json');
 			writeFileSync(file, JSON.stringify({mcpServers: {node: {command: NODE, args: [path.join(SERVERS, 'node', 'healthy.mjs')]}, py: {command: PYTHON, args: [path.join(SERVERS, 'python', 'healthy.py')]}}}));
-			const result = await doctor(home, ['--config', file, '--no-capture']);
+			const result = await doctor(home, ['--config', file, '--no-capture', '--include-untrusted', '--yes']);
 			expect(result.exitCode).toBe(0);
 			expect(tableRows(result.stdout).map((r) => [r[0], r[1], r[2], r[3], r[6]])).toEqual([
 				['claude-code', 'project', 'node', '✔ ok', '—'],
@@ -265,13 +265,51 @@ describe('doctor narrowing and errors', () => {
 			const file = path.join(dir, '.mcp.json');
 			writeFileSync(file, JSON.stringify({mcpServers: {silent: {command: PYTHON, args: [path.join(SERVERS, 'python', 'no-response.py')]}}}));
 			const startedAt = Date.now();
-			const result = await doctor(home, ['--config', file, '--timeout', '20000', '--total-timeout', '1500']);
+			const result = await doctor(home, ['--config', file, '--timeout', '20000', '--total-timeout', '1500', 'silent', '--yes']);
 			expect(Date.now() - startedAt).toBeLessThan(10_000);
 			expect(result.exitCode).toBe(1);
 			const [row] = tableRows(result.stdout);
 			expect([row![2], row![3], row![6]]).toEqual(['silent', '✘ fail', '—']);
 			expect(row![7]).toBe(`stopped: --total-timeout (1500 ms) elapsed; probe it alone: mcp-wire probe --timeout 20000 -- ${PYTHON} ${path.join(SERVERS, 'python', 'no-response.py')}`);
 			expect(result.stdout).toContain('— stopped at --total-timeout');
+		} finally {
+			rmSync(dir, {recursive: true, force: true});
+		}
+	});
+});
+
+describe('doctor trust (issue 13)', () => {
+	it('in a cloned folder runs nothing of its project configs unless asked, and lists what it runs on stderr', async () => {
+		const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-doctor-clone-')));
+		try {
+			const dump = path.join(dir, 'dump');
+			const clone = path.join(dir, 'clone');
+			mkdirSync(path.join(clone, '.cursor'), {recursive: true});
+			const command = ['/bin/sh', '-c', `env >> ${dump}; exit 1`];
+			writeFileSync(path.join(clone, '.cursor', 'mcp.json'), JSON.stringify({mcpServers: {evil: {command: command[0], args: command.slice(1)}}}));
+			const args = ['--home', dir, '--cwd', clone, '--no-capture', '--timeout', '3000'];
+			const env = {...home.env(), HOME: dir, OPENAI_API_KEY: 'sk-secret-do-not-leak'};
+			const cli = (extra: string[]) => execa('node', [BIN, 'doctor', ...args, ...extra], {cwd: clone, env, extendEnv: false, reject: false, stdin: 'ignore'});
+
+			const plain = await cli([]);
+			expect(plain.exitCode).toBe(0);
+			expect(existsSync(dump)).toBe(false);
+			expect(tableRows(plain.stdout).map((r) => [r[0], r[1], r[2], r[3]])).toEqual([['cursor', 'project', 'evil', '– skip']]);
+			expect(plain.stderr).toBe('');
+
+			const named = await cli(['evil']);
+			expect(existsSync(dump)).toBe(false);
+			expect(named.stderr).toContain('mcp-wire: doctor will run 1 server (each possibly several times):\n  cursor/evil: /bin/sh -c');
+			expect(named.stderr).toContain('no terminal to ask and no --yes');
+
+			const yes = await cli(['evil', '--yes']);
+			expect(yes.exitCode).toBe(1);
+			expect(readFileSync(dump, 'utf8')).not.toContain('sk-secret-do-not-leak');
+			expect(readFileSync(dump, 'utf8')).toContain('PATH=');
+
+			const unknown = await cli(['nope']);
+			expect(unknown.exitCode).toBe(2);
+			expect(unknown.stderr).toBe('mcp-wire: doctor: no server named "nope" in the configs read (known: evil)');
 		} finally {
 			rmSync(dir, {recursive: true, force: true});
 		}

@@ -1,12 +1,13 @@
 import os from 'node:os';
 import path from 'node:path';
 import {Command, Option} from 'commander';
+import {createInterface} from 'node:readline';
 import {CLIENT_NAMES, type ClientName, type ConfigFile} from '../../configs/index.js';
-import {DEFAULT_JOBS, DEFAULT_TOTAL_TIMEOUT_MS, exitCodeOf, formatJsonRecords, formatReport, runDoctor, STATUS_TEXT} from '../../doctor/index.js';
+import {DEFAULT_JOBS, DEFAULT_TOTAL_TIMEOUT_MS, exitCodeOf, formatJsonRecords, formatReport, planTargets, runDoctor, STATUS_TEXT, type ProbeTarget} from '../../doctor/index.js';
 import {DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS} from '../../tap/probe.js';
 import {capturesDir, currentPlatform, ensurePrivateDir, pruneCaptures, pruneLimitsFromEnv} from '../../tap/capture-store.js';
-import {EXIT} from '../exit-codes.js';
-import {parsePositiveInt, resolveColor} from '../options.js';
+import {EXIT, UsageError} from '../exit-codes.js';
+import {collect, parsePositiveInt, resolveColor} from '../options.js';
 import {VERSION} from '../version.js';
 import {discoverForCli} from '../configs.js';
 
@@ -23,14 +24,24 @@ interface DoctorCliOptions {
 	readonly verbose?: boolean;
 	readonly home?: string;
 	readonly cwd?: string;
+	readonly includeUntrusted?: boolean;
+	readonly yes?: boolean;
+	readonly tryEnv: string[];
 }
 
 const HELP_AFTER = `
 Each stdio server is started the way its client starts it: the entry's command, args, env and cwd,
 with that client's environment rule (Claude Desktop and Cursor: a minimal PATH and the config env;
 Claude Code and VS Code: their whole environment plus the config env). A server that fails there
-but works with your shell's environment is probed a few more times to name the variables that make
-the difference (PYTHONUNBUFFERED, a PATH folder from nvm/pyenv/asdf/volta, VIRTUAL_ENV, ...).
+is probed a few more times with a few harmless variables of your shell (PATH, PYTHONUNBUFFERED,
+VIRTUAL_ENV, NODE_OPTIONS, ...; never your whole environment; add others with --try-env NAME) to
+name the variables that make the difference.
+
+Trust: project servers (./.mcp.json, ./.cursor/mcp.json, ./.vscode/mcp.json) come with the folder,
+so they are started only when their client would start them (a Claude Code project server you
+approved); others are listed as skipped unless you name them or pass --include-untrusted. Before
+anything runs, the commands are listed on stderr; on a terminal doctor asks once (--yes: do not ask).
+Without a terminal and without --yes, only servers their client would start anyway are run.
 
 Status: ${STATUS_TEXT.ok} (no findings), ${STATUS_TEXT.warn} (works; findings this client tolerates),
 ${STATUS_TEXT.fail} (this client gets no working session), ${STATUS_TEXT.skipped} (HTTP/SSE entry, not probed).
@@ -49,6 +60,10 @@ export function doctorCommand(): Command {
 	return new Command('doctor')
 		.summary('check every MCP server in your client configs, the way each client starts it')
 		.description('Find the MCP client configs on this machine (Claude Desktop, Claude Code, Cursor, VS Code), probe every stdio server the way its client launches it, and say for each whether it works and why not.')
+		.argument('[servers...]', 'only these server names (a named project server is probed even when its client has not approved it)')
+		.option('--include-untrusted', 'also probe project servers their client has not approved (they come with the folder: read them first)')
+		.option('-y, --yes', 'do not ask before running the listed servers (scripts, CI)')
+		.option('--try-env <name>', 'a variable of your environment the env-difference search may pass to a failing server (repeatable)', collect, [])
 		.addOption(new Option('--client <name>', 'only this client\'s configs').choices([...CLIENT_NAMES]))
 		.option('--config <file>', 'only this config file (its client is told from the name, or give --client)')
 		.option('--json', 'write one NDJSON record per server and a summary record, nothing else')
@@ -62,8 +77,8 @@ export function doctorCommand(): Command {
 		.addOption(new Option('--home <dir>', 'the home directory to look in (default: yours)').hideHelp())
 		.addOption(new Option('--cwd <dir>', 'the project folder to look in (default: the current directory)').hideHelp())
 		.addHelpText('after', HELP_AFTER)
-		.action(async (options: DoctorCliOptions) => {
-			process.exitCode = await runDoctorCommand(options);
+		.action(async (servers: string[], options: DoctorCliOptions) => {
+			process.exitCode = await runDoctorCommand(options, servers);
 		});
 }
 
@@ -87,15 +102,79 @@ function prepareCaptureDir(): string | undefined {
 	return dir;
 }
 
-async function runDoctorCommand(options: DoctorCliOptions): Promise<number> {
+/** How {@link approveRun} asks and writes; injectable for tests. */
+export interface ApproveIo {
+	/** `--yes`. */
+	readonly yes: boolean;
+	/** stdin and stderr are both terminals, so the user can be asked. */
+	readonly isTerminal: boolean;
+	/** Writes a line (with its newline) to stderr. */
+	readonly write: (text: string) => void;
+	/** Asks `question` on the terminal and resolves to the answer line. */
+	readonly ask: (question: string) => Promise<string>;
+}
+
+/** `client/name: command args (in cwd)` for the list shown before anything runs. */
+export function runLine(target: ProbeTarget): string {
+	const quote = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word));
+	const untrusted = target.trust.trusted ? '' : `  [${target.trust.reason ?? 'not trusted'}]`;
+	return `  ${target.file.client}/${target.entry.name}: ${target.command.map(quote).join(' ')} (in ${target.cwd})${untrusted}`;
+}
+
+/**
+ * The doctor's consent step (issue 13): lists every command about to run on stderr, one line each,
+ * then: `--yes` runs them all; on a terminal asks once (y/yes runs them all, anything else runs
+ * none); without a terminal and without `--yes` runs only those their client starts without asking
+ * (trusted), and the others are skipped with the reason.
+ */
+export async function approveRun(targets: readonly ProbeTarget[], io: ApproveIo): Promise<{run: readonly ProbeTarget[]; declined: string}> {
+	io.write(`mcp-wire: doctor will run ${targets.length} server${targets.length === 1 ? '' : 's'} (each possibly several times):\n`);
+	for (const target of targets) io.write(`${runLine(target)}\n`);
+	if (io.yes) return {run: targets, declined: ''};
+	if (io.isTerminal) {
+		const answer = (await io.ask('mcp-wire: run them? [y/N] ')).trim().toLowerCase();
+		if (answer === 'y' || answer === 'yes') return {run: targets, declined: ''};
+		return {run: [], declined: 'not started: you said no'};
+	}
+	const run = targets.filter((target) => target.trust.trusted);
+	if (run.length < targets.length) io.write(`mcp-wire: no terminal to ask and no --yes: running only the ${run.length} server${run.length === 1 ? '' : 's'} their client starts without asking\n`);
+	return {run, declined: 'not started: no terminal to ask; pass --yes to run it'};
+}
+
+function askOnTerminal(question: string): Promise<string> {
+	const rl = createInterface({input: process.stdin, output: process.stderr, terminal: true});
+	return new Promise((resolve) => {
+		let answered = false;
+		rl.on('close', () => {
+			if (!answered) resolve('');
+		});
+		rl.question(question, (answer) => {
+			answered = true;
+			rl.close();
+			resolve(answer);
+		});
+	});
+}
+
+async function runDoctorCommand(options: DoctorCliOptions, servers: readonly string[] = []): Promise<number> {
 	const home = path.resolve(options.home ?? os.homedir());
 	const cwd = path.resolve(options.cwd ?? process.cwd());
 	const files = discover(options, home, cwd);
+	const context = {env: process.env, home, cwd, platform: process.platform, tryEnv: options.tryEnv.flatMap((name) => name.split(',')).filter((name) => name !== '')};
+	const plan = planTargets(files, context);
+	const known = new Set(plan.targets.flatMap((target) => (target.kind === 'problem' ? (target.problem.server === undefined ? [] : [target.problem.server]) : [target.entry.name])));
+	const unknown = servers.filter((name) => !known.has(name));
+	if (unknown.length > 0) throw new UsageError(`doctor: no server named ${unknown.map((name) => JSON.stringify(name)).join(', ')} in the configs read (known: ${[...known].join(', ') || 'none'})`);
 	const captureDir = options.capture ? prepareCaptureDir() : undefined;
 	const progress = !options.json && process.stderr.isTTY === true && !options.verbose;
+	const isTerminal = process.stdin.isTTY === true && process.stderr.isTTY === true;
 	const report = await runDoctor({
 		files,
-		context: {env: process.env, home, cwd, platform: process.platform},
+		plan,
+		...(servers.length > 0 ? {names: servers} : {}),
+		includeUntrusted: options.includeUntrusted === true,
+		approve: (targets) => approveRun(targets, {yes: options.yes === true, isTerminal, write: (text) => process.stderr.write(text), ask: askOnTerminal}),
+		context,
 		timeoutMs: options.timeout,
 		totalTimeoutMs: options.totalTimeout,
 		jobs: options.jobs,
