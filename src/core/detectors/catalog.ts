@@ -1,22 +1,8 @@
-import type {ClientFamily, ClientImpact, Finding, FindingCode, FindingDraft, Reaction, Severity} from '../types.js';
+import type {ClientFamily, ClientImpact, Finding, FindingCode, FindingDraft, Reaction} from '../types.js';
+import {detailNumber, detailString, row, UNKNOWN, type CatalogEntry} from './meta.js';
+import {RULES} from './registry.js';
 
-/**
- * The finding catalog: for each stable code (wire-faults.md), its default severity, one-line message,
- * fix, the protocol.md rules it comes from, and how each client family reacts (protocol.md §6).
- * Detectors only say what and where ({@link FindingDraft}); {@link dressFinding} adds the rest.
- */
-export interface CatalogEntry {
-	readonly severity: Severity;
-	readonly title: string;
-	readonly message: (draft: FindingDraft) => string;
-	readonly hint: (draft: FindingDraft) => string;
-	readonly rules: readonly string[];
-	readonly impact: (draft: FindingDraft) => readonly ClientImpact[];
-}
-
-type Row = Readonly<Record<ClientFamily, readonly [Reaction, string]>>;
-
-const FAMILIES: readonly ClientFamily[] = ['ts-sdk-v1', 'ts-sdk-v2', 'python-sdk', 'vscode', 'rmcp', 'cursor'];
+export type {CatalogEntry} from './meta.js';
 
 /** Reactions from worst to best (protocol.md §6 legend), the order in which client summaries list them. */
 export const REACTION_ORDER: readonly Reaction[] = ['fatal', 'hang', 'corrupt', 'drop-log', 'skip-log', 'skip', 'ok', 'unknown'];
@@ -56,23 +42,6 @@ export const CLIENT_FAMILY_LABEL: Readonly<Record<ClientFamily, string>> = {
 	cursor: 'Cursor',
 };
 
-function row(r: Row): () => readonly ClientImpact[] {
-	const impact = FAMILIES.map((client) => ({client, reaction: r[client][0], note: r[client][1]}));
-	return () => impact;
-}
-
-const UNKNOWN: readonly [Reaction, string] = ['unknown', 'not established'];
-
-const detailString = (draft: FindingDraft, key: string): string | undefined => {
-	const value = draft.detail?.[key];
-	return typeof value === 'string' ? value : undefined;
-};
-
-const detailNumber = (draft: FindingDraft, key: string): number | undefined => {
-	const value = draft.detail?.[key];
-	return typeof value === 'number' ? value : undefined;
-};
-
 const STRAY_HINT: Readonly<Record<string, string>> = {
 	banner:
 		'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.',
@@ -83,8 +52,8 @@ const STRAY_HINT: Readonly<Record<string, string>> = {
 	text: 'Only MCP messages may go to stdout (R5): move this output to stderr.',
 };
 
-/** The catalog, one entry per code. */
-export const CATALOG: Readonly<Record<FindingCode, CatalogEntry>> = {
+/** Entries of the codes that do not have their own module yet (see `registry.ts`). */
+const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 	'stray-output': {
 		severity: 'error',
 		title: 'stray output on the protocol stream',
@@ -369,21 +338,6 @@ export const CATALOG: Readonly<Record<FindingCode, CatalogEntry>> = {
 			cursor: ['fatal', 'spawn error'],
 		}),
 	},
-	'stderr-merged': {
-		severity: 'error',
-		title: 'stderr merged into stdout',
-		message: () => 'log lines arrive on stdout while stderr stays silent: stderr is redirected into stdout upstream',
-		hint: () => 'Remove `2>&1` from wrapper scripts and do not allocate a TTY (`docker run -i`, not `-it`).',
-		rules: ['R5', 'R7'],
-		impact: row({
-			'ts-sdk-v1': ['skip-log', 'every log line becomes a parse error'],
-			'ts-sdk-v2': ['skip', 'log lines skipped silently'],
-			'python-sdk': ['skip-log', 'parse error per line'],
-			vscode: ['skip-log', 'parse error per line'],
-			rmcp: ['skip', 'skips the lines'],
-			cursor: ['fatal', '2026 builds fail on a parse error'],
-		}),
-	},
 	'slow-response': {
 		severity: 'warning',
 		title: 'slow response',
@@ -538,6 +492,12 @@ export const CATALOG: Readonly<Record<FindingCode, CatalogEntry>> = {
 		}),
 	},
 };
+
+/** The catalog, one entry per code: the inline entries plus each rule module's `meta`. */
+export const CATALOG: Readonly<Record<FindingCode, CatalogEntry>> = {
+	...INLINE,
+	...Object.fromEntries(RULES.map((rule) => [rule.code, rule.meta])),
+} as Record<FindingCode, CatalogEntry>;
 
 /**
  * Dress a detector's draft as a presentable finding: severity (the draft's override or the catalog

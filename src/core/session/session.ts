@@ -11,6 +11,8 @@ import {
 import {dressFinding} from '../detectors/catalog.js';
 import {idKey} from '../jsonrpc/id-key.js';
 import {detectPassive} from '../detectors/passive.js';
+import {RULES} from '../detectors/registry.js';
+import type {OutstandingRequest, RuleListeners, SessionFacts} from '../detectors/rule.js';
 import type {
 	Chunk,
 	ExitInfo,
@@ -106,8 +108,9 @@ export class Session implements SessionStore {
 	private counts: {tools?: number; prompts?: number; resources?: number} = {};
 	private stdinOptions: ClassifyOptions = {direction: 'client-to-server'};
 	private stdoutOptions: ClassifyOptions = {direction: 'server-to-client'};
-	private firstLogStray: FindingDraft | undefined;
-	private logStrays = 0;
+	private serverCapabilities: Readonly<Record<string, unknown>> | undefined;
+	/** The listeners of every rule module (registry.ts), in order. */
+	private readonly rules: readonly RuleListeners[];
 	private hasProbeDiagnosis = false;
 	private hasEarlyExit = false;
 	/** The server's runtime guessed from the command (for runtime-specific fixes), e.g. `python`. */
@@ -130,6 +133,40 @@ export class Session implements SessionStore {
 			stdin: createFramer('stdin', {mode: 'protocol'}),
 			stdout: createFramer('stdout', {mode: 'protocol'}),
 			stderr: createFramer('stderr', {mode: 'log'}),
+		};
+		const facts = this.facts();
+		const report = (draft: FindingDraft): void => this.report(draft);
+		this.rules = RULES.map((rule) => rule.create({report, facts}));
+	}
+
+	/** The read-only view of this session's derived state that rule modules get (rule.ts). */
+	private facts(): SessionFacts {
+		const session = this;
+		return {
+			meta: this.meta,
+			get offeredVersion() {
+				return session.offeredVersion;
+			},
+			get negotiatedVersion() {
+				return session.negotiatedVersion;
+			},
+			get handshakeDone() {
+				return session.handshakeDone;
+			},
+			get serverCapabilities() {
+				return session.serverCapabilities;
+			},
+			get stdinClosedAt() {
+				return session.stdinClosedAt;
+			},
+			get exit() {
+				return session.exitInfo;
+			},
+			runtime: this.runtime,
+			outstanding: (stream: StreamName): OutstandingRequest[] =>
+				[...this.outstanding[stream].values()].map(({frame, method}) => ({frame, method, id: frame.id ?? null})),
+			streamLength: (stream: StreamName) => this.totals[stream].bytes,
+			stderrTail: (maxLines: number) => this.stderrTail(maxLines),
 		};
 	}
 
@@ -159,6 +196,7 @@ export class Session implements SessionStore {
 		this.lastTMs = Math.max(this.lastTMs, tMs);
 		if (this.retain) this.chunks[stream].push(chunk);
 		this.emit({type: 'chunk', chunk});
+		for (const rule of this.rules) rule.onChunk?.(chunk);
 		this.framers[stream].push(chunk, this.onFramed);
 		return chunk;
 	}
@@ -174,6 +212,7 @@ export class Session implements SessionStore {
 		if (mark.type === 'stdin-closed' && this.stdinClosedAt === undefined) this.stdinClosedAt = mark.tMs;
 		if (mark.type === 'phase' && mark.name === 'modern-era') this.era = 'modern';
 		this.emit({type: 'mark', mark});
+		for (const rule of this.rules) rule.onMark?.(mark);
 		if (mark.type === 'stdin-closed') this.endFramer('stdin', mark.tMs);
 	}
 
@@ -184,6 +223,7 @@ export class Session implements SessionStore {
 		this.marks.push(mark);
 		this.lastTMs = Math.max(this.lastTMs, tMs);
 		this.emit({type: 'mark', mark});
+		for (const rule of this.rules) rule.onMark?.(mark);
 		this.endFramer(stream, tMs);
 	}
 
@@ -193,6 +233,7 @@ export class Session implements SessionStore {
 		this.exitInfo = info;
 		this.lastTMs = Math.max(this.lastTMs, info.tMs);
 		this.emit({type: 'exit', exit: info});
+		for (const rule of this.rules) rule.onExit?.(info);
 		const stdoutBytes = this.totals.stdout.bytes;
 		const signals = this.marks.filter((m): m is Extract<Mark, {type: 'signal-sent'}> => m.type === 'signal-sent');
 		const closedFirst = this.stdinClosedAt !== undefined && this.stdinClosedAt <= info.tMs;
@@ -263,18 +304,7 @@ export class Session implements SessionStore {
 				});
 			}
 		}
-		if (this.firstLogStray && this.totals.stderr.bytes === 0) {
-			const first = this.firstLogStray;
-			this.report({
-				code: 'stderr-merged',
-				stream: 'stdout',
-				offset: first.offset,
-				byteLength: first.byteLength,
-				...(first.frameIndex === undefined ? {} : {frameIndex: first.frameIndex}),
-				tMs: this.lastTMs,
-				detail: {logLines: this.logStrays},
-			});
-		}
+		for (const rule of this.rules) rule.onEnd?.({tMs: this.lastTMs, isComplete: options.isComplete !== false});
 		this.summary = this.buildSummary();
 		this.emit({type: 'summary', summary: this.summary});
 		return this.summary;
@@ -377,15 +407,9 @@ export class Session implements SessionStore {
 		this.totals[stream].frames += 1;
 		if (this.retain) this.frames.push(frame);
 		this.emit({type: 'frame', frame});
-		for (const draft of output.findings) {
-			const withFrame = {...draft, frameIndex: index};
-			if (draft.code === 'stray-output' && draft.detail?.['kind'] === 'log' && stream === 'stdout') {
-				this.logStrays += 1;
-				this.firstLogStray ??= withFrame;
-			}
-			this.report(withFrame);
-		}
+		for (const draft of output.findings) this.report({...draft, frameIndex: index});
 		if (drafts) for (const draft of drafts) this.report(draft);
+		for (const rule of this.rules) rule.onFrame?.(frame);
 	};
 
 	/** Request/response correlation (J4, J5), lifecycle checks (R8, R11) and timing (R15, O2–O4). */
@@ -495,6 +519,8 @@ export class Session implements SessionStore {
 				this.stdinOptions = {direction: 'client-to-server', protocolVersion: result.protocolVersion};
 				this.stdoutOptions = {direction: 'server-to-client', protocolVersion: result.protocolVersion};
 			}
+			const capabilities = (result as {capabilities?: unknown} | undefined)?.capabilities;
+			if (capabilities && typeof capabilities === 'object' && !Array.isArray(capabilities)) this.serverCapabilities = capabilities as Record<string, unknown>;
 			if (result?.serverInfo && typeof result.serverInfo === 'object') {
 				this.serverInfo = {
 					...(typeof result.serverInfo.name === 'string' ? {name: result.serverInfo.name} : {}),
@@ -532,6 +558,7 @@ export class Session implements SessionStore {
 		this.bySeverity[finding.severity] += 1;
 		if (this.retain || finding.severity !== 'info') this.findings.push(finding);
 		this.emit({type: 'finding', finding});
+		for (const rule of this.rules) rule.onFinding?.(finding);
 	}
 
 	private buildSummary(): Summary {

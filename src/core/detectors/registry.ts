@@ -1,0 +1,10 @@
+import type {Rule} from './rule.js';
+import {stderrMerged} from './stderr-merged.js';
+
+/**
+ * Every finding code that has its own module (`<code>.ts`: meta + detector + tests beside it in
+ * `test/core/detectors/`), in the order their listeners run. Codes not listed here still keep their
+ * entry inline in `catalog.ts` and their logic in the framer or the session; move them here as they are
+ * touched.
+ */
+export const RULES: readonly Rule[] = [stderrMerged];
