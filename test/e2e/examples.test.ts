@@ -1,3 +1,12 @@
+// Real probes of a few example servers, one at a time (issue 11). Every example server is covered by its
+// recorded capture, replayed through the session with exact codes at exact offsets, in
+// test/render/report/example-goldens.test.ts ("replays to the manifest findings"); a verdict that hangs on
+// timing (no-response, unflushed-output, slow-healthy, ignores-shutdown) is tested there and on synthetic
+// chunk streams, never by racing a real interpreter on a loaded machine.
+//
+// The ones probed here answer on their own: their verdict never comes from a timeout firing, so the probe
+// gets a generous --timeout (a 2-core machine under load with a python3 shim that takes seconds to start
+// must not turn a healthy server into `no-response`). They run sequentially, never all at once.
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
@@ -6,30 +15,37 @@ import {ROOT, runJson} from './helpers.js';
 interface ManifestEntry {
 	readonly name: string;
 	readonly command: string[];
-	readonly fault: string;
 	readonly expect: {code: string; stream: string; offset: number | null}[];
 	readonly verdict: 'ok' | 'warn' | 'fail';
-	readonly timeoutMs?: number;
-	readonly note?: string;
 }
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'examples', 'servers', 'manifest.json'), 'utf8')) as ManifestEntry[];
 
-// Every bundled example server, probed by the real CLI as a child process: exact codes at exact offsets.
-describe.concurrent('probe of each example server', () => {
-	it.each(manifest.map((entry) => [entry.name, entry] as const))('%s', async (_name, entry) => {
-		const timeout = entry.timeoutMs ?? 2500;
-		const run = await runJson(['probe', '--json', '--timeout', String(timeout), '--', ...entry.command]);
-		expect(run.problems).toEqual([]);
-		const found = run.findings.map((f) => ({code: f.code, stream: f.stream, offset: f.offset}));
-		const expected = entry.expect.map((e) => {
-			if (e.offset !== null) return e;
-			const match = found.find((f) => f.code === e.code && f.stream === e.stream);
-			return {...e, offset: match?.offset ?? -1};
-		});
-		const key = (f: {code: string; stream: string; offset: number | null}) => `${f.code}@${f.stream}:${f.offset}`;
-		expect(found.map(key).sort()).toEqual(expected.map(key).sort());
-		expect(run.summary?.verdict).toBe(entry.verdict);
-		expect(run.exitCode).toBe(entry.verdict === 'fail' ? 1 : 0);
+/** One per interpreter and verdict: node/python3/sh, ok/warn/fail, one- and multi-frame faults. */
+const PROBED = ['healthy-python', 'stray-print-node', 'venv-banner', 'crlf-node', 'pretty-json-python'];
+/** A --timeout no healthy start-up reaches, even python3 through a version-manager shim at load 30. */
+const GENEROUS_TIMEOUT_MS = 60_000;
+
+describe('real probe of a few example servers (sequential)', () => {
+	it('probes only manifest entries, and every entry has a recorded capture that the replay test checks', () => {
+		const names = manifest.map((entry) => entry.name);
+		expect(names).toEqual(expect.arrayContaining(PROBED));
+		for (const name of names) {
+			expect(() => readFileSync(join(ROOT, 'test', 'fixtures', 'captures', `${name}.ndjson`)), name).not.toThrow();
+		}
 	});
+
+	it.each(PROBED)(
+		'%s: exact codes at exact offsets, verdict and exit code',
+		async (name) => {
+			const entry = manifest.find((item) => item.name === name)!;
+			const run = await runJson(['probe', '--json', '--timeout', String(GENEROUS_TIMEOUT_MS), '--', ...entry.command]);
+			expect(run.problems).toEqual([]);
+			const key = (f: {code: string; stream: string; offset: number | null}) => `${f.code}@${f.stream}:${f.offset}`;
+			expect(run.findings.map(key).sort()).toEqual(entry.expect.map(key).sort());
+			expect(run.summary?.verdict).toBe(entry.verdict);
+			expect(run.exitCode).toBe(entry.verdict === 'fail' ? 1 : 0);
+		},
+		180_000,
+	);
 });

@@ -89,7 +89,7 @@ describe('wrap', () => {
 
 	it('the wrapped entry still works when started the way Claude Desktop starts it (minimal PATH), and the tap records it', async () => {
 		await cli(['wrap', 'healthy-node', '--client', 'claude-desktop']);
-		const run = await cli(['doctor', '--client', 'claude-desktop', '--json', '--timeout', '3000']);
+		const run = await cli(['doctor', '--client', 'claude-desktop', '--json', '--timeout', '10000']);
 		const row = run.stdout
 			.split('\n')
 			.map((line) => JSON.parse(line) as Record<string, unknown>)
