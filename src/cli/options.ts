@@ -21,7 +21,7 @@ export function parsePositiveInt(name: string): (value: string) => number {
 }
 
 /**
- * Validate `--ignore` codes against the stable catalog (wire-faults.md); an unknown code is a usage
+ * Validate `--ignore` codes against the stable catalog (docs/findings.md); an unknown code is a usage
  * error that lists the known ones, so a typo never silently ignores nothing.
  */
 export function parseIgnore(values: readonly string[]): FindingCode[] {

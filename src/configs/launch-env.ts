@@ -1,6 +1,6 @@
 /**
  * The environment and working directory each client gives a stdio server it launches (issue 6
- * "environment rule"; protocol.md C3, C6, C8). `doctor` probes a server with exactly this, so a server
+ * "environment rule"; docs/protocol.md C3, C6, C8). `doctor` probes a server with exactly this, so a server
  * that only works thanks to a variable of the user's shell is caught.
  */
 import path from 'node:path';

@@ -3,7 +3,7 @@ import type {ClientImpact, FindingCode, FindingDraft, Severity} from './types.js
 
 /**
  * `mcp-wire explain`: maps an error message a user copied from a client log back to the wire fault behind
- * it (wire-faults.md "Presenting a finding", protocol.md §3 C8 "Message texts a user will paste"), with
+ * it (docs/findings.md, "how a finding is shown", docs/protocol.md C8 "Message texts a user will paste"), with
  * the catalog's title, fix and client impact (core/detectors/catalog.ts; nothing is restated here).
  *
  * Pure: text in, explanations out.
@@ -16,7 +16,7 @@ export interface Explanation {
 	readonly likelihood: 'likely' | 'possible';
 	/** How the message points at the fault, in one or two sentences. */
 	readonly why: string;
-	/** From the catalog: the fault's title, severity, fix, client reactions and protocol.md rules. */
+	/** From the catalog: the fault's title, severity, fix, client reactions and docs/protocol.md rules. */
 	readonly title: string;
 	readonly severity: Severity;
 	readonly hint: string;
@@ -135,7 +135,7 @@ function fromUnexpectedToken(token: string, snippet: string): Candidate[] {
 /**
  * Maps a pasted client error message to the faults behind it.
  *
- * Recognised (protocol.md §3 C1–C8, §6): V8 `JSON.parse` errors as the TS SDK logs them — `Unexpected token
+ * Recognised (docs/protocol.md C1–C8, §6): V8 `JSON.parse` errors as the TS SDK logs them — `Unexpected token
  * 'X', "<first 10 chars>"... is not valid JSON` (and the older `Unexpected token X in JSON at position N`),
  * `Unexpected end of JSON input`, `Expected property name or '}' in JSON at position 1`, `Unexpected
  * non-whitespace character after JSON at position N`, `No number after minus sign in JSON at position N`;

@@ -88,10 +88,10 @@ export interface Frame {
 	readonly text?: string;
 }
 
-/** Severity follows what breaks a real client (wire-faults.md): error = a shipping client loses a message, hangs or disconnects. */
+/** Severity follows what breaks a real client (docs/findings.md): error = a shipping client loses a message, hangs or disconnects. */
 export type Severity = 'error' | 'warning' | 'info';
 
-/** Every stable finding code (wire-faults.md). A public interface: never rename one. */
+/** Every stable finding code (docs/findings.md). A public interface: never rename one. */
 export const FINDING_CODES = [
 	'stray-output',
 	'blank-line',
@@ -123,11 +123,11 @@ export const FINDING_CODES = [
 /** A stable finding code. */
 export type FindingCode = (typeof FINDING_CODES)[number];
 
-/** Client families whose reaction to a fault is known (protocol.md §6). */
+/** Client families whose reaction to a fault is known (docs/protocol.md "Client reactions"). */
 export type ClientFamily = 'ts-sdk-v1' | 'ts-sdk-v2' | 'python-sdk' | 'vscode' | 'rmcp' | 'cursor';
 
 /**
- * What a client does with a fault (protocol.md §6 legend): ok, skip (silently), skip-log, drop-log (valid
+ * What a client does with a fault (docs/protocol.md "Client reactions" legend): ok, skip (silently), skip-log, drop-log (valid
  * JSON rejected by schema), hang (awaited message never delivered), fatal (transport closed), corrupt
  * (accepted with U+FFFD), unknown (not established).
  */
@@ -173,7 +173,7 @@ export interface Finding extends FindingDraft {
 	readonly message: string;
 	readonly hint: string;
 	readonly impact: readonly ClientImpact[];
-	/** Rule ids in protocol.md (R1, J9, O4…). */
+	/** Rule ids in docs/protocol.md (R1, J9, O4…). */
 	readonly rules: readonly string[];
 }
 

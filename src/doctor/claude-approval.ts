@@ -1,6 +1,6 @@
 /**
  * Claude Code starts a project server (one from `.mcp.json`) only after the user approved it; until
- * then `claude mcp list` shows it as "⏸ Pending approval" and never connects (protocol.md §8, measured
+ * then `claude mcp list` shows it as "⏸ Pending approval" and never connects (docs/protocol.md "Measured: Claude Code's claude mcp list", measured
  * on 2.1.197). The approval lives in the settings keys `enabledMcpjsonServers`,
  * `disabledMcpjsonServers` and `enableAllProjectMcpServers`, in `~/.claude/settings.json`,
  * `<project>/.claude/settings.json`, `<project>/.claude/settings.local.json`, and (older versions) in

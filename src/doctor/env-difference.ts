@@ -1,6 +1,6 @@
 /**
  * "Works in my shell, fails in the client": which variables of the user's environment make the
- * difference (issue 6 "Env differences are explained"; protocol.md C3, O3). The doctor re-probes a
+ * difference (issue 6 "Env differences are explained"; docs/protocol.md C3, O3). The doctor re-probes a
  * failing server once with the user's full environment; when that works, this module narrows the
  * difference down with a bounded number of extra probes.
  */

@@ -46,7 +46,7 @@ export interface FindingCount {
  * - `position`: where the entry (or the problem) is in `file`, 1-based.
  * - `command`, `cwd`, `envMode`: how the server was launched (after the client's variable expansion).
  * - `connected`: the server answered the handshake in time, in a frame this client can read: what
- *   `claude mcp list` reports as "Connected" (protocol.md §8). A `fail` row can be connected: it
+ *   `claude mcp list` reports as "Connected" (docs/protocol.md "Measured: Claude Code's claude mcp list"). A `fail` row can be connected: it
  *   then breaks later in the session (a `tools/list` reply with the wrong id, a crash on the next
  *   request). Absent for config problems and skipped rows.
  * - `startupMs`: `initialize` latency (ms) when connected; absent otherwise.

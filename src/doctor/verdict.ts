@@ -1,7 +1,7 @@
 /**
  * The doctor's verdict for one probed server, as one particular client would see it (issue 6
  * "Output"). Pure: it reads a finished session snapshot and the client reaction table that the finding
- * catalog carries (protocol.md §6), so a stray banner line is ▲ for Claude Code (logged and skipped)
+ * catalog carries (docs/protocol.md "Client reactions"), so a stray banner line is ▲ for Claude Code (logged and skipped)
  * but ✘ for Cursor (2026 builds fail the connection).
  */
 import type {ClientName} from '../configs/index.js';
@@ -9,7 +9,7 @@ import type {ClientFamily, Finding, Reaction, SessionSnapshot} from '../core/typ
 import type {DoctorStatus, FindingCount} from './types.js';
 
 /**
- * Which client family's reactions apply to a client (protocol.md §6 and C8): Claude Desktop and Claude
+ * Which client family's reactions apply to a client (docs/protocol.md "Client reactions" and C8): Claude Desktop and Claude
  * Code run the TS SDK v1 client; VS Code and Cursor have their own columns.
  */
 export const CLIENT_FAMILY: Readonly<Record<ClientName, ClientFamily>> = {

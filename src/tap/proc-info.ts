@@ -1,7 +1,7 @@
 import {readFileSync, readdirSync, readlinkSync} from 'node:fs';
 
 /**
- * What a silent server process is doing, read from Linux `/proc` (wire-faults.md `no-response`: tell
+ * What a silent server process is doing, read from Linux `/proc` (docs/findings.md `no-response`: tell
  * "blocked before its read loop" from buffering). Everything is best effort: a field is absent when
  * `/proc` does not say (another OS, a process that already exited, a hidden `wchan`).
  */
@@ -124,7 +124,7 @@ function syscallMeaning(call: NonNullable<ProcessState['syscall']>): string | un
 }
 
 /**
- * Read what a process and its descendants are blocked on (Linux only; wire-faults.md `no-response`).
+ * Read what a process and its descendants are blocked on (Linux only; docs/findings.md `no-response`).
  * Call it BEFORE closing the server's stdin: afterwards the server may be somewhere else.
  *
  * @param pid the server's process id

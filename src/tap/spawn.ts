@@ -6,7 +6,7 @@ import type {Clock} from './clock.js';
 
 /**
  * Environment variables the MCP TypeScript SDK passes to a stdio server by default
- * (`DEFAULT_INHERITED_ENV_VARS` in `src/client/stdio.ts`, protocol.md C3). Everything else (for example
+ * (`DEFAULT_INHERITED_ENV_VARS` in `src/client/stdio.ts`, docs/protocol.md C3). Everything else (for example
  * `PYTHONUNBUFFERED`, `NODE_OPTIONS`, `VIRTUAL_ENV`) is dropped unless passed explicitly (O3).
  */
 export const SDK_DEFAULT_ENV_KEYS: Readonly<Record<'posix' | 'win32', readonly string[]>> = {
@@ -56,7 +56,7 @@ export class EnvOptionError extends Error {
 }
 
 /**
- * Build the child's environment the way a real client does (issue 2 item 5, protocol.md C3, O3):
+ * Build the child's environment the way a real client does (issue 2 item 5, docs/protocol.md C3, O3):
  * the MCP SDK allow-list (`HOME LOGNAME PATH SHELL TERM USER` on POSIX, the C3 list on win32; values that
  * start with `()`, exported shell functions, are skipped as the SDK does), then every `--env`, later
  * entries winning. With `inheritEnv`, the whole parent environment plus `--env` (mode `inherit`).
@@ -227,7 +227,7 @@ function checkCwd(cwd: string, file: string): SpawnError | undefined {
 }
 
 /**
- * Start an MCP server the way a real client does (issue 2 item 5, protocol.md C3): through execa with
+ * Start an MCP server the way a real client does (issue 2 item 5, docs/protocol.md C3): through execa with
  * `shell: false` (never a shell: arguments are passed as-is), `extendEnv: false` (only `options.env`),
  * three pipes, no buffering, raw `Buffer` chunks. stdout and stderr are both read from the first moment
  * to EOF, so the server never blocks on a full pipe (O6); nothing is decoded or re-chunked.

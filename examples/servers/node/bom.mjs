@@ -1,4 +1,4 @@
-// bom: the first write starts with a UTF-8 byte order mark EF BB BF (R4). Expect: bom. Mirrors the BOM row of protocol.md §6 (R4).
+// bom: the first write starts with a UTF-8 byte order mark EF BB BF (R4). Expect: bom. Mirrors the BOM row of docs/protocol.md "Client reactions" (R4).
 import {createInterface} from 'node:readline';
 
 const KNOWN_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];

@@ -1,4 +1,4 @@
-// concatenated: the initialize result and a log notification are written on ONE line, {...}{...}LF (J9). Expect: concatenated-json. Mirrors the 'two JSON values on a line' row of protocol.md §6.
+// concatenated: the initialize result and a log notification are written on ONE line, {...}{...}LF (J9). Expect: concatenated-json. Mirrors the 'two JSON values on a line' row of docs/protocol.md "Client reactions".
 import {createInterface} from 'node:readline';
 
 const KNOWN_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];

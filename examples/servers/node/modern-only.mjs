@@ -1,4 +1,4 @@
-// modern-only: a 2026-07-28-only (stateless) server: no initialize handshake, only server/discover (R19). Expect: no findings if the probe falls back to the modern era (see manifest note). Field case: none (protocol.md R19).
+// modern-only: a 2026-07-28-only (stateless) server: no initialize handshake, only server/discover (R19). Expect: no findings if the probe falls back to the modern era (see manifest note). Field case: none (docs/protocol.md R19).
 import {createInterface} from 'node:readline';
 
 const VERSION = '2026-07-28';

@@ -1,4 +1,4 @@
-# ignores-shutdown: healthy on the wire, but ignores stdin EOF (a non-daemon thread) and SIGTERM, so only SIGKILL ends it (R14). Expect: shutdown-timeout (error: SIGKILL needed). Mirrors the 'ignores stdin EOF and SIGTERM' row of protocol.md §6.
+# ignores-shutdown: healthy on the wire, but ignores stdin EOF (a non-daemon thread) and SIGTERM, so only SIGKILL ends it (R14). Expect: shutdown-timeout (error: SIGKILL needed). Mirrors the 'ignores stdin EOF and SIGTERM' row of docs/protocol.md "Client reactions".
 import json
 import signal
 import sys

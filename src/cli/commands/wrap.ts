@@ -25,7 +25,7 @@ export const BIN_PATH = fileURLToPath(new URL('../../../bin/mcp-wire.js', import
 /**
  * The command a wrapped entry runs: `[node, /abs/bin/mcp-wire.js, 'tap', '--name', NAME, '--']`, then
  * the original command and arguments. Absolute paths, because GUI clients start servers with a minimal
- * PATH (protocol.md C8) on which neither `mcp-wire` nor an nvm-installed `node` may be found.
+ * PATH (docs/protocol.md C8) on which neither `mcp-wire` nor an nvm-installed `node` may be found.
  */
 export function tapCommandFor(name: string): string[] {
 	return [process.execPath, BIN_PATH, 'tap', '--name', name, '--'];

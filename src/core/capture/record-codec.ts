@@ -1,4 +1,5 @@
 import {Buffer, isUtf8} from 'node:buffer';
+import {findingDocsRef} from '../detectors/docs-ref.js';
 import {
 	FINDING_CODES,
 	type Chunk,
@@ -25,7 +26,7 @@ import {
  * | `session` | `format` (this is 1) + every {@link SessionMeta} field |
  * | `chunk` | `seq, stream, tMs, offset, length, base64`, and `text` (a UTF-8 preview, only when the bytes are valid UTF-8 and at most {@link CHUNK_PREVIEW_MAX_BYTES} long; ignored on decode) |
  * | `frame` | every {@link Frame} field (`message` as parsed JSON, `text` for text frames) |
- * | `finding` | every {@link Finding} field |
+ * | `finding` | every {@link Finding} field, and `docs`: the code's section, `docs/findings.md#<code>` (written only; added in format 1 without a version bump: readers ignore unknown fields) |
  * | `mark` | `mark`: the {@link Mark} object (it has its own `type`) |
  * | `exit` | `code, signal, tMs` ({@link ExitInfo}) |
  * | `summary` | every {@link Summary} field |
@@ -165,6 +166,8 @@ function findingRecord(finding: Finding): Record<string, unknown> {
 	record['message'] = finding.message;
 	record['hint'] = finding.hint;
 	record['rules'] = [...finding.rules];
+	// The code's section in docs/findings.md; written, never read back (decoding derives nothing from it).
+	record['docs'] = findingDocsRef(finding.code);
 	record['impact'] = finding.impact.map((impact) => ({client: impact.client, reaction: impact.reaction, note: impact.note}));
 	put(record, 'detail', finding.detail);
 	put(record, 'confidence', finding.confidence);

@@ -2,9 +2,9 @@ import type {ClientFamily, ClientImpact, Finding, FindingCode, FindingDraft, Rea
 import {detailNumber, detailString, row, UNKNOWN, type CatalogEntry} from './meta.js';
 import {RULES} from './registry.js';
 
-export type {CatalogEntry} from './meta.js';
+export type {CatalogEntry, ExampleStep, FindingDoc, FindingExample} from './meta.js';
 
-/** Reactions from worst to best (protocol.md §6 legend), the order in which client summaries list them. */
+/** Reactions from worst to best (docs/protocol.md "Client reactions" legend), the order in which client summaries list them. */
 export const REACTION_ORDER: readonly Reaction[] = ['fatal', 'hang', 'corrupt', 'drop-log', 'skip-log', 'skip', 'ok', 'unknown'];
 
 /** Words for the reactions in prose (reports, `explain`). */
@@ -21,7 +21,7 @@ export const REACTION_WORDS: Readonly<Record<Reaction, string>> = {
 
 /**
  * The client impact in one line, worst first: `fatal: Cursor · skip+log: TS SDK v1 (…), Python SDK`.
- * Says at a glance which clients a fault breaks (wire-faults.md "Presenting a finding").
+ * Says at a glance which clients a fault breaks (docs/findings.md, "how a finding is shown").
  */
 export function clientsSummary(impact: readonly ClientImpact[]): string {
 	return REACTION_ORDER.map((reaction) => {
@@ -64,6 +64,12 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		},
 		hint: (d) => STRAY_HINT[detailString(d, 'kind') ?? 'text'] ?? STRAY_HINT['text']!,
 		rules: ['R5'],
+		doc: {
+			what: 'A line on the protocol stream that is not JSON at all: a start-up banner, a `print()` or `console.log`, a log line, usage text, a progress bar, or what a launcher (npm, dotenv, a wrapper script, `dotnet run`) printed before the server started.',
+			recognised: 'The line does not parse as JSON, and it is neither part of a pretty-printed value (`multiline-json`) nor an LSP header (`content-length-framing`), nor a line that opens like a message. `detail.kind` says what it looks like: `banner` (before the first message), `log` (a timestamp or level prefix), `progress` (text rewritten with CR), `launcher` (known launcher shapes), otherwise `text`.',
+			fix: 'Only MCP messages may go to stdout ([R5](docs/protocol.md#r5)). Print start-up text to stderr (Python `print(..., file=sys.stderr)`, Node `console.error`); point loggers at stderr; launch the server directly (`exec` in wrapper scripts, `node` instead of `npm start`, dotenv `config({quiet: true})`).',
+			example: {steps: [{stream: 'stdout', bytes: 'Server started\n'}, {stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"ok"}}\n'}], note: 'The TS SDK logs `Unexpected token \'S\', "Server sta"... is not valid JSON` for the first line.'},
+		},
 		impact: row({
 			'ts-sdk-v1': ['skip-log', 'logs `Unexpected token …` and skips the line; Claude Desktop shows a toast'],
 			'ts-sdk-v2': ['skip', 'skips the line silently'],
@@ -79,6 +85,11 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		message: (d) => `an empty line on ${d.stream}`,
 		hint: () => 'Write exactly one `JSON + "\\n"` per message; do not write an extra newline.',
 		rules: ['R5'],
+		doc: {
+			what: 'An empty line: a line terminator with no message before it, usually an extra `print()` or a `"\\n"` written after a message that already ended with one.',
+			recognised: 'LF (or CR LF) with zero bytes before it on the protocol stream.',
+			example: {steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"ok"}}\n\n'}], note: 'Node clients log `Unexpected end of JSON input` for the second LF.'},
+		},
 		impact: row({
 			'ts-sdk-v1': ['skip-log', 'logs `Unexpected end of JSON input`'],
 			'ts-sdk-v2': ['skip', 'skips silently'],
@@ -95,6 +106,11 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		hint: () =>
 			'Write LF only: Python `sys.stdout.reconfigure(newline="\\n")` or a TextIOWrapper with `newline=""`; C `_setmode(_fileno(stdout), _O_BINARY)`; .NET/Java: write "\\n" explicitly.',
 		rules: ['R2', 'O5'],
+		doc: {
+			what: 'A message that ends with CR LF (`0D 0A`) instead of LF alone. Every surveyed client tolerates it; it tells that stdout is in Windows text mode (Python\'s default text wrapper, C text-mode stdout, `WriteLine`/`println`).',
+			recognised: 'The byte before the LF that ends a message is `0x0D`.',
+			example: {steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"ok"}}\r\n'}]},
+		},
 		impact: row({
 			'ts-sdk-v1': ['ok', 'strips the trailing CR (since 1.9.0)'],
 			'ts-sdk-v2': ['ok', 'strips the trailing CR'],
@@ -110,6 +126,11 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		message: (d) => `one JSON message spread over ${detailNumber(d, 'lines') ?? 'several'} lines`,
 		hint: () => 'Serialize each message on one line: `JSON.stringify(msg)` / `json.dumps(msg)` with no indent.',
 		rules: ['R1'],
+		doc: {
+			what: 'One JSON message spread over several lines, usually because it was serialized with an indent. Clients read line by line, so every line fails to parse and the message is never delivered.',
+			recognised: 'Consecutive lines that do not parse alone but make one JSON value together (bracket depth is tracked outside strings only).',
+			example: {steps: [{stream: 'stdout', bytes: '{\n  "jsonrpc": "2.0",\n  "method": "notifications/initialized"\n}\n'}], note: 'A line that is just `{` makes V8 say `Expected property name or \'}\' in JSON at position 1`.'},
+		},
 		impact: row({
 			'ts-sdk-v1': ['hang', 'logs a parse error per line (`Expected property name or \'}\'…`); the message is never delivered'],
 			'ts-sdk-v2': ['hang', 'skips every line silently; the request times out'],
@@ -125,6 +146,11 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		message: (d) => `${detailNumber(d, 'values') ?? 2} JSON values share one line`,
 		hint: () => 'End every message with "\\n"; never write two messages without a newline between them.',
 		rules: ['J9'],
+		doc: {
+			what: 'Two JSON values on one line with no LF between them (`{…}{…}`, or two values separated only by a lone CR). Clients parse the line as one text, fail, and lose both messages.',
+			recognised: 'A value parses completely and more non-whitespace bytes follow before the LF.',
+			example: {steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/initialized"}{"jsonrpc":"2.0","method":"notifications/initialized"}\n'}], note: 'V8 says `Unexpected non-whitespace character after JSON at position 54`.'},
+		},
 		impact: row({
 			'ts-sdk-v1': ['hang', 'logs `Unexpected non-whitespace character after JSON`; both messages are lost'],
 			'ts-sdk-v2': ['hang', 'skips the line silently; both messages are lost'],
@@ -146,6 +172,11 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 				? 'The client sends LSP framing; configure it for MCP stdio (one JSON message per line).'
 				: 'Drop the headers: write `JSON + "\\n"` per message and read input line by line (MCP stdio, not LSP base protocol).',
 		rules: ['L1', 'L6', 'R1'],
+		doc: {
+			what: 'LSP base-protocol framing: `Content-Length: N` header lines, an empty CR LF line, then a body of N bytes with no newline after it. MCP stdio is newline-delimited JSON, so a stdio MCP client never finds a message in it.',
+			recognised: 'A header block with `Content-Length` at a message boundary, on either stream (`detail` notes a `Content-Type` header, a declared length that differs from the body, LF-only headers). A server that stays silent on newline-delimited input but answers a re-probe framed with Content-Length gets it too (a live probe only).',
+			example: {steps: [{stream: 'stdout', bytes: 'Content-Length: 54\r\n\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}'}]},
+		},
 		impact: row({
 			'ts-sdk-v1': ['hang', 'logs `Unexpected token \'C\', "Content-Le"...` and `Unexpected end of JSON input`; connect times out'],
 			'ts-sdk-v2': ['hang', 'silent until the timeout'],
@@ -169,6 +200,11 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 				? 'Do not call `process.exit()` right after writing: let stdout drain (exit from the write callback, or set `process.exitCode`).'
 				: 'End every message with "\\n" and flush it.',
 		rules: ['R1', 'O4'],
+		doc: {
+			what: 'A message whose terminating LF never comes: the last bytes were still in a buffer when the process ended, or the output was cut short.',
+			recognised: 'Bytes without an LF pending when the stream ends (or idle past the probe\'s timeout). A cut at a multiple of 65,536 bytes is the fingerprint of `process.exit()` before the pipe drained ([O4](docs/protocol.md#o4)).',
+			example: {steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/initialized"}'}, {exit: 0, tMs: 5}], note: 'The message has no `0A`; clients wait for it and drop the bytes at EOF.'},
+		},
 		impact: row({
 			'ts-sdk-v1': ['hang', 'waits for the newline; discards the bytes at EOF'],
 			'ts-sdk-v2': ['hang', 'waits for the newline'],
@@ -185,6 +221,11 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		hint: () =>
 			'Write UTF-8 without BOM: Python `encoding="utf-8"` (not "utf-8-sig"); .NET `new UTF8Encoding(false)`; PowerShell `[Console]::OutputEncoding = [Text.UTF8Encoding]::new($false)`.',
 		rules: ['R4'],
+		doc: {
+			what: 'A UTF-8 byte order mark (`EF BB BF`) in front of a message. JSON parsers reject it, so the first message (usually the `initialize` reply) is lost.',
+			recognised: 'The bytes `EF BB BF` at the start of the stream or of a line.',
+			example: {steps: [{stream: 'stdout', bytes: '\xEF\xBB\xBF{"jsonrpc":"2.0","method":"notifications/initialized"}\n'}]},
+		},
 		impact: row({
 			'ts-sdk-v1': ['hang', 'JSON.parse rejects U+FEFF: the first message (the initialize reply) is lost'],
 			'ts-sdk-v2': ['hang', 'skips the line silently; connect times out'],
@@ -200,6 +241,11 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		message: (d) => `terminal control sequence (ESC${detailString(d, 'sequence') ? ' ' + detailString(d, 'sequence') : ''}) on ${d.stream}`,
 		hint: () => 'Disable colours when stdout is not a terminal, and send logs to stderr (`NO_COLOR=1`, `FORCE_COLOR=0`, logger colour off).',
 		rules: ['R5'],
+		doc: {
+			what: 'Terminal control sequences (colours `ESC [ … m`, cursor moves, screen clears, OSC titles) on the protocol stream, from a coloured logger or a TUI library that believes it writes to a terminal.',
+			recognised: 'An ESC byte (`0x1B`) on the protocol stream; `detail.sequence` names the sequence.',
+			example: {steps: [{stream: 'stdout', bytes: '\x1B[33mwarning\x1B[0m\n'}], note: 'The line is also `stray-output`: it is not JSON.'},
+		},
 		impact: row({
 			'ts-sdk-v1': ['skip-log', "logs `Unexpected token ''…` and skips the line"],
 			'ts-sdk-v2': ['skip', 'skips the line silently'],
@@ -216,6 +262,15 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		hint: () =>
 			'Decode text from its real encoding before putting it in JSON (e.g. `bytes.decode("cp949")`), or escape binary data as base64; write stdout as UTF-8.',
 		rules: ['R3'],
+		doc: {
+			what: 'Bytes that are not UTF-8: text in a legacy code page (cp1252, cp949) copied into a JSON string, or a multi-byte character cut in half. MCP messages must be UTF-8 ([R3](docs/protocol.md#r3)).',
+			recognised: 'Byte-level UTF-8 validation of each line before anything is decoded; `detail.inString` says whether the bad bytes sit inside a JSON string.',
+			variants: [
+				{label: 'inside a JSON string', detail: {inString: true}},
+				{label: 'outside a JSON string', detail: {inString: false}},
+			],
+			example: {steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"caf\xE9"}}\n'}], note: '`E9` is `é` in cp1252; in UTF-8 it must be followed by two continuation bytes.'},
+		},
 		impact: (d) => {
 			const inString = d.detail?.['inString'] === true;
 			return row({
@@ -234,6 +289,15 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		message: (d) => `a ${(d.byteLength).toLocaleString('en-US')}-byte frame exceeds ${d.severity === 'error' ? "the TS SDK's 10 MiB read-buffer cap" : 'the 64 KiB asyncio readline default'}`,
 		hint: () => 'Return large data in pages or as resources; keep single messages small.',
 		rules: ['C1'],
+		doc: {
+			what: 'One message larger than a client can read: over 64 KiB for clients built on asyncio\'s default `readline` limit, over 10 MiB for the TS SDK, whose read buffer closes the connection.',
+			recognised: 'The frame\'s length in bytes: above 65,536 a warning, above 10,485,760 an error.',
+			variants: [
+				{label: 'over 64 KiB', severity: 'warning'},
+				{label: 'over 10 MiB', severity: 'error'},
+			],
+			example: {steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":1,"result":{"tools":[ ... 70,000 bytes ... ]}}\n'}], note: 'Shortened: the real line is longer than 65,536 bytes.', live: true},
+		},
 		impact: (d) =>
 			d.severity === 'error'
 				? row({
@@ -268,6 +332,19 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 			return 'Flush stdout after each message: Python `print(..., flush=True)` or `-u`; C `fflush(stdout)` / `setvbuf(stdout, NULL, _IOLBF, 0)`; .NET `Console.Out.Flush()`.';
 		},
 		rules: ['O2', 'O3'],
+		doc: {
+			what: 'The server wrote its reply, but the bytes sat in a user-space stdout buffer (C stdio, Python\'s block-buffered `sys.stdout` on a pipe) and reached the pipe only when stdin closed or the process exited.',
+			recognised: 'Observed: a reply whose bytes arrive only after stdin was closed or at exit, long after its request. Inferred (tap mode): buffer-sized bursts (multiples of 4096 bytes) that carry several replies to requests sent long before ([O2](docs/protocol.md#o2), [O3](docs/protocol.md#o3)).',
+			example: {
+				steps: [
+					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
+					{event: 'stdin-closed', tMs: 5000},
+					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":1,"result":{}}\n', tMs: 5002},
+					{exit: 0, tMs: 5003},
+				],
+				note: 'Nothing for 5 s; the reply comes the moment stdin closes.',
+			},
+		},
 		impact: row({
 			'ts-sdk-v1': ['hang', 'the reply never comes while the session is open; `Request timed out` after 60 s (Claude Code: 30 s)'],
 			'ts-sdk-v2': ['hang', 'times out'],
@@ -284,6 +361,11 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		hint: () =>
 			'The server blocks before its read loop: move slow start-up work (network calls, telemetry, model loading) after the handshake or into the background, and read stdin first.',
 		rules: ['R15'],
+		doc: {
+			what: 'The process is alive and silent: it does not answer `initialize` within the probe\'s timeout, and closing stdin releases nothing. The server is blocked before its read loop (network calls, telemetry, model loading at start-up).',
+			recognised: 'A live probe only: no byte on stdout until the timeout, then stdin closed and still nothing. The finding quotes the stderr tail and, on Linux, what the process waits on (`/proc/<pid>/wchan`, sockets still connecting).',
+			example: {steps: [{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{...}}\n', tMs: 0}], note: 'Then nothing on stdout for the whole timeout.', live: true},
+		},
 		impact: row({
 			'ts-sdk-v1': ['hang', '`Request timed out` after 60 s; Claude Code fails after 30 s'],
 			'ts-sdk-v2': ['hang', 'times out'],
@@ -305,6 +387,17 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		},
 		hint: () => 'Read the stderr tail: the server crashed or printed usage. Check the command, its arguments and the environment the client passes.',
 		rules: ['R14'],
+		doc: {
+			what: 'The process exited before the session was over: it crashed, printed its usage, or found a setting missing.',
+			recognised: 'An exit (code or signal) before the client closed stdin; `detail.phase` says before the handshake or mid-session, and the message quotes the last stderr line.',
+			example: {
+				steps: [
+					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
+					{stream: 'stderr', bytes: 'KeyError: \'API_KEY\'\n', tMs: 40},
+					{exit: 1, tMs: 41},
+				],
+			},
+		},
 		impact: row({
 			'ts-sdk-v1': ['fatal', '`Server transport closed unexpectedly` / `Connection closed`'],
 			'ts-sdk-v2': ['fatal', 'connection closed'],
@@ -329,6 +422,11 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 					? 'Make the file executable (`chmod +x`) or run it through its interpreter.'
 					: 'Check the command, its arguments and the working directory.',
 		rules: [],
+		doc: {
+			what: 'The command could not be started at all: not found on the PATH the client passes, not executable, or the working directory does not exist.',
+			recognised: 'The spawn error itself (`ENOENT`, `EACCES`, a bad `cwd`), reported in one line. No bytes cross the wire.',
+			example: {steps: [], note: '`spawn uvx ENOENT`: GUI clients start servers with a minimal PATH.', live: true},
+		},
 		impact: row({
 			'ts-sdk-v1': ['fatal', 'spawn error'],
 			'ts-sdk-v2': ['fatal', 'spawn error'],
@@ -344,6 +442,17 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		message: (d) => `${detailString(d, 'method') ?? 'a request'} took ${Math.round(detailNumber(d, 'latencyMs') ?? 0)} ms (limit of the strictest client: ${detailNumber(d, 'limitMs') ?? '?'} ms)`,
 		hint: () => 'Answer the handshake first and do slow work later or in the background; report progress on long tool calls.',
 		rules: ['R15'],
+		doc: {
+			what: 'A reply arrived, but so late that a strict client would already have given up: Claude Code waits 30 s for start-up, the TS SDK 60 s per request.',
+			recognised: 'A reply\'s latency over half of the strictest mainstream limit for its method (`detail.latencyMs`, `detail.limitMs`).',
+			example: {
+				steps: [
+					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
+					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":1,"result":{}}\n', tMs: 40000},
+				],
+				note: 'The reply took 40 s.',
+			},
+		},
 		impact: row({
 			'ts-sdk-v1': ['ok', 'within the 60 s request timeout, but close (Claude Code: 30 s at startup)'],
 			'ts-sdk-v2': ['ok', 'within the timeout'],
@@ -362,6 +471,18 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 				: 'the process did not exit within 2 s of stdin closing and needed SIGTERM',
 		hint: () => 'Exit when a read on stdin returns EOF (the primary shutdown signal), and handle SIGTERM.',
 		rules: ['R14'],
+		doc: {
+			what: 'The server did not exit when stdin closed: it needed SIGTERM (a warning) or even SIGKILL (an error). Clients wait a few seconds and then kill it ([R14](docs/protocol.md#r14)).',
+			recognised: 'The shutdown sequence timed: stdin closed, then no exit within 2 s, then the signal that ended it.',
+			example: {
+				steps: [
+					{event: 'stdin-closed', tMs: 100},
+					{event: 'SIGTERM', tMs: 2100},
+					{exit: null, signal: 'SIGTERM', tMs: 2101},
+				],
+				note: 'No exit in the 2 s after stdin closed.',
+			},
+		},
 		impact: row({
 			'ts-sdk-v1': ['ok', 'killed after 2 s + 2 s (≥1.24.0)'],
 			'ts-sdk-v2': ['ok', 'killed after 2 s + 2 s'],
@@ -385,6 +506,12 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 			return 'Follow the JSON-RPC 2.0 message shapes as MCP tightens them (J1–J8).';
 		},
 		rules: ['J1', 'J2', 'J5', 'J8'],
+		doc: {
+			what: 'Valid JSON that is not a valid JSON-RPC 2.0 / MCP message: a structured log record or analytics event, a missing or wrong `jsonrpc`, both `result` and `error`, a non-object `result`, an `id` that is null, boolean or fractional, an unknown top-level key, a batch array outside 2025-03-26.',
+			recognised: 'The parsed value is checked against the JSON-RPC message shapes as MCP tightens them; `detail.reason` names the problem and the client impact follows from it.',
+			fix: 'Follow the JSON-RPC 2.0 shapes as MCP tightens them ([J1](docs/protocol.md#j1)–[J8](docs/protocol.md#j8)); send structured logs and analytics to stderr.',
+			example: {steps: [{stream: 'stdout', bytes: '{"level":"info","msg":"ready"}\n'}]},
+		},
 		impact: (d) => {
 			const given = d.detail?.['impact'];
 			if (Array.isArray(given)) return given as ClientImpact[];
@@ -404,6 +531,16 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		message: (d) => `a response with id ${JSON.stringify(d.detail?.['id'] ?? null)} matches no outstanding request`,
 		hint: () => 'Echo the request `id` unchanged (same value and type; 0 is a valid id, not "missing").',
 		rules: ['J5'],
+		doc: {
+			what: 'A response whose `id` matches no outstanding request: the server did not echo the request id (it answered with a constant, a coerced `0`, or another type).',
+			recognised: 'Correlation of requests and responses per direction.',
+			example: {
+				steps: [
+					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
+					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":7,"result":{}}\n', tMs: 2},
+				],
+			},
+		},
 		impact: row({
 			'ts-sdk-v1': ['hang', 'logs `Received a response for an unknown message ID`; the real request times out'],
 			'ts-sdk-v2': ['hang', 'logs and ignores it'],
@@ -419,6 +556,16 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		message: (d) => `a second response to id ${JSON.stringify(d.detail?.['id'] ?? null)}`,
 		hint: () => 'Send exactly one response per request.',
 		rules: ['J5'],
+		doc: {
+			what: 'A second response to a request that was already answered.',
+			recognised: 'Correlation: a response to an id whose request already has one.',
+			example: {
+				steps: [
+					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
+					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":1,"result":{}}\n', tMs: 2},
+				],
+			},
+		},
 		impact: row({
 			'ts-sdk-v1': ['skip-log', 'logs `unknown message ID` for the second one'],
 			'ts-sdk-v2': ['skip-log', 'logs it'],
@@ -434,6 +581,16 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		message: (d) => `a response${d.detail?.['method'] ? ` right after the notification ${String(d.detail['method'])}` : ''} answers no request: notifications must not be answered`,
 		hint: () => 'Do not reply to messages without an `id` (notifications such as notifications/initialized).',
 		rules: ['J4'],
+		doc: {
+			what: 'The server answered a notification (a message without `id`), typically with a "method not found" error right after `notifications/initialized`. Notifications must never be answered ([J4](docs/protocol.md#j4)).',
+			recognised: 'A response without a matching request that follows a notification from the client.',
+			example: {
+				steps: [
+					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","method":"notifications/initialized"}\n', tMs: 0},
+					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Method not found"}}\n', tMs: 2},
+				],
+			},
+		},
 		impact: row({
 			'ts-sdk-v1': ['skip-log', 'dropped; some hosts (Claude Code) drop the connection'],
 			'ts-sdk-v2': ['skip-log', 'dropped and logged'],
@@ -449,6 +606,17 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		message: (d) => `${detailString(d, 'method') ?? 'a request'} (id ${JSON.stringify(d.detail?.['id'] ?? null)}) got no response before the session ended`,
 		hint: () => 'Answer every request, with a result or an error.',
 		rules: ['R15'],
+		doc: {
+			what: 'A request that never got a response (neither result nor error) before the session ended.',
+			recognised: 'Requests still outstanding when a complete session ends, unless something else already explains the silence (`early-exit`, `no-response`).',
+			example: {
+				steps: [
+					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n', tMs: 0},
+					{event: 'stdin-closed', tMs: 1000},
+					{exit: 0, tMs: 1010},
+				],
+			},
+		},
 		impact: row({
 			'ts-sdk-v1': ['hang', '`Request timed out` after 60 s'],
 			'ts-sdk-v2': ['hang', 'times out'],
@@ -467,6 +635,16 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 				? 'Answer an unsupported requested version with a result naming a version you support (counter-offer, R11), not with an error.'
 				: 'Echo the requested version when you support it; otherwise answer with the latest version you support.',
 		rules: ['R11'],
+		doc: {
+			what: 'The protocol version was not negotiated: the `initialize` result names a version the client did not offer and that is no known revision, or the server rejected the offered version with an error instead of counter-offering one it supports ([R11](docs/protocol.md#r11)).',
+			recognised: 'The `initialize` exchange: the requested version, the answered one, and whether the answer was an error.',
+			example: {
+				steps: [
+					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n', tMs: 0},
+					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"Unsupported protocol version"}}\n', tMs: 2},
+				],
+			},
+		},
 		impact: row({
 			'ts-sdk-v1': ['fatal', "`Server's protocol version is not supported`"],
 			'ts-sdk-v2': ['fatal', 'disconnects'],
@@ -482,6 +660,16 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		message: (d) => `the initialize result lacks ${detailString(d, 'missing') ?? 'required fields'}`,
 		hint: () => 'The initialize result must carry `protocolVersion`, `capabilities` and `serverInfo` ({name, version}).',
 		rules: ['R8'],
+		doc: {
+			what: 'The `initialize` result lacks a required member: `protocolVersion`, `capabilities` or `serverInfo` ([R8](docs/protocol.md#r8)).',
+			recognised: 'The `initialize` result checked against the fields every revision requires.',
+			example: {
+				steps: [
+					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n', tMs: 0},
+					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}\n', tMs: 2},
+				],
+			},
+		},
 		impact: row({
 			'ts-sdk-v1': ['fatal', 'zod rejects the result; connect fails'],
 			'ts-sdk-v2': ['fatal', 'connect fails'],

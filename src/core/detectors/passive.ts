@@ -41,7 +41,7 @@ export function detectPassive(input: PassiveInput): FindingDraft[] {
 }
 
 /**
- * Buffer-sized bursts (wire-faults.md `unflushed-output`, O2/O3): a server whose stdout is block
+ * Buffer-sized bursts (docs/findings.md `unflushed-output`, O2/O3): a server whose stdout is block
  * buffered (C stdio 4096, Python 8192 on a pipe) holds its replies until the buffer fills, then one
  * write delivers the whole buffer. On the wire that is a stdout chunk whose length is a multiple of
  * 4096 bytes that starts several response frames at once, whose requests were sent long before.

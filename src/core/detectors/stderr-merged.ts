@@ -14,6 +14,11 @@ export const stderrMerged: Rule = {
 		message: () => 'log lines arrive on stdout while stderr stays silent: stderr is redirected into stdout upstream',
 		hint: () => 'Remove `2>&1` from wrapper scripts and do not allocate a TTY (`docker run -i`, not `-it`).',
 		rules: ['R5', 'R7'],
+		doc: {
+			what: 'The server\'s stderr is folded into its stdout upstream (`2>&1` in a wrapper, a TTY allocated by `docker run -t`), so its log lines land on the protocol stream.',
+			recognised: 'Log-shaped stray lines on stdout while stderr stays silent for the whole session (checked when the session ends).',
+			example: {steps: [{stream: 'stdout', bytes: '2026-01-01 12:00:00 INFO starting\n'}, {stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/initialized"}\n'}, {exit: 0, tMs: 5}]},
+		},
 		impact: row({
 			'ts-sdk-v1': ['skip-log', 'every log line becomes a parse error'],
 			'ts-sdk-v2': ['skip', 'log lines skipped silently'],

@@ -3,7 +3,7 @@
  * and terminal escape sequences (`ansi-escape`, R5).
  */
 
-/** `detail.kind` of a `stray-output` finding (wire-faults.md). */
+/** `detail.kind` of a `stray-output` finding (docs/findings.md). */
 export type StrayKind = 'launcher' | 'log' | 'progress' | 'banner' | 'text';
 
 /** Inputs besides the line text that decide the kind. */
@@ -70,7 +70,7 @@ export function stripAnsiSequences(text: string): string {
 }
 
 /**
- * Classifies a stray line (rule R5; wire-faults.md `stray-output`). Precedence, first match wins:
+ * Classifies a stray line (rule R5; docs/findings.md `stray-output`). Precedence, first match wins:
  * `launcher` (npm/yarn echo, dotenv, nvm/pyenv/conda/venv/uv greetings) > `log` (timestamp or level
  * prefix) > `progress` (CR-overwritten text, percentage bars, spinners) > `banner` (no JSON frame yet
  * on this stream) > `text`.

@@ -3,10 +3,10 @@ import {isPlainObject, own} from './classify.js';
 import type {JsonRpcProblem} from './problem.js';
 import {pythonSdkVerdict, tsSdkVerdict} from './verdicts.js';
 
-/** The client families, in display order (protocol.md §6 columns). */
+/** The client families, in display order (docs/protocol.md "Client reactions" columns). */
 export const CLIENT_FAMILIES: readonly ClientFamily[] = ['ts-sdk-v1', 'ts-sdk-v2', 'python-sdk', 'vscode', 'rmcp', 'cursor'];
 
-/** protocol.md §6 rows about valid JSON that is not valid JSON-RPC. */
+/** docs/protocol.md "Client reactions" rows about valid JSON that is not valid JSON-RPC. */
 type Row =
 	| 'not-jsonrpc'
 	| 'jsonrpc-version'
@@ -25,7 +25,7 @@ interface Cell {
 	readonly note: string;
 }
 
-const UNKNOWN: Cell = {reaction: 'unknown', note: 'not established (protocol.md §6 says ?)'};
+const UNKNOWN: Cell = {reaction: 'unknown', note: 'not established (no source settles it)'};
 
 /** The §6 cells for the clients whose reaction is known only from source and issue logs. */
 const TABLE: Readonly<Record<Row, Readonly<Record<TableFamily, Cell>>>> = {
@@ -130,7 +130,7 @@ function pythonAcceptedNote(problems: readonly JsonRpcProblem[], message: unknow
 }
 
 /**
- * How each client family reacts to one message with these problems (protocol.md §6): one
+ * How each client family reacts to one message with these problems (docs/protocol.md "Client reactions"): one
  * {@link ClientImpact} per family, in {@link CLIENT_FAMILIES} order.
  *
  * - `ts-sdk-v1` / `ts-sdk-v2` (same strict zod schemas): from {@link tsSdkVerdict}: rejected →

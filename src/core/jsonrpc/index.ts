@@ -1,5 +1,5 @@
 /**
- * JSON-RPC and MCP message checks (protocol.md §1 R6/R8/R11/R19, §2 J1–J9, §3 C1/C4/C6, §6): the fast
+ * JSON-RPC and MCP message checks (docs/protocol.md R6/R8/R11/R19, §2 J1–J9, §3 C1/C4/C6, §6): the fast
  * per-frame validator, models of how real clients treat a line, and the `initialize` checks.
  */
 export {classifyMessage, RELATED_TASK_META_KEY} from './classify.js';

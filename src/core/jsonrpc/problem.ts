@@ -93,7 +93,7 @@ export type JsonRpcProblemReason = (typeof JSON_RPC_PROBLEM_REASONS)[number];
  * One reason a message is not valid JSON-RPC 2.0 as MCP tightens it.
  * - `reason`: stable kebab-case id (the finding's `detail.reason`).
  * - `message`: one line for humans.
- * - `rule`: the protocol.md rule it comes from (J1–J9, R6, R8, R18, or C1 for a TS SDK schema rule).
+ * - `rule`: the docs/protocol.md rule it comes from (J1–J9, R6, R8, R18, or C1 for a TS SDK schema rule).
  * - `key`: the member concerned, as a dotted path (`id`, `params._meta`, `error.code`); for
  *   `unknown-key` the unknown top-level key itself.
  * - `severity`: `'warning'` when the problem is tolerated by the rule (a batch on 2025-03-26, `id: null`

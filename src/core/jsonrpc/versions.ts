@@ -1,5 +1,5 @@
 /**
- * MCP protocol revisions (protocol.md R11, R19). Revision strings are ISO dates, so comparing two of
+ * MCP protocol revisions (docs/protocol.md R11, R19). Revision strings are ISO dates, so comparing two of
  * them as strings orders them in time.
  */
 

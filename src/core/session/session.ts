@@ -45,7 +45,7 @@ export interface SessionOptions {
 /**
  * Latency above which a response is `slow-response` (ms): half the strictest client's limit, so a
  * healthy slow server (a 3 s initialize) is never blamed. Claude Code allows 30 s for startup; the TS SDK
- * 60 s per request (R15, protocol.md C8).
+ * 60 s per request (R15, docs/protocol.md C8).
  */
 export const SLOW_RESPONSE_LIMITS_MS = {initialize: 30_000, request: 60_000, fraction: 0.5} as const;
 
@@ -450,7 +450,7 @@ export class Session implements SessionStore {
 		if (!request) {
 			// A second answer to an answered id is a duplicate when it came in the same burst as the first,
 			// repeats it byte for byte, or when nothing newer is waiting; when a newer request is waiting, the
-			// id was most likely not echoed (coerced to 0, or to a stale id): unknown-id (J5, wire-faults.md).
+			// id was most likely not echoed (coerced to 0, or to a stale id): unknown-id (J5, docs/findings.md).
 			const earlier = this.answered[requester].get(key);
 			let isDuplicate = earlier !== undefined;
 			if (earlier && earlier.lastSeq !== frame.firstSeq && !this.sameBody(earlier.index, frame)) {

@@ -2,6 +2,7 @@ import {carriedBytes} from '../../core/bytes/carried.js';
 import {escapeBytes, escapeText, groupDigits} from '../../core/bytes/glyphs.js';
 import {hexRows, hexWindow, type HexHighlight, type HexRow} from '../../core/bytes/hex-layout.js';
 import {CLIENT_FAMILY_LABEL, clientsSummary} from '../../core/detectors/catalog.js';
+import {findingDocsRef} from '../../core/detectors/docs-ref.js';
 import {STREAM_LABEL, TAP_PHASE, type ExitInfo, type Finding, type Frame, type Mark, type Reaction, type SessionMeta, type SessionSnapshot, type Summary} from '../../core/types.js';
 import {ansiHexLines} from '../hex/ansi.js';
 import {hexByte, plainHexLines} from '../hex/plain.js';
@@ -206,11 +207,11 @@ const REACTION_LABEL: Readonly<Record<Reaction, string>> = {
 	unknown: '?',
 };
 
-/** Evidence bytes quoted inline (wire-faults.md "Presenting a finding"): at most this many. */
+/** Evidence bytes quoted inline (docs/findings.md, "how a finding is shown"): at most this many. */
 const EVIDENCE_BYTES = 16;
 
 /**
- * A finding as a block of lines (wire-faults.md "Presenting a finding"):
+ * A finding as a block of lines (docs/findings.md, "how a finding is shown"):
  * 1. `ERROR stray-output · stdout S→C · offset 0 (0x0) · frame 0 · 12.3 ms · R5` (severity, code,
  *    stream, offset, frame, time, rules; `(inferred)` when the evidence is circumstantial),
  * 2. the message,
@@ -218,7 +219,8 @@ const EVIDENCE_BYTES = 16;
  * 4. an xxd excerpt around the evidence with the evidence highlighted (one row of context before and
  *    after, at most 6 rows; `… (+N bytes of evidence not shown)` when cut); for zero-length findings
  *    (about absence) the rows before the position; nothing when the stream is empty,
- * 5. `fix: <hint>`, then one `impact` line per client family.
+ * 5. `fix: <hint>`, then one `impact` line per client family,
+ * 6. `docs: docs/findings.md#<code>`, the code's section (as a lint rule links its page).
  * @param snapshot supplies the bytes (`snapshot.bytes`).
  */
 export function formatFinding(finding: Finding, snapshot: SessionSnapshot, options: TextRenderOptions): string[] {
@@ -268,6 +270,7 @@ export function formatFinding(finding: Finding, snapshot: SessionSnapshot, optio
 		}
 	}
 
+	lines.push(paint('ui.dim', `${INDENT}docs: ${findingDocsRef(finding.code)}`, isColor));
 	return lines;
 }
 

@@ -14,7 +14,7 @@ function notes(message: unknown, options: ClassifyOptions = S2C): Record<string,
 	return Object.fromEntries(impactForProblems(problems, message).map((item) => [item.client, item.note]));
 }
 
-describe('impactForProblems: protocol.md §6 rows', () => {
+describe('impactForProblems: docs/protocol.md "Client reactions" rows', () => {
 	it('lists the six families in §6 column order', () => {
 		expect(CLIENT_FAMILIES).toEqual(['ts-sdk-v1', 'ts-sdk-v2', 'python-sdk', 'vscode', 'rmcp', 'cursor']);
 	});
@@ -55,7 +55,7 @@ describe('impactForProblems: protocol.md §6 rows', () => {
 		expect(notes({id: 1, result: {}})).toMatchObject({
 			vscode: 'jsonrpc is not checked',
 			rmcp: 'rejected with an Invalid Request reply (inferred from source)',
-			cursor: 'not established (protocol.md §6 says ?)',
+			cursor: 'not established (no source settles it)',
 		});
 	});
 

@@ -32,7 +32,7 @@ export function runCase(fieldCase: FieldCase): Session {
 
 const key = (f: {code: string; stream: string; offset: number}) => `${f.code}@${f.stream}:${f.offset}`;
 
-describe('field cases (shared/docs/field-cases.md): exact codes at exact offsets', () => {
+describe('field cases (docs/field-cases.md): exact codes at exact offsets', () => {
 	it.each(FIELD_CASES.map((c) => [c.id, c] as const))('%s', (_id, fieldCase) => {
 		const snapshot = runCase(fieldCase).getSnapshot();
 		const found = snapshot.findings.map(key).sort();

@@ -1,5 +1,5 @@
 /**
- * Scripted sessions with the bytes real servers put on the wire (shared/docs/field-cases.md), for the
+ * Scripted sessions with the bytes real servers put on the wire (docs/field-cases.md), for the
  * report goldens. Each is what `mcp-wire probe` would record: the client's requests on stdin, the
  * server's bytes on stdout/stderr at realistic times, stdin closing and the exit.
  */

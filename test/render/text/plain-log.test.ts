@@ -141,6 +141,7 @@ describe('formatFinding', () => {
 			'    TS SDK v1 (Claude Desktop, Claude Code, MCP Inspector)  OK        strips the trailing CR',
 			'    Python SDK                                              OK        CR is JSON whitespace',
 			'    Cursor                                                  ?         not established',
+			'  docs: docs/findings.md#crlf',
 		]);
 	});
 
@@ -157,6 +158,7 @@ describe('formatFinding', () => {
 			'  fix: Print startup messages to stderr.',
 			'  impact:',
 			'    TS SDK v2  SKIP      skips the line silently',
+			'  docs: docs/findings.md#stray-output',
 		]);
 	});
 
@@ -182,6 +184,7 @@ describe('formatFinding', () => {
 			'  00000040: 5665 7273 696f 6e22 3a22 3230 3235 2d30  Version":"2025-0',
 			'  00000050: 362d 3138 227d 7d0d 0a                   6-18"}}←↵',
 			'  fix: Read stdin first.',
+			'  docs: docs/findings.md#no-response',
 		]);
 	});
 
@@ -206,6 +209,7 @@ describe('formatFinding', () => {
 			'    TS SDK v1 (Claude Desktop, Claude Code, MCP Inspector)  OK        strips the trailing CR',
 			'    Python SDK                                              OK        CR is JSON whitespace',
 			'    Cursor                                                  ?         not established',
+			'  docs: docs/findings.md#crlf',
 		]);
 	});
 });

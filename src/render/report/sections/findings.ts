@@ -202,7 +202,7 @@ function moreList(context: ReportContext, first: Finding, more: ReadonlyArray<{f
 }
 
 /**
- * One block per finding code, in report order (wire-faults.md "Presenting a finding"): the first finding
+ * One block per finding code, in report order (docs/findings.md, "how a finding is shown"): the first finding
  * of the code gets a heading (number, code, title, severity, stream, offset, frame, time, rules), its
  * message, the evidence bytes quoted as escaped text, an xxd excerpt in a ```` ```text ```` fence with `^`
  * markers, the fix, and the client reactions (one line, plus a folded per-client table); the code's

@@ -10,7 +10,7 @@ import {Line, pushSegment, type Segment} from './line.js';
 /**
  * The findings pane: findings grouped by code (errors first), one line each; below the list, the
  * finding under the cursor in full: message, hint (the fix), and what each client family does with it
- * (protocol.md §6). Enter jumps to the finding's frame with its bytes highlighted in the hex tab.
+ * (docs/protocol.md "Client reactions"). Enter jumps to the finding's frame with its bytes highlighted in the hex tab.
  */
 
 /** Splits the pane: rows for the list and rows for the selected finding's details. */
