@@ -160,32 +160,6 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 			cursor: UNKNOWN,
 		}),
 	},
-	'content-length-framing': {
-		severity: 'error',
-		title: 'Content-Length (LSP) framing',
-		message: (d) =>
-			d.detail?.['reprobe'] === true
-				? 'the server answers only Content-Length-framed input; MCP stdio is newline-delimited JSON'
-				: `a Content-Length header block on ${d.stream}; MCP stdio is newline-delimited JSON`,
-		hint: (d) =>
-			d.stream === 'stdin'
-				? 'The client sends LSP framing; configure it for MCP stdio (one JSON message per line).'
-				: 'Drop the headers: write `JSON + "\\n"` per message and read input line by line (MCP stdio, not LSP base protocol).',
-		rules: ['L1', 'L6', 'R1'],
-		doc: {
-			what: 'LSP base-protocol framing: `Content-Length: N` header lines, an empty CR LF line, then a body of N bytes with no newline after it. MCP stdio is newline-delimited JSON, so a stdio MCP client never finds a message in it.',
-			recognised: 'A header block with `Content-Length` at a message boundary, on either stream (`detail` notes a `Content-Type` header, a declared length that differs from the body, LF-only headers). A server that stays silent on newline-delimited input but answers a re-probe framed with Content-Length gets it too (a live probe only).',
-			example: {steps: [{stream: 'stdout', bytes: 'Content-Length: 54\r\n\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}'}]},
-		},
-		impact: row({
-			'ts-sdk-v1': ['hang', 'logs `Unexpected token \'C\', "Content-Le"...` and `Unexpected end of JSON input`; connect times out'],
-			'ts-sdk-v2': ['hang', 'silent until the timeout'],
-			'python-sdk': ['hang', 'logs parse errors; never initializes'],
-			vscode: ['hang', 'logs `Failed to parse message`'],
-			rmcp: ['hang', 'skips the lines'],
-			cursor: UNKNOWN,
-		}),
-	},
 	'missing-newline': {
 		severity: 'error',
 		title: 'message without a terminating newline',
@@ -282,40 +256,6 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 				cursor: UNKNOWN,
 			})();
 		},
-	},
-	'oversize-frame': {
-		severity: 'warning',
-		title: 'frame larger than a client limit',
-		message: (d) => `a ${(d.byteLength).toLocaleString('en-US')}-byte frame exceeds ${d.severity === 'error' ? "the TS SDK's 10 MiB read-buffer cap" : 'the 64 KiB asyncio readline default'}`,
-		hint: () => 'Return large data in pages or as resources; keep single messages small.',
-		rules: ['C1'],
-		doc: {
-			what: 'One message larger than a client can read: over 64 KiB for clients built on asyncio\'s default `readline` limit, over 10 MiB for the TS SDK, whose read buffer closes the connection.',
-			recognised: 'The frame\'s length in bytes: above 65,536 a warning, above 10,485,760 an error.',
-			variants: [
-				{label: 'over 64 KiB', severity: 'warning'},
-				{label: 'over 10 MiB', severity: 'error'},
-			],
-			example: {steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":1,"result":{"tools":[ ... 70,000 bytes ... ]}}\n'}], note: 'Shortened: the real line is longer than 65,536 bytes.', live: true},
-		},
-		impact: (d) =>
-			d.severity === 'error'
-				? row({
-						'ts-sdk-v1': ['fatal', '`ReadBuffer exceeded maximum size` closes the connection (≥1.30.0)'],
-						'ts-sdk-v2': ['fatal', 'closes the connection'],
-						'python-sdk': ['ok', 'unbounded'],
-						vscode: ['ok', 'unbounded'],
-						rmcp: ['fatal', 'when max_length is set'],
-						cursor: UNKNOWN,
-					})()
-				: row({
-						'ts-sdk-v1': ['ok', 'below the 10 MiB cap'],
-						'ts-sdk-v2': ['ok', 'below the 10 MiB cap'],
-						'python-sdk': ['ok', 'the SDK reader is unbounded; asyncio-readline clients fail at 64 KiB'],
-						vscode: ['ok', 'unbounded'],
-						rmcp: ['ok', 'unless max_length is set'],
-						cursor: UNKNOWN,
-					})(),
 	},
 	'unflushed-output': {
 		severity: 'error',

@@ -19,7 +19,7 @@ import {ProtocolFramer} from './protocol-framer.js';
  *   the declared length; an LF / CR LF right after the body belongs to the frame, so the frame is emitted
  *   when the next byte or the end of the stream arrives),
  * - `missing-newline` (R1, O4: bytes pending at `end()`; `detail.cutAt64KiB`),
- * - `oversize-frame` (C1: > 65,536 bytes warning, > 10,485,760 bytes error).
+ * - `oversize-frame` (C1: > 65,536 bytes info, > 10,485,760 bytes error).
  *
  * `mode: 'log'` (stderr) only splits lines into text frames and reports nothing (R7).
  *

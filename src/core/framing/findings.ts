@@ -125,7 +125,7 @@ export function addByteFindings(out: FindingDraft[], input: ByteCheckInput): voi
 	if (byteLength > input.limits.oversizeWarnBytes) {
 		const isError = byteLength > input.limits.oversizeErrorBytes;
 		const limit = isError ? input.limits.oversizeErrorBytes : input.limits.oversizeWarnBytes;
-		out.push(makeFinding('oversize-frame', stream, offset, byteLength, tMs, {limit, bytes: byteLength}, isError ? 'error' : 'warning'));
+		out.push(makeFinding('oversize-frame', stream, offset, byteLength, tMs, {limit, bytes: byteLength}, isError ? 'error' : 'info'));
 	}
 
 	if (input.isEof) {

@@ -3,7 +3,7 @@
  * accumulation bounds keep junk from swallowing the stream.
  */
 export const FRAMING_LIMITS = {
-	/** asyncio `StreamReader` default limit (Python clients): frames above it get `oversize-frame` warning. */
+	/** asyncio `StreamReader` default limit (Python clients): frames above it get `oversize-frame` info (a niche-client limit). */
 	oversizeWarnBytes: 65_536,
 	/** TS SDK `STDIO_DEFAULT_MAX_BUFFER_SIZE` (C1, ≥ 1.30.0): frames above it get `oversize-frame` error. */
 	oversizeErrorBytes: 10_485_760,

@@ -931,6 +931,8 @@ export class ProtocolFramer implements Framer {
 				bodyLength,
 				lengthMatches: state.declaredLength === bodyLength,
 				bodyEnd,
+				// The header lines ended; the body did not fully arrive: how many declared bytes never came.
+				...(bodyEnd === 'eof' && state.declaredLength !== null && state.declaredLength > bodyLength ? {missingBytes: state.declaredLength - bodyLength} : {}),
 				hasContentType: state.hasContentType,
 				lineEndings: state.lineEndings,
 				headers: state.headerNames,
@@ -949,7 +951,9 @@ export class ProtocolFramer implements Framer {
 			bomIndex: hasBom ? 0 : -1,
 			crIndex: -1,
 			checkEscape: true,
-			isEof,
+			// A body cut at end of stream is the Content-Length finding's `missingBytes`, not `missing-newline`:
+			// the header lines did end in LF, what is missing is the rest of the body.
+			isEof: false,
 			streamBytes: this.received,
 			limits: this.limits,
 			bomClientError: hasBom ? state.clientError : undefined,

@@ -169,14 +169,36 @@ describe('Content-Length framing (L1–L6)', () => {
 		expect(codesAt(outputs[1]!.findings)).toEqual([['stray-output', 21]]);
 	});
 
-	it('a body cut at end of stream: one frame with terminator none and missing-newline', () => {
+	it('a body cut at end of stream: one frame with terminator none, the missing byte count, and no missing-newline', () => {
 		const {outputs} = runFramer('Content-Length: 36\r\n\r\n{"jsonrpc":"2.0",');
 		expect(outputs).toHaveLength(1);
 		expect(outputs[0]!.frame).toMatchObject({framing: 'content-length', byteLength: 39, bodyLength: 17, terminator: 'none', isJson: false, tMs: 1000});
-		expect(outputs[0]!.findings.map((f) => [f.code, f.offset, f.detail?.['bodyEnd'] ?? f.detail?.['bytes']])).toEqual([
-			['content-length-framing', 0, 'eof'],
-			['missing-newline', 0, 39],
+		expect(outputs[0]!.findings).toEqual([
+			{
+				code: 'content-length-framing',
+				stream: 'stdout',
+				offset: 0,
+				byteLength: 22,
+				tMs: 1000,
+				detail: {
+					declaredLength: 36,
+					bodyLength: 17,
+					lengthMatches: false,
+					bodyEnd: 'eof',
+					missingBytes: 19,
+					hasContentType: false,
+					lineEndings: 'crlf',
+					headers: ['Content-Length'],
+					clientError: `Unexpected token 'C', "Content-Length: 36" is not valid JSON`,
+				},
+			},
 		]);
+	});
+
+	it('a header block whose body never starts: all declared bytes are missing', () => {
+		const {outputs} = runFramer('Content-Length: 120\n\n');
+		expect(outputs).toHaveLength(1);
+		expect(outputs[0]!.findings.map((f) => [f.code, f.offset, f.detail?.['bodyEnd'], f.detail?.['missingBytes']])).toEqual([['content-length-framing', 0, 'eof', 120]]);
 	});
 
 	it('a body that never closes falls back to the declared length at the scan limit; the rest is read as lines', () => {

@@ -300,13 +300,13 @@ describe('newline framing: end of stream (R1, O4)', () => {
 });
 
 describe('newline framing: oversize frames (C1)', () => {
-	it('F24: a 129 KiB frame is an oversize-frame warning at its first byte', () => {
+	it('F24: a 129 KiB frame is an oversize-frame info at its first byte', () => {
 		const line = `{"jsonrpc":"2.0","id":1,"result":{"t":"${'a'.repeat(132_000)}"}}\n`;
 		const {outputs} = runFramer(`{"a":1}\n${line}`, {cuts: [65_536, 131_072]});
 		const length = Buffer.byteLength(line);
 		expect(length).toBe(132_043);
 		expect(outputs[1]!.findings).toEqual([
-			{code: 'oversize-frame', stream: 'stdout', offset: 8, byteLength: 132_043, tMs: 20, severity: 'warning', detail: {limit: 65_536, bytes: 132_043}},
+			{code: 'oversize-frame', stream: 'stdout', offset: 8, byteLength: 132_043, tMs: 20, severity: 'info', detail: {limit: 65_536, bytes: 132_043}},
 		]);
 	});
 
