@@ -3,7 +3,7 @@ import type {Session} from '../core/session/session.js';
 import type {Finding, SessionEvent} from '../core/types.js';
 import {createNdjsonWriter} from '../render/json/ndjson.js';
 import {createEventRedactor} from '../render/report/redact.js';
-import {localRedactOptions} from './commands/report.js';
+import {localRedactOptions} from './redact-options.js';
 import {VERSION} from './version.js';
 import {formatFinding, formatFrameHex, formatFrameLine, formatHeader, formatMarkLine, formatSummary} from '../render/text/plain-log.js';
 

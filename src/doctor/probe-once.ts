@@ -99,6 +99,7 @@ export async function probeOnce(options: ProbeOnceOptions): Promise<ProbeOnce> {
 			timeoutMs: options.timeoutMs,
 			...(options.protocolVersion === undefined ? {} : {protocolVersion: options.protocolVersion}),
 			contentLengthReprobe: options.contentLengthReprobe,
+			clientVersion: options.toolVersion,
 			...(options.onLog ? {onLog: options.onLog} : {}),
 			createSession: (init) => {
 				if (init.pid !== undefined) {
@@ -106,7 +107,7 @@ export async function probeOnce(options: ProbeOnceOptions): Promise<ProbeOnce> {
 					options.processes.add(init.pid);
 				}
 				const meta: SessionMeta = {...baseMeta, startedAt: init.startedAt, ...(init.pid === undefined ? {} : {pid: init.pid})};
-				const session = new Session(meta);
+				const session = new Session(meta, {schemas: init.schemas});
 				if (init.purpose === 'probe' && options.capture) {
 					try {
 						capture = openCapture(options.capture.dir, options.capture.name, new Date(init.startedAt));

@@ -1,9 +1,13 @@
 import {Buffer} from 'node:buffer';
+import {createFramer} from '../core/framing/create-framer.js';
+import type {FramerOutput} from '../core/framing/framer.js';
+import {classifyMessage} from '../core/jsonrpc/classify.js';
+import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
 import type {Session} from '../core/session/session.js';
-import type {ExitInfo, FindingDraft, Frame, SessionEvent, Summary} from '../core/types.js';
+import type {ExitInfo, FindingDraft, Frame, FrameKind, Summary} from '../core/types.js';
 import {createClock, type Clock} from './clock.js';
 import {readProcInfo, type ProcInfo} from './proc-info.js';
-import {spawnServer, type SpawnError, type SpawnedServer} from './spawn.js';
+import {loadProcessStarter, nodeStarter, spawnServer, type ProcessStarter, type SpawnError, type SpawnedServer} from './spawn.js';
 
 /** The protocol version the probe offers unless told otherwise (the latest legacy revision, R11). */
 export const DEFAULT_PROTOCOL_VERSION = '2025-11-25';
@@ -40,6 +44,8 @@ export interface SessionInit {
 	readonly startedAt: string;
 	/** `probe`: the main session; `reprobe-content-length`: the fresh process probed with Content-Length framing. */
 	readonly purpose: 'probe' | 'reprobe-content-length';
+	/** The TS SDK's schema checks, loaded: inject them into the session (`SessionOptions.schemas`). */
+	readonly schemas: SdkSchemas;
 }
 
 /** Inputs of {@link runProbe}. */
@@ -76,6 +82,22 @@ export interface ProbeOptions {
 	readonly signal?: AbortSignal;
 	/** Re-probe a silent server with Content-Length framing (default true). */
 	readonly contentLengthReprobe?: boolean;
+	/**
+	 * The TS SDK's schema checks, already loaded. When absent, `runProbe` loads them by `import()` while the
+	 * server process starts, and builds the session once they are there (the server's first bytes wait,
+	 * buffered, so nothing is lost or reordered). When given (and on POSIX), the session is built before
+	 * `runProbe` first yields, which the TUI relies on.
+	 */
+	readonly schemas?: SdkSchemas;
+	/** How the server is started (default: {@link loadProcessStarter}'s for this platform). */
+	readonly starter?: ProcessStarter;
+	/** `clientInfo.version` in `initialize` (default: the session's `meta.tool.version`, which waits for the session). */
+	readonly clientVersion?: string;
+}
+
+/** Load the TS SDK's schema checks (zod) by `import()`: off the start-up path of a command. */
+export async function loadSdkSchemas(): Promise<SdkSchemas> {
+	return (await import('../core/jsonrpc/sdk-schemas.js')).SDK_SCHEMAS;
 }
 
 /** What {@link runProbe} found. Everything else is in the sessions. */
@@ -135,13 +157,18 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	const protocolVersion = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
 	const log = options.onLog ?? ((): void => undefined);
 
-	const main = start(options, 'probe');
-	const {session, clock, server} = main;
+	// Load zod by import() and spawn at once: the exchange runs while the schemas load, and the session,
+	// built once they are there, is fed every event in order (issue 12).
+	const schemasLoading = options.schemas ?? loadSdkSchemas();
+	const starter = options.starter ?? (process.platform === 'win32' ? await loadProcessStarter() : nodeStarter);
+	const main = start(options, 'probe', spawnOnly(options, starter), schemasLoading);
+	const {clock, server} = main;
 	const started = await server.started;
 	if (!started.ok) {
 		const error = started.error;
 		log(error.message);
 		const tMs = clock.now();
+		const session = await main.ready;
 		session.addFinding({
 			code: 'spawn-failed',
 			stream: 'stdout',
@@ -155,7 +182,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 		return {session, summary: session.finish(tMs), era: 'unknown', spawnError: error, answersContentLength: false};
 	}
 
-	const version = session.meta.tool.version;
+	const version = options.clientVersion ?? (await main.ready).meta.tool.version;
 	const init = await main.request(
 		{jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion, capabilities: {}, clientInfo: {name: 'mcp-wire', version}}},
 		timeoutMs,
@@ -168,7 +195,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 		const message = init.frame.message as {result?: unknown; error?: unknown};
 		if (init.frame.kind === 'error' && isModernEraError(message.error)) {
 			era = 'modern';
-			session.mark({type: 'phase', name: 'modern-era', tMs: clock.now()});
+			const tMs = clock.now();
+			main.feed((session) => session.mark({type: 'phase', name: 'modern-era', tMs}));
 			log('initialize rejected naming 2026-07-28: probing as a modern-era server (server/discover)');
 			await modernExchange(main, timeoutMs);
 		} else if (init.frame.kind === 'response') {
@@ -179,7 +207,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 			log('initialize was rejected with an error');
 		}
 	} else if (init.type === 'timeout') {
-		initTimeout = {tMs: init.tMs, stdoutBytes: session.streamLength('stdout')};
+		initTimeout = {tMs: init.tMs, stdoutBytes: main.stdoutBytes()};
 		procInfo = readProcInfo(started.pid);
 		log(`no reply to initialize in ${timeoutMs} ms${procInfo ? `; ${procInfo.summary}` : ''}`);
 	}
@@ -198,14 +226,15 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 
 	const exit = await main.shutdown();
 	const endTMs = clock.now();
+	const session = await main.ready;
 
-	let reprobe: Started | undefined;
-	let reply: Frame | undefined;
+	let reprobeSession: Session | undefined;
+	let reply: Reply | undefined;
 	const stdoutSilent = initTimeout !== undefined && initTimeout.stdoutBytes === 0 && !hasServerMessage(session);
 	if (stdoutSilent && options.contentLengthReprobe !== false && !options.signal?.aborted) {
 		log('the server was silent to newline-delimited JSON; re-probing a fresh process with Content-Length framing');
-		const result = await contentLengthReprobe(options, protocolVersion, Math.min(timeoutMs, REPROBE_TIMEOUT_MS));
-		reprobe = result.run;
+		const result = await contentLengthReprobe(options, protocolVersion, Math.min(timeoutMs, REPROBE_TIMEOUT_MS), await schemasLoading, starter);
+		reprobeSession = result.session;
 		reply = result.reply;
 	}
 
@@ -223,7 +252,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 				replyFraming: reply.framing,
 				// The evidence lives in another process's stdout: keep its first bytes with the finding, so a
 				// report or a replay can show them (base64, at most REPLY_HEAD_BYTES).
-				replyHead: Buffer.from(reprobe!.session.getSnapshot().bytes('stdout', reply.offset, Math.min(reply.byteLength, REPLY_HEAD_BYTES))).toString('base64'),
+				replyHead: Buffer.from(reprobeSession!.getSnapshot().bytes('stdout', reply.offset, Math.min(reply.byteLength, REPLY_HEAD_BYTES))).toString('base64'),
 			},
 		});
 	} else if (initTimeout && session.streamLength('stdout') === 0) {
@@ -233,7 +262,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	return {
 		session,
 		summary,
-		...(reprobe ? {reprobe: reprobe.session} : {}),
+		...(reprobeSession ? {reprobe: reprobeSession} : {}),
 		era,
 		pid: started.pid,
 		...(exit ? {exit} : {}),
@@ -298,28 +327,35 @@ export function isModernEraError(error: unknown): boolean {
 }
 
 /** A fresh process, `initialize` framed with `Content-Length` headers (L1–L6); the reply is the first JSON frame on stdout. */
-async function contentLengthReprobe(options: ProbeOptions, protocolVersion: string, timeoutMs: number): Promise<{run?: Started; reply?: Frame}> {
-	const run = start(options, 'reprobe-content-length');
+async function contentLengthReprobe(
+	options: ProbeOptions,
+	protocolVersion: string,
+	timeoutMs: number,
+	schemas: SdkSchemas,
+	starter: ProcessStarter,
+): Promise<{run?: Started; session?: Session; reply?: Reply}> {
+	const run = start(options, 'reprobe-content-length', spawnOnly(options, starter), schemas);
+	const session = await run.ready;
 	const started = await run.server.started;
 	if (!started.ok) {
 		run.detach();
-		run.session.finish(run.clock.now());
-		return {run};
+		session.finish(run.clock.now());
+		return {run, session};
 	}
-	run.session.mark({type: 'phase', name: 'reprobe-content-length', tMs: run.clock.now()});
-	const version = run.session.meta.tool.version;
+	session.mark({type: 'phase', name: 'reprobe-content-length', tMs: run.clock.now()});
+	const version = options.clientVersion ?? session.meta.tool.version;
 	const outcome = await run.request(
 		{jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion, capabilities: {}, clientInfo: {name: 'mcp-wire', version}}},
 		timeoutMs,
 		{framing: 'content-length', anyJson: true},
 	);
 	await run.shutdown();
-	run.session.finish(run.clock.now());
-	const answered = outcome.type === 'frame' ? outcome.frame : findServerMessage(run.session);
-	return answered ? {run, reply: answered} : {run};
+	session.finish(run.clock.now());
+	const answered = outcome.type === 'frame' ? outcome.frame : findServerMessage(session);
+	return answered ? {run, session, reply: answered} : {run, session};
 }
 
-const isMessageKind = (frame: Frame): boolean => frame.kind !== 'text' && frame.kind !== 'blank';
+const isMessageKind = (frame: {readonly kind: FrameKind}): boolean => frame.kind !== 'text' && frame.kind !== 'blank';
 const findServerMessage = (session: Session): Frame | undefined =>
 	session.getSnapshot().frames.find((f) => f.stream === 'stdout' && isMessageKind(f));
 const hasServerMessage = (session: Session): boolean => findServerMessage(session) !== undefined;
@@ -328,14 +364,25 @@ function asObject(value: unknown): JsonObject {
 	return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : {};
 }
 
+/**
+ * A stdout frame as the probe's own reply watcher sees it: the core framer's frame (the same bytes give the
+ * session the same frame) with its JSON-RPC kind and id.
+ */
+type Reply = Pick<Frame, 'stream' | 'offset' | 'byteLength' | 'framing' | 'kind' | 'id' | 'message'>;
+
 /** `frame`: the awaited reply; `timeout`: none in time (marked); `eof`: stdout reached EOF first (no reply can come); `closed`: could not write. */
-type WaitOutcome = {readonly type: 'frame'; readonly frame: Frame} | {readonly type: 'timeout'; readonly tMs: number} | {readonly type: 'eof'} | {readonly type: 'closed'};
+type WaitOutcome = {readonly type: 'frame'; readonly frame: Reply} | {readonly type: 'timeout'; readonly tMs: number} | {readonly type: 'eof'} | {readonly type: 'closed'};
 
 /** One spawned process wired to one session. */
 interface Started {
-	readonly session: Session;
+	/** Resolves with the session once it is built (the schemas loaded) and fed every event so far; rejects when `createSession` threw. */
+	readonly ready: Promise<Session>;
 	readonly clock: Clock;
 	readonly server: SpawnedServer;
+	/** Apply `op` to the session now, or, before it is built, in order once it is. */
+	feed(op: (session: Session) => void): void;
+	/** Bytes read from the server's stdout so far. */
+	stdoutBytes(): number;
 	/** Write one message and record its bytes on stdin; false when stdin is gone. */
 	send(message: JsonObject, framing?: 'newline' | 'content-length'): boolean;
 	/** Send a request and wait for the stdout response with its id (or, with `anyJson`, any JSON frame). */
@@ -346,30 +393,58 @@ interface Started {
 	detach(): void;
 }
 
-/** Spawn the server and wire its events into a new session. */
-function start(options: ProbeOptions, purpose: SessionInit['purpose']): Started {
-	const log = options.onLog ?? ((): void => undefined);
+/** Spawn the server with a fresh session clock; its events wait (buffered) until {@link start} listens. */
+function spawnOnly(options: ProbeOptions, starter: ProcessStarter): {clock: Clock; server: SpawnedServer} {
 	const clock = createClock();
-	const server = spawnServer(options.command, {env: options.env, ...(options.cwd === undefined ? {} : {cwd: options.cwd}), clock});
-	let session: Session;
-	try {
-		session = options.createSession({...(server.pid === undefined ? {} : {pid: server.pid}), startedAt: clock.startedAt, purpose});
-	} catch (error) {
-		server.kill('SIGKILL');
-		server.dispose();
-		throw error;
-	}
+	const server = spawnServer(options.command, {env: options.env, ...(options.cwd === undefined ? {} : {cwd: options.cwd}), clock, starter});
+	return {clock, server};
+}
+
+/**
+ * Wire a spawned server's events into a new session. The exchange does not wait for the session: the
+ * probe's own framer on stdout (the core framer, so the same frames) finds the replies, while the session
+ * is built once `schemas` is loaded and then fed every event so far, in order. With `schemas` given as a
+ * value the session is built at once (a throwing `createSession` then throws here).
+ */
+function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: {clock: Clock; server: SpawnedServer}, schemas: SdkSchemas | Promise<SdkSchemas>): Started {
+	const log = options.onLog ?? ((): void => undefined);
+	const {clock, server} = spawned;
+	let session: Session | undefined;
+	const pending: ((session: Session) => void)[] = [];
+	const feed = (op: (session: Session) => void): void => {
+		if (session) op(session);
+		else pending.push(op);
+	};
+	const build = (loaded: SdkSchemas): Session => {
+		let built: Session;
+		try {
+			built = options.createSession({...(server.pid === undefined ? {} : {pid: server.pid}), startedAt: clock.startedAt, purpose, schemas: loaded});
+		} catch (error) {
+			server.kill('SIGKILL');
+			server.dispose();
+			throw error;
+		}
+		session = built;
+		for (const op of pending.splice(0)) op(built);
+		return built;
+	};
+	const ready = schemas instanceof Promise ? schemas.then(build) : Promise.resolve(build(schemas));
+	ready.catch(() => undefined);
+
 	let attached = true;
 	let stdinClosed = false;
+	const closeStdin = (): void => {
+		if (stdinClosed) return;
+		stdinClosed = true;
+		const tMs = clock.now();
+		feed((s) => s.mark({type: 'stdin-closed', tMs}));
+		server.closeStdin();
+	};
 	options.signal?.addEventListener(
 		'abort',
 		() => {
 			if (!attached || server.exitInfo) return;
-			if (!stdinClosed) {
-				stdinClosed = true;
-				session.mark({type: 'stdin-closed', tMs: clock.now()});
-				server.closeStdin();
-			}
+			closeStdin();
 			setTimeout(() => {
 				if (!server.exitInfo) server.kill('SIGKILL');
 			}, 1000).unref();
@@ -380,17 +455,41 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose']): Started 
 	const notify = (): void => {
 		for (const f of [...changed]) f();
 	};
+
+	// The reply watcher: stdout through its own core framer, each frame classified like the session does.
+	const replyFramer = createFramer('stdout', {mode: 'protocol'});
+	const replyListeners = new Set<(reply: Reply) => void>();
+	let stdoutSeq = 0;
+	let stdoutOffset = 0;
+	const onReply = (output: FramerOutput): void => {
+		const raw = output.frame;
+		const base = {stream: raw.stream, offset: raw.offset, byteLength: raw.byteLength, framing: raw.framing, ...(raw.isJson ? {message: raw.message} : {})};
+		let reply: Reply;
+		if (raw.isJson) {
+			const cls = classifyMessage(raw.message, {direction: 'server-to-client'});
+			reply = {...base, kind: cls.kind, ...(cls.hasId ? {id: cls.id ?? null} : {})};
+		} else {
+			reply = {...base, kind: raw.isBlank ? 'blank' : 'text'};
+		}
+		for (const listener of [...replyListeners]) listener(reply);
+	};
+
 	server.listen((event) => {
 		if (!attached) return;
 		switch (event.type) {
 			case 'data':
-				session.pushChunk(event.stream, event.tMs, event.bytes);
+				feed((s) => s.pushChunk(event.stream, event.tMs, event.bytes));
+				if (event.stream === 'stdout') {
+					replyFramer.push({seq: stdoutSeq++, stream: 'stdout', tMs: event.tMs, offset: stdoutOffset, bytes: event.bytes}, onReply);
+					stdoutOffset += event.bytes.byteLength;
+				}
 				break;
 			case 'end':
-				session.endStream(event.stream, event.tMs);
+				feed((s) => s.endStream(event.stream, event.tMs));
+				if (event.stream === 'stdout') replyFramer.end(event.tMs, onReply);
 				break;
 			case 'exit':
-				session.exit(event.exit);
+				feed((s) => s.exit(event.exit));
 				break;
 			case 'spawn-error':
 				break;
@@ -425,25 +524,28 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose']): Started 
 			if (!test()) changed.add(onChange);
 		});
 
-	const frameWatch = (match: (frame: Frame) => boolean): {get: () => Frame | undefined; stop: () => void} => {
-		let found: Frame | undefined;
-		const stop = session.on((e: SessionEvent) => {
-			if (found === undefined && e.type === 'frame' && e.frame.stream === 'stdout' && match(e.frame)) found = e.frame;
-		});
-		return {get: () => found, stop};
+	const frameWatch = (match: (reply: Reply) => boolean): {get: () => Reply | undefined; stop: () => void} => {
+		let found: Reply | undefined;
+		const listener = (reply: Reply): void => {
+			if (found === undefined && match(reply)) found = reply;
+		};
+		replyListeners.add(listener);
+		return {get: () => found, stop: () => replyListeners.delete(listener)};
 	};
 
 	const run: Started = {
-		session,
+		ready,
 		clock,
 		server,
+		feed,
+		stdoutBytes: () => stdoutOffset,
 		send(message, framing = 'newline') {
 			if (stdinClosed || server.exitInfo) return false;
 			const body = JSON.stringify(message);
 			const bytes = framing === 'newline' ? Buffer.from(`${body}\n`, 'utf8') : Buffer.from(`Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n${body}`, 'utf8');
 			const tMs = clock.now();
 			if (!server.write(bytes)) return false;
-			session.pushChunk('stdin', tMs, bytes);
+			feed((s) => s.pushChunk('stdin', tMs, bytes));
 			return true;
 		},
 		async request(message, timeoutMs, requestOptions = {}) {
@@ -455,7 +557,7 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose']): Started 
 				const outcome = await waitUntil(watch.get, timeoutMs, true);
 				if (outcome === 'timeout') {
 					const tMs = clock.now();
-					session.mark({type: 'timeout', id: message.id, method: message.method, timeoutMs, tMs});
+					feed((s) => s.mark({type: 'timeout', id: message.id, method: message.method, timeoutMs, tMs}));
 					return {type: 'timeout', tMs};
 				}
 				if (outcome === 'eof') {
@@ -473,12 +575,9 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose']): Started 
 			// is not mistaken for a reaction to our closing stdin.
 			if (server.ended.stdout && !server.exitInfo) await waitUntil(exited, SHUTDOWN_MS.exitAfterStdoutEof, false);
 			if (!server.exitInfo) {
-				session.mark({type: 'phase', name: 'shutdown', tMs: clock.now()});
-				if (!stdinClosed) {
-					stdinClosed = true;
-					session.mark({type: 'stdin-closed', tMs: clock.now()});
-					server.closeStdin();
-				}
+				const tMs = clock.now();
+				feed((s) => s.mark({type: 'phase', name: 'shutdown', tMs}));
+				closeStdin();
 				let outcome = await waitUntil(exited, SHUTDOWN_MS.afterStdinClose, false);
 				for (const [signal, wait] of [
 					['SIGTERM', SHUTDOWN_MS.afterSigterm],
@@ -486,7 +585,8 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose']): Started 
 				] as const) {
 					if (outcome !== 'timeout') break;
 					log(`pid ${server.pid} still running ${Math.round(clock.now())} ms in; sending ${signal}`);
-					session.mark({type: 'signal-sent', signal, tMs: clock.now()});
+					const sentAt = clock.now();
+					feed((s) => s.mark({type: 'signal-sent', signal, tMs: sentAt}));
 					server.kill(signal);
 					outcome = await waitUntil(exited, wait, false);
 				}
@@ -502,6 +602,7 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose']): Started 
 		detach() {
 			attached = false;
 			changed.clear();
+			replyListeners.clear();
 			server.dispose();
 		},
 	};

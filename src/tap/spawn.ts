@@ -1,6 +1,6 @@
+import {spawn as nodeSpawn, type ChildProcess} from 'node:child_process';
 import {statSync} from 'node:fs';
 import path from 'node:path';
-import {execa, type ResultPromise} from 'execa';
 import type {EnvMode, ExitInfo} from '../core/types.js';
 import type {Clock} from './clock.js';
 
@@ -154,6 +154,68 @@ export interface SpawnServerOptions {
 	readonly cwd?: string;
 	/** The session clock that stamps every event. */
 	readonly clock: Clock;
+	/** How the process is started (default {@link nodeStarter}; on Windows pass {@link loadProcessStarter}'s). */
+	readonly starter?: ProcessStarter;
+}
+
+/**
+ * Starts one server process with {@link serverExecaOptions}' semantics (no shell, exactly `env`, three
+ * pipes, raw Buffers). `failed` resolves with the error when the process could not start (then
+ * `child.pid` is undefined); it never settles for a process that started.
+ */
+export type ProcessStarter = (file: string, args: readonly string[], env: Readonly<Record<string, string>>, cwd: string | undefined) => {
+	readonly child: ChildProcess;
+	readonly failed: Promise<unknown>;
+};
+
+/** Children started by {@link nodeStarter} that are still running: killed when this process exits (execa's `cleanup`). */
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function killRunningOnExit(): void {
+	for (const child of running) child.kill('SIGTERM');
+}
+
+/**
+ * POSIX: Node's own `spawn` without a shell is what a real client does (the TS SDK's cross-spawn is
+ * `child_process.spawn` there), and what execa does with the options of {@link serverExecaOptions};
+ * starting it needs no module beyond Node, which keeps `probe` as fast to start as a bare client (issue 12).
+ * Children still running when this process exits get SIGTERM, as execa's `cleanup: true` does.
+ */
+export const nodeStarter: ProcessStarter = (file, args, env, cwd) => {
+	const child = nodeSpawn(file, [...args], {env: {...env}, ...(cwd === undefined ? {} : {cwd}), stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true});
+	const failed = new Promise<unknown>((resolve) => {
+		child.once('error', (error) => {
+			if (child.pid === undefined) resolve(error);
+		});
+	});
+	if (child.pid !== undefined) {
+		running.add(child);
+		child.once('exit', () => running.delete(child));
+		if (!exitHookInstalled) {
+			exitHookInstalled = true;
+			process.once('exit', killRunningOnExit);
+		}
+	}
+	return {child, failed};
+};
+
+/**
+ * The starter for this platform: {@link nodeStarter} on POSIX; on Windows execa (loaded only there, by
+ * `import()`), whose cross-spawn finds `.cmd`/`.bat` shims through PATHEXT (`npx`, `uvx`) as the TS SDK
+ * client does (docs/protocol.md C3).
+ */
+export async function loadProcessStarter(platform: NodeJS.Platform = process.platform): Promise<ProcessStarter> {
+	if (platform !== 'win32') return nodeStarter;
+	const {execa} = await import('execa');
+	return (file, args, env, cwd) => {
+		const subprocess = execa(file, [...args], serverExecaOptions(env, cwd));
+		subprocess.then(
+			() => undefined,
+			() => undefined,
+		);
+		const failed = subprocess.pid === undefined ? subprocess.then((result) => result, (error: unknown) => error) : new Promise<unknown>(() => undefined);
+		return {child: subprocess, failed};
+	};
 }
 
 /** A running (or failed) server process. */
@@ -227,9 +289,9 @@ function checkCwd(cwd: string, file: string): SpawnError | undefined {
 }
 
 /**
- * Start an MCP server the way a real client does (issue 2 item 5, docs/protocol.md C3): through execa with
- * `shell: false` (never a shell: arguments are passed as-is), `extendEnv: false` (only `options.env`),
- * three pipes, no buffering, raw `Buffer` chunks. stdout and stderr are both read from the first moment
+ * Start an MCP server the way a real client does (issue 2 item 5, docs/protocol.md C3): through
+ * `options.starter` (Node's spawn on POSIX, execa on Windows) with no shell (arguments are passed as-is),
+ * only `options.env`, three pipes, no buffering, raw `Buffer` chunks. stdout and stderr are both read from the first moment
  * to EOF, so the server never blocks on a full pipe (O6); nothing is decoded or re-chunked.
  *
  * A command that cannot start (ENOENT, EACCES, bad cwd, empty command) never throws: `started` resolves
@@ -274,31 +336,30 @@ export function spawnServer(command: readonly string[], options: SpawnServerOpti
 		if (cwdError) return failed(cwdError);
 	}
 
-	let subprocess: ResultPromise<ExecaServerOptions>;
+	let started: ReturnType<ProcessStarter>;
 	try {
-		subprocess = execa(file, args, serverExecaOptions(options.env, cwd));
+		started = (options.starter ?? nodeStarter)(file, args, definedEnv(options.env), cwd);
 	} catch (error) {
 		return failed(describeSpawnError(error, file));
 	}
+	const subprocess = started.child;
 
 	const pid = subprocess.pid;
 	if (pid === undefined) {
-		// Spawn failed: execa resolves (reject: false) with the OS code.
+		// Spawn failed: the starter reports the OS code asynchronously.
 		const report = (reason: unknown): {readonly ok: false; readonly error: SpawnError} => {
 			const error = describeSpawnError(reason, file);
 			deliver({type: 'spawn-error', error, tMs: clock.now()});
 			resolveExit(undefined);
 			return {ok: false, error};
 		};
-		return inertServer(subprocess.then(report, report), exited, ended, listen);
+		return inertServer(started.failed.then(report, report), exited, ended, listen);
 	}
 
-	// The execa promise settles once the process exited and the pipes closed; the events below are what we use.
-	subprocess.then(
-		() => undefined,
-		() => undefined,
-	);
-	const {stdin, stdout, stderr} = subprocess;
+	const stdin = subprocess.stdin!;
+	const stdout = subprocess.stdout!;
+	const stderr = subprocess.stderr!;
+	subprocess.on('error', () => undefined);
 	let stdinOpen = true;
 	stdin.on('error', () => {
 		// EPIPE/ECONNRESET once the server stopped reading: the server's business, recorded as its exit.
@@ -366,12 +427,10 @@ export function spawnServer(command: readonly string[], options: SpawnServerOpti
  * environment, three pipes, raw Buffers, no buffering or rejection by execa, killed with us.
  */
 export function serverExecaOptions(env: Readonly<Record<string, string | undefined>>, cwd: string | undefined): ExecaServerOptions {
-	const defined: Record<string, string> = {};
-	for (const [key, value] of Object.entries(env)) if (value !== undefined) defined[key] = value;
 	return {
 		shell: false,
 		extendEnv: false,
-		env: defined,
+		env: definedEnv(env),
 		...(cwd === undefined ? {} : {cwd}),
 		stdin: 'pipe',
 		stdout: 'pipe',
@@ -384,6 +443,12 @@ export function serverExecaOptions(env: Readonly<Record<string, string | undefin
 		windowsHide: true,
 		cleanup: true,
 	};
+}
+
+function definedEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+	const defined: Record<string, string> = {};
+	for (const [key, value] of Object.entries(env)) if (value !== undefined) defined[key] = value;
+	return defined;
 }
 
 /** The execa options {@link spawnServer} uses (typed, so execa's overloads give Buffer streams). */

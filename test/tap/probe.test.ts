@@ -1,3 +1,4 @@
+import {SDK_SCHEMAS} from '../../src/core/jsonrpc/sdk-schemas.js';
 import {performance} from 'node:perf_hooks';
 import {afterAll, describe, expect, it} from 'vitest';
 import {Session} from '../../src/core/session/session.js';
@@ -64,7 +65,7 @@ describe('runProbe', () => {
 	it('plays a healthy handshake: exact stdin bytes, frame kinds, exit 0 right after stdin closes', async () => {
 		const {result, inits} = await probe(['node', servers.path('healthy')]);
 		const {session} = result;
-		expect(inits).toEqual([{pid: result.pid, startedAt: session.meta.startedAt, purpose: 'probe'}]);
+		expect(inits).toEqual([{pid: result.pid, startedAt: session.meta.startedAt, purpose: 'probe', schemas: SDK_SCHEMAS}]);
 		expect(session.meta.pid).toBe(result.pid);
 		expect(text(session, 'stdin')).toBe(
 			INIT_LINE +
@@ -172,7 +173,7 @@ describe('runProbe', () => {
 
 	it('reports a command that cannot start as spawn-failed, without throwing', async () => {
 		const {result, logs, inits} = await probe(['mcp-wire-no-such-command-xyz', '--stdio']);
-		expect(inits).toEqual([{startedAt: result.session.meta.startedAt, purpose: 'probe'}]);
+		expect(inits).toEqual([{startedAt: result.session.meta.startedAt, purpose: 'probe', schemas: SDK_SCHEMAS}]);
 		expect(result.spawnError?.code).toBe('ENOENT');
 		expect(result.pid).toBeUndefined();
 		expect(result.era).toBe('unknown');

@@ -1,4 +1,5 @@
 import {Command} from 'commander';
+import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import {Session} from '../../core/session/session.js';
 import {AttachTargetError, chooseTap, feedEvent, followTap, listLiveTaps, type RecordReader} from '../../tap/attach.js';
 import {UsageError} from '../exit-codes.js';
@@ -49,7 +50,7 @@ async function attachAction(target: string | undefined, options: WatchCliOptions
 	const ended = new Promise<RecordReader>((resolve, reject) => {
 		const follower = followTap(address, {
 			onHeader: (header) => {
-				session = new Session(header, {ignore: output.ignore});
+				session = new Session(header, {ignore: output.ignore, schemas: SDK_SCHEMAS});
 				if (output.tui === undefined) output.presenter.attach(session);
 				else tuiDone = output.tui(session, {title: label, isLive: true, session});
 			},

@@ -1,9 +1,9 @@
 import {Command, Option} from 'commander';
 import {Session} from '../../core/session/session.js';
 import type {SessionMeta} from '../../core/types.js';
-import {DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, runProbe, type ProbeOptions, type ProbeResult, type SessionInit} from '../../tap/probe.js';
+import {DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, loadSdkSchemas, runProbe, type ProbeOptions, type ProbeResult, type SessionInit} from '../../tap/probe.js';
 import {formatSummary} from '../../render/text/plain-log.js';
-import {buildEnv, EnvOptionError} from '../../tap/spawn.js';
+import {buildEnv, EnvOptionError, loadProcessStarter} from '../../tap/spawn.js';
 import {UsageError} from '../exit-codes.js';
 import {collect, exitCodeFor, parseFailOn, parseIgnore, parsePositiveInt, resolveColor, type FailOn} from '../options.js';
 import {createPresenter, type OutputMode} from '../present.js';
@@ -96,11 +96,12 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		...(options.cwd === undefined ? {} : {cwd: options.cwd}),
 		timeoutMs: options.timeout,
 		protocolVersion: options.protocolVersion,
+		clientVersion: VERSION,
 		...(options.verbose ? {onLog: (line: string) => process.stderr.write(`mcp-wire: ${line}\n`)} : {}),
 	};
 	const newSession = (init: SessionInit): Session => {
 		const meta: SessionMeta = {...baseMeta, startedAt: init.startedAt, ...(init.pid === undefined ? {} : {pid: init.pid})};
-		return new Session(meta, {ignore});
+		return new Session(meta, {ignore, schemas: init.schemas});
 	};
 
 	if (isTui) return runProbeTui(probeOptions, newSession, failOn);
@@ -135,7 +136,8 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
  */
 async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession'>, newSession: (init: SessionInit) => Session, failOn: FailOn): Promise<number> {
 	process.env['NODE_ENV'] ??= 'production';
-	const {startTui} = await import('../../render/tui/start-tui.js');
+	// Loaded before the first run, so that each run builds its session at once (the TUI shows it).
+	const [{startTui}, schemas, starter] = await Promise.all([import('../../render/tui/start-tui.js'), loadSdkSchemas(), loadProcessStarter()]);
 	type Run = {session: Session; done: Promise<ProbeResult>; quit: () => void; abort: AbortController; send?: (method: string, params?: unknown) => void};
 	const launch = (): Run => {
 		let quit = (): void => undefined;
@@ -147,6 +149,8 @@ async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession'>, ne
 		const run = {quit, abort} as Run;
 		run.done = runProbe({
 			...probeOptions,
+			schemas,
+			starter,
 			signal: abort.signal,
 			interactive: {hold, onReady: (send) => (run.send = send)},
 			createSession: (init) => {

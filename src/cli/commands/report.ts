@@ -1,11 +1,11 @@
 import {readFile, writeFile} from 'node:fs/promises';
-import os from 'node:os';
 import {Command, InvalidArgumentError} from 'commander';
 import {decodeRecords} from '../../core/capture/record-codec.js';
+import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import {replayEvents} from '../../core/session/replay.js';
 import {buildReport, DEFAULT_MAX_LINES} from '../../render/report/markdown.js';
-import type {RedactOptions} from '../../render/report/redact.js';
 import {UsageError} from '../exit-codes.js';
+import {localRedactOptions} from '../redact-options.js';
 import {VERSION} from '../version.js';
 
 /** Where a command reads and writes (injected in tests). */
@@ -34,23 +34,8 @@ export const PROCESS_IO: CommandIo = {
 	},
 };
 
-/**
- * Redaction inputs for this machine: the home directory and user name (so they show as `~` and
- * `<user>`), plus the server's environment when known (values of secret-named variables are masked
- * wherever they appear). Use it for `probe --report` and `--json --redact` too.
- * @param env the environment the server got (e.g. from `buildEnv`), if any.
- * @param payloads `--redact-payloads`.
- */
-export function localRedactOptions(env?: Readonly<Record<string, string | undefined>>, payloads = false): RedactOptions {
-	let user: string | undefined;
-	try {
-		user = os.userInfo().username;
-	} catch {
-		user = process.env['USER'] ?? process.env['USERNAME'];
-	}
-
-	return {home: os.homedir(), ...(user === undefined ? {} : {user}), ...(env === undefined ? {} : {env}), payloads};
-}
+// Here, not in this module: `probe --json` needs it without loading the report (issue 12).
+export {localRedactOptions} from '../redact-options.js';
 
 /** Parses `--max-lines`: a positive integer. */
 export function parseMaxLines(value: string): number {
@@ -111,7 +96,7 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 				io.writeErr(`mcp-wire: ${name} is cut short; the report covers the records before the cut\n`);
 			}
 
-			const session = replayEvents(decoded.header, decoded.events, {onProblem: (message) => io.writeErr(`mcp-wire: ${name}: ${message}\n`)});
+			const session = replayEvents(decoded.header, decoded.events, {schemas: SDK_SCHEMAS, onProblem: (message) => io.writeErr(`mcp-wire: ${name}: ${message}\n`)});
 			const report = buildReport(session.getSnapshot(), {
 				maxLines: flags.maxLines,
 				redact: flags.redact ? localRedactOptions(undefined, flags.redactPayloads === true) : false,

@@ -1,6 +1,7 @@
 import {statSync} from 'node:fs';
 import {Command, Option} from 'commander';
 import type {DecodeProblem, SessionHeader} from '../../core/capture/record-codec.js';
+import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import {replayEvents} from '../../core/session/replay.js';
 import type {Session} from '../../core/session/session.js';
 import type {FindingCode, SessionEvent, SessionStore} from '../../core/types.js';
@@ -128,6 +129,7 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	let session: Session;
 	try {
 		session = replayEvents(meta, events, {
+			schemas: SDK_SCHEMAS,
 			ignore: output.ignore,
 			onProblem: (message) => process.stderr.write(`mcp-wire: ${file}: ${message}\n`),
 			...(output.tui === undefined ? {onSession: (s: Session) => output.presenter.attach(s)} : {}),

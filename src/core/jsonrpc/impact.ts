@@ -1,7 +1,8 @@
 import type {ClientFamily, ClientImpact, Reaction} from '../types.js';
 import {isPlainObject, own} from './classify.js';
 import type {JsonRpcProblem} from './problem.js';
-import {pythonSdkVerdict, tsSdkVerdict} from './verdicts.js';
+import {installedSdkSchemas, type SdkSchemas} from './sdk-checks.js';
+import {pythonSdkVerdict} from './verdicts.js';
 
 /** The client families, in display order (docs/protocol.md "Client reactions" columns). */
 export const CLIENT_FAMILIES: readonly ClientFamily[] = ['ts-sdk-v1', 'ts-sdk-v2', 'python-sdk', 'vscode', 'rmcp', 'cursor'];
@@ -144,16 +145,18 @@ function pythonAcceptedNote(problems: readonly JsonRpcProblem[], message: unknow
  *   `unknown`. With several problems the worst reaction wins (ok < unknown < corrupt < skip < skip-log <
  *   drop-log < hang < fatal) and its note is kept.
  *
- * Input: `problems` from {@link classifyMessage} for `message` (the parsed JSON value). Pure; never throws.
+ * Input: `problems` from {@link classifyMessage} for `message` (the parsed JSON value); `schemas`, the
+ * injected TS SDK checks (default: the installed ones; unloaded, the TS rows are `unknown`). Pure; never throws.
  */
-export function impactForProblems(problems: readonly JsonRpcProblem[], message: unknown): ClientImpact[] {
+export function impactForProblems(problems: readonly JsonRpcProblem[], message: unknown, schemas: SdkSchemas = installedSdkSchemas()): ClientImpact[] {
 	const isError = isPlainObject(message) && own(message, 'error') !== undefined;
 	const isResponse = !isError && isPlainObject(message) && own(message, 'result') !== undefined;
 	const errorWithoutId = isError && isPlainObject(message) && own(message, 'id') === undefined;
 
-	const ts = tsSdkVerdict(message);
+	const ts = schemas.message(message);
 	let tsCell: Cell;
-	if (!ts.accepted) tsCell = {reaction: 'drop-log', note: `dropped by JSONRPCMessageSchema, onerror: ${ts.issue}`};
+	if (ts === undefined) tsCell = {reaction: 'unknown', note: 'not checked: the TS SDK schemas were not loaded'};
+	else if (!ts.accepted) tsCell = {reaction: 'drop-log', note: `dropped by JSONRPCMessageSchema, onerror: ${ts.issue}`};
 	else if (errorWithoutId) tsCell = {reaction: 'hang', note: 'accepted, but no request matches a missing id: onerror "unknown message ID"; the request waits for its timeout'};
 	else tsCell = {reaction: 'ok', note: 'accepted by JSONRPCMessageSchema'};
 

@@ -1,6 +1,6 @@
-import {InitializeResultSchema} from '@modelcontextprotocol/sdk/types.js';
 import {describeJsonType, isPlainObject, own} from './classify.js';
 import type {JsonRpcProblem, JsonRpcProblemReason} from './problem.js';
+import {installedSdkSchemas, type SdkSchemas} from './sdk-checks.js';
 import {MODERN_VERSION, isKnownProtocolVersion} from './versions.js';
 
 function problem(reason: JsonRpcProblemReason, message: string, key?: string, rule = 'R8'): JsonRpcProblem {
@@ -15,10 +15,11 @@ function problem(reason: JsonRpcProblemReason, message: string, key?: string, ru
  * as `initialize-result-schema` (rule C1): a TS SDK client fails to connect on it.
  *
  * Input: `result`, the response's `result` member; `offeredVersion`, the version the client sent (quoted
- * in the messages). Output: problems (empty when valid); each maps to the finding `invalid-initialize`.
+ * in the messages); `schemas`, the injected TS SDK checks (default: the installed ones; unloaded, the
+ * schema pass is skipped). Output: problems (empty when valid); each maps to the finding `invalid-initialize`.
  * Whether the version itself is acceptable is {@link checkNegotiatedVersion}'s job. Never throws.
  */
-export function checkInitializeResult(result: unknown, offeredVersion: string): JsonRpcProblem[] {
+export function checkInitializeResult(result: unknown, offeredVersion: string, schemas: SdkSchemas = installedSdkSchemas()): JsonRpcProblem[] {
 	if (!isPlainObject(result)) {
 		return [problem('initialize-result-not-object', `the initialize result is ${describeJsonType(result)}, not an object`, 'result')];
 	}
@@ -54,11 +55,10 @@ export function checkInitializeResult(result: unknown, offeredVersion: string): 
 	}
 	if (problems.length > 0) return problems;
 
-	const parsed = InitializeResultSchema.safeParse(result);
-	if (!parsed.success) {
-		const first = parsed.error.issues[0];
-		const where = first && first.path.length > 0 ? first.path.map(String).join('.') : '';
-		const text = first ? (where ? `${where}: ${first.message}` : first.message) : 'rejected';
+	const issue = schemas.initializeResult(result);
+	if (issue) {
+		const where = issue.path;
+		const text = where ? `${where}: ${issue.message}` : issue.message;
 		problems.push(problem('initialize-result-schema', `the TS SDK rejects the initialize result: ${text}`, where ? `result.${where}` : 'result', 'C1'));
 	}
 	return problems;

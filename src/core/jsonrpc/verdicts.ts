@@ -1,75 +1,7 @@
-import {JSONRPCMessageSchema} from '@modelcontextprotocol/sdk/types.js';
 import {isPlainObject, own} from './classify.js';
 import type {SdkVerdict} from './problem.js';
 
 const ACCEPTED: SdkVerdict = Object.freeze({accepted: true as const});
-const MAX_ISSUE_LENGTH = 160;
-
-/** The parts of a zod 4 issue this module reads (zod's own types are not imported into core). */
-interface ZodIssueLike {
-	readonly code: string;
-	readonly path: readonly PropertyKey[];
-	readonly message: string;
-	readonly expected?: string;
-	readonly errors?: readonly (readonly ZodIssueLike[])[];
-}
-
-/** Index of the `JSONRPCMessageSchema` union branch the message was meant for: request, notification, result, error. */
-function intendedBranch(message: unknown): number {
-	if (!isPlainObject(message)) return -1;
-	if (own(message, 'error') !== undefined) return 3;
-	if (own(message, 'result') !== undefined) return 2;
-	if (own(message, 'method') !== undefined) return own(message, 'id') !== undefined ? 0 : 1;
-	return -1;
-}
-
-function withPath(path: readonly PropertyKey[], text: string): string {
-	return path.length === 0 ? text : `${path.map(String).join('.')}: ${text}`;
-}
-
-/**
- * One short line from zod issues: the first issue, its path and message. A union issue is opened: at the
- * top level the branch the message was meant for, deeper the branch with the fewest issues; a union
- * whose branches all fail on the type alone becomes "expected string | number, received null".
- */
-function describeIssues(issues: readonly ZodIssueLike[], preferred: number, basePath: readonly PropertyKey[]): string {
-	const first = issues[0];
-	if (first === undefined) return 'rejected';
-	const path = [...basePath, ...first.path];
-	const branches = first.errors;
-	if (first.code === 'invalid_union' && branches !== undefined && branches.length > 0) {
-		const typeOnly = branches.every((branch) => branch.length === 1 && branch[0]?.code === 'invalid_type' && branch[0].path.length === 0);
-		if (typeOnly) {
-			const expected = [...new Set(branches.map((branch) => branch[0]?.expected ?? '?'))].join(' | ');
-			const received = /received (\S+)/.exec(branches[0]?.[0]?.message ?? '')?.[1];
-			return withPath(path, `expected ${expected}${received ? `, received ${received}` : ''}`);
-		}
-		let pick = preferred >= 0 ? branches[preferred] : undefined;
-		if (pick === undefined) {
-			for (const branch of branches) if (pick === undefined || branch.length < pick.length) pick = branch;
-		}
-		return describeIssues(pick ?? [], -1, path);
-	}
-	return withPath(path, first.message);
-}
-
-function shorten(text: string): string {
-	return text.length <= MAX_ISSUE_LENGTH ? text : `${text.slice(0, MAX_ISSUE_LENGTH - 1)}…`;
-}
-
-/**
- * What a TS SDK v1 client (Claude Desktop, Claude Code, MCP Inspector; also v2, same schemas) does with
- * one parsed line: `JSONRPCMessageSchema.safeParse` from `@modelcontextprotocol/sdk/types.js` 1.32.2 (C1).
- * Accepted, or dropped with `onerror` and the short reason `issue` (`path: message`, ≤160 chars, e.g.
- * `id: expected string | number, received null`). Slower than {@link classifyMessage} (zod); call it on
- * frames that already have problems or on request. Never throws.
- */
-export function tsSdkVerdict(message: unknown): SdkVerdict {
-	const parsed = JSONRPCMessageSchema.safeParse(message);
-	if (parsed.success) return ACCEPTED;
-	const issues = parsed.error.issues as unknown as readonly ZodIssueLike[];
-	return {accepted: false, issue: shorten(describeIssues(issues, intendedBranch(message), []))};
-}
 
 /** pydantic lax `int` from JSON: bool, an integer literal, a float with no fraction within i64, a numeric string. */
 function isPythonLaxInt(value: unknown): boolean {

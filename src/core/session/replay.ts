@@ -1,9 +1,12 @@
+import type {SdkSchemas} from '../jsonrpc/sdk-checks.js';
 import type {FindingCode, SessionEvent, SessionMeta} from '../types.js';
 import {Session} from './session.js';
 
 /** Options for {@link replayEvents}. */
 export interface ReplayOptions {
 	readonly ignore?: readonly FindingCode[];
+	/** The TS SDK's schema checks (`SessionOptions.schemas`); default: the installed ones. */
+	readonly schemas?: SdkSchemas;
 	/** Called with the session before any event is fed, so renderers can subscribe first. */
 	readonly onSession?: (session: Session) => void;
 	/** Told about records that had to be skipped (a damaged capture); the replay goes on. */
@@ -23,7 +26,7 @@ export interface ReplayOptions {
  *   seen; chunks recorded after their stream's EOF (a damaged file) are skipped and reported through `onProblem`
  */
 export function replayEvents(meta: SessionMeta, events: readonly SessionEvent[], options: ReplayOptions = {}): Session {
-	const session = new Session(meta, options.ignore ? {ignore: options.ignore} : {});
+	const session = new Session(meta, {...(options.ignore ? {ignore: options.ignore} : {}), ...(options.schemas ? {schemas: options.schemas} : {})});
 	options.onSession?.(session);
 	let lastTMs = 0;
 	let skipped = 0;

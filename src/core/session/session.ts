@@ -1,13 +1,11 @@
 import {Buffer} from 'node:buffer';
 import {createFramer} from '../framing/index.js';
 import type {Framer, FramerOutput} from '../framing/framer.js';
-import {
-	checkInitializeError,
-	checkInitializeResult,
-	checkNegotiatedVersion,
-	classifyMessage,
-	impactForProblems,
-} from '../jsonrpc/index.js';
+// Not '../jsonrpc/index.js': that loads the TS SDK's zod schemas, which are injected (SessionOptions.schemas).
+import {classifyMessage} from '../jsonrpc/classify.js';
+import {impactForProblems} from '../jsonrpc/impact.js';
+import {checkInitializeError, checkInitializeResult, checkNegotiatedVersion} from '../jsonrpc/lifecycle.js';
+import {installedSdkSchemas, type SdkSchemas} from '../jsonrpc/sdk-checks.js';
 import {dressFinding} from '../detectors/catalog.js';
 import {idKey} from '../jsonrpc/id-key.js';
 import {detectPassive} from '../detectors/passive.js';
@@ -40,6 +38,12 @@ export interface SessionOptions {
 	 * stream records to disk set it false; snapshots then hold only counts and the last frames.
 	 */
 	readonly retain?: boolean;
+	/**
+	 * The TS SDK's schema checks (`SDK_SCHEMAS` from `core/jsonrpc/sdk-schemas.js`), injected so that a
+	 * caller can load zod off its start-up path (issue 12). Default: the installed ones (importing
+	 * `sdk-schemas.js` or the library entry installs them); without them the TS SDK's reactions are `unknown`.
+	 */
+	readonly schemas?: SdkSchemas;
 }
 
 /**
@@ -75,6 +79,7 @@ export class Session implements SessionStore {
 	readonly meta: SessionMeta;
 	private readonly ignore: ReadonlySet<FindingCode>;
 	private readonly retain: boolean;
+	private readonly schemas: SdkSchemas;
 	private readonly framers: Record<StreamName, Framer>;
 	private readonly ended = new Set<StreamName>();
 	private readonly chunks: Record<StreamName, Chunk[]> = {stdin: [], stdout: [], stderr: []};
@@ -128,6 +133,7 @@ export class Session implements SessionStore {
 		this.meta = meta;
 		this.ignore = new Set(options.ignore ?? []);
 		this.retain = options.retain ?? true;
+		this.schemas = options.schemas ?? installedSdkSchemas();
 		this.runtime = runtimeOf(meta.command);
 		this.framers = {
 			stdin: createFramer('stdin', {mode: 'protocol'}),
@@ -391,7 +397,7 @@ export class Session implements SessionStore {
 							rule: first.rule,
 							...(first.key === undefined ? {} : {key: first.key}),
 							problems: cls.problems.map((p) => p.reason),
-							impact: impactForProblems(cls.problems, raw.message),
+							impact: impactForProblems(cls.problems, raw.message, this.schemas),
 						},
 					},
 				];
@@ -510,7 +516,7 @@ export class Session implements SessionStore {
 			this.era = 'legacy';
 			this.handshakeDone = true;
 			const result = message.result as {protocolVersion?: unknown; serverInfo?: {name?: unknown; version?: unknown}} | undefined;
-			const problems = checkInitializeResult(message.result, this.offeredVersion ?? '');
+			const problems = checkInitializeResult(message.result, this.offeredVersion ?? '', this.schemas);
 			if (problems.length > 0) {
 				add({...base, code: 'invalid-initialize', detail: {missing: problems.map((p) => p.key ?? p.reason).join(', '), problems: problems.map((p) => p.reason)}});
 			}
