@@ -4,7 +4,7 @@
  */
 import {Session} from '../core/session/session.js';
 import type {EnvMode, SessionMeta, SessionSnapshot} from '../core/types.js';
-import {runProbe, type ProbeResult} from '../tap/probe.js';
+import {loadSdkSchemas, runProbe, type ProbeResult} from '../tap/probe.js';
 import {openCapture, type OpenCapture} from './capture.js';
 
 /**
@@ -92,7 +92,11 @@ export async function probeOnce(options: ProbeOnceOptions): Promise<ProbeOnce> {
 		name: options.name,
 	} as const;
 	try {
+		// Loaded before the spawn (once for all servers): the session, and with it the pid the total
+		// timeout kills, exists from the first moment.
+		const schemas = await loadSdkSchemas();
 		const result = await runProbe({
+			schemas,
 			command: options.command,
 			env: options.env,
 			cwd: options.cwd,
