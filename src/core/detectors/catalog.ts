@@ -438,6 +438,7 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		message: (d) => `valid JSON but not a valid MCP JSON-RPC message: ${detailString(d, 'problem') ?? detailString(d, 'reason') ?? 'shape'}`,
 		hint: (d) => {
 			const reason = detailString(d, 'reason');
+			if (reason === 'nesting') return 'Flatten the message: the Python SDK rejects JSON nested more than 201 levels deep (a recursive structure serialized without a depth limit).';
 			if (reason === 'unknown-key') return `Remove the extra top-level key \`${detailString(d, 'key') ?? ''}\`: the TS SDK's strict schema drops the whole message.`;
 			if (reason === 'missing-jsonrpc' || reason === 'wrong-jsonrpc') return 'Every message needs `"jsonrpc": "2.0"`.';
 			if (reason === 'id-null') return 'Omit `id` on an error whose request id could not be read, rather than `"id": null` (MCP 2025-11-25).';

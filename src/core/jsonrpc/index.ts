@@ -3,6 +3,7 @@
  * per-frame validator, models of how real clients treat a line, and the `initialize` checks.
  */
 export {classifyMessage, RELATED_TASK_META_KEY} from './classify.js';
+export {cutNesting, MAX_JSON_DEPTH, nestingDraft, NESTING_PLACEHOLDER, nestsDeeperThan} from './depth.js';
 export {checkInitializeError, checkInitializeResult, checkNegotiatedVersion} from './lifecycle.js';
 export type {InitializeErrorVerdict, VersionVerdict} from './lifecycle.js';
 export {CLIENT_FAMILIES, impactForProblems} from './impact.js';

@@ -41,6 +41,8 @@
  * `capabilities-not-object`, `missing-server-info`, `server-info-not-object`,
  * `server-info-name-not-string`, `server-info-version-not-string`, `instructions-not-string`,
  * `initialize-result-schema` (anything else the TS SDK's `InitializeResultSchema` rejects, C1).
+ *
+ * `nesting`: the value nests deeper than `MAX_JSON_DEPTH` (depth.ts); the frame is shown as text.
  */
 export const JSON_RPC_PROBLEM_REASONS = [
 	'not-object',
@@ -84,6 +86,7 @@ export const JSON_RPC_PROBLEM_REASONS = [
 	'server-info-version-not-string',
 	'instructions-not-string',
 	'initialize-result-schema',
+	'nesting',
 ] as const;
 
 /** A stable problem reason (see {@link JSON_RPC_PROBLEM_REASONS}). */

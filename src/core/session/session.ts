@@ -8,6 +8,7 @@ import {checkInitializeError, checkInitializeResult, checkNegotiatedVersion} fro
 import {installedSdkSchemas, type SdkSchemas} from '../jsonrpc/sdk-checks.js';
 import {dressFinding} from '../detectors/catalog.js';
 import {idKey} from '../jsonrpc/id-key.js';
+import {cutNesting, nestingDraft, nestsDeeperThan} from '../jsonrpc/depth.js';
 import {detectPassive} from '../detectors/passive.js';
 import {RULES} from '../detectors/registry.js';
 import type {OutstandingRequest, RuleListeners, SessionFacts} from '../detectors/rule.js';
@@ -371,11 +372,17 @@ export class Session implements SessionStore {
 	}
 
 	private readonly onFramed = (output: FramerOutput): void => {
-		const raw = output.frame;
+		let raw = output.frame;
 		const index = this.frameCount++;
 		const stream = raw.stream;
 		let frame: Frame;
 		let drafts: FindingDraft[] | undefined;
+		let nesting: FindingDraft | undefined;
+		if (raw.isJson && nestsDeeperThan(raw.message)) {
+			// Too deep for the renderers' walks (depth.ts): the levels past the limit become a placeholder.
+			raw = {...raw, message: cutNesting(raw.message)};
+			if (stream !== 'stderr') nesting = nestingDraft(raw, index);
+		}
 		if (stream !== 'stderr' && raw.isJson) {
 			const cls = classifyMessage(raw.message, stream === 'stdin' ? this.stdinOptions : this.stdoutOptions);
 			frame = buildFrame(raw, index, cls.kind, cls.method, cls.hasId ? (cls.id ?? null) : undefined);
@@ -414,6 +421,7 @@ export class Session implements SessionStore {
 		if (this.retain) this.frames.push(frame);
 		this.emit({type: 'frame', frame});
 		for (const draft of output.findings) this.report({...draft, frameIndex: index});
+		if (nesting) this.report(nesting);
 		if (drafts) for (const draft of drafts) this.report(draft);
 		for (const rule of this.rules) rule.onFrame?.(frame);
 	};

@@ -766,7 +766,19 @@ export interface EventRedactor {
 }
 
 /** Characters that can continue a token or secret value across a chunk boundary. */
-const TOKEN_RUN_END = /[A-Za-z0-9_.~+/=-]+$/;
+/** A byte (latin1 unit) that {@link TOKEN_RUN_START} takes. */
+const TOKEN_BYTE = /[A-Za-z0-9_.~+/=-]/;
+
+/**
+ * The run of token characters that ends `text` (`[A-Za-z0-9_.~+/=-]+$`), found by walking back from
+ * the end: the regex form retries from every start of a long run and is quadratic (a 256 KiB run took
+ * minutes). Undefined when `text` does not end in one.
+ */
+function tokenRunAtEnd(text: string): {readonly index: number; readonly run: string} | undefined {
+	let start = text.length;
+	while (start > 0 && TOKEN_BYTE.test(text[start - 1]!)) start--;
+	return start === text.length ? undefined : {index: start, run: text.slice(start)};
+}
 const TOKEN_RUN_START = /^[A-Za-z0-9_.~+/=-]+/;
 const SHAPE_PREFIX = /^(?:gh[pousr]_|github_pat_|xox[abposre]-|xapp-|AKIA|ASIA|sk-ant-|sk-proj-|sk-|eyJ|AIza)/;
 const SECRET_CONTEXT_END = /(?:(?<name>[A-Za-z_][A-Za-z0-9_.-]*)(?:=["']?|["']?[ \t]*:[ \t]*["']?|[ \t]+)|(?<scheme>Bearer|Basic)[ \t]+)$/i;
@@ -814,9 +826,9 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
 		}
 
 		own.isCarrying = own.isCarrying && TOKEN_RUN_START.exec(current)?.[0].length === current.length;
-		const run = TOKEN_RUN_END.exec(combined);
-		if (run !== null && run.index + run[0].length === combined.length) {
-			const prefix = SHAPE_PREFIX.exec(run[0]);
+		const run = tokenRunAtEnd(combined);
+		if (run !== undefined) {
+			const prefix = SHAPE_PREFIX.exec(run.run);
 			const context = SECRET_CONTEXT_END.exec(combined.slice(Math.max(0, run.index - 80), run.index));
 			const isNamed = context !== null && (context.groups?.['scheme'] !== undefined || isSecretName(context.groups?.['name'] ?? ''));
 			if (prefix !== null || isNamed) {
