@@ -118,6 +118,10 @@ export const FINDING_CODES = [
 	'unanswered-request',
 	'protocol-version',
 	'invalid-initialize',
+	'ping-error',
+	'message-before-initialize',
+	'undeclared-capability',
+	'message-on-stderr',
 ] as const;
 
 /** A stable finding code. */

@@ -129,7 +129,8 @@ type JsonObject = Record<string, unknown>;
  *
  * The exchange: `initialize` (id 0, newline-delimited), and after its result `notifications/initialized`,
  * then `tools/list`, `prompts/list`, `resources/list` (next ids, each only when the result's capabilities
- * advertise it), then `ping` (R8–R11, R16). Each request waits up to `timeoutMs`; on a timeout the probe
+ * advertise it), then `ping` (R8–R11, R16). The probe declares no client capabilities, and answers the
+ * server's own requests as the TS SDK client does: `ping` with `{}`, anything else with -32601. Each request waits up to `timeoutMs`; on a timeout the probe
  * records a `timeout` mark and shuts down. A server that rejects `initialize` naming 2026-07-28 is probed
  * with `server/discover` (and `tools/list` if advertised) with per-request `_meta` (R19). Then the R14
  * shutdown, timed and marked: close stdin, 2 s, SIGTERM, 2 s, SIGKILL. stdout and stderr are drained
@@ -495,6 +496,18 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 				break;
 		}
 		notify();
+	});
+
+	// Answer the server's requests as the TS SDK client does: `ping` with an empty result (R16), anything
+	// else with -32601 (a client without the capability has no handler). Sent after the reply watcher's
+	// frame was handled, so no framer or session is re-entered.
+	replyListeners.add((reply) => {
+		if (reply.kind !== 'request' || reply.id === undefined || reply.id === null) return;
+		const {id} = reply;
+		const method = (reply.message as {method?: unknown}).method;
+		queueMicrotask(() => {
+			if (attached) run.send(method === 'ping' ? {jsonrpc: '2.0', id, result: {}} : {jsonrpc: '2.0', id, error: {code: -32601, message: 'Method not found'}});
+		});
 	});
 
 	/** Wait until `check` returns a value, stdout reaches EOF (with `stopOnEof`), or `ms` pass. */

@@ -541,60 +541,6 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 			cursor: UNKNOWN,
 		}),
 	},
-	'unanswered-request': {
-		severity: 'error',
-		title: 'request never answered',
-		message: (d) => `${detailString(d, 'method') ?? 'a request'} (id ${JSON.stringify(d.detail?.['id'] ?? null)}) got no response before the session ended`,
-		hint: () => 'Answer every request, with a result or an error.',
-		rules: ['R15'],
-		doc: {
-			what: 'A request that never got a response (neither result nor error) before the session ended.',
-			recognised: 'Requests still outstanding when a complete session ends, unless something else already explains the silence (`early-exit`, `no-response`).',
-			example: {
-				steps: [
-					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n', tMs: 0},
-					{event: 'stdin-closed', tMs: 1000},
-					{exit: 0, tMs: 1010},
-				],
-			},
-		},
-		impact: row({
-			'ts-sdk-v1': ['hang', '`Request timed out` after 60 s'],
-			'ts-sdk-v2': ['hang', 'times out'],
-			'python-sdk': ['hang', 'waits forever'],
-			vscode: ['hang', 'waits'],
-			rmcp: ['hang', 'waits'],
-			cursor: ['hang', 'times out'],
-		}),
-	},
-	'protocol-version': {
-		severity: 'error',
-		title: 'protocol version not negotiated',
-		message: (d) => detailString(d, 'message') ?? 'the protocol version was not negotiated',
-		hint: (d) =>
-			detailString(d, 'reason') === 'rejected-version'
-				? 'Answer an unsupported requested version with a result naming a version you support (counter-offer, R11), not with an error.'
-				: 'Echo the requested version when you support it; otherwise answer with the latest version you support.',
-		rules: ['R11'],
-		doc: {
-			what: 'The protocol version was not negotiated: the `initialize` result names a version the client did not offer and that is no known revision, or the server rejected the offered version with an error instead of counter-offering one it supports ([R11](docs/protocol.md#r11)).',
-			recognised: 'The `initialize` exchange: the requested version, the answered one, and whether the answer was an error.',
-			example: {
-				steps: [
-					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n', tMs: 0},
-					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"Unsupported protocol version"}}\n', tMs: 2},
-				],
-			},
-		},
-		impact: row({
-			'ts-sdk-v1': ['fatal', "`Server's protocol version is not supported`"],
-			'ts-sdk-v2': ['fatal', 'disconnects'],
-			'python-sdk': ['fatal', '`Unsupported protocol version from the server`'],
-			vscode: ['ok', 'not checked'],
-			rmcp: UNKNOWN,
-			cursor: UNKNOWN,
-		}),
-	},
 	'invalid-initialize': {
 		severity: 'error',
 		title: 'invalid initialize result',

@@ -1,12 +1,31 @@
 import {contentLengthFraming} from './content-length-framing.js';
+import {messageBeforeInitialize} from './message-before-initialize.js';
+import {messageOnStderr} from './message-on-stderr.js';
 import {oversizeFrame} from './oversize-frame.js';
+import {pingError} from './ping-error.js';
+import {protocolVersion} from './protocol-version.js';
 import type {Rule} from './rule.js';
 import {stderrMerged} from './stderr-merged.js';
+import {unansweredRequest} from './unanswered-request.js';
+import {undeclaredCapability} from './undeclared-capability.js';
 
 /**
  * Every finding code that has its own module (`<code>.ts`: meta + detector + tests beside it in
  * `test/core/detectors/`), in the order their listeners run. Codes not listed here still keep their
  * entry inline in `catalog.ts` and their logic in the framer or the session; move them here as they are
  * touched. A module whose finding the framer reports (a byte-level fact) has a detector with no listeners.
+ *
+ * Order matters where one rule reads another's findings at the end of the session: `message-on-stderr`
+ * runs before `unanswered-request` and `ping-error`, which name it as the cause (cause first).
  */
-export const RULES: readonly Rule[] = [contentLengthFraming, oversizeFrame, stderrMerged];
+export const RULES: readonly Rule[] = [
+	contentLengthFraming,
+	oversizeFrame,
+	stderrMerged,
+	protocolVersion,
+	messageBeforeInitialize,
+	undeclaredCapability,
+	messageOnStderr,
+	unansweredRequest,
+	pingError,
+];

@@ -4,7 +4,7 @@ import type {Framer, FramerOutput} from '../framing/framer.js';
 // Not '../jsonrpc/index.js': that loads the TS SDK's zod schemas, which are injected (SessionOptions.schemas).
 import {classifyMessage} from '../jsonrpc/classify.js';
 import {impactForProblems} from '../jsonrpc/impact.js';
-import {checkInitializeError, checkInitializeResult, checkNegotiatedVersion} from '../jsonrpc/lifecycle.js';
+import {checkInitializeError, checkInitializeResult} from '../jsonrpc/lifecycle.js';
 import {installedSdkSchemas, type SdkSchemas} from '../jsonrpc/sdk-checks.js';
 import {dressFinding} from '../detectors/catalog.js';
 import {idKey} from '../jsonrpc/id-key.js';
@@ -117,8 +117,6 @@ export class Session implements SessionStore {
 	private serverCapabilities: Readonly<Record<string, unknown>> | undefined;
 	/** The listeners of every rule module (registry.ts), in order. */
 	private readonly rules: readonly RuleListeners[];
-	private hasProbeDiagnosis = false;
-	private hasEarlyExit = false;
 	/** The server's runtime guessed from the command (for runtime-specific fixes), e.g. `python`. */
 	private readonly runtime: string | undefined;
 	private lastUnflushedSeq = -1;
@@ -247,7 +245,6 @@ export class Session implements SessionStore {
 		// In tap mode the client may end the server with a signal (forwarded by the tap): its shutdown, not an early exit.
 		const clientSignalled = this.marks.some((m) => m.type === 'phase' && m.name.startsWith('signal-forwarded'));
 		if (!closedFirst && signals.length === 0 && !clientSignalled) {
-			this.hasEarlyExit = true;
 			this.report({
 				code: 'early-exit',
 				stream: 'stdout',
@@ -278,7 +275,6 @@ export class Session implements SessionStore {
 
 	/** Add a finding only a live probe can observe (spawn-failed, no-response, a Content-Length re-probe). */
 	addFinding(draft: FindingDraft): void {
-		if (draft.code === 'no-response' || draft.code === 'content-length-framing' || draft.code === 'spawn-failed') this.hasProbeDiagnosis = true;
 		this.report({origin: 'probe', ...draft});
 	}
 
@@ -295,22 +291,6 @@ export class Session implements SessionStore {
 		this.isFinished = true;
 		// Passive detectors over the whole exchange (buffered bursts, reused request ids: real traffic).
 		if (this.retain) for (const draft of detectPassive(this.getSnapshot())) this.report(draft);
-		// unanswered-request: client requests still open at the end. When something already explains the
-		// silence (the process exited early; the probe's no-response or Content-Length re-probe), that
-		// finding says it all; when the capture has no end (cut short, no exit), nobody knows yet.
-		if (!this.hasProbeDiagnosis && !this.hasEarlyExit && options.isComplete !== false) {
-			for (const {frame, method} of this.outstanding.stdin.values()) {
-				this.report({
-					code: 'unanswered-request',
-					stream: 'stdin',
-					offset: frame.offset,
-					byteLength: frame.byteLength,
-					frameIndex: frame.index,
-					tMs: this.lastTMs,
-					detail: {id: frame.id ?? null, method},
-				});
-			}
-		}
 		for (const rule of this.rules) rule.onEnd?.({tMs: this.lastTMs, isComplete: options.isComplete !== false});
 		this.summary = this.buildSummary();
 		this.emit({type: 'summary', summary: this.summary});
@@ -516,9 +496,8 @@ export class Session implements SessionStore {
 		}
 		if (request.method === 'initialize') {
 			if (frame.kind === 'error') {
-				const rejected = checkInitializeError(message.error);
-				if (rejected?.modernEra) this.era = 'modern';
-				else if (rejected) add({...base, code: 'protocol-version', detail: {reason: rejected.reason, message: rejected.message, ...(rejected.supported ? {supported: rejected.supported} : {})}});
+				// A rejection naming 2026-07-28 is a modern-only server (R19); any other is protocol-version's.
+				if (checkInitializeError(message.error)?.modernEra) this.era = 'modern';
 				return;
 			}
 			this.era = 'legacy';
@@ -541,9 +520,6 @@ export class Session implements SessionStore {
 					...(typeof result.serverInfo.version === 'string' ? {version: result.serverInfo.version} : {}),
 				};
 			}
-			// A missing protocolVersion is invalid-initialize (R8); judge the negotiation only when it is there.
-			const version = result?.protocolVersion === undefined ? null : checkNegotiatedVersion(this.offeredVersion ?? '', result.protocolVersion);
-			if (version) add({...base, code: 'protocol-version', severity: version.severity, detail: {reason: version.reason, message: version.message, offered: this.offeredVersion ?? null, answered: result?.protocolVersion ?? null}});
 			return;
 		}
 		if (request.method === 'server/discover' && frame.kind === 'response') {

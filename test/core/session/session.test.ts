@@ -128,32 +128,6 @@ describe('Session', () => {
 		expect(stubborn.getSnapshot().findings[0]?.severity).toBe('error');
 	});
 
-	it('reports unanswered-request at the request frame, unless an early exit or the probe explains it, or the capture has no end', () => {
-		const session = new Session(META);
-		handshake(session);
-		const ping = line({jsonrpc: '2.0', id: 2, method: 'ping'});
-		const offset = session.streamLength('stdin');
-		session.pushChunk('stdin', 15, ping);
-		session.finish(30);
-		expect(codesAt(session)).toEqual([`unanswered-request@stdin:${offset}`]);
-
-		const silent = new Session(META);
-		silent.pushChunk('stdin', 0, line(INIT));
-		silent.finish(10);
-		expect(codesAt(silent)).toEqual(['unanswered-request@stdin:0']);
-
-		const probed = new Session(META);
-		probed.pushChunk('stdin', 0, line(INIT));
-		probed.addFinding({code: 'no-response', stream: 'stdout', offset: 0, byteLength: 0, tMs: 10, detail: {timeoutMs: 10}});
-		probed.finish(10);
-		expect(codesAt(probed)).toEqual(['no-response@stdout:0']);
-
-		const cut = new Session(META);
-		cut.pushChunk('stdin', 0, line(INIT));
-		cut.finish(10, {isComplete: false});
-		expect(codesAt(cut)).toEqual([]);
-	});
-
 	it('reports stderr-merged when log lines reach stdout and stderr stays silent', () => {
 		const session = new Session(META);
 		session.pushChunk('stdin', 0, line(INIT));
