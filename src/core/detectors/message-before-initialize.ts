@@ -26,7 +26,7 @@ export const messageBeforeInitialize: Rule = {
 			example: {
 				steps: [
 					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n', tMs: 0},
-					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\\n', tMs: 1},
+					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n', tMs: 1},
 					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}\n', tMs: 2},
 				],
 			},

@@ -96,8 +96,8 @@ export const messageOnStderr: Rule = {
 				'A stderr line that parses as a JSON-RPC message (`"jsonrpc":"2.0"`), judged when the session ends: the reply to a request left unanswered on stdout is an error (and that `unanswered-request` names it as its cause); a copy of a message that also crossed stdin or stdout is info (a debug log of the wire); anything else is a warning.',
 			example: {
 				steps: [
-					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\\n', tMs: 0},
-					{stream: 'stderr', bytes: '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\\n', tMs: 1},
+					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n', tMs: 0},
+					{stream: 'stderr', bytes: '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\n', tMs: 1},
 					{event: 'stdin-closed', tMs: 1000},
 					{exit: 0, tMs: 1010},
 				],

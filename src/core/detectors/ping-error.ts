@@ -45,8 +45,8 @@ export const pingError: Rule = {
 			recognised: 'An error response whose id is that of a `ping` request; or a `ping` still unanswered when a complete session ends (unless `early-exit` or `no-response` explains it). The probe sends one `ping` after the lists.',
 			example: {
 				steps: [
-					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":2,"method":"ping"}\\n', tMs: 0},
-					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found"}}\\n', tMs: 1},
+					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":2,"method":"ping"}\n', tMs: 0},
+					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found"}}\n', tMs: 1},
 				],
 			},
 		},

@@ -29,7 +29,7 @@ export interface UnansweredEvidence {
 /**
  * Collects, from the findings reported so far, what explains an unanswered request: a silence already
  * explained, or its reply written to stderr (`message-on-stderr` with `detail.unanswered`: reported
- * before the requests left open, so the cause comes first, wire-faults.md).
+ * before the requests left open, so the cause comes first: docs/findings.md).
  */
 export function unansweredEvidence(): UnansweredEvidence {
 	let isExplained = false;
