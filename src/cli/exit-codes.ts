@@ -1,7 +1,7 @@
 /**
  * Exit codes of every mcp-wire command (documented in README.md).
- * - 0: no findings at or above the `--fail-on` severity (default: error)
- * - 1: findings at or above it (for `tap`: the server's own exit code is mirrored instead)
+ * - 0: verdict not `fail` and no findings at or above the `--fail-on` severity (default: error)
+ * - 1: verdict `fail`, or findings at or above it (for `tap`: the server's own exit code is mirrored instead)
  * - 2: a usage error (bad option, missing command, unreadable file)
  */
 export const EXIT = {ok: 0, findings: 1, usage: 2} as const;

@@ -44,9 +44,12 @@ export function resolveColor(when: 'auto' | 'always' | 'never', stream: {readonl
 	return resolveColorFor(when, process.env, stream.isTTY === true);
 }
 
-/** Exit code for a finished session: 1 when findings reach `failOn`, else 0. */
+/**
+ * Exit code for a finished session: 1 when the verdict is `fail` (a mainstream client fails, even with
+ * no error finding: a server that speaks only 2026-07-28) or findings reach `failOn`, else 0.
+ */
 export function exitCodeFor(summary: Summary, failOn: FailOn): number {
-	if (summary.errors > 0) return EXIT.findings;
+	if (summary.verdict === 'fail' || summary.errors > 0) return EXIT.findings;
 	if (failOn === 'warning' && summary.warnings > 0) return EXIT.findings;
 	return EXIT.ok;
 }

@@ -171,6 +171,36 @@ export interface FindingDraft {
 	readonly origin?: 'derived' | 'probe';
 }
 
+/**
+ * A client family's outcome for the whole session.
+ * - `works`: connects, and every request it made was answered in a form it reads; nothing it would
+ *   log or lose (a line it skips silently is no harm).
+ * - `degraded`: works, but it logs errors (a toast in Claude Desktop), drops a message nobody waits
+ *   for, or reads text with U+FFFD in place of bad bytes.
+ * - `fails`: it does not connect, a request it waits for never arrives (hang), or its transport closes.
+ * - `unknown`: a reaction that decides it is not established (a `?` cell), or the session shows too
+ *   little (no handshake seen yet).
+ */
+export type ClientOutcomeKind = 'works' | 'degraded' | 'fails' | 'unknown';
+
+/**
+ * One client family's outcome (the `clients` list of the summary record).
+ * - `decidedBy`: the finding codes that decide `outcome`, first seen first (empty for `works` without
+ *   findings, and for outcomes decided by the handshake alone).
+ * - `note`: one line: what happens (`connects; tools/list hangs: …`).
+ * - `connects`: whether its handshake succeeds; `null` when the session does not show it.
+ * - `toolsListed`: whether its `tools/list` is answered in a form it reads; `null` when the session
+ *   sent no `tools/list` (or does not show it).
+ */
+export interface ClientOutcome {
+	readonly client: ClientFamily;
+	readonly outcome: ClientOutcomeKind;
+	readonly decidedBy: readonly FindingCode[];
+	readonly note: string;
+	readonly connects: boolean | null;
+	readonly toolsListed: boolean | null;
+}
+
 /** A finding as presented: the draft plus the catalog's severity, message, hint and client impact. */
 export interface Finding extends FindingDraft {
 	readonly severity: Severity;
@@ -237,7 +267,11 @@ export interface SessionMeta {
 	readonly name?: string;
 }
 
-/** The overall outcome: ok (no findings above info), warn (warnings only), fail (any error). */
+/**
+ * The overall outcome, in agreement with the client outcomes (core/clients/outcome.ts `verdictOf`):
+ * `fail` when at least one mainstream client fails; `warn` when none does but a finding above info
+ * remains (or a niche client fails or is degraded); `ok` otherwise.
+ */
 export type Verdict = 'ok' | 'warn' | 'fail';
 
 /** Per-stream totals. */
@@ -264,6 +298,8 @@ export interface Summary {
 	readonly tools?: number;
 	readonly prompts?: number;
 	readonly resources?: number;
+	/** What each client family does with this session (core/clients/outcome.ts), in display order. */
+	readonly clients?: readonly ClientOutcome[];
 }
 
 /** Everything a session emits, in order. Renderers observe this stream; the NDJSON records mirror it. */

@@ -44,7 +44,10 @@ describe('real probe of a few example servers (sequential)', () => {
 			const key = (f: {code: string; stream: string; offset: number | null}) => `${f.code}@${f.stream}:${f.offset}`;
 			expect(run.findings.map(key).sort()).toEqual(entry.expect.map(key).sort());
 			expect(run.summary?.verdict).toBe(entry.verdict);
-			expect(run.exitCode).toBe(entry.verdict === 'fail' ? 1 : 0);
+			expect(run.exitCode).toBe(entry.verdict === 'fail' || (run.summary?.errors ?? 0) > 0 ? 1 : 0);
+			// The verdict agrees with the client outcomes: fail exactly when a mainstream client fails.
+			const mainstream = new Set(['ts-sdk-v1', 'python-sdk', 'vscode', 'cursor']);
+			expect(run.summary?.clients?.some((o) => o.outcome === 'fails' && mainstream.has(o.client))).toBe(entry.verdict === 'fail');
 		},
 		180_000,
 	);

@@ -65,7 +65,10 @@ describe('probe CLI', () => {
 		expect(run.stdout).toContain('ERROR stray-output · stdout S→C · offset 0 (0x0) · frame 1');
 		expect(run.stdout).toContain('00000000: 5354 4449 4f20 4d43 5020 5365 7276 6572  STDIO MCP Server');
 		expect(run.stdout).toContain('fix: Print startup messages to stderr');
-		expect(run.stdout).toContain('verdict FAIL: 1 error, 0 warnings, 0 info');
+		// An error finding that no mainstream client fails on: the verdict is WARN, the exit code still 1.
+		expect(run.stdout).toContain('verdict WARN: 1 error, 0 warnings, 0 info');
+		expect(run.stdout).toMatch(/^clients  ▲ degraded {9}TS SDK v1 \(Claude Desktop\/Code\) {2}connects and lists tools \(1 tool\); stray-output: logs `Unexpected token …`/m);
+		expect(run.stdout).toMatch(/^ {9}\? not established {2}Cursor {27}connects and lists tools \(1 tool\); not established: stray-output$/m);
 	});
 
 	it('--hex adds an xxd dump under every frame', async () => {

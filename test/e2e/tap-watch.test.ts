@@ -82,7 +82,7 @@ describe('sessions, attach and view (real processes)', () => {
 		expect(followed.problems).toEqual([]);
 		const summary = followed.events.at(-1);
 		expect(summary?.type).toBe('summary');
-		expect(result.exitCode).toBe(summary?.type === 'summary' && summary.summary.verdict === 'fail' ? 1 : 0);
+		expect(result.exitCode).toBe(summary?.type === 'summary' && (summary.summary.verdict === 'fail' || summary.summary.errors > 0) ? 1 : 0);
 		const [capture] = box.captures();
 		const recorded = readCapture(capture!);
 		const bytesOf = (events: typeof followed.events, stream: StreamName): string =>
@@ -122,10 +122,10 @@ describe('sessions, attach and view (real processes)', () => {
 			`S→C   ${INIT.length} B  request      id=0 initialize`,
 			'ERR    13 B  text         "stdin closed"',
 		]);
-		// The verdict is the Session's business; the exit code follows it (--fail-on error).
-		const verdict = /^verdict (OK|WARN|FAIL):/m.exec(plain.stdout)?.[1];
-		expect(verdict).toBeDefined();
-		expect(plain.exitCode).toBe(verdict === 'FAIL' ? 1 : 0);
+		// The verdict is the Session's business; the exit code follows it and the errors (--fail-on error).
+		const verdict = /^verdict (OK|WARN|FAIL): ([\d,]+) error/m.exec(plain.stdout);
+		expect(verdict).not.toBeNull();
+		expect(plain.exitCode).toBe(verdict![1] === 'FAIL' || verdict![2] !== '0' ? 1 : 0);
 
 		const hex = await cli(['view', '--no-tui', '--hex', '--color', 'never', capture!]);
 		expect(hex.stdout).toContain('  00000000: 7b22 6a73 6f6e 7270 6322 3a22 322e 3022  {"jsonrpc":"2.0"');

@@ -193,6 +193,11 @@ function summaryRecord(summary: Summary): Record<string, unknown> {
 	put(record, 'tools', summary.tools);
 	put(record, 'prompts', summary.prompts);
 	put(record, 'resources', summary.resources);
+	put(
+		record,
+		'clients',
+		summary.clients?.map((entry) => ({client: entry.client, outcome: entry.outcome, decidedBy: [...entry.decidedBy], note: entry.note, connects: entry.connects, toolsListed: entry.toolsListed})),
+	);
 	return record;
 }
 
@@ -495,7 +500,29 @@ function decodeSummary(record: Json): Summary {
 		tools: optionalCount(record, 'tools'),
 		prompts: optionalCount(record, 'prompts'),
 		resources: optionalCount(record, 'resources'),
+		clients: decodeClients(record['clients']),
 	});
+}
+
+const OUTCOMES = ['works', 'degraded', 'fails', 'unknown'] as const;
+
+/**
+ * The summary's `clients` list. It is derived (replay recomputes it), so a list this version cannot
+ * read (written by another version, a code it does not know) is left out rather than failing the record.
+ */
+function decodeClients(value: unknown): Summary['clients'] {
+	if (!Array.isArray(value)) return undefined;
+	const out: NonNullable<Summary['clients']>[number][] = [];
+	for (const entry of value) {
+		if (!isObject(entry)) return undefined;
+		const {client, outcome, decidedBy, note, connects, toolsListed} = entry;
+		const isFlag = (flag: unknown): flag is boolean | null => flag === null || typeof flag === 'boolean';
+		if (!(CLIENTS as readonly unknown[]).includes(client) || !(OUTCOMES as readonly unknown[]).includes(outcome) || typeof note !== 'string') return undefined;
+		if (!Array.isArray(decidedBy) || !decidedBy.every((code) => (FINDING_CODES as readonly unknown[]).includes(code)) || !isFlag(connects) || !isFlag(toolsListed)) return undefined;
+		out.push({client: client as (typeof CLIENTS)[number], outcome: outcome as (typeof OUTCOMES)[number], decidedBy: decidedBy as FindingCode[], note, connects, toolsListed});
+	}
+
+	return out;
 }
 
 /**

@@ -76,7 +76,7 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 			'python-sdk': ['skip-log', 'logs `Failed to parse JSONRPC message from server` and skips the line'],
 			vscode: ['skip-log', 'logs `Failed to parse message` and skips the line'],
 			rmcp: ['skip', 'skips the line (before 1.7.0: closes the transport)'],
-			cursor: ['fatal', '2026 builds move the connection to failed after a parse error'],
+			cursor: ['unknown', '2025 builds log and skip; 2026 builds were seen failing the connection right after a parse error, in logs of servers that were also crashing'],
 		}),
 	},
 	'blank-line': {
@@ -96,7 +96,7 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 			'python-sdk': ['skip-log', 'logs a parse error and skips'],
 			vscode: ['skip-log', 'logs `Failed to parse message: "\\n"`'],
 			rmcp: ['skip', 'skips empty lines'],
-			cursor: ['fatal', '2026 builds fail the connection on `Unexpected end of JSON input`'],
+			cursor: ['unknown', '2026 builds were seen failing the connection on `Unexpected end of JSON input`, in logs of servers that were also crashing'],
 		}),
 	},
 	crlf: {
@@ -226,7 +226,7 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 			'python-sdk': ['skip-log', 'logs a parse error'],
 			vscode: ['skip-log', 'logs `Failed to parse message`'],
 			rmcp: ['skip', 'skips the line'],
-			cursor: ['fatal', '2026 builds fail the connection on a parse error'],
+			cursor: ['unknown', '2025 builds log and skip; 2026 builds were seen failing the connection right after a parse error, in logs of servers that were also crashing'],
 		}),
 	},
 	'invalid-utf8': {

@@ -7,6 +7,7 @@ import {impactForProblems} from '../jsonrpc/impact.js';
 import {checkInitializeError, checkInitializeResult} from '../jsonrpc/lifecycle.js';
 import {installedSdkSchemas, type SdkSchemas} from '../jsonrpc/sdk-checks.js';
 import {dressFinding} from '../detectors/catalog.js';
+import {ClientOutcomeTracker, verdictOf} from '../clients/outcome.js';
 import {idKey} from '../jsonrpc/id-key.js';
 import {cutNesting, nestingDraft, nestsDeeperThan} from '../jsonrpc/depth.js';
 import {detectPassive} from '../detectors/passive.js';
@@ -122,6 +123,9 @@ export class Session implements SessionStore {
 	private lastUnflushedSeq = -1;
 	private summary: Summary | undefined;
 	private isFinished = false;
+	private isComplete = true;
+	/** Per-client outcomes, folded from frames and findings as they come (core/clients/outcome.ts). */
+	private readonly clients = new ClientOutcomeTracker();
 	private snapshot: SessionSnapshot | undefined;
 
 	/**
@@ -289,6 +293,7 @@ export class Session implements SessionStore {
 		this.lastTMs = Math.max(this.lastTMs, tMs);
 		for (const stream of STREAMS) this.endFramer(stream, this.lastTMs);
 		this.isFinished = true;
+		this.isComplete = options.isComplete !== false;
 		// Passive detectors over the whole exchange (buffered bursts, reused request ids: real traffic).
 		if (this.retain) for (const draft of detectPassive(this.getSnapshot())) this.report(draft);
 		for (const rule of this.rules) rule.onEnd?.({tMs: this.lastTMs, isComplete: options.isComplete !== false});
@@ -398,6 +403,7 @@ export class Session implements SessionStore {
 			frame = buildFrame(raw, index, raw.isBlank ? 'blank' : raw.isJson ? 'json' : 'text', undefined, undefined);
 		}
 		this.totals[stream].frames += 1;
+		this.clients.frame(frame);
 		if (this.retain) this.frames.push(frame);
 		this.emit({type: 'frame', frame});
 		for (const draft of output.findings) this.report({...draft, frameIndex: index});
@@ -547,6 +553,7 @@ export class Session implements SessionStore {
 		}
 		this.bySeverity[finding.severity] += 1;
 		if (this.retain || finding.severity !== 'info') this.findings.push(finding);
+		this.clients.finding(finding);
 		this.emit({type: 'finding', finding});
 		for (const rule of this.rules) rule.onFinding?.(finding);
 	}
@@ -559,8 +566,9 @@ export class Session implements SessionStore {
 			.sort((a, b) => rank(b.severity) - rank(a.severity));
 		const streams = {} as Record<StreamName, StreamTotals>;
 		for (const s of STREAMS) streams[s] = {...this.totals[s]};
+		const clients = this.clients.outcomes({isComplete: this.isFinished && this.isComplete, ...(this.era ? {era: this.era} : {}), ...(this.counts.tools === undefined ? {} : {tools: this.counts.tools})});
 		return {
-			verdict: errors > 0 ? 'fail' : warnings > 0 ? 'warn' : 'ok',
+			verdict: verdictOf(clients, {errors, warnings}),
 			findings,
 			errors,
 			warnings,
@@ -572,6 +580,7 @@ export class Session implements SessionStore {
 			...(this.serverInfo ? {serverInfo: this.serverInfo} : {}),
 			...(this.negotiatedVersion ? {protocolVersion: this.negotiatedVersion} : {}),
 			...this.counts,
+			clients,
 		};
 	}
 

@@ -5,7 +5,7 @@ import {environmentLines} from './sections/environment.js';
 import {findingBlocks, findingsTable} from './sections/findings.js';
 import {stderrSection} from './sections/stderr-tail.js';
 import {timelineSection} from './sections/timeline.js';
-import {verdictLine} from './sections/verdict.js';
+import {clientsLine, verdictLine} from './sections/verdict.js';
 
 export type {ReportSource} from './sections/context.js';
 
@@ -37,7 +37,7 @@ export interface BuiltReport {
 }
 
 function assemble(context: ReportContext): {blocks: Block[]; leftOut: string[]} {
-	const blocks: Block[] = [block(1000, 'the verdict', [verdictLine(context)]), block(70, 'the environment', environmentLines(context))];
+	const blocks: Block[] = [block(1000, 'the verdict', [verdictLine(context), ...clientsLine(context)]), block(70, 'the environment', environmentLines(context))];
 	const leftOut: string[] = [];
 	for (const section of [findingsTable(context), findingBlocks(context), timelineSection(context), stderrSection(context)]) {
 		blocks.push(...section.blocks);

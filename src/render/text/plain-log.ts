@@ -1,12 +1,13 @@
 import {carriedBytes} from '../../core/bytes/carried.js';
 import {escapeBytes, escapeText, groupDigits} from '../../core/bytes/glyphs.js';
 import {hexRows, hexWindow, type HexHighlight, type HexRow} from '../../core/bytes/hex-layout.js';
+import {CLIENT_SHORT_LABEL, OUTCOME_MARK, OUTCOME_WORD} from '../../core/clients/outcome.js';
 import {CLIENT_FAMILY_LABEL, clientsSummary} from '../../core/detectors/catalog.js';
 import {findingDocsRef} from '../../core/detectors/docs-ref.js';
-import {STREAM_LABEL, TAP_PHASE, type ExitInfo, type Finding, type Frame, type Mark, type Reaction, type SessionMeta, type SessionSnapshot, type Summary} from '../../core/types.js';
+import {STREAM_LABEL, TAP_PHASE, type ExitInfo, type Finding, type Frame, type Mark, type ClientOutcomeKind, type Reaction, type SessionMeta, type SessionSnapshot, type Summary} from '../../core/types.js';
 import {ansiHexLines} from '../hex/ansi.js';
 import {hexByte, plainHexLines} from '../hex/plain.js';
-import {paint, severityToken, streamToken} from './theme.js';
+import {paint, severityToken, streamToken, type ThemeToken} from './theme.js';
 
 /**
  * The plain (non-TUI) human output of a probe: a header, one line per frame, findings with an xxd
@@ -349,6 +350,8 @@ export function formatSummary(summary: Summary, options: {readonly color?: boole
 		lines.push(`${INDENT}${paint(severityToken(entry.severity), entry.severity.padEnd(7), isColor)}  ${entry.code.padEnd(codeWidth)}  ×${groupDigits(entry.count)}`);
 	}
 
+	lines.push(...clientLines(summary, isColor));
+
 	const streams = (['stdin', 'stdout', 'stderr'] as const).map((stream) => {
 		const totals = summary.streams[stream];
 		return `${STREAM_LABEL[stream]} ${stream} ${groupDigits(totals.bytes)} B in ${plural(totals.frames, 'frame')} (${plural(totals.chunks, 'chunk')})`;
@@ -390,6 +393,26 @@ export function formatSummary(summary: Summary, options: {readonly color?: boole
 	}
 
 	return lines;
+}
+
+const OUTCOME_TOKEN: Readonly<Record<ClientOutcomeKind, ThemeToken>> = {
+	fails: 'severity.error',
+	unknown: 'ui.dim',
+	degraded: 'severity.warning',
+	works: 'severity.info',
+};
+
+/**
+ * One line per client family: what it does with this session and why (core/clients/outcome.ts), e.g.
+ * `clients  ✘ fails     Python SDK: connects; the connection closes: invalid-utf8: UnicodeDecodeError…`.
+ */
+function clientLines(summary: Summary, isColor: boolean): string[] {
+	const clients = summary.clients ?? [];
+	const labelWidth = Math.max(0, ...clients.map((o) => CLIENT_SHORT_LABEL[o.client].length));
+	return clients.map((o, index) => {
+		const mark = paint(OUTCOME_TOKEN[o.outcome], `${OUTCOME_MARK[o.outcome]} ${OUTCOME_WORD[o.outcome].padEnd(15)}`, isColor);
+		return `${index === 0 ? 'clients ' : ' '.repeat(8)} ${mark}  ${CLIENT_SHORT_LABEL[o.client].padEnd(labelWidth)}  ${escapeText(o.note, 200)}`;
+	});
 }
 
 /** Phase marks worth a line in the log (the others are notes for the detectors). */

@@ -27,8 +27,12 @@ describe('renderReport: layout', () => {
 		expect(lines[0]).toBe('**mcp-wire: WARN** · 1 warning · `crlf` at stdout offset 131: a message on stdout ends with CR LF (0D 0A) instead of LF');
 	});
 
+	it('says what each client does, under the verdict', () => {
+		expect(lines.slice(1, 4)).toEqual(['', '**Outcome per client:** ? not established: Cursor (`crlf`) · ✔ works: TS SDK v1 (Claude Desktop, Claude Code, MCP Inspector); TS SDK v2; Python SDK; VS Code; rmcp (Rust SDK)', '']);
+	});
+
 	it('lists the environment', () => {
-		expect(lines.slice(2, 7)).toEqual([
+		expect(lines.slice(4, 9)).toEqual([
 			'- mcp-wire 0.1.0 · probe · linux x64 · Node v20.20.2 · started 2026-01-02T03:04:05.678Z',
 			'- command: `node server.mjs`',
 			'- env: sdk-default',
@@ -136,7 +140,7 @@ describe('renderReport: the line cap', () => {
 		expect(built.lineCount).toBeLessThanOrEqual(maxLines);
 		expect(built.leftOut.length).toBeGreaterThan(0);
 		expect(lines.find((line) => line.startsWith('Left out: '))).toBe(`Left out: ${built.leftOut.join('; ')}. \`--max-lines ${Math.max(maxLines * 2, 300)}\` shows more.`);
-		expect(lines[0]).toMatch(/^\*\*mcp-wire: FAIL\*\* · 300 errors/);
+		expect(lines[0]).toMatch(/^\*\*mcp-wire: WARN\*\* · 300 errors/);
 		expect(lines).toContain('Bytes at stdout offset 0 (0x0), 21 bytes: `[INFO] worker 0 ready`');
 		expect(lines.some((line) => line.startsWith('**Fix:** Point the logger at stderr'))).toBe(true);
 		expect(lines).toContain('00000000: 5b49 4e46 4f5d 2077 6f72 6b65 7220 3020  [INFO] worker 0 ');

@@ -37,7 +37,7 @@ describe('TUI: opening and follow-tail', () => {
 	it('opens on the last frame, following, with status bar and every frame listed', async () => {
 		const {tui} = await open();
 		const frame = tui.lastFrame();
-		expect(rowsOf(frame)[0]).toBe(' FAIL  demo  C→S 3 fr 260 B  S→C 3 fr 323 B  ERR 2 ln 53 B  ✖ 1 ▲ 1 • 0  ● live');
+		expect(rowsOf(frame)[0]).toBe(' WARN  demo  C→S 3 fr 260 B  S→C 3 fr 323 B  ERR 2 ln 53 B  ✖ 1 ▲ 1 • 0  ● live');
 		expect(listRows(frame)).toEqual([
 			'     0       1.0 C→S    158 req            initialize #1',
 			'     1       2.0 ERR     28 text           [info] demo server starting',
@@ -256,7 +256,7 @@ describe('TUI: panes', () => {
 	it('re-lays out on resize', async () => {
 		const {tui} = await open();
 		tui.resize(60, 20);
-		await tui.waitForFrame((frame) => rowsOf(frame)[0] === ' FAIL   C→S 3/260 B  S→C 3/323 B  ERR 2/53 B  ✖1 ▲1  ● live');
+		await tui.waitForFrame((frame) => rowsOf(frame)[0] === ' WARN   C→S 3/260 B  S→C 3/323 B  ERR 2/53 B  ✖1 ▲1  ● live');
 		const frame = tui.lastFrame();
 		expect(rowsOf(frame)).toHaveLength(19);
 		expect(rowsOf(frame)[1]).toBe('     #        ms dir  bytes kind  method / id / text');

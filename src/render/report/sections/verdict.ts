@@ -1,3 +1,5 @@
+import {CLIENT_FAMILY_LABEL} from '../../../core/detectors/catalog.js';
+import {OUTCOME_MARK, OUTCOME_ORDER, OUTCOME_WORD} from '../../../core/clients/outcome.js';
 import {code, plural, prose} from '../md.js';
 import {groupDigits} from '../../../core/bytes/glyphs.js';
 import type {ReportContext} from './context.js';
@@ -43,4 +45,25 @@ export function verdictLine(context: ReportContext): string {
 	}
 
 	return parts.join(' · ');
+}
+
+/**
+ * What each client family does with the session, worst first, one line (core/clients/outcome.ts):
+ * `**Outcome per client:** ✘ fails: Python SDK — connects; the connection closes (`invalid-utf8`) · ▲ degraded: …`.
+ * A failing client gets its note, the others their names; empty when the summary has no outcomes.
+ */
+export function clientsLine(context: ReportContext): string[] {
+	const outcomes = context.snapshot.summary.clients ?? [];
+	if (outcomes.length === 0) return [];
+	const parts = OUTCOME_ORDER.map((kind) => {
+		const of = outcomes.filter((o) => o.outcome === kind);
+		if (of.length === 0) return '';
+		const names = of.map((o) => {
+			const codes = o.decidedBy.length > 0 && kind !== 'works' && kind !== 'degraded' ? ` (${o.decidedBy.map((c) => code(c)).join(', ')})` : '';
+			const note = kind === 'fails' ? ` — ${prose(o.note.split(': ')[0] ?? o.note)}` : '';
+			return `${CLIENT_FAMILY_LABEL[o.client]}${note}${codes}`;
+		});
+		return `${OUTCOME_MARK[kind]} ${OUTCOME_WORD[kind]}: ${names.join('; ')}`;
+	}).filter((part) => part !== '');
+	return ['', `**Outcome per client:** ${parts.join(' · ')}`];
 }

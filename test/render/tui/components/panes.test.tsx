@@ -250,13 +250,13 @@ describe('FindingsPane', () => {
 describe('StatusBar', () => {
 	const expected: Record<(typeof WIDTHS)[number], string[]> = {
 		60: [
-			" FAIL   C→S 3/260 B  S→C 3/323 B  ERR 2/53 B  ✖1 ▲1  ● live",
+			" WARN   C→S 3/260 B  S→C 3/323 B  ERR 2/53 B  ✖1 ▲1  ● live",
 		],
 		80: [
-			" FAIL   C→S 3/260 B  S→C 3/323 B  ERR 2/53 B  ✖1 ▲1  ● live",
+			" WARN   C→S 3/260 B  S→C 3/323 B  ERR 2/53 B  ✖1 ▲1  ● live",
 		],
 		120: [
-			" FAIL  demo  C→S 3 fr 260 B  S→C 3 fr 323 B  ERR 2 ln 53 B  ✖ 1 ▲ 1 • 0  ● live",
+			" WARN  demo  C→S 3 fr 260 B  S→C 3 fr 323 B  ERR 2 ln 53 B  ✖ 1 ▲ 1 • 0  ● live",
 		],
 	};
 
@@ -266,7 +266,7 @@ describe('StatusBar', () => {
 
 	it('shows an ended session with its exit', () => {
 		const model = {...statusModel(snapshot), isEnded: true, exit: 'exit 1'};
-		expect(lines(<StatusBar model={model} width={120} />, 120)).toEqual([' FAIL  demo  C→S 3 fr 260 B  S→C 3 fr 323 B  ERR 2 ln 53 B  ✖ 1 ▲ 1 • 0  ■ ended, exit 1']);
+		expect(lines(<StatusBar model={model} width={120} />, 120)).toEqual([' WARN  demo  C→S 3 fr 260 B  S→C 3 fr 323 B  ERR 2 ln 53 B  ✖ 1 ▲ 1 • 0  ■ ended, exit 1']);
 	});
 });
 

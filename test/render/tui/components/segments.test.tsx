@@ -185,7 +185,7 @@ describe('pane text', () => {
 			{text: '  Raw   Chunks ', token: 'ui.plain'},
 		]);
 		expect(statusSegments(statusModel(snapshot), 80).slice(0, 2)).toEqual([
-			{text: ' FAIL ', token: 'verdict.fail'},
+			{text: ' WARN ', token: 'verdict.warn'},
 			{text: '  ', token: 'ui.plain'},
 		]);
 	});

@@ -105,7 +105,7 @@ describe('findings', () => {
 describe('status, stderr, hex panels, send offers', () => {
 	it('builds the status model', () => {
 		expect(statusModel(snapshot)).toEqual({
-			verdict: 'fail',
+			verdict: 'warn',
 			streams: [
 				{label: 'C→S', stream: 'stdin', frames: 3, bytes: 260},
 				{label: 'S→C', stream: 'stdout', frames: 3, bytes: 323},
