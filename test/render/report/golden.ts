@@ -8,6 +8,7 @@ import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {expect} from 'vitest';
 import {decodeRecords} from '../../../src/core/capture/record-codec.js';
+import {SDK_SCHEMAS} from '../../../src/core/jsonrpc/sdk-schemas.js';
 import {replayEvents} from '../../../src/core/session/replay.js';
 import {Session} from '../../../src/core/session/session.js';
 import type {ExitInfo, Mark, SessionMeta, SessionSnapshot, StreamName} from '../../../src/core/types.js';
@@ -68,7 +69,7 @@ export function chunk(stream: StreamName, tMs: number, bytes: Uint8Array | strin
  * last step's time: the same path a live probe or a replay takes.
  */
 export function sessionFrom(meta: SessionMeta, steps: readonly Step[]): Session {
-	const session = new Session(meta);
+	const session = new Session(meta, {schemas: SDK_SCHEMAS});
 	const ordered = steps.map((step, order) => ({step, order})).sort((a, b) => a.step.tMs - b.step.tMs || a.order - b.order);
 	let end = 0;
 	for (const {step} of ordered) {
@@ -97,7 +98,8 @@ export function reportFromCapture(text: string, options: ReportOptions = GOLDEN_
 		throw new Error('not a capture: no session header');
 	}
 
-	const session = replayEvents(decoded.header, decoded.events);
+	// With the TS SDK's schema checks, as `mcp-wire report` replays (cli/commands/report.ts).
+	const session = replayEvents(decoded.header, decoded.events, {schemas: SDK_SCHEMAS});
 	return renderReport(session.getSnapshot(), {...options, source: {isTruncated: decoded.isTruncated, problems: decoded.problems.length}});
 }
 
