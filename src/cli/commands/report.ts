@@ -1,8 +1,10 @@
-import {readFile, writeFile} from 'node:fs/promises';
+import {writeFile} from 'node:fs/promises';
 import {Command, InvalidArgumentError} from 'commander';
-import {decodeRecords} from '../../core/capture/record-codec.js';
+import type {SessionHeader} from '../../core/capture/record-codec.js';
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
-import {replayEvents} from '../../core/session/replay.js';
+import {createReplay, type Replay} from '../../core/session/replay.js';
+import type {SessionEvent} from '../../core/types.js';
+import {readRecordFile, RecordReader} from '../../tap/attach.js';
 import {buildReport, DEFAULT_MAX_LINES} from '../../render/report/markdown.js';
 import {UsageError} from '../exit-codes.js';
 import {localRedactOptions} from '../redact-options.js';
@@ -76,9 +78,32 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 		)
 		.action(async (file: string | undefined, flags: ReportFlags) => {
 			const name = file === undefined || file === '-' ? 'stdin' : file;
-			let text: string;
+			// A file is read as a stream of records fed to the session as they come: no whole-file string
+			// (which fails over 512 MiB) and no list of every record (issue 12).
+			let replay: Replay | undefined;
+			let replayError: Error | undefined;
+			const handlers = {
+				onHeader: (header: SessionHeader) => {
+					replay = createReplay(header, {schemas: SDK_SCHEMAS, onProblem: (message) => io.writeErr(`mcp-wire: ${name}: ${message}\n`)});
+				},
+				onEvent: (event: SessionEvent) => {
+					if (replayError !== undefined) return;
+					try {
+						replay!.feed(event);
+					} catch (error) {
+						replayError = error as Error;
+					}
+				},
+			};
+			let reader: RecordReader;
 			try {
-				text = file === undefined || file === '-' ? await io.readStdin() : await readFile(file, 'utf8');
+				if (file === undefined || file === '-') {
+					reader = new RecordReader(handlers);
+					reader.push(Buffer.from(await io.readStdin(), 'utf8'));
+					reader.end();
+				} else {
+					reader = await readRecordFile(file, handlers);
+				}
 			} catch (error) {
 				if (error instanceof UsageError) {
 					throw error;
@@ -87,21 +112,24 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 				throw new UsageError(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
 			}
 
-			const decoded = decodeRecords(text);
-			if (decoded.header === undefined) {
+			if (replay === undefined) {
 				throw new UsageError(`${name} is not an mcp-wire capture or --json dump (no session header)`);
 			}
 
-			if (decoded.isTruncated) {
+			if (reader.isTruncated) {
 				io.writeErr(`mcp-wire: ${name} is cut short; the report covers the records before the cut\n`);
 			}
 
-			const session = replayEvents(decoded.header, decoded.events, {schemas: SDK_SCHEMAS, onProblem: (message) => io.writeErr(`mcp-wire: ${name}: ${message}\n`)});
+			if (replayError !== undefined) {
+				throw new UsageError(`${name} cannot be replayed: ${replayError.message}`);
+			}
+
+			const session = replay.finish();
 			const report = buildReport(session.getSnapshot(), {
 				maxLines: flags.maxLines,
 				redact: flags.redact ? localRedactOptions(undefined, flags.redactPayloads === true) : false,
 				toolVersion: VERSION,
-				source: {isTruncated: decoded.isTruncated, problems: decoded.problems.length},
+				source: {isTruncated: reader.isTruncated, problems: reader.problems.length},
 			});
 			if (flags.out === undefined) {
 				io.writeOut(report.markdown);

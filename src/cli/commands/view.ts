@@ -1,10 +1,10 @@
 import {statSync} from 'node:fs';
 import {Command, Option} from 'commander';
-import type {DecodeProblem, SessionHeader} from '../../core/capture/record-codec.js';
+import type {DecodeProblem} from '../../core/capture/record-codec.js';
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
-import {replayEvents} from '../../core/session/replay.js';
+import {createReplay, type Replay} from '../../core/session/replay.js';
 import type {Session} from '../../core/session/session.js';
-import type {FindingCode, SessionEvent, SessionStore} from '../../core/types.js';
+import type {FindingCode, SessionStore} from '../../core/types.js';
 import {readRecordFile} from '../../tap/attach.js';
 import {UsageError} from '../exit-codes.js';
 import {collect, exitCodeFor, parseFailOn, parseIgnore, resolveColor, type FailOn} from '../options.js';
@@ -107,36 +107,38 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	}
 
 	const output = await watchOutput(options, hooks);
-	let header: SessionHeader | undefined;
-	const events: SessionEvent[] = [];
+	// Records are fed to the session as they are read (no list of every decoded record, issue 12).
+	let replay: Replay | undefined;
+	let replayError: Error | undefined;
 	let reader;
 	try {
 		reader = await readRecordFile(file, {
-			onHeader: (h) => {
-				header = h;
+			onHeader: (header) => {
+				replay = createReplay(header, {
+					schemas: SDK_SCHEMAS,
+					ignore: output.ignore,
+					onProblem: (message) => process.stderr.write(`mcp-wire: ${file}: ${message}\n`),
+					...(output.tui === undefined ? {onSession: (s: Session) => output.presenter.attach(s)} : {}),
+				});
 			},
-			onEvent: (event) => events.push(event),
+			onEvent: (event) => {
+				if (replayError !== undefined) return;
+				try {
+					replay!.feed(event);
+				} catch (error) {
+					replayError = error as Error;
+				}
+			},
 		});
 	} catch (error) {
 		throw new UsageError(`view: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
 	}
 
-	if (header === undefined) throw new UsageError(`view: ${file} is not an mcp-wire capture (no session header)`);
+	if (replay === undefined) throw new UsageError(`view: ${file} is not an mcp-wire capture (no session header)`);
 	reportProblems(file, reader.problems);
 	if (reader.isTruncated) process.stderr.write(`mcp-wire: ${file}: the capture was cut short (its last record is incomplete); showing everything before it\n`);
-
-	const meta = header;
-	let session: Session;
-	try {
-		session = replayEvents(meta, events, {
-			schemas: SDK_SCHEMAS,
-			ignore: output.ignore,
-			onProblem: (message) => process.stderr.write(`mcp-wire: ${file}: ${message}\n`),
-			...(output.tui === undefined ? {onSession: (s: Session) => output.presenter.attach(s)} : {}),
-		});
-	} catch (error) {
-		throw new UsageError(`view: ${file} cannot be replayed: ${(error as Error).message}`);
-	}
+	if (replayError !== undefined) throw new UsageError(`view: ${file} cannot be replayed: ${replayError.message}`);
+	const session = replay.finish();
 
 	if (output.tui !== undefined) return output.tui(session, {title: file, isLive: false, session});
 	await output.presenter.finish(session);

@@ -21,47 +21,74 @@ export interface ReplayOptions {
  * Content-Length re-probe) cannot be re-derived and are kept as recorded.
  *
  * @param meta the header record of the capture
- * @param events decoded records in file order
+ * @param events decoded records in file order (any iterable)
  * @returns the finished session; when the capture was cut short the session still finishes at the last time
  *   seen; chunks recorded after their stream's EOF (a damaged file) are skipped and reported through `onProblem`
  */
-export function replayEvents(meta: SessionMeta, events: readonly SessionEvent[], options: ReplayOptions = {}): Session {
+export function replayEvents(meta: SessionMeta, events: Iterable<SessionEvent>, options: ReplayOptions = {}): Session {
+	const replay = createReplay(meta, options);
+	for (const event of events) replay.feed(event);
+	return replay.finish();
+}
+
+/** An incremental {@link replayEvents}: feed records as they are read, so no list of them is held. */
+export interface Replay {
+	/** The session being rebuilt (renderers may subscribe through `onSession` before the first event). */
+	readonly session: Session;
+	/** Feed the next decoded record, in file order. */
+	feed(event: SessionEvent): void;
+	/** Finish the session as {@link replayEvents} does and return it. Call once, after the last record. */
+	finish(): Session;
+}
+
+/**
+ * Start an incremental replay: the same rules as {@link replayEvents}, one record at a time (issue 12:
+ * `view` streams a capture instead of holding every decoded record).
+ */
+export function createReplay(meta: SessionMeta, options: ReplayOptions = {}): Replay {
 	const session = new Session(meta, {...(options.ignore ? {ignore: options.ignore} : {}), ...(options.schemas ? {schemas: options.schemas} : {})});
 	options.onSession?.(session);
 	let lastTMs = 0;
 	let skipped = 0;
-	for (const event of events) {
-		switch (event.type) {
-			case 'chunk':
-				// A chunk after its stream's EOF can only come from a damaged file: skip it, keep the rest.
-				if (session.hasEnded(event.chunk.stream)) {
-					skipped += 1;
+	let hasEnd = false;
+	return {
+		session,
+		feed(event) {
+			switch (event.type) {
+				case 'chunk':
+					// A chunk after its stream's EOF can only come from a damaged file: skip it, keep the rest.
+					if (session.hasEnded(event.chunk.stream)) {
+						skipped += 1;
+						break;
+					}
+					session.pushChunk(event.chunk.stream, event.chunk.tMs, event.chunk.bytes);
+					lastTMs = Math.max(lastTMs, event.chunk.tMs);
 					break;
-				}
-				session.pushChunk(event.chunk.stream, event.chunk.tMs, event.chunk.bytes);
-				lastTMs = Math.max(lastTMs, event.chunk.tMs);
-				break;
-			case 'mark':
-				session.mark(event.mark);
-				lastTMs = Math.max(lastTMs, event.mark.tMs);
-				break;
-			case 'exit':
-				session.exit(event.exit);
-				lastTMs = Math.max(lastTMs, event.exit.tMs);
-				break;
-			case 'finding':
-				if (event.finding.origin === 'probe') session.addFinding(event.finding);
-				break;
-			case 'summary':
-				lastTMs = Math.max(lastTMs, event.summary.durationMs);
-				break;
-			case 'frame':
-				break;
-		}
-	}
-	if (skipped > 0) options.onProblem?.(`${skipped} chunk record(s) after their stream's end were skipped`);
-	// Without the process's exit the capture has no end (cut short, or taken from a tap still running).
-	const hasEnd = events.some((e) => e.type === 'exit' || e.type === 'summary');
-	session.finish(lastTMs, {isComplete: hasEnd});
-	return session;
+				case 'mark':
+					session.mark(event.mark);
+					lastTMs = Math.max(lastTMs, event.mark.tMs);
+					break;
+				case 'exit':
+					hasEnd = true;
+					session.exit(event.exit);
+					lastTMs = Math.max(lastTMs, event.exit.tMs);
+					break;
+				case 'finding':
+					if (event.finding.origin === 'probe') session.addFinding(event.finding);
+					break;
+				case 'summary':
+					hasEnd = true;
+					lastTMs = Math.max(lastTMs, event.summary.durationMs);
+					break;
+				case 'frame':
+					break;
+			}
+		},
+		finish() {
+			if (skipped > 0) options.onProblem?.(`${skipped} chunk record(s) after their stream's end were skipped`);
+			// Without the process's exit the capture has no end (cut short, or taken from a tap still running).
+			session.finish(lastTMs, {isComplete: hasEnd});
+			return session;
+		},
+	};
 }

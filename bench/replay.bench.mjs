@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// Benchmark of replay (issue 12, goal 2): `view --json`, `view --no-tui` and `report` on generated
+// captures (bench/gen-captures.mjs), against a floor that streams the same capture, parses each record,
+// decodes its bytes and JSON.parses every line (bench/clients/replay-floor.mjs). Within a repetition
+// the commands take turns (order rotated); printed: median wall time and peak RSS of each, and the median
+// of per-repetition time ratios to the floor. Targets: ≤ 3× the floor; peak RSS < 200 MiB at every size.
+// Usage: npm run bench:replay [-- --frames 1000,10000,100000,1000000] [--huge] [--repeat N]
+// Env: MCP_WIRE_BIN (default bin/mcp-wire.js).
+
+import {spawn, spawnSync} from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = process.env.MCP_WIRE_BIN ?? path.join(ROOT, 'bin', 'mcp-wire.js');
+const arg = (name, fallback) => {
+	const i = process.argv.indexOf(name);
+	return i > 0 ? process.argv[i + 1] : fallback;
+};
+const DIR = arg('--dir', path.join(os.tmpdir(), 'mcp-wire-captures'));
+const FRAMES = arg('--frames', '1000,10000,100000').split(',');
+const REPEAT = Number(arg('--repeat', '3'));
+const HUGE = process.argv.includes('--huge');
+
+const gen = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'gen-captures.mjs'), '--dir', DIR, '--frames', FRAMES.join(','), ...(HUGE ? [] : ['--no-huge'])], {stdio: 'inherit'});
+if (gen.status !== 0) process.exit(1);
+
+/** Run `node ...args` under GNU time; resolve {ms, rssMiB}. stdout is discarded. */
+function timeRun(args) {
+	return new Promise((resolve, reject) => {
+		const t0 = process.hrtime.bigint();
+		const child = spawn('/usr/bin/time', ['-f', 'RSS %M', process.execPath, '--max-old-space-size=8192', ...args], {stdio: ['ignore', 'ignore', 'pipe']});
+		let err = '';
+		child.stderr.on('data', (d) => (err += d));
+		child.on('close', (code) => {
+			const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+			const rss = /RSS (\d+)/.exec(err);
+			if (code !== 0 && code !== 1) reject(new Error(`${args.join(' ')} exited ${code}: ${err.slice(-500)}`));
+			else resolve({ms, rssMiB: rss ? Number(rss[1]) / 1024 : NaN, failed: false});
+		});
+	});
+}
+
+const median = (values) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = sorted.length >> 1;
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+const captures = [...FRAMES.map((n) => ({label: `${n} frames`, file: path.join(DIR, `frames-${n}.ndjson`)})), ...(HUGE ? [{label: '40 × 5 MB', file: path.join(DIR, 'huge-5mb.ndjson')}] : [])];
+let worstRatio = 0;
+let worstRss = 0;
+for (const {label, file} of captures) {
+	const configs = [
+		{name: 'floor', args: [path.join(ROOT, 'bench', 'clients', 'replay-floor.mjs'), file]},
+		{name: 'view --json', args: [BIN, 'view', '--json', file]},
+		{name: 'view --no-tui', args: [BIN, 'view', '--no-tui', '--color', 'never', file]},
+		{name: 'report', args: [BIN, 'report', file]},
+	];
+	const runs = new Map(configs.map((c) => [c.name, []]));
+	for (let rep = 0; rep < REPEAT; rep++) {
+		for (let i = 0; i < configs.length; i++) {
+			const config = configs[(i + rep) % configs.length];
+			try {
+				runs.get(config.name).push(await timeRun(config.args));
+			} catch (error) {
+				runs.get(config.name).push({ms: NaN, rssMiB: NaN, failed: true});
+				process.stderr.write(`${config.name} on ${label}: ${error.message}\n`);
+			}
+		}
+	}
+	console.log(`${label} (${path.basename(file)}):`);
+	const floor = runs.get('floor');
+	for (const [name, list] of runs) {
+		const ratio = median(list.map((r, i) => r.ms / floor[i].ms));
+		const rss = Math.max(...list.map((r) => r.rssMiB));
+		if (name !== 'floor') {
+			worstRatio = Math.max(worstRatio, Number.isNaN(ratio) ? Infinity : ratio);
+			worstRss = Math.max(worstRss, Number.isNaN(rss) ? Infinity : rss);
+		}
+		console.log(`  ${name.padEnd(14)} ${median(list.map((r) => r.ms)).toFixed(0).padStart(7)} ms  ${ratio.toFixed(2).padStart(6)}× floor  peak RSS ${rss.toFixed(0)} MiB${list.some((r) => r.failed) ? '  (FAILED runs)' : ''}`);
+	}
+}
+console.log(`worst time ratio to the floor: ${worstRatio.toFixed(2)} (target ≤ 3) ${worstRatio <= 3 ? 'PASS' : 'FAIL'}`);
+console.log(`worst peak RSS: ${worstRss.toFixed(0)} MiB (target < 200) ${worstRss < 200 ? 'PASS' : 'FAIL'}`);
