@@ -5,7 +5,7 @@ import path from 'node:path';
 import {decodeRecord, type DecodeProblem, type SessionHeader} from '../core/capture/record-codec.js';
 import type {Session} from '../core/session/session.js';
 import type {SessionEvent} from '../core/types.js';
-import {currentPlatform, isProcessAlive, parseSocketName, runtimeDir, sanitizeName, type PlatformFacts} from './capture-store.js';
+import {checkPrivateDir, currentPlatform, isOwnEntry, isProcessAlive, parseSocketName, runtimeDir, sanitizeName, type PlatformFacts} from './capture-store.js';
 
 /**
  * The watching side of a tap (issue 3 item 4): read NDJSON records incrementally (from a live socket or
@@ -210,7 +210,8 @@ export interface ListLiveOptions {
 
 /**
  * The live taps of this user: every socket in the runtime directory (named pipes on Windows) that
- * accepts a connection, with the header it sends. Sockets whose tap process is gone (killed with
+ * this user owns and that accepts a connection, with the header it sends. Throws UnsafeDirectoryError
+ * when the runtime directory is not this user's private directory (see `checkPrivateDir`). Sockets whose tap process is gone (killed with
  * SIGKILL) are removed. Sorted newest first.
  */
 export async function listLiveTaps(options: ListLiveOptions = {}): Promise<LiveTap[]> {
@@ -233,15 +234,21 @@ export async function listLiveTaps(options: ListLiveOptions = {}): Promise<LiveT
 		const dir = runtimeDir(facts);
 		let names: string[] = [];
 		try {
-			names = readdirSync(dir);
-		} catch {
+			// Another user may have made the runtime directory first (in the shared temp dir): trust it
+			// only as the tap does (issue 13). Throws UnsafeDirectoryError.
+			names = checkPrivateDir(dir, facts.uid) ? readdirSync(dir) : [];
+		} catch (error) {
+			if (error instanceof Error && error.name === 'UnsafeDirectoryError') throw error;
 			names = [];
 		}
 
 		for (const entry of names) {
 			if (!entry.endsWith('.sock')) continue;
 			const parsed = parseSocketName(entry);
-			if (parsed) candidates.push({...parsed, address: path.join(dir, entry)});
+			// Only sockets this user owns (not followed through a symlink): a socket's owner is the
+			// process that bound it, so this stands in for a peer-credential check (SO_PEERCRED is not
+			// reachable from Node without native code).
+			if (parsed && isOwnEntry(path.join(dir, entry), 'socket', facts.uid)) candidates.push({...parsed, address: path.join(dir, entry)});
 		}
 	}
 

@@ -1,4 +1,4 @@
-import {chmodSync, lstatSync, mkdirSync, readdirSync, statSync, unlinkSync} from 'node:fs';
+import {chmodSync, closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -218,6 +218,71 @@ export function ensurePrivateDir(dir: string, uid: number | undefined = currentP
 }
 
 /**
+ * The readers' side of {@link ensurePrivateDir} (issue 13: `sessions`, `attach` and the capture list
+ * trust the runtime and state directories only as the tap does): `dir` must be a real directory (not a
+ * symlink) owned by `uid` and writable by nobody else. Nothing is created or changed.
+ * @returns false when `dir` does not exist (nothing to read)
+ * @throws UnsafeDirectoryError naming what is wrong
+ */
+export function checkPrivateDir(dir: string, uid: number | undefined = currentPlatform().uid): boolean {
+	if (process.platform === 'win32') return true;
+	let stat;
+	try {
+		stat = lstatSync(dir);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+		throw error;
+	}
+	if (stat.isSymbolicLink()) throw new UnsafeDirectoryError(`${dir} is a symlink, not a directory of yours`);
+	if (!stat.isDirectory()) throw new UnsafeDirectoryError(`${dir} is not a directory`);
+	if (uid !== undefined && stat.uid !== uid) throw new UnsafeDirectoryError(`${dir} is owned by uid ${stat.uid}, not ${uid}: someone else made it; remove it or set XDG_RUNTIME_DIR`);
+	if ((stat.mode & 0o022) !== 0) throw new UnsafeDirectoryError(`${dir} is writable by others (mode ${(stat.mode & 0o777).toString(8)}); chmod 700 it`);
+	return true;
+}
+
+/**
+ * Whether `file` (not followed if a symlink) is a file of `type` owned by `uid`: what a reader checks
+ * before it trusts a socket or capture it found in a directory.
+ */
+export function isOwnEntry(file: string, type: 'socket' | 'file', uid: number | undefined = currentPlatform().uid): boolean {
+	if (process.platform === 'win32') return true;
+	try {
+		const stat = lstatSync(file);
+		const isType = type === 'socket' ? stat.isSocket() : stat.isFile();
+		return isType && (uid === undefined || stat.uid === uid);
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Opens a capture file for writing, mode 0600, never through a symlink (issue 13): `O_NOFOLLOW`, and
+ * `O_EXCL` when `exclusive` (a fresh default name). Without `exclusive` an existing file is reused only
+ * when it is a regular file with one link owned by `uid`, then truncated; `O_NONBLOCK` keeps a FIFO
+ * planted at the path from blocking the open.
+ * @returns the file descriptor
+ * @throws the open error (ELOOP for a symlink, EEXIST with `exclusive`), or an Error naming why an
+ *   existing file is refused
+ */
+export function openCaptureFile(file: string, options: {readonly exclusive: boolean; readonly uid?: number | undefined}): number {
+	if (process.platform === 'win32') return openSync(file, options.exclusive ? 'wx' : 'w', 0o600);
+	const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK | (options.exclusive ? constants.O_EXCL : 0);
+	const fd = openSync(file, flags, 0o600);
+	try {
+		const stat = fstatSync(fd);
+		const uid = options.uid === undefined ? currentPlatform().uid : options.uid;
+		if (!stat.isFile()) throw new Error('not a regular file');
+		if (uid !== undefined && stat.uid !== uid) throw new Error(`owned by uid ${stat.uid}, not ${uid}`);
+		if (stat.nlink > 1) throw new Error(`it has ${stat.nlink} hard links`);
+		if (stat.size > 0) ftruncateSync(fd, 0);
+		return fd;
+	} catch (error) {
+		closeSync(fd);
+		throw error;
+	}
+}
+
+/**
  * `dir` and its missing parents, mode 0700, one level at a time (an existing `dir` is fine). Never a
  * recursive mkdir: Node 20's loops forever where a path exists but cannot hold a directory (under
  * /proc/self, at any depth); here the level that cannot be made throws its error.
@@ -302,8 +367,9 @@ export function listCaptures(dir: string): CaptureEntry[] {
 		if (!parsed) continue;
 		const file = path.join(dir, fileName);
 		try {
-			const stat = statSync(file);
+			const stat = lstatSync(file);
 			if (!stat.isFile()) continue;
+			if (process.platform !== 'win32' && typeof process.getuid === 'function' && stat.uid !== process.getuid()) continue;
 			entries.push({...parsed, path: file, fileName, bytes: stat.size, mtimeMs: stat.mtimeMs});
 		} catch {
 			// vanished meanwhile

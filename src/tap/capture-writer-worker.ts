@@ -1,12 +1,12 @@
 import {Buffer} from 'node:buffer';
-import {closeSync, fchmodSync, openSync, writeSync} from 'node:fs';
+import {closeSync, fchmodSync, writeSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {isMainThread, parentPort, workerData} from 'node:worker_threads';
 import {CHUNK_PREVIEW_MAX_BYTES, encodeEvent, encodeHeader} from '../core/capture/record-codec.js';
 import {dressFinding} from '../core/detectors/catalog.js';
 import type {Chunk, ExitInfo, FindingDraft, Mark, SessionMeta, StreamName} from '../core/types.js';
-import {ensurePrivateDir, pruneCaptures, type PruneLimits} from './capture-store.js';
+import {ensurePrivateDir, openCaptureFile, pruneCaptures, type PruneLimits} from './capture-store.js';
 import {ENTRY, RingConsumer, type RingEntry} from './capture-ring.js';
 import type {CaptureWorkerConfig, CaptureWorkerMessage} from './capture-writer.js';
 import {LiveSocketServer} from './live-socket.js';
@@ -116,7 +116,7 @@ export class CaptureSink {
 		const {options} = this;
 		try {
 			if (options.privateDir !== undefined) ensurePrivateDir(options.privateDir);
-			this.fd = openSync(options.path, 'w', 0o600);
+			this.fd = openCaptureFile(options.path, {exclusive: options.privateDir !== undefined && path.dirname(options.path) === path.resolve(options.privateDir)});
 			if (process.platform !== 'win32') fchmodSync(this.fd, 0o600);
 		} catch (error) {
 			this.warn(`capture disabled: cannot create ${options.path} (${describe(error)}); forwarding goes on`);

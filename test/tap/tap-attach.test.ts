@@ -1,4 +1,5 @@
-import {existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
+import {execFileSync} from 'node:child_process';
 import net from 'node:net';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -166,8 +167,12 @@ describe('listLiveTaps', () => {
 		await live.listen();
 		const silent = net.createServer(() => undefined);
 		await new Promise<void>((resolve) => silent.listen(path.join(run, `quiet-${process.pid}.sock`), resolve));
+		// A socket whose tap died (bound by a process that exited without unlinking it).
 		const dead = path.join(run, 'gone-2147483646.sock');
-		writeFileSync(dead, '');
+		execFileSync('python3', ['-c', 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])', dead]);
+		// Not a socket: neither listed nor removed (issue 13: readers trust only their own sockets).
+		const planted = path.join(run, 'fake-2147483645.sock');
+		writeFileSync(planted, '');
 		try {
 			const taps = await listLiveTaps({facts, timeoutMs: 300});
 			expect(taps.map((t) => [t.name, t.pid, t.state, t.header?.pid])).toEqual([
@@ -175,9 +180,65 @@ describe('listLiveTaps', () => {
 				['quiet', process.pid, 'silent', undefined],
 			]);
 			expect(existsSync(dead)).toBe(false);
+			expect(existsSync(planted)).toBe(true);
 		} finally {
 			await live.close(10);
 			silent.close();
+		}
+	});
+});
+
+describe('readers trust only their own runtime directory and sockets (issue 13)', () => {
+	let dir: string;
+	beforeEach(() => {
+		dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-trust-'));
+	});
+	afterEach(() => {
+		rmSync(dir, {recursive: true, force: true});
+	});
+	const factsFor = (uid: number): PlatformFacts => ({env: {}, platform: 'linux', homedir: dir, tmpdir: dir, uid, user: 'me'});
+
+	it('a fallback runtime directory made by another user is refused, with the reason', async () => {
+		const run = path.join(dir, 'mcp-wire-4242');
+		mkdirSync(run, {mode: 0o700});
+		const server = net.createServer((socket) => socket.end(`${FILE_TEXT.split('\n')[0]}\n`));
+		await new Promise<void>((resolve) => server.listen(path.join(run, `evil-${process.pid}.sock`), resolve));
+		try {
+			// The directory is ours on disk; the reader runs as uid 4242: it belongs to "someone else".
+			await expect(listLiveTaps({facts: factsFor(4242), timeoutMs: 300})).rejects.toThrow(`${run} is owned by uid ${process.getuid!()}, not 4242`);
+		} finally {
+			server.close();
+		}
+	});
+
+	it('a symlinked or world-writable runtime directory is refused', async () => {
+		const uid = process.getuid!();
+		const elsewhere = path.join(dir, 'elsewhere');
+		mkdirSync(elsewhere, {mode: 0o700});
+		symlinkSync(elsewhere, path.join(dir, `mcp-wire-${uid}`));
+		await expect(listLiveTaps({facts: factsFor(uid), timeoutMs: 300})).rejects.toThrow('is a symlink');
+		rmSync(path.join(dir, `mcp-wire-${uid}`));
+		mkdirSync(path.join(dir, `mcp-wire-${uid}`), {mode: 0o700});
+		chmodSync(path.join(dir, `mcp-wire-${uid}`), 0o777);
+		await expect(listLiveTaps({facts: factsFor(uid), timeoutMs: 300})).rejects.toThrow('is writable by others (mode 777)');
+	});
+
+	it('a socket owned by someone else is not listed', async () => {
+		const uid = process.getuid!();
+		const run = path.join(dir, `mcp-wire-${uid}`);
+		mkdirSync(run, {mode: 0o700});
+		const sock = path.join(run, `other-${process.pid}.sock`);
+		const server = net.createServer((socket) => socket.end(`${FILE_TEXT.split('\n')[0]}\n`));
+		await new Promise<void>((resolve) => server.listen(sock, resolve));
+		try {
+			expect((await listLiveTaps({facts: factsFor(uid), timeoutMs: 300})).map((t) => t.name)).toEqual(['other']);
+			if (uid === 0) {
+				chownSync(sock, 4242, 4242);
+				expect(await listLiveTaps({facts: factsFor(uid), timeoutMs: 300})).toEqual([]);
+				expect(existsSync(sock)).toBe(true);
+			}
+		} finally {
+			server.close();
 		}
 	});
 });

@@ -1,5 +1,6 @@
-import {chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {chmodSync, closeSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs';
+import {execFileSync} from 'node:child_process';
+import os, {tmpdir} from 'node:os';
 import path from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {execa} from 'execa';
@@ -7,6 +8,9 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {
 	captureFileName,
 	capturesDir,
+	checkPrivateDir,
+	openCaptureFile,
+	UnsafeDirectoryError,
 	defaultName,
 	ensurePrivateDir,
 	listCaptures,
@@ -185,5 +189,50 @@ describe('on disk', () => {
 			maxBytes: 200 * 1024 * 1024,
 			problems: ['MCP_WIRE_MAX_CAPTURES="lots" is not a non-negative number; using 50'],
 		});
+	});
+});
+
+describe('openCaptureFile: never through a symlink, never another user\'s file (issue 13)', () => {
+	let dir: string;
+	beforeEach(() => {
+		dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-open-')));
+	});
+	afterEach(() => rmSync(dir, {recursive: true, force: true}));
+
+	it('refuses a symlink planted at the path and leaves its target as it was', () => {
+		const victim = path.join(dir, 'victim');
+		writeFileSync(victim, 'precious');
+		symlinkSync(victim, path.join(dir, 'c.ndjson'));
+		expect(() => openCaptureFile(path.join(dir, 'c.ndjson'), {exclusive: false})).toThrow(/ELOOP/);
+		expect(() => openCaptureFile(path.join(dir, 'c.ndjson'), {exclusive: true})).toThrow(/EEXIST/);
+		expect(readFileSync(victim, 'utf8')).toBe('precious');
+	});
+
+	it('creates 0600; reuses (truncates) an own regular file; refuses one with another owner, hard links, or a FIFO', () => {
+		const file = path.join(dir, 'c.ndjson');
+		closeSync(openCaptureFile(file, {exclusive: true}));
+		expect(statSync(file).mode & 0o777).toBe(0o600);
+		expect(() => openCaptureFile(file, {exclusive: true})).toThrow(/EEXIST/);
+		writeFileSync(file, 'old');
+		closeSync(openCaptureFile(file, {exclusive: false}));
+		expect(readFileSync(file, 'utf8')).toBe('');
+		expect(() => openCaptureFile(file, {exclusive: false, uid: 4242})).toThrow(`owned by uid ${process.getuid!()}, not 4242`);
+		linkSync(file, path.join(dir, 'second-name'));
+		expect(() => openCaptureFile(file, {exclusive: false})).toThrow('it has 2 hard links');
+		const fifo = path.join(dir, 'fifo');
+		execFileSync('mkfifo', [fifo]);
+		expect(() => openCaptureFile(fifo, {exclusive: false})).toThrow(/ENXIO|not a regular file/);
+	});
+
+	it('checkPrivateDir: absent is false; a symlink, another owner, group/other-writable throw; own 0700 is true', () => {
+		const own = path.join(dir, 'own');
+		expect(checkPrivateDir(own)).toBe(false);
+		mkdirSync(own, {mode: 0o700});
+		expect(checkPrivateDir(own)).toBe(true);
+		expect(() => checkPrivateDir(own, 4242)).toThrow(UnsafeDirectoryError);
+		symlinkSync(own, path.join(dir, 'link'));
+		expect(() => checkPrivateDir(path.join(dir, 'link'))).toThrow('is a symlink');
+		chmodSync(own, 0o770);
+		expect(() => checkPrivateDir(own)).toThrow('is writable by others (mode 770)');
 	});
 });

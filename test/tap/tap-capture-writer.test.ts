@@ -1,3 +1,4 @@
+import {execFileSync} from 'node:child_process';
 import {createHash} from 'node:crypto';
 import {existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import net from 'node:net';
@@ -110,15 +111,34 @@ describe('CaptureSink', () => {
 		expect(warnings[0]).toMatch(/^capture disabled: cannot create .*missing\/c\.ndjson \(ENOENT: .*\); forwarding goes on$/);
 	});
 
-	it('stops with one warning when a write fails (disk full)', async () => {
+	it('refuses a path that is not a regular file (a device such as /dev/full) with one warning (issue 13)', async () => {
 		const warnings: string[] = [];
 		const sink = new CaptureSink({path: '/dev/full', lingerMs: 10, onWarning: (m) => warnings.push(m)});
-		expect(await sink.open()).toBe(true);
-		sink.entry(entry(ENTRY.header, 'stdout', 0, JSON.stringify(META)));
-		sink.entry(entry(ENTRY.chunk, 'stdin', 1, 'x'));
-		sink.flush();
-		await sink.finish();
-		expect(warnings).toEqual([expect.stringMatching(/^capture stopped: cannot write \/dev\/full \(ENOSPC: .*\); forwarding goes on$/)]);
+		expect(await sink.open()).toBe(false);
+		expect(warnings).toEqual(['capture disabled: cannot create /dev/full (not a regular file); forwarding goes on']);
+	});
+
+	it('stops with one warning when a write fails (a file-size limit: EFBIG with SIGXFSZ ignored)', () => {
+		const dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-efbig-'));
+		try {
+			const file = path.join(dir, 'c.ndjson');
+			const sinkUrl = new URL('../../dist/tap/capture-writer-worker.js', import.meta.url).href;
+			const script = `
+				process.on('SIGXFSZ', () => {});
+				const {CaptureSink} = await import(${JSON.stringify(sinkUrl)});
+				const warnings = [];
+				const sink = new CaptureSink({path: ${JSON.stringify(file)}, lingerMs: 10, onWarning: (m) => warnings.push(m)});
+				await sink.open();
+				const enc = (t) => new TextEncoder().encode(t);
+				sink.entry({kind: ${ENTRY.header}, stream: 'stdout', tMs: 0, payload: enc(${JSON.stringify(JSON.stringify(META))})});
+				for (let i = 0; i < 8; i++) { sink.entry({kind: ${ENTRY.chunk}, stream: 'stdin', tMs: i, payload: new Uint8Array(1024)}); sink.flush(); }
+				await sink.finish();
+				process.stdout.write(JSON.stringify(warnings));`;
+			const out = execFileSync('sh', ['-c', 'ulimit -f 4 && exec "$0" --input-type=module -e "$1"', process.execPath, script], {encoding: 'utf8'});
+			expect(JSON.parse(out)).toEqual([expect.stringMatching(/^capture stopped: cannot write .*c\.ndjson \(EFBIG: .*\); forwarding goes on$/)]);
+		} finally {
+			rmSync(dir, {recursive: true, force: true});
+		}
 	});
 });
 

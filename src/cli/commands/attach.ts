@@ -2,6 +2,7 @@ import {Command} from 'commander';
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import {Session} from '../../core/session/session.js';
 import {AttachTargetError, chooseTap, feedEvent, followTap, listLiveTaps, type RecordReader} from '../../tap/attach.js';
+import {isOwnEntry, UnsafeDirectoryError} from '../../tap/capture-store.js';
 import {UsageError} from '../exit-codes.js';
 import {exitCodeFor} from '../options.js';
 import {addWatchOptions, reportProblems, watchOutput, type WatchCliOptions, type WatchHooks} from './view.js';
@@ -27,10 +28,19 @@ async function attachAction(target: string | undefined, options: WatchCliOptions
 	let address: string;
 	let label: string;
 	if (target !== undefined && /[/\\]/.test(target)) {
+		// A socket path: only one this user's tap bound (issue 13; the owner of a socket file is the
+		// process that bound it; SO_PEERCRED is not reachable from Node without native code).
+		if (process.platform !== 'win32' && !isOwnEntry(target, 'socket')) throw new UsageError(`attach: ${target} is not a socket of yours; refusing to read it`);
 		address = target;
 		label = target;
 	} else {
-		const taps = await listLiveTaps();
+		let taps;
+		try {
+			taps = await listLiveTaps();
+		} catch (error) {
+			if (error instanceof UnsafeDirectoryError) throw new UsageError(`attach: refusing the runtime directory: ${error.message}`);
+			throw error;
+		}
 		try {
 			const tap = chooseTap(taps, target);
 			address = tap.address;

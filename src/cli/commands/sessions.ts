@@ -1,7 +1,7 @@
 import {Command} from 'commander';
 import {escapeText, groupDigits} from '../../core/bytes/glyphs.js';
 import {listLiveTaps, type LiveTap} from '../../tap/attach.js';
-import {capturesDir, currentPlatform, listCaptures, type CaptureEntry} from '../../tap/capture-store.js';
+import {capturesDir, checkPrivateDir, currentPlatform, listCaptures, UnsafeDirectoryError, type CaptureEntry} from '../../tap/capture-store.js';
 import {parsePositiveInt} from '../options.js';
 
 interface SessionsCliOptions {
@@ -31,7 +31,18 @@ export function sessionsCommand(): Command {
 async function sessionsAction(options: SessionsCliOptions): Promise<number> {
 	const facts = currentPlatform();
 	const dir = capturesDir(facts);
-	const [live, all] = await Promise.all([listLiveTaps({facts}), Promise.resolve(listCaptures(dir))]);
+	const live = await listLiveTaps({facts}).catch((error: unknown) => {
+		if (!(error instanceof UnsafeDirectoryError)) throw error;
+		process.stderr.write(`mcp-wire: sessions: live taps not listed: ${error.message}\n`);
+		return [];
+	});
+	let all: CaptureEntry[] = [];
+	try {
+		if (checkPrivateDir(dir, facts.uid)) all = listCaptures(dir);
+	} catch (error) {
+		if (!(error instanceof UnsafeDirectoryError)) throw error;
+		process.stderr.write(`mcp-wire: sessions: captures not listed: ${error.message}\n`);
+	}
 	const captures = options.all ? all : all.slice(0, options.limit);
 	const livePids = new Set(live.map((tap) => tap.pid));
 	const isLive = (entry: CaptureEntry): boolean => livePids.has(entry.pid);
