@@ -61,6 +61,26 @@ const what = (d: FindingDraft): string => {
 	return `the ${kind ?? 'message'} ${method ?? '?'}${kind === 'request' ? ` (id ${JSON.stringify(id ?? null)})` : ''}`;
 };
 
+/** The reply to an open request on stderr: every client keeps waiting for it. */
+const UNANSWERED_IMPACT = row({
+	'ts-sdk-v1': ['hang', 'stderr is not read as protocol (inherited into the host\'s log): the request times out after 60 s'],
+	'ts-sdk-v2': ['hang', 'stderr is not read as protocol: the request times out'],
+	'python-sdk': ['hang', 'stderr goes to `errlog`; no default timeout: the request waits forever'],
+	vscode: ['hang', 'logs the line as `[server stderr]` and keeps waiting for the reply'],
+	rmcp: ['hang', 'reads messages from stdout only: the request waits'],
+	cursor: ['hang', 'reads messages from stdout only (stdio transport): the request waits'],
+});
+
+/** A copy of a message that crossed stdout/stdin, or one nothing waits for: no client reads stderr as protocol. */
+const UNREAD_IMPACT = row({
+	'ts-sdk-v1': ['ok', 'stderr is not read as protocol; nothing waits on this message'],
+	'ts-sdk-v2': ['ok', 'stderr is not read as protocol; nothing waits on this message'],
+	'python-sdk': ['ok', 'stderr goes to `errlog`; nothing waits on this message'],
+	vscode: ['ok', 'logs the line as `[server stderr]`'],
+	rmcp: ['ok', 'reads messages from stdout only'],
+	cursor: ['ok', 'reads messages from stdout only (stdio transport)'],
+});
+
 /**
  * `message-on-stderr`: a JSON-RPC message (`"jsonrpc":"2.0"` and a method, or an id with a result or
  * error) written to stderr as one line (R5, R7: stdout carries the protocol, stderr only logs). Judged at
@@ -103,14 +123,8 @@ export const messageOnStderr: Rule = {
 				],
 			},
 		},
-		impact: row({
-			'ts-sdk-v1': ['hang', 'stderr is not read as protocol (inherited into the host\'s log): the request times out after 60 s'],
-			'ts-sdk-v2': ['hang', 'stderr is not read as protocol: the request times out'],
-			'python-sdk': ['hang', 'stderr goes to `errlog`; no default timeout: the request waits forever'],
-			vscode: ['hang', 'logs the line as `[server stderr]` and keeps waiting for the reply'],
-			rmcp: ['hang', 'reads messages from stdout only: the request waits'],
-			cursor: ['hang', 'reads messages from stdout only (stdio transport): the request waits'],
-		}),
+		// Only the reply to a request left unanswered makes anyone wait; a copy or a stray message does not.
+		impact: (d) => (d.detail?.['unanswered'] === true ? UNANSWERED_IMPACT() : UNREAD_IMPACT()),
 	},
 	create({report, facts}) {
 		const kept: StderrMessage[] = [];

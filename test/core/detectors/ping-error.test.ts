@@ -18,7 +18,9 @@ describe('ping-error (R16, F39)', () => {
 			message: 'ping (id 2) was answered with error -32601 "Method not found" instead of an empty result',
 			rules: ['R16'],
 		});
-		expect(session.getSnapshot().summary.verdict).toBe('fail');
+		// Neither SDK client pings by itself (the real clients connect and list tools): no mainstream client
+		// is established to fail, so the error finding gives warn (docs/clients.md, "The verdict").
+		expect(session.getSnapshot().summary.verdict).toBe('warn');
 	});
 
 	it('reports an unanswered ping once, at the request on stdin, instead of unanswered-request', () => {
