@@ -50,6 +50,24 @@ describe('tap process behaviour (real processes)', () => {
 		expect(recorded.events.map((e) => (e.type === 'finding' ? [e.finding.code, e.finding.origin] : e.type))).toEqual([['spawn-failed', 'probe']]);
 	});
 
+	it('survives a file-size limit (SIGXFSZ): the capture stops, forwarding and the exit code do not (issue 13)', {timeout: 30_000}, async () => {
+		const capture = capturePath();
+		const server = "process.stdout.write(Buffer.alloc(200000, 0x61), () => process.exit(5));";
+		// ulimit -f counts 1024-byte blocks on Linux shells (dash, bash): the capture may not pass 8 KiB.
+		const result = await execa('sh', ['-c', 'ulimit -f 8 && exec "$@"', 'sh', 'node', BIN, 'tap', '--capture', capture, '--', 'node', '-e', server], {
+			env: box.env,
+			extendEnv: false,
+			reject: false,
+			stdin: 'pipe',
+			encoding: 'buffer',
+		});
+		expect(result.signal).toBeUndefined();
+		expect(result.exitCode).toBe(5);
+		expect(Buffer.from(result.stdout as Uint8Array).length).toBe(200_000);
+		expect(Buffer.from(result.stderr as Uint8Array).toString()).toMatch(/capture stopped: cannot write .* \(EFBIG: .*\); forwarding goes on/);
+		expect(statSync(capture).size).toBeLessThanOrEqual(8192);
+	});
+
 	it('forwards SIGTERM to the server and exits with the code it chose', async () => {
 		const tap = await startTap('signals');
 		await waitFor(() => (tap.stderr().includes('ready') ? true : undefined), 10_000, 'ready');

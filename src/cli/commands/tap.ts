@@ -111,8 +111,15 @@ export function tapCommand(): Command {
 		});
 }
 
+function ignoreSignal(): void {
+	// nothing: see tapAction
+}
+
 async function tapAction(command: string[], options: TapCliOptions): Promise<number> {
 	if (command.length === 0) throw new UsageError('tap: missing the server command (mcp-wire tap -- <command> [args...])');
+	// A file-size limit (RLIMIT_FSIZE) must stop only the capture (its write fails with EFBIG, one
+	// warning), never the relay: SIGXFSZ's default action would kill the tap mid-session (issue 13).
+	if (process.platform !== 'win32') process.on('SIGXFSZ', ignoreSignal);
 	const clock = createClock();
 	const facts = currentPlatform();
 	const name = sanitizeName(options.name ?? defaultName(command));
