@@ -1,6 +1,6 @@
 import {Command, CommanderError} from 'commander';
 import type {StartTui, WatchHooks} from './commands/view.js';
-import {exitCodeFor, resolveColor} from './options.js';
+import {checkValuesBeforeDashDash, exitCodeFor, resolveColor} from './options.js';
 import {EXIT, UsageError} from './exit-codes.js';
 import {VERSION} from './version.js';
 
@@ -77,6 +77,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 	}
 	try {
 		const program = await buildProgram(argv);
+		const command = program.commands.find((c) => c.name() === argv[2]);
+		if (command !== undefined) checkValuesBeforeDashDash(command.name(), command.options, argv.slice(3));
 		await program.parseAsync(argv as string[]);
 		return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
 	} catch (error) {

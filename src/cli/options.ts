@@ -20,6 +20,40 @@ export function parsePositiveInt(name: string): (value: string) => number {
 	};
 }
 
+/** The longest wait Node's timers take (ms): a larger delay fires after 1 ms instead (Node's TimeoutOverflowWarning). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * commander parser for a duration in ms (`--timeout`, `--total-timeout`): a positive whole number no larger
+ * than {@link MAX_TIMER_MS}; anything else is a usage error (exit 2), never a wait that silently becomes 1 ms.
+ */
+export function parseMs(name: string): (value: string) => number {
+	const positive = parsePositiveInt(name);
+	return (value) => {
+		const n = positive(value);
+		if (n > MAX_TIMER_MS) throw new InvalidArgumentError(`${name} takes at most ${MAX_TIMER_MS} ms (about 24.8 days), got "${value}"`);
+		return n;
+	};
+}
+
+/**
+ * Options that need a value must not take the `--` that starts the server command as their value
+ * (`probe --env -- node server.js` would pass a variable named `--` and run `node server.js`). Scans
+ * `args` (the words after the command name) up to the first `--` that is not an option's value.
+ * @param options the command's options (commander `Option`s: `long`, `short`, `required` = takes `<value>`)
+ * @throws UsageError naming the option, when an option that takes a value is followed directly by `--`
+ */
+export function checkValuesBeforeDashDash(command: string, options: readonly {readonly long?: string | undefined; readonly short?: string | undefined; readonly required: boolean}[], args: readonly string[]): void {
+	for (let i = 0; i < args.length; i++) {
+		const word = args[i]!;
+		if (word === '--') return;
+		const option = options.find((o) => o.long === word || o.short === word);
+		if (option === undefined || !option.required) continue;
+		if (args[i + 1] === '--') throw new UsageError(`${command}: ${word} needs a value before "--" (the server command starts after "--")`);
+		i += 1;
+	}
+}
+
 /**
  * Validate `--ignore` codes against the stable catalog (docs/findings.md); an unknown code is a usage
  * error that lists the known ones, so a typo never silently ignores nothing.

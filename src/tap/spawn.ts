@@ -289,6 +289,21 @@ function checkCwd(cwd: string, file: string): SpawnError | undefined {
 }
 
 /**
+ * A command given as a path (it holds a `/`) that names a directory: the OS says EACCES ("not executable?",
+ * "chmod +x"), which sends the user the wrong way. Say "is a directory" instead (EISDIR).
+ * @param cwd the server's working directory (absolute), or undefined for ours
+ */
+function checkNotDirectory(file: string, cwd: string | undefined): SpawnError | undefined {
+	if (!file.includes('/') && !(process.platform === 'win32' && file.includes('\\'))) return undefined;
+	try {
+		if (statSync(path.resolve(cwd ?? process.cwd(), file)).isDirectory()) return spawnError('EISDIR', file, 'is a directory, not a program (EISDIR)');
+	} catch {
+		// Missing or unreadable: the spawn itself reports it with its own code.
+	}
+	return undefined;
+}
+
+/**
  * Start an MCP server the way a real client does (issue 2 item 5, docs/protocol.md C3): through
  * `options.starter` (Node's spawn on POSIX, execa on Windows) with no shell (arguments are passed as-is),
  * only `options.env`, three pipes, no buffering, raw `Buffer` chunks. stdout and stderr are both read from the first moment
@@ -335,6 +350,9 @@ export function spawnServer(command: readonly string[], options: SpawnServerOpti
 		const cwdError = checkCwd(cwd, file);
 		if (cwdError) return failed(cwdError);
 	}
+
+	const directoryError = checkNotDirectory(file, cwd);
+	if (directoryError) return failed(directoryError);
 
 	let started: ReturnType<ProcessStarter>;
 	try {

@@ -101,5 +101,10 @@ describe('probe CLI', () => {
 		const timeout = await runCli(['probe', '--timeout', 'soon', '--', 'node', 'x.js']);
 		expect(timeout.exitCode).toBe(2);
 		expect(timeout.stderr).toContain('--timeout takes a positive whole number, got "soon"');
+		const huge = await runCli(['probe', '--timeout', '3000000000', '--', 'node', 'x.js']);
+		expect([huge.exitCode, huge.stdout]).toEqual([2, '']);
+		expect(huge.stderr).toContain('--timeout takes at most 2147483647 ms');
+		const swallowed = await runCli(['probe', '--env', '--', 'node', 'x.js']);
+		expect([swallowed.exitCode, swallowed.stdout, swallowed.stderr]).toEqual([2, '', 'mcp-wire: probe: --env needs a value before "--" (the server command starts after "--")']);
 	});
 });

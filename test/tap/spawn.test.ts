@@ -84,7 +84,7 @@ describe('buildEnv', () => {
 });
 
 /** Collect a server's events until it exited and both output streams ended. */
-function collect(server: SpawnedServer): Promise<SpawnEvent[]> {
+function collect(server: SpawnedServer, onEvent?: (events: readonly SpawnEvent[]) => void): Promise<SpawnEvent[]> {
 	return new Promise((resolve) => {
 		const events: SpawnEvent[] = [];
 		let exited = false;
@@ -93,6 +93,7 @@ function collect(server: SpawnedServer): Promise<SpawnEvent[]> {
 		};
 		server.listen((event) => {
 			events.push(event);
+			onEvent?.(events);
 			if (event.type === 'exit') exited = true;
 			check();
 		});
@@ -188,6 +189,14 @@ describe('spawnServer', () => {
 		});
 	});
 
+	it('says a directory given as the command is a directory (absolute, or relative to the cwd), not "chmod +x"', async () => {
+		const absolute = await spawnServer([servers.dir, '--stdio'], {env: testEnv(), clock: createClock()}).started;
+		const reason = 'is a directory, not a program (EISDIR)';
+		expect(absolute).toEqual({ok: false, error: {code: 'EISDIR', file: servers.dir, reason, message: `cannot start ${JSON.stringify(servers.dir)}: ${reason}`}});
+		const relative = await spawnServer(['./' + path.basename(servers.dir)], {env: testEnv(), cwd: path.dirname(servers.dir), clock: createClock()}).started;
+		expect(relative.ok === false && relative.error.code).toBe('EISDIR');
+	});
+
 	it('blames a bad cwd, not the command', async () => {
 		const missing = path.join(servers.dir, 'no-such-dir');
 		const a = await spawnServer(['node', '-v'], {env: testEnv(), cwd: missing, clock: createClock()}).started;
@@ -217,10 +226,20 @@ describe('spawnServer', () => {
 
 	it('kills with the signal asked for, and reports it in the exit', async () => {
 		const server = spawnServer(['node', servers.path('stubborn')], {env: testEnv(), clock: createClock()});
-		const done = collect(server);
-		await new Promise((r) => setTimeout(r, 300));
+		// Signal only once the server answered (its SIGTERM handler is installed by then) and once it said it
+		// ignored SIGTERM: fixed sleeps lose that race on a loaded machine, where node takes seconds to start.
+		let answered!: () => void;
+		let ignored!: () => void;
+		const hasAnswered = new Promise<void>((resolve) => (answered = resolve));
+		const hasIgnored = new Promise<void>((resolve) => (ignored = resolve));
+		const done = collect(server, (events) => {
+			if (concat(events, 'stdout').includes('\n')) answered();
+			if (concat(events, 'stderr').includes('SIGTERM ignored\n')) ignored();
+		});
+		server.write(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping"}\n'));
+		await hasAnswered;
 		expect(server.kill('SIGTERM')).toBe(true);
-		await new Promise((r) => setTimeout(r, 300));
+		await hasIgnored;
 		expect(server.exitInfo).toBeUndefined();
 		expect(server.kill('SIGKILL')).toBe(true);
 		const events = await done;

@@ -7,7 +7,7 @@ import {DEFAULT_JOBS, DEFAULT_TOTAL_TIMEOUT_MS, exitCodeOf, formatJsonRecords, f
 import {DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS} from '../../tap/probe.js';
 import {capturesDir, currentPlatform, ensurePrivateDir, pruneCaptures, pruneLimitsFromEnv} from '../../tap/capture-store.js';
 import {EXIT, UsageError} from '../exit-codes.js';
-import {collect, parsePositiveInt, resolveColor} from '../options.js';
+import {collect, parseMs, parsePositiveInt, resolveColor} from '../options.js';
 import {VERSION} from '../version.js';
 import {discoverForCli} from '../configs.js';
 
@@ -68,8 +68,8 @@ export function doctorCommand(): Command {
 		.option('--config <file>', 'only this config file (its client is told from the name, or give --client)')
 		.option('--json', 'write one NDJSON record per server and a summary record, nothing else')
 		.option('--jobs <n>', 'probes running at the same time', parsePositiveInt('--jobs'), DEFAULT_JOBS)
-		.option('--timeout <ms>', 'how long each probe waits for each response', parsePositiveInt('--timeout'), DEFAULT_TIMEOUT_MS)
-		.option('--total-timeout <ms>', 'the whole run; probes still running then are stopped', parsePositiveInt('--total-timeout'), DEFAULT_TOTAL_TIMEOUT_MS)
+		.option('--timeout <ms>', 'how long each probe waits for each response', parseMs('--timeout'), DEFAULT_TIMEOUT_MS)
+		.option('--total-timeout <ms>', 'the whole run; probes still running then are stopped', parseMs('--total-timeout'), DEFAULT_TOTAL_TIMEOUT_MS)
 		.option('--protocol-version <version>', 'the protocol version offered in initialize', DEFAULT_PROTOCOL_VERSION)
 		.option('--no-capture', 'do not keep the probes\' captures')
 		.addOption(new Option('--color <when>', 'colour output').choices(['auto', 'always', 'never']).default('auto'))

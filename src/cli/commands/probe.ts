@@ -5,7 +5,7 @@ import {DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, loadSdkSchemas, runProbe, 
 import {formatSummary} from '../../render/text/plain-log.js';
 import {buildEnv, EnvOptionError, loadProcessStarter} from '../../tap/spawn.js';
 import {UsageError} from '../exit-codes.js';
-import {collect, exitCodeFor, parseFailOn, parseIgnore, parsePositiveInt, resolveColor, type FailOn} from '../options.js';
+import {collect, exitCodeFor, parseFailOn, parseIgnore, parseMs, parsePositiveInt, resolveColor, type FailOn} from '../options.js';
 import {createPresenter, type OutputMode} from '../present.js';
 import {VERSION} from '../version.js';
 
@@ -42,7 +42,7 @@ export function probeCommand(): Command {
 		.option('--hex', 'add an xxd-layout hex dump of every frame (plain log, no TUI)')
 		.option('--report', 'write a Markdown support report (redacted) instead of the frame log')
 		.option('--no-tui', 'keep the plain frame log even when stdout is a terminal')
-		.option('--timeout <ms>', 'how long to wait for each response', parsePositiveInt('--timeout'), DEFAULT_TIMEOUT_MS)
+		.option('--timeout <ms>', 'how long to wait for each response', parseMs('--timeout'), DEFAULT_TIMEOUT_MS)
 		.option('--protocol-version <version>', 'the protocol version offered in initialize', DEFAULT_PROTOCOL_VERSION)
 		.option('--env <KEY[=VALUE]>', 'pass an environment variable (repeatable); KEY alone copies it from this shell', collect, [])
 		.option('--inherit-env', 'pass this shell\'s whole environment (a real client passes only HOME, LOGNAME, PATH, SHELL, TERM, USER)')

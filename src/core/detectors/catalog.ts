@@ -354,6 +354,8 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		hint: (d) =>
 			detailString(d, 'cwd') !== undefined && /cwd|directory/i.test(detailString(d, 'reason') ?? '')
 				? `Fix the working directory (\`cwd\`): ${detailString(d, 'cwd')} must exist and be a directory.`
+				: detailString(d, 'errno') === 'EISDIR'
+					? 'That path is a directory: put the program (or the interpreter) in "command" and the script in "args".'
 				: detailString(d, 'errno') === 'ENOENT' && /[\\/]/.test(detailString(d, 'file') ?? '')
 					? 'Nothing runnable at that path: check the path, and for a script the interpreter named in its #! line.'
 					: detailString(d, 'errno') === 'ENOENT'

@@ -1,0 +1,46 @@
+// CLI input edges (issue 11): durations Node's timers cannot take, and options that would swallow `--`.
+import {describe, expect, it} from 'vitest';
+import {buildProgram} from '../../src/cli/main.js';
+import {checkValuesBeforeDashDash, MAX_TIMER_MS, parseMs} from '../../src/cli/options.js';
+import {UsageError} from '../../src/cli/exit-codes.js';
+
+describe('parseMs', () => {
+	it('takes 1 … 2^31−1 ms and rejects more (Node would fire after 1 ms: a false timeout)', () => {
+		const parse = parseMs('--timeout');
+		expect(parse('1')).toBe(1);
+		expect(parse(String(MAX_TIMER_MS))).toBe(2_147_483_647);
+		expect(() => parse('2147483648')).toThrow('--timeout takes at most 2147483647 ms (about 24.8 days), got "2147483648"');
+		expect(() => parse('1e12')).toThrow('--timeout takes at most');
+		expect(() => parse('0')).toThrow('--timeout takes a positive whole number, got "0"');
+	});
+});
+
+describe('checkValuesBeforeDashDash', () => {
+	const options = async (name: string) => (await buildProgram(['node', 'mcp-wire', name])).commands.find((c) => c.name() === name)!.options;
+
+	it.each([
+		[['--protocol-version', '--', 'node', 'server.js'], '--protocol-version'],
+		[['--env', '--', 'node', 'server.js'], '--env'],
+		[['--json', '--timeout', '--', 'node'], '--timeout'],
+		[['--env', 'A=1', '--cwd', '--', 'node'], '--cwd'],
+	])('probe %j is a usage error naming %s', async (args, flag) => {
+		const probe = await options('probe');
+		expect(() => checkValuesBeforeDashDash('probe', probe, args)).toThrow(new UsageError(`probe: ${flag} needs a value before "--" (the server command starts after "--")`));
+	});
+
+	it.each([
+		[['--env', 'A=1', '--', 'node', '--env', '--']],
+		[['--json', '--', 'node', 'server.js']],
+		[['--env=--', 'node']],
+		[['--timeout', '5000', '--protocol-version', '2025-06-18', '--', 'python3', 'server.py', '--cwd', '--']],
+	])('probe %j is fine (what follows the first "--" is the server\'s)', async (args) => {
+		const probe = await options('probe');
+		expect(() => checkValuesBeforeDashDash('probe', probe, args)).not.toThrow();
+	});
+
+	it('tap: --name and --capture need a value too', async () => {
+		const tap = await options('tap');
+		expect(() => checkValuesBeforeDashDash('tap', tap, ['--name', '--', 'node', 's.js'])).toThrow('tap: --name needs a value before "--"');
+		expect(() => checkValuesBeforeDashDash('tap', tap, ['--capture', '--', 'node', 's.js'])).toThrow('tap: --capture needs a value before "--"');
+	});
+});
