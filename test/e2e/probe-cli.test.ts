@@ -43,7 +43,11 @@ describe('probe against real MCP servers from npm', () => {
 
 describe('probe CLI', () => {
 	it('--json writes only NDJSON records to stdout: session header first, summary last', async () => {
-		const run = await runJson(['probe', '--json', '--timeout', LONG, '--', 'node', 'examples/servers/node/healthy.mjs']);
+		const run = await runJson(['probe', '--json', '--verbose', '--timeout', LONG, '--', 'node', 'examples/servers/node/healthy.mjs']);
+		// --verbose logs the process's life to stderr on a healthy run too.
+		expect(run.stderr).toMatch(/^mcp-wire: spawned pid \d+: node examples\/servers\/node\/healthy\.mjs$/m);
+		expect(run.stderr).toMatch(/^mcp-wire: closed the server's stdin at [\d.]+ ms$/m);
+		expect(run.stderr).toMatch(/^mcp-wire: the server exited with code 0 at [\d.]+ ms$/m);
 		const lines = run.stdout.trim().split('\n');
 		const types = lines.map((l) => (JSON.parse(l) as {type: string}).type);
 		expect(types[0]).toBe('session');

@@ -7,6 +7,7 @@ import {buildEnv, EnvOptionError, loadProcessStarter} from '../../tap/spawn.js';
 import {UsageError} from '../exit-codes.js';
 import {collect, exitCodeFor, parseFailOn, parseIgnore, parseMs, parsePositiveInt, resolveColor, type FailOn} from '../options.js';
 import {createPresenter, type OutputMode} from '../present.js';
+import {followVerbose} from '../verbose-log.js';
 import {VERSION} from '../version.js';
 
 interface ProbeCliOptions {
@@ -101,7 +102,9 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 	};
 	const newSession = (init: SessionInit): Session => {
 		const meta: SessionMeta = {...baseMeta, startedAt: init.startedAt, ...(init.pid === undefined ? {} : {pid: init.pid})};
-		return new Session(meta, {ignore, schemas: init.schemas});
+		const session = new Session(meta, {ignore, schemas: init.schemas});
+		if (options.verbose === true) followVerbose(session, init, (line) => process.stderr.write(`mcp-wire: ${line}\n`));
+		return session;
 	};
 
 	if (isTui) return runProbeTui(probeOptions, newSession, failOn);

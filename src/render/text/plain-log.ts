@@ -25,6 +25,11 @@ export interface TextRenderOptions {
 
 /** Columns of a text/json preview or method name in a frame line. */
 const PREVIEW_COLUMNS = 60;
+/**
+ * Columns of a stderr line: shown whole (a traceback's `File "…", line N` is the crash reason, issue 11),
+ * cut only when it is absurdly long.
+ */
+const STDERR_COLUMNS = 2000;
 
 const INDENT = '  ';
 
@@ -142,7 +147,7 @@ function frameDetail(frame: Frame): string {
 		}
 
 		case 'text': {
-			parts.push(`"${escapeText(frame.text ?? '', PREVIEW_COLUMNS)}"`);
+			parts.push(`"${escapeText(frame.text ?? '', frame.stream === 'stderr' ? STDERR_COLUMNS : PREVIEW_COLUMNS)}"`);
 			break;
 		}
 
