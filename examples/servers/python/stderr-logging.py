@@ -1,4 +1,4 @@
-# stderr-logging: no wire fault; logs go to stderr, where they belong (R7). Expect: no findings (verdict ok). sh/stderr-merged.sh runs it with 2>&1.
+# stderr-logging: no wire fault; logs go to stderr, where they belong (R7). Expect: no findings (verdict ok). The stderr-merged manifest entry runs it with 2>&1.
 import json
 import logging
 import sys

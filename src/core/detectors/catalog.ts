@@ -42,43 +42,8 @@ export const CLIENT_FAMILY_LABEL: Readonly<Record<ClientFamily, string>> = {
 	cursor: 'Cursor',
 };
 
-const STRAY_HINT: Readonly<Record<string, string>> = {
-	banner:
-		'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.',
-	log: 'Point the logger at stderr: Python `logging.basicConfig(stream=sys.stderr)`, .NET `LogToStandardErrorThreshold = LogLevel.Trace`, Node loggers to `process.stderr`.',
-	progress: 'Send progress output to stderr, or use MCP progress notifications.',
-	launcher:
-		'Launch the server directly (no `npm run`, no wrapper echo): use `exec` in wrapper scripts, `npm --silent`/`node` instead of `npm start`, dotenv `config({quiet: true})`.',
-	text: 'Only MCP messages may go to stdout (R5): move this output to stderr.',
-};
-
 /** Entries of the codes that do not have their own module yet (see `registry.ts`). */
 const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
-	'stray-output': {
-		severity: 'error',
-		title: 'stray output on the protocol stream',
-		message: (d) => {
-			const kind = detailString(d, 'kind') ?? 'text';
-			const what = kind === 'banner' ? 'a banner line before the first message' : kind === 'log' ? 'a log line' : kind === 'launcher' ? 'launcher output' : kind === 'progress' ? 'progress output' : 'a line that is not JSON';
-			return `${d.stream} carries ${what}, not an MCP message`;
-		},
-		hint: (d) => STRAY_HINT[detailString(d, 'kind') ?? 'text'] ?? STRAY_HINT['text']!,
-		rules: ['R5'],
-		doc: {
-			what: 'A line on the protocol stream that is not JSON at all: a start-up banner, a `print()` or `console.log`, a log line, usage text, a progress bar, or what a launcher (npm, dotenv, a wrapper script, `dotnet run`) printed before the server started.',
-			recognised: 'The line does not parse as JSON, and it is neither part of a pretty-printed value (`multiline-json`) nor an LSP header (`content-length-framing`), nor a line that opens like a message. `detail.kind` says what it looks like: `banner` (before the first message), `log` (a timestamp or level prefix), `progress` (text rewritten with CR), `launcher` (known launcher shapes), otherwise `text`.',
-			fix: 'Only MCP messages may go to stdout ([R5](docs/protocol.md#r5)). Print start-up text to stderr (Python `print(..., file=sys.stderr)`, Node `console.error`); point loggers at stderr; launch the server directly (`exec` in wrapper scripts, `node` instead of `npm start`, dotenv `config({quiet: true})`).',
-			example: {steps: [{stream: 'stdout', bytes: 'Server started\n'}, {stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"ok"}}\n'}], note: 'The TS SDK logs `Unexpected token \'S\', "Server sta"... is not valid JSON` for the first line.'},
-		},
-		impact: row({
-			'ts-sdk-v1': ['skip-log', 'logs `Unexpected token …` and skips the line; Claude Desktop shows a toast'],
-			'ts-sdk-v2': ['skip', 'skips the line silently'],
-			'python-sdk': ['skip-log', 'logs `Failed to parse JSONRPC message from server` and skips the line'],
-			vscode: ['skip-log', 'logs `Failed to parse message` and skips the line'],
-			rmcp: ['skip', 'skips the line (before 1.7.0: closes the transport)'],
-			cursor: ['unknown', '2025 builds log and skip; 2026 builds were seen failing the connection right after a parse error, in logs of servers that were also crashing'],
-		}),
-	},
 	'blank-line': {
 		severity: 'warning',
 		title: 'blank line',

@@ -6,6 +6,7 @@ import {pingError} from './ping-error.js';
 import {protocolVersion} from './protocol-version.js';
 import type {Rule} from './rule.js';
 import {stderrMerged} from './stderr-merged.js';
+import {strayOutput} from './stray-output.js';
 import {unansweredRequest} from './unanswered-request.js';
 import {undeclaredCapability} from './undeclared-capability.js';
 
@@ -22,6 +23,7 @@ export const RULES: readonly Rule[] = [
 	contentLengthFraming,
 	oversizeFrame,
 	stderrMerged,
+	strayOutput,
 	protocolVersion,
 	messageBeforeInitialize,
 	undeclaredCapability,

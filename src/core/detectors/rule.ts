@@ -25,6 +25,12 @@ export interface Rule {
  * `onEnd` runs once in `Session.finish`, after every stream was flushed and before the summary.
  */
 export interface RuleListeners {
+	/**
+	 * Every draft (from the framer, the correlator or a rule) before it is dressed: return it with more
+	 * `detail` to change how it is presented (e.g. `stderr-merged` marks the stray lines it explains), or
+	 * nothing to keep it. A rule may `report` from here; what it reports is dressed and emitted first.
+	 */
+	onDraft?(draft: FindingDraft): FindingDraft | undefined;
 	onChunk?(chunk: Chunk): void;
 	onFrame?(frame: Frame): void;
 	onFinding?(finding: Finding): void;

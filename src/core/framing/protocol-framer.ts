@@ -6,7 +6,7 @@ import {addByteFindings, errorMessage, jsonParseError, makeFinding, NO_FINDINGS}
 import type {Framer, FramerEmit, RawFrame} from './framer.js';
 import {countLineFeeds, isOpenBracket, newJsonScanState, scanJsonValueEnd, skipJsonWhitespace, type JsonScanState} from './json-scan.js';
 import {FRAMING_LIMITS, type FramingLimits} from './limits.js';
-import {classifyStrayLine} from './stray-kind.js';
+import {classifyStrayLine, launcherOf, loggerOf, stderrOnlyLine} from './stray-kind.js';
 import {checkNextChunk} from './check-chunk.js';
 
 const LF = 0x0a;
@@ -452,9 +452,12 @@ export class ProtocolFramer implements Framer {
 		const content = buf.subarray(bodyStart, contentEnd);
 		const hasLoneCr = content.indexOf(CR) !== -1 || content.indexOf(0x08) !== -1;
 		const kind = classifyStrayLine(text, {hasLoneCr, seenJson: this.seenJson});
-		const findings = [
-			makeFinding('stray-output', this.stream, this.lineOffset, contentEnd - s, this.lineTMs, {kind, clientError}),
-		];
+		const source = kind === 'log' ? loggerOf(text) : kind === 'launcher' ? launcherOf(text) : undefined;
+		const stderrOnly = stderrOnlyLine(text);
+		const detail: Record<string, unknown> = {kind, clientError};
+		if (source !== undefined) detail[kind === 'log' ? 'logger' : 'launcher'] = source;
+		if (stderrOnly !== undefined) detail['stderrOnly'] = stderrOnly;
+		const findings = [makeFinding('stray-output', this.stream, this.lineOffset, contentEnd - s, this.lineTMs, detail)];
 		this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, false, undefined, text, findings);
 	}
 

@@ -38,7 +38,60 @@ const LAUNCHER_PATTERNS: readonly RegExp[] = [
 	/^Done in \d/,
 	// JVM launcher
 	/^Picked up (?:JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS)/,
+	// `dotnet run` (F36): its own progress before the app starts
+	/^Using launch settings from /,
+	/^Building\.\.\.$/,
 ];
+
+/** Which launcher printed a `launcher` line, when one fix is specific to it (`stray-output` `detail.launcher`). */
+export type LauncherName = 'dotnet-run' | 'npm' | 'dotenv';
+
+const LAUNCHER_NAMES: ReadonlyArray<readonly [LauncherName, RegExp]> = [
+	['dotnet-run', /^(?:Using launch settings from |Building\.\.\.$)/],
+	['npm', /^(?:> \S|npm (?:WARN|warn|notice|ERR!|error)\b|Need to install the following packages:|Ok to proceed\? )/],
+	['dotenv', /^\[dotenv@\d/],
+];
+
+/** The launcher that printed `text` (a line already classified `launcher`), or undefined. */
+export function launcherOf(text: string): LauncherName | undefined {
+	const plain = stripAnsiSequences(text).replace(/^[\s\uFEFF]+/, '');
+	return LAUNCHER_NAMES.find(([, pattern]) => pattern.test(plain))?.[0];
+}
+
+/** The logging framework a `log` line comes from, when its format says so (`stray-output` `detail.logger`). */
+export type LoggerName = 'jvm' | 'python' | 'dotnet' | 'rust' | 'node';
+
+const LOGGER_NAMES: ReadonlyArray<readonly [LoggerName, RegExp]> = [
+	// Spring Boot / Logback console: "2026-01-01T10:00:00.123+00:00  INFO 4242 --- [app] [main] o.s.b.App : Starting"
+	['jvm', /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}[.,]\d{3}\S*\s+(?:TRACE|DEBUG|INFO|WARN|ERROR)\s+\d+\s+---/],
+	// Logback / Log4j default pattern: "10:00:00.123 [main] INFO  com.example.App - Starting"
+	['jvm', /^(?:\d{4}-\d{2}-\d{2} )?\d{2}:\d{2}:\d{2}[.,]\d{3} \[[^\]]+\] (?:TRACE|DEBUG|INFO|WARN|ERROR)\b/],
+	// Python logging: "2025-06-09 21:38:09,942 - name - INFO - …", basicConfig "INFO:root:…"
+	['python', / - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - |^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]*:/],
+	// Microsoft.Extensions.Logging console: "info: Microsoft.Hosting.Lifetime[14]"
+	['dotnet', /^(?:trce|dbug|info|warn|fail|crit): [\w.]+\[\d+\]/],
+	// Rust tracing-subscriber fmt: "2026-01-01T10:00:00.123456Z  INFO my_crate::server: listening"
+	['rust', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z\s+(?:TRACE|DEBUG|INFO|WARN|ERROR) [\w:]+/],
+];
+
+/** The logging framework that wrote `text` (a line already classified `log`), or undefined when unsure. */
+export function loggerOf(text: string): LoggerName | undefined {
+	const plain = stripAnsiSequences(text).replace(/^[\s\uFEFF]+/, '');
+	return LOGGER_NAMES.find(([, pattern]) => pattern.test(plain))?.[0];
+}
+
+/**
+ * Lines only a process's stderr carries, so that seeing one on stdout is evidence that stderr is merged
+ * into stdout upstream (`stderr-merged`): a Python traceback header, the JVM's `Picked up …_OPTIONS`
+ * notice, Node's `(node:<pid>) …Warning`. Returns what the line is, or undefined.
+ */
+export function stderrOnlyLine(text: string): 'python-traceback' | 'jvm-options-notice' | 'node-warning' | undefined {
+	const plain = stripAnsiSequences(text);
+	if (/^Traceback \(most recent call last\):/.test(plain)) return 'python-traceback';
+	if (/^Picked up (?:JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS):/.test(plain)) return 'jvm-options-notice';
+	if (/^\(node:\d+\) (?:\[[A-Z0-9_]+\] )?\w*Warning\b/.test(plain)) return 'node-warning';
+	return undefined;
+}
 
 const LEVEL = 'trace|debug|dbug|verbose|info|notice|warn|warning|error|err|fail|fatal|crit|critical|severe';
 const LOG_PATTERNS: readonly RegExp[] = [

@@ -541,8 +541,10 @@ export class Session implements SessionStore {
 		}
 	}
 
-	private report(draft: FindingDraft): void {
-		if (this.ignore.has(draft.code)) return;
+	private report(given: FindingDraft): void {
+		if (this.ignore.has(given.code)) return;
+		let draft = given;
+		for (const rule of this.rules) if (rule.onDraft) draft = rule.onDraft(draft) ?? draft;
 		const finding = dressFinding(draft.code === 'unflushed-output' && this.runtime ? {...draft, detail: {...draft.detail, runtime: this.runtime}} : draft);
 		const counted = this.severityCounts.get(finding.code);
 		if (counted) {

@@ -1,4 +1,5 @@
 import {Session} from '../../../src/core/session/session.js';
+import {FIELD_CASES, type FieldCase} from '../../fixtures/field-cases/cases.js';
 import type {Finding, SessionMeta} from '../../../src/core/types.js';
 
 /** Session header for detector tests (`command` overridable: some rules read it). */
@@ -47,3 +48,25 @@ export function run(steps: readonly Step[], options: {command?: readonly string[
 
 /** `code@stream:offset` of every finding, in report order. */
 export const codesAt = (findings: readonly Finding[]): string[] => findings.map((f) => `${f.code}@${f.stream}:${f.offset}`);
+
+/** Feeds a field case's chunks, marks and exit to a fresh Session in time order (as test/core/session/field-cases.test.ts does). */
+export function runFieldCase(fieldCase: FieldCase): Session {
+	const session = new Session(meta());
+	const steps: Array<{tMs: number; order: number; run: () => void}> = [];
+	let order = 0;
+	for (const c of fieldCase.chunks) steps.push({tMs: c.tMs, order: order++, run: () => session.pushChunk(c.stream, c.tMs, c.bytes)});
+	for (const mark of fieldCase.marks ?? []) steps.push({tMs: mark.tMs, order: order++, run: () => session.mark(mark)});
+	const exit = fieldCase.exit;
+	if (exit) steps.push({tMs: exit.tMs, order: order++, run: () => session.exit(exit)});
+	steps.sort((a, b) => a.tMs - b.tMs || a.order - b.order);
+	for (const step of steps) step.run();
+	session.finish(Math.max(0, ...steps.map((s) => s.tMs)));
+	return session;
+}
+
+/** The field case with this id (throws when there is none). */
+export function fieldCase(id: string): FieldCase {
+	const found = FIELD_CASES.find((c) => c.id === id);
+	if (!found) throw new Error(`no field case ${id}`);
+	return found;
+}

@@ -78,7 +78,7 @@ describe('newline framing: clean frames', () => {
 				offset: 0,
 				byteLength: 68,
 				tMs: 0,
-				detail: {kind: 'log', clientError: 'Unexpected non-whitespace character after JSON at position 4'},
+				detail: {kind: 'log', clientError: 'Unexpected non-whitespace character after JSON at position 4', logger: 'python'},
 			},
 		]);
 	});

@@ -128,14 +128,14 @@ describe('Session', () => {
 		expect(stubborn.getSnapshot().findings[0]?.severity).toBe('error');
 	});
 
-	it('reports stderr-merged when log lines reach stdout and stderr stays silent', () => {
+	it('a log line on stdout with a silent stderr is stray-output only: no evidence of a merge (F35)', () => {
 		const session = new Session(META);
 		session.pushChunk('stdin', 0, line(INIT));
 		const log = enc('2025-06-09 21:38:09,942 - server - INFO - starting\n');
 		session.pushChunk('stdout', 1, log);
 		session.pushChunk('stdout', 2, line(INIT_OK));
 		session.finish(3);
-		expect(codesAt(session)).toEqual(['stray-output@stdout:0', 'stderr-merged@stdout:0']);
+		expect(codesAt(session)).toEqual(['stray-output@stdout:0']);
 	});
 
 	it('blames a slow initialize only past half of the strictest limit (15 s), never a 3 s one', () => {

@@ -191,14 +191,15 @@ describe('renderReport: capture facts and options', () => {
 	it('does not repeat an excerpt two findings share', () => {
 		const text = report([
 			chunk('stdin', 0, INITIALIZE),
-			chunk('stdout', 1, '\u001b[33m[2026-01-02 10:00:00] INFO starting\u001b[39m\n'),
+			// stderr-merged (evidence: a line only stderr carries) and stray-output share these bytes.
+			chunk('stdout', 1, 'Traceback (most recent call last):\n'),
 			chunk('stdout', 2, `${RESULT}\n`),
 			{tMs: 5, mark: {type: 'stdin-closed', tMs: 5}},
 			{tMs: 6, exit: {code: 0, signal: null}},
 		]);
 		const shared = text.split('\n').filter((line) => line.endsWith('(the same bytes as #1 above)'));
 		expect(shared).toHaveLength(1);
-		expect(shared[0]).toMatch(/^Bytes at stdout offset 0 \(0x0\), 45 bytes: /);
+		expect(shared[0]).toMatch(/^Bytes at stdout offset 0 \(0x0\), 34 bytes: /);
 	});
 });
 
