@@ -1,0 +1,56 @@
+"""The real MCP Python SDK client on several stdio servers, a few at a time (one interpreter: its imports
+cost seconds). Usage: python python-sdk-client.py JOBS.json CWD TIMEOUT_S PARALLEL, where JOBS.json is
+[{"name": ..., "command": [...]}, ...]. Prints one JSON line per server, in completion order:
+{"name", "connected", "tools"?, "error"?, "logged": [...]}. Each server: stdio_client + ClientSession
+(initialize, then list_tools) with read_timeout_seconds=TIMEOUT_S, then close."""
+import json
+import sys
+
+import anyio
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+
+def leaf(error: BaseException) -> BaseException:
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return error
+
+
+async def run_one(job, cwd, timeout, limiter):
+    out = {"name": job["name"], "connected": False}
+    logged = []
+
+    async def handler(message):
+        if isinstance(message, Exception):
+            logged.append(("%s: %s" % (type(message).__name__, message))[:200])
+
+    async with limiter:
+        try:
+            with anyio.fail_after(timeout * 2 + 15):
+                command = job["command"]
+                params = StdioServerParameters(command=command[0], args=command[1:], cwd=cwd)
+                with open("/dev/null", "w") as errlog:
+                    async with stdio_client(params, errlog=errlog) as (read, write):
+                        async with ClientSession(read, write, read_timeout_seconds=timeout, message_handler=handler) as session:
+                            await session.initialize()
+                            out["connected"] = True
+                            out["tools"] = len((await session.list_tools()).tools)
+        except BaseException as error:  # noqa: BLE001 - every failure is a result here
+            inner = leaf(error)
+            out.pop("tools", None)
+            out["error"] = ("%s: %s" % (type(inner).__name__, inner)).splitlines()[0][:200]
+    out["logged"] = logged[:3]
+    print(json.dumps(out), flush=True)
+
+
+async def main(jobs_file, cwd, timeout, parallel):
+    with open(jobs_file) as handle:
+        jobs = json.load(handle)
+    limiter = anyio.Semaphore(parallel)
+    async with anyio.create_task_group() as group:
+        for job in jobs:
+            group.start_soon(run_one, job, cwd, timeout, limiter)
+
+
+anyio.run(main, sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4]))

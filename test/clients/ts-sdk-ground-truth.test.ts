@@ -1,0 +1,51 @@
+/**
+ * Ground truth: every example server under the real TypeScript SDK 1.x client (the one Claude Desktop,
+ * Claude Code and the MCP Inspector run): `Client.connect` + `listTools` + `close`, with the SDK's
+ * default environment and stderr drained. mcp-wire's prediction for `ts-sdk-v1`, replayed from the
+ * example's recorded capture, must match what the client did (docs/clients.md).
+ */
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
+import {describe, expect, it} from 'vitest';
+import {agreementLine, disagreements, EXAMPLES, mapLimit, predicted, ROOT, type Example, type RealOutcome} from './ground-truth.js';
+
+/** Per request; generous for a loaded 2-core machine (the longest healthy start-up here is ~3 s). */
+const REQUEST_TIMEOUT_MS = 15_000;
+const PARALLEL = 3;
+
+async function runTsClient(example: Example): Promise<RealOutcome> {
+	const logged: string[] = [];
+	const transport = new StdioClientTransport({command: example.command[0]!, args: example.command.slice(1), cwd: ROOT, stderr: 'pipe'});
+	transport.stderr?.on('data', () => {});
+	const client = new Client({name: 'mcp-wire-ground-truth', version: '1.0.0'});
+	client.onerror = (error) => logged.push(String(error.message).slice(0, 200));
+	let connected = false;
+	let tools: number | undefined;
+	let error: string | undefined;
+	try {
+		await client.connect(transport, {timeout: REQUEST_TIMEOUT_MS});
+		connected = true;
+		tools = (await client.listTools(undefined, {timeout: REQUEST_TIMEOUT_MS})).tools.length;
+	} catch (caught) {
+		error = (caught instanceof Error ? caught.message : String(caught)).split('\n')[0]!.slice(0, 200);
+	}
+	await client.close().catch(() => {});
+	return {connected, ...(tools === undefined ? {} : {tools}), ...(error === undefined ? {} : {error}), logged};
+}
+
+describe('the real TS SDK 1.x client on every example server', () => {
+	it('does what mcp-wire predicts for ts-sdk-v1', async () => {
+		const reals = await mapLimit(EXAMPLES, PARALLEL, runTsClient);
+		const lines: string[] = [];
+		const problems: string[] = [];
+		EXAMPLES.forEach((example, index) => {
+			const prediction = predicted(example.name, 'ts-sdk-v1');
+			lines.push(agreementLine(example.name, prediction, reals[index]!));
+			for (const problem of disagreements(`ts-sdk-v1/${example.name}`, prediction, reals[index]!)) problems.push(`${example.name}: ${problem}`);
+		});
+		console.log(`TS SDK 1.x client vs mcp-wire (ts-sdk-v1):\n${lines.join('\n')}`);
+		expect(problems).toEqual([]);
+		// The cases where clients differ are the valuable ones: the TS client reads bytes that are not UTF-8.
+		expect(reals[EXAMPLES.findIndex((e) => e.name === 'invalid-utf8')]).toMatchObject({connected: true, tools: 1});
+	}, 600_000);
+});
