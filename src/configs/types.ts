@@ -123,6 +123,7 @@ export type ConfigErrorCode =
 	| 'invalid-entry'
 	| 'unknown-client'
 	| 'changed-on-disk'
+	| 'read-only'
 	| 'write-failed';
 
 /** A typed error from the config module; `file` is the config path it is about. */

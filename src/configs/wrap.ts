@@ -340,20 +340,87 @@ function writeFailed(file: ConfigFile, what: string, error: unknown): ConfigErro
  * 3. The new text goes to a temp file in the same folder as the real file (symlinks are followed, so a
  *    linked config stays a link), is fsynced, gets the original mode (and owner, when permitted), and
  *    is renamed over the file: readers see the old file or the new one, never a mix.
- * Throws ConfigError `not-found`, `changed-on-disk` or `write-failed`; in every case the config file
- * is left as it was (a backup may already exist).
+ * 4. Steps 1–3 run holding a lock file beside the config (`<file>.mcp-wire.lock`, O_EXCL), so two
+ *    concurrent runs cannot both pass step 1 and the later rename silently drop the earlier edit: the
+ *    later run gets `changed-on-disk` and plans again (the CLI retries).
+ * A read-only file (no owner write bit) is refused: ConfigError `read-only`.
+ * Throws ConfigError `not-found`, `changed-on-disk`, `read-only` or `write-failed`; in every case the
+ * config file is left as it was (a backup may already exist).
  */
 export function applyPlan(file: ConfigFile, plan: EditPlan): ApplyResult {
 	if (plan.file !== file.path) {
 		throw new TypeError(`the plan is for ${plan.file}, not ${file.path}`);
 	}
 	const backupPath = backupPathOf(file);
+	if (!plan.changed) {
+		const {text} = readConfigText(file);
+		if (text !== plan.before) throw new ConfigError('changed-on-disk', file.path, `${file.path} changed since the change was planned; nothing written, run the command again`);
+		return {written: false, path: file.path, backupPath, backupWritten: false};
+	}
+	let lockTarget: string;
+	try {
+		lockTarget = realpathSync(file.path);
+		const mode = statSync(lockTarget).mode;
+		if (process.platform !== 'win32' && (mode & 0o200) === 0) {
+			throw new ConfigError('read-only', file.path, `${file.path} is read-only (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); mcp-wire does not change a read-only config: make it writable (chmod u+w) if you mean it`);
+		}
+	} catch (error) {
+		if (error instanceof ConfigError) throw error;
+		throw writeFailed(file, 'the config file', error);
+	}
+	return withConfigLock(file, lockTarget, () => applyLocked(file, plan, backupPath));
+}
+
+/** How long {@link withConfigLock} waits for another mcp-wire to finish its edit (ms). */
+const LOCK_WAIT_MS = 10_000;
+/** A lock file older than this (ms) was left by a run that died; it is taken over. */
+const LOCK_STALE_MS = 30_000;
+
+function sleepSync(ms: number): void {
+	Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Runs `fn` holding `<real path>.mcp-wire.lock` (created with O_EXCL beside the config; removed
+ * after), so two `wrap`/`unwrap` runs on one file never interleave their check-and-rename (issue 13:
+ * 2 in 20 concurrent runs lost an edit). Waits up to {@link LOCK_WAIT_MS}; a lock older than
+ * {@link LOCK_STALE_MS} is taken over. Throws ConfigError `write-failed` when the lock cannot be had.
+ */
+function withConfigLock<T>(file: ConfigFile, realPath: string, fn: () => T): T {
+	const lock = `${realPath}.mcp-wire.lock`;
+	const deadline = Date.now() + LOCK_WAIT_MS;
+	for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
+		try {
+			closeSync(openSync(lock, 'wx', 0o600));
+			break;
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw writeFailed(file, `the lock file ${lock}`, error);
+			try {
+				if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) unlinkSync(lock);
+			} catch {
+				// released meanwhile
+			}
+			if (Date.now() > deadline) {
+				throw new ConfigError('write-failed', file.path, `${file.path}: another mcp-wire is editing it (lock file ${lock}); the config file is unchanged; run again, or remove the lock file if no mcp-wire runs`);
+			}
+			sleepSync(delay);
+		}
+	}
+	try {
+		return fn();
+	} finally {
+		try {
+			unlinkSync(lock);
+		} catch {
+			// already gone
+		}
+	}
+}
+
+function applyLocked(file: ConfigFile, plan: EditPlan, backupPath: string): ApplyResult {
 	const {text, bytes} = readConfigText(file);
 	if (text !== plan.before) {
 		throw new ConfigError('changed-on-disk', file.path, `${file.path} changed since the change was planned; nothing written, run the command again`);
-	}
-	if (!plan.changed) {
-		return {written: false, path: file.path, backupPath, backupWritten: false};
 	}
 	let realPath: string;
 	let mode: number;

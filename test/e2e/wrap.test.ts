@@ -1,5 +1,5 @@
 // `mcp-wire wrap` / `mcp-wire unwrap` end to end (issue 3 §5): the real built CLI on a temporary home.
-import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
@@ -154,5 +154,33 @@ describe('wrap errors leave every file untouched (exit 2)', () => {
 		expect(run.stderr).toBe(`mcp-wire: ${home.files.cursorProject}:3:${brokenColumn()}: broken JSON: trailing comma (not allowed in JSON); not editing it; the file is unchanged`);
 		expect(snapshot()).toEqual(before);
 		expect(backups()).toEqual([]);
+	});
+});
+
+describe('wrap safety (issue 13)', () => {
+	it('two concurrent runs on one file never lose an edit: both servers end up wrapped, every time', {timeout: 120_000}, async () => {
+		const file = home.files.claudeDesktop;
+		const original = read(file);
+		let lost = 0;
+		for (let round = 0; round < 6; round++) {
+			writeFileSync(file, original);
+			const [a, b] = await Promise.all([cli(['wrap', 'healthy-node', '--client', 'claude-desktop']), cli(['wrap', 'stray-print', '--client', 'claude-desktop'])]);
+			expect([a.exitCode, a.stderr, b.exitCode, b.stderr]).toEqual([0, '', 0, '']);
+			const servers = (JSON.parse(read(file)) as {mcpServers: Record<string, {args: string[]}>}).mcpServers;
+			if (!servers['healthy-node']!.args.includes('tap') || !servers['stray-print']!.args.includes('tap')) lost++;
+		}
+		expect(lost).toBe(0);
+		expect(existsSync(`${file}.mcp-wire.lock`)).toBe(false);
+	});
+
+	it('refuses a read-only config with a clear message and leaves it as it was', async () => {
+		const file = home.files.claudeDesktop;
+		const before = read(file);
+		chmodSync(file, 0o444);
+		const run = await cli(['wrap', 'healthy-node', '--client', 'claude-desktop']);
+		expect(run.exitCode).toBe(2);
+		expect(run.stderr).toBe(`mcp-wire: ${file} is read-only (mode 0444); mcp-wire does not change a read-only config: make it writable (chmod u+w) if you mean it`);
+		expect(read(file)).toBe(before);
+		expect(existsSync(`${file}.mcp-wire.bak`)).toBe(false);
 	});
 });

@@ -166,11 +166,17 @@ function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOption
 		return EXIT.ok;
 	}
 	let result;
-	try {
-		result = applyPlan(file, edit);
-	} catch (error) {
-		if (error instanceof ConfigError) throw new UsageError(error.message, error.code === 'write-failed' || error.code === 'changed-on-disk' ? EXIT.findings : EXIT.usage);
-		throw error;
+	// Another run may edit the file between our plan and our write (applyPlan's lock makes that a
+	// changed-on-disk error, never a lost edit): plan again on the new text, a few times.
+	for (let attempt = 1; ; attempt++) {
+		try {
+			result = applyPlan(file, attempt === 1 ? edit : plan(action, file, name));
+			break;
+		} catch (error) {
+			if (error instanceof ConfigError && error.code === 'changed-on-disk' && attempt < 5) continue;
+			if (error instanceof ConfigError) throw new UsageError(error.message, error.code === 'write-failed' || error.code === 'changed-on-disk' ? EXIT.findings : EXIT.usage);
+			throw error;
+		}
 	}
 	const label = CLIENT_LABEL[file.client];
 	if (action === 'wrap') {
