@@ -441,17 +441,17 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		feed((s) => s.mark({type: 'stdin-closed', tMs}));
 		server.closeStdin();
 	};
-	options.signal?.addEventListener(
-		'abort',
-		() => {
-			if (!attached || server.exitInfo) return;
-			closeStdin();
-			setTimeout(() => {
-				if (!server.exitInfo) server.kill('SIGKILL');
-			}, 1000).unref();
-		},
-		{once: true},
-	);
+	const onAbort = (): void => {
+		if (!attached || server.exitInfo) return;
+		closeStdin();
+		setTimeout(() => {
+			if (!server.exitInfo) server.kill('SIGKILL');
+		}, 1000).unref();
+	};
+	// A signal aborted before this process started (a doctor run whose --total-timeout passed while a loaded
+	// machine was still starting it) never fires 'abort' again: act on it now.
+	if (options.signal?.aborted === true) queueMicrotask(onAbort);
+	else options.signal?.addEventListener('abort', onAbort, {once: true});
 	const changed = new Set<() => void>();
 	const notify = (): void => {
 		for (const f of [...changed]) f();

@@ -272,7 +272,8 @@ describe('doctor narrowing and errors', () => {
 			writeFileSync(file, JSON.stringify({mcpServers: {silent: {command: PYTHON, args: [path.join(SERVERS, 'python', 'no-response.py')]}}}));
 			const startedAt = Date.now();
 			const result = await doctor(home, ['--config', file, '--timeout', '20000', '--total-timeout', '1500', 'silent', '--yes']);
-			expect(Date.now() - startedAt).toBeLessThan(10_000);
+			// It did not wait out the 20 s --timeout (a loaded machine may take seconds to start the run).
+			expect(Date.now() - startedAt).toBeLessThan(20_000);
 			expect(result.exitCode).toBe(1);
 			const [row] = tableRows(result.stdout);
 			expect([row![2], row![3], row![6]]).toEqual(['silent', '✘ fail', '—']);

@@ -79,8 +79,14 @@ export function readCapture(file: string): DecodedRecords & {readonly streams: R
 	return {...decoded, streams: {stdin: Buffer.concat(parts.stdin), stdout: Buffer.concat(parts.stdout), stderr: Buffer.concat(parts.stderr)}};
 }
 
+/**
+ * How long a real-process test waits for something that must happen (ms): long enough for a 2-core machine
+ * under load, where a process takes seconds to start (issue 11); only a hang reaches it.
+ */
+export const HANG_MS = 60_000;
+
 /** Wait until `check` returns a value (polling every 20 ms), or throw after `timeoutMs`. */
-export async function waitFor<T>(check: () => T | undefined, timeoutMs = 5000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(check: () => T | undefined, timeoutMs = HANG_MS, what = 'condition'): Promise<T> {
 	const start = Date.now();
 	for (;;) {
 		const value = check();

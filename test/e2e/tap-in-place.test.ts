@@ -100,7 +100,7 @@ describe('tap read paths (real processes)', () => {
 		expect(recorded.events.at(-1)).toMatchObject({type: 'exit', exit: {code: 0, signal: null}});
 	});
 
-	it('copies stdin from /dev/null: the server sees EOF at once, the capture records no stdin bytes', {timeout: 30_000}, async () => {
+	it('copies stdin from /dev/null: the server sees EOF at once, the capture records no stdin bytes', {timeout: 120_000}, async () => {
 		const capture = capturePath();
 		const fd = openSync('/dev/null', 'r');
 		let result: Run;
@@ -245,7 +245,7 @@ describe('tap read paths (real processes)', () => {
 		expect(recorded.events.at(-1)).toMatchObject({type: 'exit', exit: {code: 0, signal: null}});
 	});
 
-	it.skipIf(!isLinux || !hasPython)('gives the server the same kind of stdio fds as a plain Node pipe: AF_UNIX stream sockets, blocking', {timeout: 30_000}, async () => {
+	it.skipIf(!isLinux || !hasPython)('gives the server the same kind of stdio fds as a plain Node pipe: AF_UNIX stream sockets, blocking', {timeout: 120_000}, async () => {
 		const script = path.join(box.dir, 'fd-kinds.py');
 		writeFileSync(
 			script,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import {execa} from 'execa';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {decodeRecords} from '../../src/core/capture/record-codec.js';
-import {BIN, pseudoRandomBytes, readCapture, scratch, sha256, waitFor, type Scratch} from './tap-helpers.js';
+import {HANG_MS, BIN, pseudoRandomBytes, readCapture, scratch, sha256, waitFor, type Scratch} from './tap-helpers.js';
 
 describe('tap process behaviour (real processes)', () => {
 	let box: Scratch;
@@ -50,7 +50,7 @@ describe('tap process behaviour (real processes)', () => {
 		expect(recorded.events.map((e) => (e.type === 'finding' ? [e.finding.code, e.finding.origin] : e.type))).toEqual([['spawn-failed', 'probe']]);
 	});
 
-	it('survives a file-size limit (SIGXFSZ): the capture stops, forwarding and the exit code do not (issue 13)', {timeout: 30_000}, async () => {
+	it('survives a file-size limit (SIGXFSZ): the capture stops, forwarding and the exit code do not (issue 13)', {timeout: 120_000}, async () => {
 		const capture = capturePath();
 		const server = "process.stdout.write(Buffer.alloc(200000, 0x61), () => process.exit(5));";
 		// ulimit -f counts 1024-byte blocks on Linux shells (dash, bash): the capture may not pass 8 KiB.
@@ -70,7 +70,7 @@ describe('tap process behaviour (real processes)', () => {
 
 	it('forwards SIGTERM to the server and exits with the code it chose', async () => {
 		const tap = await startTap('signals');
-		await waitFor(() => (tap.stderr().includes('ready') ? true : undefined), 10_000, 'ready');
+		await waitFor(() => (tap.stderr().includes('ready') ? true : undefined), HANG_MS, 'ready');
 		tap.child.kill('SIGTERM');
 		const result = await tap.child;
 		expect(tap.stderr()).toBe('ready\ngot SIGTERM\n');
@@ -82,7 +82,7 @@ describe('tap process behaviour (real processes)', () => {
 
 	it.each(['SIGINT', 'SIGHUP'] as const)('forwards %s and dies of it when the server does', async (signal) => {
 		const tap = await startTap('signals');
-		await waitFor(() => (tap.stderr().includes('ready') ? true : undefined), 10_000, 'ready');
+		await waitFor(() => (tap.stderr().includes('ready') ? true : undefined), HANG_MS, 'ready');
 		tap.child.kill(signal);
 		const result = await tap.child;
 		expect(tap.stderr()).toBe(`ready\ngot ${signal}\n`);
@@ -92,9 +92,9 @@ describe('tap process behaviour (real processes)', () => {
 
 	it('forwards stdin EOF (stdin-closed mark) and relays both ways until then', async () => {
 		const tap = await startTap('signals');
-		await waitFor(() => (tap.stderr().includes('ready') ? true : undefined), 10_000, 'ready');
+		await waitFor(() => (tap.stderr().includes('ready') ? true : undefined), HANG_MS, 'ready');
 		tap.child.stdin.write('{"jsonrpc":"2.0","method":"x"}\n');
-		await waitFor(() => (tap.stdout() === '{"jsonrpc":"2.0","method":"x"}\n' ? true : undefined), 10_000, 'echo');
+		await waitFor(() => (tap.stdout() === '{"jsonrpc":"2.0","method":"x"}\n' ? true : undefined), HANG_MS, 'echo');
 		tap.child.stdin.end();
 		const result = await tap.child;
 		expect(result.exitCode).toBe(0);
@@ -110,7 +110,7 @@ describe('tap process behaviour (real processes)', () => {
 		let isEnded = false;
 		tap.child.stdout.on('end', () => (isEnded = true));
 		tap.child.stdin.write('hello\n');
-		await waitFor(() => (isEnded ? true : undefined), 10_000, 'our stdout to end');
+		await waitFor(() => (isEnded ? true : undefined), HANG_MS, 'our stdout to end');
 		expect(tap.stdout()).toBe('hello\n');
 		expect(tap.child.exitCode).toBeNull();
 		tap.child.stdin.end();
@@ -119,7 +119,7 @@ describe('tap process behaviour (real processes)', () => {
 		expect(tap.stderr()).toBe('stdout closed\n');
 	});
 
-	it('leaves a capture that opens after SIGKILL mid-transfer; a cut last line is reported by view', {timeout: 30_000}, async () => {
+	it('leaves a capture that opens after SIGKILL mid-transfer; a cut last line is reported by view', {timeout: 120_000}, async () => {
 		const tap = await startTap('flood');
 		tap.child.stdout.resume();
 		await waitFor(() => {
@@ -212,9 +212,9 @@ describe('tap: a client that stops reading, a server that outlives a forwarded s
 	/** SIGTERM a tap running {@link STUBBORN} once it is ready; returns how it ended and after how long. */
 	async function termStubborn(env: Record<string, string>) {
 		const tap = spawnTap(STUBBORN, env);
-		const pid = await waitFor(() => (tap.stderr().includes('ready\n') ? headerPid(tap.capture) : undefined), 10_000, 'the server to be ready');
+		const pid = await waitFor(() => (tap.stderr().includes('ready\n') ? headerPid(tap.capture) : undefined), HANG_MS, 'the server to be ready');
 		// Should the tap never kill it, the test does after 10 s (the tap then ends too, too late to pass).
-		const guard = setTimeout(() => isAlive(pid) && process.kill(pid, 'SIGKILL'), 10_000);
+		const guard = setTimeout(() => isAlive(pid) && process.kill(pid, 'SIGKILL'), HANG_MS);
 		try {
 			const sentAt = Date.now();
 			tap.child.kill('SIGTERM');
@@ -226,7 +226,7 @@ describe('tap: a client that stops reading, a server that outlives a forwarded s
 		}
 	}
 
-	it('closes the server\'s stdout when the client closes its end: the server\'s next write fails, the tap exits', {timeout: 30_000}, async () => {
+	it('closes the server\'s stdout when the client closes its end: the server\'s next write fails, the tap exits', {timeout: 120_000}, async () => {
 		const server = path.join(box.dir, 'yes.mjs');
 		writeFileSync(
 			server,
@@ -250,11 +250,11 @@ describe('tap: a client that stops reading, a server that outlives a forwarded s
 			};
 			tap.child.stdout.on('readable', readTen);
 		});
-		const timer = setTimeout(() => tap.child.kill('SIGKILL'), 10_000);
+		const timer = setTimeout(() => tap.child.kill('SIGKILL'), HANG_MS);
 		const end = await tap.closed;
 		clearTimeout(timer);
 
-		expect(end.at - startedAt).toBeLessThan(10_000);
+		expect(end.at - startedAt).toBeLessThan(HANG_MS);
 		expect(received.toString('latin1')).toBe('y\ny\ny\ny\ny\n');
 		// Node ignores SIGPIPE, so the server sees the failed write (EPIPE on a pipe, ECONNRESET on a socket).
 		expect(tap.stderr()).toMatch(/^server: (EPIPE|ECONNRESET)\n$/);
@@ -268,21 +268,21 @@ describe('tap: a client that stops reading, a server that outlives a forwarded s
 		expect(recorded.events.at(-1)).toMatchObject({type: 'exit', exit: {code: 3, signal: null}});
 	});
 
-	it('SIGKILLs a server still running MCP_WIRE_KILL_AFTER_MS after a forwarded SIGTERM, and dies of SIGKILL', {timeout: 30_000}, async () => {
+	it('SIGKILLs a server still running MCP_WIRE_KILL_AFTER_MS after a forwarded SIGTERM, and dies of SIGKILL', {timeout: 120_000}, async () => {
 		const end = await termStubborn({...box.env, MCP_WIRE_KILL_AFTER_MS: '300'});
 		expect(end.signal).toBe('SIGKILL');
 		expect(end.code).toBeNull();
 		expect(end.afterMs).toBeGreaterThanOrEqual(250);
-		expect(end.afterMs).toBeLessThan(10_000);
+		expect(end.afterMs).toBeLessThan(HANG_MS);
 		expect(end.tap.stderr()).toBe('ready\n');
 		expect(marksOf(end.tap.capture)).toEqual(['signal-forwarded:SIGTERM', 'sigkill-after-grace', 'eof:stderr', 'eof:stdout']);
 		expect(readCapture(end.tap.capture).events.at(-1)).toMatchObject({type: 'exit', exit: {code: null, signal: 'SIGKILL'}});
 		expect(isAlive(end.pid)).toBe(false);
 	});
 
-	it('with MCP_WIRE_KILL_AFTER_MS=0 never sends SIGKILL: the server still runs 1 s after SIGTERM', {timeout: 30_000}, async () => {
+	it('with MCP_WIRE_KILL_AFTER_MS=0 never sends SIGKILL: the server still runs 1 s after SIGTERM', {timeout: 120_000}, async () => {
 		const tap = spawnTap(STUBBORN, {...box.env, MCP_WIRE_KILL_AFTER_MS: '0'});
-		const pid = await waitFor(() => (tap.stderr().includes('ready\n') ? headerPid(tap.capture) : undefined), 10_000, 'the server to be ready');
+		const pid = await waitFor(() => (tap.stderr().includes('ready\n') ? headerPid(tap.capture) : undefined), HANG_MS, 'the server to be ready');
 		try {
 			tap.child.kill('SIGTERM');
 			await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -296,15 +296,15 @@ describe('tap: a client that stops reading, a server that outlives a forwarded s
 		expect([end.code, end.signal]).toEqual([null, 'SIGKILL']);
 		expect(tap.stderr()).toBe('ready\n');
 		expect(marksOf(tap.capture)).toEqual(['signal-forwarded:SIGTERM', 'eof:stderr', 'eof:stdout']);
-		await waitFor(() => (isAlive(pid) ? undefined : true), 5000, 'the server to be gone');
+		await waitFor(() => (isAlive(pid) ? undefined : true), HANG_MS, 'the server to be gone');
 	});
 
-	it('warns once about an invalid MCP_WIRE_KILL_AFTER_MS and uses the default (1500 ms)', {timeout: 30_000}, async () => {
+	it('warns once about an invalid MCP_WIRE_KILL_AFTER_MS and uses the default (1500 ms)', {timeout: 120_000}, async () => {
 		const end = await termStubborn({...box.env, MCP_WIRE_KILL_AFTER_MS: 'abc'});
 		expect(end.tap.stderr()).toBe('mcp-wire: warning: MCP_WIRE_KILL_AFTER_MS=abc is not a number of ms (0 or more); using the default (1500)\nready\n');
 		expect(end.signal).toBe('SIGKILL');
 		expect(end.afterMs).toBeGreaterThanOrEqual(1400);
-		expect(end.afterMs).toBeLessThan(10_000);
+		expect(end.afterMs).toBeLessThan(HANG_MS);
 		expect(marksOf(end.tap.capture)).toEqual(['signal-forwarded:SIGTERM', 'sigkill-after-grace', 'eof:stderr', 'eof:stdout']);
 	});
 
@@ -341,7 +341,7 @@ describe('tap: a client that stops reading, a server that outlives a forwarded s
 		return {end, tap, sent, served, stdout: Buffer.concat(out)};
 	}
 
-	it.skipIf(process.platform === 'win32')('with a TMPDIR too long for a socket path, forwards exactly through a pipe and leaves no socket or temp dir behind', {timeout: 30_000}, async () => {
+	it.skipIf(process.platform === 'win32')('with a TMPDIR too long for a socket path, forwards exactly through a pipe and leaves no socket or temp dir behind', {timeout: 120_000}, async () => {
 		const top = path.join(box.dir, 'long-tmp');
 		const longTmp = deepDir(top, Math.max(100, top.length + 20));
 		expect(Buffer.byteLength(path.join(longTmp, 'mcp-wire-XXXXXX', 'pair.sock'))).toBeGreaterThan(107);
@@ -357,7 +357,7 @@ describe('tap: a client that stops reading, a server that outlives a forwarded s
 		expect(readdirSync(longTmp)).toEqual([]);
 	});
 
-	it.skipIf(process.platform === 'win32')('with XDG_RUNTIME_DIR too long for a socket path, warns once that live attach is unavailable and still forwards exactly', {timeout: 30_000}, async () => {
+	it.skipIf(process.platform === 'win32')('with XDG_RUNTIME_DIR too long for a socket path, warns once that live attach is unavailable and still forwards exactly', {timeout: 120_000}, async () => {
 		const top = path.join(box.dir, 'long-run');
 		const longRun = deepDir(top, Math.max(120, top.length + 20));
 		const run = await hashRun({...box.env, XDG_RUNTIME_DIR: longRun});

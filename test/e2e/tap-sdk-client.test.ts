@@ -4,7 +4,7 @@ import {getDefaultEnvironment, StdioClientTransport} from '@modelcontextprotocol
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {decodeRecords} from '../../src/core/capture/record-codec.js';
 import {replayEvents} from '../../src/core/session/replay.js';
-import {BIN, EVERYTHING, scratch, waitFor, type Scratch} from './tap-helpers.js';
+import {BIN, EVERYTHING, HANG_MS, scratch, waitFor, type Scratch} from './tap-helpers.js';
 
 // The real MCP TypeScript SDK client talks to the real server-everything through `mcp-wire tap`.
 describe('tap between the SDK client and server-everything', () => {
@@ -39,7 +39,7 @@ describe('tap between the SDK client and server-everything', () => {
 		const [file] = await waitFor(() => {
 			const files = box.captures();
 			return files.length === 1 && readFileSync(files[0]!, 'utf8').includes('"type":"exit"') ? files : undefined;
-		}, 10_000, 'the capture to end with an exit record');
+		}, HANG_MS, 'the capture to end with an exit record');
 		const decoded = decodeRecords(readFileSync(file!, 'utf8'));
 		expect(decoded.problems).toEqual([]);
 		expect(decoded.header).toMatchObject({mode: 'tap', name: 'everything', command: ['node', EVERYTHING, 'stdio']});

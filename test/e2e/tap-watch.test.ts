@@ -4,7 +4,7 @@ import {execa} from 'execa';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {decodeRecords} from '../../src/core/capture/record-codec.js';
 import type {StreamName} from '../../src/core/types.js';
-import {BIN, readCapture, scratch, waitFor, type Scratch} from './tap-helpers.js';
+import {HANG_MS, BIN, readCapture, scratch, waitFor, type Scratch} from './tap-helpers.js';
 
 const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n';
 const LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n';
@@ -24,8 +24,8 @@ describe('sessions, attach and view (real processes)', () => {
 		let stderr = '';
 		child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
 		child.stdout.resume();
-		await waitFor(() => (stderr.includes('ready') ? true : undefined), 10_000, 'ready');
-		const socket = await waitFor(() => (existsSync(box.runtimeDir) ? readdirSync(box.runtimeDir).find((f) => f.endsWith('.sock')) : undefined), 5000, 'the socket');
+		await waitFor(() => (stderr.includes('ready') ? true : undefined), HANG_MS, 'ready');
+		const socket = await waitFor(() => (existsSync(box.runtimeDir) ? readdirSync(box.runtimeDir).find((f) => f.endsWith('.sock')) : undefined), HANG_MS, 'the socket');
 		return {child, socket: path.join(box.runtimeDir, socket)};
 	}
 
@@ -65,14 +65,14 @@ describe('sessions, attach and view (real processes)', () => {
 		expect(readdirSync(box.runtimeDir)).toEqual([]);
 	});
 
-	it('attach follows a live tap from its first byte, then live, and ends with it', {timeout: 30_000}, async () => {
+	it('attach follows a live tap from its first byte, then live, and ends with it', {timeout: 120_000}, async () => {
 		const tap = await liveTap();
 		tap.child.stdin.write(INIT);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 		const attach = execa('node', [BIN, 'attach', 'echo', '--json'], {env: box.env, extendEnv: false, reject: false});
 		let attachErr = '';
 		attach.stderr?.on('data', (d: Buffer) => (attachErr += d.toString()));
-		await waitFor(() => (attachErr.includes('attached to echo') ? true : undefined), 10_000, 'attach');
+		await waitFor(() => (attachErr.includes('attached to echo') ? true : undefined), HANG_MS, 'attach');
 		tap.child.stdin.write(LIST);
 		await new Promise((resolve) => setTimeout(resolve, 200));
 		tap.child.stdin.end();
@@ -153,7 +153,7 @@ describe('sessions, attach and view (real processes)', () => {
 		expect(bad.stderr.split('\n').at(-1)).toBe(`mcp-wire: view: ${other} is not an mcp-wire capture (no session header)`);
 	});
 
-	it('prunes old captures by MCP_WIRE_MAX_CAPTURES', {timeout: 30_000}, async () => {
+	it('prunes old captures by MCP_WIRE_MAX_CAPTURES', {timeout: 120_000}, async () => {
 		for (let i = 0; i < 4; i++) {
 			const result = await execa('node', [BIN, 'tap', '--name', `run${i}`, '--', 'node', box.server('exit'), '0', 'now'], {
 				env: {...box.env, MCP_WIRE_MAX_CAPTURES: '2'},

@@ -154,7 +154,9 @@ describe('runProbe', () => {
 	});
 
 	it('catches a server that buffers its reply until EOF: the reply arrives after the stdin-closed mark (unflushed-output)', async () => {
-		const {result} = await probe(['node', servers.path('buffering')], {timeoutMs: 1000});
+		// The wait outlasts node's start-up under load: the server is up and reading when stdin closes, so it
+		// exits at once (a server still starting then would exit late: shutdown-timeout).
+		const {result} = await probe(['node', servers.path('buffering')], {timeoutMs: ANSWER_WAIT_MS});
 		const {session} = result;
 		expect(text(session, 'stdin')).toBe(INIT_LINE);
 		const [reply] = framesOf(session, 'stdout');
