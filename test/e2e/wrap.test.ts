@@ -3,7 +3,7 @@ import {chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSy
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
-import {makeDoctorHome, NODE, SERVERS, type DoctorHome} from '../doctor/fixtures.js';
+import {makeDoctorHome, NODE, PYTHON, SERVERS, type DoctorHome} from '../doctor/fixtures.js';
 import {BIN, ROOT} from './helpers.js';
 
 /** The launcher a wrapped entry runs, absolute (GUI clients get a minimal PATH). */
@@ -108,7 +108,17 @@ describe('unwrap', () => {
 		expect((await cli(['wrap', 'crlf', '--config', file])).exitCode).toBe(0);
 		expect(read(file)).not.toBe(before);
 		const run = await cli(['unwrap', 'crlf', '--config', file]);
-		expect([run.exitCode, run.stdout]).toEqual([0, `unwrapped "crlf" in vscode project config ${file} (restored exactly from the backup)\nRestart VS Code (or reconnect the server) to apply it.`]);
+		// It says what it restored and that the backup stays (issue 11).
+		expect([run.exitCode, run.stdout]).toEqual([
+			0,
+			[
+				`unwrapped "crlf" in vscode project config ${file} (restored exactly from the backup)`,
+				`it runs again without the tap: ${PYTHON} ${path.join(SERVERS, 'python', 'crlf.py')}`,
+				`backup kept: ${file}.mcp-wire.bak (delete it when you no longer need it)`,
+				'Restart VS Code (or reconnect the server) to apply it.',
+			].join('\n'),
+		]);
+		expect(existsSync(`${file}.mcp-wire.bak`)).toBe(true);
 		expect(read(file)).toBe(before);
 		const again = await cli(['unwrap', 'crlf', '--config', file]);
 		expect([again.exitCode, again.stdout]).toEqual([0, `"crlf" in vscode project config ${file} is not wrapped; nothing to do`]);

@@ -57,7 +57,7 @@ export function explainCommand(io: CommandIo = PROCESS_IO): Command {
 		.argument('[text...]', 'the error text, e.g. "Unexpected token \'S\', \\"Starting B\\"... is not valid JSON" (- or absent: stdin)')
 		.option('--json', 'print the explanation as JSON')
 		.action(async (words: string[], flags: {readonly json?: boolean}) => {
-			const text = words.length === 0 || (words.length === 1 && words[0] === '-') ? await io.readStdin() : words.join(' ');
+			const text = words.length === 0 || (words.length === 1 && words[0] === '-') ? await readErrorText(io) : words.join(' ');
 			if (text.trim() === '') {
 				throw new UsageError('no error text given');
 			}
@@ -68,4 +68,17 @@ export function explainCommand(io: CommandIo = PROCESS_IO): Command {
 				process.exitCode = EXIT.findings;
 			}
 		});
+}
+
+/** What `explain` takes, for a run without text on a terminal (nothing piped). */
+export const EXPLAIN_USAGE = 'explain takes the error text from a client log: mcp-wire explain "<error text>" (or pipe the text into it)';
+
+/** The error text from stdin; on a terminal (nothing piped) a usage error that says what `explain` takes. */
+async function readErrorText(io: CommandIo): Promise<string> {
+	try {
+		return await io.readStdin();
+	} catch (error) {
+		if (error instanceof UsageError) throw new UsageError(EXPLAIN_USAGE);
+		throw error;
+	}
 }

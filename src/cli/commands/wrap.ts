@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {parse as parseJsonc} from 'jsonc-parser';
 import {Command, Option} from 'commander';
 import {
 	applyPlan,
@@ -190,9 +191,28 @@ function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOption
 		);
 	} else {
 		const how = edit.restoredFrom === 'backup' ? 'restored exactly from the backup' : 'tap arguments removed';
-		process.stdout.write(`unwrapped "${name}" in ${where(file)} (${how})\nRestart ${label} (or reconnect the server) to apply it.\n`);
+		const restored = restoredCommand(edit.after, edit.jsonPath);
+		process.stdout.write(
+			[
+				`unwrapped "${name}" in ${where(file)} (${how})`,
+				...(restored === undefined ? [] : [`it runs again without the tap: ${restored.map((word) => shellWord(word)).join(' ')}`]),
+				`backup kept: ${result.backupPath} (delete it when you no longer need it)`,
+				`Restart ${label} (or reconnect the server) to apply it.`,
+				'',
+			].join('\n'),
+		);
 	}
 	return EXIT.ok;
+}
+
+/** The entry's `command` and `args` at `jsonPath` in the config text `text` (JSONC), when it has a command. */
+function restoredCommand(text: string, jsonPath: readonly string[]): string[] | undefined {
+	let node: unknown = parseJsonc(text);
+	for (const key of jsonPath) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+	const entry = node as {command?: unknown; args?: unknown} | undefined;
+	if (typeof entry?.command !== 'string') return undefined;
+	const args = Array.isArray(entry.args) ? entry.args.filter((arg): arg is string => typeof arg === 'string') : [];
+	return [entry.command, ...args];
 }
 
 /** `word` as one POSIX shell word: unchanged when it is safe, else in single quotes (so a printed command can be pasted). */

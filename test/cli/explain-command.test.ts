@@ -1,0 +1,29 @@
+// `mcp-wire explain` without text on a terminal says what it takes (issue 11), instead of report's "pass a FILE".
+import {describe, expect, it} from 'vitest';
+import {EXPLAIN_USAGE, explainCommand} from '../../src/cli/commands/explain.js';
+import {PROCESS_IO} from '../../src/cli/commands/report.js';
+import {UsageError} from '../../src/cli/exit-codes.js';
+
+describe('explain without text', () => {
+	it('on a terminal: a usage error naming the error text it takes', async () => {
+		const out: string[] = [];
+		// stdin as a terminal: the process reader refuses, as it does when nothing is piped.
+		const isTTY = process.stdin.isTTY;
+		Object.defineProperty(process.stdin, 'isTTY', {value: true, configurable: true});
+		try {
+			const command = explainCommand({...PROCESS_IO, writeOut: (text) => out.push(text)}).exitOverride();
+			await expect(command.parseAsync([], {from: 'user'})).rejects.toEqual(new UsageError(EXPLAIN_USAGE));
+		} finally {
+			Object.defineProperty(process.stdin, 'isTTY', {value: isTTY, configurable: true});
+		}
+		expect(EXPLAIN_USAGE).toBe('explain takes the error text from a client log: mcp-wire explain "<error text>" (or pipe the text into it)');
+		expect(out).toEqual([]);
+	});
+
+	it('piped text is explained as before', async () => {
+		const out: string[] = [];
+		const command = explainCommand({...PROCESS_IO, writeOut: (text) => out.push(text), readStdin: async () => 'Unexpected token \'S\', "Starting B"... is not valid JSON'}).exitOverride();
+		await command.parseAsync([], {from: 'user'});
+		expect(out.join('')).toContain('stray-output');
+	});
+});
