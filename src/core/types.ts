@@ -104,6 +104,7 @@ export const FINDING_CODES = [
 	'ansi-escape',
 	'invalid-utf8',
 	'oversize-frame',
+	'invalid-json',
 	'unflushed-output',
 	'no-response',
 	'early-exit',

@@ -1,4 +1,5 @@
 import {contentLengthFraming} from './content-length-framing.js';
+import {invalidJson} from './invalid-json.js';
 import {messageBeforeInitialize} from './message-before-initialize.js';
 import {messageOnStderr} from './message-on-stderr.js';
 import {oversizeFrame} from './oversize-frame.js';
@@ -24,6 +25,7 @@ export const RULES: readonly Rule[] = [
 	oversizeFrame,
 	stderrMerged,
 	strayOutput,
+	invalidJson,
 	protocolVersion,
 	messageBeforeInitialize,
 	undeclaredCapability,

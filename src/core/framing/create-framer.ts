@@ -19,6 +19,9 @@ import {ProtocolFramer} from './protocol-framer.js';
  *   the declared length; an LF / CR LF right after the body belongs to the frame, so the frame is emitted
  *   when the next byte or the end of the stream arrives),
  * - `missing-newline` (R1, O4: bytes pending at `end()`; `detail.cutAt64KiB`),
+ * - `invalid-json` (R1, J1: a line meant to be a message, opening like one with a `"jsonrpc"` member or
+ *   holding the id of a request the peer still awaits (`awaitedMethod`), that does not parse: at the parse
+ *   error's own byte; `detail.looksLike`, `detail.clientError`), instead of `stray-output`,
  * - `oversize-frame` (C1: > 65,536 bytes info, > 10,485,760 bytes error).
  *
  * `mode: 'log'` (stderr) only splits lines into text frames and reports nothing (R7).
@@ -29,5 +32,5 @@ import {ProtocolFramer} from './protocol-framer.js';
  * chunk of another stream, and Error after `end`.
  */
 export function createFramer(stream: StreamName, options: FramerOptions): Framer {
-	return options.mode === 'log' ? new LogFramer(stream) : new ProtocolFramer(stream);
+	return options.mode === 'log' ? new LogFramer(stream) : new ProtocolFramer(stream, undefined, options.awaitedMethod);
 }

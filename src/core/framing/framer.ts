@@ -48,4 +48,10 @@ export interface FramerOptions {
 	 * `log` (stderr): lines only; no JSON parsing or framing findings.
 	 */
 	readonly mode: 'protocol' | 'log';
+	/**
+	 * Protocol mode: the method of the peer's request still waiting for a response with this id, given the
+	 * id's raw JSON token (`1`, `"a"`), or undefined. The framer asks only for a line that does not parse;
+	 * with an answer the line is `invalid-json` (a reply the client cannot read), not `stray-output`.
+	 */
+	readonly awaitedMethod?: (idToken: string) => string | undefined;
 }

@@ -122,10 +122,16 @@ export class ProtocolFramer implements Framer {
 
 	private readonly limits: FramingLimits;
 
-	/** @param limits byte/line limits; tests pass small ones to reach the bounds quickly. */
-	constructor(stream: StreamName, limits: FramingLimits = FRAMING_LIMITS) {
+	private readonly awaitedMethod: ((idToken: string) => string | undefined) | undefined;
+
+	/**
+	 * @param limits byte/line limits; tests pass small ones to reach the bounds quickly.
+	 * @param awaitedMethod see `FramerOptions.awaitedMethod` (which outstanding request an id token answers).
+	 */
+	constructor(stream: StreamName, limits: FramingLimits = FRAMING_LIMITS, awaitedMethod?: (idToken: string) => string | undefined) {
 		this.stream = stream;
 		this.limits = limits;
+		this.awaitedMethod = awaitedMethod;
 	}
 
 	get pendingBytes(): number {
@@ -384,7 +390,54 @@ export class ProtocolFramer implements Framer {
 			}
 		}
 
+		if (first < contentEnd && buf[first] === OPEN_BRACE && this.invalidJsonLine(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, text, error)) {
+			return;
+		}
+
 		this.strayLine(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, text, clientError);
+	}
+
+	/**
+	 * R1, J1: a line that opens like a JSON-RPC message (`{` and a `"jsonrpc"` member) or holds the id of a
+	 * request the peer still awaits, but does not parse (a raw control character in a string, a bad escape,
+	 * a cut). `invalid-json` at the parse error's own byte, never `stray-output`. Returns false when the
+	 * line is not meant to be a message.
+	 */
+	private invalidJsonLine(
+		buf: Buffer,
+		s: number,
+		e: number,
+		bodyStart: number,
+		contentEnd: number,
+		crIndex: number,
+		hasLF: boolean,
+		isUtf8: boolean | undefined,
+		text: string,
+		parseError: string,
+	): boolean {
+		const shape = messageShape(text);
+		const awaited = shape.idToken === undefined ? undefined : this.awaitedMethod?.(shape.idToken);
+		if (!shape.hasJsonrpc && awaited === undefined) {
+			return false;
+		}
+
+		// V8 names the UTF-16 position of the error; the finding points at its byte.
+		const position = /at position (\d+)/.exec(parseError);
+		const errorAt = position === null ? contentEnd - bodyStart : Buffer.byteLength(text.slice(0, Number(position[1])), 'utf8');
+		const at = Math.min(bodyStart + errorAt, contentEnd);
+		const byte = buf[at];
+		const detail: Record<string, unknown> = {
+			looksLike: describeShape(shape, awaited),
+			clientError: parseError,
+			position: errorAt,
+		};
+		if (byte !== undefined && at < contentEnd) detail['byte'] = byte;
+		if (shape.idToken !== undefined) detail['id'] = shape.idToken;
+		if (awaited !== undefined) detail['awaitedMethod'] = awaited;
+		else if (shape.method !== undefined) detail['method'] = shape.method;
+		const findings = [makeFinding('invalid-json', this.stream, this.lineOffset + at - s, at < contentEnd ? 1 : 0, this.lineTMs, detail)];
+		this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, false, undefined, text, findings);
+		return true;
 	}
 
 	/** J9: `{…}{…}`, `{…} {…}`, `{…}\r{…}` on one line. Returns false when the line is not that. */
@@ -1007,4 +1060,35 @@ export class ProtocolFramer implements Framer {
 			this.releaseHeld();
 		}
 	}
+}
+
+/** What a line that does not parse says about itself, read with regular expressions (cold path only). */
+interface MessageShape {
+	readonly hasJsonrpc: boolean;
+	readonly idToken: string | undefined;
+	readonly method: string | undefined;
+	readonly isResult: boolean;
+	readonly isError: boolean;
+}
+
+function messageShape(text: string): MessageShape {
+	const id = /"id"\s*:\s*("(?:[^"\\\u0000-\u001f]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text);
+	const method = /"method"\s*:\s*"([^"\\\u0000-\u001f]*)"/.exec(text);
+	return {
+		hasJsonrpc: /"jsonrpc"\s*:/.test(text),
+		idToken: id?.[1],
+		method: method?.[1],
+		isResult: /"result"\s*:/.test(text),
+		isError: /"error"\s*:/.test(text),
+	};
+}
+
+/** `reply to tools/list, id 1`, `request tools/call, id 3`, `notification notifications/message`, … */
+function describeShape(shape: MessageShape, awaited: string | undefined): string {
+	const id = shape.idToken === undefined ? '' : `, id ${shape.idToken}`;
+	if (awaited !== undefined) return `${shape.isError ? 'error reply' : 'reply'} to ${awaited}${id}`;
+	if (shape.method !== undefined) return shape.idToken === undefined ? `notification ${shape.method}` : `request ${shape.method}${id}`;
+	if (shape.isError) return `error response${id}`;
+	if (shape.isResult) return `response${id}`;
+	return `a JSON-RPC message${id}`;
 }

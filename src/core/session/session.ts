@@ -139,8 +139,8 @@ export class Session implements SessionStore {
 		this.schemas = options.schemas ?? installedSdkSchemas();
 		this.runtime = runtimeOf(meta.command);
 		this.framers = {
-			stdin: createFramer('stdin', {mode: 'protocol'}),
-			stdout: createFramer('stdout', {mode: 'protocol'}),
+			stdin: createFramer('stdin', {mode: 'protocol', awaitedMethod: (token) => this.awaitedMethod('stdout', token)}),
+			stdout: createFramer('stdout', {mode: 'protocol', awaitedMethod: (token) => this.awaitedMethod('stdin', token)}),
 			stderr: createFramer('stderr', {mode: 'log'}),
 		};
 		const facts = this.facts();
@@ -348,6 +348,17 @@ export class Session implements SessionStore {
 	/** Total bytes seen on a stream. */
 	streamLength(stream: StreamName): number {
 		return this.totals[stream].bytes;
+	}
+
+	/** The method of `requester`'s outstanding request whose id is this raw JSON token, if any (invalid-json). */
+	private awaitedMethod(requester: StreamName, token: string): string | undefined {
+		let id: unknown;
+		try {
+			id = JSON.parse(token);
+		} catch {
+			return undefined;
+		}
+		return typeof id === 'string' || typeof id === 'number' ? this.outstanding[requester].get(idKey(id))?.method : undefined;
 	}
 
 	private endFramer(stream: StreamName, tMs: number): void {
