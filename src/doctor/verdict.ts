@@ -72,7 +72,11 @@ function pick(findings: readonly Finding[], test: (finding: Finding) => boolean)
 }
 
 /**
- * The verdict of a finished probe for `client`:
+ * The verdict of a finished probe for `client`, from the session's outcome for the client's family
+ * (`summary.clients`, docs/clients.md): `fail` when it `fails` (the finding that decides it is shown) or
+ * does not connect; `warn` when it connects with findings left or an outcome short of `works` (a
+ * reaction not established for this client is `warn`, never `fail`); `ok` otherwise. A summary without
+ * outcomes (an older capture) is judged per finding:
  * - `fail` when a finding breaks this client ({@link breaksClient}), or the server never answered the
  *   handshake (no `initialize` response before the probe's timeout mark);
  * - `warn` when it connected and some error or warning remains (one this client tolerates);
@@ -93,6 +97,25 @@ export function evaluateProbe(snapshot: SessionSnapshot, client: ClientName): Pr
 	const counts = snapshot.summary.findings.map((f) => ({code: f.code, severity: f.severity, count: f.count}));
 	const base = {connected, ...(startupMs === undefined ? {} : {startupMs}), ...(tools === undefined ? {} : {tools}), findings: counts};
 
+	// The session's outcome for this client's family decides (core/clients/outcome.ts, docs/clients.md);
+	// a summary without outcomes (an older capture) falls back to the per-finding reactions.
+	const outcome = snapshot.summary.clients?.find((entry) => entry.client === CLIENT_FAMILY[client]);
+	if (outcome !== undefined) {
+		const connects = outcome.connects ?? connected;
+		const {startupMs: _startup, ...withoutStartup} = base;
+		const fixed = connects ? {...base, connected: true} : {...withoutStartup, connected: false};
+		if (outcome.outcome === 'fails') {
+			const decisive = pick(findings, (f) => outcome.decidedBy.includes(f.code)) ?? pick(findings, (f) => breaksClient(f, client));
+			return {...fixed, status: 'fail', ...(decisive ? {finding: decisive} : {})};
+		}
+		if (!connects) {
+			const first = pick(findings, (f) => f.severity === 'error') ?? pick(findings, (f) => f.severity === 'warning');
+			return {...fixed, status: 'fail', ...(first ? {finding: first} : {})};
+		}
+		const shown = pick(findings, (f) => f.severity === 'error') ?? pick(findings, (f) => f.severity === 'warning') ?? pick(findings, (f) => outcome.decidedBy.includes(f.code));
+		if (shown || outcome.outcome !== 'works') return {...fixed, status: 'warn', ...(shown ? {finding: shown} : {})};
+		return {...fixed, status: 'ok'};
+	}
 	const breaking = pick(findings, (f) => breaksClient(f, client));
 	if (breaking) return {...base, status: 'fail', finding: breaking};
 	if (!connected) {

@@ -57,12 +57,12 @@ describe('evaluateProbe', () => {
 		}
 	});
 
-	it('a banner line before the reply: ▲ for the TS SDK clients and VS Code (skipped), ✘ for Cursor (fatal)', () => {
+	it('a banner line before the reply: ▲ for the TS SDK clients and VS Code (skipped), ▲ for Cursor (not established, never ✘ without evidence)', () => {
 		const s = session(`Server v1 starting\n${REPLY}\n`);
 		expect(verdict(s, 'claude-code')).toEqual({status: 'warn', connected: true, startupMs: 12.5, tools: undefined, code: 'stray-output'});
 		expect(verdict(s, 'claude-desktop').status).toBe('warn');
 		expect(verdict(s, 'vscode').status).toBe('warn');
-		expect(verdict(s, 'cursor')).toEqual({status: 'fail', connected: true, startupMs: 12.5, tools: undefined, code: 'stray-output'});
+		expect(verdict(s, 'cursor')).toEqual({status: 'warn', connected: true, startupMs: 12.5, tools: undefined, code: 'stray-output'});
 	});
 
 	it('a pretty-printed initialize reply does not connect (the client cannot read it): ✘ multiline-json, no startup time', () => {
@@ -73,6 +73,22 @@ describe('evaluateProbe', () => {
 	it('a reply that only comes after the probe gave up and closed stdin is ✘ unflushed-output', () => {
 		const s = session(`${REPLY}\n`, {replyAt: 2002, timeoutAt: 2000});
 		expect(verdict(s, 'claude-desktop')).toEqual({status: 'fail', connected: false, startupMs: undefined, tools: undefined, code: 'unflushed-output'});
+	});
+
+	it('a 2026-07-28-only server: ✘ for the TS SDK 1.x hosts (they send only initialize), not connected', () => {
+		const s = new Session(META);
+		s.pushChunk('stdin', 0, new TextEncoder().encode(`${JSON.stringify({jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'mcp-wire', version: '0'}}})}\n`));
+		s.pushChunk('stdout', 5, new TextEncoder().encode('{"jsonrpc":"2.0","id":0,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2025-11-25"}}}\n'));
+		s.mark({type: 'phase', name: 'modern-era', tMs: 6});
+		s.pushChunk('stdin', 7, new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}\n'));
+		s.pushChunk('stdout', 9, new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"],"capabilities":{},"serverInfo":{"name":"m","version":"1"}}}\n'));
+		s.mark({type: 'stdin-closed', tMs: 10});
+		s.endStream('stdout', 11);
+		s.endStream('stderr', 11);
+		s.exit({code: 0, signal: null, tMs: 11});
+		s.finish(12);
+		expect(verdict(s, 'claude-code')).toMatchObject({status: 'fail', connected: false, startupMs: undefined});
+		expect(verdict(s, 'vscode')).toMatchObject({status: 'warn'});
 	});
 
 	it('CRLF line ends are a warning every client accepts', () => {

@@ -85,7 +85,7 @@ describe('doctor on a home with every client', () => {
 				'early-exit',
 				"stderr: ModuleNotFoundError: No module named 'demo_weather_sdk'; Read the stderr tail: the server crashed or printed usage. Check the command, its arguments and the environment the client passes.",
 			],
-			['cursor', 'user', 'stray-print', '✘ fail', 'stray-output', 'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.'],
+			['cursor', 'user', 'stray-print', '▲ warn', 'stray-output', 'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.'],
 			['cursor', 'project', '(file)', '✘ fail', 'config', `${f.cursorProject}:3:${before['cursorProject']!.split('\n')[2]!.length}: broken JSON: trailing comma (not allowed in JSON) (Cursor loads no server from this file)`],
 			[
 				'vscode',
@@ -115,7 +115,7 @@ describe('doctor on a home with every client', () => {
 			['crlf', 'ms', '1'],
 			['events', '—', '—'],
 		]);
-		expect(run.stdout).toContain('\n15 entries: 3 ✔ ok, 2 ▲ warn, 8 ✘ fail, 2 skipped (');
+		expect(run.stdout).toContain('\n15 entries: 3 ✔ ok, 3 ▲ warn, 7 ✘ fail, 2 skipped (');
 	});
 
 	it('notes what the table cannot say: a Claude Code project server that is not approved yet', () => {
@@ -229,7 +229,7 @@ describe('doctor narrowing and errors', () => {
 		const result = await doctor(home, ['--client', 'cursor', '--timeout', TIMEOUT]);
 		expect(result.exitCode).toBe(1);
 		expect(tableRows(result.stdout).map((r) => [r[0], r[1], r[2], r[3], r[6]])).toEqual([
-			['cursor', 'user', 'stray-print', '✘ fail', 'stray-output'],
+			['cursor', 'user', 'stray-print', '▲ warn', 'stray-output'],
 			['cursor', 'project', '(file)', '✘ fail', 'config'],
 		]);
 	});
