@@ -318,8 +318,8 @@ export interface PruneLimits {
 
 /**
  * The pruning limits from the environment: `MCP_WIRE_MAX_CAPTURES` (files, default 50) and
- * `MCP_WIRE_MAX_CAPTURE_MB` (MiB, default 200). A value that is not a non-negative number is ignored
- * and reported in `problems`.
+ * `MCP_WIRE_MAX_CAPTURE_MB` (MiB, default 200); `0` means no limit (`Infinity`). A value that is not a
+ * non-negative number is ignored and reported in `problems`.
  */
 export function pruneLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): PruneLimits & {readonly problems: readonly string[]} {
 	const problems: string[] = [];
@@ -334,8 +334,9 @@ export function pruneLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): PruneL
 
 		return value;
 	};
-	const maxFiles = Math.floor(read('MCP_WIRE_MAX_CAPTURES', DEFAULT_MAX_CAPTURES));
-	const maxBytes = Math.floor(read('MCP_WIRE_MAX_CAPTURE_MB', DEFAULT_MAX_CAPTURE_MB) * 1024 * 1024);
+	// 0 means "no limit" (issue 11): a limit of 0 files would delete every capture, the new one included.
+	const maxFiles = Math.floor(read('MCP_WIRE_MAX_CAPTURES', DEFAULT_MAX_CAPTURES)) || Number.POSITIVE_INFINITY;
+	const maxBytes = Math.floor(read('MCP_WIRE_MAX_CAPTURE_MB', DEFAULT_MAX_CAPTURE_MB) * 1024 * 1024) || Number.POSITIVE_INFINITY;
 	return {maxFiles, maxBytes, problems};
 }
 

@@ -184,6 +184,8 @@ describe('on disk', () => {
 	it('reads the limits from MCP_WIRE_MAX_CAPTURES and MCP_WIRE_MAX_CAPTURE_MB', () => {
 		expect(pruneLimitsFromEnv({})).toEqual({maxFiles: 50, maxBytes: 200 * 1024 * 1024, problems: []});
 		expect(pruneLimitsFromEnv({MCP_WIRE_MAX_CAPTURES: '5', MCP_WIRE_MAX_CAPTURE_MB: '1.5'})).toEqual({maxFiles: 5, maxBytes: 1572864, problems: []});
+		// 0 is "no limit", not "keep nothing" (which would delete the capture just written).
+		expect(pruneLimitsFromEnv({MCP_WIRE_MAX_CAPTURES: '0', MCP_WIRE_MAX_CAPTURE_MB: '0'})).toEqual({maxFiles: Infinity, maxBytes: Infinity, problems: []});
 		expect(pruneLimitsFromEnv({MCP_WIRE_MAX_CAPTURES: 'lots'})).toEqual({
 			maxFiles: 50,
 			maxBytes: 200 * 1024 * 1024,

@@ -29,7 +29,7 @@ How it sits (replace the server command in your client's config with this one):
 Nothing of mcp-wire's goes to stdout. The exit code (or signal) is the server's.
 Captures: $XDG_STATE_HOME/mcp-wire/captures (~/.local/state/…; macOS ~/Library/Logs/mcp-wire/captures;
 Windows %LOCALAPPDATA%\\mcp-wire\\captures), named <time>-<name>-<pid>.ndjson, mode 0600. Old ones are
-pruned: MCP_WIRE_MAX_CAPTURES (default 50 files), MCP_WIRE_MAX_CAPTURE_MB (default 200 MiB).
+pruned: MCP_WIRE_MAX_CAPTURES (default 50 files), MCP_WIRE_MAX_CAPTURE_MB (default 200 MiB); 0 means no limit.
 A capture that falls MCP_WIRE_CAPTURE_LAG_MB (default 16) behind forwarding stops; forwarding never waits.
 SIGINT, SIGTERM and SIGHUP are forwarded; a server still running MCP_WIRE_KILL_AFTER_MS (default 1500,
 0: never) later is sent SIGKILL, as a client would do next (and the tap cannot forward SIGKILL).
