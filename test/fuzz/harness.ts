@@ -98,13 +98,13 @@ export const PROBE_MODES: readonly {readonly name: string; readonly mode: Output
 ];
 
 /** Feeds `feed` to a live Session presented in `mode`, as a probe does; exit 0/1 by the verdict. */
-export async function runProbeMode(feed: Feed, mode: (typeof PROBE_MODES)[number]): Promise<RunOutcome> {
+export async function runProbeMode(feed: Feed, mode: (typeof PROBE_MODES)[number], meta: SessionMeta = META): Promise<RunOutcome> {
 	const sink = new PassThrough();
 	const parts: string[] = [];
 	sink.on('data', (data: Buffer) => parts.push(data.toString('utf8')));
 	try {
 		const presenter = createPresenter({mode: mode.mode, isColor: false, hex: mode.hex, redact: mode.redact, redactPayloads: false, out: sink});
-		const session = new Session(META);
+		const session = new Session(meta);
 		presenter.attach(session);
 		feed.forEach(([stream, bytes], seq) => session.pushChunk(stream, seq, bytes));
 		for (const stream of ['stdin', 'stdout', 'stderr'] as const) session.endStream(stream, feed.length + 1);

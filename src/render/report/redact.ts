@@ -15,7 +15,10 @@ import type {Chunk, Finding, Frame, SessionEvent, SessionMeta, SessionSnapshot, 
  *   given in {@link RedactOptions.env} (masked wherever that value shows up again);
  * - bearer/basic credentials and well-known key shapes: GitHub `ghp_…`/`gho_…`/`ghu_…`/`ghs_…`/`ghr_…`/
  *   `github_pat_…`, Slack `xox?-…`/`xapp-…`, AWS `AKIA…`/`ASIA…`, OpenAI/Anthropic-style `sk-…`
- *   (`sk-ant-…`, `sk-proj-…`), Google `AIza…`, JWTs (`eyJ….eyJ….…`), PEM private key blocks;
+ *   (`sk-ant-…`, `sk-proj-…`), Google `AIza…`, JWTs (`eyJ….eyJ….…`), Stripe `sk_live_…`/`rk_…`, npm
+ *   `npm_…`, Hugging Face `hf_…`, GitLab `glpat-…`, Slack webhook URLs, a bare 40-character AWS
+ *   secret access key, PEM private key blocks, and base64 lines alone on a line (a PEM body split over
+ *   stderr lines or chunks);
  * - with `payloads`, every JSON string value in stdin/stdout frames (keys and the top-level `jsonrpc`,
  *   `method` and `id` stay, so the exchange can still be read).
  *
@@ -49,6 +52,12 @@ export type RedactionKind =
 	| 'sk-key'
 	| 'google-key'
 	| 'jwt'
+	| 'stripe-key'
+	| 'npm-token'
+	| 'hf-token'
+	| 'gitlab-token'
+	| 'slack-webhook'
+	| 'aws-secret'
 	| 'private-key'
 	| 'home'
 	| 'user'
@@ -67,6 +76,12 @@ const KIND_LABEL: Readonly<Record<RedactionKind, readonly [string, string]>> = {
 	'sk-key': ['`sk-` API key', '`sk-` API keys'],
 	'google-key': ['Google API key', 'Google API keys'],
 	jwt: ['JWT', 'JWTs'],
+	'stripe-key': ['Stripe key', 'Stripe keys'],
+	'npm-token': ['npm token', 'npm tokens'],
+	'hf-token': ['Hugging Face token', 'Hugging Face tokens'],
+	'gitlab-token': ['GitLab token', 'GitLab tokens'],
+	'slack-webhook': ['Slack webhook URL', 'Slack webhook URLs'],
+	'aws-secret': ['AWS secret access key', 'AWS secret access keys'],
 	'private-key': ['private key block', 'private key blocks'],
 	home: ['home directory path', 'home directory paths'],
 	user: ['user name', 'user names'],
@@ -132,10 +147,50 @@ const SHAPES: readonly ShapeRule[] = [
 	{kind: 'sk-key', re: /(?<![A-Za-z0-9_-])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}/g, keep: (m) => (m.startsWith('sk-ant-') ? 7 : m.startsWith('sk-proj-') ? 8 : 3)},
 	{kind: 'google-key', re: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}/g, keep: () => 4},
 	{kind: 'jwt', re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}/g, keep: () => 3},
+	{kind: 'stripe-key', re: /(?<![A-Za-z0-9_])(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g, keep: (m) => m.indexOf('_', 3) + 1},
+	{kind: 'npm-token', re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{30,}/g, keep: () => 4},
+	{kind: 'hf-token', re: /(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,}/g, keep: () => 3},
+	{kind: 'gitlab-token', re: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}/g, keep: () => 6},
+	{kind: 'slack-webhook', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/([A-Za-z0-9_/-]+)/dg, keep: () => 0, group: 1},
+	// An AWS secret access key without a telling name: exactly 40 of [A-Za-z0-9/+] with an upper, a
+	// lower case letter and a digit (hex digests have no upper case). Starts only where a run starts.
+	{
+		kind: 'aws-secret',
+		re: /(?<![A-Za-z0-9/+=_-])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_-])/g,
+		keep: () => 0,
+	},
 	{kind: 'bearer', re: /\b(?:Bearer|Basic)[ \t]+([A-Za-z0-9._~+/=-]{8,})/dgi, keep: () => 0, group: 1},
 	{kind: 'secret-value', re: /\b(?:Set-)?Cookie[ \t]*:[ \t]*([^\r\n"\\]+)/dgi, keep: () => 0, group: 1},
 	{kind: 'secret-value', re: /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/\s:@"'\\]+:([^/\s@"'\\]+)@/dg, keep: () => 0, group: 1},
 ];
+
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/g;
+const PEM_END = '-----END ';
+
+/**
+ * Where a PEM private key block that is still open at the end of `subject` starts masking, given
+ * whether one was open at its start (a block split over stderr lines, each redacted on its own, or
+ * over chunks): returns the ranges to mask and whether a block is open at the end.
+ */
+function pemSpan(subject: string, isOpen: boolean): {ranges: Range[]; isOpen: boolean} {
+	const ranges: Range[] = [];
+	let at = 0;
+	let open = isOpen;
+	for (;;) {
+		if (open) {
+			const end = subject.indexOf(PEM_END, at);
+			ranges.push({start: at, end: end === -1 ? subject.length : end, kind: 'private-key', keep: 0});
+			if (end === -1) return {ranges, isOpen: true};
+			open = false;
+			at = end + PEM_END.length;
+		}
+		PEM_BEGIN.lastIndex = at;
+		const begin = PEM_BEGIN.exec(subject);
+		if (begin === null) return {ranges, isOpen: false};
+		at = begin.index + begin[0].length;
+		open = true;
+	}
+}
 
 /** Name-based rules: group `name` is checked with {@link isSecretName}, group `value` is masked. */
 const NAMED: readonly RegExp[] = [
@@ -365,6 +420,8 @@ export class Redactor {
 	private readonly homeVariants: readonly string[];
 	private readonly user: string | undefined;
 	private readonly counts: Partial<Record<RedactionKind, number>> = {};
+	/** A PEM private key block began in an earlier text() call and has not ended (lines redacted one by one). */
+	private isInPem = false;
 	readonly options: RedactOptions;
 
 	constructor(options: RedactOptions = {}) {
@@ -509,7 +566,9 @@ export class Redactor {
 			return text;
 		}
 
-		const ranges = mergeRanges(this.findRanges(text, false));
+		const pem = pemSpan(text, this.isInPem);
+		this.isInPem = pem.isOpen;
+		const ranges = mergeRanges([...this.findRanges(text, false), ...pem.ranges]);
 		if (ranges.length === 0) {
 			return text;
 		}
@@ -780,7 +839,7 @@ function tokenRunAtEnd(text: string): {readonly index: number; readonly run: str
 	return start === text.length ? undefined : {index: start, run: text.slice(start)};
 }
 const TOKEN_RUN_START = /^[A-Za-z0-9_.~+/=-]+/;
-const SHAPE_PREFIX = /^(?:gh[pousr]_|github_pat_|xox[abposre]-|xapp-|AKIA|ASIA|sk-ant-|sk-proj-|sk-|eyJ|AIza)/;
+const SHAPE_PREFIX = /^(?:gh[pousr]_|github_pat_|xox[abposre]-|xapp-|AKIA|ASIA|sk-ant-|sk-proj-|sk-|[srp]k_(?:live|test)_|npm_|hf_|glpat-|eyJ|AIza)/;
 const SECRET_CONTEXT_END = /(?:(?<name>[A-Za-z_][A-Za-z0-9_.-]*)(?:=["']?|["']?[ \t]*:[ \t]*["']?|[ \t]+)|(?<scheme>Bearer|Basic)[ \t]+)$/i;
 const PARTIAL_HOME_END = /(?:\/home\/|\/Users\/|Users(?:\\\\|\\|\/))[^/\\\s"'`:;,*<>|]*$/;
 /** Bytes of the previous chunk kept to catch secrets split across reads. */
@@ -799,8 +858,8 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
 	const redactor = new Redactor(options);
 	const isPayloads = options.payloads === true;
 	const state = Object.fromEntries(
-		STREAMS.map((stream) => [stream, {tail: '', isCarrying: false, scanner: new PayloadScanner(), strings: 0}]),
-	) as Record<StreamName, {tail: string; isCarrying: boolean; scanner: PayloadScanner; strings: number}>;
+		STREAMS.map((stream) => [stream, {tail: '', isCarrying: false, isInPem: false, scanner: new PayloadScanner(), strings: 0}]),
+	) as Record<StreamName, {tail: string; isCarrying: boolean; isInPem: boolean; scanner: PayloadScanner; strings: number}>;
 
 	const maskChunk = (chunk: Chunk): Chunk => {
 		const own = state[chunk.stream];
@@ -809,7 +868,9 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
 		const combined = own.tail + current;
 		const base = own.tail.length;
 		const out = new Uint8Array(chunk.bytes);
-		for (const range of mergeRanges(redactor.findRanges(combined, true))) {
+		const pem = pemSpan(combined, own.isInPem);
+		own.isInPem = pem.isOpen;
+		for (const range of mergeRanges([...redactor.findRanges(combined, true), ...pem.ranges])) {
 			if (range.end <= base) {
 				continue;
 			}
