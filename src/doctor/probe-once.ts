@@ -2,9 +2,10 @@
  * One probe of one server for the doctor: `runProbe` (src/tap/probe.ts) with the session meta, a kept
  * capture and the pid bookkeeping that lets `--total-timeout` stop every probe still running.
  */
+import {SDK_SCHEMAS} from '../core/jsonrpc/sdk-schemas.js';
 import {Session} from '../core/session/session.js';
 import type {EnvMode, SessionMeta, SessionSnapshot} from '../core/types.js';
-import {loadSdkSchemas, runProbe, type ProbeResult} from '../tap/probe.js';
+import {runProbe, type ProbeResult} from '../tap/probe.js';
 import {openCapture, type OpenCapture} from './capture.js';
 
 /**
@@ -92,11 +93,10 @@ export async function probeOnce(options: ProbeOnceOptions): Promise<ProbeOnce> {
 		name: options.name,
 	} as const;
 	try {
-		// Loaded before the spawn (once for all servers): the session, and with it the pid the total
-		// timeout kills, exists from the first moment.
-		const schemas = await loadSdkSchemas();
 		const result = await runProbe({
-			schemas,
+			// Given, so that the session (and the pid the total timeout kills) exists from the spawn on;
+			// doctor loads the schemas with its own modules, before any timer starts.
+			schemas: SDK_SCHEMAS,
 			command: options.command,
 			env: options.env,
 			cwd: options.cwd,
