@@ -3,8 +3,10 @@
  * - 0: verdict not `fail` and no findings at or above the `--fail-on` severity (default: error)
  * - 1: verdict `fail`, or findings at or above it (for `tap`: the server's own exit code is mirrored instead)
  * - 2: a usage error (bad option, missing command, unreadable file)
+ * - 130: `probe` under the TUI was stopped by the user before its exchange was over, with no finding at
+ *   or above `--fail-on` (no verdict: 128 + SIGINT, as a shell reports an interrupted command)
  */
-export const EXIT = {ok: 0, findings: 1, usage: 2} as const;
+export const EXIT = {ok: 0, findings: 1, usage: 2, stopped: 130} as const;
 
 /** A user mistake: printed as one line on stderr, never with a stack trace, exit code 2. */
 export class UsageError extends Error {

@@ -229,6 +229,13 @@ export type Mark =
 	| {readonly type: 'phase'; readonly name: string; readonly tMs: number};
 
 /**
+ * The `phase` mark a probe records when the user stopped it (quit or re-ran the TUI) before its scripted
+ * exchange was over: requests still open then were cut off by the user, not left unanswered by the
+ * server, so no `unanswered-request` is derived for them.
+ */
+export const USER_STOP_PHASE = 'stopped-by-user';
+
+/**
  * Names of `phase` marks that the tap records and the renderers show (probe phases: tap/probe.ts
  * `PROBE_PHASES`). A forwarded signal is `signal-forwarded:<SIGNAL>`.
  */

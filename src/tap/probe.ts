@@ -4,7 +4,7 @@ import type {FramerOutput} from '../core/framing/framer.js';
 import {classifyMessage} from '../core/jsonrpc/classify.js';
 import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
 import type {Session} from '../core/session/session.js';
-import type {ExitInfo, FindingDraft, Frame, FrameKind, Summary} from '../core/types.js';
+import {USER_STOP_PHASE, type ExitInfo, type FindingDraft, type Frame, type FrameKind, type Summary} from '../core/types.js';
 import {createClock, type Clock} from './clock.js';
 import {readProcInfo, type ProcInfo} from './proc-info.js';
 import {loadProcessStarter, nodeStarter, spawnServer, type ProcessStarter, type SpawnError, type SpawnedServer} from './spawn.js';
@@ -32,9 +32,10 @@ export const SHUTDOWN_MS = {afterStdinClose: 2_000, afterSigterm: 2_000, afterSi
 /**
  * Phase marks the probe records (`{type: 'phase', name}`), in the order they can occur:
  * `modern-era` (initialize was rejected naming 2026-07-28; the session then does not blame the rejection,
- * R19), `shutdown` (the R14 sequence starts), and `reprobe-content-length` (first mark of a re-probe session).
+ * R19), `shutdown` (the R14 sequence starts), `reprobe-content-length` (first mark of a re-probe session),
+ * and `stopped-by-user` ({@link USER_STOP_PHASE}: the signal aborted the probe before its exchange was over).
  */
-export const PROBE_PHASES = ['modern-era', 'shutdown', 'reprobe-content-length'] as const;
+export const PROBE_PHASES = ['modern-era', 'shutdown', 'reprobe-content-length', USER_STOP_PHASE] as const;
 
 /** What {@link ProbeOptions.createSession} learns before the session starts. */
 export interface SessionInit {
@@ -76,7 +77,8 @@ export interface ProbeOptions {
 	 */
 	readonly interactive?: {
 		readonly hold: Promise<void>;
-		readonly onReady?: (send: (method: string, params?: unknown) => void) => void;
+		/** `send` returns false when nothing was written (the server exited or its stdin is closed). */
+		readonly onReady?: (send: (method: string, params?: unknown) => boolean) => void;
 	};
 	/** Abort: stop waiting, close stdin and end the server now (SIGKILL after 1 s); no re-probe. */
 	readonly signal?: AbortSignal;
@@ -183,6 +185,17 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 		return {session, summary: session.finish(tMs), era: 'unknown', spawnError: error, answersContentLength: false};
 	}
 
+	// The user quitting (or re-running) before the scripted exchange is over is no fault of the server.
+	let isExchangeDone = false;
+	options.signal?.addEventListener(
+		'abort',
+		() => {
+			if (isExchangeDone) return;
+			const tMs = clock.now();
+			main.feed((session) => session.mark({type: 'phase', name: USER_STOP_PHASE, tMs}));
+		},
+		{once: true},
+	);
 	const version = options.clientVersion ?? (await main.ready).meta.tool.version;
 	const init = await main.request(
 		{jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion, capabilities: {}, clientInfo: {name: 'mcp-wire', version}}},
@@ -216,11 +229,22 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	// Hold the server up for the user only once it has answered: a silent server goes straight on to the
 	// shutdown and the Content-Length re-probe, so the verdict appears while the TUI is still open.
 	if (options.interactive && init.type === 'frame' && !options.signal?.aborted && !server.exitInfo) {
+		isExchangeDone = true;
+		// The live view shows now what the plain log shows at the end (stderr-merged and other end-of-session checks).
+		const settleTMs = clock.now();
+		main.feed((session) => session.settle(settleTMs));
 		let nextId = 100;
 		options.interactive.onReady?.((method, params) => {
 			const message: JsonObject & {id: number; method: string} = {jsonrpc: '2.0', id: nextId++, method};
 			if (params !== undefined) message['params'] = params as never;
-			void main.request(message, timeoutMs);
+			// request() writes before its first await, so `onWritten` has run when it returns its promise.
+			let isWritten = false;
+			void main.request(message, timeoutMs, {
+				onWritten: (written) => {
+					isWritten = written;
+				},
+			});
+			return isWritten;
 		});
 		await Promise.race([options.interactive.hold, new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), {once: true}))]);
 	}
@@ -387,7 +411,8 @@ interface Started {
 	/** Write one message and record its bytes on stdin; false when stdin is gone. */
 	send(message: JsonObject, framing?: 'newline' | 'content-length'): boolean;
 	/** Send a request and wait for the stdout response with its id (or, with `anyJson`, any JSON frame). */
-	request(message: JsonObject & {id: number; method: string}, timeoutMs: number, options?: {framing?: 'newline' | 'content-length'; anyJson?: boolean}): Promise<WaitOutcome>;
+	/** `onWritten` is called synchronously, before the first await, with whether the bytes were written. */
+	request(message: JsonObject & {id: number; method: string}, timeoutMs: number, options?: {framing?: 'newline' | 'content-length'; anyJson?: boolean; onWritten?: (written: boolean) => void}): Promise<WaitOutcome>;
 	/** R14 shutdown (skipped steps once the process is gone), then drain to EOF. Resolves with the exit. */
 	shutdown(): Promise<ExitInfo | undefined>;
 	/** Stop feeding the session (pipes destroyed). */
@@ -566,7 +591,9 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 				requestOptions.anyJson ? isMessageKind(f) : (f.kind === 'response' || f.kind === 'error') && f.id === message.id,
 			);
 			try {
-				if (!run.send(message, requestOptions.framing)) return {type: 'closed'};
+				const isWritten = run.send(message, requestOptions.framing);
+				requestOptions.onWritten?.(isWritten);
+				if (!isWritten) return {type: 'closed'};
 				const outcome = await waitUntil(watch.get, timeoutMs, true);
 				if (outcome === 'timeout') {
 					const tMs = clock.now();

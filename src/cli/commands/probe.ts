@@ -1,10 +1,10 @@
 import {Command, Option} from 'commander';
 import {Session} from '../../core/session/session.js';
-import type {SessionMeta} from '../../core/types.js';
+import {USER_STOP_PHASE, type SessionMeta} from '../../core/types.js';
 import {DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, loadSdkSchemas, runProbe, type ProbeOptions, type ProbeResult, type SessionInit} from '../../tap/probe.js';
 import {formatSummary} from '../../render/text/plain-log.js';
 import {buildEnv, EnvOptionError, loadProcessStarter} from '../../tap/spawn.js';
-import {UsageError} from '../exit-codes.js';
+import {EXIT, UsageError} from '../exit-codes.js';
 import {collect, exitCodeFor, parseFailOn, parseIgnore, parseMs, parsePositiveInt, resolveColor, type FailOn} from '../options.js';
 import {createPresenter, type OutputMode} from '../present.js';
 import {followVerbose} from '../verbose-log.js';
@@ -141,7 +141,7 @@ async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession'>, ne
 	process.env['NODE_ENV'] ??= 'production';
 	// Loaded before the first run, so that each run builds its session at once (the TUI shows it).
 	const [{startTui}, schemas, starter] = await Promise.all([import('../../render/tui/start-tui.js'), loadSdkSchemas(), loadProcessStarter()]);
-	type Run = {session: Session; done: Promise<ProbeResult>; quit: () => void; abort: AbortController; send?: (method: string, params?: unknown) => void};
+	type Run = {session: Session; done: Promise<ProbeResult>; quit: () => void; abort: AbortController; send?: (method: string, params?: unknown) => boolean};
 	const launch = (): Run => {
 		let quit = (): void => undefined;
 		const hold = new Promise<void>((resolve) => {
@@ -171,8 +171,9 @@ async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession'>, ne
 		stdin: process.stdin,
 		stdout: process.stdout,
 		color: resolveColor('auto', process.stdout),
+		waitLimitMs: probeOptions.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		actions: {
-			send: (method, params) => current.send?.(method, params),
+			send: (method, params) => current.send?.(method, params) ?? false,
 			rerun: async () => {
 				current.quit();
 				current.abort.abort();
@@ -190,6 +191,27 @@ async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession'>, ne
 		current.abort.abort();
 	}
 	const result = await current.done;
-	for (const line of formatSummary(result.summary, {color: resolveColor('auto', process.stdout)})) process.stdout.write(`${line}\n`);
-	return exitCodeFor(result.summary, failOn);
+	const color = resolveColor('auto', process.stdout);
+	const stop = result.session.getSnapshot().marks.find((mark) => mark.type === 'phase' && mark.name === USER_STOP_PHASE);
+	const lines = formatSummary(result.summary, {color});
+	if (stop === undefined) {
+		for (const line of lines) process.stdout.write(`${line}\n`);
+		return exitCodeFor(result.summary, failOn);
+	}
+	// The user quit before the exchange was over: what was seen stays a finding, the silence is not one.
+	const stopped = stoppedLine(stop.tMs, result.summary, probeOptions.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+	const hasFindings = result.summary.errors + result.summary.warnings > 0;
+	for (const line of hasFindings ? [lines[0]!, stopped, ...lines.slice(1)] : [`verdict STOPPED: ${stopped}`, ...lines.slice(1)]) process.stdout.write(`${line}\n`);
+	return result.summary.errors > 0 || (failOn === 'warning' && result.summary.warnings > 0) ? exitCodeFor(result.summary, failOn) : EXIT.stopped;
+}
+
+/**
+ * What the summary says when the user stopped the probe early: when, and before what.
+ * @param tMs when the user stopped (ms since the session started).
+ * @param limitMs how long the probe would have waited for a reply.
+ */
+export function stoppedLine(tMs: number, summary: ProbeResult['summary'], limitMs: number): string {
+	const seconds = (tMs / 1000).toFixed(1);
+	const before = summary.serverInfo === undefined && summary.protocolVersion === undefined ? 'before the server answered initialize' : 'before the probe\'s exchange was over';
+	return `stopped by the user after ${seconds} s, ${before} (the probe would wait ${Math.round(limitMs / 1000)} s)`;
 }

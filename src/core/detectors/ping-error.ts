@@ -63,6 +63,7 @@ export const pingError: Rule = {
 		const evidence = unansweredEvidence();
 		return {
 			onFinding: evidence.onFinding,
+			onMark: evidence.onMark,
 			onFrame(frame) {
 				if (frame.stream !== 'stdout' || frame.kind !== 'error' || frame.answers?.method !== 'ping') return;
 				const error = (frame.message as {error?: {code?: unknown; message?: unknown}}).error;

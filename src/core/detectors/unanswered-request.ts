@@ -57,6 +57,7 @@ export const unansweredRequest: Rule = {
 		const evidence = unansweredEvidence();
 		return {
 			onFinding: evidence.onFinding,
+			onMark: evidence.onMark,
 			onEnd({tMs, isComplete}) {
 				// Without the end of the session nobody knows yet; with a finding that explains the silence, it says it all.
 				if (!isComplete || evidence.isExplained) return;

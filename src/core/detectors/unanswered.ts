@@ -1,5 +1,5 @@
 import {idKey} from '../jsonrpc/id-key.js';
-import type {Finding, JsonRpcId} from '../types.js';
+import {USER_STOP_PHASE, type Finding, type JsonRpcId, type Mark} from '../types.js';
 
 /**
  * True for a finding that already explains why requests got no answer, so the requests left open are not
@@ -20,7 +20,9 @@ export function explainsSilence(finding: Finding): boolean {
 export interface UnansweredEvidence {
 	/** Feed every finding (the rule's `onFinding`). */
 	onFinding(finding: Finding): void;
-	/** True once a finding explains the silence ({@link explainsSilence}). */
+	/** Feed every mark (the rule's `onMark`): the user stopping the probe early explains the silence too. */
+	onMark(mark: Mark): void;
+	/** True once a finding explains the silence ({@link explainsSilence}), or the user stopped the probe before its exchange was over. */
 	readonly isExplained: boolean;
 	/** The `message-on-stderr` finding that carries the reply to client request `id`, if one was reported. */
 	replyOnStderr(id: JsonRpcId): Finding | undefined;
@@ -42,6 +44,9 @@ export function unansweredEvidence(): UnansweredEvidence {
 				const key = idKey(id);
 				if (!onStderr.has(key)) onStderr.set(key, finding);
 			}
+		},
+		onMark(mark) {
+			if (mark.type === 'phase' && mark.name === USER_STOP_PHASE) isExplained = true;
 		},
 		get isExplained() {
 			return isExplained;

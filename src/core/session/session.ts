@@ -118,6 +118,9 @@ export class Session implements SessionStore {
 	private serverCapabilities: Readonly<Record<string, unknown>> | undefined;
 	/** The listeners of every rule module (registry.ts), in order. */
 	private readonly rules: readonly RuleListeners[];
+	/** Keys (`code@stream:offset`) of what {@link Session.settle} reported; `finish` does not report them again. */
+	private readonly settledKeys = new Set<string>();
+	private isSettling = false;
 	/** The server's runtime guessed from the command (for runtime-specific fixes), e.g. `python`. */
 	private readonly runtime: string | undefined;
 	private lastUnflushedSeq = -1;
@@ -280,6 +283,26 @@ export class Session implements SessionStore {
 	/** Add a finding only a live probe can observe (spawn-failed, no-response, a Content-Length re-probe). */
 	addFinding(draft: FindingDraft): void {
 		this.report({origin: 'probe', ...draft});
+	}
+
+	/**
+	 * The scripted exchange is over but the session stays open (the probe under the TUI holds the server
+	 * for the user): run the end-of-session detectors now, on what was seen so far, so that the live view
+	 * shows the findings the plain log shows at the end. They run as for a capture without its end
+	 * (`isComplete: false`: nothing is blamed on an end that has not come, no `unanswered-request`), and
+	 * pending bytes stay pending. `finish` runs them again; what was reported here is not repeated.
+	 * @param tMs ms since the session started.
+	 */
+	settle(tMs: number): void {
+		if (this.isFinished) return;
+		this.lastTMs = Math.max(this.lastTMs, tMs);
+		this.isSettling = true;
+		try {
+			if (this.retain) for (const draft of detectPassive(this.getSnapshot())) this.report(draft);
+			for (const rule of this.rules) rule.onEnd?.({tMs: this.lastTMs, isComplete: false});
+		} finally {
+			this.isSettling = false;
+		}
 	}
 
 	/**
@@ -554,6 +577,9 @@ export class Session implements SessionStore {
 
 	private report(given: FindingDraft): void {
 		if (this.ignore.has(given.code)) return;
+		const key = `${given.code}@${given.stream}:${given.offset}`;
+		if (this.isSettling) this.settledKeys.add(key);
+		else if (this.settledKeys.has(key)) return;
 		let draft = given;
 		for (const rule of this.rules) if (rule.onDraft) draft = rule.onDraft(draft) ?? draft;
 		const finding = dressFinding(draft.code === 'unflushed-output' && this.runtime ? {...draft, detail: {...draft.detail, runtime: this.runtime}} : draft);

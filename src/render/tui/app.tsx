@@ -16,19 +16,28 @@ import {StderrPane} from './components/stderr-pane.js';
 import {TabBar} from './components/tab-bar.js';
 import {useKeymap} from './hooks/use-keymap.js';
 import {useSession} from './hooks/use-session.js';
+import {useSessionClock} from './hooks/use-session-clock.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import type {NavContext} from './state/actions.js';
 import {helpSections, hintText, type Feature} from './state/keymap.js';
 import {MIN_COLUMNS, MIN_ROWS, screenLayout} from './state/layout.js';
-import {filterFrames, findingsLayout, groupFindings, hexPanels, indexFindings, sendOffers, statusModel, stderrFrames, type SendOffer} from './state/selectors.js';
+import {filterFrames, findingsLayout, groupFindings, hexPanels, indexFindings, pendingHandshake, sendOffers, statusModel, stderrFrames, type SendOffer} from './state/selectors.js';
 import {frameCursor, INITIAL_VIEW_STATE, stderrCursor, viewReducer} from './state/view-reducer.js';
 import {maxScrollTop, visibleSlice} from './state/window.js';
 import {useTheme} from './theme.js';
 
+/**
+ * The line shown instead of the screen when the terminal is smaller than {@link MIN_COLUMNS}×{@link MIN_ROWS}:
+ * the minimum comes first and the line wraps, so a narrow terminal still shows it.
+ */
+export function tooSmallMessage(columns: number, rows: number): string {
+	return `mcp-wire needs at least ${MIN_COLUMNS}×${MIN_ROWS}; this terminal is ${columns}×${rows}. Enlarge it, or q to quit.`;
+}
+
 /** Optional actions of an interactive probe (shown as `s` and `r` only when provided). */
 export interface TuiActions {
-	/** Send a JSON-RPC request to the server (the probe writes it to the server's stdin). */
-	send?(method: string, params: unknown): void;
+	/** Send a JSON-RPC request to the server (the probe writes it to the server's stdin); false when nothing was written. */
+	send?(method: string, params: unknown): boolean | void;
 	/** Re-run the probe with a fresh process; may return the new session to show. */
 	rerun?(): SessionStore | void | Promise<SessionStore | void>;
 	/** Extra requests offered first by `s` (the listed tools, prompts and resources are offered anyway). */
@@ -41,6 +50,8 @@ export interface AppProps {
 	readonly actions?: TuiActions;
 	/** Called with the new store when `actions.rerun` returns one. */
 	readonly onStore?: (store: SessionStore) => void;
+	/** How long the probe waits for the `initialize` reply (ms), shown while it waits; absent: not known (a tap). */
+	readonly waitLimitMs?: number;
 }
 
 /**
@@ -48,7 +59,7 @@ export interface AppProps {
  * everything else with pure selectors, and picks a layout (too small, help, or the main screen). It owns
  * `exit()`: `q` and Ctrl+C end here.
  */
-export function App({store, actions, onStore}: AppProps) {
+export function App({store, actions, onStore, waitLimitMs}: AppProps) {
 	const {exit} = useApp();
 	const theme = useTheme();
 	const snapshot = useSession(store);
@@ -67,6 +78,11 @@ export function App({store, actions, onStore}: AppProps) {
 
 	// O(frames) or O(findings) work, memoised per snapshot array; a key press reuses them.
 	const findingIndex = useMemo(() => indexFindings(findings), [findings]);
+	// While the handshake request is outstanding, the status says so (and counts the seconds), never OK.
+	const status = statusModel(snapshot);
+	const waiting = useMemo(() => pendingHandshake(snapshot), [snapshot.frames, snapshot.marks, snapshot.isEnded]); // eslint-disable-line react-hooks/exhaustive-deps
+	const nowTMs = useSessionClock(snapshot.meta.startedAt, waiting !== undefined);
+	const isSilent = !snapshot.isEnded && frames.length === 0;
 	const grouped = useMemo(() => findingsLayout(groupFindings(findings)), [findings]);
 	const stderrLines = useMemo(() => stderrFrames(frames), [frames]);
 	const view = useMemo(() => filterFrames(frames, state.filter, findingIndex.severity), [frames, state.filter, findingIndex]);
@@ -160,10 +176,9 @@ export function App({store, actions, onStore}: AppProps) {
 		...(actions?.send ? {onSend: (method: string, params: unknown) => actions.send?.(method, params)} : {}),
 		...(actions?.rerun
 			? {
-					onRerun() {
-						void Promise.resolve(actions.rerun?.()).then((next) => {
-							if (next && onStore) onStore(next);
-						});
+					async onRerun() {
+						const next = await actions.rerun?.();
+						if (next && onStore) onStore(next);
 					},
 				}
 			: {}),
@@ -171,8 +186,8 @@ export function App({store, actions, onStore}: AppProps) {
 
 	if (layout.isTooSmall) {
 		return (
-			<Text wrap="truncate-end" {...theme.tokens['severity.warning']}>
-				Terminal too small ({size.columns}×{size.rows}); mcp-wire needs {MIN_COLUMNS}×{MIN_ROWS}. q quits.
+			<Text wrap="wrap" {...theme.tokens['severity.warning']}>
+				{tooSmallMessage(size.columns, size.rows)}
 			</Text>
 		);
 	}
@@ -193,7 +208,7 @@ export function App({store, actions, onStore}: AppProps) {
 
 	return (
 		<Box flexDirection="column" width={width} height={layout.height}>
-			<StatusBar model={statusModel(snapshot)} width={width} />
+			<StatusBar model={status} width={width} {...(waiting ? {waiting: {method: waiting.method, elapsedMs: nowTMs - waiting.tMs, ...(waitLimitMs === undefined ? {} : {limitMs: waitLimitMs})}} : isSilent ? {waiting: {elapsedMs: 0}} : {})} />
 			{state.isHelpOpen ? (
 				<HelpOverlay lines={help} scroll={helpScroll} width={width} height={layout.bodyRows} />
 			) : (

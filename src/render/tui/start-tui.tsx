@@ -20,6 +20,8 @@ export interface StartTuiOptions {
 	readonly color: boolean;
 	/** Probe actions: `s` (send) and `r` (re-run) appear only when given. */
 	readonly actions?: TuiActions;
+	/** How long the probe waits for the `initialize` reply (ms): the status shows `waiting for initialize 3 s / 30 s`. */
+	readonly waitLimitMs?: number;
 }
 
 /** ESC sequences that switch to the alternate screen and back (xterm `?1049`). */
@@ -31,17 +33,18 @@ export interface TuiRootProps {
 	readonly initialStore: SessionStore;
 	readonly actions?: TuiActions | undefined;
 	readonly theme: Theme;
+	readonly waitLimitMs?: number | undefined;
 }
 
 /**
  * The component tree startTui renders: the theme provider and the app, holding the current session
  * store (it changes only when `actions.rerun` hands over a fresh session).
  */
-export function TuiRoot({initialStore, actions, theme}: TuiRootProps) {
+export function TuiRoot({initialStore, actions, theme, waitLimitMs}: TuiRootProps) {
 	const [store, setStore] = useState(initialStore);
 	return (
 		<ThemeContext.Provider value={theme}>
-			<App store={store} {...(actions ? {actions} : {})} onStore={setStore} />
+			<App store={store} {...(actions ? {actions} : {})} onStore={setStore} {...(waitLimitMs === undefined ? {} : {waitLimitMs})} />
 		</ThemeContext.Provider>
 	);
 }
@@ -84,7 +87,7 @@ export async function startTui(options: StartTuiOptions): Promise<void> {
 		process.once('exit', leaveOnExit);
 	}
 
-	const instance = render(<TuiRoot initialStore={options.store} actions={options.actions} theme={createTheme(options.color)} />, {
+	const instance = render(<TuiRoot initialStore={options.store} actions={options.actions} theme={createTheme(options.color)} waitLimitMs={options.waitLimitMs} />, {
 		stdin,
 		stdout,
 		patchConsole: false,

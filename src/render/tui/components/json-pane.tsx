@@ -1,5 +1,5 @@
 import {Box} from 'ink';
-import {escapeText} from '../../../core/bytes/glyphs.js';
+import {displayWidth, escapeText} from '../../../core/bytes/glyphs.js';
 import {Line, pushSegment, type Segment} from './line.js';
 
 /**
@@ -32,7 +32,7 @@ export function jsonLines(value: unknown, width: number): JsonLine[] {
 	const scalar = (segments: Segment[], item: unknown): void => {
 		if (typeof item === 'string') {
 			const budget = Math.max(8, width - columnsOf(segments) - 1);
-			pushSegment(segments, escapeText(JSON.stringify(item), budget), 'json.string');
+			pushSegment(segments, quotedString(item, budget), 'json.string');
 		} else if (typeof item === 'number') {
 			pushSegment(segments, String(item), 'json.number');
 		} else {
@@ -89,6 +89,20 @@ export function jsonLines(value: unknown, width: number): JsonLine[] {
 	}
 
 	return out;
+}
+
+/**
+ * A JSON string as shown: quoted and escaped; when wider than `budget` columns, its content is cut and
+ * the closing quote kept, the cut marked outside the quotes: `"Lorem ipsum…" (+1,234 bytes)` (N counts the
+ * JSON text's bytes not shown).
+ */
+export function quotedString(value: string, budget: number): string {
+	const json = JSON.stringify(value);
+	const whole = escapeText(json);
+	if (displayWidth(whole) <= budget) return whole;
+	const cut = escapeText(json.slice(1, -1), Math.max(1, budget - 2));
+	const marker = /… \(\+[\d,]+ bytes?\)$/.exec(cut);
+	return marker === null ? `"${cut}"` : `"${cut.slice(0, marker.index)}…"${cut.slice(marker.index + 1)}`;
 }
 
 /** Props of {@link JsonPane}. */

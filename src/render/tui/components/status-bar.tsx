@@ -13,11 +13,32 @@ import {Line, pushSegment, type Segment} from './line.js';
 
 const VERDICT_LABEL = {ok: ' OK ', warn: ' WARN ', fail: ' FAIL '} as const;
 
-/** The status bar's segments at a width. */
-export function statusSegments(model: StatusModel, width: number): Segment[] {
+/**
+ * The handshake request is outstanding: which, for how long (ms), and how long the probe waits (absent:
+ * not known). `method` absent: nothing has crossed the wire yet (the server is starting).
+ */
+export interface WaitingStatus {
+	readonly method?: string;
+	readonly elapsedMs: number;
+	readonly limitMs?: number;
+}
+
+/** `waiting for initialize 3 s / 30 s` (whole seconds, never negative), or `waiting for the first message`. */
+export function waitingText(waiting: WaitingStatus): string {
+	if (waiting.method === undefined) return 'waiting for the first message';
+	const seconds = (ms: number): string => `${Math.max(0, Math.floor(ms / 1000))} s`;
+	return `waiting for ${waiting.method} ${seconds(waiting.elapsedMs)}${waiting.limitMs === undefined ? '' : ` / ${seconds(waiting.limitMs)}`}`;
+}
+
+/**
+ * The status bar's segments at a width. While the handshake is outstanding (`waiting`), an OK verdict is not shown (nothing has been judged yet): the label says WAIT and the
+ * live segment counts the seconds. Findings already made (a banner before the reply) keep their verdict.
+ */
+export function statusSegments(model: StatusModel, width: number, waiting?: WaitingStatus): Segment[] {
 	const isWide = width >= 100;
 	const segments: Segment[] = [];
-	pushSegment(segments, VERDICT_LABEL[model.verdict], verdictToken(model.verdict));
+	if (waiting !== undefined && model.verdict === 'ok') pushSegment(segments, ' WAIT ', 'ui.accent');
+	else pushSegment(segments, VERDICT_LABEL[model.verdict], verdictToken(model.verdict));
 	if (isWide && model.server !== undefined) {
 		pushSegment(segments, ` ${escapeText(model.server, 24)}`, 'ui.accent');
 	}
@@ -41,6 +62,8 @@ export function statusSegments(model: StatusModel, width: number): Segment[] {
 	pushSegment(segments, '  ', 'ui.plain');
 	if (model.isEnded) {
 		pushSegment(segments, `■ ended${model.exit === undefined ? '' : `, ${model.exit}`}`, 'ui.dim');
+	} else if (waiting !== undefined) {
+		pushSegment(segments, `● ${waitingText(waiting)}`, 'stream.stdout');
 	} else {
 		pushSegment(segments, `● live${model.exit === undefined ? '' : ` (${model.exit})`}`, 'stream.stdout');
 	}
@@ -52,13 +75,15 @@ export function statusSegments(model: StatusModel, width: number): Segment[] {
 export interface StatusBarProps {
 	readonly model: StatusModel;
 	readonly width: number;
+	/** Set while the handshake is outstanding (see {@link statusSegments}). */
+	readonly waiting?: WaitingStatus;
 }
 
 /** The one-line status bar. */
-export function StatusBar({model, width}: StatusBarProps) {
+export function StatusBar({model, width, waiting}: StatusBarProps) {
 	return (
 		<Box height={1} width={width} overflow="hidden">
-			<Line segments={statusSegments(model, width)} />
+			<Line segments={statusSegments(model, width, waiting)} />
 		</Box>
 	);
 }

@@ -33,9 +33,14 @@ export interface KeymapContext {
 	/** Rows of the send panel's list. */
 	readonly sendRows: number;
 	readonly onQuit: () => void;
-	readonly onSend?: (method: string, params: unknown) => void;
-	readonly onRerun?: () => void;
+	/** Returns false when nothing was sent (the server's stdin is closed). */
+	readonly onSend?: (method: string, params: unknown) => boolean | void;
+	/** May return a promise that settles when the re-run is done (its notice is then cleared). */
+	readonly onRerun?: () => void | Promise<unknown>;
 }
+
+/** The footer notice while a re-run is in progress (cleared when it is done). */
+export const RERUN_NOTICE = 're-running the probe…';
 
 /** Key flags of one key press: ink's {@link Key}, of which only these are read. */
 export type KeyPress = InkKeyLike & {readonly meta?: boolean};
@@ -97,8 +102,8 @@ export function handleKey(input: string, key: KeyPress, context: KeymapContext):
 				return;
 			}
 
-			context.onSend?.(state.input.method, params);
-			dispatch({type: 'send-done', method: state.input.method});
+			const sent = context.onSend?.(state.input.method, params);
+			dispatch({type: 'send-done', method: state.input.method, sent: sent !== false});
 		} else if (name === 'escape') {
 			dispatch({type: 'input-cancel'});
 		} else if (name === 'backspace') {
@@ -206,8 +211,8 @@ export function handleKey(input: string, key: KeyPress, context: KeymapContext):
 		}
 
 		case 'rerun': {
-			context.onRerun?.();
-			dispatch({type: 'set-notice', text: 're-running the probe…'});
+			dispatch({type: 'set-notice', text: RERUN_NOTICE});
+			void Promise.resolve(context.onRerun?.()).finally(() => dispatch({type: 'clear-notice', text: RERUN_NOTICE}));
 			return;
 		}
 

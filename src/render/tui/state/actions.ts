@@ -61,5 +61,8 @@ export type ViewAction =
 	| {readonly type: 'send-move'; readonly move: Move; readonly total: number; readonly rows: number}
 	| {readonly type: 'send-choose'; readonly method: string; readonly label: string; readonly text: string}
 	| {readonly type: 'send-error'; readonly message: string}
-	| {readonly type: 'send-done'; readonly method: string}
-	| {readonly type: 'set-notice'; readonly text: string};
+	/** `sent` false: nothing was written (the server exited or its stdin is closed). */
+	| {readonly type: 'send-done'; readonly method: string; readonly sent: boolean}
+	| {readonly type: 'set-notice'; readonly text: string}
+	/** Clear the notice when it still says `text` (the action it announced has ended). */
+	| {readonly type: 'clear-notice'; readonly text: string};

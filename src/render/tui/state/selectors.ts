@@ -244,6 +244,38 @@ export interface StatusModel {
 	readonly server?: string;
 }
 
+/** The handshake request the client is still waiting for: its method and when it was sent (session ms). */
+export interface PendingHandshake {
+	readonly method: string;
+	readonly tMs: number;
+}
+
+const HANDSHAKE_METHODS: ReadonlySet<string> = new Set(['initialize', 'server/discover']);
+
+/**
+ * The handshake request (`initialize`, or `server/discover` in the 2026-07-28 era) still outstanding in a
+ * live session: the last one the client sent, when no response or error answers it, the client has not
+ * given up on it (a `timeout` mark) and the session has not ended. O(frames); memoise per snapshot.
+ * @returns undefined once the handshake was answered (or given up on), and for an ended session.
+ */
+export function pendingHandshake(snapshot: Pick<SessionSnapshot, 'frames' | 'marks' | 'isEnded'>): PendingHandshake | undefined {
+	if (snapshot.isEnded) return undefined;
+	let request: {index: number; method: string; tMs: number; id: unknown} | undefined;
+	let isAnswered = false;
+	for (const frame of snapshot.frames) {
+		if (frame.stream === 'stdin' && frame.kind === 'request' && frame.method !== undefined && HANDSHAKE_METHODS.has(frame.method)) {
+			request = {index: frame.index, method: frame.method, tMs: frame.tMs, id: frame.id};
+			isAnswered = false;
+		} else if (request !== undefined && frame.answers?.requestIndex === request.index) {
+			isAnswered = true;
+		}
+	}
+	if (request === undefined || isAnswered) return undefined;
+	const pending = request;
+	if (snapshot.marks.some((mark) => mark.type === 'timeout' && mark.id === pending.id && mark.method === pending.method)) return undefined;
+	return {method: pending.method, tMs: pending.tMs};
+}
+
 /** The status bar model of a snapshot (O(1)). */
 export function statusModel(snapshot: SessionSnapshot): StatusModel {
 	const {summary} = snapshot;

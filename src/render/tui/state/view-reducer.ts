@@ -184,10 +184,12 @@ function dropLast(text: string): string {
 
 /**
  * The view reducer: `(state, action) → state`, pure and total (unknown combinations return `state`).
- * The footer notice is cleared by every action except the ones that set it.
+ * The footer notice is cleared by every action except the ones that set it, and by `clear-notice` when the
+ * action it announced ends (a re-run is done).
  */
 export function viewReducer(previous: ViewState, action: ViewAction): ViewState {
-	const state = previous.notice !== '' && action.type !== 'set-notice' && action.type !== 'send-done' ? {...previous, notice: ''} : previous;
+	const keepsNotice = action.type === 'set-notice' || action.type === 'send-done' || action.type === 'clear-notice';
+	const state = previous.notice !== '' && !keepsNotice ? {...previous, notice: ''} : previous;
 	switch (action.type) {
 		case 'select-prev':
 		case 'select-next':
@@ -299,7 +301,12 @@ export function viewReducer(previous: ViewState, action: ViewAction): ViewState 
 		}
 
 		case 'send-done': {
-			return {...state, input: null, isFollowing: true, focus: 'frames', detailScroll: 0, notice: `sent ${action.method}`};
+			const notice = action.sent ? `sent ${action.method}` : `${action.method} not sent: the server's stdin is closed (it exited or is shutting down)`;
+			return {...state, input: null, isFollowing: true, focus: 'frames', detailScroll: 0, notice};
+		}
+
+		case 'clear-notice': {
+			return previous.notice === action.text ? {...state, notice: ''} : state;
 		}
 
 		case 'set-notice': {

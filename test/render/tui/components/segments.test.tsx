@@ -133,8 +133,11 @@ describe('pane text', () => {
 			{text: ': [', token: 'json.punct'},
 		]);
 		expect(out[6]!.map((segment) => segment.token)).toEqual(['ui.plain', 'json.key', 'json.punct', 'json.string', 'json.punct']);
-		// Long strings are cut to the width with the bytes left out.
-		expect(segmentsText(jsonLines('x'.repeat(100), 30)[0]!)).toBe('"xxxxxxxxxxxxxxx… (+86 bytes)');
+		// Long strings are cut to the width with the bytes left out, and keep their closing quote.
+		expect(segmentsText(jsonLines('x'.repeat(100), 30)[0]!)).toBe('"xxxxxxxxxxxxxx…" (+86 bytes)');
+		expect(segmentsText(jsonLines({k: 'y'.repeat(100)}, 30)[1]!)).toBe('  "k": "yyyyyyy…" (+93 bytes)');
+		// A string that fits is shown whole.
+		expect(segmentsText(jsonLines('x'.repeat(27), 30)[0]!)).toBe(`"${'x'.repeat(27)}"`);
 		const huge = jsonLines(Array.from({length: MAX_JSON_LINES + 5}, (_, i) => i), 80);
 		expect(huge.length).toBe(MAX_JSON_LINES + 1);
 		expect(segmentsText(huge.at(-1)!)).toBe('… (cut at 20000 lines; the raw and hex tabs show every byte)');

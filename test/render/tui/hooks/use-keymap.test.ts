@@ -1,6 +1,6 @@
 import {describe, expect, it, vi} from 'vitest';
 import type {Finding} from '../../../../src/core/types.js';
-import {handleInput, keyOfChar, type KeymapContext} from '../../../../src/render/tui/hooks/use-keymap.js';
+import {handleInput, keyOfChar, RERUN_NOTICE, type KeymapContext} from '../../../../src/render/tui/hooks/use-keymap.js';
 import type {ViewAction} from '../../../../src/render/tui/state/actions.js';
 import {findingsLayout, groupFindings, identityView, indexFindings, stderrFrames} from '../../../../src/render/tui/state/selectors.js';
 import {INITIAL_VIEW_STATE, viewReducer, type ViewState} from '../../../../src/render/tui/state/view-reducer.js';
@@ -95,7 +95,30 @@ describe('key routing', () => {
 		const good = context({...INITIAL_VIEW_STATE, input: {mode: 'send-params', method: 'ping', label: 'ping', text: ' '}});
 		handleInput('', {return: true}, good.value);
 		expect(good.onSend).toHaveBeenCalledWith('ping', {});
-		expect(good.actions).toEqual([{type: 'send-done', method: 'ping'}]);
+		expect(good.actions).toEqual([{type: 'send-done', method: 'ping', sent: true}]);
+	});
+
+	it('says when nothing was sent: the action returned false (the server had exited)', () => {
+		const closed = context({...INITIAL_VIEW_STATE, input: {mode: 'send-params', method: 'ping', label: 'ping', text: ''}});
+		closed.onSend.mockReturnValue(false);
+		handleInput('', {return: true}, closed.value);
+		expect(closed.actions).toEqual([{type: 'send-done', method: 'ping', sent: false}]);
+	});
+
+	it('r announces the re-run and clears that notice when the re-run is done', async () => {
+		let done!: () => void;
+		const rerun = new Promise<void>((resolve) => {
+			done = resolve;
+		});
+		const {value, actions} = context(INITIAL_VIEW_STATE);
+		handleInput('r', {}, {...value, features: new Set(['rerun']), onRerun: () => rerun});
+		expect(actions).toEqual([{type: 'set-notice', text: RERUN_NOTICE}]);
+		await Promise.resolve();
+		expect(actions).toHaveLength(1);
+		done();
+		await rerun;
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(actions).toEqual([{type: 'set-notice', text: RERUN_NOTICE}, {type: 'clear-notice', text: RERUN_NOTICE}]);
 	});
 
 	it('quits on q and Ctrl+C, but q is text in the search line', () => {

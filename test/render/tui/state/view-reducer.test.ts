@@ -162,9 +162,23 @@ describe('view reducer: filters, search, help, send', () => {
 		expect(failed.input).toEqual({mode: 'send-params', method: 'tools/list', label: 'tools/list', text: '{"x"', error: 'bad JSON'});
 		// Typing clears the error.
 		expect(viewReducer(failed, {type: 'input-text', text: '}'}).input).toEqual({mode: 'send-params', method: 'tools/list', label: 'tools/list', text: '{"x"}'});
-		const sent = viewReducer({...failed, isFollowing: false, focus: 'findings'}, {type: 'send-done', method: 'tools/list'});
+		const sent = viewReducer({...failed, isFollowing: false, focus: 'findings'}, {type: 'send-done', method: 'tools/list', sent: true});
 		expect(sent).toMatchObject({input: null, isFollowing: true, focus: 'frames', notice: 'sent tools/list'});
 		// The notice lasts until the next action.
 		expect(viewReducer(sent, {type: 'focus-next'}).notice).toBe('');
+	});
+
+	it('does not claim a request was sent when nothing was written (the server had exited)', () => {
+		const state = {...INITIAL_VIEW_STATE, input: {mode: 'send-params' as const, method: 'ping', label: 'ping', text: ''}};
+		const after = viewReducer(state, {type: 'send-done', method: 'ping', sent: false});
+		expect(after.notice).toBe("ping not sent: the server's stdin is closed (it exited or is shutting down)");
+		expect(after.input).toBeNull();
+	});
+
+	it('clears a notice when the action it announced ends, and only that notice', () => {
+		const running = viewReducer(INITIAL_VIEW_STATE, {type: 'set-notice', text: 're-running the probe…'});
+		expect(viewReducer(running, {type: 'clear-notice', text: 're-running the probe…'}).notice).toBe('');
+		const other = viewReducer(running, {type: 'set-notice', text: 'no frame with a finding'});
+		expect(viewReducer(other, {type: 'clear-notice', text: 're-running the probe…'}).notice).toBe('no frame with a finding');
 	});
 });

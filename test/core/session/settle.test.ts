@@ -1,0 +1,79 @@
+import {describe, expect, it} from 'vitest';
+import {Session} from '../../../src/core/session/session.js';
+import {USER_STOP_PHASE, type SessionMeta} from '../../../src/core/types.js';
+
+// Issue 11: the TUI's live view shows the findings the plain log shows (end-of-session checks run once
+// the scripted exchange is done), and a user who quits early is not the server's fault.
+
+const META: SessionMeta = {
+	tool: {name: 'mcp-wire', version: '0.0.0-test'},
+	node: 'v20.0.0',
+	platform: 'linux',
+	command: ['server'],
+	envMode: 'sdk-default',
+	startedAt: '2026-01-01T00:00:00.000Z',
+	mode: 'probe',
+};
+const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+const INITIALIZE = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n';
+const REPLY = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}\n';
+const LOG = '2026-01-01 12:00:00,001 INFO server starting\n';
+const codes = (session: Session): string[] => session.getSnapshot().findings.map((finding) => `${finding.code}@${finding.stream}:${finding.offset}`);
+
+function mergedStderrSession(): Session {
+	const session = new Session(META);
+	session.pushChunk('stdin', 0, encode(INITIALIZE));
+	session.pushChunk('stdout', 5, encode(LOG));
+	session.pushChunk('stdout', 6, encode(REPLY));
+	return session;
+}
+
+describe('Session.settle', () => {
+	it('runs the end-of-session checks while the session stays open (stderr-merged before q)', () => {
+		const session = mergedStderrSession();
+		expect(codes(session)).toEqual(['stray-output@stdout:0']);
+		session.settle(10);
+		expect(codes(session)).toEqual(['stray-output@stdout:0', 'stderr-merged@stdout:0']);
+		expect(session.getSnapshot().isEnded).toBe(false);
+	});
+
+	it('gives the same findings as a session finished at that point, and finish does not repeat them', () => {
+		const settled = mergedStderrSession();
+		settled.settle(10);
+		const live = codes(settled);
+		settled.finish(20);
+		const finished = mergedStderrSession();
+		finished.finish(10);
+		expect(codes(settled)).toEqual(live);
+		expect(codes(finished)).toEqual(live);
+		expect(settled.getSnapshot().summary.findings).toEqual(finished.getSnapshot().summary.findings);
+	});
+
+	it('blames no end that has not come: an open request is not unanswered yet', () => {
+		const session = new Session(META);
+		session.pushChunk('stdin', 0, encode(INITIALIZE));
+		session.settle(5_000);
+		expect(codes(session)).toEqual([]);
+	});
+});
+
+describe('a probe stopped by the user', () => {
+	it('derives no unanswered-request for what the user cut off', () => {
+		const stopped = new Session(META);
+		stopped.pushChunk('stdin', 0, encode(INITIALIZE));
+		stopped.mark({type: 'stdin-closed', tMs: 7_000});
+		stopped.mark({type: 'phase', name: USER_STOP_PHASE, tMs: 7_000});
+		stopped.exit({code: null, signal: 'SIGKILL', tMs: 8_000});
+		stopped.finish(8_000);
+		expect(codes(stopped)).toEqual([]);
+		expect(stopped.getSnapshot().summary.verdict).toBe('ok');
+
+		// The same bytes without the mark: the server never answered, a real finding.
+		const silent = new Session(META);
+		silent.pushChunk('stdin', 0, encode(INITIALIZE));
+		silent.mark({type: 'stdin-closed', tMs: 7_000});
+		silent.exit({code: 0, signal: null, tMs: 7_100});
+		silent.finish(7_100);
+		expect(codes(silent)).toEqual(['unanswered-request@stdin:0']);
+	});
+});
