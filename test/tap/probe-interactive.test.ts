@@ -17,8 +17,8 @@ function server(name: string, source: string): string {
 	return file;
 }
 
-/** Logs to stdout before answering (stderr stays silent): stray-output (log) and, at the end of the exchange, stderr-merged. */
-const LOGS_ON_STDOUT = server('logs-on-stdout', `process.stdout.write('2026-01-01 12:00:00,001 INFO server ready\\n');\n${SERVERS.healthy}`);
+/** Writes a log notification to stderr (the wrong stream): message-on-stderr, an end-of-session check. */
+const MESSAGE_ON_STDERR = server('message-on-stderr', `process.stderr.write(JSON.stringify({jsonrpc: '2.0', method: 'notifications/message', params: {level: 'info', data: 'ready'}}) + '\\n');\n${SERVERS.healthy}`);
 /** Healthy, but exits 200 ms after its first ping (the probe's last scripted request). */
 const EXITS_AFTER_PING = server('exits-after-ping', `${SERVERS.healthy}\nprocess.stdin.on('data', (d) => { if (d.toString().includes('"ping"')) setTimeout(() => process.exit(0), 200); });`);
 
@@ -52,14 +52,14 @@ const codes = (session: Session): string[] => session.getSnapshot().findings.map
 
 describe('runProbe, interactive (the TUI holds the server)', () => {
 	it('reports the end-of-session findings once the scripted exchange is done, while the server is held', async () => {
-		const run = interactive(LOGS_ON_STDOUT);
+		const run = interactive(MESSAGE_ON_STDERR);
 		await run.ready;
 		// The server is still up and held: the session is live, and already shows what the plain log shows.
 		expect(run.session().getSnapshot().isEnded).toBe(false);
-		expect(codes(run.session())).toEqual(['stray-output', 'stderr-merged']);
+		expect(codes(run.session())).toEqual(['message-on-stderr']);
 		run.release();
 		const result = await run.done;
-		expect(codes(result.session)).toEqual(['stray-output', 'stderr-merged']);
+		expect(codes(result.session)).toEqual(['message-on-stderr']);
 	}, 60_000);
 
 	it('send says whether it wrote anything: false once the server has exited', async () => {

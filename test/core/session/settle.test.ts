@@ -17,35 +17,37 @@ const META: SessionMeta = {
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const INITIALIZE = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n';
 const REPLY = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}\n';
-const LOG = '2026-01-01 12:00:00,001 INFO server starting\n';
+const TOOLS_LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n';
+/** The reply to tools/list, written to stderr (a logger bound to the wrong fd): message-on-stderr, an end-of-session check. */
+const REPLY_ON_STDERR = '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\n';
 const codes = (session: Session): string[] => session.getSnapshot().findings.map((finding) => `${finding.code}@${finding.stream}:${finding.offset}`);
 
-function mergedStderrSession(): Session {
+function replyOnStderrSession(): Session {
 	const session = new Session(META);
 	session.pushChunk('stdin', 0, encode(INITIALIZE));
-	session.pushChunk('stdout', 5, encode(LOG));
-	session.pushChunk('stdout', 6, encode(REPLY));
+	session.pushChunk('stdout', 5, encode(REPLY));
+	session.pushChunk('stdin', 6, encode(TOOLS_LIST));
+	session.pushChunk('stderr', 8, encode(REPLY_ON_STDERR));
 	return session;
 }
 
 describe('Session.settle', () => {
-	it('runs the end-of-session checks while the session stays open (stderr-merged before q)', () => {
-		const session = mergedStderrSession();
-		expect(codes(session)).toEqual(['stray-output@stdout:0']);
+	it('runs the end-of-session checks while the session stays open (message-on-stderr before q)', () => {
+		const session = replyOnStderrSession();
+		expect(codes(session)).toEqual([]);
 		session.settle(10);
-		expect(codes(session)).toEqual(['stray-output@stdout:0', 'stderr-merged@stdout:0']);
+		expect(codes(session)).toEqual(['message-on-stderr@stderr:0']);
 		expect(session.getSnapshot().isEnded).toBe(false);
 	});
 
-	it('gives the same findings as a session finished at that point, and finish does not repeat them', () => {
-		const settled = mergedStderrSession();
+	it('gives the findings of a session finished at that point, and finish does not repeat them', () => {
+		const settled = replyOnStderrSession();
 		settled.settle(10);
-		const live = codes(settled);
 		settled.finish(20);
-		const finished = mergedStderrSession();
-		finished.finish(10);
-		expect(codes(settled)).toEqual(live);
-		expect(codes(finished)).toEqual(live);
+		const finished = replyOnStderrSession();
+		finished.finish(20);
+		expect(codes(settled)).toEqual(codes(finished));
+		expect(codes(finished)).toEqual(['message-on-stderr@stderr:0', 'unanswered-request@stdin:147']);
 		expect(settled.getSnapshot().summary.findings).toEqual(finished.getSnapshot().summary.findings);
 	});
 
