@@ -195,7 +195,7 @@ export function explainError(text: string): ExplainResult {
 				why: `A line started with something that parses as JSON on its own and then went on: usually a log line that starts with a number, such as a timestamp \`2025-06-09 …\`${position === 4 ? ' (the year ends at position 4)' : ` (the number ends at position ${position})`}.`,
 				detail: {kind: 'log'},
 			},
-			{code: 'concatenated-json', likelihood: 'possible', why: `Or two JSON messages share one line (no "\\n" between them); the second starts at position ${position}.`},
+			{code: 'concatenated-json', likelihood: 'likely', why: `Or two JSON messages share one line (no "\\n" between them, or a lone CR): the first ends and the second starts at position ${position}.`},
 			{code: 'multiline-json', likelihood: 'possible', why: 'Or a line of pretty-printed JSON such as `  "jsonrpc": "2.0",` (a quoted key, then a colon).'},
 		);
 	}
@@ -210,7 +210,7 @@ export function explainError(text: string): ExplainResult {
 		add({code: 'stray-output', likelihood: 'likely', why: 'A line on stdout starts with a number followed by more text: usually a log line with a timestamp.', detail: {kind: 'log'}});
 	}
 
-	if (/Failed to parse JSONRPC message from server/i.test(message)) {
+	if (/Failed to parse JSONRPC message from server|ValidationError[\s\S]*JSONRPCMessage/i.test(message)) {
 		source = 'the Python SDK client (mcp.client.stdio), which logs it and skips the line';
 		const value = /input_value=(['"])((?:\\[\s\S]|(?!\1)[\s\S])*)\1/.exec(message)?.[2];
 		if (value !== undefined && /^(?:\\[rn]|\s)*$/.test(value)) {
@@ -286,6 +286,31 @@ export function explainError(text: string): ExplainResult {
 			{code: 'bom', likelihood: 'possible', why: '… preceded by a byte order mark,'},
 			{code: 'unknown-id', likelihood: 'possible', why: '… or sent with an id that does not match the request.'},
 		);
+	}
+
+	if (/Connection timeout triggered after \d+ ?ms/i.test(message)) {
+		source ??= "Claude Code (startup limit: 30 s, `MCP_TIMEOUT` in ms)";
+		add(
+			{code: 'no-response', likelihood: 'likely', why: 'Claude Code gave up waiting for the `initialize` answer: the server never answered (blocked before reading stdin, or its answer was lost on the wire).'},
+			{code: 'slow-response', likelihood: 'possible', why: 'Or the server answers, but later than 30 s (a first-start package download by `npx`/`uvx`, slow start-up work): raise `MCP_TIMEOUT` or start faster.'},
+			{code: 'unflushed-output', likelihood: 'possible', why: 'Or the answer sits in a stdout buffer (Python `print` without flush, C stdio).'},
+			{code: 'multiline-json', likelihood: 'possible', why: 'Or it was written but lost: pretty-printed over several lines,'},
+			{code: 'content-length-framing', likelihood: 'possible', why: '… or framed with Content-Length headers.'},
+		);
+	}
+
+	if (/Client closed for command/i.test(message)) {
+		source ??= 'Cursor';
+		add(
+			{code: 'early-exit', likelihood: 'likely', why: 'Cursor lost the server process: it exited (a crash, a missing module, usage text and exit) or closed stdout. Its stderr says why.'},
+			{code: 'spawn-failed', likelihood: 'possible', why: 'Or the command could not be started at all (not on the PATH Cursor passes).', detail: {errno: 'ENOENT'}},
+			{code: 'stray-output', likelihood: 'possible', why: 'Cursor 2026 builds were seen closing right after a line they could not parse (a banner or log line on stdout).', detail: {kind: 'banner'}},
+		);
+	}
+
+	if (/Cannot find module|ERR_MODULE_NOT_FOUND/.test(message)) {
+		source ??= 'Node.js, in the server process (its stderr)';
+		add({code: 'early-exit', likelihood: 'likely', why: 'Node could not load the server\'s entry file or one of its dependencies (a wrong path in the config\'s args, a missing `npm install` or build step), so the process exits before the handshake.'});
 	}
 
 	if (/Server transport closed unexpectedly|Connection closed|Server disconnected|-32000\b|transport closed/i.test(message)) {

@@ -34,7 +34,7 @@ describe('explainError: the messages of issue 5', () => {
 
 	it('Unexpected non-whitespace character after JSON at position 4 → a timestamped log line, or two values on a line', () => {
 		const result = explainError('Unexpected non-whitespace character after JSON at position 4');
-		expect(codes('Unexpected non-whitespace character after JSON at position 4')).toEqual(['stray-output:likely', 'concatenated-json:possible', 'multiline-json:possible']);
+		expect(codes('Unexpected non-whitespace character after JSON at position 4')).toEqual(['stray-output:likely', 'concatenated-json:likely', 'multiline-json:possible']);
 		expect(result.explanations[0]!.why).toContain('(the year ends at position 4)');
 		expect(result.explanations[0]!.hint).toBe(dressFinding({code: 'stray-output', stream: 'stdout', offset: 0, byteLength: 0, tMs: 0, detail: {kind: 'log'}}).hint);
 	});
@@ -124,5 +124,26 @@ describe('explainError: variants users paste', () => {
 				expect(explanation.rules).toEqual(CATALOG[code].rules);
 			}
 		}
+	});
+
+	it('learns client messages a newcomer could not match (Claude Code timeout, Cursor close, Node module, pydantic JSONRPCMessage)', () => {
+		expect(codes('[DEBUG] MCP server "weather": Connection timeout triggered after 30000ms (limit: 30000ms)')).toEqual([
+			'no-response:likely',
+			'slow-response:possible',
+			'unflushed-output:possible',
+			'multiline-json:possible',
+			'content-length-framing:possible',
+		]);
+		expect(explainError('Connection timeout triggered after 30000ms').source).toContain('Claude Code');
+		expect(codes('2026-01-02 10:00:00.000 [error] user-weather: Client closed for command')).toEqual(['early-exit:likely', 'spawn-failed:possible', 'stray-output:possible']);
+		expect(explainError('Client closed for command').source).toBe('Cursor');
+		expect(codes("Error: Cannot find module '/Users/me/weather/build/index.js'")).toEqual(['early-exit:likely']);
+		expect(codes("pydantic_core._pydantic_core.ValidationError: 1 validation error for JSONRPCMessage\n  Invalid JSON: expected value at line 1 column 1 [type=json_invalid, input_value='Starting server...', input_type=str]")).toEqual([
+			'stray-output:likely',
+			'blank-line:possible',
+			'multiline-json:possible',
+			'invalid-jsonrpc:possible',
+		]);
+		expect(codes('Unexpected non-whitespace character after JSON at position 57')).toEqual(['stray-output:likely', 'concatenated-json:likely', 'multiline-json:possible']);
 	});
 });
