@@ -137,7 +137,7 @@ export function App({store, actions, onStore, waitLimitMs}: AppProps) {
 		}
 	}
 
-	const findingRows = findingsSplit(layout.lowerRows).listRows;
+	const findingRows = findingsSplit(snapshot.summary.clients?.length ? layout.lowerRows - 1 : layout.lowerRows).listRows;
 	const stderrAt = stderrCursor(state, stderrLines.length);
 	const stderrSlice = visibleSlice(stderrLines.length, stderrAt, state.stderrScroll, layout.lowerRows);
 	const offers = useMemo(() => (state.input?.mode === 'send-pick' ? sendOffers(frames, actions?.tools) : []), [state.input?.mode, frames, actions]);
@@ -198,7 +198,7 @@ export function App({store, actions, onStore, waitLimitMs}: AppProps) {
 		lower = <SendPanel offers={offers} input={state.input} width={width} height={layout.lowerRows + 1} />;
 	} else if (state.focus === 'findings') {
 		lower = (
-			<FindingsPane findings={findings} layout={grouped} cursor={Math.min(state.findingCursor, Math.max(0, grouped.order.length - 1))} scroll={state.findingScroll} width={width} height={layout.lowerRows} isFocused />
+			<FindingsPane findings={findings} layout={grouped} cursor={Math.min(state.findingCursor, Math.max(0, grouped.order.length - 1))} scroll={state.findingScroll} width={width} height={layout.lowerRows} isFocused {...(snapshot.summary.clients ? {clients: snapshot.summary.clients} : {})} />
 		);
 	} else if (state.focus === 'stderr') {
 		lower = <StderrPane frames={frames} lines={stderrLines} start={stderrSlice.start} end={stderrSlice.end} cursor={stderrSlice.cursor} width={width} height={layout.lowerRows} isFocused />;

@@ -178,7 +178,8 @@ describe('TUI: panes', () => {
 		await tui.press(TAB, TAB);
 		const findings = rowsOf(tui.lastFrame());
 		expect(findings[11]).toBe('Detail  Hex   JSON   Raw   Chunks  │ Findings 2 │ Stderr 2');
-		expect(findings.slice(12, 16).map((line) => line.trimEnd())).toEqual([
+		expect(findings.slice(12, 17).map((line) => line.trimEnd())).toEqual([
+			'clients: ? not established: Cursor (stray-output, crlf) · ▲ degraded: TS SDK v1 (Claude Desktop/Cod…',
 			'✖ stray-output ×1',
 			'    #2 S→C @0x0000 25 B  stdout carries a banner line before the first message, not an MCP message',
 			'▲ crlf ×1',

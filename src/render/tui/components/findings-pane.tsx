@@ -1,7 +1,8 @@
 import {Box, Text} from 'ink';
 import {CLIENT_FAMILY_LABEL} from '../../../core/detectors/catalog.js';
 import {escapeText} from '../../../core/bytes/glyphs.js';
-import {STREAM_LABEL, type Finding} from '../../../core/types.js';
+import {CLIENT_SHORT_LABEL, outcomesLine} from '../../../core/clients/outcome.js';
+import {STREAM_LABEL, type ClientOutcome, type Finding} from '../../../core/types.js';
 import {fitColumns, formatBytes, formatOffset, SEVERITY_MARK, wrapText} from '../format.js';
 import type {FindingsLayout} from '../state/selectors.js';
 import {severityToken, useTheme} from '../theme.js';
@@ -66,15 +67,26 @@ export interface FindingsPaneProps {
 	readonly width: number;
 	readonly height: number;
 	readonly isFocused: boolean;
+	/** What each client family does with the session (`summary.clients`): one line above the list. */
+	readonly clients?: readonly ClientOutcome[];
+}
+
+/** The clients line: `clients: ✘ fails: Python SDK (invalid-utf8) · ▲ degraded: TS SDK v1 …`, cut to `width`. */
+export function clientsLineSegments(clients: readonly ClientOutcome[], width: number): Segment[] {
+	const token = clients.some((o) => o.outcome === 'fails') ? 'severity.error' : clients.some((o) => o.outcome === 'degraded') ? 'severity.warning' : 'ui.dim';
+	return [{text: fitColumns(`clients: ${outcomesLine(clients, (client) => CLIENT_SHORT_LABEL[client])}`, width), token}];
 }
 
 /** The findings pane. */
-export function FindingsPane({findings, layout, cursor, scroll, width, height, isFocused}: FindingsPaneProps) {
+export function FindingsPane({findings, layout, cursor, scroll, width, height, isFocused, clients}: FindingsPaneProps) {
 	const theme = useTheme();
-	const {listRows, detailRows} = findingsSplit(height);
+	const hasClients = clients !== undefined && clients.length > 0;
+	const {listRows, detailRows} = findingsSplit(hasClients ? height - 1 : height);
+	const clientsLine = hasClients ? <Line segments={clientsLineSegments(clients, width)} /> : null;
 	if (findings.length === 0) {
 		return (
-			<Box height={height}>
+			<Box flexDirection="column" height={height}>
+				{clientsLine}
 				<Text {...theme.tokens['ui.dim']}>No findings: nothing on the wire breaks a known client.</Text>
 			</Box>
 		);
@@ -85,6 +97,7 @@ export function FindingsPane({findings, layout, cursor, scroll, width, height, i
 	const current = findings[layout.order[cursor] ?? -1];
 	return (
 		<Box flexDirection="column" height={height} overflow="hidden">
+			{clientsLine}
 			<Box flexDirection="column" height={listRows} overflow="hidden">
 				{visible.map((line, i) => {
 					const lineNumber = scroll + i;

@@ -3,7 +3,7 @@ import type {ReactElement} from 'react';
 import stripAnsi from 'strip-ansi';
 import {describe, expect, it} from 'vitest';
 import {DetailPane} from '../../../../src/render/tui/components/detail-pane.js';
-import {FindingsPane} from '../../../../src/render/tui/components/findings-pane.js';
+import {clientsLineSegments, FindingsPane} from '../../../../src/render/tui/components/findings-pane.js';
 import {FrameList} from '../../../../src/render/tui/components/frame-list.js';
 import {HelpOverlay, helpLayout} from '../../../../src/render/tui/components/help-overlay.js';
 import {HexPane, visibleHexRows} from '../../../../src/render/tui/components/hex-pane.js';
@@ -340,5 +340,19 @@ describe('HelpOverlay', () => {
 
 	it.each(WIDTHS)('is generated from the key table, in two columns from 100 columns, scrollable, at %i columns', (width) => {
 		expect(lines(<HelpOverlay lines={helpLayout(helpSections(new Set()), width, 11)} scroll={0} width={width} height={12} />, width)).toEqual(expected[width]);
+	});
+});
+
+describe('FindingsPane clients line', () => {
+	it('says what each client does above the findings, worst first, cut to the width', () => {
+		const clients = [
+			{client: 'ts-sdk-v1', outcome: 'degraded', decidedBy: ['invalid-utf8'], note: '', connects: true, toolsListed: true},
+			{client: 'python-sdk', outcome: 'fails', decidedBy: ['invalid-utf8'], note: '', connects: true, toolsListed: false},
+			{client: 'cursor', outcome: 'unknown', decidedBy: ['invalid-utf8'], note: '', connects: true, toolsListed: true},
+		] as const;
+		expect(clientsLineSegments(clients, 200)).toEqual([
+			{text: 'clients: ✘ fails: Python SDK (invalid-utf8) · ? not established: Cursor (invalid-utf8) · ▲ degraded: TS SDK v1 (Claude Desktop/Code)', token: 'severity.error'},
+		]);
+		expect(clientsLineSegments(clients, 30)[0]!.text.length).toBeLessThanOrEqual(30);
 	});
 });
