@@ -3,6 +3,7 @@ import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {buildProgram} from '../../src/cli/main.js';
+import {describeRedactions} from '../../src/render/report/redact.js';
 
 const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
 
@@ -21,5 +22,15 @@ describe('README option tables', () => {
 		const probe = program.commands.find((command) => command.name() === 'probe')!;
 		const flags = probe.options.map((option) => option.long!).filter((flag) => flag !== '--help');
 		expect([...new Set(tableFlags('### `mcp-wire probe'))].sort()).toEqual([...new Set(flags)].sort());
+	});
+
+	it('report: the redaction sentence quotes the footer the report prints (issue 11)', () => {
+		const flat = README.replaceAll(/\s+/g, ' ');
+		const nothing = describeRedactions({});
+		expect(nothing).toBe('Redaction: on; nothing secret-looking was found.');
+		expect(flat).toContain(`"${nothing}"`);
+		const masked = describeRedactions({'secret-value': 1});
+		expect(flat).toContain(`"${masked}"`);
+		expect(flat).not.toMatch(/home directory becomes `~`, the user name `<user>`, secret-looking values and well-known key shapes are masked/);
 	});
 });
