@@ -436,7 +436,10 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 	'unknown-id': {
 		severity: 'error',
 		title: 'response to an unknown id',
-		message: (d) => `a response with id ${JSON.stringify(d.detail?.['id'] ?? null)} matches no outstanding request`,
+		message: (d) =>
+			d.detail?.['reason'] === 'id-type-changed'
+				? `a response echoes id ${JSON.stringify(d.detail?.['requestId'] ?? null)} as the string ${JSON.stringify(d.detail?.['id'] ?? null)}: the TS and Python SDK clients match it anyway, VS Code and rmcp do not`
+				: `a response with id ${JSON.stringify(d.detail?.['id'] ?? null)} matches no outstanding request`,
 		hint: () => 'Echo the request `id` unchanged (same value and type; 0 is a valid id, not "missing").',
 		rules: ['J5'],
 		doc: {
@@ -449,14 +452,24 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 				],
 			},
 		},
-		impact: row({
+		impact: (d) =>
+			d.detail?.['reason'] === 'id-type-changed'
+				? row({
+						'ts-sdk-v1': ['ok', 'matches responses by `Number(id)`: "0" answers request 0'],
+						'ts-sdk-v2': ['ok', 'matches by `Number(id)`'],
+						'python-sdk': ['ok', 'normalises a numeric string id to the int it sent (since python-sdk PR #1720)'],
+						vscode: ['hang', 'pending requests are keyed by the number it sent: "0" never matches; the request waits'],
+						rmcp: ['hang', 'rejects an id whose type changed (rust-sdk #1017); the request waits'],
+						cursor: UNKNOWN,
+					})()
+				: row({
 			'ts-sdk-v1': ['hang', 'logs `Received a response for an unknown message ID`; the real request times out'],
 			'ts-sdk-v2': ['hang', 'logs and ignores it'],
 			'python-sdk': ['hang', 'RuntimeError to the message handler; the request waits forever'],
 			vscode: ['hang', 'ignored'],
 			rmcp: UNKNOWN,
 			cursor: UNKNOWN,
-		}),
+		})(),
 	},
 	'duplicate-response': {
 		severity: 'error',

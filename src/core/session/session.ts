@@ -479,8 +479,19 @@ export class Session implements SessionStore {
 			}
 			return drafts;
 		}
-		const key = idKey(frame.id);
-		const request = this.outstanding[requester].get(key);
+		let key = idKey(frame.id);
+		let request = this.outstanding[requester].get(key);
+		// The id came back as a string of the request's integer (`"0"` for 0): the TS SDK v1 and v2 clients
+		// match by `Number(id)` and the Python SDK normalises it, so the request is answered for them; VS Code
+		// and rmcp match the type too and never see the answer (a warning naming them, unknown-id).
+		if (!request && typeof frame.id === 'string' && /^-?\d{1,15}$/.test(frame.id)) {
+			const numeric = idKey(Number(frame.id));
+			request = this.outstanding[requester].get(numeric);
+			if (request) {
+				key = numeric;
+				add({...base, code: 'unknown-id', severity: 'warning', detail: {id: frame.id, reason: 'id-type-changed', requestId: request.frame.id ?? null}});
+			}
+		}
 		if (!request) {
 			// A second answer to an answered id is a duplicate when it came in the same burst as the first,
 			// repeats it byte for byte, or when nothing newer is waiting; when a newer request is waiting, the
