@@ -1,3 +1,4 @@
+import {lstatSync} from 'node:fs';
 import path from 'node:path';
 import {Command, Option} from 'commander';
 import type {SessionMeta} from '../../core/types.js';
@@ -100,7 +101,7 @@ export function tapCommand(): Command {
 		.summary('sit in a real client\'s stdio pipe: forward every byte unchanged, record a capture')
 		.description('Run an MCP server between a real client and itself: every byte is forwarded unchanged both ways, recorded to a capture file, and served live to `mcp-wire attach`.')
 		.argument('<command...>', 'the server command and its arguments (after --)')
-		.addOption(new Option('--capture <file>', 'write the capture to FILE instead of the state directory (not pruned)'))
+		.addOption(new Option('--capture <file>', 'write the capture to FILE instead of the state directory (not pruned; an existing FILE is kept and the capture goes to FILE.1, FILE.2, … before its extension)'))
 		.addOption(new Option('--no-capture', 'record nothing and serve no live socket (a pure relay)'))
 		.option('--name <name>', 'name for the capture file and `mcp-wire attach NAME` (default: from the command)')
 		.passThroughOptions()
@@ -124,7 +125,7 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 	const facts = currentPlatform();
 	const name = sanitizeName(options.name ?? defaultName(command));
 	const isCapturing = options.capture !== false;
-	const explicit = typeof options.capture === 'string' ? path.resolve(options.capture) : undefined;
+	const explicit = typeof options.capture === 'string' ? freeCapturePath(path.resolve(options.capture)) : undefined;
 	const stdout = openWireStream(1, process.stdout);
 	const stdinFd = inPlaceFd(0);
 	let isStdinStream = false;
@@ -192,4 +193,30 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 	// Nothing should keep the loop alive now; if something does, do not hang the client.
 	setTimeout(() => process.exit(result.exitCode), 1000).unref();
 	return result.exitCode;
+}
+
+/**
+ * `--capture FILE` never overwrites an earlier capture (issue 11): a client restarts a wrapped server with
+ * the same arguments, and each run's bytes are evidence. When `file` exists (anything at that path, a
+ * symlink included), the capture goes to the first free `<name>.1<ext>`, `<name>.2<ext>`, … beside it.
+ * @param file an absolute path
+ * @returns `file`, or the first free numbered name (the tap says which on stderr when it starts)
+ */
+export function freeCapturePath(file: string, exists: (candidate: string) => boolean = pathExists): string {
+	if (!exists(file)) return file;
+	const ext = path.extname(file);
+	const stem = file.slice(0, file.length - ext.length);
+	for (let n = 1; ; n++) {
+		const candidate = `${stem}.${n}${ext}`;
+		if (!exists(candidate)) return candidate;
+	}
+}
+
+function pathExists(candidate: string): boolean {
+	try {
+		lstatSync(candidate);
+		return true;
+	} catch {
+		return false;
+	}
 }
