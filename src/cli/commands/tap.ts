@@ -126,6 +126,9 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 	const name = sanitizeName(options.name ?? defaultName(command));
 	const isCapturing = options.capture !== false;
 	const explicit = typeof options.capture === 'string' ? freeCapturePath(path.resolve(options.capture)) : undefined;
+	if (explicit !== undefined && explicit !== path.resolve(options.capture as string)) {
+		process.stderr.write(`mcp-wire: ${path.resolve(options.capture as string)} exists (kept); capturing to ${explicit}\n`);
+	}
 	const stdout = openWireStream(1, process.stdout);
 	const stdinFd = inPlaceFd(0);
 	let isStdinStream = false;
