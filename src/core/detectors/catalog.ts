@@ -438,7 +438,7 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		title: 'response to an unknown id',
 		message: (d) =>
 			d.detail?.['reason'] === 'id-type-changed'
-				? `a response echoes id ${JSON.stringify(d.detail?.['requestId'] ?? null)} as the string ${JSON.stringify(d.detail?.['id'] ?? null)}: the TS and Python SDK clients match it anyway, VS Code and rmcp do not`
+				? `a response echoes id ${JSON.stringify(d.detail?.['requestId'] ?? null)} as the string ${JSON.stringify(d.detail?.['id'] ?? null)}: the TS and Python SDK clients match it anyway, rmcp does not (VS Code: not established)`
 				: `a response with id ${JSON.stringify(d.detail?.['id'] ?? null)} matches no outstanding request`,
 		hint: () => 'Echo the request `id` unchanged (same value and type; 0 is a valid id, not "missing").',
 		rules: ['J5'],
@@ -458,7 +458,7 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 						'ts-sdk-v1': ['ok', 'matches responses by `Number(id)`: "0" answers request 0'],
 						'ts-sdk-v2': ['ok', 'matches by `Number(id)`'],
 						'python-sdk': ['ok', 'normalises a numeric string id to the int it sent (since python-sdk PR #1720)'],
-						vscode: ['hang', 'pending requests are keyed by the number it sent: "0" never matches; the request waits'],
+						vscode: ['unknown', 'not established: it keys pending requests by the id it sent, so "0" may never match; not checked against the real client'],
 						rmcp: ['hang', 'rejects an id whose type changed (rust-sdk #1017); the request waits'],
 						cursor: UNKNOWN,
 					})()
