@@ -5,9 +5,9 @@
  *
  * Usage, from anywhere: `node scripts/record-example-captures.mjs [--no-build] [--jobs N] [NAME...]`
  * - builds first (`npm run build`) unless `--no-build`;
- * - runs `node bin/mcp-wire.js probe --json --timeout <entry.timeoutMs ?? 2500> -- <entry.command>` from
- *   the repo root, N probes at a time (default 4; timing faults such as `unflushed` and `slow-healthy`
- *   do not depend on load at these timeouts);
+ * - runs `node bin/mcp-wire.js probe --json [--timeout <entry.timeoutMs>] -- <entry.command>` from the
+ *   repo root (without `timeoutMs`, the probe's defaults: 30 s for initialize, 10 s per request, an early
+ *   stop when the server is seen blocked reading stdin), N probes at a time (default 4);
  * - NAME... limits it to those manifest entries.
  *
  * The dumps leave the machine (they are committed), so the script makes sure no absolute path of this
@@ -29,7 +29,6 @@ import {fileURLToPath} from 'node:url';
 
 const ROOT = realpathSync(join(dirname(fileURLToPath(import.meta.url)), '..'));
 const OUT_DIR = join(ROOT, 'test', 'fixtures', 'captures');
-const DEFAULT_TIMEOUT_MS = 2500;
 
 const args = process.argv.slice(2);
 const isBuild = !args.includes('--no-build');
@@ -147,8 +146,10 @@ function encode(record) {
 }
 
 function probe(entry) {
-	const timeout = entry.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-	const argv = [join(ROOT, 'bin', 'mcp-wire.js'), 'probe', '--json', '--timeout', String(timeout), '--', ...entry.command];
+	// Without `timeoutMs` the probe's own defaults apply (initialize 30 s, other requests 10 s; it stops
+	// early when the server is seen blocked reading stdin): a recording shows what a user's probe shows.
+	const timeout = entry.timeoutMs === undefined ? [] : ['--timeout', String(entry.timeoutMs)];
+	const argv = [join(ROOT, 'bin', 'mcp-wire.js'), 'probe', '--json', ...timeout, '--', ...entry.command];
 	return new Promise((resolve) => {
 		const child = spawn(process.execPath, argv, {cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe']});
 		const out = [];

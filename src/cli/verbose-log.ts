@@ -1,6 +1,7 @@
 import type {Session} from '../core/session/session.js';
 import type {Mark, SessionEvent} from '../core/types.js';
 import type {SessionInit} from '../tap/probe.js';
+import {summarizeEvidence} from '../core/detectors/evidence.js';
 
 /**
  * `--verbose` for `probe`: one stderr line for each step of the process's life, on every run, a healthy
@@ -35,6 +36,10 @@ function markLine(mark: Mark): string | undefined {
 			return `the server's ${mark.stream} reached EOF ${at(mark.tMs)}`;
 		case 'phase':
 			return `phase ${mark.name} ${at(mark.tMs)}`;
+		case 'evidence':
+			return `looked at the server's processes (${mark.evidence.reason}) ${at(mark.tMs)}: ${summarizeEvidence(mark.evidence)}`;
+		case 'reaped':
+			return `ended leftover process${mark.pids.length === 1 ? '' : 'es'} of the server's tree with ${mark.signal}: pid ${mark.pids.join(', ')} ${at(mark.tMs)}`;
 	}
 }
 

@@ -123,6 +123,8 @@ export const FINDING_CODES = [
 	'message-before-initialize',
 	'undeclared-capability',
 	'message-on-stderr',
+	'stdin-inherited',
+	'orphaned-process',
 ] as const;
 
 /** A stable finding code. */
@@ -220,13 +222,89 @@ export interface Finding extends FindingDraft {
  * - `signal-sent`: the client sent SIGTERM/SIGKILL during shutdown.
  * - `timeout`: the client gave up waiting for a response to `id` after `timeoutMs`.
  * - `phase`: a probe phase note (e.g. `reprobe-content-length`).
+ * - `evidence`: what the server's processes were doing ({@link ProcessEvidence}).
+ * - `reaped`: the probe ended processes of the server's tree that outlived it (`pids`, with `signal`).
  */
 export type Mark =
 	| {readonly type: 'stdin-closed'; readonly tMs: number}
 	| {readonly type: 'eof'; readonly stream: StreamName; readonly tMs: number}
 	| {readonly type: 'signal-sent'; readonly signal: 'SIGTERM' | 'SIGKILL'; readonly tMs: number}
 	| {readonly type: 'timeout'; readonly id: JsonRpcId; readonly method: string; readonly timeoutMs: number; readonly tMs: number}
-	| {readonly type: 'phase'; readonly name: string; readonly tMs: number};
+	| {readonly type: 'phase'; readonly name: string; readonly tMs: number}
+	| {readonly type: 'evidence'; readonly evidence: ProcessEvidence; readonly tMs: number}
+	| {readonly type: 'reaped'; readonly pids: readonly number[]; readonly signal: 'SIGTERM' | 'SIGKILL'; readonly tMs: number};
+
+/**
+ * What one process of the server's tree was doing, in one word (from Linux `/proc`, all threads):
+ * - `reading-stdin`: a thread blocked in `read` on fd 0, and fd 0 is the session's stdin pipe;
+ * - `idle`: the main thread waits with no timeout (an event loop with no timer, a lock): only input can wake it;
+ * - `timer`: it sleeps (`nanosleep`) or its event loop waits with a timeout (a timer is pending);
+ * - `waiting-child`: the main thread is in `wait4`/`waitid`;
+ * - `busy`: a thread is running or in uninterruptible (disk) sleep;
+ * - `network`: a thread is in `connect`, or a TCP connection is still in SYN_SENT;
+ * - `reading`: the main thread is blocked reading another fd (a child's pipe, a socket, a file);
+ * - `writing`: blocked writing stdout or stderr (the pipe is full);
+ * - `zombie` / `stopped`; `unknown`: none of the above could be told.
+ */
+export type ProcessActivity = 'reading-stdin' | 'idle' | 'timer' | 'waiting-child' | 'busy' | 'network' | 'reading' | 'writing' | 'zombie' | 'stopped' | 'unknown';
+
+/** The session's three pipes, as a process holds them: the fds on which it has each one open. */
+export interface PipeHolding {
+	readonly stdin?: readonly number[];
+	readonly stdout?: readonly number[];
+	readonly stderr?: readonly number[];
+}
+
+/** One process of the server's tree at an observation ({@link ProcessEvidence}). */
+export interface ProcessObservation {
+	readonly pid: number;
+	/** Parent pid (`/proc/<pid>/stat` field 4); 1 (or a subreaper) once orphaned. */
+	readonly ppid?: number;
+	/** argv from `/proc/<pid>/cmdline` (at most 8 words of at most 200 characters each). */
+	readonly command?: readonly string[];
+	/** Executable name (`comm`, at most 15 bytes). */
+	readonly comm?: string;
+	/** State letter of the main thread: R, S, D, Z, T… */
+	readonly state?: string;
+	/** Kernel wait channel of the main thread, e.g. `pipe_read`, `do_epoll_wait`. */
+	readonly wchan?: string;
+	/** The main thread's blocking system call: name when known, first argument when it is an fd, timeout in ms (null: none). */
+	readonly syscall?: {readonly name?: string; readonly fd?: number; readonly timeoutMs?: number | null};
+	readonly activity: ProcessActivity;
+	/** Number of threads. */
+	readonly threads?: number;
+	/** When it started, in ms since session start (10 ms resolution; negative: before the session). */
+	readonly startTMs?: number;
+	/** Which of the session's pipes it holds, and on which fds. */
+	readonly holds?: PipeHolding;
+	/** Remote addresses of its TCP connections still in SYN_SENT. */
+	readonly connecting?: readonly string[];
+}
+
+/**
+ * What the server's process tree was doing at one moment, recorded in the capture as an `evidence` mark so
+ * that rules stay pure and a replay judges on the same facts (issue 10 §1). Taken by the probe and the tap
+ * at every stall (a request outstanding past an idle mark, and at the timeout), at shutdown and after the
+ * exit.
+ * - `reason`: `stall` (a request outstanding past the idle mark), `timeout` (the client's limit reached),
+ *   `shutdown` (before stdin is closed), `exit` (after the spawned process exited: who is left).
+ * - `observed`: false where nothing could be read (another OS, /proc not readable); `note` says why.
+ * - `rootPid` / `rootAlive`: the spawned process and whether it was still alive.
+ * - `processes`: the spawned process first, then its descendants; after the exit, every process still
+ *   holding one of the session's pipes or seen earlier in the tree.
+ * - `sameStdoutStderr`: the spawned process's fd 1 and fd 2 are the same pipe (stderr merged into stdout).
+ * - `openPipes`: after the exit, the output pipes that had not reached EOF (a survivor holds them).
+ */
+export interface ProcessEvidence {
+	readonly reason: 'stall' | 'timeout' | 'shutdown' | 'exit';
+	readonly observed: boolean;
+	readonly note?: string;
+	readonly rootPid?: number;
+	readonly rootAlive?: boolean;
+	readonly processes: readonly ProcessObservation[];
+	readonly sameStdoutStderr?: boolean;
+	readonly openPipes?: readonly ('stdout' | 'stderr')[];
+}
 
 /**
  * The `phase` mark a probe records when the user stopped it (quit or re-ran the TUI) before its scripted

@@ -28,13 +28,18 @@ export class ProbeProcesses {
 		return this.live.size;
 	}
 
-	/** SIGKILL every running server (the probe then sees its exit and returns quickly). */
+	/**
+	 * SIGKILL every running server and its process group (the probe starts each server in a group of
+	 * its own; it then sees the exit, ends what is left of the tree and returns quickly).
+	 */
 	killAll(): void {
 		for (const pid of this.live) {
-			try {
-				process.kill(pid, 'SIGKILL');
-			} catch {
-				// Already gone.
+			for (const target of process.platform === 'win32' ? [pid] : [-pid, pid]) {
+				try {
+					process.kill(target, 'SIGKILL');
+				} catch {
+					// Already gone.
+				}
 			}
 		}
 	}
@@ -47,8 +52,8 @@ export interface ProbeOnceOptions {
 	/** The server's whole environment. */
 	readonly env: Readonly<Record<string, string>>;
 	readonly cwd: string;
-	/** Per-request wait in ms (`--timeout`). */
-	readonly timeoutMs: number;
+	/** Per-request wait in ms (`--timeout`); unset: runProbe's defaults (10 s per request, 30 s for initialize). */
+	readonly timeoutMs?: number;
 	readonly protocolVersion?: string;
 	/** Re-probe a silent server with Content-Length framing (runProbe's default: true). */
 	readonly contentLengthReprobe: boolean;
@@ -100,7 +105,7 @@ export async function probeOnce(options: ProbeOnceOptions): Promise<ProbeOnce> {
 			command: options.command,
 			env: options.env,
 			cwd: options.cwd,
-			timeoutMs: options.timeoutMs,
+			...(options.timeoutMs === undefined ? {} : {timeoutMs: options.timeoutMs}),
 			...(options.protocolVersion === undefined ? {} : {protocolVersion: options.protocolVersion}),
 			contentLengthReprobe: options.contentLengthReprobe,
 			clientVersion: options.toolVersion,

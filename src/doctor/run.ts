@@ -24,8 +24,8 @@ export interface DoctorOptions {
 	readonly files: readonly ConfigFile[];
 	/** The user's environment, home, project folder and platform. */
 	readonly context: PlanContext;
-	/** Per-request wait of each probe (ms, `--timeout`). */
-	readonly timeoutMs: number;
+	/** Per-request wait of each probe (ms, `--timeout`); unset: the probe's defaults (10 s per request, 30 s for initialize). */
+	readonly timeoutMs?: number;
 	/** The whole run (ms, `--total-timeout`); probes still running then are killed and reported. */
 	readonly totalTimeoutMs: number;
 	/** Probes at the same time (`--jobs`), at least 1. */
@@ -235,7 +235,7 @@ function stoppedRow(target: ProbeTarget, base: Omit<DoctorRow, 'status' | 'findi
 		status: 'fail',
 		findings: [],
 		reason: `${what}: --total-timeout (${options.totalTimeoutMs} ms) elapsed`,
-		fix: `probe it alone: mcp-wire probe --timeout ${options.timeoutMs} -- ${target.command.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word))).join(' ')}`,
+		fix: `probe it alone: mcp-wire probe${options.timeoutMs === undefined ? '' : ` --timeout ${options.timeoutMs}`} -- ${target.command.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word))).join(' ')}`,
 		notes: [...target.notes],
 	};
 }
@@ -265,7 +265,7 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 			command: target.command,
 			env,
 			cwd: target.cwd,
-			timeoutMs: options.timeoutMs,
+			...(options.timeoutMs === undefined ? {} : {timeoutMs: options.timeoutMs}),
 			...(options.protocolVersion === undefined ? {} : {protocolVersion: options.protocolVersion}),
 			contentLengthReprobe: kind === 'client',
 			envMode: kind === 'client' ? target.mode : 'inherit',

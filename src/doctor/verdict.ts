@@ -5,6 +5,7 @@
  * but ✘ for Cursor (2026 builds fail the connection).
  */
 import type {ClientName} from '../configs/index.js';
+import {STARTUP_LIMIT_MS} from '../core/detectors/no-response.js';
 import type {ClientFamily, Finding, Reaction, SessionSnapshot} from '../core/types.js';
 import type {DoctorStatus, FindingCount} from './types.js';
 
@@ -78,7 +79,9 @@ function pick(findings: readonly Finding[], test: (finding: Finding) => boolean)
  * reaction not established for this client is `warn`, never `fail`); `ok` otherwise. A summary without
  * outcomes (an older capture) is judged per finding:
  * - `fail` when a finding breaks this client ({@link breaksClient}), or the server never answered the
- *   handshake (no `initialize` response before the probe's timeout mark);
+ *   handshake (no `initialize` response before the probe's timeout mark), unless the probe gave up at
+ *   the user's `--timeout`, shorter than the clients' 30 s startup limit, with no error besides the
+ *   unanswered request: that is `warn` (mcp-wire's own limit, not a client failure);
  * - `warn` when it connected and some error or warning remains (one this client tolerates);
  * - `ok` otherwise (info findings only, or none).
  */
@@ -120,6 +123,15 @@ export function evaluateProbe(snapshot: SessionSnapshot, client: ClientName): Pr
 	if (breaking) return {...base, status: 'fail', finding: breaking};
 	if (!connected) {
 		const first = pick(findings, (f) => f.severity === 'error') ?? pick(findings, (f) => f.severity === 'warning');
+		// The probe gave up on initialize at the user's --timeout, shorter than every client's startup limit,
+		// and nothing else is wrong: mcp-wire's own limit, not a client failure (issue 10 §1).
+		const initGaveUp = snapshot.marks.find((mark) => mark.type === 'timeout' && mark.method === 'initialize');
+		const ownLimit =
+			initGaveUp?.type === 'timeout' &&
+			initGaveUp.timeoutMs < STARTUP_LIMIT_MS &&
+			!snapshot.marks.some((mark) => mark.type === 'phase' && mark.name === 'stopped-early') &&
+			!findings.some((f) => f.severity === 'error' && f.code !== 'unanswered-request');
+		if (ownLimit) return {...base, status: 'warn', ...(first ? {finding: first} : {})};
 		return {...base, status: 'fail', ...(first ? {finding: first} : {})};
 	}
 	const shown = pick(findings, (f) => f.severity === 'error') ?? pick(findings, (f) => f.severity === 'warning');

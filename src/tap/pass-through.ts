@@ -9,6 +9,7 @@ import {ARENA, createRing, RingProducer} from './capture-ring.js';
 import type {CaptureWriter} from './capture-writer.js';
 import type {Clock} from './clock.js';
 import {createSocketPair, inPlaceSocket, type OnRead, type SocketPair} from './socket-pair.js';
+import {watchProcessTree, type ProcessWatch} from './proc-evidence.js';
 import {describeSpawnError, serverExecaOptions, type SpawnError} from './spawn.js';
 
 /**
@@ -108,6 +109,13 @@ export interface TapResult {
 	/** Bytes forwarded per stream. */
 	readonly bytes: Readonly<Record<StreamName, number>>;
 }
+
+/** Into a stall (client bytes newer than the server's last output), when the tap looks at the server's processes (ms). */
+export const STALL_LOOKS_MS = [1_000, 3_000, 10_000, 30_000] as const;
+/** How often the tap checks for a stall (ms). */
+const STALL_CHECK_MS = 250;
+/** After the server's exit, the tap looks for survivors once its pipes closed, or after this long (ms). */
+export const EXIT_LOOK_MS = 1_000;
 
 /** Signals forwarded to the server. */
 export const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -215,6 +223,18 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 
 	const child = subprocess;
 	safe(() => capture?.header(options.capture!.meta(child.pid)));
+	// Process evidence for the capture (issue 10 §1): only with a capture, only what the tap can see (its
+	// child's tree). It never changes what is forwarded or when the server ends.
+	const evidence = capture && child.pid !== undefined ? safe(() => watchProcessTree(child.pid!, {now: () => clock.now()})) : undefined;
+	const observe = (reason: 'stall' | 'timeout' | 'shutdown' | 'exit', observeOptions?: Parameters<ProcessWatch['observe']>[1]): void => {
+		if (!evidence) return;
+		safe(() => {
+			const observed = evidence.observe(reason, observeOptions);
+			capture?.mark({type: 'evidence', evidence: observed, tMs: clock.now()});
+		});
+	};
+	/** When each stream last carried bytes (ms since session start); a stall is stdin newer than stdout. */
+	const lastAt: Record<StreamName, number> = {stdin: -1, stdout: -1, stderr: -1};
 	const pump = (stream: StreamName, target: Writable): Pump =>
 		new Pump({
 			stream,
@@ -224,6 +244,7 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 			clock,
 			onCount: (n) => {
 				bytes[stream] += n;
+				lastAt[stream] = clock.now();
 			},
 		});
 
@@ -238,8 +259,11 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 		if (pair) pair.ours.destroy();
 		else child.stdout?.destroy();
 	};
+	let isOutEnded = false;
+	let isErrEnded = false;
 	const outEnded = new Promise<void>((resolve) => {
 		out.onEnd = () => {
+			isOutEnded = true;
 			if (!isOutClosedByClient) capture?.mark({type: 'eof', stream: 'stdout', tMs: clock.now()});
 			if (out.isTargetOpen) io.stdout.end();
 			resolve();
@@ -257,12 +281,17 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 	err.onTargetClosed = () => {
 		isStderrOpen = false;
 	};
-	err.onEnd = () => capture?.mark({type: 'eof', stream: 'stderr', tMs: clock.now()});
+	err.onEnd = () => {
+		isErrEnded = true;
+		capture?.mark({type: 'eof', stream: 'stderr', tMs: clock.now()});
+	};
 	err.readStream(child.stderr);
 
 	// client → server stdin; our stdin's EOF is forwarded
 	const stdin = pump('stdin', child.stdin);
 	stdin.onEnd = () => {
+		// What the tree does as the client starts its shutdown (every descendant is remembered for the exit).
+		if (!exit) observe('shutdown');
 		capture?.mark({type: 'stdin-closed', tMs: clock.now()});
 		if (stdin.isTargetOpen) child.stdin.end();
 	};
@@ -317,16 +346,58 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 		() => undefined,
 		() => undefined,
 	);
-	child.on('exit', (code: number | null, signal: NodeJS.Signals | null) => {
-		exit = {code, signal, tMs: clock.now()};
-	});
-	await Promise.all([
+	// Stall looks: the client sent bytes after the server's last output and nothing came back for a
+	// while (a request outstanding, as far as bytes tell): look at STALL_LOOKS_MS into each stall.
+	let stallKey = -1;
+	let stallLooks = 0;
+	const stallTimer = evidence
+		? setInterval(() => {
+				if (exit || lastAt.stdin < 0 || lastAt.stdin <= lastAt.stdout) return;
+				if (stallKey !== lastAt.stdin) {
+					stallKey = lastAt.stdin;
+					stallLooks = 0;
+				}
+				const due = STALL_LOOKS_MS[stallLooks];
+				if (due !== undefined && clock.now() - lastAt.stdin >= due) {
+					stallLooks += 1;
+					observe('stall');
+				}
+			}, STALL_CHECK_MS)
+		: undefined;
+	stallTimer?.unref();
+	const closed = Promise.all([
 		new Promise<void>((resolve) => {
 			child.once('close', () => resolve());
 		}),
 		// The server's stdout is not one of the child's own pipes when it is read in place.
 		outEnded,
 	]);
+	// After the exit: who is left (once the pipes closed, or after EXIT_LOOK_MS if a survivor holds them).
+	let lookedAtExit = false;
+	const exitLooked = new Promise<void>((resolve) => {
+		child.on('exit', (code: number | null, signal: NodeJS.Signals | null) => {
+			exit = {code, signal, tMs: clock.now()};
+			clearInterval(stallTimer);
+			if (!evidence) {
+				resolve();
+				return;
+			}
+			const timer = setTimeout(look, EXIT_LOOK_MS);
+			timer.unref();
+			void closed.then(look);
+			function look(): void {
+				clearTimeout(timer);
+				if (lookedAtExit) return;
+				lookedAtExit = true;
+				const openPipes = (['stdout', 'stderr'] as const).filter((name) => (name === 'stdout' ? !isOutEnded : !isErrEnded));
+				observe('exit', {rootAlive: false, openPipes});
+				resolve();
+			}
+		});
+	});
+	await closed;
+	await exitLooked;
+	clearInterval(stallTimer);
 	// execa settles just after 'close'; awaiting it also removes its exit-cleanup signal listeners, so
 	// the caller can re-raise the server's signal on itself.
 	await settled;

@@ -4,8 +4,11 @@ import type {FramerOutput} from '../core/framing/framer.js';
 import {classifyMessage} from '../core/jsonrpc/classify.js';
 import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
 import type {Session} from '../core/session/session.js';
-import {USER_STOP_PHASE, type ExitInfo, type FindingDraft, type Frame, type FrameKind, type Summary} from '../core/types.js';
+import {explainStall, isWaitingForInputOnly, summarizeEvidence} from '../core/detectors/evidence.js';
+import {noResponseDraft, STARTUP_LIMIT_MS} from '../core/detectors/no-response.js';
+import {USER_STOP_PHASE, type ExitInfo, type Frame, type FrameKind, type ProcessEvidence, type Summary} from '../core/types.js';
 import {createClock, type Clock} from './clock.js';
+import {watchProcessTree, type ProcessWatch} from './proc-evidence.js';
 import {readProcInfo, type ProcInfo} from './proc-info.js';
 import {loadProcessStarter, nodeStarter, spawnServer, type ProcessStarter, type SpawnError, type SpawnedServer} from './spawn.js';
 
@@ -15,8 +18,23 @@ export const DEFAULT_PROTOCOL_VERSION = '2025-11-25';
 export const REPLY_HEAD_BYTES = 96;
 /** The revision of the stateless "modern era" (R19). */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
-/** How long each request may take before the probe gives up on it (ms). */
+/** How long each request may take before the probe gives up on it (ms), unless `--timeout` says otherwise. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
+/**
+ * How long the probe waits for `initialize` unless `--timeout` says otherwise (ms): the strictest
+ * mainstream startup limit (Claude Code: 30 s), so a server that starts in 11 or 20 s (F42) is seen
+ * answering, not called dead.
+ */
+export const DEFAULT_INITIALIZE_TIMEOUT_MS = STARTUP_LIMIT_MS;
+/**
+ * When the probe looks at the server's processes while a request is outstanding (ms after it was sent):
+ * the stall marks. After the last one, every {@link STALL_EVERY_MS} until the reply or the timeout.
+ * Two looks in a row that both find the tree blocked reading stdin (or a helper holding and reading it,
+ * `stdin-inherited`) end the wait early: nothing the probe can wait for will change that.
+ */
+export const STALL_MARKS_MS = [1_000, 2_000, 3_000, 5_000] as const;
+/** Interval of the later stall looks (ms). */
+export const STALL_EVERY_MS = 5_000;
 /** The Content-Length re-probe waits at most this long (ms), or the probe timeout if shorter. */
 export const REPROBE_TIMEOUT_MS = 5_000;
 /**
@@ -32,10 +50,12 @@ export const SHUTDOWN_MS = {afterStdinClose: 2_000, afterSigterm: 2_000, afterSi
 /**
  * Phase marks the probe records (`{type: 'phase', name}`), in the order they can occur:
  * `modern-era` (initialize was rejected naming 2026-07-28; the session then does not blame the rejection,
- * R19), `shutdown` (the R14 sequence starts), `reprobe-content-length` (first mark of a re-probe session),
- * and `stopped-by-user` ({@link USER_STOP_PHASE}: the signal aborted the probe before its exchange was over).
+ * R19), `stopped-early` (a wait ended before its limit: the server was seen blocked reading stdin, or a
+ * helper reading it, twice in a row), `shutdown` (the R14 sequence starts), `reprobe-content-length`
+ * (first mark of a re-probe session), and `stopped-by-user` ({@link USER_STOP_PHASE}: the signal aborted
+ * the probe before its exchange was over).
  */
-export const PROBE_PHASES = ['modern-era', 'shutdown', 'reprobe-content-length', USER_STOP_PHASE] as const;
+export const PROBE_PHASES = ['modern-era', 'stopped-early', 'shutdown', 'reprobe-content-length', USER_STOP_PHASE] as const;
 
 /** What {@link ProbeOptions.createSession} learns before the session starts. */
 export interface SessionInit {
@@ -56,8 +76,18 @@ export interface ProbeOptions {
 	/** The server's whole environment (from `buildEnv`). */
 	readonly env: Readonly<Record<string, string>>;
 	readonly cwd?: string;
-	/** Per-request wait (ms), default 10 000 (`--timeout`). */
+	/**
+	 * Per-request wait (ms, `--timeout`). Unset: requests wait {@link DEFAULT_TIMEOUT_MS} and `initialize`
+	 * waits {@link DEFAULT_INITIALIZE_TIMEOUT_MS}. Set: every request waits this long, `initialize` too, so
+	 * a shorter value is mcp-wire's own limit (a give-up then says so: `no-response` with `ownLimit`).
+	 */
 	readonly timeoutMs?: number;
+	/**
+	 * Told every second while a request is outstanding (for a progress line, `waiting for initialize
+	 * 12 s / 30 s`, and the TUI's status): the method, how long it has waited and will wait (ms), and what
+	 * the server was last seen doing (one line, when observed); a last call with `done` when the wait ends.
+	 */
+	readonly onWait?: (wait: ProbeWait) => void;
 	/** Offered in `initialize`, default `2025-11-25` (`--protocol-version`). */
 	readonly protocolVersion?: string;
 	/**
@@ -102,6 +132,18 @@ export async function loadSdkSchemas(): Promise<SdkSchemas> {
 	return (await import('../core/jsonrpc/sdk-schemas.js')).SDK_SCHEMAS;
 }
 
+/** What {@link ProbeOptions.onWait} is told while a request is outstanding. `done` once the wait ended. */
+export interface ProbeWait {
+	readonly method: string;
+	readonly id: number;
+	readonly elapsedMs: number;
+	readonly limitMs: number;
+	/** The last process evidence, in one line (`pid 42 (python3 s.py) sleeping on a timer`). */
+	readonly seen?: string;
+	/** Set on the last call: how the wait ended. */
+	readonly done?: 'reply' | 'timeout' | 'eof' | 'stopped-early';
+}
+
 /** What {@link runProbe} found. Everything else is in the sessions. */
 export interface ProbeResult {
 	/** The main session, finished. */
@@ -122,6 +164,8 @@ export interface ProbeResult {
 	readonly answersContentLength: boolean;
 	/** What the silent server was blocked on before stdin was closed (Linux), when it was read. */
 	readonly procInfo?: ProcInfo;
+	/** Pids of the server's tree that outlived it and that the probe ended (also `reaped` marks). */
+	readonly reaped?: readonly number[];
 }
 
 type JsonObject = Record<string, unknown>;
@@ -132,31 +176,45 @@ type JsonObject = Record<string, unknown>;
  * The exchange: `initialize` (id 0, newline-delimited), and after its result `notifications/initialized`,
  * then `tools/list`, `prompts/list`, `resources/list` (next ids, each only when the result's capabilities
  * advertise it), then `ping` (R8–R11, R16). The probe declares no client capabilities, and answers the
- * server's own requests as the TS SDK client does: `ping` with `{}`, anything else with -32601. Each request waits up to `timeoutMs`; on a timeout the probe
- * records a `timeout` mark and shuts down. A server that rejects `initialize` naming 2026-07-28 is probed
- * with `server/discover` (and `tools/list` if advertised) with per-request `_meta` (R19). Then the R14
- * shutdown, timed and marked: close stdin, 2 s, SIGTERM, 2 s, SIGKILL. stdout and stderr are drained
- * the whole time (O6), so bytes released at EOF or exit are captured (the session derives
- * `unflushed-output`, `early-exit`, `shutdown-timeout` from the chunks and marks).
+ * server's own requests as the TS SDK client does: `ping` with `{}`, anything else with -32601.
+ * `initialize` waits up to {@link DEFAULT_INITIALIZE_TIMEOUT_MS} (30 s, Claude Code's startup limit) and
+ * every other request {@link DEFAULT_TIMEOUT_MS}, unless `timeoutMs` is given: then every request,
+ * `initialize` too, waits that long. On a timeout the probe records a `timeout` mark and shuts down. A
+ * server that rejects `initialize` naming 2026-07-28 is probed with `server/discover` (and `tools/list` if
+ * advertised) with per-request `_meta` (R19). Then the R14 shutdown, timed and marked: close stdin, 2 s,
+ * SIGTERM, 2 s, SIGKILL. stdout and stderr are drained the whole time (O6), so bytes released at EOF or
+ * exit are captured.
+ *
+ * Process evidence (issue 10 §1, Linux `/proc`; elsewhere marked "not observed"): while a request is
+ * outstanding, at {@link STALL_MARKS_MS} and every {@link STALL_EVERY_MS} after, and at its timeout; before
+ * the shutdown; after the exit. Each is an `evidence` mark the rules judge on (`unflushed-output`,
+ * `stdin-inherited`, `orphaned-process`, `slow-response`). When two looks in a row find the tree blocked
+ * reading stdin (everything sent was read, nothing is running) or a helper reading it, waiting longer
+ * cannot help: the wait ends early (`stopped-early` phase mark, then the `timeout` mark with the time
+ * actually waited).
+ *
+ * The server runs in a process group of its own; after its exit the probe ends every process of its tree
+ * still alive (SIGTERM, then SIGKILL) and records `reaped` marks: the probe never leaks a process.
  *
  * Probe-only findings (origin `probe`), on the main session's stdout at its byte count, length 0:
  * - `spawn-failed` (detail `{file, errno, reason, command, cwd?}`): the command could not start.
- * - `no-response` (detail `{timeoutMs, stderrTail, procInfo?, blockedOn?}`): no reply to `initialize`
- *   within the timeout and nothing at all on stdout through exit. `procInfo` is read from Linux /proc
- *   BEFORE stdin is closed.
+ * - `no-response` (detail `{timeoutMs, clientLimitMs, ownLimit?, stoppedEarly?, stderrTail, evidence?,
+ *   procInfo?, blockedOn?}`): no reply to `initialize` within the wait and nothing at all on stdout
+ *   through exit. `ownLimit` (severity warning): the wait was the user's `--timeout`, shorter than 30 s.
  * - `content-length-framing` (detail `{reprobe: true, replyBytes, replyFraming, replyHead}`, replyHead = the
  *   reply's first bytes as base64): instead of
  *   `no-response` when the server was silent to newline-delimited input but a fresh process answered a
  *   `Content-Length` framed `initialize` (waits `min(timeoutMs, 5000)`).
  *
- * Time: a never-answering server costs `timeoutMs` + up to 4 s of shutdown, plus the re-probe
- * (`min(timeoutMs, 5000)` + its shutdown).
+ * Time: a never-answering server costs the initialize wait + up to 4 s of shutdown, plus the re-probe
+ * (`min(timeoutMs, 5000)` + its shutdown); one blocked reading stdin about 2 s after it started reading.
  *
  * @returns the finished session(s) and the outcome; never throws for anything the server does
  *   (spawn errors become `spawn-failed`); rethrows only errors thrown by `createSession` or listeners.
  */
 export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	const initializeTimeoutMs = options.timeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
 	const protocolVersion = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
 	const log = options.onLog ?? ((): void => undefined);
 
@@ -199,11 +257,11 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	const version = options.clientVersion ?? (await main.ready).meta.tool.version;
 	const init = await main.request(
 		{jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion, capabilities: {}, clientInfo: {name: 'mcp-wire', version}}},
-		timeoutMs,
+		initializeTimeoutMs,
 	);
 	let era: ProbeResult['era'] = 'unknown';
 	let procInfo: ProcInfo | undefined;
-	let initTimeout: {tMs: number; stdoutBytes: number} | undefined;
+	let initTimeout: {tMs: number; stdoutBytes: number; waitedMs: number; evidence?: ProcessEvidence; stoppedEarly?: boolean} | undefined;
 
 	if (init.type === 'frame') {
 		const message = init.frame.message as {result?: unknown; error?: unknown};
@@ -221,9 +279,11 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 			log('initialize was rejected with an error');
 		}
 	} else if (init.type === 'timeout') {
-		initTimeout = {tMs: init.tMs, stdoutBytes: main.stdoutBytes()};
+		initTimeout = {tMs: init.tMs, stdoutBytes: main.stdoutBytes(), waitedMs: init.waitedMs, ...(init.evidence ? {evidence: init.evidence} : {}), ...(init.stoppedEarly ? {stoppedEarly: true} : {})};
 		procInfo = readProcInfo(started.pid);
-		log(`no reply to initialize in ${timeoutMs} ms${procInfo ? `; ${procInfo.summary}` : ''}`);
+		log(
+			`no reply to initialize in ${init.waitedMs} ms${init.stoppedEarly ? ' (stopped early: the server is blocked reading stdin, waiting longer cannot help)' : ''}${init.evidence ? `; ${summarizeEvidence(init.evidence)}` : procInfo ? `; ${procInfo.summary}` : ''}`,
+		);
 	}
 
 	// Hold the server up for the user only once it has answered: a silent server goes straight on to the
@@ -281,7 +341,16 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 			},
 		});
 	} else if (initTimeout && session.streamLength('stdout') === 0) {
-		session.addFinding(noResponse(session, initTimeout, timeoutMs, procInfo));
+		session.addFinding(
+			noResponseDraft({
+				at: initTimeout,
+				timeoutMs: initTimeout.stoppedEarly ? initTimeout.waitedMs : initializeTimeoutMs,
+				...(initTimeout.stoppedEarly ? {stoppedEarly: true} : {}),
+				stderrTail: session.stderrTail(10),
+				...(initTimeout.evidence ? {evidence: initTimeout.evidence} : {}),
+				...(procInfo ? {procInfo} : {}),
+			}),
+		);
 	}
 	const summary = session.finish(endTMs);
 	return {
@@ -293,22 +362,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 		...(exit ? {exit} : {}),
 		answersContentLength: reply !== undefined,
 		...(procInfo ? {procInfo} : {}),
-	};
-}
-
-function noResponse(session: Session, at: {tMs: number; stdoutBytes: number}, timeoutMs: number, procInfo: ProcInfo | undefined): FindingDraft {
-	return {
-		code: 'no-response',
-		stream: 'stdout',
-		offset: at.stdoutBytes,
-		byteLength: 0,
-		tMs: at.tMs,
-		origin: 'probe',
-		detail: {
-			timeoutMs,
-			stderrTail: session.stderrTail(10),
-			...(procInfo ? {procInfo: {processes: procInfo.processes}, blockedOn: procInfo.summary} : {}),
-		},
+		...(main.reaped.length > 0 ? {reaped: [...main.reaped]} : {}),
 	};
 }
 
@@ -395,8 +449,16 @@ function asObject(value: unknown): JsonObject {
  */
 type Reply = Pick<Frame, 'stream' | 'offset' | 'byteLength' | 'framing' | 'kind' | 'id' | 'message'>;
 
-/** `frame`: the awaited reply; `timeout`: none in time (marked); `eof`: stdout reached EOF first (no reply can come); `closed`: could not write. */
-type WaitOutcome = {readonly type: 'frame'; readonly frame: Reply} | {readonly type: 'timeout'; readonly tMs: number} | {readonly type: 'eof'} | {readonly type: 'closed'};
+/**
+ * `frame`: the awaited reply; `timeout`: none in time (marked; `evidence`: what the server's processes
+ * were doing then; `stoppedEarly`: the wait ended before the limit because the tree was blocked reading
+ * stdin twice in a row); `eof`: stdout reached EOF first (no reply can come); `closed`: could not write.
+ */
+type WaitOutcome =
+	| {readonly type: 'frame'; readonly frame: Reply}
+	| {readonly type: 'timeout'; readonly tMs: number; readonly waitedMs: number; readonly evidence?: ProcessEvidence; readonly stoppedEarly?: boolean}
+	| {readonly type: 'eof'}
+	| {readonly type: 'closed'};
 
 /** One spawned process wired to one session. */
 interface Started {
@@ -408,22 +470,63 @@ interface Started {
 	feed(op: (session: Session) => void): void;
 	/** Bytes read from the server's stdout so far. */
 	stdoutBytes(): number;
+	/** Pids of the server's tree the probe ended after the exit (filled by `shutdown`). */
+	readonly reaped: number[];
 	/** Write one message and record its bytes on stdin; false when stdin is gone. */
 	send(message: JsonObject, framing?: 'newline' | 'content-length'): boolean;
 	/** Send a request and wait for the stdout response with its id (or, with `anyJson`, any JSON frame). */
 	/** `onWritten` is called synchronously, before the first await, with whether the bytes were written. */
 	request(message: JsonObject & {id: number; method: string}, timeoutMs: number, options?: {framing?: 'newline' | 'content-length'; anyJson?: boolean; onWritten?: (written: boolean) => void}): Promise<WaitOutcome>;
-	/** R14 shutdown (skipped steps once the process is gone), then drain to EOF. Resolves with the exit. */
+	/**
+	 * R14 shutdown (skipped steps once the process is gone), then drain to EOF, then end what is left of
+	 * the tree (recorded as an `evidence` mark after the exit and `reaped` marks). Resolves with the exit.
+	 */
 	shutdown(): Promise<ExitInfo | undefined>;
 	/** Stop feeding the session (pipes destroyed). */
 	detach(): void;
 }
 
-/** Spawn the server with a fresh session clock; its events wait (buffered) until {@link start} listens. */
-function spawnOnly(options: ProbeOptions, starter: ProcessStarter): {clock: Clock; server: SpawnedServer} {
+/** A spawned server, its session clock and the watch on its process tree. */
+interface Spawned {
+	readonly clock: Clock;
+	readonly server: SpawnedServer;
+	readonly tree?: ProcessWatch;
+}
+
+/** Process groups the probe started and has not ended yet: killed if this process exits first. */
+const liveGroups = new Set<number>();
+let groupHookInstalled = false;
+function trackGroup(pid: number): void {
+	liveGroups.add(pid);
+	if (groupHookInstalled) return;
+	groupHookInstalled = true;
+	process.once('exit', () => {
+		for (const group of liveGroups) {
+			try {
+				process.kill(-group, 'SIGKILL');
+			} catch {
+				// already gone
+			}
+		}
+	});
+}
+
+/** How long the probe lets the rest of the tree go after SIGTERM before SIGKILL (ms). */
+const REAP_GRACE_MS = 1_000;
+/** After the output pipes reached EOF, how long children that hold no pipe may take to exit (ms). */
+const EXIT_SETTLE_MS = 500;
+
+/**
+ * Spawn the server, in a process group of its own, with a fresh session clock; its events wait (buffered)
+ * until {@link start} listens. The tree watch learns the server's pipes at once (before it can redirect
+ * them) and remembers every descendant it sees.
+ */
+function spawnOnly(options: ProbeOptions, starter: ProcessStarter): Spawned {
 	const clock = createClock();
-	const server = spawnServer(options.command, {env: options.env, ...(options.cwd === undefined ? {} : {cwd: options.cwd}), clock, starter});
-	return {clock, server};
+	const server = spawnServer(options.command, {env: options.env, ...(options.cwd === undefined ? {} : {cwd: options.cwd}), clock, starter, processGroup: true});
+	if (server.pid === undefined) return {clock, server};
+	if (process.platform !== 'win32') trackGroup(server.pid);
+	return {clock, server, tree: watchProcessTree(server.pid, {now: () => clock.now()})};
 }
 
 /**
@@ -432,9 +535,11 @@ function spawnOnly(options: ProbeOptions, starter: ProcessStarter): {clock: Cloc
  * is built once `schemas` is loaded and then fed every event so far, in order. With `schemas` given as a
  * value the session is built at once (a throwing `createSession` then throws here).
  */
-function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: {clock: Clock; server: SpawnedServer}, schemas: SdkSchemas | Promise<SdkSchemas>): Started {
+function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: Spawned, schemas: SdkSchemas | Promise<SdkSchemas>): Started {
 	const log = options.onLog ?? ((): void => undefined);
-	const {clock, server} = spawned;
+	const {clock, server, tree} = spawned;
+	const reaped: number[] = [];
+	let firstReplyTMs: number | undefined;
 	let session: Session | undefined;
 	const pending: ((session: Session) => void)[] = [];
 	const feed = (op: (session: Session) => void): void => {
@@ -471,6 +576,7 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		closeStdin();
 		setTimeout(() => {
 			if (!server.exitInfo) server.kill('SIGKILL');
+			tree?.endAll('SIGKILL', {includeRoot: true, group: process.platform !== 'win32'});
 		}, 1000).unref();
 	};
 	// A signal aborted before this process started (a doctor run whose --total-timeout passed while a loaded
@@ -494,6 +600,7 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		if (raw.isJson) {
 			const cls = classifyMessage(raw.message, {direction: 'server-to-client'});
 			reply = {...base, kind: cls.kind, ...(cls.hasId ? {id: cls.id ?? null} : {})};
+			if (cls.kind !== 'json') firstReplyTMs ??= raw.firstTMs;
 		} else {
 			reply = {...base, kind: raw.isBlank ? 'blank' : 'text'};
 		}
@@ -535,9 +642,19 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		});
 	});
 
-	/** Wait until `check` returns a value, stdout reaches EOF (with `stopOnEof`), or `ms` pass. */
-	const waitUntil = <T>(check: () => T | undefined, ms: number, stopOnEof: boolean): Promise<{value: T} | 'timeout' | 'eof'> =>
+	/** Look at the server's processes now and record what they do as an `evidence` mark. */
+	const observe = (reason: ProcessEvidence['reason'], observeOptions?: Parameters<ProcessWatch['observe']>[1]): ProcessEvidence | undefined => {
+		if (!tree || !attached) return undefined;
+		const evidence = tree.observe(reason, observeOptions);
+		const tMs = clock.now();
+		feed((s) => s.mark({type: 'evidence', evidence, tMs}));
+		return evidence;
+	};
+
+	/** Wait until `check` returns a value, stdout reaches EOF (with `stopOnEof`), `stop` resolves, or `ms` pass. */
+	const waitUntil = <T>(check: () => T | undefined, ms: number, stopOnEof: boolean, stop?: Promise<void>): Promise<{value: T} | 'timeout' | 'eof' | 'stopped'> =>
 		new Promise((resolve) => {
+			let isDone = false;
 			const test = (): boolean => {
 				const value = check();
 				if (value !== undefined) {
@@ -551,7 +668,9 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 				return false;
 			};
 			const timer = setTimeout(() => done('timeout'), ms);
-			const done = (outcome: {value: T} | 'timeout' | 'eof'): void => {
+			const done = (outcome: {value: T} | 'timeout' | 'eof' | 'stopped'): void => {
+				if (isDone) return;
+				isDone = true;
 				clearTimeout(timer);
 				changed.delete(onChange);
 				resolve(outcome);
@@ -559,7 +678,10 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 			const onChange = (): void => {
 				test();
 			};
-			if (!test()) changed.add(onChange);
+			if (!test()) {
+				changed.add(onChange);
+				void stop?.then(() => done('stopped'));
+			}
 		});
 
 	const frameWatch = (match: (reply: Reply) => boolean): {get: () => Reply | undefined; stop: () => void} => {
@@ -577,6 +699,7 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		server,
 		feed,
 		stdoutBytes: () => stdoutOffset,
+		reaped,
 		send(message, framing = 'newline') {
 			if (stdinClosed || server.exitInfo) return false;
 			const body = JSON.stringify(message);
@@ -590,22 +713,61 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 			const watch = frameWatch((f) =>
 				requestOptions.anyJson ? isMessageKind(f) : (f.kind === 'response' || f.kind === 'error') && f.id === message.id,
 			);
+			const timers: NodeJS.Timeout[] = [];
+			let stopEarly!: () => void;
+			const early = new Promise<void>((resolve) => {
+				stopEarly = resolve;
+			});
+			let lastEvidence: ProcessEvidence | undefined;
 			try {
+				const requestTMs = clock.now();
 				const isWritten = run.send(message, requestOptions.framing);
 				requestOptions.onWritten?.(isWritten);
 				if (!isWritten) return {type: 'closed'};
-				const outcome = await waitUntil(watch.get, timeoutMs, true);
-				if (outcome === 'timeout') {
+				// Stall looks: at each mark, then every STALL_EVERY_MS, while the reply is outstanding.
+				let finalLooks = 0;
+				const look = (): void => {
+					if (watch.get() !== undefined || server.exitInfo || !attached) return;
+					const evidence = observe('stall');
+					if (!evidence) return;
+					lastEvidence = evidence;
+					const when = {requestTMs, firstReplyTMs};
+					finalLooks = isWaitingForInputOnly(evidence, when) || explainStall(evidence, when).state === 'stdin-inherited' ? finalLooks + 1 : 0;
+					if (finalLooks >= 2) stopEarly();
+				};
+				const marks: number[] = [...STALL_MARKS_MS];
+				for (let at = STALL_MARKS_MS[STALL_MARKS_MS.length - 1]! + STALL_EVERY_MS; at < timeoutMs; at += STALL_EVERY_MS) marks.push(at);
+				for (const at of marks) if (at < timeoutMs) timers.push(setTimeout(look, at));
+				const onWait = options.onWait;
+				if (onWait) {
+					const tick = (): void => {
+						if (watch.get() !== undefined) return;
+						onWait({method: message.method, id: message.id, elapsedMs: clock.now() - requestTMs, limitMs: timeoutMs, ...(lastEvidence ? {seen: summarizeEvidence(lastEvidence)} : {})});
+					};
+					timers.push(setInterval(tick, 1000));
+				}
+				const outcome = await waitUntil(watch.get, timeoutMs, true, early);
+				for (const timer of timers) clearTimeout(timer);
+				const ended = (done: NonNullable<ProbeWait['done']>): void =>
+					onWait?.({method: message.method, id: message.id, elapsedMs: clock.now() - requestTMs, limitMs: timeoutMs, done});
+				if (outcome === 'timeout' || outcome === 'stopped') {
+					const evidence = server.exitInfo ? undefined : observe('timeout');
 					const tMs = clock.now();
-					feed((s) => s.mark({type: 'timeout', id: message.id, method: message.method, timeoutMs, tMs}));
-					return {type: 'timeout', tMs};
+					const waitedMs = Math.round(tMs - requestTMs);
+					if (outcome === 'stopped') feed((s) => s.mark({type: 'phase', name: 'stopped-early', tMs}));
+					feed((s) => s.mark({type: 'timeout', id: message.id, method: message.method, timeoutMs: outcome === 'stopped' ? waitedMs : timeoutMs, tMs}));
+					ended(outcome === 'stopped' ? 'stopped-early' : 'timeout');
+					return {type: 'timeout', tMs, waitedMs, ...(evidence ? {evidence} : {}), ...(outcome === 'stopped' ? {stoppedEarly: true} : {})};
 				}
 				if (outcome === 'eof') {
+					ended('eof');
 					log(`the server closed stdout while ${message.method} (id ${message.id}) was pending`);
 					return {type: 'eof'};
 				}
+				ended('reply');
 				return {type: 'frame', frame: outcome.value};
 			} finally {
+				for (const timer of timers) clearTimeout(timer);
 				watch.stop();
 			}
 		},
@@ -615,6 +777,8 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 			// is not mistaken for a reaction to our closing stdin.
 			if (server.ended.stdout && !server.exitInfo) await waitUntil(exited, SHUTDOWN_MS.exitAfterStdoutEof, false);
 			if (!server.exitInfo) {
+				// What the tree looks like at the end of the exchange (and every descendant is remembered).
+				observe('shutdown');
 				const tMs = clock.now();
 				feed((s) => s.mark({type: 'phase', name: 'shutdown', tMs}));
 				closeStdin();
@@ -634,8 +798,14 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 			}
 			if (server.exitInfo) {
 				const eofs = await waitUntil(() => (server.ended.stdout && server.ended.stderr ? true : undefined), SHUTDOWN_MS.drainAfterExit, false);
-				if (eofs === 'timeout') log('the server exited but its stdout/stderr stayed open (a child process holds them); stopped reading');
+				if (eofs === 'timeout') log('the server exited but its stdout/stderr stayed open (a child process holds them)');
+				else if (tree && tree.alive().some((pid) => pid !== server.pid)) {
+					await waitUntil(() => (tree.alive().some((pid) => pid !== server.pid) ? undefined : true), EXIT_SETTLE_MS, false);
+				}
+				const openPipes = (['stdout', 'stderr'] as const).filter((name) => !server.ended[name]);
+				observe('exit', {rootAlive: false, openPipes});
 			}
+			await reap();
 			run.detach();
 			return server.exitInfo;
 		},
@@ -646,5 +816,32 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 			server.dispose();
 		},
 	};
+
+	/**
+	 * End whatever is left of the tree (the probe never leaks a process): its process group, every
+	 * descendant seen, every holder of the session's pipes; SIGTERM, then SIGKILL after
+	 * {@link REAP_GRACE_MS} for those still alive. Each round is marked `reaped` with the pids signalled.
+	 */
+	async function reap(): Promise<void> {
+		if (!tree || server.pid === undefined) return;
+		const endOptions = {includeRoot: !server.exitInfo, group: process.platform !== 'win32'};
+		const record = (pids: number[], signal: 'SIGTERM' | 'SIGKILL'): void => {
+			for (const pid of pids) if (!reaped.includes(pid)) reaped.push(pid);
+			const tMs = clock.now();
+			feed((s) => s.mark({type: 'reaped', pids, signal, tMs}));
+			log(`ended ${pids.length} leftover process${pids.length === 1 ? '' : 'es'} of the server's tree with ${signal}: pid ${pids.join(', ')}`);
+		};
+		const first = tree.endAll('SIGTERM', endOptions);
+		if (first.length > 0) {
+			record(first, 'SIGTERM');
+			await waitUntil(() => (tree.alive().some((pid) => first.includes(pid)) ? undefined : true), REAP_GRACE_MS, false);
+			if (tree.alive().some((pid) => first.includes(pid))) {
+				const second = tree.endAll('SIGKILL', endOptions);
+				if (second.length > 0) record(second, 'SIGKILL');
+			}
+		}
+		if (server.exitInfo) liveGroups.delete(server.pid);
+	}
+
 	return run;
 }

@@ -48,7 +48,7 @@ export interface ProcInfo {
 	readonly summary: string;
 }
 
-const STATE_NAMES: Readonly<Record<string, string>> = {
+export const STATE_NAMES: Readonly<Record<string, string>> = {
 	R: 'running',
 	S: 'sleeping',
 	D: 'uninterruptible (disk) sleep',
@@ -89,9 +89,9 @@ const WCHAN_MEANING: readonly (readonly [RegExp, string])[] = [
 ];
 
 /** Linux syscall numbers by CPU (x86_64: arch/x86/entry/syscalls/syscall_64.tbl; arm64: the generic table). */
-const SYSCALLS: Readonly<Record<string, Readonly<Record<number, string>>>> = {
-	x64: {0: 'read', 1: 'write', 7: 'poll', 17: 'pread64', 19: 'readv', 20: 'writev', 23: 'select', 35: 'nanosleep', 42: 'connect', 43: 'accept', 45: 'recvfrom', 47: 'recvmsg', 61: 'wait4', 202: 'futex', 230: 'clock_nanosleep', 232: 'epoll_wait', 270: 'pselect6', 271: 'ppoll', 281: 'epoll_pwait', 288: 'accept4', 441: 'epoll_pwait2'},
-	arm64: {22: 'epoll_pwait', 63: 'read', 64: 'write', 65: 'readv', 66: 'writev', 67: 'pread64', 72: 'pselect6', 73: 'ppoll', 98: 'futex', 101: 'nanosleep', 115: 'clock_nanosleep', 202: 'accept', 203: 'connect', 207: 'recvfrom', 212: 'recvmsg', 242: 'accept4', 260: 'wait4', 441: 'epoll_pwait2'},
+export const SYSCALLS: Readonly<Record<string, Readonly<Record<number, string>>>> = {
+	x64: {0: 'read', 1: 'write', 7: 'poll', 17: 'pread64', 19: 'readv', 20: 'writev', 23: 'select', 34: 'pause', 35: 'nanosleep', 42: 'connect', 43: 'accept', 45: 'recvfrom', 47: 'recvmsg', 61: 'wait4', 128: 'rt_sigtimedwait', 130: 'rt_sigsuspend', 202: 'futex', 230: 'clock_nanosleep', 232: 'epoll_wait', 247: 'waitid', 270: 'pselect6', 271: 'ppoll', 281: 'epoll_pwait', 288: 'accept4', 441: 'epoll_pwait2', 449: 'futex_waitv'},
+	arm64: {22: 'epoll_pwait', 63: 'read', 64: 'write', 65: 'readv', 66: 'writev', 67: 'pread64', 72: 'pselect6', 73: 'ppoll', 95: 'waitid', 98: 'futex', 101: 'nanosleep', 115: 'clock_nanosleep', 133: 'rt_sigsuspend', 137: 'rt_sigtimedwait', 202: 'accept', 203: 'connect', 207: 'recvfrom', 212: 'recvmsg', 242: 'accept4', 260: 'wait4', 441: 'epoll_pwait2', 449: 'futex_waitv'},
 };
 /** Syscalls whose first argument is a file descriptor. */
 const FD_SYSCALLS = new Set(['read', 'write', 'pread64', 'readv', 'writev', 'connect', 'accept', 'accept4', 'recvfrom', 'recvmsg', 'epoll_wait', 'epoll_pwait', 'epoll_pwait2']);

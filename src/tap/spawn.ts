@@ -156,6 +156,12 @@ export interface SpawnServerOptions {
 	readonly clock: Clock;
 	/** How the process is started (default {@link nodeStarter}; on Windows pass {@link loadProcessStarter}'s). */
 	readonly starter?: ProcessStarter;
+	/**
+	 * Start the server in a process group (and session) of its own (POSIX `setsid`; ignored on Windows),
+	 * so the probe can end its whole tree with one signal to the group. The tap does not: it leaves the
+	 * client's process semantics alone.
+	 */
+	readonly processGroup?: boolean;
 }
 
 /**
@@ -163,7 +169,13 @@ export interface SpawnServerOptions {
  * pipes, raw Buffers). `failed` resolves with the error when the process could not start (then
  * `child.pid` is undefined); it never settles for a process that started.
  */
-export type ProcessStarter = (file: string, args: readonly string[], env: Readonly<Record<string, string>>, cwd: string | undefined) => {
+export type ProcessStarter = (
+	file: string,
+	args: readonly string[],
+	env: Readonly<Record<string, string>>,
+	cwd: string | undefined,
+	options?: {readonly processGroup?: boolean},
+) => {
 	readonly child: ChildProcess;
 	readonly failed: Promise<unknown>;
 };
@@ -181,8 +193,15 @@ function killRunningOnExit(): void {
  * starting it needs no module beyond Node, which keeps `probe` as fast to start as a bare client (issue 12).
  * Children still running when this process exits get SIGTERM, as execa's `cleanup: true` does.
  */
-export const nodeStarter: ProcessStarter = (file, args, env, cwd) => {
-	const child = nodeSpawn(file, [...args], {env: {...env}, ...(cwd === undefined ? {} : {cwd}), stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true});
+export const nodeStarter: ProcessStarter = (file, args, env, cwd, options) => {
+	const child = nodeSpawn(file, [...args], {
+		env: {...env},
+		...(cwd === undefined ? {} : {cwd}),
+		stdio: ['pipe', 'pipe', 'pipe'],
+		shell: false,
+		windowsHide: true,
+		...(options?.processGroup === true && process.platform !== 'win32' ? {detached: true} : {}),
+	});
 	const failed = new Promise<unknown>((resolve) => {
 		child.once('error', (error) => {
 			if (child.pid === undefined) resolve(error);
@@ -356,7 +375,7 @@ export function spawnServer(command: readonly string[], options: SpawnServerOpti
 
 	let started: ReturnType<ProcessStarter>;
 	try {
-		started = (options.starter ?? nodeStarter)(file, args, definedEnv(options.env), cwd);
+		started = (options.starter ?? nodeStarter)(file, args, definedEnv(options.env), cwd, {processGroup: options.processGroup === true});
 	} catch (error) {
 		return failed(describeSpawnError(error, file));
 	}

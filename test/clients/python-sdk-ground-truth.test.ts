@@ -18,7 +18,7 @@ const run = promisify(execFile);
 const VENV = join(tmpdir(), 'mcp-wire-python-sdk');
 const PYTHON = join(VENV, 'bin', 'python');
 /** Per request, seconds; generous for a loaded 2-core machine. */
-const REQUEST_TIMEOUT_S = 15;
+const REQUEST_TIMEOUT_S = 30;
 const PARALLEL = 3;
 
 let python: {readonly path: string; readonly version: string} | {readonly skip: string};

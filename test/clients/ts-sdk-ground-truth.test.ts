@@ -10,7 +10,7 @@ import {describe, expect, it} from 'vitest';
 import {agreementLine, disagreements, EXAMPLES, mapLimit, predicted, ROOT, type Example, type RealOutcome} from './ground-truth.js';
 
 /** Per request; generous for a loaded 2-core machine (the longest healthy start-up here is ~3 s). */
-const REQUEST_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 const PARALLEL = 3;
 
 async function runTsClient(example: Example): Promise<RealOutcome> {

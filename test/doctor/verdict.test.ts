@@ -4,6 +4,8 @@ import {Session} from '../../src/core/session/session.js';
 import type {SessionMeta} from '../../src/core/types.js';
 import {evaluateProbe} from '../../src/doctor/verdict.js';
 import {utf8} from '../helpers/factories.js';
+import {noResponseDraft} from '../../src/core/detectors/no-response.js';
+import {readingStdin} from '../helpers/evidence.js';
 
 const META: SessionMeta = {
 	tool: {name: 'mcp-wire', version: '0.0.0'},
@@ -23,9 +25,10 @@ const REPLY = JSON.stringify({jsonrpc: '2.0', id: 0, result: RESULT});
 const TOOLS = `${JSON.stringify({jsonrpc: '2.0', id: 1, result: {tools: [{name: 'a', inputSchema: {type: 'object'}}, {name: 'b', inputSchema: {type: 'object'}}]}})}\n`;
 
 /** A session: initialize at 0 ms, the given stdout at `replyAt` ms, optionally initialized + tools/list, then stdin closed and a clean exit. */
-function session(stdout: string, options: {replyAt?: number; tools?: boolean; timeoutAt?: number} = {}): Session {
+function session(stdout: string, options: {replyAt?: number; tools?: boolean; timeoutAt?: number; waitingAt?: number} = {}): Session {
 	const s = new Session(META);
 	s.pushChunk('stdin', 0, utf8(INIT));
+	if (options.waitingAt !== undefined) s.mark(readingStdin(options.waitingAt));
 	if (options.timeoutAt !== undefined) {
 		s.mark({type: 'timeout', id: 0, method: 'initialize', timeoutMs: options.timeoutAt, tMs: options.timeoutAt});
 		s.mark({type: 'stdin-closed', tMs: options.timeoutAt + 1});
@@ -70,8 +73,8 @@ describe('evaluateProbe', () => {
 		expect(verdict(s, 'claude-code')).toEqual({status: 'fail', connected: false, startupMs: undefined, tools: undefined, code: 'multiline-json'});
 	});
 
-	it('a reply that only comes after the probe gave up and closed stdin is ✘ unflushed-output', () => {
-		const s = session(`${REPLY}\n`, {replyAt: 2002, timeoutAt: 2000});
+	it('a reply that only comes after the probe gave up and closed stdin, while the server sat reading stdin, is ✘ unflushed-output', () => {
+		const s = session(`${REPLY}\n`, {replyAt: 2002, timeoutAt: 2000, waitingAt: 1000});
 		expect(verdict(s, 'claude-desktop')).toEqual({status: 'fail', connected: false, startupMs: undefined, tools: undefined, code: 'unflushed-output'});
 	});
 
@@ -89,6 +92,24 @@ describe('evaluateProbe', () => {
 		s.finish(12);
 		expect(verdict(s, 'claude-code')).toMatchObject({status: 'fail', connected: false, startupMs: undefined});
 		expect(verdict(s, 'vscode')).toMatchObject({status: 'warn'});
+	});
+
+	it('a server that answers initialize after 11 s, inside the 30 s wait, is ✔ (not unflushed-output, not slow-response)', () => {
+		const s = session(`${REPLY}\n`, {replyAt: 11_000});
+		expect(verdict(s, 'claude-code')).toEqual({status: 'ok', connected: true, startupMs: 11_000, tools: undefined, code: undefined});
+	});
+
+	it('a give-up at the user\'s --timeout, shorter than the clients\' 30 s startup limit, is ▲ no-response (mcp-wire\'s own limit), not ✘', () => {
+		const s = new Session(META);
+		s.pushChunk('stdin', 0, utf8(INIT));
+		s.mark({type: 'timeout', id: 0, method: 'initialize', timeoutMs: 5000, tMs: 5000});
+		s.addFinding(noResponseDraft({at: {tMs: 5000, stdoutBytes: 0}, timeoutMs: 5000, stderrTail: []}));
+		s.mark({type: 'stdin-closed', tMs: 5001});
+		s.mark({type: 'signal-sent', signal: 'SIGTERM', tMs: 7001});
+		s.exit({code: null, signal: 'SIGTERM', tMs: 7002});
+		s.finish(7002);
+		expect(s.getSnapshot().findings.find((f) => f.code === 'no-response')?.severity).toBe('warning');
+		expect(verdict(s, 'claude-code')).toEqual({status: 'warn', connected: false, startupMs: undefined, tools: undefined, code: 'no-response'});
 	});
 
 	it('CRLF line ends are a warning every client accepts', () => {

@@ -48,8 +48,12 @@ const text = (session: Session, stream: StreamName): string => {
 	return Buffer.from(snap.bytes(stream, 0, snap.streamLength(stream))).toString('utf8');
 };
 const framesOf = (session: Session, stream: StreamName): Frame[] => session.getSnapshot().frames.filter((f) => f.stream === stream);
+/** The marks in order, without the process evidence (its count depends on timing; tested on its own). */
 const markTypes = (session: Session): string[] =>
-	session.getSnapshot().marks.map((m) => (m.type === 'phase' ? `phase:${m.name}` : m.type === 'signal-sent' ? `signal:${m.signal}` : m.type === 'eof' ? `eof:${m.stream}` : m.type));
+	session
+		.getSnapshot()
+		.marks.filter((m) => m.type !== 'evidence')
+		.map((m) => (m.type === 'phase' ? `phase:${m.name}` : m.type === 'signal-sent' ? `signal:${m.signal}` : m.type === 'eof' ? `eof:${m.stream}` : m.type));
 const markOf = <T extends Mark['type']>(session: Session, type: T): Extract<Mark, {type: T}>[] =>
 	session.getSnapshot().marks.filter((m): m is Extract<Mark, {type: T}> => m.type === type);
 const codes = (session: Session): string[] => session.getSnapshot().findings.map((f) => f.code);
@@ -131,7 +135,10 @@ describe('runProbe', () => {
 		expect(result.exit).toMatchObject({code: null, signal: 'SIGTERM'});
 		expect(codes(session)).toEqual(['shutdown-timeout', 'no-response']);
 		const finding = session.getSnapshot().findings[1]!;
-		expect(finding).toMatchObject({code: 'no-response', stream: 'stdout', offset: 0, byteLength: 0, origin: 'probe', tMs: timeout!.tMs, severity: 'error'});
+		// The probe waited the user's timeout, shorter than Claude Code's 30 s: mcp-wire's own limit, a warning.
+		expect(finding).toMatchObject({code: 'no-response', stream: 'stdout', offset: 0, byteLength: 0, origin: 'probe', tMs: timeout!.tMs, severity: 'warning'});
+		expect(finding.detail).toMatchObject({ownLimit: true, clientLimitMs: 30_000});
+		expect(finding.message).toContain("mcp-wire's own limit");
 		const stderrTail = finding.detail?.['stderrTail'] as string[];
 		expect(stderrTail).toHaveLength(2);
 		expect(stderrTail[0]).toBe('starting up');
@@ -141,6 +148,10 @@ describe('runProbe', () => {
 			const port = /:(\d+)$/.exec(stderrTail[1]!)![1];
 			expect(finding.detail?.['blockedOn']).toMatch(new RegExp(`^pid ${result.pid} \\(node\\) sleeping in futex\\w*: waiting on a lock or another thread \\(futex\\); 3 TCP connections still connecting \\(SYN_SENT\\) to 127\\.0\\.0\\.1:${port}$`));
 			expect(result.procInfo?.processes[0]).toMatchObject({pid: result.pid, state: 'S'});
+			// The evidence at the timeout: the node process waits on the network (3 connects in SYN_SENT).
+			expect(finding.detail?.['evidence']).toMatch(new RegExp(`^pid ${result.pid} \\(node .*blocked\\.mjs\\) waiting on the network`));
+			const seen = markOf(session, 'evidence').find((m) => m.evidence.reason === 'timeout');
+			expect(seen?.evidence.processes[0]).toMatchObject({pid: result.pid, activity: 'network', holds: {stdin: [0], stdout: [1], stderr: [2]}});
 		} else {
 			expect(finding.detail?.['blockedOn']).toBeUndefined();
 		}

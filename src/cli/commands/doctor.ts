@@ -4,7 +4,7 @@ import {Command, Option} from 'commander';
 import {createInterface} from 'node:readline';
 import {CLIENT_NAMES, type ClientName, type ConfigFile} from '../../configs/index.js';
 import {DEFAULT_JOBS, DEFAULT_TOTAL_TIMEOUT_MS, exitCodeOf, formatJsonRecords, formatReport, planTargets, runDoctor, STATUS_TEXT, type ProbeTarget} from '../../doctor/index.js';
-import {DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS} from '../../tap/probe.js';
+import {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS} from '../../tap/probe.js';
 import {capturesDir, currentPlatform, ensurePrivateDir, pruneCaptures, pruneLimitsFromEnv} from '../../tap/capture-store.js';
 import {EXIT, UsageError} from '../exit-codes.js';
 import {collect, parseMs, parsePositiveInt, resolveColor} from '../options.js';
@@ -16,7 +16,7 @@ interface DoctorCliOptions {
 	readonly config?: string;
 	readonly json?: boolean;
 	readonly jobs: number;
-	readonly timeout: number;
+	readonly timeout?: number;
 	readonly totalTimeout: number;
 	readonly protocolVersion: string;
 	readonly capture: boolean;
@@ -68,7 +68,7 @@ export function doctorCommand(): Command {
 		.option('--config <file>', 'only this config file (its client is told from the name, or give --client)')
 		.option('--json', 'write one NDJSON record per server and a summary record, nothing else')
 		.option('--jobs <n>', 'probes running at the same time', parsePositiveInt('--jobs'), DEFAULT_JOBS)
-		.option('--timeout <ms>', 'how long each probe waits for each response', parseMs('--timeout'), DEFAULT_TIMEOUT_MS)
+		.option('--timeout <ms>', `how long each probe waits for each response, initialize too (default: ${DEFAULT_TIMEOUT_MS} ms per request, ${DEFAULT_INITIALIZE_TIMEOUT_MS} ms for initialize)`, parseMs('--timeout'))
 		.option('--total-timeout <ms>', 'the whole run; probes still running then are stopped', parseMs('--total-timeout'), DEFAULT_TOTAL_TIMEOUT_MS)
 		.option('--protocol-version <version>', 'the protocol version offered in initialize', DEFAULT_PROTOCOL_VERSION)
 		.option('--no-capture', 'do not keep the probes\' captures')
@@ -175,7 +175,7 @@ async function runDoctorCommand(options: DoctorCliOptions, servers: readonly str
 		includeUntrusted: options.includeUntrusted === true,
 		approve: (targets) => approveRun(targets, {yes: options.yes === true, isTerminal, write: (text) => process.stderr.write(text), ask: askOnTerminal}),
 		context,
-		timeoutMs: options.timeout,
+		...(options.timeout === undefined ? {} : {timeoutMs: options.timeout}),
 		totalTimeoutMs: options.totalTimeout,
 		jobs: options.jobs,
 		protocolVersion: options.protocolVersion,

@@ -1,7 +1,8 @@
 import {Command, Option} from 'commander';
 import {Session} from '../../core/session/session.js';
 import {USER_STOP_PHASE, type SessionMeta} from '../../core/types.js';
-import {DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, loadSdkSchemas, runProbe, type ProbeOptions, type ProbeResult, type SessionInit} from '../../tap/probe.js';
+import {createWaitProgress} from '../wait-progress.js';
+import {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, loadSdkSchemas, runProbe, type ProbeOptions, type ProbeResult, type SessionInit} from '../../tap/probe.js';
 import {formatSummary} from '../../render/text/plain-log.js';
 import {buildEnv, EnvOptionError, loadProcessStarter} from '../../tap/spawn.js';
 import {EXIT, UsageError} from '../exit-codes.js';
@@ -15,7 +16,7 @@ interface ProbeCliOptions {
 	readonly hex?: boolean;
 	readonly report?: boolean;
 	readonly tui?: boolean;
-	readonly timeout: number;
+	readonly timeout?: number;
 	readonly protocolVersion: string;
 	readonly env: string[];
 	readonly inheritEnv?: boolean;
@@ -43,7 +44,7 @@ export function probeCommand(): Command {
 		.option('--hex', 'add an xxd-layout hex dump of every frame (plain log, no TUI)')
 		.option('--report', 'write a Markdown support report (redacted) instead of the frame log')
 		.option('--no-tui', 'keep the plain frame log even when stdout is a terminal')
-		.option('--timeout <ms>', 'how long to wait for each response', parseMs('--timeout'), DEFAULT_TIMEOUT_MS)
+		.option('--timeout <ms>', `how long to wait for each response, initialize too (default: ${DEFAULT_TIMEOUT_MS} ms per request, ${DEFAULT_INITIALIZE_TIMEOUT_MS} ms for initialize: Claude Code's startup limit)`, parseMs('--timeout'))
 		.option('--protocol-version <version>', 'the protocol version offered in initialize', DEFAULT_PROTOCOL_VERSION)
 		.option('--env <KEY[=VALUE]>', 'pass an environment variable (repeatable); KEY alone copies it from this shell', collect, [])
 		.option('--inherit-env', 'pass this shell\'s whole environment (a real client passes only HOME, LOGNAME, PATH, SHELL, TERM, USER)')
@@ -95,7 +96,7 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		command,
 		env: built.env,
 		...(options.cwd === undefined ? {} : {cwd: options.cwd}),
-		timeoutMs: options.timeout,
+		...(options.timeout === undefined ? {} : {timeoutMs: options.timeout}),
 		protocolVersion: options.protocolVersion,
 		clientVersion: VERSION,
 		...(options.verbose ? {onLog: (line: string) => process.stderr.write(`mcp-wire: ${line}\n`)} : {}),
@@ -120,8 +121,10 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		serverEnv: built.env,
 		out: process.stdout,
 	});
+	const onWait = createWaitProgress({stderr: process.stderr, verbose: options.verbose === true, stdoutIsTerminal: mode === 'plain' && process.stdout.isTTY === true});
 	const result = await runProbe({
 		...probeOptions,
+		...(onWait ? {onWait} : {}),
 		createSession: (init) => {
 			const session = newSession(init);
 			if (init.purpose === 'probe') presenter.attach(session);

@@ -9,6 +9,8 @@ import {
 	type FindingCode,
 	type Frame,
 	type Mark,
+	type ProcessEvidence,
+	type ProcessObservation,
 	type SessionEvent,
 	type SessionMeta,
 	type StreamTotals,
@@ -27,7 +29,7 @@ import {
  * | `chunk` | `seq, stream, tMs, offset, length, base64`, and `text` (a UTF-8 preview, only when the bytes are valid UTF-8 and at most {@link CHUNK_PREVIEW_MAX_BYTES} long; ignored on decode) |
  * | `frame` | every {@link Frame} field (`message` as parsed JSON, `text` for text frames) |
  * | `finding` | every {@link Finding} field, and `docs`: the code's section, `docs/findings.md#<code>` (written only; added in format 1 without a version bump: readers ignore unknown fields) |
- * | `mark` | `mark`: the {@link Mark} object (it has its own `type`) |
+ * | `mark` | `mark`: the {@link Mark} object (it has its own `type`; `evidence` marks carry a {@link ProcessEvidence}, older readers skip them as bad marks) |
  * | `exit` | `code, signal, tMs` ({@link ExitInfo}) |
  * | `summary` | every {@link Summary} field |
  *
@@ -421,7 +423,7 @@ function decodeFinding(record: Json): Finding {
 function decodeMark(value: unknown): Mark {
 	const raw = object(value, '`mark`');
 	const tMs = num(raw, 'tMs');
-	const type = oneOf(raw, 'type', ['stdin-closed', 'eof', 'signal-sent', 'timeout', 'phase']);
+	const type = oneOf(raw, 'type', ['stdin-closed', 'eof', 'signal-sent', 'timeout', 'phase', 'evidence', 'reaped']);
 	switch (type) {
 		case 'stdin-closed': {
 			return {type, tMs};
@@ -447,7 +449,84 @@ function decodeMark(value: unknown): Mark {
 		case 'phase': {
 			return {type, name: str(raw, 'name'), tMs};
 		}
+
+		case 'evidence': {
+			return {type, evidence: decodeEvidence(object(raw['evidence'], '`mark.evidence`')), tMs};
+		}
+
+		case 'reaped': {
+			const pids = raw['pids'];
+			if (!Array.isArray(pids) || !pids.every((pid) => Number.isSafeInteger(pid) && (pid as number) > 0)) {
+				fail('`mark.pids` is not an array of pids');
+			}
+
+			return {type, pids: [...(pids as number[])], signal: oneOf(raw, 'signal', ['SIGTERM', 'SIGKILL']), tMs};
+		}
 	}
+}
+
+const ACTIVITIES = ['reading-stdin', 'idle', 'timer', 'waiting-child', 'busy', 'network', 'reading', 'writing', 'zombie', 'stopped', 'unknown'] as const;
+
+function optionalBool(record: Json, key: string): boolean | undefined {
+	const value = record[key];
+	if (value === undefined) return undefined;
+	return typeof value === 'boolean' ? value : fail(`\`${key}\` is not a boolean`);
+}
+
+function fds(value: unknown, key: string): number[] | undefined {
+	if (value === undefined) return undefined;
+	return Array.isArray(value) && value.every((fd) => Number.isSafeInteger(fd) && (fd as number) >= 0) ? [...(value as number[])] : fail(`\`holds.${key}\` is not an array of fds`);
+}
+
+function decodeObservation(value: unknown): ProcessObservation {
+	const raw = object(value, 'a `processes` entry');
+	let syscall: ProcessObservation['syscall'];
+	if (raw['syscall'] !== undefined) {
+		const call = object(raw['syscall'], '`syscall`');
+		const timeout = call['timeoutMs'];
+		if (timeout !== undefined && timeout !== null && !(typeof timeout === 'number' && Number.isFinite(timeout))) fail('`syscall.timeoutMs` is not a number or null');
+		syscall = compact({name: optionalStr(call, 'name'), fd: optionalCount(call, 'fd'), timeoutMs: timeout as number | null | undefined});
+	}
+
+	let holds: ProcessObservation['holds'];
+	if (raw['holds'] !== undefined) {
+		const held = object(raw['holds'], '`holds`');
+		holds = compact({stdin: fds(held['stdin'], 'stdin'), stdout: fds(held['stdout'], 'stdout'), stderr: fds(held['stderr'], 'stderr')});
+	}
+
+	const startTMs = raw['startTMs'];
+	if (startTMs !== undefined && !(typeof startTMs === 'number' && Number.isFinite(startTMs))) fail('`startTMs` is not a finite number');
+	return compact<ProcessObservation>({
+		pid: count(raw, 'pid'),
+		ppid: optionalCount(raw, 'ppid'),
+		command: raw['command'] === undefined ? undefined : strings(raw, 'command'),
+		comm: optionalStr(raw, 'comm'),
+		state: optionalStr(raw, 'state'),
+		wchan: optionalStr(raw, 'wchan'),
+		syscall,
+		activity: oneOf(raw, 'activity', ACTIVITIES),
+		threads: optionalCount(raw, 'threads'),
+		startTMs,
+		holds,
+		connecting: raw['connecting'] === undefined ? undefined : strings(raw, 'connecting'),
+	});
+}
+
+function decodeEvidence(raw: Json): ProcessEvidence {
+	const processes = raw['processes'];
+	if (!Array.isArray(processes)) fail('`evidence.processes` is not an array');
+	const open = raw['openPipes'];
+	if (open !== undefined && !(Array.isArray(open) && open.every((name) => name === 'stdout' || name === 'stderr'))) fail('`evidence.openPipes` is not a list of stdout/stderr');
+	return compact<ProcessEvidence>({
+		reason: oneOf(raw, 'reason', ['stall', 'timeout', 'shutdown', 'exit']),
+		observed: optionalBool(raw, 'observed') ?? fail('`evidence.observed` is missing'),
+		note: optionalStr(raw, 'note'),
+		rootPid: optionalCount(raw, 'rootPid'),
+		rootAlive: optionalBool(raw, 'rootAlive'),
+		processes: processes.map((entry) => decodeObservation(entry)),
+		sameStdoutStderr: optionalBool(raw, 'sameStdoutStderr'),
+		openPipes: open === undefined ? undefined : [...(open as ('stdout' | 'stderr')[])],
+	});
 }
 
 function decodeExit(record: Json): ExitInfo {

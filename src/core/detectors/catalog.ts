@@ -222,64 +222,6 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 			})();
 		},
 	},
-	'unflushed-output': {
-		severity: 'error',
-		title: 'reply held in an output buffer',
-		message: (d) =>
-			d.confidence === 'inferred'
-				? 'reply bytes arrived in a buffer-sized burst long after their request (likely an unflushed stdout buffer)'
-				: 'the reply arrived only when stdin was closed or the process exited: it sat in a stdout buffer',
-		hint: (d) => {
-			const runtime = detailString(d, 'runtime');
-			if (runtime === 'python') return 'Flush after each message: `print(..., flush=True)` or `sys.stdout.flush()`, or run with `python -u` / `PYTHONUNBUFFERED=1` in the config env.';
-			if (runtime === 'node') return 'Node writes to a pipe without a user-space buffer: look for a wrapper or a child process that buffers, or bytes written with no newline until exit.';
-			if (runtime === 'c') return 'Call `fflush(stdout)` after each message, or `setvbuf(stdout, NULL, _IOLBF, 0)` at startup.';
-			return 'Flush stdout after each message: Python `print(..., flush=True)` or `-u`; C `fflush(stdout)` / `setvbuf(stdout, NULL, _IOLBF, 0)`; .NET `Console.Out.Flush()`.';
-		},
-		rules: ['O2', 'O3'],
-		doc: {
-			what: 'The server wrote its reply, but the bytes sat in a user-space stdout buffer (C stdio, Python\'s block-buffered `sys.stdout` on a pipe) and reached the pipe only when stdin closed or the process exited.',
-			recognised: 'Observed: a reply whose bytes arrive only after stdin was closed or at exit, long after its request. Inferred (tap mode): buffer-sized bursts (multiples of 4096 bytes) that carry several replies to requests sent long before ([O2](docs/protocol.md#o2), [O3](docs/protocol.md#o3)).',
-			example: {
-				steps: [
-					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
-					{event: 'stdin-closed', tMs: 5000},
-					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":1,"result":{}}\n', tMs: 5002},
-					{exit: 0, tMs: 5003},
-				],
-				note: 'Nothing for 5 s; the reply comes the moment stdin closes.',
-			},
-		},
-		impact: row({
-			'ts-sdk-v1': ['hang', 'the reply never comes while the session is open; `Request timed out` after 60 s (Claude Code: 30 s)'],
-			'ts-sdk-v2': ['hang', 'times out'],
-			'python-sdk': ['hang', 'waits forever (no default timeout)'],
-			vscode: ['hang', 'waits; logs "Waiting for server to respond" every 5 s'],
-			rmcp: ['hang', 'waits'],
-			cursor: ['hang', 'waits'],
-		}),
-	},
-	'no-response': {
-		severity: 'error',
-		title: 'no response',
-		message: (d) => `the process is alive but sent nothing in ${detailNumber(d, 'timeoutMs') ?? '?'} ms, and closing stdin released nothing`,
-		hint: () =>
-			'The server blocks before its read loop: move slow start-up work (network calls, telemetry, model loading) after the handshake or into the background, and read stdin first.',
-		rules: ['R15'],
-		doc: {
-			what: 'The process is alive and silent: it does not answer `initialize` within the probe\'s timeout, and closing stdin releases nothing. The server is blocked before its read loop (network calls, telemetry, model loading at start-up).',
-			recognised: 'A live probe only: no byte on stdout until the timeout, then stdin closed and still nothing. The finding quotes the stderr tail and, on Linux, what the process waits on (`/proc/<pid>/wchan`, sockets still connecting).',
-			example: {steps: [{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{...}}\n', tMs: 0}], note: 'Then nothing on stdout for the whole timeout.', live: true},
-		},
-		impact: row({
-			'ts-sdk-v1': ['hang', '`Request timed out` after 60 s; Claude Code fails after 30 s'],
-			'ts-sdk-v2': ['hang', 'times out'],
-			'python-sdk': ['hang', 'waits forever'],
-			vscode: ['hang', 'waits'],
-			rmcp: ['hang', 'waits'],
-			cursor: ['hang', 'times out'],
-		}),
-	},
 	'early-exit': {
 		severity: 'error',
 		title: 'process exited early',
@@ -341,32 +283,6 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 			vscode: ['fatal', 'spawn error'],
 			rmcp: ['fatal', 'spawn error'],
 			cursor: ['fatal', 'spawn error'],
-		}),
-	},
-	'slow-response': {
-		severity: 'warning',
-		title: 'slow response',
-		message: (d) => `${detailString(d, 'method') ?? 'a request'} took ${Math.round(detailNumber(d, 'latencyMs') ?? 0)} ms (limit of the strictest client: ${detailNumber(d, 'limitMs') ?? '?'} ms)`,
-		hint: () => 'Answer the handshake first and do slow work later or in the background; report progress on long tool calls.',
-		rules: ['R15'],
-		doc: {
-			what: 'A reply arrived, but so late that a strict client would already have given up: Claude Code waits 30 s for start-up, the TS SDK 60 s per request.',
-			recognised: 'A reply\'s latency over half of the strictest mainstream limit for its method (`detail.latencyMs`, `detail.limitMs`).',
-			example: {
-				steps: [
-					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
-					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":1,"result":{}}\n', tMs: 40000},
-				],
-				note: 'The reply took 40 s.',
-			},
-		},
-		impact: row({
-			'ts-sdk-v1': ['ok', 'within the 60 s request timeout, but close (Claude Code: 30 s at startup)'],
-			'ts-sdk-v2': ['ok', 'within the timeout'],
-			'python-sdk': ['ok', 'no default timeout'],
-			vscode: ['ok', 'no initialize timeout'],
-			rmcp: ['ok', 'no default timeout'],
-			cursor: UNKNOWN,
 		}),
 	},
 	'shutdown-timeout': {

@@ -5,11 +5,16 @@ import {messageOnStderr} from './message-on-stderr.js';
 import {oversizeFrame} from './oversize-frame.js';
 import {pingError} from './ping-error.js';
 import {protocolVersion} from './protocol-version.js';
+import {noResponse} from './no-response.js';
+import {orphanedProcess} from './orphaned-process.js';
 import type {Rule} from './rule.js';
+import {slowResponse} from './slow-response.js';
 import {stderrMerged} from './stderr-merged.js';
 import {strayOutput} from './stray-output.js';
 import {unansweredRequest} from './unanswered-request.js';
 import {undeclaredCapability} from './undeclared-capability.js';
+import {stdinInherited} from './stdin-inherited.js';
+import {unflushedOutput} from './unflushed-output.js';
 
 /**
  * Every finding code that has its own module (`<code>.ts`: meta + detector + tests beside it in
@@ -32,4 +37,10 @@ export const RULES: readonly Rule[] = [
 	messageOnStderr,
 	unansweredRequest,
 	pingError,
+	// unflushed-output before slow-response: a reply it explains is not also slow.
+	unflushedOutput,
+	slowResponse,
+	noResponse,
+	stdinInherited,
+	orphanedProcess,
 ];

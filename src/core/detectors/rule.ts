@@ -1,4 +1,4 @@
-import type {Chunk, ExitInfo, Finding, FindingCode, FindingDraft, Frame, JsonRpcId, Mark, SessionMeta, StreamName} from '../types.js';
+import type {Chunk, ExitInfo, Finding, FindingCode, FindingDraft, Frame, JsonRpcId, Mark, ProcessEvidence, SessionMeta, StreamName} from '../types.js';
 import type {CatalogEntry} from './meta.js';
 
 /**
@@ -35,6 +35,11 @@ export interface RuleListeners {
 	onFrame?(frame: Frame): void;
 	onFinding?(finding: Finding): void;
 	onMark?(mark: Mark): void;
+	/**
+	 * What the server's processes were doing (an `evidence` mark, also passed to `onMark`): taken at every
+	 * stall, at the timeout, at shutdown and after the exit (issue 10 §1). `tMs` is when it was taken.
+	 */
+	onEvidence?(evidence: ProcessEvidence, tMs: number): void;
 	onExit?(exit: ExitInfo): void;
 	/** `isComplete` is false for a capture that ends without the process's exit (cut short, tap still running). */
 	onEnd?(end: {readonly tMs: number; readonly isComplete: boolean}): void;
@@ -60,6 +65,8 @@ export interface SessionFacts {
 	readonly serverCapabilities: Readonly<Record<string, unknown>> | undefined;
 	/** When the client closed the server's stdin (ms since session start), if it did. */
 	readonly stdinClosedAt: number | undefined;
+	/** When the server's first JSON-RPC message arrived on stdout (ms since session start), once it did. */
+	readonly firstReplyTMs: number | undefined;
 	/** How the process ended, once known. */
 	readonly exit: ExitInfo | undefined;
 	/** The server's runtime guessed from the command (`python`, `node`), for runtime-specific fixes. */

@@ -48,12 +48,8 @@ export interface SessionOptions {
 	readonly schemas?: SdkSchemas;
 }
 
-/**
- * Latency above which a response is `slow-response` (ms): half the strictest client's limit, so a
- * healthy slow server (a 3 s initialize) is never blamed. Claude Code allows 30 s for startup; the TS SDK
- * 60 s per request (R15, docs/protocol.md C8).
- */
-export const SLOW_RESPONSE_LIMITS_MS = {initialize: 30_000, request: 60_000, fraction: 0.5} as const;
+/** Re-exported from its rule module (`detectors/slow-response.ts`), where it is used. */
+export {SLOW_RESPONSE_LIMITS_MS} from '../detectors/slow-response.js';
 
 /** How many answered request ids per direction are remembered to recognise a duplicate response. */
 const ANSWERED_IDS_KEPT = 4096;
@@ -107,6 +103,7 @@ export class Session implements SessionStore {
 	private lastTMs = 0;
 	private exitInfo: ExitInfo | undefined;
 	private stdinClosedAt: number | undefined;
+	private firstReplyTMs: number | undefined;
 	private offeredVersion: string | undefined;
 	private negotiatedVersion: string | undefined;
 	private era: 'legacy' | 'modern' | undefined;
@@ -123,7 +120,6 @@ export class Session implements SessionStore {
 	private isSettling = false;
 	/** The server's runtime guessed from the command (for runtime-specific fixes), e.g. `python`. */
 	private readonly runtime: string | undefined;
-	private lastUnflushedSeq = -1;
 	private summary: Summary | undefined;
 	private isFinished = false;
 	private isComplete = true;
@@ -170,6 +166,9 @@ export class Session implements SessionStore {
 			},
 			get stdinClosedAt() {
 				return session.stdinClosedAt;
+			},
+			get firstReplyTMs() {
+				return session.firstReplyTMs;
 			},
 			get exit() {
 				return session.exitInfo;
@@ -225,6 +224,7 @@ export class Session implements SessionStore {
 		if (mark.type === 'phase' && mark.name === 'modern-era') this.era = 'modern';
 		this.emit({type: 'mark', mark});
 		for (const rule of this.rules) rule.onMark?.(mark);
+		if (mark.type === 'evidence') for (const rule of this.rules) rule.onEvidence?.(mark.evidence, mark.tMs);
 		if (mark.type === 'stdin-closed') this.endFramer('stdin', mark.tMs);
 	}
 
@@ -433,6 +433,7 @@ export class Session implements SessionStore {
 				// An error without id right after a notification is one fault (J4), not also a shape fault.
 				drafts = drafts.filter((d) => !(d.code === 'invalid-jsonrpc' && onlyIdProblems(d)));
 			}
+			if (stream === 'stdout' && cls.kind !== 'json') this.firstReplyTMs ??= raw.firstTMs;
 		} else {
 			frame = buildFrame(raw, index, raw.isBlank ? 'blank' : raw.isJson ? 'json' : 'text', undefined, undefined);
 		}
@@ -532,19 +533,6 @@ export class Session implements SessionStore {
 	private checkServerReply(frame: Frame, request: Outstanding, add: (draft: FindingDraft) => void): void {
 		const base = {stream: frame.stream, offset: frame.offset, byteLength: frame.byteLength, frameIndex: frame.index, tMs: frame.tMs};
 		const message = frame.message as {result?: unknown; error?: unknown};
-		const latencyMs = frame.answers?.latencyMs ?? 0;
-		if (this.stdinClosedAt !== undefined && frame.firstTMs >= this.stdinClosedAt && request.frame.tMs < this.stdinClosedAt) {
-			// One finding per burst: the first late reply of each chunk that released held bytes.
-			if (frame.firstSeq !== this.lastUnflushedSeq) {
-				this.lastUnflushedSeq = frame.firstSeq;
-				add({...base, code: 'unflushed-output', detail: {method: request.method, afterStdinClosedMs: frame.firstTMs - this.stdinClosedAt, latencyMs}});
-			}
-		} else {
-			const limit = request.method === 'initialize' ? SLOW_RESPONSE_LIMITS_MS.initialize : SLOW_RESPONSE_LIMITS_MS.request;
-			if (latencyMs > limit * SLOW_RESPONSE_LIMITS_MS.fraction) {
-				add({...base, code: 'slow-response', detail: {method: request.method, latencyMs, limitMs: limit}});
-			}
-		}
 		if (request.method === 'initialize') {
 			if (frame.kind === 'error') {
 				// A rejection naming 2026-07-28 is a modern-only server (R19); any other is protocol-version's.
@@ -593,7 +581,7 @@ export class Session implements SessionStore {
 		else if (this.settledKeys.has(key)) return;
 		let draft = given;
 		for (const rule of this.rules) if (rule.onDraft) draft = rule.onDraft(draft) ?? draft;
-		const finding = dressFinding(draft.code === 'unflushed-output' && this.runtime ? {...draft, detail: {...draft.detail, runtime: this.runtime}} : draft);
+		const finding = dressFinding(draft);
 		const counted = this.severityCounts.get(finding.code);
 		if (counted) {
 			counted.count += 1;

@@ -425,6 +425,7 @@ const PHASE_LINES: Readonly<Record<string, string>> = {
 	'modern-era': 'initialize rejected naming 2026-07-28: probing with server/discover',
 	[TAP_PHASE.clientClosedStdout]: 'the client closed its end of stdout: the tap closed the server\'s, so its next write fails',
 	[TAP_PHASE.sigkillAfterGrace]: 'the server outlived the forwarded signal: the tap sent SIGKILL',
+	'stopped-early': 'stopped waiting: the server is blocked reading stdin (it read the request and waits for more input)',
 };
 
 /**
@@ -453,6 +454,13 @@ export function formatMarkLine(mark: Mark | ({readonly type: 'exit'} & ExitInfo)
 			break;
 		case 'phase':
 			text = PHASE_LINES[mark.name];
+			break;
+		case 'reaped':
+			text = `mcp-wire ended ${mark.pids.length === 1 ? 'a leftover process' : `${mark.pids.length} leftover processes`} of the server (pid ${mark.pids.join(', ')}) with ${mark.signal}`;
+			break;
+		case 'evidence':
+			// Shown only when it names a survivor; stall looks are detail for the rules (and --json).
+			if (mark.evidence.reason === 'exit' && mark.evidence.processes.length > 0) text = `still alive after the exit: ${mark.evidence.processes.map((p) => `pid ${p.pid}`).join(', ')}`;
 			break;
 	}
 	if (text === undefined) return undefined;

@@ -3,6 +3,7 @@ import {decodeRecords, encodeEvent, encodeHeader} from '../../../src/core/captur
 import {replayEvents} from '../../../src/core/session/replay.js';
 import {Session} from '../../../src/core/session/session.js';
 import type {SessionEvent, SessionMeta} from '../../../src/core/types.js';
+import {evidence, evidenceMark, proc, readingStdin} from '../../helpers/evidence.js';
 
 const META: SessionMeta = {
 	tool: {name: 'mcp-wire', version: '0.0.0-test'},
@@ -93,9 +94,10 @@ describe('Session', () => {
 		expect(codesAt(stale)).toEqual([`unknown-id@stdout:${at}`]);
 	});
 
-	it('treats a reply whose first byte arrives after stdin closed as unflushed-output', () => {
+	it('treats a reply whose first byte arrives after stdin closed as unflushed-output when the server was seen waiting for input', () => {
 		const session = new Session(META);
 		session.pushChunk('stdin', 0, line(INIT));
+		session.mark(readingStdin(1000));
 		session.mark({type: 'timeout', id: 0, method: 'initialize', timeoutMs: 2000, tMs: 2000});
 		session.mark({type: 'stdin-closed', tMs: 2000});
 		session.pushChunk('stdout', 2001.5, line(INIT_OK));
@@ -103,7 +105,28 @@ describe('Session', () => {
 		session.exit({code: 0, signal: null, tMs: 2003});
 		session.finish(2003);
 		expect(codesAt(session)).toEqual(['unflushed-output@stdout:0']);
-		expect(session.getSnapshot().findings[0]?.detail).toEqual({method: 'initialize', afterStdinClosedMs: 1.5, latencyMs: 2001.5});
+		expect(session.getSnapshot().findings[0]?.detail).toEqual({
+			method: 'initialize',
+			afterStdinClosedMs: 1.5,
+			latencyMs: 2001.5,
+			evidence: 'pid 100 (python3 server.py) blocked reading stdin',
+			evidenceTMs: 1000,
+			waiting: 'pid 100 (python3 server.py) blocked reading stdin',
+		});
+	});
+
+	it('does not call a reply after stdin closed unflushed without evidence, or when the server was seen asleep (a slow start)', () => {
+		for (const marks of [[], [evidenceMark(1000, evidence('stall', [proc(100, 'timer', {syscall: {name: 'clock_nanosleep'}})]))]]) {
+			const session = new Session(META);
+			session.pushChunk('stdin', 0, line(INIT));
+			for (const mark of marks) session.mark(mark);
+			session.mark({type: 'stdin-closed', tMs: 2000});
+			session.pushChunk('stdout', 11_000, line(INIT_OK));
+			session.endStream('stdout', 11_001);
+			session.exit({code: 0, signal: null, tMs: 11_002});
+			session.finish(11_002);
+			expect(codesAt(session)).toEqual([]);
+		}
 	});
 
 	it('derives early-exit before the handshake and shutdown-timeout from the marks', () => {

@@ -118,6 +118,21 @@ export const SCENARIOS: readonly Scenario[] = [
 		meta: goldenMeta({command: ['/opt/cbm/bin/codebase-memory-mcp']}),
 		steps: [
 			chunk('stdin', 0.4, INITIALIZE),
+			// The probe's look at the stall: blocked in read(0), initialize read and nothing written (the reply is in the buffer).
+			{
+				tMs: 1000.4,
+				mark: {
+					type: 'evidence',
+					tMs: 1000.4,
+					evidence: {
+						reason: 'stall',
+						observed: true,
+						rootPid: 4242,
+						rootAlive: true,
+						processes: [{pid: 4242, ppid: 4200, command: ['/opt/cbm/bin/codebase-memory-mcp'], comm: 'codebase-memory', state: 'S', syscall: {name: 'read', fd: 0}, activity: 'reading-stdin', startTMs: 0, holds: {stdin: [0], stdout: [1], stderr: [2]}}],
+					},
+				},
+			},
 			{tMs: 10_000.4, mark: {type: 'timeout', id: 0, method: 'initialize', timeoutMs: 10_000, tMs: 10_000.4}},
 			{tMs: 10_001, mark: {type: 'stdin-closed', tMs: 10_001}},
 			chunk('stdout', 10_002.5, `${initResult('codebase-memory', '0.9.1')}\n`),

@@ -158,7 +158,13 @@ function timelineEvents(context: ReportContext): Array<{tMs: number; text: strin
 				break;
 			}
 
+			case 'reaped': {
+				events.push({tMs: mark.tMs, text: `mcp-wire ended leftover process${mark.pids.length === 1 ? '' : 'es'} of the server (pid ${mark.pids.join(', ')}) with ${mark.signal}`});
+				break;
+			}
+
 			case 'phase': {
+				if (mark.name === 'stopped-early') events.push({tMs: mark.tMs, text: 'the probe stopped waiting: the server was blocked reading stdin'});
 				if (mark.name === TAP_PHASE.clientClosedStdout) events.push({tMs: mark.tMs, text: 'client closed its end of stdout (the tap closed the server\'s)'});
 				if (mark.name === TAP_PHASE.sigkillAfterGrace) events.push({tMs: mark.tMs, text: 'server outlived the forwarded signal: the tap sent SIGKILL'});
 				break;
