@@ -113,7 +113,10 @@ export function evaluateProbe(snapshot: SessionSnapshot, client: ClientName): Pr
 		}
 		if (!connects) {
 			const first = pick(findings, (f) => f.severity === 'error') ?? pick(findings, (f) => f.severity === 'warning');
-			return {...fixed, status: 'fail', ...(first ? {finding: first} : {})};
+			// The probe gave up at the user's --timeout, shorter than every client's startup limit: mcp-wire's own limit.
+			const gaveUp = snapshot.marks.find((mark) => mark.type === 'timeout' && mark.method === 'initialize');
+			const ownLimit = gaveUp?.type === 'timeout' && gaveUp.timeoutMs < STARTUP_LIMIT_MS && findings.some((f) => f.code === 'no-response' && f.detail?.['ownLimit'] === true);
+			return {...fixed, status: ownLimit ? 'warn' : 'fail', ...(first ? {finding: first} : {})};
 		}
 		const shown = pick(findings, (f) => f.severity === 'error') ?? pick(findings, (f) => f.severity === 'warning') ?? pick(findings, (f) => outcome.decidedBy.includes(f.code));
 		if (shown || outcome.outcome !== 'works') return {...fixed, status: 'warn', ...(shown ? {finding: shown} : {})};
