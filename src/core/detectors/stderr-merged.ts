@@ -89,6 +89,11 @@ export const stderrMerged: Rule = {
 			isReported = true;
 			report({code: 'stderr-merged', stream: 'stdout', offset: at.offset, byteLength: at.byteLength, tMs: at.tMs, ...(at.frameIndex === undefined ? {} : {frameIndex: at.frameIndex}), detail: evidence});
 		};
+		const samePipe = (): void => {
+			if (evidence !== undefined) return;
+			evidence = {evidence: 'same-pipe', what: 'fd 1 and fd 2 are the same pipe'};
+			if (firstStray) reportAt(firstStray);
+		};
 		return {
 			onDraft(draft) {
 				if (draft.code !== 'stray-output' || draft.stream !== 'stdout') return undefined;
@@ -100,9 +105,12 @@ export const stderrMerged: Rule = {
 				return {...draft, detail: {...draft.detail, merged: true}};
 			},
 			onMark(mark) {
-				if (mark.type !== 'phase' || mark.name !== SAME_PIPE_PHASE || evidence !== undefined) return;
-				evidence = {evidence: 'same-pipe', what: 'fd 1 and fd 2 are the same pipe'};
-				if (firstStray) reportAt(firstStray);
+				if (mark.type !== 'phase' || mark.name !== SAME_PIPE_PHASE) return;
+				samePipe();
+			},
+			onEvidence(observed) {
+				// The /proc evidence (tap/proc-evidence.ts): a process of the server's tree holds the stdout pipe on fd 2 too.
+				if (observed.sameStdoutStderr === true) samePipe();
 			},
 		};
 	},

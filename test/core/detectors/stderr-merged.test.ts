@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest';
 import {mergeInCommand, SAME_PIPE_PHASE} from '../../../src/core/detectors/stderr-merged.js';
 import {Session} from '../../../src/core/session/session.js';
 import {enc, INIT, INIT_OK, meta, run} from './harness.js';
+import {evidence, evidenceMark, proc} from '../../helpers/evidence.js';
 
 const LOG = '2026-11-29 20:29:41,331 INFO stderr-logging: starting\n';
 
@@ -63,6 +64,26 @@ describe('stderr-merged (R5, R7): only on evidence', () => {
 		const findings = session.getSnapshot().findings;
 		expect(findings.map((f) => `${f.code}@${f.offset}`)).toEqual(['stray-output@0', 'stderr-merged@0']);
 		expect(findings[1]!.detail).toEqual({evidence: 'same-pipe', what: 'fd 1 and fd 2 are the same pipe'});
+	});
+
+	it('/proc evidence of fd 1 and fd 2 being the same pipe (sameStdoutStderr) is evidence too; an evidence record without it is not', () => {
+		const merged = new Session(meta());
+		merged.pushChunk('stdin', 0, enc(INIT));
+		merged.pushChunk('stdout', 1, enc(LOG));
+		merged.mark(evidenceMark(2, evidence('stall', [proc(100, 'reading-stdin', {holds: {stdin: [0], stdout: [1, 2], stderr: []}})], {sameStdoutStderr: true})));
+		merged.pushChunk('stdout', 3, enc(INIT_OK));
+		merged.finish(4);
+		const findings = merged.getSnapshot().findings;
+		expect(findings.map((f) => `${f.code}@${f.offset}`)).toEqual(['stray-output@0', 'stderr-merged@0']);
+		expect(findings[1]!.detail).toEqual({evidence: 'same-pipe', what: 'fd 1 and fd 2 are the same pipe'});
+
+		const separate = new Session(meta());
+		separate.pushChunk('stdin', 0, enc(INIT));
+		separate.pushChunk('stdout', 1, enc(LOG));
+		separate.mark(evidenceMark(2, evidence('stall', [proc(100, 'reading-stdin')])));
+		separate.pushChunk('stdout', 3, enc(INIT_OK));
+		separate.finish(4);
+		expect(separate.getSnapshot().findings.map((f) => f.code)).toEqual(['stray-output']);
 	});
 
 	it('recognises a merge in the command only where it is one', () => {
