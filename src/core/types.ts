@@ -125,6 +125,7 @@ export const FINDING_CODES = [
 	'message-on-stderr',
 	'stdin-inherited',
 	'orphaned-process',
+	'invalid-result',
 ] as const;
 
 /** A stable finding code. */

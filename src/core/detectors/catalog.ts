@@ -437,31 +437,6 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 			cursor: UNKNOWN,
 		}),
 	},
-	'invalid-initialize': {
-		severity: 'error',
-		title: 'invalid initialize result',
-		message: (d) => `the initialize result lacks ${detailString(d, 'missing') ?? 'required fields'}`,
-		hint: () => 'The initialize result must carry `protocolVersion`, `capabilities` and `serverInfo` ({name, version}).',
-		rules: ['R8'],
-		doc: {
-			what: 'The `initialize` result lacks a required member: `protocolVersion`, `capabilities` or `serverInfo` ([R8](docs/protocol.md#r8)).',
-			recognised: 'The `initialize` result checked against the fields every revision requires.',
-			example: {
-				steps: [
-					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n', tMs: 0},
-					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}\n', tMs: 2},
-				],
-			},
-		},
-		impact: row({
-			'ts-sdk-v1': ['fatal', 'zod rejects the result; connect fails'],
-			'ts-sdk-v2': ['fatal', 'connect fails'],
-			'python-sdk': ['fatal', 'validation error'],
-			vscode: UNKNOWN,
-			rmcp: UNKNOWN,
-			cursor: UNKNOWN,
-		}),
-	},
 };
 
 /** The catalog, one entry per code: the inline entries plus each rule module's `meta`. */

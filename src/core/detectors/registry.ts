@@ -1,5 +1,7 @@
 import {contentLengthFraming} from './content-length-framing.js';
+import {invalidInitialize} from './invalid-initialize.js';
 import {invalidJson} from './invalid-json.js';
+import {invalidResult} from './invalid-result.js';
 import {messageBeforeInitialize} from './message-before-initialize.js';
 import {messageOnStderr} from './message-on-stderr.js';
 import {oversizeFrame} from './oversize-frame.js';
@@ -31,7 +33,9 @@ export const RULES: readonly Rule[] = [
 	stderrMerged,
 	strayOutput,
 	invalidJson,
+	invalidInitialize,
 	protocolVersion,
+	invalidResult,
 	messageBeforeInitialize,
 	undeclaredCapability,
 	messageOnStderr,

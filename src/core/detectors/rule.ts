@@ -1,4 +1,5 @@
 import type {Chunk, ExitInfo, Finding, FindingCode, FindingDraft, Frame, JsonRpcId, Mark, ProcessEvidence, SessionMeta, StreamName} from '../types.js';
+import type {SdkSchemas} from '../jsonrpc/sdk-checks.js';
 import type {CatalogEntry} from './meta.js';
 
 /**
@@ -84,4 +85,9 @@ export interface RuleContext {
 	/** Report a finding of this rule's code (or, rarely, a related code it owns the logic of). */
 	report(draft: FindingDraft): void;
 	readonly facts: SessionFacts;
+	/**
+	 * The TS SDK's schema checks injected into the session (`SessionOptions.schemas`): `invalid-result` and
+	 * `invalid-initialize` validate with them. Unloaded (`UNCHECKED_SDK_SCHEMAS`), they check nothing.
+	 */
+	readonly schemas: SdkSchemas;
 }

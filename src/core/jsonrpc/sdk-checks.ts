@@ -14,12 +14,27 @@ export interface SdkSchemas {
 	 * issue's dotted `path` inside the result ('' for the result itself) and zod's `message`.
 	 */
 	readonly initializeResult: (result: unknown) => {readonly path: string; readonly message: string} | undefined;
+	/**
+	 * The result of a request other than `initialize`, checked as the TS SDK client checks it: the method's
+	 * result schema (`ListToolsResultSchema` for `tools/list`, …) for a revision the SDK supports. Input:
+	 * the request's `method`, the negotiated `protocolVersion` (undefined when none was), the response's
+	 * `result`. Output: undefined when accepted or not checked (a method or revision without a schema);
+	 * else the issues the SDK client rejects the whole result with, each its dotted `path` inside the result
+	 * ('' for the result itself) and the validator's `message`, in the validator's order (`invalid-result`).
+	 */
+	readonly result: (method: string, protocolVersion: string | undefined, result: unknown) => readonly SchemaIssue[] | undefined;
 	/** False for {@link UNCHECKED_SDK_SCHEMAS}: the TS SDK's verdicts are then reported as not established. */
 	readonly loaded: boolean;
 }
 
+/** One issue a schema validator found: where (dotted path inside the checked value, '' for the value itself) and its message. */
+export interface SchemaIssue {
+	readonly path: string;
+	readonly message: string;
+}
+
 /** No schemas loaded: nothing is checked, and the TS SDK client's reaction is reported as `unknown`. */
-export const UNCHECKED_SDK_SCHEMAS: SdkSchemas = Object.freeze({message: () => undefined, initializeResult: () => undefined, loaded: false});
+export const UNCHECKED_SDK_SCHEMAS: SdkSchemas = Object.freeze({message: () => undefined, initializeResult: () => undefined, result: () => undefined, loaded: false});
 
 let installed: SdkSchemas = UNCHECKED_SDK_SCHEMAS;
 

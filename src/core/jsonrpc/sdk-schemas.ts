@@ -1,7 +1,20 @@
-import {InitializeResultSchema, JSONRPCMessageSchema} from '@modelcontextprotocol/sdk/types.js';
+import {
+	CallToolResultSchema,
+	CompleteResultSchema,
+	EmptyResultSchema,
+	GetPromptResultSchema,
+	InitializeResultSchema,
+	JSONRPCMessageSchema,
+	ListPromptsResultSchema,
+	ListResourcesResultSchema,
+	ListResourceTemplatesResultSchema,
+	ListToolsResultSchema,
+	ReadResourceResultSchema,
+	SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import {isPlainObject, own} from './classify.js';
 import type {SdkVerdict} from './problem.js';
-import {installSdkSchemas, type SdkSchemas} from './sdk-checks.js';
+import {installSdkSchemas, type SchemaIssue, type SdkSchemas} from './sdk-checks.js';
 
 // The only core module that loads the TS SDK's zod schemas (~100 modules, ~170 ms): imported eagerly by
 // the library entry and by replay, by `import()` in the probe while the server starts (issue 12).
@@ -84,7 +97,45 @@ export function tsSdkInitializeResult(result: unknown): {readonly path: string; 
 	return {path: first ? first.path.map(String).join('.') : '', message: first ? first.message : 'rejected'};
 }
 
+/**
+ * The result schema the TS SDK v1 `Client` (1.32.2, `dist/esm/client/index.js`) passes to `request()` for
+ * each method it sends: `listTools` → `ListToolsResultSchema`, `ping` → `EmptyResultSchema` (strict), ….
+ * `Protocol.request` runs `safeParse(resultSchema, response.result)` and rejects the call with the ZodError.
+ */
+const RESULT_SCHEMAS: Readonly<Record<string, {safeParse(value: unknown): {success: boolean; error?: {issues: readonly {path: readonly PropertyKey[]; message: string}[]}}}>> = {
+	ping: EmptyResultSchema,
+	'tools/list': ListToolsResultSchema,
+	'tools/call': CallToolResultSchema,
+	'prompts/list': ListPromptsResultSchema,
+	'prompts/get': GetPromptResultSchema,
+	'resources/list': ListResourcesResultSchema,
+	'resources/templates/list': ListResourceTemplatesResultSchema,
+	'resources/read': ReadResourceResultSchema,
+	'resources/subscribe': EmptyResultSchema,
+	'resources/unsubscribe': EmptyResultSchema,
+	'logging/setLevel': EmptyResultSchema,
+	'completion/complete': CompleteResultSchema,
+};
+
+/** How many issues of one result are kept (the first is the one a user reads). */
+const MAX_RESULT_ISSUES = 5;
+
+/**
+ * A result checked as the TS SDK v1 client checks it (see `SdkSchemas.result`): the method's result schema
+ * from {@link RESULT_SCHEMAS}, for the revisions the SDK supports (`SUPPORTED_PROTOCOL_VERSIONS`: 2024-10-07
+ * to 2025-11-25; the schemas are one union of those revisions). Other methods, an unknown or modern
+ * (2026-07-28) revision, or no negotiated revision: not checked (undefined). The issues are zod's top-level
+ * ones, as the SDK client's ZodError lists them (a union is not opened: its message is zod's). Never throws.
+ */
+export function tsSdkResult(method: string, protocolVersion: string | undefined, result: unknown): readonly SchemaIssue[] | undefined {
+	const schema = RESULT_SCHEMAS[method];
+	if (schema === undefined || protocolVersion === undefined || !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) return undefined;
+	const parsed = schema.safeParse(result);
+	if (parsed.success || !parsed.error) return undefined;
+	return parsed.error.issues.slice(0, MAX_RESULT_ISSUES).map((issue) => ({path: issue.path.map(String).join('.'), message: shorten(issue.message)}));
+}
+
 /** The real TS SDK checks, to inject into a Session (`SessionOptions.schemas`). */
-export const SDK_SCHEMAS: SdkSchemas = Object.freeze({message: tsSdkVerdict, initializeResult: tsSdkInitializeResult, loaded: true});
+export const SDK_SCHEMAS: SdkSchemas = Object.freeze({message: tsSdkVerdict, initializeResult: tsSdkInitializeResult, result: tsSdkResult, loaded: true});
 
 installSdkSchemas(SDK_SCHEMAS);

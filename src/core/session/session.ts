@@ -4,7 +4,7 @@ import type {Framer, FramerOutput} from '../framing/framer.js';
 // Not '../jsonrpc/index.js': that loads the TS SDK's zod schemas, which are injected (SessionOptions.schemas).
 import {classifyMessage} from '../jsonrpc/classify.js';
 import {impactForProblems} from '../jsonrpc/impact.js';
-import {checkInitializeError, checkInitializeResult} from '../jsonrpc/lifecycle.js';
+import {checkInitializeError} from '../jsonrpc/lifecycle.js';
 import {installedSdkSchemas, type SdkSchemas} from '../jsonrpc/sdk-checks.js';
 import {dressFinding} from '../detectors/catalog.js';
 import {ClientOutcomeTracker, verdictOf} from '../clients/outcome.js';
@@ -144,7 +144,7 @@ export class Session implements SessionStore {
 		};
 		const facts = this.facts();
 		const report = (draft: FindingDraft): void => this.report(draft);
-		this.rules = RULES.map((rule) => rule.create({report, facts}));
+		this.rules = RULES.map((rule) => rule.create({report, facts, schemas: this.schemas}));
 	}
 
 	/** The read-only view of this session's derived state that rule modules get (rule.ts). */
@@ -517,7 +517,7 @@ export class Session implements SessionStore {
 		if (answered.size > ANSWERED_IDS_KEPT) answered.delete(answered.keys().next().value!);
 		const latencyMs = frame.tMs - request.frame.tMs;
 		frame.answers = {method: request.method, requestIndex: request.frame.index, latencyMs};
-		if (stream === 'stdout') this.checkServerReply(frame, request, add);
+		if (stream === 'stdout') this.checkServerReply(frame, request);
 		return drafts;
 	}
 
@@ -530,8 +530,8 @@ export class Session implements SessionStore {
 		return Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
 	}
 
-	private checkServerReply(frame: Frame, request: Outstanding, add: (draft: FindingDraft) => void): void {
-		const base = {stream: frame.stream, offset: frame.offset, byteLength: frame.byteLength, frameIndex: frame.index, tMs: frame.tMs};
+	/** Session state from a server reply (era, handshake, negotiated version, capabilities, list counts); the findings are the rules'. */
+	private checkServerReply(frame: Frame, request: Outstanding): void {
 		const message = frame.message as {result?: unknown; error?: unknown};
 		if (request.method === 'initialize') {
 			if (frame.kind === 'error') {
@@ -542,10 +542,6 @@ export class Session implements SessionStore {
 			this.era = 'legacy';
 			this.handshakeDone = true;
 			const result = message.result as {protocolVersion?: unknown; serverInfo?: {name?: unknown; version?: unknown}} | undefined;
-			const problems = checkInitializeResult(message.result, this.offeredVersion ?? '', this.schemas);
-			if (problems.length > 0) {
-				add({...base, code: 'invalid-initialize', detail: {missing: problems.map((p) => p.key ?? p.reason).join(', '), problems: problems.map((p) => p.reason)}});
-			}
 			if (typeof result?.protocolVersion === 'string') {
 				this.negotiatedVersion = result.protocolVersion;
 				this.stdinOptions = {direction: 'client-to-server', protocolVersion: result.protocolVersion};

@@ -3,6 +3,7 @@ import {hexRows} from '../../core/bytes/hex-layout.js';
 import {escapeBytes} from '../../core/bytes/glyphs.js';
 import {CATALOG, CLIENT_FAMILY_LABEL, REACTION_WORDS, type CatalogEntry, type ExampleStep, type FindingExample} from '../../core/detectors/catalog.js';
 import {FINDINGS_DOC_PATH} from '../../core/detectors/docs-ref.js';
+import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import {Session} from '../../core/session/session.js';
 import {FINDING_CODES, type ClientImpact, type Finding, type FindingCode, type FindingDraft, type SessionMeta, type StreamName} from '../../core/types.js';
 import {plainHexLines} from '../hex/plain.js';
@@ -69,7 +70,8 @@ const META: SessionMeta = {
  * @returns the session's findings after `finish`.
  */
 export function replayExample(example: FindingExample): readonly Finding[] {
-	const session = new Session(META);
+	// The TS SDK's schemas, loaded: examples of schema findings (invalid-result) need them.
+	const session = new Session(META, {schemas: SDK_SCHEMAS});
 	let tMs = 0;
 	for (const step of example.steps) {
 		tMs = step.tMs ?? tMs;
