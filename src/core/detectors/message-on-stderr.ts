@@ -54,10 +54,7 @@ const what = (d: FindingDraft): string => {
 	const kind = detailString(d, 'kind');
 	const id = d.detail?.['id'];
 	const method = detailString(d, 'method');
-	if (kind === 'response') {
-		const answers = detailString(d, 'answers');
-		return `the reply${answers ? ` to ${answers}` : ''} (id ${JSON.stringify(id ?? null)})`;
-	}
+	if (kind === 'response') return `the reply${method ? ` to ${method}` : ''} (id ${JSON.stringify(id ?? null)})`;
 	return `the ${kind ?? 'message'} ${method ?? '?'}${kind === 'request' ? ` (id ${JSON.stringify(id ?? null)})` : ''}`;
 };
 
@@ -85,8 +82,8 @@ const UNREAD_IMPACT = row({
  * `message-on-stderr`: a JSON-RPC message (`"jsonrpc":"2.0"` and a method, or an id with a result or
  * error) written to stderr as one line (R5, R7: stdout carries the protocol, stderr only logs). Judged at
  * the end of the session, when it is known what the protocol streams carried, and reported at the line on
- * stderr, `detail: {kind: 'request' | 'notification' | 'response', id?, method?, answers?, unanswered,
- * echoOf?}`:
+ * stderr, `detail: {kind: 'request' | 'notification' | 'response', id?, method?, unanswered, echoOf?}`
+ * (`method`: a reply's is that of the client request with its id, when one was open):
  * - error, `unanswered: true`: a reply whose id is a client request still open at the end: the client
  *   never got it. That request's `unanswered-request` (or `ping-error`) follows and names this as its cause;
  * - info, `echoOf: 'stdin' | 'stdout'`: the same message also crossed a protocol stream (a debug log of the
@@ -114,6 +111,10 @@ export const messageOnStderr: Rule = {
 			what: 'A JSON-RPC message written to stderr, typically the reply to an outstanding request: the client reads messages from stdout only, so the request hangs ([R5](docs/protocol.md#r5), [R7](docs/protocol.md#r7)). Seen with loggers bound to a duplicate of fd 1 and with racing writers under concurrent tool calls.',
 			recognised:
 				'A stderr line that parses as a JSON-RPC message (`"jsonrpc":"2.0"`), judged when the session ends: the reply to a request left unanswered on stdout is an error (and that `unanswered-request` names it as its cause); a copy of a message that also crossed stdin or stdout is info (a debug log of the wire); anything else is a warning.',
+			variants: [
+				{label: 'the reply to a request left unanswered on stdout', detail: {unanswered: true}},
+				{label: 'a copy of a message that crossed stdin or stdout, or one nothing waits for', severity: 'info', detail: {unanswered: false, echoOf: 'stdout'}},
+			],
 			example: {
 				steps: [
 					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n', tMs: 0},
@@ -176,8 +177,8 @@ export const messageOnStderr: Rule = {
 						detail: {
 							kind: message.kind,
 							...(message.id === undefined ? {} : {id: message.id}),
-							...(message.method === undefined ? {} : {method: message.method}),
-							...(message.answers === undefined ? {} : {answers: message.answers}),
+							// For a reply: the method of the request it answers (what the client waits for).
+							...(message.kind === 'response' ? (message.answers === undefined ? {} : {method: message.answers}) : message.method === undefined ? {} : {method: message.method}),
 							unanswered: isUnanswered,
 							...(message.echoOf === undefined ? {} : {echoOf: message.echoOf}),
 						},

@@ -14,10 +14,11 @@ describe('message-on-stderr (R5, R7)', () => {
 			severity: 'error',
 			byteLength: bytesOf(reply).length,
 			tMs: 14,
-			detail: {kind: 'response', id: 1, answers: 'tools/list', unanswered: true},
+			detail: {kind: 'response', id: 1, method: 'tools/list', unanswered: true},
 			message: 'the reply to tools/list (id 1) was written to stderr, not stdout: the client never reads it, so the request hangs',
 			rules: ['R5', 'R7'],
 		});
+		expect(findingsOf(session, 'message-on-stderr')[0]!.impact.every((i) => i.reaction === 'hang')).toBe(true);
 	});
 
 	it('names it as the cause of an unanswered ping too (ping-error)', () => {
@@ -31,6 +32,7 @@ describe('message-on-stderr (R5, R7)', () => {
 		const reply = result(1, {tools: []});
 		const copyBefore = run([...before, ['stdin', 12, request(1, 'tools/list')], ['stderr', 13, reply], ['stdout', 14, reply], ['close', 20], ['exit', 21]]);
 		expect(findingsOf(copyBefore, 'message-on-stderr').map((f) => [f.severity, f.detail?.['echoOf'], f.detail?.['unanswered']])).toEqual([['info', 'stdout', false]]);
+		expect(findingsOf(copyBefore, 'message-on-stderr')[0]!.impact.every((i) => i.reaction === 'ok')).toBe(true);
 		expect(copyBefore.getSnapshot().summary.verdict).toBe('ok');
 
 		const received = run([...before, ['stdin', 12, request(1, 'tools/list')], ['stderr', 13, `  ${JSON.stringify(request(1, 'tools/list'))}\n`], ['stdout', 14, reply], ['close', 20], ['exit', 21]]);
@@ -53,5 +55,7 @@ describe('message-on-stderr (R5, R7)', () => {
 			detail: {kind: 'notification', method: 'notifications/progress', unanswered: false},
 			message: 'the notification notifications/progress was written to stderr: if it was meant for the client, the client never sees it',
 		});
+		expect(findingsOf(session, 'message-on-stderr')[0]!.impact.every((i) => i.reaction === 'ok')).toBe(true);
+		expect(session.getSnapshot().summary.verdict).toBe('warn');
 	});
 });
