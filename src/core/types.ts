@@ -82,6 +82,11 @@ export interface Frame {
 	readonly method?: string;
 	/** JSON-RPC id, when the message has an `id` member. */
 	readonly id?: JsonRpcId;
+	/**
+	 * The id's token as written, only when the id is a number written other than as a plain integer
+	 * (`0.0`, `1e0`: F38; JavaScript reads 0, strict clients reject it). Absent otherwise.
+	 */
+	readonly rawId?: string;
 	/** For responses/errors: the method of the request it answers and the latency in ms (set by correlation). */
 	readonly answers?: {readonly method: string; readonly requestIndex: number; readonly latencyMs: number};
 	/** Line text for `text` frames, decoded as UTF-8 with U+FFFD for invalid bytes (not escaped; escape before display). */

@@ -1,3 +1,4 @@
+import {nonCanonicalRawId} from './raw-id.js';
 import {Buffer} from 'node:buffer';
 import type {Chunk, FindingDraft, StreamName, Terminator} from '../types.js';
 import {isValidUtf8} from '../bytes/utf8.js';
@@ -315,6 +316,8 @@ export class ProtocolFramer implements Framer {
 					isBlank: false,
 					message,
 				};
+				const rawId = nonCanonicalRawId(message, text);
+				if (rawId !== undefined) (frame as {rawId?: string}).rawId = rawId;
 				this.emittedEnd = offset + byteLength;
 				this.out({frame, findings: NO_FINDINGS});
 				return;
@@ -559,7 +562,11 @@ export class ProtocolFramer implements Framer {
 	): void {
 		const offset = this.lineOffset;
 		const terminator: Terminator = hasLF ? (crIndex === -1 ? 'lf' : 'crlf') : 'none';
-		const frame = this.makeFrame('newline', offset, e - s, offset + bodyStart - s, contentEnd - bodyStart, terminator, 1, isJson, message, text);
+		let frame = this.makeFrame('newline', offset, e - s, offset + bodyStart - s, contentEnd - bodyStart, terminator, 1, isJson, message, text);
+		if (isJson && typeof message === 'object' && message !== null && typeof (message as {id?: unknown}).id === 'number') {
+			const rawId = nonCanonicalRawId(message, buf.toString('utf8', bodyStart, contentEnd));
+			if (rawId !== undefined) frame = {...frame, rawId};
+		}
 		addByteFindings(primary, {
 			stream: this.stream,
 			tMs: this.lineTMs,

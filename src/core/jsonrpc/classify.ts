@@ -304,3 +304,16 @@ export function classifyMessage(message: unknown, options: ClassifyOptions): Cla
 	if (idValue !== undefined) out.id = idValue;
 	return out;
 }
+
+/**
+ * Adds `id-not-integer` (J2, F38) to a classification when the frame's id token as written (`rawId`, from
+ * the framer: set only for a numeric id not written as a plain integer, e.g. `0.0`, `1e0`) stands for an
+ * integer: `JSON.parse` reads 0, but strict clients judge the token. A fractional value is already
+ * `id-fractional`. Returns `cls` itself when there is nothing to add. Never throws.
+ */
+export function withRawId(cls: Classification, rawId: string | undefined): Classification {
+	if (rawId === undefined || typeof cls.id !== 'number' || !Number.isInteger(cls.id)) return cls;
+	if (cls.kind === 'notification' || cls.kind === 'json') return cls;
+	const item = problem('id-not-integer', 'J2', `id is written ${rawId}, not as an integer; MCP ids are strings or integers, and strict clients reject the token`, 'id');
+	return {...cls, problems: [...cls.problems, item]};
+}

@@ -17,6 +17,7 @@ type Row =
 	| 'error-id-null'
 	| 'error-without-id'
 	| 'fractional-id'
+	| 'id-token'
 	| 'batch';
 
 type TableFamily = 'vscode' | 'rmcp' | 'cursor';
@@ -70,6 +71,11 @@ const TABLE: Readonly<Record<Row, Readonly<Record<TableFamily, Cell>>>> = {
 		rmcp: UNKNOWN,
 		cursor: UNKNOWN,
 	},
+	'id-token': {
+		vscode: {reaction: 'unknown', note: 'not established: never run against an id written 0.0'},
+		rmcp: {reaction: 'drop-log', note: 'serde_json rejects the token (`data did not match any variant of untagged enum JsonRpcMessage`, F38); the request gets no reply'},
+		cursor: UNKNOWN,
+	},
 	batch: {
 		vscode: {reaction: 'ok', note: 'the array is expanded into single messages'},
 		rmcp: UNKNOWN,
@@ -100,6 +106,8 @@ function rowOf(item: JsonRpcProblem, isResponse: boolean, isError: boolean): Row
 			return 'error-without-id';
 		case 'id-fractional':
 			return isResponse || isError ? 'fractional-id' : undefined;
+		case 'id-not-integer':
+			return isResponse || isError ? 'id-token' : undefined;
 		case 'batch':
 			return 'batch';
 		default:
@@ -168,6 +176,9 @@ export function impactForProblems(problems: readonly JsonRpcProblem[], message: 
 			reaction: 'drop-log',
 			note: `1.29 logs "Failed to parse JSONRPC message from server" and drops it: ${python.issue}${idNull ? ' (main accepts id null)' : ''}`,
 		};
+	} else if ((isResponse || isError) && problems.some((item) => item.reason === 'id-not-integer')) {
+		// Measured with mcp 2.3 (F38): the reply's id token `0.0` matches no request id.
+		pythonCell = {reaction: 'hang', note: 'the reply matches no request (its id is not read as the integer sent); the request times out'};
 	} else {
 		pythonCell = {reaction: 'ok', note: pythonAcceptedNote(problems, message)};
 	}

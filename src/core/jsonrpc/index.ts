@@ -2,7 +2,7 @@
  * JSON-RPC and MCP message checks (docs/protocol.md R6/R8/R11/R19, §2 J1–J9, §3 C1/C4/C6, §6): the fast
  * per-frame validator, models of how real clients treat a line, and the `initialize` checks.
  */
-export {classifyMessage, RELATED_TASK_META_KEY} from './classify.js';
+export {classifyMessage, RELATED_TASK_META_KEY, withRawId} from './classify.js';
 export {cutNesting, MAX_JSON_DEPTH, nestingDraft, NESTING_PLACEHOLDER, nestsDeeperThan} from './depth.js';
 export {checkInitializeError, checkInitializeResult, checkNegotiatedVersion} from './lifecycle.js';
 export type {InitializeErrorVerdict, VersionVerdict} from './lifecycle.js';

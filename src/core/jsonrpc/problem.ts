@@ -16,6 +16,8 @@
  * - `no-method-or-result`: an object with none of `method`, `result`, `error` (R6).
  * - `method-not-string`: `method` is not a string (J2).
  * - `id-null` / `id-boolean` / `id-object` / `id-fractional`: an `id` MCP forbids (J2, J5).
+ * - `id-not-integer`: an integer id written as a non-integer number token (`0.0`, `1e0`); JavaScript reads
+ *   the integer, strict clients (Python `int`, Rust `serde_json`) reject the token (J2, F38).
  * - `id-unsafe-integer`: an integer id beyond ±(2^53−1); the TS SDK's `z.number().int()` rejects it (C1).
  * - `missing-id`: a result response without `id` (J5).
  * - `error-without-id`: an error response without `id` when the negotiated version is before
@@ -56,6 +58,7 @@ export const JSON_RPC_PROBLEM_REASONS = [
 	'id-boolean',
 	'id-object',
 	'id-fractional',
+	'id-not-integer',
 	'id-unsafe-integer',
 	'missing-id',
 	'error-without-id',

@@ -2,7 +2,7 @@ import {Buffer} from 'node:buffer';
 import {createFramer} from '../framing/index.js';
 import type {Framer, FramerOutput} from '../framing/framer.js';
 // Not '../jsonrpc/index.js': that loads the TS SDK's zod schemas, which are injected (SessionOptions.schemas).
-import {classifyMessage} from '../jsonrpc/classify.js';
+import {classifyMessage, withRawId} from '../jsonrpc/classify.js';
 import {impactForProblems} from '../jsonrpc/impact.js';
 import {checkInitializeError} from '../jsonrpc/lifecycle.js';
 import {installedSdkSchemas, type SdkSchemas} from '../jsonrpc/sdk-checks.js';
@@ -403,7 +403,7 @@ export class Session implements SessionStore {
 			if (stream !== 'stderr') nesting = nestingDraft(raw, index);
 		}
 		if (stream !== 'stderr' && raw.isJson) {
-			const cls = classifyMessage(raw.message, stream === 'stdin' ? this.stdinOptions : this.stdoutOptions);
+			const cls = withRawId(classifyMessage(raw.message, stream === 'stdin' ? this.stdinOptions : this.stdoutOptions), raw.rawId);
 			frame = buildFrame(raw, index, cls.kind, cls.method, cls.hasId ? (cls.id ?? null) : undefined);
 			if (cls.problems.length > 0) {
 				const first = cls.problems[0]!;
@@ -423,6 +423,7 @@ export class Session implements SessionStore {
 							rule: first.rule,
 							...(first.key === undefined ? {} : {key: first.key}),
 							problems: cls.problems.map((p) => p.reason),
+							...(raw.rawId === undefined ? {} : {rawId: raw.rawId}),
 							impact: impactForProblems(cls.problems, raw.message, this.schemas),
 						},
 					},
@@ -670,6 +671,7 @@ function buildFrame(raw: FramerOutput['frame'], index: number, kind: Frame['kind
 		message: raw.message,
 		method,
 		id,
+		...(raw.rawId === undefined ? {} : {rawId: raw.rawId}),
 		answers: undefined,
 		text: raw.text,
 	};

@@ -107,7 +107,7 @@ function frameDetail(frame: Frame): string {
 		case 'request':
 		case 'notification': {
 			if (frame.id !== undefined) {
-				parts.push(formatId(frame.id));
+				parts.push(frame.rawId === undefined ? formatId(frame.id) : `id=${escapeText(frame.rawId, 40)}`);
 			}
 
 			parts.push(escapeText(frame.method ?? '?', PREVIEW_COLUMNS));
@@ -117,7 +117,7 @@ function frameDetail(frame: Frame): string {
 		case 'response':
 		case 'error': {
 			if (frame.id !== undefined) {
-				parts.push(formatId(frame.id));
+				parts.push(frame.rawId === undefined ? formatId(frame.id) : `id=${escapeText(frame.rawId, 40)}`);
 			}
 
 			if (frame.answers !== undefined) {

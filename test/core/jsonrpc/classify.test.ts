@@ -356,6 +356,7 @@ describe('classifyMessage: each reason with a minimal message', () => {
 			'id-boolean',
 			'id-object',
 			'id-fractional',
+			'id-not-integer',
 			'id-unsafe-integer',
 			'missing-id',
 			'error-without-id',

@@ -283,3 +283,11 @@ describe('formatSummary', () => {
 		]);
 	});
 });
+
+describe('formatFrameLine: an id written 0.0 (F38)', () => {
+	it('prints the raw token, not the number JavaScript read', () => {
+		const frame = makeFrame({index: 1, kind: 'response', offset: 0, byteLength: 40, id: 0, rawId: '0.0', tMs: 5});
+		expect(stripAnsi(formatFrameLine(frame))).toMatch(/ id=0\.0( |$)/);
+		expect(stripAnsi(formatFrameLine({...frame, rawId: undefined}))).toMatch(/ id=0( |$)/);
+	});
+});
