@@ -110,6 +110,7 @@ export const FINDING_CODES = [
 	'invalid-utf8',
 	'oversize-frame',
 	'invalid-json',
+	'non-portable-json',
 	'unflushed-output',
 	'no-response',
 	'early-exit',

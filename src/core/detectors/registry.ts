@@ -1,6 +1,7 @@
 import {contentLengthFraming} from './content-length-framing.js';
 import {invalidInitialize} from './invalid-initialize.js';
 import {invalidJson} from './invalid-json.js';
+import {nonPortableJson} from './non-portable-json.js';
 import {invalidResult} from './invalid-result.js';
 import {messageBeforeInitialize} from './message-before-initialize.js';
 import {messageOnStderr} from './message-on-stderr.js';
@@ -33,6 +34,7 @@ export const RULES: readonly Rule[] = [
 	stderrMerged,
 	strayOutput,
 	invalidJson,
+	nonPortableJson,
 	invalidInitialize,
 	protocolVersion,
 	invalidResult,

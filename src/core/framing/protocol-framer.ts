@@ -1,4 +1,5 @@
 import {nonCanonicalRawId} from './raw-id.js';
+import {mayBeNonPortable, nonPortableDrafts} from './portability.js';
 import {Buffer} from 'node:buffer';
 import type {Chunk, FindingDraft, StreamName, Terminator} from '../types.js';
 import {isValidUtf8} from '../bytes/utf8.js';
@@ -319,7 +320,8 @@ export class ProtocolFramer implements Framer {
 				const rawId = nonCanonicalRawId(message, text);
 				if (rawId !== undefined) (frame as {rawId?: string}).rawId = rawId;
 				this.emittedEnd = offset + byteLength;
-				this.out({frame, findings: NO_FINDINGS});
+				const portability = mayBeNonPortable(text) ? nonPortableDrafts(this.stream, text, offset, this.lineTMs) : NO_FINDINGS;
+				this.out({frame, findings: portability});
 				return;
 			}
 
@@ -566,6 +568,10 @@ export class ProtocolFramer implements Framer {
 		if (isJson && typeof message === 'object' && message !== null && typeof (message as {id?: unknown}).id === 'number') {
 			const rawId = nonCanonicalRawId(message, buf.toString('utf8', bodyStart, contentEnd));
 			if (rawId !== undefined) frame = {...frame, rawId};
+		}
+		if (isJson) {
+			const body = buf.toString('utf8', bodyStart, contentEnd);
+			if (mayBeNonPortable(body)) primary = [...primary, ...nonPortableDrafts(this.stream, body, offset + bodyStart - s, this.lineTMs)];
 		}
 		addByteFindings(primary, {
 			stream: this.stream,

@@ -1,0 +1,109 @@
+import {Buffer} from 'node:buffer';
+import type {FindingDraft, StreamName} from '../types.js';
+
+/** One place in a JSON text that strict parsers reject or read differently than `JSON.parse`. */
+export interface PortabilityProblem {
+	readonly reason: 'lone-surrogate' | 'unsafe-integer';
+	/** UTF-16 index of the escape or number in the text, and its length in UTF-16 units (= bytes: ASCII). */
+	readonly index: number;
+	readonly length: number;
+	/** The escape (`\ud83d`) or the number token as written. */
+	readonly token: string;
+}
+
+const LONG_DIGITS = /\d{16}/;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Cheap gate for {@link portabilityProblems}: true only when `text` holds a `\u` escape or a run of 16 or
+ * more digits, the only texts that can hold a lone surrogate or an integer beyond ±(2^53−1).
+ */
+export function mayBeNonPortable(text: string): boolean {
+	return text.includes('\\u') || LONG_DIGITS.test(text);
+}
+
+const isHex = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+
+function escapeUnit(text: string, i: number): number {
+	// `\uXXXX` at i (text[i] === '\\'), or -1.
+	if (text.charCodeAt(i + 1) !== 0x75) return -1;
+	for (let k = 2; k < 6; k++) if (!isHex(text.charCodeAt(i + k))) return -1;
+	return parseInt(text.slice(i + 2, i + 6), 16);
+}
+
+/**
+ * Lone surrogate escapes and unsafe integers in a JSON text that `JSON.parse` accepted (R3, J1): a
+ * `\uD800–\uDBFF` escape not followed by a `\uDC00–\uDFFF` escape, or a `\uDC00–\uDFFF` escape without a
+ * high one before it (Python's `json`/`pydantic` and Rust `serde_json` reject the string; the MCP Python
+ * SDK drops the line, measured), and an integer token (no fraction, no exponent) beyond ±(2^53−1), which
+ * JavaScript rounds. One string-aware pass; call it only when {@link mayBeNonPortable} is true. In text
+ * order; never throws. Raw (unescaped) surrogates cannot occur: the text came from UTF-8 decoding.
+ */
+export function portabilityProblems(text: string): PortabilityProblem[] {
+	const out: PortabilityProblem[] = [];
+	const n = text.length;
+	let i = 0;
+	while (i < n) {
+		const c = text.charCodeAt(i);
+		if (c === 0x22) {
+			i++;
+			while (i < n) {
+				const d = text.charCodeAt(i);
+				if (d === 0x22) break;
+				if (d !== 0x5c) {
+					i++;
+					continue;
+				}
+				const unit = escapeUnit(text, i);
+				if (unit >= 0xd800 && unit <= 0xdbff) {
+					const next = text.charCodeAt(i + 6) === 0x5c ? escapeUnit(text, i + 6) : -1;
+					if (next >= 0xdc00 && next <= 0xdfff) {
+						i += 12;
+						continue;
+					}
+					out.push({reason: 'lone-surrogate', index: i, length: 6, token: text.slice(i, i + 6)});
+				} else if (unit >= 0xdc00 && unit <= 0xdfff) {
+					out.push({reason: 'lone-surrogate', index: i, length: 6, token: text.slice(i, i + 6)});
+				}
+				i += unit === -1 ? 2 : 6;
+			}
+			i++;
+			continue;
+		}
+		if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+			const start = i;
+			i++;
+			let integer = true;
+			while (i < n) {
+				const d = text.charCodeAt(i);
+				if (d >= 0x30 && d <= 0x39) i++;
+				else if (d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d) {
+					integer = false;
+					i++;
+				} else break;
+			}
+			const token = text.slice(start, i);
+			if (integer && i - start >= 16) {
+				const value = BigInt(token);
+				if (value > MAX_SAFE || value < -MAX_SAFE) out.push({reason: 'unsafe-integer', index: start, length: i - start, token});
+			}
+			continue;
+		}
+		i++;
+	}
+	return out;
+}
+
+/**
+ * `non-portable-json` drafts for a frame body `text` that starts at stream byte `offset` (the body's first
+ * byte), at `tMs`. Empty unless {@link mayBeNonPortable}. Each draft's `offset` is the stream byte of the
+ * escape or number; `unsafe-integer` is a warning.
+ */
+export function nonPortableDrafts(stream: StreamName, text: string, offset: number, tMs: number): FindingDraft[] {
+	if (!mayBeNonPortable(text)) return [];
+	return portabilityProblems(text).map((p) => {
+		const at = offset + Buffer.byteLength(text.slice(0, p.index), 'utf8');
+		const draft: FindingDraft = {code: 'non-portable-json', stream, offset: at, byteLength: p.length, tMs, detail: {reason: p.reason, token: p.token}};
+		return p.reason === 'unsafe-integer' ? {...draft, severity: 'warning'} : draft;
+	});
+}
