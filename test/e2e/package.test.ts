@@ -39,7 +39,7 @@ describe('npm pack → npm install <tarball> → mcp-wire', () => {
 		const [packed] = JSON.parse(pack.stdout) as {filename: string; files: {path: string}[]}[];
 		const files = packed!.files.map((file) => file.path);
 		expect(files).toEqual(expect.arrayContaining(['bin/mcp-wire.js', 'dist/cli/main.js', 'dist/core/index.js', 'dist/core/index.d.ts', 'package.json', 'README.md']));
-		expect(files.filter((file) => !/^(bin|dist)\/|^(package\.json|README\.md|LICENSE)$/.test(file))).toEqual([]);
+		expect(files.filter((file) => !/^(bin|dist|docs)\/|^(package\.json|README\.md|LICENSE)$/.test(file))).toEqual([]);
 
 		// A project that depends on the tarball, locked to this repository's (non-dev) dependency versions.
 		const project = join(work, 'project');

@@ -57,12 +57,16 @@ describe('sessions, attach and view (real processes)', () => {
 		expect(after.stdout).toContain(path.basename(capture!));
 	});
 
-	it('removes the socket of a tap that died without cleaning up', async () => {
+	it('removes the socket of a tap that died without cleaning up, and leaves a planted non-socket file alone', async () => {
 		mkdirSync(box.runtimeDir, {mode: 0o700});
-		writeFileSync(path.join(box.runtimeDir, 'ghost-2147483646.sock'), '');
+		// A real Unix socket left behind: its process was SIGKILLed while listening, so nothing unlinked it.
+		const ghost = path.join(box.runtimeDir, 'ghost-2147483646.sock');
+		await execa('node', ['-e', `require('node:net').createServer().listen(${JSON.stringify(ghost)}, () => process.kill(process.pid, 'SIGKILL'))`], {reject: false});
+		expect(readdirSync(box.runtimeDir)).toEqual(['ghost-2147483646.sock']);
+		writeFileSync(path.join(box.runtimeDir, 'planted-2147483645.sock'), '');
 		const result = await cli(['sessions', '--json']);
 		expect(result.stdout).toBe('');
-		expect(readdirSync(box.runtimeDir)).toEqual([]);
+		expect(readdirSync(box.runtimeDir)).toEqual(['planted-2147483645.sock']);
 	});
 
 	it('attach follows a live tap from its first byte, then live, and ends with it', {timeout: 120_000}, async () => {

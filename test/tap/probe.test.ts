@@ -277,7 +277,10 @@ describe('runProbe', () => {
 		]);
 		expect(markTypes(session).slice(0, 3)).toEqual(['phase:modern-era', 'phase:shutdown', 'stdin-closed']);
 		expect(result.era).toBe('modern');
-		expect(result.summary).toMatchObject({era: 'modern', tools: 2, verdict: 'ok'});
+		// No wire fault, but the TS SDK 1.x and Python SDK clients send only initialize and fail on the rejection
+		// (checked with the real clients, docs/clients.md): the verdict follows the client outcome.
+		expect(result.summary).toMatchObject({era: 'modern', tools: 2, verdict: 'fail'});
+		expect(result.summary.clients?.find((c) => c.client === 'ts-sdk-v1')?.outcome).toBe('fails');
 		expect(codes(session)).toEqual([]);
 	});
 
