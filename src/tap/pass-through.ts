@@ -244,7 +244,8 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 			clock,
 			onCount: (n) => {
 				bytes[stream] += n;
-				lastAt[stream] = clock.now();
+				// A clock read per chunk only when stalls are watched (a capture with process evidence).
+				if (evidence) lastAt[stream] = clock.now();
 			},
 		});
 
