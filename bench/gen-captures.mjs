@@ -5,12 +5,14 @@
 //
 //   frames-<N>.ndjson   N frames (N = 1k, 10k, 100k, 1M by default), half client requests on stdin,
 //                       half server responses on stdout (~150-300 B lines, tools/call with text)
-//   huge-5mb.ndjson     40 frames of 5 MB (20 requests, 20 responses with a 5 MB text): ~280 MB on disk
+//   huge-5mb.ndjson     40 frames of 5 MB (20 requests with a 5 MB argument, 20 responses with a 5 MB
+//                       text) after the initialize exchange: ~280 MB on disk (issue 12)
 //
 // Usage: node bench/gen-captures.mjs [--dir DIR] [--frames 1000,10000,...] [--no-huge]
-// Default DIR: $TMPDIR/mcp-wire-captures. Existing files of the right size are kept.
+// Default DIR: $TMPDIR/mcp-wire-captures. Existing files are kept (a huge-5mb.ndjson under 250 MB, from
+// an older version that made only the responses big, is made again).
 
-import {createWriteStream, existsSync, mkdirSync} from 'node:fs';
+import {createWriteStream, existsSync, mkdirSync, statSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -66,7 +68,7 @@ function* exchange(pairs, textBytes) {
 	yield ['stdin', (t += 0.1), line({jsonrpc: '2.0', method: 'notifications/initialized'})];
 	const text = 'x'.repeat(textBytes);
 	for (let id = 1; id < pairs; id++) {
-		yield ['stdin', (t += 0.05), line({jsonrpc: '2.0', id, method: 'tools/call', params: {name: 'echo', arguments: {text: `call ${id}`}}})];
+		yield ['stdin', (t += 0.05), line({jsonrpc: '2.0', id, method: 'tools/call', params: {name: 'echo', arguments: {text: textBytes > 0 ? text : `call ${id}`}}})];
 		yield ['stdout', (t += 0.05), line({jsonrpc: '2.0', id, result: {content: [{type: 'text', text: textBytes > 0 ? text : `echo of call ${id}: ${'lorem ipsum '.repeat(8)}`}]}})];
 	}
 }
@@ -80,8 +82,8 @@ for (const n of FRAME_COUNTS) {
 }
 if (!process.argv.includes('--no-huge')) {
 	const file = path.join(CAPTURE_DIR, 'huge-5mb.ndjson');
-	if (!existsSync(file)) {
-		await writeCapture(file, () => exchange(20, 5 * 1024 * 1024));
+	if (!existsSync(file) || statSync(file).size < 250e6) {
+		await writeCapture(file, () => exchange(21, 5 * 1024 * 1024));
 		process.stderr.write(`wrote ${file}\n`);
 	}
 }

@@ -70,6 +70,16 @@ describe('encodeHeader / encodeEvent', () => {
 		expect(encodeEvent({type: 'chunk', chunk: makeChunk({bytes: 'a'.repeat(1024)})})).toContain('"text"');
 	});
 
+	it('reads back a 5 MB chunk (a big tools/call result in one read)', () => {
+		const bytes = new Uint8Array(5 * 1024 * 1024).fill(0x78);
+		const decoded = decodeRecord(encodeEvent({type: 'chunk', chunk: {seq: 7, stream: 'stdout', tMs: 2, offset: 100, bytes}}));
+		expect(decoded.kind).toBe('event');
+		const chunk = decoded.kind === 'event' && decoded.event.type === 'chunk' ? decoded.event.chunk : undefined;
+		expect(chunk?.bytes.byteLength).toBe(5 * 1024 * 1024);
+		expect(chunk?.bytes.every((byte) => byte === 0x78)).toBe(true);
+		expect(chunk?.offset).toBe(100);
+	});
+
 	it('writes marks nested, exits flat', () => {
 		expect(encodeEvent({type: 'mark', mark: {type: 'stdin-closed', tMs: 5}})).toBe('{"type":"mark","mark":{"type":"stdin-closed","tMs":5}}');
 		expect(encodeEvent({type: 'exit', exit: {code: 0, signal: null, tMs: 9}})).toBe('{"type":"exit","code":0,"signal":null,"tMs":9}');
