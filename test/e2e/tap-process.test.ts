@@ -90,6 +90,15 @@ describe('tap process behaviour (real processes)', () => {
 		expect(readCapture(tap.capture).events.at(-1)).toMatchObject({type: 'exit', exit: {code: null, signal}});
 	});
 
+	it.each(['SIGUSR1', 'SIGPIPE'] as const)('dies of %s when the server does (Node uses SIGUSR1 and ignores SIGPIPE; issue 13)', async (signal) => {
+		const capture = capturePath();
+		const result = await execa('node', [BIN, 'tap', '--capture', capture, '--', 'sh', '-c', `kill -${signal.slice(3)} $$`], {env: box.env, extendEnv: false, reject: false, stdin: 'pipe'});
+		expect([result.signal, result.exitCode]).toEqual([signal, undefined]);
+		expect(result.stdout).toBe('');
+		expect(result.stderr).toBe('');
+		expect(readCapture(capture).events.at(-1)).toMatchObject({type: 'exit', exit: {code: null, signal}});
+	});
+
 	it('forwards stdin EOF (stdin-closed mark) and relays both ways until then', async () => {
 		const tap = await startTap('signals');
 		await waitFor(() => (tap.stderr().includes('ready') ? true : undefined), HANG_MS, 'ready');

@@ -40,8 +40,33 @@ Example:
   mcp-wire tap --name fs -- npx -y @modelcontextprotocol/server-filesystem ~/src
 `;
 
-/** Signals that can be re-raised on ourselves to mirror the server's death (Node ignores SIGPIPE, uses SIGUSR1). */
-const RERAISE = new Set(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGKILL', 'SIGQUIT', 'SIGABRT', 'SIGSEGV', 'SIGBUS', 'SIGFPE', 'SIGILL', 'SIGUSR2', 'SIGALRM', 'SIGTRAP', 'SIGSYS', 'SIGXCPU', 'SIGXFSZ', 'SIGVTALRM', 'SIGPROF']);
+/**
+ * Signals a process can die of that we can re-raise on ourselves once their disposition is the default
+ * again: every terminating signal but SIGKILL-like ones we cannot catch (SIGKILL is raised as is). Node
+ * ignores SIGPIPE and uses SIGUSR1 for its inspector; {@link dieOfSignal} resets both to the default.
+ */
+const RERAISE = new Set(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGKILL', 'SIGQUIT', 'SIGABRT', 'SIGSEGV', 'SIGBUS', 'SIGFPE', 'SIGILL', 'SIGUSR1', 'SIGUSR2', 'SIGPIPE', 'SIGALRM', 'SIGTRAP', 'SIGSYS', 'SIGXCPU', 'SIGXFSZ', 'SIGVTALRM', 'SIGPROF', 'SIGPOLL', 'SIGIO', 'SIGPWR', 'SIGSTKFLT']);
+
+/**
+ * Die of `signal`, as the server did, so the client sees the same end (issue 13). Node's handling of the
+ * signal is undone first: our listeners are removed, and one listener added and removed again makes
+ * libuv set the disposition back to SIG_DFL. That is also what undoes Node's start-up choices: SIGPIPE
+ * ignored (set at start-up) and SIGUSR1 starting the inspector. Returns only when the signal did not kill
+ * us (the caller then exits with 128 + the signal number).
+ */
+function dieOfSignal(signal: NodeJS.Signals): void {
+	process.removeAllListeners(signal);
+	if (signal !== 'SIGKILL' && signal !== 'SIGSTOP') {
+		try {
+			process.on(signal, ignoreSignal);
+			process.off(signal, ignoreSignal);
+		} catch {
+			// a signal libuv cannot watch: raise it as it is
+		}
+	}
+
+	process.kill(process.pid, signal);
+}
 
 interface TapCliOptions {
 	readonly capture?: string | boolean;
@@ -188,8 +213,7 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 	if (result.signal !== undefined && RERAISE.has(result.signal) && process.platform !== 'win32') {
 		// Mirror the server's death: die of the same signal (nothing of ours handles it any more).
 		setTimeout(() => process.exit(result.exitCode), 1000).unref();
-		process.removeAllListeners(result.signal);
-		process.kill(process.pid, result.signal);
+		dieOfSignal(result.signal);
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 	}
 
