@@ -154,6 +154,48 @@ describe('renderReport: the line cap', () => {
 	});
 });
 
+describe('renderReport: the stderr tail when the process is at fault (issue 13)', () => {
+	// The server prints 80 stderr lines and exits before answering: early-exit, stderr is the evidence.
+	const steps: Step[] = [
+		chunk('stdin', 0, INITIALIZE),
+		chunk('stderr', 5, Array.from({length: 80}, (_, k) => `trace line ${k}`).join('\n') + '\n'),
+		{tMs: 10, exit: {code: 1, signal: null}},
+	];
+	const snapshot = sessionFrom(goldenMeta(), steps).getSnapshot();
+
+	it('shows the last 10 lines unfolded and the earlier ones folded, as many as --max-lines allows', () => {
+		const large = buildReport(snapshot, {maxLines: 400, toolVersion: '0.1.0'});
+		const lines = large.markdown.split('\n');
+		expect(lines).toContain('**stderr: the last 10 of 80 lines**');
+		expect(lines).toContain('trace line 79');
+		expect(lines).toContain('<summary>stderr: the 70 lines before those</summary>');
+		// 400 lines: the full plan shows 80 lines of stderr (400 / 5), so nothing is left out.
+		expect(lines).toContain('trace line 0');
+		expect(large.leftOut.join('; ')).not.toMatch(/stderr/);
+	});
+
+	it('says what it left out only when --max-lines would show it', () => {
+		const small = buildReport(snapshot, {toolVersion: '0.1.0'});
+		const lines = small.markdown.split('\n');
+		expect(lines).toContain('**stderr: the last 10 of 80 lines**');
+		expect(lines).toContain('<summary>stderr: the 20 lines before those</summary>');
+		expect(lines).toContain('trace line 50');
+		expect(lines).not.toContain('trace line 49');
+		expect(small.leftOut).toContain('50 earlier stderr lines');
+		const larger = buildReport(snapshot, {maxLines: Math.max(DEFAULT_MAX_LINES * 2, 300), toolVersion: '0.1.0'}).markdown.split('\n');
+		expect(larger).toContain('trace line 20');
+	});
+});
+
+describe('renderReport: ids as written', () => {
+	it('shows a non-canonical id token as written (0.0, as the plain log does), not as the number it parses to', () => {
+		const text = report([chunk('stdin', 0, INITIALIZE.replace('"id":0', '"id":0.0')), chunk('stdout', 3, `${RESULT.replace('"id":0', '"id":0.0')}\n`), {tMs: 6, exit: {code: 0, signal: null}}]);
+		const lines = text.split('\n');
+		expect(lines.find((line) => line.startsWith('| 0 | 0.0 | C→S |'))).toContain('| request `initialize` id=0.0 |');
+		expect(lines.find((line) => line.startsWith('| 1 | 3.0 | S→C |'))).toContain('| response id=0.0 → `initialize` |');
+	});
+});
+
 describe('renderReport: capture facts and options', () => {
 	it('says when the capture was cut short', () => {
 		expect(report(CRLF_STEPS, {source: {isTruncated: true}}).split('\n')[0]).toBe(

@@ -6,7 +6,10 @@ import {block, type ReportContext, type SectionOutput} from './context.js';
 /** Rows up to which the timeline is shown unfolded. */
 const VISIBLE_ROWS = 8;
 
-function idText(id: Frame['id']): string {
+/** ` id=…`: the id token as written when it is not canonical (`0.0`, `1e2`; as the plain log shows it), else the parsed id. */
+function idText(frame: Frame): string {
+	const {id, rawId} = frame;
+	if (rawId !== undefined) return ` id=${rawId}`;
 	return id === undefined ? '' : ` id=${typeof id === 'string' ? JSON.stringify(id) : String(id)}`;
 }
 
@@ -34,14 +37,14 @@ function frameCell(frame: Frame): string {
 	switch (frame.kind) {
 		case 'request':
 		case 'notification': {
-			text = `${frame.kind} ${code(frame.method ?? '?', 40)}${escapeText(idText(frame.id), 40)}`;
+			text = `${frame.kind} ${code(frame.method ?? '?', 40)}${escapeText(idText(frame), 40)}`;
 			break;
 		}
 
 		case 'response':
 		case 'error': {
 			const answers = frame.answers === undefined ? '' : ` → ${code(frame.answers.method, 40)}`;
-			text = `${frame.kind}${escapeText(idText(frame.id), 40)}${answers}${frame.kind === 'error' ? ` ${code(errorText(frame.message).trim() || 'error')}` : ''}`;
+			text = `${frame.kind}${escapeText(idText(frame), 40)}${answers}${frame.kind === 'error' ? ` ${code(errorText(frame.message).trim() || 'error')}` : ''}`;
 			break;
 		}
 
