@@ -1,19 +1,22 @@
 import {idKey} from '../jsonrpc/id-key.js';
 import type {Chunk, FindingDraft, Frame, Mark, StreamName} from '../types.js';
+import type {RuleListeners} from './rule.js';
 
 /**
  * Passive detectors: checks that only real traffic (a tapped client and server, issue 3 item 3) can
- * feed, added to what the Session derives. Pure functions over a session's frames, chunks and marks;
- * the same input gives the same findings, live or replayed.
+ * feed, added to what the Session derives. Pure and incremental: they listen to frames as they come
+ * (in the Rule model's listeners, rule.ts) and hold no list of frames, so a session that keeps nothing
+ * (`retain: false`, the streaming `view`/`report`) derives the same findings as one that keeps
+ * everything; the same input gives the same findings, live or replayed.
  *
- * - {@link detectDuplicateRequestIds}: a requester reusing a request id (J3) → `invalid-jsonrpc`,
+ * - {@link createDuplicateRequestIds}: a requester reusing a request id (J3) → `invalid-jsonrpc`,
  *   `detail.reason: 'duplicate-request-id'`, on the requester's stream (stdin for the client).
  *
- * The Session calls {@link detectPassive} once, at `finish()`, with its snapshot (it has exactly the
- * shape of {@link PassiveInput}), and reports every draft it returns.
+ * The Session wires {@link createPassiveListeners} ahead of the rule modules; its drafts are reported at
+ * the end of the session (`onEnd`: `settle` and `finish`), in stream-offset order per requester.
  */
 
-/** What the passive detectors read: a SessionSnapshot fits. */
+/** What {@link detectPassive} reads: a SessionSnapshot fits. */
 export interface PassiveInput {
 	/** All frames, in `index` order (after correlation: responses carry `answers`). */
 	readonly frames: readonly Frame[];
@@ -24,54 +27,67 @@ export interface PassiveInput {
 }
 
 /**
- * Run every passive detector (buffer-sized bursts moved to the `unflushed-output` rule module, where
- * they need process evidence).
+ * Run every passive detector over a kept list of frames (the batch form of {@link createPassiveListeners};
+ * buffer-sized bursts moved to the `unflushed-output` rule module, where they need process evidence).
  * @returns finding drafts in stream-offset order
  */
 export function detectPassive(input: PassiveInput): FindingDraft[] {
 	return detectDuplicateRequestIds(input.frames);
 }
 
+/**
+ * The passive detectors as listeners for a session: `onFrame` for every frame in index order (after
+ * correlation), `onEnd` reports what they found so far through `report`. Calling `onEnd` more than once
+ * (`settle`, then `finish`) reports again; the session drops what it already reported.
+ */
+export function createPassiveListeners(report: (draft: FindingDraft) => void): RuleListeners {
+	const duplicates = createDuplicateRequestIds();
+	return {
+		onFrame: (frame) => duplicates.frame(frame),
+		onEnd: () => {
+			for (const draft of duplicates.drafts()) report(draft);
+		},
+	};
+}
+
 /** Protocol revisions from which J3 only forbids reusing an id that is still in flight. */
 const IN_FLIGHT_ONLY_FROM = '2026-07-28';
 
-/**
- * Duplicate request ids (J3): "The request ID MUST NOT have been previously used by the requestor
- * within the same session" (≤ 2025-11-25); from 2026-07-28 only ids of requests still awaiting a
- * response are forbidden. Checked per requester stream (stdin: the client; stdout: the server's own
- * requests). The era comes from the session: a `server/discover` request, or an `initialize` answer
- * whose `protocolVersion` is 2026-07-28 or later, makes it modern; otherwise legacy.
- *
- * One draft per reusing request: `code: 'invalid-jsonrpc'` on the requester's stream at the request
- * frame; `detail`: `{reason: 'duplicate-request-id', id, firstIndex, isInFlight, rule: 'J3', problem}`.
- * A reuse while the first request is still unanswered is reported in every era.
- */
-export function detectDuplicateRequestIds(frames: readonly Frame[]): FindingDraft[] {
-	const isModern = frames.some(
-		(frame) =>
-			(frame.kind === 'request' && frame.method === 'server/discover') ||
-			(frame.kind === 'response' &&
-				frame.answers?.method === 'initialize' &&
-				typeof (frame.message as {result?: {protocolVersion?: unknown}} | undefined)?.result?.protocolVersion === 'string' &&
-				((frame.message as {result: {protocolVersion: string}}).result.protocolVersion >= IN_FLIGHT_ONLY_FROM)),
-	);
-	const seen: Record<StreamName, Map<string, number>> = {stdin: new Map(), stdout: new Map(), stderr: new Map()};
-	// The frame that answered each request (to tell whether it was still in flight at a reuse).
-	const answeredBy = new Map<number, number>();
-	for (const frame of frames) if (frame.answers && !answeredBy.has(frame.answers.requestIndex)) answeredBy.set(frame.answers.requestIndex, frame.index);
+/** True when `frame` makes the session modern for J3 (a `server/discover`, or a 2026-07-28+ initialize answer). */
+function isModernFrame(frame: Frame): boolean {
+	if (frame.kind === 'request') return frame.method === 'server/discover';
+	if (frame.kind !== 'response' || frame.answers?.method !== 'initialize') return false;
+	const version = (frame.message as {result?: {protocolVersion?: unknown}} | undefined)?.result?.protocolVersion;
+	return typeof version === 'string' && version >= IN_FLIGHT_ONLY_FROM;
+}
 
-	const drafts: FindingDraft[] = [];
-	for (const frame of frames) {
-		if (frame.kind !== 'request' || frame.id === undefined || frame.id === null || frame.stream === 'stderr') continue;
-		const key = idKey(frame.id);
-		const previous = seen[frame.stream].get(key);
-		seen[frame.stream].set(key, frame.index);
-		if (previous === undefined) continue;
-		const answerIndex = answeredBy.get(previous);
-		const isInFlight = answerIndex === undefined || answerIndex > frame.index;
-		if (isModern && !isInFlight) continue;
-		const id = frame.id;
-		drafts.push({
+/** An incremental duplicate-request-id detector (J3); see {@link detectDuplicateRequestIds}. */
+export interface DuplicateRequestIds {
+	/** Feed the next frame, in `index` order, after correlation. */
+	frame(frame: Frame): void;
+	/** The drafts for every reuse seen so far, as {@link detectDuplicateRequestIds} returns them for those frames. */
+	drafts(): FindingDraft[];
+}
+
+/**
+ * Start an incremental {@link detectDuplicateRequestIds}. Memory: one number per distinct request id per
+ * requester (the J3 rule before 2026-07-28 forbids reusing any id of the session, so each must be
+ * remembered; once the session is modern only in-flight ids are kept), plus the drafts found.
+ */
+export function createDuplicateRequestIds(): DuplicateRequestIds {
+	let isModern = false;
+	// Per requester: id key → the index of the request that last used it, as `index` while it is awaiting
+	// its response and `-index - 1` once answered.
+	const seen: Record<StreamName, Map<string, number>> = {stdin: new Map(), stdout: new Map(), stderr: new Map()};
+	// Requests awaiting a response: request index → [stream, id key].
+	const awaiting = new Map<number, readonly [StreamName, string]>();
+	// Reuses of an answered id: a finding only while the session is legacy (dropped once it turns modern).
+	let afterAnswer: FindingDraft[] = [];
+	// Reuses while the first request was in flight: a finding in every era.
+	const inFlight: FindingDraft[] = [];
+	const draftOf = (frame: Frame, previous: number, isInFlight: boolean): FindingDraft => {
+		const id = frame.id!;
+		return {
 			code: 'invalid-jsonrpc',
 			stream: frame.stream,
 			offset: frame.offset,
@@ -87,8 +103,71 @@ export function detectDuplicateRequestIds(frames: readonly Frame[]): FindingDraf
 				rule: 'J3',
 				problem: isInFlight ? 'request id reused while the first request is in flight' : 'request id reused within the session',
 			},
-		});
-	}
+		};
+	};
+	return {
+		frame(frame) {
+			if (!isModern && isModernFrame(frame)) {
+				isModern = true;
+				afterAnswer = [];
+				// From now on only in-flight ids matter: forget the answered ones.
+				for (const map of Object.values(seen)) for (const [key, value] of map) if (value < 0) map.delete(key);
+			}
+			if (frame.answers) {
+				const request = awaiting.get(frame.answers.requestIndex);
+				if (request) {
+					awaiting.delete(frame.answers.requestIndex);
+					const [stream, key] = request;
+					const map = seen[stream];
+					if (map.get(key) === frame.answers.requestIndex) {
+						if (isModern) map.delete(key);
+						else map.set(key, -frame.answers.requestIndex - 1);
+					}
+				}
+			}
+			if (frame.kind !== 'request' || frame.id === undefined || frame.id === null || frame.stream === 'stderr') return;
+			const key = idKey(frame.id);
+			const map = seen[frame.stream];
+			const value = map.get(key);
+			map.set(key, frame.index);
+			awaiting.set(frame.index, [frame.stream, key]);
+			if (value === undefined) return;
+			const isInFlight = value >= 0;
+			const previous = isInFlight ? value : -value - 1;
+			// The earlier request is no longer tracked as awaiting under this key (its answer cannot clear the new one).
+			if (isInFlight) awaiting.delete(previous);
+			if (isInFlight) inFlight.push(draftOf(frame, previous, true));
+			else if (!isModern) afterAnswer.push(draftOf(frame, previous, false));
+		},
+		drafts() {
+			if (afterAnswer.length === 0) return inFlight.slice();
+			if (inFlight.length === 0) return afterAnswer.slice();
+			// Both lists are in frame order: merge them back into one.
+			const out: FindingDraft[] = [];
+			let a = 0;
+			let b = 0;
+			while (a < inFlight.length || b < afterAnswer.length) {
+				if (b >= afterAnswer.length || (a < inFlight.length && inFlight[a]!.frameIndex! < afterAnswer[b]!.frameIndex!)) out.push(inFlight[a++]!);
+				else out.push(afterAnswer[b++]!);
+			}
+			return out;
+		},
+	};
+}
 
-	return drafts;
+/**
+ * Duplicate request ids (J3): "The request ID MUST NOT have been previously used by the requestor
+ * within the same session" (≤ 2025-11-25); from 2026-07-28 only ids of requests still awaiting a
+ * response are forbidden. Checked per requester stream (stdin: the client; stdout: the server's own
+ * requests). The era comes from the session: a `server/discover` request, or an `initialize` answer
+ * whose `protocolVersion` is 2026-07-28 or later, makes it modern; otherwise legacy.
+ *
+ * One draft per reusing request: `code: 'invalid-jsonrpc'` on the requester's stream at the request
+ * frame; `detail`: `{reason: 'duplicate-request-id', id, firstIndex, isInFlight, rule: 'J3', problem}`.
+ * A reuse while the first request is still unanswered is reported in every era.
+ */
+export function detectDuplicateRequestIds(frames: readonly Frame[]): FindingDraft[] {
+	const detector = createDuplicateRequestIds();
+	for (const frame of frames) detector.frame(frame);
+	return detector.drafts();
 }

@@ -11,6 +11,11 @@ export interface ReplayOptions {
 	readonly onSession?: (session: Session) => void;
 	/** Told about records that had to be skipped (a damaged capture); the replay goes on. */
 	readonly onProblem?: (message: string) => void;
+	/**
+	 * `SessionOptions.retain` (default true). False for presenters that stream (`view --json`, the plain
+	 * log, `report`): the session keeps no chunks, frames or findings, and derives the same findings.
+	 */
+	readonly retain?: boolean;
 }
 
 /**
@@ -46,7 +51,11 @@ export interface Replay {
  * `view` streams a capture instead of holding every decoded record).
  */
 export function createReplay(meta: SessionMeta, options: ReplayOptions = {}): Replay {
-	const session = new Session(meta, {...(options.ignore ? {ignore: options.ignore} : {}), ...(options.schemas ? {schemas: options.schemas} : {})});
+	const session = new Session(meta, {
+		...(options.ignore ? {ignore: options.ignore} : {}),
+		...(options.schemas ? {schemas: options.schemas} : {}),
+		...(options.retain === undefined ? {} : {retain: options.retain}),
+	});
 	options.onSession?.(session);
 	let lastTMs = 0;
 	let skipped = 0;

@@ -10,7 +10,7 @@ import {dressFinding} from '../detectors/catalog.js';
 import {ClientOutcomeTracker, verdictOf} from '../clients/outcome.js';
 import {idKey} from '../jsonrpc/id-key.js';
 import {cutNesting, nestingDraft, nestsDeeperThan} from '../jsonrpc/depth.js';
-import {detectPassive} from '../detectors/passive.js';
+import {createPassiveListeners} from '../detectors/passive.js';
 import {RULES} from '../detectors/registry.js';
 import type {OutstandingRequest, RuleListeners, SessionFacts} from '../detectors/rule.js';
 import type {
@@ -36,8 +36,11 @@ export interface SessionOptions {
 	/** Finding codes to drop (`--ignore`). */
 	readonly ignore?: readonly FindingCode[];
 	/**
-	 * Keep chunks, frames and findings in memory (default true). Benchmarks and long-running taps that
-	 * stream records to disk set it false; snapshots then hold only counts and the last frames.
+	 * Keep chunks, frames and findings in memory (default true). Streaming presenters (`view --json`,
+	 * the plain log, `report`), benchmarks and long-running taps set it false: memory then stays flat
+	 * whatever the number of frames. Snapshots hold no chunks, frames or findings (listen to the events
+	 * instead), only the counts, the marks, the summary and the last {@link STDERR_LINES_KEPT} stderr
+	 * lines. The findings are the same in both modes (test/core/session/retain.test.ts).
 	 */
 	readonly retain?: boolean;
 	/**
@@ -53,6 +56,10 @@ export {SLOW_RESPONSE_LIMITS_MS} from '../detectors/slow-response.js';
 
 /** How many answered request ids per direction are remembered to recognise a duplicate response. */
 const ANSWERED_IDS_KEPT = 4096;
+
+/** Without `retain`: the stderr lines kept for {@link Session.stderrTail}, each cut at {@link STDERR_LINE_CHARS}. */
+export const STDERR_LINES_KEPT = 200;
+const STDERR_LINE_CHARS = 16 * 1024;
 
 const STREAMS: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
 
@@ -87,13 +94,17 @@ export class Session implements SessionStore {
 		stderr: {bytes: 0, chunks: 0, frames: 0},
 	};
 	private readonly frames: Frame[] = [];
+	/** Without `retain`: the last stderr lines (see {@link STDERR_LINES_KEPT}). */
+	private readonly stderrLines: string[] = [];
+	/** Without `retain`: per stream, the chunks still holding bytes of a frame not yet complete. */
+	private readonly window: Record<StreamName, Chunk[]> = {stdin: [], stdout: [], stderr: []};
 	private readonly findings: Finding[] = [];
 	private readonly marks: Mark[] = [];
 	private readonly listeners = new Set<(event: SessionEvent) => void>();
 	private readonly storeListeners = new Set<() => void>();
 	private readonly outstanding: Record<StreamName, Map<string, Outstanding>> = {stdin: new Map(), stdout: new Map(), stderr: new Map()};
 	/** Answered request ids per requesting stream → the answer's frame index and the chunk that completed it. */
-	private readonly answered: Record<StreamName, Map<string, {index: number; lastSeq: number}>> = {stdin: new Map(), stdout: new Map(), stderr: new Map()};
+	private readonly answered: Record<StreamName, Map<string, {index: number; lastSeq: number; body: BodyPrint | undefined}>> = {stdin: new Map(), stdout: new Map(), stderr: new Map()};
 	/** Per requester stream: the last notification it sent that no id-less response has claimed yet (J4). */
 	private readonly unclaimedNotification: Record<StreamName, Frame | undefined> = {stdin: undefined, stdout: undefined, stderr: undefined};
 	private readonly severityCounts = new Map<FindingCode, {severity: Severity; count: number}>();
@@ -144,7 +155,8 @@ export class Session implements SessionStore {
 		};
 		const facts = this.facts();
 		const report = (draft: FindingDraft): void => this.report(draft);
-		this.rules = RULES.map((rule) => rule.create({report, facts, schemas: this.schemas}));
+		// The passive detectors first: their end-of-session drafts come before the rules' (as when they ran over the kept frames).
+		this.rules = [createPassiveListeners(report), ...RULES.map((rule) => rule.create({report, facts, schemas: this.schemas}))];
 	}
 
 	/** The read-only view of this session's derived state that rule modules get (rule.ts). */
@@ -206,9 +218,11 @@ export class Session implements SessionStore {
 		totals.chunks += 1;
 		this.lastTMs = Math.max(this.lastTMs, tMs);
 		if (this.retain) this.chunks[stream].push(chunk);
+		else this.window[stream].push(chunk);
 		this.emit({type: 'chunk', chunk});
 		for (const rule of this.rules) rule.onChunk?.(chunk);
 		this.framers[stream].push(chunk, this.onFramed);
+		if (!this.retain) dropBefore(this.window[stream], this.framers[stream].pendingOffset);
 		return chunk;
 	}
 
@@ -298,7 +312,6 @@ export class Session implements SessionStore {
 		this.lastTMs = Math.max(this.lastTMs, tMs);
 		this.isSettling = true;
 		try {
-			if (this.retain) for (const draft of detectPassive(this.getSnapshot())) this.report(draft);
 			for (const rule of this.rules) rule.onEnd?.({tMs: this.lastTMs, isComplete: false});
 		} finally {
 			this.isSettling = false;
@@ -317,8 +330,6 @@ export class Session implements SessionStore {
 		for (const stream of STREAMS) this.endFramer(stream, this.lastTMs);
 		this.isFinished = true;
 		this.isComplete = options.isComplete !== false;
-		// Passive detectors over the whole exchange (buffered bursts, reused request ids: real traffic).
-		if (this.retain) for (const draft of detectPassive(this.getSnapshot())) this.report(draft);
 		for (const rule of this.rules) rule.onEnd?.({tMs: this.lastTMs, isComplete: options.isComplete !== false});
 		this.summary = this.buildSummary();
 		this.emit({type: 'summary', summary: this.summary});
@@ -347,7 +358,7 @@ export class Session implements SessionStore {
 			bytes: (stream, offset, length) => sliceChunks(chunks[stream], offset, length),
 			streamLength: (stream) => totals[stream].bytes,
 			chunksOf: (frame) => chunksInRange(chunks[frame.stream], frame.offset, frame.offset + frame.byteLength),
-			stderrTail: (maxLines) => tailOf(frames, maxLines),
+			stderrTail: this.retain ? (maxLines) => tailOf(frames, maxLines) : ((lines) => (maxLines: number) => lines.slice(-maxLines))(this.stderrLines.slice()),
 		};
 		this.snapshot = snapshot;
 		return snapshot;
@@ -355,6 +366,7 @@ export class Session implements SessionStore {
 
 	/** The last `maxLines` stderr lines as text. */
 	stderrTail(maxLines: number): string[] {
+		if (!this.retain) return maxLines <= 0 ? [] : this.stderrLines.slice(-maxLines);
 		return tailOf(this.frames, maxLines);
 	}
 
@@ -441,6 +453,11 @@ export class Session implements SessionStore {
 		this.totals[stream].frames += 1;
 		this.clients.frame(frame);
 		if (this.retain) this.frames.push(frame);
+		else if (stream === 'stderr') {
+			const text = frame.text ?? '';
+			this.stderrLines.push(text.length > STDERR_LINE_CHARS ? text.slice(0, STDERR_LINE_CHARS) : text);
+			if (this.stderrLines.length > STDERR_LINES_KEPT) this.stderrLines.shift();
+		}
 		this.emit({type: 'frame', frame});
 		for (const draft of output.findings) this.report({...draft, frameIndex: index});
 		if (nesting) this.report(nesting);
@@ -500,7 +517,7 @@ export class Session implements SessionStore {
 			// id was most likely not echoed (coerced to 0, or to a stale id): unknown-id (J5, docs/findings.md).
 			const earlier = this.answered[requester].get(key);
 			let isDuplicate = earlier !== undefined;
-			if (earlier && earlier.lastSeq !== frame.firstSeq && !this.sameBody(earlier.index, frame)) {
+			if (earlier && earlier.lastSeq !== frame.firstSeq && !this.sameBody(earlier.index, frame, earlier.body)) {
 				for (const waiting of this.outstanding[requester].values()) {
 					if (waiting.frame.index > earlier.index) {
 						isDuplicate = false;
@@ -513,7 +530,7 @@ export class Session implements SessionStore {
 		}
 		this.outstanding[requester].delete(key);
 		const answered = this.answered[requester];
-		answered.set(key, {index: frame.index, lastSeq: frame.lastSeq});
+		answered.set(key, {index: frame.index, lastSeq: frame.lastSeq, body: this.retain ? undefined : bodyPrint(this.window[stream], frame.bodyOffset, frame.bodyLength)});
 		// Remember the most recent answered ids only (for duplicate-response): memory stays flat on long taps.
 		if (answered.size > ANSWERED_IDS_KEPT) answered.delete(answered.keys().next().value!);
 		const latencyMs = frame.tMs - request.frame.tMs;
@@ -523,8 +540,9 @@ export class Session implements SessionStore {
 	}
 
 	/** True when `frame` repeats the body of frame `index` byte for byte (a re-sent answer, not a stale id). */
-	private sameBody(index: number, frame: Frame): boolean {
-		const earlier = this.retain ? this.frames[index] : undefined;
+	private sameBody(index: number, frame: Frame, print: BodyPrint | undefined): boolean {
+		if (!this.retain) return print !== undefined && sameBodyPrint(print, bodyPrint(this.window[frame.stream], frame.bodyOffset, frame.bodyLength));
+		const earlier = this.frames[index];
 		if (!earlier || earlier.bodyLength !== frame.bodyLength) return false;
 		const a = sliceChunks(this.chunks[earlier.stream], earlier.bodyOffset, earlier.bodyLength);
 		const b = sliceChunks(this.chunks[frame.stream], frame.bodyOffset, frame.bodyLength);
@@ -587,7 +605,7 @@ export class Session implements SessionStore {
 			this.severityCounts.set(finding.code, {severity: finding.severity, count: 1});
 		}
 		this.bySeverity[finding.severity] += 1;
-		if (this.retain || finding.severity !== 'info') this.findings.push(finding);
+		if (this.retain) this.findings.push(finding);
 		this.clients.finding(finding);
 		this.emit({type: 'finding', finding});
 		for (const rule of this.rules) rule.onFinding?.(finding);
@@ -727,4 +745,44 @@ function sliceChunks(chunks: readonly Chunk[], offset: number, length: number): 
 		written += piece.length;
 	}
 	return out.subarray(0, written);
+}
+
+/** Drop the chunks of a stream window that end at or before `offset` (their frames are complete). */
+function dropBefore(chunks: Chunk[], offset: number): void {
+	let n = 0;
+	while (n < chunks.length && chunks[n]!.offset + chunks[n]!.bytes.length <= offset) n++;
+	if (n > 0) chunks.splice(0, n);
+}
+
+/**
+ * What is kept of an answer's body without `retain`, to tell a re-sent answer (byte for byte) from a
+ * stale id: a short body whole, a longer one as its length and two 32-bit FNV-1a hashes (different seeds).
+ */
+type BodyPrint = {readonly length: number; readonly bytes: Uint8Array | undefined; readonly h1: number; readonly h2: number};
+
+/** Bodies up to this many bytes are kept whole in a {@link BodyPrint}. */
+const BODY_KEPT_BYTES = 256;
+
+/** The {@link BodyPrint} of the bytes `[offset, offset + length)` of a stream, read from its chunks without copying. */
+function bodyPrint(chunks: readonly Chunk[], offset: number, length: number): BodyPrint {
+	if (length <= BODY_KEPT_BYTES) return {length, bytes: sliceChunks(chunks, offset, length), h1: 0, h2: 0};
+	let h1 = 0x811c9dc5;
+	let h2 = 0x01000193 ^ length;
+	let seen = 0;
+	for (const chunk of chunksInRange(chunks, offset, offset + length)) {
+		const bytes = chunk.bytes;
+		const end = Math.min(bytes.length, offset + length - chunk.offset);
+		for (let i = Math.max(0, offset - chunk.offset); i < end; i++) {
+			h1 = Math.imul(h1 ^ bytes[i]!, 0x01000193);
+			h2 = Math.imul(h2 ^ bytes[i]!, 0x5bd1e995);
+			seen++;
+		}
+	}
+	return {length: seen, bytes: undefined, h1, h2};
+}
+
+function sameBodyPrint(a: BodyPrint, b: BodyPrint): boolean {
+	if (a.length !== b.length) return false;
+	if (a.bytes && b.bytes) return Buffer.from(a.bytes.buffer, a.bytes.byteOffset, a.bytes.length).equals(b.bytes);
+	return a.h1 === b.h1 && a.h2 === b.h2;
 }
