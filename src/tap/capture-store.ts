@@ -56,11 +56,20 @@ export function currentPlatform(): PlatformFacts {
 	return {
 		env: process.env,
 		platform: process.platform,
-		homedir: os.homedir(),
+		homedir: homedirOrEmpty(),
 		tmpdir: os.tmpdir(),
 		uid: typeof process.getuid === 'function' ? process.getuid() : undefined,
 		user,
 	};
+}
+
+/** `os.homedir()`, or '' when it throws (no `$HOME` and no passwd entry for this uid, as in some containers). */
+function homedirOrEmpty(): string {
+	try {
+		return os.homedir();
+	} catch {
+		return '';
+	}
 }
 
 const isAbsoluteEnv = (value: string | undefined): value is string => value !== undefined && value !== '' && path.isAbsolute(value);
@@ -80,6 +89,23 @@ export function capturesDir(facts: PlatformFacts = currentPlatform()): string {
 	if (isAbsoluteEnv(state)) return p.join(state, 'mcp-wire', 'captures');
 	if (facts.platform === 'darwin') return p.join(facts.homedir, 'Library', 'Logs', 'mcp-wire', 'captures');
 	return p.join(facts.homedir, '.local', 'state', 'mcp-wire', 'captures');
+}
+
+/**
+ * Why the default capture directory cannot be used, or undefined when it can (issue 11). On POSIX without
+ * an absolute `$XDG_STATE_HOME` the directory lies under `$HOME`: when `$HOME` is unset, empty or not an
+ * absolute path, the process was started without a home (a sandbox, a service, a stripped environment), and
+ * the tap records nothing rather than guess one: Node's `os.homedir()` would fall back to the passwd entry
+ * (unset) or give a relative path (empty, relative), which would create `.local/state/…` in the working
+ * directory. Windows uses `%LOCALAPPDATA%` or the profile directory and is not checked here.
+ * @returns a phrase such as `$HOME is not set`, or undefined
+ */
+export function captureHomeProblem(facts: PlatformFacts = currentPlatform()): string | undefined {
+	if (facts.platform === 'win32' || isAbsoluteEnv(facts.env['XDG_STATE_HOME'])) return undefined;
+	const home = facts.env['HOME'];
+	if (home === undefined) return '$HOME is not set';
+	if (home === '') return '$HOME is empty';
+	return path.posix.isAbsolute(home) ? undefined : `$HOME (${home}) is not an absolute path`;
 }
 
 /**

@@ -40,6 +40,22 @@ describe('tap process behaviour (real processes)', () => {
 		expect(readCapture(capture).events.at(-1)).toMatchObject({type: 'exit', exit: {code, signal: null}});
 	});
 
+	it.each([
+		['unset', undefined, '$HOME is not set'],
+		['empty', '', '$HOME is empty'],
+	] as const)('with $HOME %s records nothing, warns once and creates no directory (issue 11)', async (_, home, problem) => {
+		const cwd = path.join(box.dir, `no-home-${_}`);
+		mkdirSync(cwd);
+		const env: Record<string, string> = {...box.env};
+		delete env['HOME'];
+		delete env['XDG_STATE_HOME'];
+		if (home !== undefined) env['HOME'] = home;
+		const result = await execa('node', [BIN, 'tap', '--', 'sh', '-c', 'echo hi; echo err >&2'], {cwd, env, extendEnv: false, reject: false, stdin: 'pipe'});
+		expect([result.exitCode, result.stdout]).toEqual([0, 'hi']);
+		expect(result.stderr).toBe(`mcp-wire: warning: capture disabled: ${problem} (set HOME or XDG_STATE_HOME, or pass --capture FILE); forwarding goes on\nerr`);
+		expect(readdirSync(cwd)).toEqual([]);
+	});
+
 	it('reports a command that cannot start in one line, exits 127 and records spawn-failed', async () => {
 		const capture = capturePath();
 		const result = await execa('node', [BIN, 'tap', '--capture', capture, '--', 'no-such-server-xyz', '--flag'], {env: box.env, extendEnv: false, reject: false});

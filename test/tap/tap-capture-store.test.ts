@@ -7,6 +7,7 @@ import {execa} from 'execa';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {
 	captureFileName,
+	captureHomeProblem,
 	capturesDir,
 	checkPrivateDir,
 	openCaptureFile,
@@ -54,6 +55,18 @@ describe('capture and runtime directories', () => {
 		['win32', {}, '\\\\.\\pipe\\mcp-wire-ada-'],
 	] as const)('runtime on %s with %o → %s', (platform, env, expected) => {
 		expect(runtimeDir(facts(platform, env))).toBe(expected);
+	});
+
+	it.each([
+		['linux', {HOME: '/home/ada'}, undefined],
+		['linux', {}, '$HOME is not set'],
+		['linux', {HOME: ''}, '$HOME is empty'],
+		['darwin', {HOME: 'ada'}, '$HOME (ada) is not an absolute path'],
+		['linux', {XDG_STATE_HOME: '/xdg/state'}, undefined],
+		['linux', {XDG_STATE_HOME: 'relative/state'}, '$HOME is not set'],
+		['win32', {}, undefined],
+	] as const)('the default capture directory on %s with %o: problem %s (issue 11)', (platform, env, expected) => {
+		expect(captureHomeProblem(facts(platform, env))).toBe(expected);
 	});
 
 	it('puts sockets in the runtime directory and pipes under \\\\.\\pipe', () => {

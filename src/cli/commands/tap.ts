@@ -4,6 +4,7 @@ import {Command, Option} from 'commander';
 import type {SessionMeta} from '../../core/types.js';
 import {
 	captureFileName,
+	captureHomeProblem,
 	capturesDir,
 	currentPlatform,
 	defaultName,
@@ -178,6 +179,14 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 						start: (warn: (message: string) => void) => {
 							const limits = pruneLimitsFromEnv(facts.env);
 							for (const problem of limits.problems) warn(problem);
+							if (explicit === undefined) {
+								const problem = captureHomeProblem(facts);
+								if (problem !== undefined) {
+									warn(`capture disabled: ${problem} (set HOME or XDG_STATE_HOME, or pass --capture FILE); forwarding goes on`);
+									return undefined;
+								}
+							}
+
 							const dir = capturesDir(facts);
 							const lag = captureLagFromEnv(facts.env, warn);
 							return CaptureWriter.start({
