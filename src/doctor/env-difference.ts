@@ -9,6 +9,7 @@ import path from 'node:path';
 import {resolveCommand} from '../configs/index.js';
 import type {FindingCode} from '../core/types.js';
 import {envValue, normalizeDir} from './plan.js';
+import {isShellNoise} from './stderr.js';
 import type {EnvDifference} from './types.js';
 
 /** Extra probes {@link findEnvDifference} may spend by default (after the full-environment re-probe). */
@@ -64,15 +65,18 @@ export function differingVariables(baseEnv: Readonly<Record<string, string>>, fu
 }
 
 /**
- * Orders candidate names: the likely ones for `code` first (in their order of likelihood), then the
- * rest sorted by name.
+ * Orders candidate names (issue 11): the variables the server's stderr names as missing (`named`, in
+ * their order) first, then the likely ones for `code` (in their order of likelihood), then the rest
+ * sorted by name, with interactive-shell noise (`SHLVL`, `_`, `OLDPWD`, `SSL_*`…, see `isShellNoise`)
+ * last.
  */
-export function orderCandidates(candidates: readonly string[], code: FindingCode | undefined): string[] {
-	const likely = LIKELY[kindOf(code)];
+export function orderCandidates(candidates: readonly string[], code: FindingCode | undefined, named: readonly string[] = []): string[] {
 	const present = new Set(candidates);
-	const first = likely.filter((name) => present.has(name));
+	const fromStderr = named.filter((name, index) => present.has(name) && named.indexOf(name) === index);
+	const likely = LIKELY[kindOf(code)].filter((name) => present.has(name) && !fromStderr.includes(name));
+	const first = [...fromStderr, ...likely];
 	const rest = candidates.filter((name) => !first.includes(name)).sort();
-	return [...first, ...rest];
+	return [...first, ...rest.filter((name) => !isShellNoise(name)), ...rest.filter(isShellNoise)];
 }
 
 /** The interpreter a script names in a `#!/usr/bin/env NAME` line (`-S` flags allowed), if any. */
@@ -123,6 +127,8 @@ export interface EnvDifferenceOptions {
 	readonly fullEnv: Readonly<Record<string, string>>;
 	/** The code of the failure under `baseEnv` (orders the guesses). */
 	readonly code: FindingCode | undefined;
+	/** Variables the server's stderr names as missing (`variablesNamedIn`): tried first, one by one. */
+	readonly named?: readonly string[];
 	/** `[command, ...args]` and the launch directory, to name PATH folders. */
 	readonly command: readonly string[];
 	readonly cwd: string;
@@ -139,8 +145,9 @@ export interface EnvDifferenceOptions {
 /**
  * Finds the smallest set of the user's variables that makes the server work, spending at most
  * `maxProbes` probes (the full-environment probe that showed it working is not counted):
- * 1. the likely variables for the failure alone, one by one (at most 3; e.g. `PYTHONUNBUFFERED` for a
- *    silent or unflushed server, `PATH` for a command that was not found);
+ * 1. the variables the server's stderr names (`named`), then the likely variables for the failure, alone,
+ *    one by one (at most 3 in all; e.g. `WEATHER_API_KEY` after `KeyError: 'WEATHER_API_KEY'`,
+ *    `PYTHONUNBUFFERED` for a silent or unflushed server, `PATH` for a command that was not found);
  * 2. then halving: of the differing variables, keep whichever half works alone, until one variable is
  *    left, both halves are needed (the set is then minimal at this granularity), or the budget is spent
  *    (`minimal: false`);
@@ -150,7 +157,7 @@ export interface EnvDifferenceOptions {
  */
 export async function findEnvDifference(options: EnvDifferenceOptions): Promise<EnvDifference | undefined> {
 	const max = options.maxProbes ?? DEFAULT_MAX_ENV_PROBES;
-	const ordered = orderCandidates(differingVariables(options.baseEnv, options.fullEnv), options.code);
+	const ordered = orderCandidates(differingVariables(options.baseEnv, options.fullEnv), options.code, options.named);
 	if (ordered.length === 0) return undefined;
 	let probes = 0;
 	const envWith = (names: readonly string[]): Record<string, string> => {
@@ -168,8 +175,8 @@ export async function findEnvDifference(options: EnvDifferenceOptions): Promise<
 
 	let set: string[] | undefined;
 	let minimal = false;
-	const likely = LIKELY[kindOf(options.code)];
-	for (const name of ordered.filter((candidate) => likely.includes(candidate)).slice(0, MAX_SINGLES)) {
+	const likely = new Set([...(options.named ?? []), ...LIKELY[kindOf(options.code)]]);
+	for (const name of ordered.filter((candidate) => likely.has(candidate)).slice(0, MAX_SINGLES)) {
 		if (probes >= max) break;
 		const outcome = await attempt([name]);
 		if (outcome === undefined) return undefined;
@@ -219,5 +226,5 @@ export async function findEnvDifference(options: EnvDifferenceOptions): Promise<
 			if (outcome) pathEntries = found;
 		}
 	}
-	return {variables: set, ...(pathEntries ? {pathEntries} : {}), minimal, probes};
+	return {variables: set, ...(pathEntries ? {pathEntries} : {}), minimal, probes, candidates: ordered};
 }

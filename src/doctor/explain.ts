@@ -6,6 +6,7 @@ import {resolveCommand} from '../configs/index.js';
 import {dressFinding} from '../core/detectors/catalog.js';
 import type {Finding} from '../core/types.js';
 import {showVariable} from './env-difference.js';
+import {informativeLine} from './stderr.js';
 import {envValue, type ProbeTarget} from './plan.js';
 import type {EnvDifference} from './types.js';
 import {CLIENT_LABEL} from './verdict.js';
@@ -48,9 +49,10 @@ export function explainEnvDifference(difference: EnvDifference, target: ProbeTar
 }
 
 /**
- * The FIX text for a finding: its catalog hint, preceded for a crash or a silent server by the last
- * non-empty line of the server's stderr (`detail.stderrTail`), which usually names the real cause
- * (`ModuleNotFoundError: No module named 'x'`, cut to 160 characters). For `unanswered-request` (a
+ * The FIX text for a finding: its catalog hint, preceded for a crash or a silent server by the most
+ * informative line of the server's stderr (`detail.stderrTail`, chosen by `informativeLine`: the
+ * exception or `npm error 404 Not Found …`, never a log-file pointer, blank line or stack frame), which
+ * usually names the real cause (`ModuleNotFoundError: No module named 'x'`, cut to 160 characters). For `unanswered-request` (a
  * consequence), the message and the first other error of the probe (`others`) as the likely cause.
  */
 export function explainFinding(finding: Finding, others: readonly Finding[] = []): string {
@@ -59,12 +61,30 @@ export function explainFinding(finding: Finding, others: readonly Finding[] = []
 		if (cause !== undefined) return `${finding.message}; likely cause ${cause.code}: ${cause.hint}`;
 	}
 	const tail = finding.detail?.['stderrTail'];
-	const last = Array.isArray(tail)
-		? [...tail].reverse().find((line): line is string => typeof line === 'string' && line.trim() !== '')
-		: undefined;
-	if (last === undefined) return finding.hint;
-	const text = last.trim().replace(/\s+/g, ' ');
+	const text = Array.isArray(tail) ? informativeLine(tail.filter((line): line is string => typeof line === 'string')) : undefined;
+	if (text === undefined) return finding.hint;
 	return `stderr: ${text.length > 160 ? `${text.slice(0, 157)}...` : text}; ${finding.hint}`;
+}
+
+/**
+ * The FIX text when the server's stderr names variables as missing (`names`, from
+ * `variablesNamedIn`, none of them set in the environment the client gives) and no environment
+ * difference was proven: which variables, which config entry would need them and for which client,
+ * e.g. `the server's stderr names WEATHER_API_KEY as missing and Claude Desktop does not give it: add
+ * it to "env" of "weather" in /h/claude_desktop_config.json (your shell sets it; doctor passes it to a
+ * server only with --try-env WEATHER_API_KEY)`. `line` is the stderr line shown first, if any. Never
+ * shows a value.
+ */
+export function explainMissingVariables(names: readonly string[], target: ProbeTarget, shellEnv: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform, line?: string): string {
+	const label = CLIENT_LABEL[target.file.client];
+	const them = names.length === 1 ? 'it' : 'them';
+	const head = line === undefined ? '' : `stderr: ${line.length > 160 ? `${line.slice(0, 157)}...` : line}; `;
+	const text = `${head}the server's stderr names ${listNames(names)} as missing and ${label} does not give ${them}: add ${them} to "env" of "${target.entry.name}" in ${target.file.path}`;
+	const inShell = names.filter((name) => (envValue(shellEnv, name, platform) ?? '') !== '');
+	if (inShell.length === 0) return target.mode === 'client-full' ? text : `${text} (your shell does not set ${them} either)`;
+	const untried = inShell.filter((name) => envValue(target.fullEnv, name, platform) === undefined);
+	if (untried.length === 0) return `${text} (your shell sets ${inShell.length === names.length ? them : listNames(inShell)})`;
+	return `${text} (your shell sets ${listNames(inShell)}; doctor passes a variable to a server only with --try-env ${untried.join(',')})`;
 }
 
 /** `finding` with `detail.envDifference` set to `difference` (the code and everything else unchanged). */

@@ -6,12 +6,13 @@ import {Chalk} from 'chalk';
 import type {DoctorReport, DoctorRow, DoctorStatus} from './types.js';
 import {CLIENT_LABEL} from './verdict.js';
 
-/** The status cell text: ✔ ok, ▲ warn, ✘ fail, – skip. */
+/** The status cell text: ✔ ok, ▲ warn, ✘ fail, – skip, ○ not checked. */
 export const STATUS_TEXT: Readonly<Record<DoctorStatus, string>> = {
 	ok: '✔ ok',
 	warn: '▲ warn',
 	fail: '✘ fail',
 	skipped: '– skip',
+	'not-checked': '○ not checked',
 };
 
 /** The table's column titles, in order. */
@@ -49,6 +50,7 @@ export function formatTable(rows: readonly DoctorRow[], options: FormatOptions):
 		warn: chalk.yellow,
 		fail: chalk.red,
 		skipped: chalk.dim,
+		'not-checked': chalk.dim,
 	};
 	const cells = rows.map(rowCells);
 	const widths = TABLE_COLUMNS.map((title, column) => Math.max(title.length, ...cells.map((line) => [...line[column]!].length)));
@@ -71,10 +73,14 @@ function seconds(ms: number): string {
 	return `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** The one-line totals, e.g. `7 servers: 3 ✔ ok, 1 ▲ warn, 2 ✘ fail, 1 skipped (12.4 s)`. */
+/**
+ * The one-line totals, e.g. `7 entries: 3 ✔ ok, 1 ▲ warn, 2 ✘ fail, 1 skipped (12.4 s)`, with `, 2 ○ not
+ * checked` when `--total-timeout` left some without a verdict.
+ */
 export function formatTotals(report: DoctorReport): string {
 	const t = report.totals;
-	return `${t.servers} ${t.servers === 1 ? 'entry' : 'entries'}: ${t.ok} ✔ ok, ${t.warn} ▲ warn, ${t.fail} ✘ fail, ${t.skipped} skipped (${seconds(report.durationMs)})${report.timedOut ? ' — stopped at --total-timeout' : ''}`;
+	const notChecked = t.notChecked > 0 ? `, ${t.notChecked} ${STATUS_TEXT['not-checked']}` : '';
+	return `${t.servers} ${t.servers === 1 ? 'entry' : 'entries'}: ${t.ok} ✔ ok, ${t.warn} ▲ warn, ${t.fail} ✘ fail, ${t.skipped} skipped${notChecked} (${seconds(report.durationMs)})${report.timedOut ? ' — stopped at --total-timeout' : ''}`;
 }
 
 /**

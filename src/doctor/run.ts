@@ -6,15 +6,18 @@
 import {performance} from 'node:perf_hooks';
 import {formatProblem, resolveCommand, type ConfigFile} from '../configs/index.js';
 import type {Finding} from '../core/types.js';
-import {DEFAULT_MAX_ENV_PROBES, differingVariables, ENV_SENSITIVE_CODES, findEnvDifference} from './env-difference.js';
-import {explainEnvDifference, explainFinding, explainNotOnPath, notOnPathFinding, withEnvDifference} from './explain.js';
+import {DEFAULT_MAX_ENV_PROBES, differingVariables, ENV_SENSITIVE_CODES, findEnvDifference, orderCandidates} from './env-difference.js';
+import {explainEnvDifference, explainFinding, explainMissingVariables, explainNotOnPath, notOnPathFinding, withEnvDifference} from './explain.js';
 import {envValue, planTargets, type DoctorTarget, type Plan, type PlanContext, type ProbeTarget} from './plan.js';
 import {probeOnce, ProbeProcesses} from './probe-once.js';
+import {informativeLine, variablesNamedIn} from './stderr.js';
 import type {DoctorReport, DoctorRow, DoctorTotals, EnvDifference} from './types.js';
 import {evaluateProbe, type ProbeVerdict} from './verdict.js';
 
 /** Default `--jobs`: probes running at the same time. */
 export const DEFAULT_JOBS = 4;
+/** Lines of a failing server's stderr read for the names of missing variables. */
+const STDERR_LINES = 50;
 /** Default `--total-timeout` (ms): the whole run, env re-probes included. */
 export const DEFAULT_TOTAL_TIMEOUT_MS = 120_000;
 
@@ -94,10 +97,10 @@ interface Deadline {
 /** The totals of a list of rows. */
 export function totalsOf(rows: readonly DoctorRow[]): DoctorTotals {
 	const count = (status: DoctorRow['status']): number => rows.filter((row) => row.status === status).length;
-	return {servers: rows.length, ok: count('ok'), warn: count('warn'), fail: count('fail'), skipped: count('skipped')};
+	return {servers: rows.length, ok: count('ok'), warn: count('warn'), fail: count('fail'), skipped: count('skipped'), notChecked: count('not-checked')};
 }
 
-/** The process exit code for a report: 1 when any row failed, else 0. */
+/** The process exit code for a report: 1 when any row failed, else 0 (rows `not-checked` at `--total-timeout` do not count as failed). */
 export function exitCodeOf(report: DoctorReport): number {
 	return report.totals.fail > 0 ? 1 : 0;
 }
@@ -153,7 +156,7 @@ function skippedRow(target: Extract<DoctorTarget, {kind: 'skipped'}>): DoctorRow
  * the same finding (no new code).
  *
  * At most `jobs` servers are probed at once. When `totalTimeoutMs` passes, no new probe starts, running
- * servers are SIGKILLed, and their rows fail with the reason. Never throws for what servers do; config
+ * servers are SIGKILLed, and their rows (and those never started) are `not-checked` with the reason. Never throws for what servers do; config
  * files are only read.
  */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
@@ -229,10 +232,11 @@ function heldRow(target: ProbeTarget, reason: string): DoctorRow {
 	};
 }
 
+/** The row of a server `--total-timeout` kept from a verdict (not started, or stopped by us): `not-checked`. */
 function stoppedRow(target: ProbeTarget, base: Omit<DoctorRow, 'status' | 'findings' | 'notes'>, options: DoctorOptions, what: string): DoctorRow {
 	return {
 		...base,
-		status: 'fail',
+		status: 'not-checked',
 		findings: [],
 		reason: `${what}: --total-timeout (${options.totalTimeoutMs} ms) elapsed`,
 		fix: `probe it alone: mcp-wire probe${options.timeoutMs === undefined ? '' : ` --timeout ${options.timeoutMs}`} -- ${target.command.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word))).join(' ')}`,
@@ -287,6 +291,8 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 	let finding: Finding | undefined;
 	let fix: string | undefined;
 	const notes = [...target.notes];
+	let stderrTail: readonly string[] = [];
+	let likelyMissing: string[] = [];
 	if (target.resolved === null) {
 		finding = notOnPathFinding(target);
 		verdict = {status: 'fail', connected: false, finding, findings: [{code: 'spawn-failed', severity: 'error', count: 1}]};
@@ -303,6 +309,11 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 		capture = main.capture;
 		finding = verdict.finding;
 		fix = finding === undefined ? undefined : explainFinding(finding, main.snapshot.findings);
+		if (verdict.status === 'fail') {
+			stderrTail = main.snapshot.stderrTail(STDERR_LINES);
+			likelyMissing = variablesNamedIn(stderrTail).filter((name) => (envValue(target.env, name, platform) ?? '') === '');
+			if (likelyMissing.length > 0) log?.(`stderr names ${likelyMissing.join(', ')} as missing`);
+		}
 	}
 
 	let envDifference: EnvDifference | undefined;
@@ -320,6 +331,7 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 				baseEnv: target.env,
 				fullEnv: target.fullEnv,
 				code,
+				named: likelyMissing,
 				command: target.command,
 				cwd: target.cwd,
 				platform,
@@ -331,7 +343,8 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 					return evaluateProbe(outcome.snapshot, file.client).status !== 'fail';
 				},
 			});
-			envDifference = found ?? {variables: differingVariables(target.env, target.fullEnv), minimal: false, probes: 0};
+			const candidates = orderCandidates(differingVariables(target.env, target.fullEnv), code, likelyMissing);
+			envDifference = found ?? {variables: candidates, minimal: false, probes: 0, candidates};
 			log?.(`works with ${envDifference.variables.join(', ')} from your shell`);
 		} else if (deadline.firedAt === undefined) {
 			notes.push(`fails with your shell's full environment too (${shellVerdict.finding?.code ?? 'no handshake'})`);
@@ -340,6 +353,8 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 	if (envDifference && finding) {
 		finding = withEnvDifference(finding, envDifference);
 		fix = explainEnvDifference(envDifference, target, platform);
+	} else if (likelyMissing.length > 0) {
+		fix = explainMissingVariables(likelyMissing, target, options.context.env, platform, informativeLine(stderrTail));
 	}
 	return {
 		...base,
@@ -351,6 +366,7 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 		findings: verdict.findings,
 		...(fix === undefined ? {} : {fix}),
 		...(envDifference ? {envDifference} : {}),
+		...(likelyMissing.length > 0 ? {likelyMissing} : {}),
 		...(capture === undefined ? {} : {capture}),
 		...(fullEnvCapture === undefined ? {} : {fullEnvCapture}),
 		durationMs: performance.now() - started,

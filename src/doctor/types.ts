@@ -12,9 +12,11 @@ import type {Finding, FindingCode, Severity} from '../core/types.js';
  *   Claude Code logs and skips).
  * - `fail` (✘): this client does not get a working session (spawn error, no answer, early exit, a
  *   finding whose reaction for this client is hang or fatal), or the config entry is broken.
- * - `skipped`: not a stdio server (HTTP/SSE), so nothing to probe.
+ * - `skipped`: not a stdio server (HTTP/SSE), or held back by the trust model, so not probed.
+ * - `not-checked`: `--total-timeout` elapsed before its probe started or ended (issue 11): no verdict,
+ *   neither ✔ nor ✘, and it does not make the exit code 1.
  */
-export type DoctorStatus = 'ok' | 'warn' | 'fail' | 'skipped';
+export type DoctorStatus = 'ok' | 'warn' | 'fail' | 'skipped' | 'not-checked';
 
 /**
  * Why a server works in the user's shell but not under its client: the variables of the shell that
@@ -25,12 +27,15 @@ export type DoctorStatus = 'ok' | 'warn' | 'fail' | 'skipped';
  * - `minimal`: true when the server was seen working with exactly these added (a single variable, or
  *   a set no half of which worked alone); false when the probe budget ran out first.
  * - `probes`: extra probes spent after the full-environment re-probe (at most `maxEnvProbes`).
+ * - `candidates`: every variable that differed, in the order they were ranked (named by the server's
+ *   stderr first, then the likely ones, then by name, shell noise such as `SHLVL` or `SSL_*` last).
  */
 export interface EnvDifference {
 	readonly variables: readonly string[];
 	readonly pathEntries?: readonly string[];
 	readonly minimal: boolean;
 	readonly probes: number;
+	readonly candidates: readonly string[];
 }
 
 /** Counts of one finding code in a probe (like `Summary.findings`). */
@@ -56,6 +61,10 @@ export interface FindingCount {
  *   server works under the user's full environment.
  * - `fix`: one line of advice (the env difference, the finding's hint, or how to fix the config).
  * - `reason`: for `skipped` rows and config problems, why; for probes cut by `--total-timeout`, that.
+ * - `likelyMissing`: for a `fail` row, the variables the server's stderr names as missing
+ *   (`KeyError: 'WEATHER_API_KEY'`, `X is not set`…) that the client's environment does not set, in the
+ *   order named: a reading of text, reported (and tried first by the env-difference search when the
+ *   trust model lets doctor pass them), never passed on its own.
  * - `capture`: the kept capture of the probe under the client's environment; `fullEnvCapture`: the
  *   capture of the re-probe under the user's full environment, when one ran.
  * - `notes`: facts about the launch worth knowing (assumed working directory, unresolved variables).
@@ -80,6 +89,7 @@ export interface DoctorRow {
 	readonly reason?: string;
 	readonly problem?: ConfigProblem;
 	readonly envDifference?: EnvDifference;
+	readonly likelyMissing?: readonly string[];
 	readonly capture?: string;
 	readonly fullEnvCapture?: string;
 	readonly durationMs?: number;
@@ -93,6 +103,8 @@ export interface DoctorTotals {
 	readonly warn: number;
 	readonly fail: number;
 	readonly skipped: number;
+	/** Rows `not-checked` because `--total-timeout` elapsed. */
+	readonly notChecked: number;
 }
 
 /**

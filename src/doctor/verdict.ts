@@ -59,7 +59,7 @@ export function breaksClient(finding: Finding, client: ClientName): boolean {
  * - `finding`: the finding that decides the status (see {@link DoctorStatus}); absent for `ok`.
  */
 export interface ProbeVerdict {
-	readonly status: Exclude<DoctorStatus, 'skipped'>;
+	readonly status: Exclude<DoctorStatus, 'skipped' | 'not-checked'>;
 	readonly connected: boolean;
 	readonly startupMs?: number;
 	readonly tools?: number;

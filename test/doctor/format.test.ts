@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {dressFinding} from '../../src/core/detectors/catalog.js';
-import {formatJsonRecords, formatReport, formatTable} from '../../src/doctor/format.js';
+import {formatJsonRecords, formatReport, formatTable, formatTotals} from '../../src/doctor/format.js';
+import {exitCodeOf, totalsOf} from '../../src/doctor/run.js';
 import type {DoctorReport, DoctorRow} from '../../src/doctor/types.js';
 
 const unflushed = dressFinding({code: 'unflushed-output', stream: 'stdout', offset: 0, byteLength: 147, tMs: 2001, detail: {envDifference: {variables: ['PYTHONUNBUFFERED'], minimal: true}}});
@@ -45,7 +46,7 @@ const REPORT: DoctorReport = {
 	],
 	rows: ROWS,
 	notes: ['/h/c.json:2:3: server "a" is defined twice; the client uses the later one at line 4'],
-	totals: {servers: 4, ok: 1, warn: 0, fail: 2, skipped: 1},
+	totals: {servers: 4, ok: 1, warn: 0, fail: 2, skipped: 1, notChecked: 0},
 	timedOut: false,
 	durationMs: 2345,
 	warnings: [],
@@ -98,6 +99,41 @@ describe('formatReport', () => {
 	});
 });
 
+describe('servers --total-timeout left without a verdict (issue 11)', () => {
+	const stopped: DoctorRow = {
+		client: 'claude-desktop',
+		scope: 'user',
+		file: '/h/c.json',
+		name: 'late',
+		command: ['late-server'],
+		status: 'not-checked',
+		findings: [],
+		reason: 'not probed: --total-timeout (500 ms) elapsed',
+		fix: 'probe it alone: mcp-wire probe -- late-server',
+		notes: [],
+	};
+	const rows = [ROWS[0]!, stopped];
+	const report: DoctorReport = {...REPORT, rows, totals: totalsOf(rows), timedOut: true};
+
+	it('are "not checked" in the table and the totals, not ✘', () => {
+		expect(formatTable(rows, {color: false})).toEqual([
+			'CLIENT          SCOPE  SERVER  STATUS         STARTUP  TOOLS  FINDING  FIX',
+			'claude-desktop  user   fs      ✔ ok             42 ms     12  —',
+			'claude-desktop  user   late    ○ not checked        —      —  —        not probed: --total-timeout (500 ms) elapsed; probe it alone: mcp-wire probe -- late-server',
+		]);
+		expect(report.totals).toEqual({servers: 2, ok: 1, warn: 0, fail: 0, skipped: 0, notChecked: 1});
+		expect(formatTotals(report)).toBe('2 entries: 1 ✔ ok, 0 ▲ warn, 0 ✘ fail, 0 skipped, 1 ○ not checked (2.3 s) — stopped at --total-timeout');
+	});
+
+	it('do not make the exit code 1, and say "not-checked" in --json', () => {
+		expect(exitCodeOf(report)).toBe(0);
+		expect(exitCodeOf({...report, rows: [...rows, ROWS[1]!], totals: totalsOf([...rows, ROWS[1]!])})).toBe(1);
+		const records = formatJsonRecords(report, 0).map((line) => JSON.parse(line) as Record<string, unknown>);
+		expect(records.map((r) => r['status'] ?? r['type'])).toEqual(['ok', 'not-checked', 'doctor-summary']);
+		expect([records[2]!['fail'], records[2]!['notChecked'], records[2]!['timedOut']]).toEqual([0, 1, true]);
+	});
+});
+
 describe('formatJsonRecords', () => {
 	it('writes a doctor-server record per row and a doctor-summary record', () => {
 		const records = formatJsonRecords(REPORT, 1).map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -116,6 +152,7 @@ describe('formatJsonRecords', () => {
 			warn: 0,
 			fail: 2,
 			skipped: 1,
+			notChecked: 0,
 			exitCode: 1,
 			timedOut: false,
 			durationMs: 2345,

@@ -2,8 +2,8 @@ import {mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'no
 import os from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
-import {discoverConfigs} from '../../src/configs/index.js';
-import {runDoctor} from '../../src/doctor/run.js';
+import {discoverConfigs, type ConfigFile} from '../../src/configs/index.js';
+import {exitCodeOf, runDoctor} from '../../src/doctor/run.js';
 
 // A healthy server that logs `+` when it starts and `-` when it exits, after a delay before answering
 // initialize, so the log shows how many ran at the same time.
@@ -78,7 +78,7 @@ describe('runDoctor', () => {
 			['d', 'ok', true],
 			['e', 'ok', true],
 		]);
-		expect(report.totals).toEqual({servers: 5, ok: 5, warn: 0, fail: 0, skipped: 0});
+		expect(report.totals).toEqual({servers: 5, ok: 5, warn: 0, fail: 0, skipped: 0, notChecked: 0});
 		const text = readFileSync(log, 'utf8');
 		expect(text.length).toBe(10);
 		expect(maxConcurrent(text)).toBe(2);
@@ -100,9 +100,63 @@ describe('runDoctor', () => {
 		expect(Date.now() - started).toBeLessThan(5000);
 		expect(report.timedOut).toBe(true);
 		expect(report.rows.map((row) => [row.name, row.status, row.reason])).toEqual([
-			['slow', 'fail', 'stopped: --total-timeout (500 ms) elapsed'],
-			['next', 'fail', 'not probed: --total-timeout (500 ms) elapsed'],
+			['slow', 'not-checked', 'stopped: --total-timeout (500 ms) elapsed'],
+			['next', 'not-checked', 'not probed: --total-timeout (500 ms) elapsed'],
 		]);
+		expect(report.totals).toEqual({servers: 2, ok: 0, warn: 0, fail: 0, skipped: 0, notChecked: 2});
+		expect(exitCodeOf(report)).toBe(0);
 		expect(readFileSync(log, 'utf8')).toBe('+');
+	});
+});
+
+describe('runDoctor: a variable named by the server\'s stderr (issue 11)', () => {
+	// Fails like a Python server reading os.environ['WEATHER_API_KEY'] unless the variable is set, and
+	// records every environment it was started with; with the variable it runs the healthy SERVER.
+	function weatherConfig(): ConfigFile[] {
+		// As a file, SERVER's arguments come one later than with `node -e`.
+		writeFileSync(path.join(dir, 'server.cjs'), `process.argv.splice(1, 1);\n${SERVER}`);
+		const script = path.join(dir, 'weather.sh');
+		writeFileSync(
+			script,
+			[
+				`env >> ${JSON.stringify(path.join(dir, 'env.log'))}`,
+				'if [ -z "$WEATHER_API_KEY" ]; then',
+				"  printf '%s\\n' 'Traceback (most recent call last):' '  File \"/srv/weather.py\", line 3, in <module>' \"    KEY = os.environ['WEATHER_API_KEY']\" \"KeyError: 'WEATHER_API_KEY'\" >&2",
+				'  exit 1',
+				'fi',
+				`exec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(dir, 'server.cjs'))} ${JSON.stringify(log)} 0`,
+				'',
+			].join('\n'),
+		);
+		const file = path.join(dir, 'claude_desktop_config.json');
+		writeFileSync(file, JSON.stringify({mcpServers: {weather: {command: '/bin/sh', args: [script]}}}));
+		return [{client: 'claude-desktop', scope: 'user', path: file, exists: true, serversPath: ['mcpServers'], format: 'json'}];
+	}
+	const shell = () => ({PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir, WEATHER_API_KEY: 'secret-weather-key', SHLVL: '2', OLDPWD: '/tmp'});
+
+	it('reports it as the likely missing variable for the config entry, without passing the secret', async () => {
+		const files = weatherConfig();
+		const report = await runDoctor({files, context: {env: shell(), home: dir, cwd: dir, platform: process.platform}, timeoutMs: 10_000, totalTimeoutMs: 60_000, jobs: 1, toolVersion: '0.0.0'});
+		const row = report.rows[0]!;
+		expect([row.status, row.finding?.code, row.likelyMissing, row.envDifference]).toEqual(['fail', 'early-exit', ['WEATHER_API_KEY'], undefined]);
+		expect(row.fix).toBe(
+			`stderr: KeyError: 'WEATHER_API_KEY'; the server's stderr names WEATHER_API_KEY as missing and Claude Desktop does not give it: add it to "env" of "weather" in ${files[0]!.path} (your shell sets WEATHER_API_KEY; doctor passes a variable to a server only with --try-env WEATHER_API_KEY)`,
+		);
+		const seen = readFileSync(path.join(dir, 'env.log'), 'utf8');
+		expect(seen).not.toContain('secret-weather-key');
+		expect(seen).not.toContain('SHLVL');
+	});
+
+	it('with --try-env, proves it with one extra probe and lists every candidate', async () => {
+		const files = weatherConfig();
+		const report = await runDoctor({files, context: {env: shell(), home: dir, cwd: dir, platform: process.platform, tryEnv: ['WEATHER_API_KEY', 'SHLVL', 'OLDPWD']}, timeoutMs: 10_000, totalTimeoutMs: 60_000, jobs: 1, toolVersion: '0.0.0'});
+		const row = report.rows[0]!;
+		expect([row.status, row.finding?.code, row.likelyMissing]).toEqual(['fail', 'early-exit', ['WEATHER_API_KEY']]);
+		expect(row.envDifference?.variables).toEqual(['WEATHER_API_KEY']);
+		expect([row.envDifference?.minimal, row.envDifference?.probes]).toEqual([true, 1]);
+		const candidates = row.envDifference!.candidates;
+		expect(candidates[0]).toBe('WEATHER_API_KEY');
+		expect(candidates.slice(-2)).toEqual(['OLDPWD', 'SHLVL']);
+		expect(row.fix).toBe("works only because your shell sets WEATHER_API_KEY; add it to the config's env");
 	});
 });

@@ -44,11 +44,12 @@ anything runs, the commands are listed on stderr; on a terminal doctor asks once
 Without a terminal and without --yes, only servers their client would start anyway are run.
 
 Status: ${STATUS_TEXT.ok} (no findings), ${STATUS_TEXT.warn} (works; findings this client tolerates),
-${STATUS_TEXT.fail} (this client gets no working session), ${STATUS_TEXT.skipped} (HTTP/SSE entry, not probed).
+${STATUS_TEXT.fail} (this client gets no working session), ${STATUS_TEXT.skipped} (HTTP/SSE entry or not
+trusted, not probed), ${STATUS_TEXT['not-checked']} (--total-timeout elapsed first: no verdict).
 Every probe's capture is kept: open it with \`mcp-wire view FILE\` or \`mcp-wire report FILE\`.
 Config files are only read, never written.
 
-Exit code: 0 when no entry fails, 1 when one does, 2 on a usage error.`;
+Exit code: 0 when no entry fails, 1 when one does (not-checked entries do not), 2 on a usage error.`;
 
 /**
  * `mcp-wire doctor [--client NAME] [--config FILE] [--json]` (issue 6): find every MCP client config,
