@@ -54,9 +54,9 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
 async function loadTui(): Promise<StartTui> {
 	process.env['NODE_ENV'] ??= 'production';
 	const [{startTui}, {formatSummary}] = await Promise.all([import('../render/tui/start-tui.js'), import('../render/text/plain-log.js')]);
-	return async (store, {session}) => {
+	return async (store, {session, loading}) => {
 		const isColor = resolveColor('auto', process.stdout);
-		await startTui({store, stdin: process.stdin, stdout: process.stdout, color: isColor});
+		await startTui({store, stdin: process.stdin, stdout: process.stdout, color: isColor, ...(loading === undefined ? {} : {loading})});
 		const summary = session.getSnapshot().summary;
 		for (const line of formatSummary(summary, {color: isColor})) process.stdout.write(`${line}\n`);
 		return exitCodeFor(summary, 'error');

@@ -19,6 +19,11 @@ export interface RecordHandlers {
 	onHeader(header: SessionHeader): void;
 	/** Every valid non-header record, in order. */
 	onEvent(event: SessionEvent): void;
+	/**
+	 * {@link readRecordFile} only: called after each block read from the file (up to 1 MiB) has been
+	 * decoded, with the bytes of the file read so far (a progress line: `view` in the TUI).
+	 */
+	onProgress?(bytesRead: number): void;
 }
 
 /**
@@ -180,7 +185,12 @@ export function feedEvent(session: Session, event: SessionEvent): number | undef
 export async function readRecordFile(file: string, handlers: RecordHandlers): Promise<RecordReader> {
 	const reader = new RecordReader(handlers);
 	const stream = createReadStream(file, {highWaterMark: 1024 * 1024});
-	for await (const chunk of stream) reader.push(chunk as Buffer);
+	let bytesRead = 0;
+	for await (const chunk of stream) {
+		reader.push(chunk as Buffer);
+		bytesRead += (chunk as Buffer).length;
+		handlers.onProgress?.(bytesRead);
+	}
 	reader.end();
 	return reader;
 }

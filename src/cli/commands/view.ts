@@ -15,7 +15,45 @@ import {createPresenter, type Presenter} from '../present.js';
  * cli/). It takes over the terminal for a session that is replayed (`view`) or followed live
  * (`attach`), and resolves with the exit code once the user quits.
  */
-export type StartTui = (store: SessionStore, options: {readonly title: string; readonly isLive: boolean; readonly session: Session}) => Promise<number>;
+export type StartTui = (
+	store: SessionStore,
+	options: {readonly title: string; readonly isLive: boolean; readonly session: Session; readonly loading?: CaptureLoadStore},
+) => Promise<number>;
+
+/**
+ * How far `view` has read a capture file, for the TUI's progress line (the same shape as render/tui's
+ * `LoadProgress`): frames derived so far, bytes of the file read and its size, and whether the whole
+ * file is read and the session finished.
+ */
+export interface CaptureLoadProgress {
+	readonly frames: number;
+	readonly bytesRead: number;
+	readonly totalBytes: number;
+	readonly isDone: boolean;
+}
+
+/** {@link CaptureLoadProgress} as an external store: `getSnapshot` returns the same object until `update` changes it. */
+export interface CaptureLoadStore {
+	getSnapshot(): CaptureLoadProgress;
+	subscribe(listener: () => void): () => void;
+}
+
+/** A {@link CaptureLoadStore} that the loader updates; every update notifies the listeners. */
+export function createCaptureLoadStore(totalBytes: number): CaptureLoadStore & {update(change: Partial<CaptureLoadProgress>): void} {
+	let progress: CaptureLoadProgress = {frames: 0, bytesRead: 0, totalBytes, isDone: false};
+	const listeners = new Set<() => void>();
+	return {
+		getSnapshot: () => progress,
+		subscribe(listener) {
+			listeners.add(listener);
+			return () => listeners.delete(listener);
+		},
+		update(change) {
+			progress = {...progress, ...change};
+			for (const listener of listeners) listener();
+		},
+	};
+}
 
 /** Hooks of the watch commands (`view`, `attach`). */
 export interface WatchHooks {
@@ -107,6 +145,7 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	}
 
 	const output = await watchOutput(options, hooks);
+	if (output.tui !== undefined) return viewInTui(file, output.tui, output.ignore);
 	// Records are fed to the session as they are read (no list of every decoded record, issue 12).
 	let replay: Replay | undefined;
 	let replayError: Error | undefined;
@@ -139,8 +178,97 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	if (reader.isTruncated) process.stderr.write(`mcp-wire: ${file}: the capture was cut short (its last record is incomplete); showing everything before it\n`);
 	if (replayError !== undefined) throw new UsageError(`view: ${file} cannot be replayed: ${replayError.message}`);
 	const session = replay.finish();
-
-	if (output.tui !== undefined) return output.tui(session, {title: file, isLive: false, session});
 	await output.presenter.finish(session);
 	return exitCodeFor(session.getSnapshot().summary, output.failOn);
+}
+
+/** The TUI's progress line is updated at most this often while a capture loads (ms). */
+const PROGRESS_INTERVAL_MS = 100;
+
+/** Thrown from the record handlers to stop reading once the user has quit the TUI. */
+class QuitWhileLoading extends Error {}
+
+/**
+ * `view` in the TUI (issue 12 goal 3): the TUI starts on the capture's session header and shows the
+ * session as it is rebuilt, the file being read in blocks of up to 1 MiB (each block decoded and fed to
+ * the replay, then the event loop turns: ink draws and keys work between blocks). A progress line shows
+ * frames, bytes and percent read (updated at most every 100 ms) until the whole file is read. Quitting while it loads stops the reading;
+ * the summary then covers what was read, and a line on stderr says so. Record problems, a cut last record
+ * and replay errors are written on stderr after the TUI has left the screen.
+ * @returns the TUI's exit code (from the summary), or throws UsageError (exit 2) when the file is not a
+ *   capture, cannot be read, or cannot be replayed.
+ */
+async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCode[]): Promise<number> {
+	const totalBytes = statSync(file).size;
+	const progress = createCaptureLoadStore(totalBytes);
+	const replayProblems: string[] = [];
+	let replay: Replay | undefined;
+	let replayError: Error | undefined;
+	let readError: Error | undefined;
+	let tuiDone: Promise<number> | undefined;
+	let hasQuit = false;
+	let frames = 0;
+	let publishedAt = Number.NEGATIVE_INFINITY;
+	let reader;
+	try {
+		reader = await readRecordFile(file, {
+			onHeader: (header) => {
+				replay = createReplay(header, {schemas: SDK_SCHEMAS, ignore, onProblem: (message) => replayProblems.push(message)});
+				replay.session.on((event) => {
+					if (event.type === 'frame') frames++;
+				});
+				const done = tui(replay.session, {title: file, isLive: false, session: replay.session, loading: progress});
+				const quit = (): void => {
+					hasQuit = true;
+				};
+				void done.then(quit, quit);
+				tuiDone = done;
+			},
+			onEvent: (event) => {
+				if (hasQuit) throw new QuitWhileLoading();
+				if (replayError !== undefined) return;
+				try {
+					replay!.feed(event);
+				} catch (error) {
+					replayError = error as Error;
+				}
+			},
+			onProgress: (bytesRead) => {
+				if (hasQuit) throw new QuitWhileLoading();
+				// Each update re-renders the TUI: at most one per PROGRESS_INTERVAL_MS (the first block always).
+				const now = performance.now();
+				if (now - publishedAt < PROGRESS_INTERVAL_MS) return;
+				publishedAt = now;
+				progress.update({frames, bytesRead});
+			},
+		});
+	} catch (error) {
+		if (!(error instanceof QuitWhileLoading)) {
+			if (tuiDone === undefined) throw new UsageError(`view: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+			readError = error as Error;
+		}
+	}
+
+	if (replay === undefined || tuiDone === undefined) throw new UsageError(`view: ${file} is not an mcp-wire capture (no session header)`);
+	const isRead = reader !== undefined;
+	if (isRead) {
+		replay.finish();
+		progress.update({frames, bytesRead: totalBytes, isDone: true});
+	}
+
+	const code = await tuiDone;
+	if (!isRead && readError === undefined) {
+		const {bytesRead} = progress.getSnapshot();
+		process.stderr.write(`mcp-wire: ${file}: quit while loading, after ${bytesRead} of ${totalBytes} bytes (${Math.floor((bytesRead * 100) / Math.max(1, totalBytes))}%); the summary covers what was read\n`);
+	}
+
+	for (const message of replayProblems) process.stderr.write(`mcp-wire: ${file}: ${message}\n`);
+	if (reader !== undefined) {
+		reportProblems(file, reader.problems);
+		if (reader.isTruncated) process.stderr.write(`mcp-wire: ${file}: the capture was cut short (its last record is incomplete); showing everything before it\n`);
+	}
+
+	if (readError !== undefined) throw new UsageError(`view: cannot read ${file} (${(readError as NodeJS.ErrnoException).code ?? readError.message})`);
+	if (replayError !== undefined) throw new UsageError(`view: ${file} cannot be replayed: ${replayError.message}`);
+	return code;
 }

@@ -1,5 +1,5 @@
 import {Box, Text, useApp} from 'ink';
-import {useMemo, useReducer} from 'react';
+import {useMemo, useReducer, useSyncExternalStore} from 'react';
 import type {SessionStore} from '../../core/types.js';
 import {DetailPane, detailContentRows, type DetailContent} from './components/detail-pane.js';
 import {FindingsPane, findingsSplit} from './components/findings-pane.js';
@@ -20,6 +20,7 @@ import {useSessionClock} from './hooks/use-session-clock.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import type {NavContext} from './state/actions.js';
 import {helpSections, hintText, type Feature} from './state/keymap.js';
+import {progressText, type LoadProgress, type LoadProgressStore} from './state/loading.js';
 import {MIN_COLUMNS, MIN_ROWS, screenLayout} from './state/layout.js';
 import {filterFrames, findingsLayout, groupFindings, hexPanels, indexFindings, pendingHandshake, sendOffers, statusModel, stderrFrames, type SendOffer} from './state/selectors.js';
 import {frameCursor, INITIAL_VIEW_STATE, stderrCursor, viewReducer} from './state/view-reducer.js';
@@ -52,6 +53,20 @@ export interface AppProps {
 	readonly onStore?: (store: SessionStore) => void;
 	/** How long the probe waits for the `initialize` reply (ms), shown while it waits; absent: not known (a tap). */
 	readonly waitLimitMs?: number;
+	/**
+	 * `view` on a capture still being read: until it is done the status says LOAD (never OK) and a progress
+	 * line shows frames, bytes and percent read. Absent: the session is live or complete.
+	 */
+	readonly loading?: LoadProgressStore;
+}
+
+const NO_LOAD = (): undefined => undefined;
+const NO_SUBSCRIPTION = (): (() => void) => () => undefined;
+
+/** The load's progress, re-rendering on each change; undefined without a load. */
+function useLoadProgress(loading: LoadProgressStore | undefined): LoadProgress | undefined {
+	const getSnapshot = loading ? loading.getSnapshot : NO_LOAD;
+	return useSyncExternalStore(loading ? loading.subscribe : NO_SUBSCRIPTION, getSnapshot, getSnapshot);
 }
 
 /**
@@ -59,13 +74,18 @@ export interface AppProps {
  * everything else with pure selectors, and picks a layout (too small, help, or the main screen). It owns
  * `exit()`: `q` and Ctrl+C end here.
  */
-export function App({store, actions, onStore, waitLimitMs}: AppProps) {
+export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 	const {exit} = useApp();
 	const theme = useTheme();
-	const snapshot = useSession(store);
+	const progress = useLoadProgress(loading);
+	const isLoading = progress !== undefined && !progress.isDone;
+	// While a capture loads, every snapshot costs O(frames) (copies, filters): take one at most every 250 ms.
+	const snapshot = useSession(store, isLoading ? 250 : 50);
 	const size = useTerminalSize();
 	const [state, dispatch] = useReducer(viewReducer, INITIAL_VIEW_STATE);
-	const layout = screenLayout(size.columns, size.rows);
+	const fullLayout = screenLayout(size.columns, size.rows);
+	// The progress line takes one row from the lower pane while the capture loads.
+	const layout = isLoading ? {...fullLayout, height: fullLayout.height - 1, bodyRows: fullLayout.bodyRows - 1, lowerRows: Math.max(1, fullLayout.lowerRows - 1)} : fullLayout;
 	const {frames, findings} = snapshot;
 	const width = layout.width;
 
@@ -80,9 +100,10 @@ export function App({store, actions, onStore, waitLimitMs}: AppProps) {
 	const findingIndex = useMemo(() => indexFindings(findings), [findings]);
 	// While the handshake request is outstanding, the status says so (and counts the seconds), never OK.
 	const status = statusModel(snapshot);
-	const waiting = useMemo(() => pendingHandshake(snapshot), [snapshot.frames, snapshot.marks, snapshot.isEnded]); // eslint-disable-line react-hooks/exhaustive-deps
+	// A capture being read waits for nothing: its handshake reply may just not be read yet.
+	const waiting = useMemo(() => (isLoading ? undefined : pendingHandshake(snapshot)), [snapshot.frames, snapshot.marks, snapshot.isEnded, isLoading]); // eslint-disable-line react-hooks/exhaustive-deps
 	const nowTMs = useSessionClock(snapshot.meta.startedAt, waiting !== undefined);
-	const isSilent = !snapshot.isEnded && frames.length === 0;
+	const isSilent = !isLoading && !snapshot.isEnded && frames.length === 0;
 	const grouped = useMemo(() => findingsLayout(groupFindings(findings)), [findings]);
 	const stderrLines = useMemo(() => stderrFrames(frames), [frames]);
 	const view = useMemo(() => filterFrames(frames, state.filter, findingIndex.severity), [frames, state.filter, findingIndex]);
@@ -207,8 +228,8 @@ export function App({store, actions, onStore, waitLimitMs}: AppProps) {
 	}
 
 	return (
-		<Box flexDirection="column" width={width} height={layout.height}>
-			<StatusBar model={status} width={width} {...(waiting ? {waiting: {method: waiting.method, elapsedMs: nowTMs - waiting.tMs, ...(waitLimitMs === undefined ? {} : {limitMs: waitLimitMs})}} : isSilent ? {waiting: {elapsedMs: 0}} : {})} />
+		<Box flexDirection="column" width={width} height={fullLayout.height}>
+			<StatusBar model={status} width={width} {...(isLoading ? {loading: progress} : {})} {...(waiting ? {waiting: {method: waiting.method, elapsedMs: nowTMs - waiting.tMs, ...(waitLimitMs === undefined ? {} : {limitMs: waitLimitMs})}} : isSilent ? {waiting: {elapsedMs: 0}} : {})} />
 			{state.isHelpOpen ? (
 				<HelpOverlay lines={help} scroll={helpScroll} width={width} height={layout.bodyRows} />
 			) : (
@@ -220,6 +241,11 @@ export function App({store, actions, onStore, waitLimitMs}: AppProps) {
 					</Box>
 				</>
 			)}
+			{isLoading ? (
+				<Box height={1} width={width} overflow="hidden">
+					<Text {...theme.tokens['ui.accent']}>{progressText(progress)}</Text>
+				</Box>
+			) : null}
 			<Footer
 				model={{
 					input: state.input,

@@ -4,9 +4,11 @@ import {render} from 'ink';
 import {useState} from 'react';
 import type {SessionStore} from '../../core/types.js';
 import {App, type TuiActions} from './app.js';
+import type {LoadProgressStore} from './state/loading.js';
 import {createTheme, ThemeContext, type Theme} from './theme.js';
 
 export type {TuiActions} from './app.js';
+export type {LoadProgress, LoadProgressStore} from './state/loading.js';
 
 /** Options of {@link startTui}. */
 export interface StartTuiOptions {
@@ -22,6 +24,8 @@ export interface StartTuiOptions {
 	readonly actions?: TuiActions;
 	/** How long the probe waits for the `initialize` reply (ms): the status shows `waiting for initialize 3 s / 30 s`. */
 	readonly waitLimitMs?: number;
+	/** `view` of a capture still being read: the TUI shows a progress line until the load is done (app.tsx `AppProps.loading`). */
+	readonly loading?: LoadProgressStore;
 }
 
 /** ESC sequences that switch to the alternate screen and back (xterm `?1049`). */
@@ -34,17 +38,18 @@ export interface TuiRootProps {
 	readonly actions?: TuiActions | undefined;
 	readonly theme: Theme;
 	readonly waitLimitMs?: number | undefined;
+	readonly loading?: LoadProgressStore | undefined;
 }
 
 /**
  * The component tree startTui renders: the theme provider and the app, holding the current session
  * store (it changes only when `actions.rerun` hands over a fresh session).
  */
-export function TuiRoot({initialStore, actions, theme, waitLimitMs}: TuiRootProps) {
+export function TuiRoot({initialStore, actions, theme, waitLimitMs, loading}: TuiRootProps) {
 	const [store, setStore] = useState(initialStore);
 	return (
 		<ThemeContext.Provider value={theme}>
-			<App store={store} {...(actions ? {actions} : {})} onStore={setStore} {...(waitLimitMs === undefined ? {} : {waitLimitMs})} />
+			<App store={store} {...(actions ? {actions} : {})} onStore={setStore} {...(waitLimitMs === undefined ? {} : {waitLimitMs})} {...(loading === undefined ? {} : {loading})} />
 		</ThemeContext.Provider>
 	);
 }
@@ -87,7 +92,7 @@ export async function startTui(options: StartTuiOptions): Promise<void> {
 		process.once('exit', leaveOnExit);
 	}
 
-	const instance = render(<TuiRoot initialStore={options.store} actions={options.actions} theme={createTheme(options.color)} waitLimitMs={options.waitLimitMs} />, {
+	const instance = render(<TuiRoot initialStore={options.store} actions={options.actions} theme={createTheme(options.color)} waitLimitMs={options.waitLimitMs} loading={options.loading} />, {
 		stdin,
 		stdout,
 		patchConsole: false,

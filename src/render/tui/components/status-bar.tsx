@@ -1,6 +1,7 @@
 import {Box} from 'ink';
 import {escapeText} from '../../../core/bytes/glyphs.js';
 import {formatBytes, SEVERITY_MARK} from '../format.js';
+import {loadPercent, type LoadProgress} from '../state/loading.js';
 import type {StatusModel} from '../state/selectors.js';
 import {streamToken, verdictToken} from '../theme.js';
 import {Line, pushSegment, type Segment} from './line.js';
@@ -33,11 +34,14 @@ export function waitingText(waiting: WaitingStatus): string {
 /**
  * The status bar's segments at a width. While the handshake is outstanding (`waiting`), an OK verdict is not shown (nothing has been judged yet): the label says WAIT and the
  * live segment counts the seconds. Findings already made (a banner before the reply) keep their verdict.
+ * While `view` still reads the capture (`loading`), OK is shown as LOAD and the last segment is `● loading 21%`.
  */
-export function statusSegments(model: StatusModel, width: number, waiting?: WaitingStatus): Segment[] {
+export function statusSegments(model: StatusModel, width: number, waiting?: WaitingStatus, loading?: LoadProgress): Segment[] {
 	const isWide = width >= 100;
 	const segments: Segment[] = [];
-	if (waiting !== undefined && model.verdict === 'ok') pushSegment(segments, ' WAIT ', 'ui.accent');
+	// A capture still being read has not been judged either: LOAD, not OK (findings already made keep their verdict).
+	if (loading !== undefined && model.verdict === 'ok') pushSegment(segments, ' LOAD ', 'ui.accent');
+	else if (waiting !== undefined && model.verdict === 'ok') pushSegment(segments, ' WAIT ', 'ui.accent');
 	else pushSegment(segments, VERDICT_LABEL[model.verdict], verdictToken(model.verdict));
 	if (isWide && model.server !== undefined) {
 		pushSegment(segments, ` ${escapeText(model.server, 24)}`, 'ui.accent');
@@ -60,7 +64,9 @@ export function statusSegments(model: StatusModel, width: number, waiting?: Wait
 	}
 
 	pushSegment(segments, '  ', 'ui.plain');
-	if (model.isEnded) {
+	if (loading !== undefined) {
+		pushSegment(segments, `● loading ${loadPercent(loading)}%`, 'stream.stdout');
+	} else if (model.isEnded) {
 		pushSegment(segments, `■ ended${model.exit === undefined ? '' : `, ${model.exit}`}`, 'ui.dim');
 	} else if (waiting !== undefined) {
 		pushSegment(segments, `● ${waitingText(waiting)}`, 'stream.stdout');
@@ -77,13 +83,15 @@ export interface StatusBarProps {
 	readonly width: number;
 	/** Set while the handshake is outstanding (see {@link statusSegments}). */
 	readonly waiting?: WaitingStatus;
+	/** Set while `view` is still reading the capture (see {@link statusSegments}). */
+	readonly loading?: LoadProgress;
 }
 
 /** The one-line status bar. */
-export function StatusBar({model, width, waiting}: StatusBarProps) {
+export function StatusBar({model, width, waiting, loading}: StatusBarProps) {
 	return (
 		<Box height={1} width={width} overflow="hidden">
-			<Line segments={statusSegments(model, width, waiting)} />
+			<Line segments={statusSegments(model, width, waiting, loading)} />
 		</Box>
 	);
 }

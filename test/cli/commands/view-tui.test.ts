@@ -1,0 +1,139 @@
+import {mkdtempSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest';
+import {viewCommand, type CaptureLoadProgress, type StartTui} from '../../../src/cli/commands/view.js';
+import {encodeEvent, encodeHeader} from '../../../src/core/capture/record-codec.js';
+import type {SessionStore} from '../../../src/core/types.js';
+import {makeMeta} from '../../helpers/factories.js';
+
+// Issue 12 goal 3: `view` hands the session to the TUI on the capture's header, before the records are
+// read, and reports the load through the progress store. The TUI here is a stand-in that records what it
+// was given; the file is real and is read by the real reader (blocks of up to 1 MiB).
+
+const PAIRS = 6000;
+
+/** A capture of an initialize exchange and PAIRS - 1 tools/call pairs (one chunk record per frame), over 2 MiB. */
+function writeCapture(file: string): number {
+	const lines = [encodeHeader(makeMeta({mode: 'tap'}))];
+	const offsets = {stdin: 0, stdout: 0};
+	let seq = 0;
+	const chunk = (stream: 'stdin' | 'stdout', tMs: number, text: string): void => {
+		const bytes = new TextEncoder().encode(text);
+		lines.push(encodeEvent({type: 'chunk', chunk: {seq: seq++, stream, tMs, offset: offsets[stream], bytes}}));
+		offsets[stream] += bytes.length;
+	};
+
+	chunk('stdin', 1, '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n');
+	chunk('stdout', 2, '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"t","version":"1"}}}\n');
+	for (let id = 1; id < PAIRS; id++) {
+		chunk('stdin', 2 + id, `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"call ${id}"}}}\n`);
+		chunk('stdout', 2.5 + id, `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"echo of call ${id}: ${'lorem ipsum '.repeat(8)}"}]}}\n`);
+	}
+
+	lines.push(encodeEvent({type: 'mark', mark: {type: 'stdin-closed', tMs: PAIRS + 5}}));
+	lines.push(encodeEvent({type: 'mark', mark: {type: 'eof', stream: 'stdout', tMs: PAIRS + 6}}));
+	lines.push(encodeEvent({type: 'mark', mark: {type: 'eof', stream: 'stderr', tMs: PAIRS + 6}}));
+	lines.push(encodeEvent({type: 'exit', exit: {code: 0, signal: null, tMs: PAIRS + 7}}));
+	writeFileSync(file, `${lines.join('\n')}\n`);
+	return PAIRS * 2;
+}
+
+interface Seen {
+	/** Frames in the session and the progress when the TUI was started. */
+	readonly startFrames: number;
+	readonly startProgress: CaptureLoadProgress;
+	/** Every progress published, in order, with the session's frame count at that moment. */
+	readonly updates: {progress: CaptureLoadProgress; sessionFrames: number}[];
+	store?: SessionStore;
+}
+
+/** A stand-in TUI: records what it sees, and quits once `quitWhen` holds for a progress update. */
+function recordingTui(seen: Seen[], quitWhen: (progress: CaptureLoadProgress) => boolean): StartTui {
+	return async (store, {loading}) => {
+		const record: Seen = {startFrames: store.getSnapshot().frames.length, startProgress: loading!.getSnapshot(), updates: [], store};
+		seen.push(record);
+		return new Promise<number>((resolve) => {
+			const unsubscribe = loading!.subscribe(() => {
+				const progress = loading!.getSnapshot();
+				record.updates.push({progress, sessionFrames: store.getSnapshot().frames.length});
+				if (quitWhen(progress)) {
+					unsubscribe();
+					resolve(0);
+				}
+			});
+		});
+	};
+}
+
+let dir: string;
+let isTTY: boolean | undefined;
+beforeEach(() => {
+	dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-view-tui-'));
+	isTTY = process.stdout.isTTY;
+	// `view` picks the TUI only on a terminal.
+	process.stdout.isTTY = true;
+});
+
+afterEach(() => {
+	process.stdout.isTTY = isTTY as boolean;
+	rmSync(dir, {recursive: true, force: true});
+	vi.restoreAllMocks();
+});
+
+async function runView(file: string, tui: StartTui): Promise<void> {
+	await viewCommand({loadTui: async () => tui}).parseAsync([file], {from: 'user'});
+}
+
+describe('view in the TUI: progressive loading', () => {
+	it('starts the TUI before any record is read, then publishes frames and bytes block by block until done', async () => {
+		const file = path.join(dir, 'capture.ndjson');
+		const frameCount = writeCapture(file);
+		const size = statSync(file).size;
+		expect(size).toBeGreaterThan(2 * 1024 * 1024);
+		const seen: Seen[] = [];
+		await runView(file, recordingTui(seen, (progress) => progress.isDone));
+
+		expect(seen).toHaveLength(1);
+		const [run] = seen as [Seen];
+		expect(run.startFrames).toBe(0);
+		expect(run.startProgress).toEqual({frames: 0, bytesRead: 0, totalBytes: size, isDone: false});
+		// After a block of 1 MiB at most (the first one is always published; later ones at most every 100 ms), then the last one (done).
+		const read = run.updates.map((u) => u.progress.bytesRead);
+		expect(read[0]).toBe(1024 * 1024);
+		expect(read.every((bytes, i) => i === 0 || bytes >= read[i - 1]!)).toBe(true);
+		expect(read.slice(0, -1).every((bytes) => bytes % (1024 * 1024) === 0 || bytes === size)).toBe(true);
+		// Frames showed up in the session before the load was done, and the count published is the session's.
+		const first = run.updates[0]!;
+		expect(first.progress.isDone).toBe(false);
+		expect(first.progress.frames).toBeGreaterThan(0);
+		expect(first.progress.frames).toBeLessThan(frameCount);
+		expect(first.sessionFrames).toBe(first.progress.frames);
+		const last = run.updates.at(-1)!;
+		expect(last.progress).toEqual({frames: frameCount, bytesRead: size, totalBytes: size, isDone: true});
+		expect(run.store!.getSnapshot().isEnded).toBe(true);
+		expect(run.store!.getSnapshot().frames).toHaveLength(frameCount);
+	});
+
+	it('stops reading when the user quits while it loads, and says so on stderr', async () => {
+		const file = path.join(dir, 'capture.ndjson');
+		const frameCount = writeCapture(file);
+		const size = statSync(file).size;
+		const stderr: string[] = [];
+		vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+			stderr.push(String(chunk));
+			return true;
+		});
+		const seen: Seen[] = [];
+		// Quit after the first block.
+		await runView(file, recordingTui(seen, () => true));
+
+		const [run] = seen as [Seen];
+		expect(run.updates).toHaveLength(1);
+		const frames = run.store!.getSnapshot().frames.length;
+		expect(frames).toBe(run.updates[0]!.progress.frames);
+		expect(frames).toBeLessThan(frameCount);
+		expect(run.store!.getSnapshot().isEnded).toBe(false);
+		expect(stderr.join('')).toBe(`mcp-wire: ${file}: quit while loading, after ${1024 * 1024} of ${size} bytes (${Math.floor((1024 * 1024 * 100) / size)}%); the summary covers what was read\n`);
+	});
+});
