@@ -1,6 +1,7 @@
 import type {Writable} from 'node:stream';
 import type {Session} from '../core/session/session.js';
-import type {Finding, SessionEvent} from '../core/types.js';
+import type {Finding, FindingCode, SessionEvent, SessionSnapshot, StreamName} from '../core/types.js';
+import {createKeptBytes, type KeptBytes} from '../render/kept-bytes.js';
 import {createNdjsonWriter} from '../render/json/ndjson.js';
 import {createEventRedactor} from '../render/report/redact.js';
 import {localRedactOptions} from './redact-options.js';
@@ -75,6 +76,8 @@ export function createPresenter(options: PresenterOptions): Presenter {
 		}
 	};
 	const textOptions = {color: options.isColor, hex: options.isColor ? ('ansi' as const) : ('plain' as const)};
+	const shown = createShownFindings();
+	let keptBytes: KeptBytes | undefined;
 
 	return {
 		attach(session) {
@@ -94,15 +97,29 @@ export function createPresenter(options: PresenterOptions): Presenter {
 			if (options.mode !== 'plain') return;
 			for (const line of formatHeader(session.meta, session.meta.pid)) writeLine(line);
 			writeLine('');
+			// Lines are printed as frames come; only the findings printed at the end are kept (with the
+			// bytes around them), so the frame log runs in flat memory on a session that keeps nothing.
+			const kept = createKeptBytes();
+			keptBytes = kept;
+			const hexView = bytesView(session, kept);
 			session.on((event) => {
+				if (event.type === 'chunk') {
+					kept.chunk(event.chunk);
+					return;
+				}
+				if (event.type === 'finding') {
+					shown.add(event.finding, kept);
+					return;
+				}
 				if (event.type === 'mark' || event.type === 'exit') {
 					const line = formatMarkLine(event.type === 'mark' ? event.mark : {type: 'exit', ...event.exit}, {color: options.isColor});
 					if (line !== undefined) writeLine(line);
 					return;
 				}
 				if (event.type !== 'frame') return;
+				kept.frame(event.frame);
 				writeLine(formatFrameLine(event.frame, {color: options.isColor}));
-				if (options.hex) for (const line of formatFrameHex(event.frame, session.getSnapshot(), textOptions)) writeLine(line);
+				if (options.hex) for (const line of formatFrameHex(event.frame, hexView, textOptions)) writeLine(line);
 			});
 		},
 		async finish(session, reprobe) {
@@ -134,25 +151,71 @@ export function createPresenter(options: PresenterOptions): Presenter {
 			for (const frame of frames) writeLine(formatFrameLine(frame, {color: options.isColor}));
 		}
 		writeLine('');
-		const byCode = new Map<string, Finding[]>();
-		for (const finding of snapshot.findings) {
-			const list = byCode.get(finding.code) ?? [];
-			list.push(finding);
-			byCode.set(finding.code, list);
-		}
-		// Errors first, then warnings, then infos; codes in the order first found within a severity.
-		const rankOf = (list: Finding[]): number => list.reduce((rank, f) => Math.max(rank, f.severity === 'error' ? 2 : f.severity === 'warning' ? 1 : 0), 0);
-		for (const findings of [...byCode.values()].sort((a, b) => rankOf(b) - rankOf(a))) {
-			findings.slice(0, FULL_PER_CODE).forEach((finding) => {
-				for (const line of formatFinding(finding, snapshot, textOptions)) writeLine(line);
-			});
-			const rest = findings.slice(FULL_PER_CODE);
-			for (const finding of rest.slice(0, MORE_LINES)) {
+		// A session that keeps its bytes reads them from itself; a streaming one from what was kept.
+		const view = session.retains || keptBytes === undefined ? snapshot : bytesView(session, keptBytes);
+		// Not attached while the session ran (a finished session handed over): take its kept findings.
+		if (keptBytes === undefined) for (const finding of snapshot.findings) shown.add(finding);
+		for (const group of shown.groups()) {
+			for (const finding of group.full) for (const line of formatFinding(finding, view, textOptions)) writeLine(line);
+			for (const finding of group.more) {
 				writeLine(`  also ${finding.code} at ${finding.stream} offset ${finding.offset}${finding.frameIndex === undefined ? '' : ` (frame ${finding.frameIndex})`}`);
 			}
-			if (rest.length > MORE_LINES) writeLine(`  … and ${rest.length - MORE_LINES} more ${findings[0]!.code}`);
+			if (group.count > FULL_PER_CODE + MORE_LINES) writeLine(`  … and ${group.count - FULL_PER_CODE - MORE_LINES} more ${group.code}`);
 			writeLine('');
 		}
 		for (const line of formatSummary(snapshot.summary, {color: options.isColor})) writeLine(line);
 	}
+}
+
+/** The findings the plain log prints at the end, per code: the first in full, the next few as one line, the rest counted. */
+interface ShownFindings {
+	/** Take a finding as it is reported (its bytes are kept when it is printed in full). */
+	add(finding: Finding, kept?: KeptBytes): void;
+	/** Codes in print order (errors, then warnings, then infos; first found first within a severity). */
+	groups(): Array<{code: FindingCode; full: Finding[]; more: Finding[]; count: number}>;
+}
+
+function createShownFindings(): ShownFindings {
+	const byCode = new Map<FindingCode, {code: FindingCode; full: Finding[]; more: Finding[]; count: number; rank: number}>();
+	const rankOf = (finding: Finding): number => (finding.severity === 'error' ? 2 : finding.severity === 'warning' ? 1 : 0);
+	return {
+		add(finding, kept) {
+			let group = byCode.get(finding.code);
+			if (!group) {
+				group = {code: finding.code, full: [], more: [], count: 0, rank: 0};
+				byCode.set(finding.code, group);
+			}
+			group.count += 1;
+			group.rank = Math.max(group.rank, rankOf(finding));
+			if (group.full.length < FULL_PER_CODE) {
+				group.full.push(finding);
+				kept?.keep(finding);
+			} else if (group.more.length < MORE_LINES) {
+				group.more.push(finding);
+			}
+		},
+		groups() {
+			return [...byCode.values()].sort((a, b) => b.rank - a.rank);
+		},
+	};
+}
+
+/** A snapshot whose bytes come from {@link KeptBytes} (a session that keeps nothing): for the hex and finding renderers. */
+function bytesView(session: Session, kept: KeptBytes): SessionSnapshot {
+	return {
+		meta: session.meta,
+		frames: [],
+		findings: [],
+		marks: [],
+		get summary() {
+			return session.getSnapshot().summary;
+		},
+		get isEnded() {
+			return session.getSnapshot().isEnded;
+		},
+		bytes: (stream: StreamName, offset: number, length: number) => kept.bytes(stream, offset, length),
+		streamLength: (stream: StreamName) => session.streamLength(stream),
+		chunksOf: () => [],
+		stderrTail: (maxLines: number) => session.stderrTail(maxLines),
+	};
 }

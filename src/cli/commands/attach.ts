@@ -60,7 +60,8 @@ async function attachAction(target: string | undefined, options: WatchCliOptions
 	const ended = new Promise<RecordReader>((resolve, reject) => {
 		const follower = followTap(address, {
 			onHeader: (header) => {
-				session = new Session(header, {ignore: output.ignore, schemas: SDK_SCHEMAS});
+				// Without the TUI the records are printed as they come: the session keeps nothing (flat memory on a long tap).
+				session = new Session(header, {ignore: output.ignore, schemas: SDK_SCHEMAS, retain: output.tui !== undefined});
 				if (output.tui === undefined) output.presenter.attach(session);
 				else tuiDone = output.tui(session, {title: label, isLive: true, session});
 			},

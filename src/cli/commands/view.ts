@@ -157,7 +157,8 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 					schemas: SDK_SCHEMAS,
 					ignore: output.ignore,
 					onProblem: (message) => process.stderr.write(`mcp-wire: ${file}: ${message}\n`),
-					...(output.tui === undefined ? {onSession: (s: Session) => output.presenter.attach(s)} : {}),
+					// The plain log and --json print as records come: the session keeps nothing (flat memory, issue 12).
+					...(output.tui === undefined ? {onSession: (s: Session) => output.presenter.attach(s), retain: false} : {}),
 				});
 			},
 			onEvent: (event) => {

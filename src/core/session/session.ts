@@ -193,6 +193,11 @@ export class Session implements SessionStore {
 		};
 	}
 
+	/** True when the session keeps chunks, frames and findings (`SessionOptions.retain`, default true). */
+	get retains(): boolean {
+		return this.retain;
+	}
+
 	/** Listen to every event, synchronously and in order. Returns an unsubscribe function. */
 	on(listener: (event: SessionEvent) => void): () => void {
 		this.listeners.add(listener);
