@@ -84,8 +84,10 @@ export interface ServerEntry {
  * - `bad-field`: a field of the wrong type (`args` not an array of strings, `env` not an object of
  *   strings, unknown `type`, ...).
  * - `duplicate-name`: the same server name twice in one map (clients keep the last one).
+ * - `no-program`: an interpreter with no program in `args` (`"command": "node"` alone reads its
+ *   program from stdin); found by `mcp-wire doctor`, not by the reader.
  */
-export type ConfigProblemKind = 'broken-json' | 'not-object' | 'no-command' | 'bad-field' | 'duplicate-name';
+export type ConfigProblemKind = 'broken-json' | 'not-object' | 'no-command' | 'bad-field' | 'duplicate-name' | 'no-program';
 
 /**
  * One problem found while reading a config file. `message` is one line without the file or position

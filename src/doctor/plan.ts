@@ -17,7 +17,10 @@ import {
 	type LaunchMode,
 	type ServerEntry,
 } from '../configs/index.js';
+import {existsSync} from 'node:fs';
 import {projectApproval} from './claude-approval.js';
+import {programArgument, readsStdinMessage, relativePathNote, relativePathOf, type RelativePath} from './launch-checks.js';
+import {CLIENT_LABEL} from './verdict.js';
 
 /** The machine facts a plan depends on (injectable for tests). */
 export interface PlanContext {
@@ -119,7 +122,9 @@ export function searchableEnv(env: Readonly<Record<string, string | undefined>>,
  *   (the probe then reports `spawn-failed` without spawning).
  * - `clientPath`: the PATH the client gives the server ('' when none).
  * - `notes`: launch facts worth showing (unresolved `${...}` references; a Claude Code project server
- *   that is not approved, which Claude Code does not start at all).
+ *   that is not approved, which Claude Code does not start at all; a relative script or command path).
+ * - `relativePath`: the relative command or interpreter script the launch depends on (`node
+ *   build/index.js`), resolved against `cwd`, with whether that file exists.
  */
 export interface ProbeTarget {
 	readonly kind: 'probe';
@@ -134,6 +139,7 @@ export interface ProbeTarget {
 	readonly resolved: string | null;
 	readonly clientPath: string;
 	readonly notes: readonly string[];
+	readonly relativePath?: RelativePath & {readonly exists: boolean};
 	/** Whether the client starts it without asking (see {@link Trust}). */
 	readonly trust: Trust;
 }
@@ -187,6 +193,9 @@ export function planProbe(file: ConfigFile, written: ServerEntry, context: PlanC
 		if (approval === 'disabled') notes.push('Claude Code does not start it: rejected in disabledMcpjsonServers');
 	}
 	if (unresolved.length > 0) notes.push(`unresolved variable reference${unresolved.length === 1 ? '' : 's'} left as written: ${unresolved.map((name) => `\${${name}}`).join(', ')}`);
+	const relative = relativePathOf(command, where.cwd, context.platform);
+	const relativePath = relative === undefined ? undefined : {...relative, exists: existsSync(relative.resolved)};
+	if (relativePath !== undefined) notes.push(relativePathNote(relativePath, relativePath.exists, where.cwd, where.isAssumed, CLIENT_LABEL[file.client]));
 	return {
 		kind: 'probe',
 		file,
@@ -200,6 +209,7 @@ export function planProbe(file: ConfigFile, written: ServerEntry, context: PlanC
 		resolved,
 		clientPath,
 		notes,
+		...(relativePath === undefined ? {} : {relativePath}),
 		trust: trustOf(file, entry.name, context),
 	};
 }
@@ -207,7 +217,8 @@ export function planProbe(file: ConfigFile, written: ServerEntry, context: PlanC
 /**
  * Reads every existing file of `files` and plans each entry, in order: a file's problems first (broken
  * JSON, an entry without command, a field of the wrong type: each names file:line:column), then its
- * entries. Problems of the same file and position reported by two scopes of one file (Claude Code's
+ * entries; an interpreter with no program (`"command": "node"` alone reads its program from stdin) is
+ * a `no-program` problem of its entry, never started. Problems of the same file and position reported by two scopes of one file (Claude Code's
  * `~/.claude.json` user and local scopes) appear once. A name defined twice is a note, not a row (the
  * client uses the later definition, which gets its own row).
  */
@@ -234,7 +245,15 @@ export function planTargets(files: readonly ConfigFile[], context: PlanContext):
 		}
 		for (const entry of result.servers) {
 			if (entry.transport === 'stdio') {
-				targets.push(planProbe(file, entry, context));
+				const target = planProbe(file, entry, context);
+				const program = programArgument(target.command, context.platform);
+				if (program?.readsStdin === true) {
+					// Not started: whatever it does, it reads the client's messages as its program (issue 11).
+					const message = readsStdinMessage(program, entry.command ?? '');
+					targets.push({kind: 'problem', file, problem: {kind: 'no-program', file: file.path, line: entry.position.line, column: entry.position.column, message, server: entry.name}});
+				} else {
+					targets.push(target);
+				}
 			} else {
 				targets.push({
 					kind: 'skipped',

@@ -10,9 +10,10 @@ import {DEFAULT_MAX_ENV_PROBES, differingVariables, ENV_SENSITIVE_CODES, findEnv
 import {explainEnvDifference, explainFinding, explainMissingVariables, explainNotOnPath, notOnPathFinding, withEnvDifference} from './explain.js';
 import {envValue, planTargets, type DoctorTarget, type Plan, type PlanContext, type ProbeTarget} from './plan.js';
 import {probeOnce, ProbeProcesses} from './probe-once.js';
+import {relativePathFix} from './launch-checks.js';
 import {informativeLine, variablesNamedIn} from './stderr.js';
 import type {DoctorReport, DoctorRow, DoctorTotals, EnvDifference} from './types.js';
-import {evaluateProbe, type ProbeVerdict} from './verdict.js';
+import {CLIENT_LABEL, evaluateProbe, type ProbeVerdict} from './verdict.js';
 
 /** Default `--jobs`: probes running at the same time. */
 export const DEFAULT_JOBS = 4;
@@ -355,6 +356,8 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 		fix = explainEnvDifference(envDifference, target, platform);
 	} else if (likelyMissing.length > 0) {
 		fix = explainMissingVariables(likelyMissing, target, options.context.env, platform, informativeLine(stderrTail));
+	} else if (verdict.status === 'fail' && target.relativePath !== undefined && !target.relativePath.exists) {
+		fix = relativePathFix(target.relativePath, target.cwd, CLIENT_LABEL[file.client]);
 	}
 	return {
 		...base,

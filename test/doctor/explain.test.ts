@@ -62,7 +62,7 @@ describe('explainMissingVariables', () => {
 		const t = target('cursor', {command: 'node', args: ['s.js']}, {PATH: '/usr/bin'});
 		const text = explainMissingVariables(['GITHUB_TOKEN', 'SLACK_TOKEN'], t, {PATH: '/usr/bin'}, 'linux');
 		expect(text).toBe(`the server's stderr names GITHUB_TOKEN, SLACK_TOKEN as missing and Cursor does not give them: add them to "env" of "weather" in ${t.file.path} (your shell does not set them either)`);
-		const withKey = explainMissingVariables(['WEATHER_API_KEY'], target('cursor', {command: 'node'}, shell, ['WEATHER_API_KEY']), shell, 'linux');
+		const withKey = explainMissingVariables(['WEATHER_API_KEY'], target('cursor', {command: 'node', args: ['/srv/s.js']}, shell, ['WEATHER_API_KEY']), shell, 'linux');
 		expect(withKey).toContain('(your shell sets it)');
 		expect(withKey).not.toContain('secret-value');
 	});

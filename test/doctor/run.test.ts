@@ -160,3 +160,35 @@ describe('runDoctor: a variable named by the server\'s stderr (issue 11)', () =>
 		expect(row.fix).toBe("works only because your shell sets WEATHER_API_KEY; add it to the config's env");
 	});
 });
+
+describe('runDoctor: what the command line says (issue 11)', () => {
+	it('does not start node with no script (it would read the messages as its program); names a relative script and the folder used', async () => {
+		const file = path.join(dir, 'claude_desktop_config.json');
+		writeFileSync(file, JSON.stringify({mcpServers: {bare: {command: 'node'}, relative: {command: process.execPath, args: ['build/index.js']}}}));
+		const files: ConfigFile[] = [{client: 'claude-desktop', scope: 'user', path: file, exists: true, serversPath: ['mcpServers'], format: 'json'}];
+		const asked: string[] = [];
+		const report = await runDoctor({
+			files,
+			context: {env: {PATH: process.env['PATH'] ?? '', HOME: dir}, home: dir, cwd: dir, platform: 'linux'},
+			timeoutMs: 10_000,
+			totalTimeoutMs: 60_000,
+			jobs: 1,
+			toolVersion: '0.0.0',
+			approve: async (targets) => {
+				asked.push(...targets.map((target) => target.entry.name));
+				return {run: targets, declined: ''};
+			},
+		});
+		expect(asked).toEqual(['relative']);
+		const [bare, relative] = report.rows;
+		expect([bare!.name, bare!.status, bare!.problem?.kind, bare!.problem?.line]).toEqual(['bare', 'fail', 'no-program', 1]);
+		expect(bare!.fix).toBe(
+			`${file}:1:16: "command": "node" has no script in "args": node then reads a program from stdin, so it would take the client's JSON-RPC messages as JavaScript and no client gets an answer; put the server's program in "args" ("args": ["/path/to/server.js"])`,
+		);
+		expect([relative!.status, relative!.finding?.code, relative!.cwd]).toEqual(['fail', 'early-exit', dir]);
+		expect(relative!.fix).toBe(`"build/index.js" is relative to the folder the client starts the server in, and there is no ${dir}/build/index.js (doctor used ${dir} for Claude Desktop; clients differ): put the absolute path in "args"`);
+		expect(relative!.notes).toContain(
+			`"build/index.js" in "args" is relative: doctor resolved it against ${dir} (→ ${dir}/build/index.js, no such file), the folder Claude Desktop is assumed to start it in; clients start servers in different folders (Claude Desktop on macOS in /, VS Code in your home folder, Claude Code in the folder you start it from): put the absolute path in "args"`,
+		);
+	});
+});
