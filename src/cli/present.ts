@@ -85,7 +85,7 @@ export function createPresenter(options: PresenterOptions): Presenter {
 				const writer = createNdjsonWriter(writeLine);
 				if (options.redact) {
 					// --json --redact: secrets masked in bytes too (same length, so offsets stay true).
-					const redactor = createEventRedactor(localRedactOptions(options.serverEnv, options.redactPayloads));
+					const redactor = createEventRedactor(localRedactOptions(options.serverEnv, options.redactPayloads, session.meta));
 					writer.header(redactor.meta(session.meta));
 					session.on((event: SessionEvent) => writer.event(redactor.event(event)));
 				} else {
@@ -137,7 +137,7 @@ export function createPresenter(options: PresenterOptions): Presenter {
 		if (options.mode === 'report') {
 			const {renderReport} = await import('../render/report/markdown.js');
 			const text = renderReport(snapshot, {
-				redact: options.redact ? localRedactOptions(options.serverEnv, options.redactPayloads) : false,
+				redact: options.redact ? localRedactOptions(options.serverEnv, options.redactPayloads, snapshot.meta) : false,
 				toolVersion: VERSION,
 				...(options.maxLines === undefined ? {} : {maxLines: options.maxLines}),
 			});

@@ -358,6 +358,14 @@ export interface SessionMeta {
 	readonly mode: 'probe' | 'tap' | 'replay';
 	readonly protocolVersion?: string;
 	readonly name?: string;
+	/**
+	 * The home directory of the user who captured the session (`$HOME`), so a report made later, on
+	 * another machine or by another user, redacts the capturing user's paths (issue 13). Absent in older
+	 * captures: the viewer's own is used then.
+	 */
+	readonly home?: string;
+	/** The user name of who captured the session (`$USER`, else the account name); see {@link SessionMeta.home}. */
+	readonly user?: string;
 }
 
 /**

@@ -8,6 +8,7 @@ import {buildEnv, EnvOptionError, loadProcessStarter} from '../../tap/spawn.js';
 import {EXIT, UsageError} from '../exit-codes.js';
 import {collect, exitCodeFor, parseFailOn, parseIgnore, parseMs, parsePositiveInt, resolveColor, type FailOn} from '../options.js';
 import {createPresenter, type OutputMode} from '../present.js';
+import {captureIdentity} from '../redact-options.js';
 import {followVerbose} from '../verbose-log.js';
 import {VERSION} from '../version.js';
 
@@ -91,6 +92,7 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		envKeys: built.keys,
 		mode: 'probe',
 		protocolVersion: options.protocolVersion,
+		...captureIdentity(),
 	} as const;
 	const probeOptions = {
 		command,

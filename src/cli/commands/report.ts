@@ -127,7 +127,7 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 			const session = replay.finish();
 			const report = buildReport(session.getSnapshot(), {
 				maxLines: flags.maxLines,
-				redact: flags.redact ? localRedactOptions(undefined, flags.redactPayloads === true) : false,
+				redact: flags.redact ? localRedactOptions(undefined, flags.redactPayloads === true, session.meta) : false,
 				toolVersion: VERSION,
 				source: {isTruncated: reader.isTruncated, problems: reader.problems.length},
 			});

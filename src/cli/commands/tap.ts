@@ -17,6 +17,7 @@ import {CaptureWriter} from '../../tap/capture-writer.js';
 import {createClock} from '../../tap/clock.js';
 import {DEFAULT_KILL_AFTER_MS, inPlaceFd, openWireStream, runTap} from '../../tap/pass-through.js';
 import {UsageError} from '../exit-codes.js';
+import {captureIdentity} from '../redact-options.js';
 import {VERSION} from '../version.js';
 
 const DIAGRAM = `
@@ -211,6 +212,7 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 							...(pid === undefined ? {} : {pid}),
 							mode: 'tap',
 							name,
+							...captureIdentity(),
 						}),
 					},
 				}

@@ -103,6 +103,8 @@ export function encodeHeader(meta: SessionMeta): string {
 	record['mode'] = meta.mode;
 	put(record, 'protocolVersion', meta.protocolVersion);
 	put(record, 'name', meta.name);
+	put(record, 'home', meta.home);
+	put(record, 'user', meta.user);
 	return toLine(record);
 }
 
@@ -332,6 +334,8 @@ function decodeHeader(record: Json): SessionHeader {
 		mode: oneOf(record, 'mode', ['probe', 'tap', 'replay']),
 		protocolVersion: optionalStr(record, 'protocolVersion'),
 		name: optionalStr(record, 'name'),
+		home: optionalStr(record, 'home'),
+		user: optionalStr(record, 'user'),
 	});
 }
 

@@ -723,13 +723,18 @@ export class Redactor {
 		};
 	}
 
-	/** Redacts session facts: command (see {@link command}), cwd, name. `envKeys` are names only and stay. */
+	/**
+	 * Redacts session facts: command (see {@link command}), cwd, name, and the capturing user's home and
+	 * user name (`~`, `<user>` when they are the ones being redacted). `envKeys` are names only and stay.
+	 */
 	meta(meta: SessionMeta, options: {readonly count?: boolean} = {}): SessionMeta {
 		return {
 			...meta,
 			command: this.command(meta.command, options),
 			...(meta.cwd === undefined ? {} : {cwd: this.text(meta.cwd, options)}),
 			...(meta.name === undefined ? {} : {name: this.text(meta.name, options)}),
+			...(meta.home === undefined ? {} : {home: this.text(meta.home)}),
+			...(meta.user === undefined ? {} : {user: this.text(meta.user)}),
 		};
 	}
 

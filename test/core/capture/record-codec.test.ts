@@ -100,6 +100,13 @@ describe('encodeHeader / encodeEvent', () => {
 });
 
 describe('decodeRecords', () => {
+	it('round-trips the capturing user\'s home and name in the header (issue 13)', () => {
+		const meta = makeMeta({home: '/home/alice', user: 'alice'});
+		const line = encodeHeader(meta);
+		expect(line.endsWith(',"home":"/home/alice","user":"alice"}')).toBe(true);
+		expect(decodeRecords(`${line}\n`).header).toEqual({...meta, format: 1});
+	});
+
 	it('round-trips a header and every event type', () => {
 		const decoded = decodeRecords(fileOf(EVENTS));
 		expect(decoded.problems).toEqual([]);

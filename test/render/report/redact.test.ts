@@ -164,6 +164,11 @@ describe('describeRedactions', () => {
 });
 
 describe('createEventRedactor (--json --redact)', () => {
+	it('hides the capturing user\'s home and name recorded in the header (issue 13)', () => {
+		const meta = createEventRedactor({home: '/home/alice', user: 'alice'}).meta({...goldenMeta(), home: '/home/alice', user: 'alice'});
+		expect([meta.home, meta.user]).toEqual(['~', '<user>']);
+	});
+
 	function feed(parts: readonly string[], options = {}): {out: string[]; events: SessionEvent[]} {
 		const redactor = createEventRedactor(options);
 		let offset = 0;
