@@ -5,27 +5,20 @@ import {classifyMessage} from '../core/jsonrpc/classify.js';
 import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
 import type {Session} from '../core/session/session.js';
 import {explainStall, isWaitingForInputOnly, summarizeEvidence} from '../core/detectors/evidence.js';
-import {noResponseDraft, STARTUP_LIMIT_MS} from '../core/detectors/no-response.js';
+import {noResponseDraft} from '../core/detectors/no-response.js';
 import {USER_STOP_PHASE, type ExitInfo, type Frame, type FrameKind, type ProcessEvidence, type Summary} from '../core/types.js';
-import {createClock, type Clock} from './clock.js';
-import {watchProcessTree, type ProcessWatch} from './proc-evidence.js';
+import type {Clock} from './clock.js';
+import type {ProcessWatch} from './proc-evidence.js';
 import {readProcInfo, type ProcInfo} from './proc-info.js';
-import {loadProcessStarter, nodeStarter, spawnServer, type ProcessStarter, type SpawnError, type SpawnedServer} from './spawn.js';
+import {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, initializeRequest, loadSdkSchemas, releaseGroup, startProbeServer, type ProbeServer} from './probe-start.js';
+import {loadProcessStarter, nodeStarter, type ProcessStarter, type SpawnError, type SpawnedServer} from './spawn.js';
 
-/** The protocol version the probe offers unless told otherwise (the latest legacy revision, R11). */
-export const DEFAULT_PROTOCOL_VERSION = '2025-11-25';
+export {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, loadSdkSchemas, startProbeServer, type ProbeServer} from './probe-start.js';
+
 /** How many bytes of a Content-Length re-probe's reply are kept in the finding (`detail.replyHead`). */
 export const REPLY_HEAD_BYTES = 96;
 /** The revision of the stateless "modern era" (R19). */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
-/** How long each request may take before the probe gives up on it (ms), unless `--timeout` says otherwise. */
-export const DEFAULT_TIMEOUT_MS = 10_000;
-/**
- * How long the probe waits for `initialize` unless `--timeout` says otherwise (ms): the strictest
- * mainstream startup limit (Claude Code: 30 s), so a server that starts in 11 or 20 s (F42) is seen
- * answering, not called dead.
- */
-export const DEFAULT_INITIALIZE_TIMEOUT_MS = STARTUP_LIMIT_MS;
 /**
  * When the probe looks at the server's processes while a request is outstanding (ms after it was sent):
  * the stall marks. After the last one, every {@link STALL_EVERY_MS} until the reply or the timeout.
@@ -115,22 +108,25 @@ export interface ProbeOptions {
 	/** Re-probe a silent server with Content-Length framing (default true). */
 	readonly contentLengthReprobe?: boolean;
 	/**
-	 * The TS SDK's schema checks, already loaded. When absent, `runProbe` loads them by `import()` while the
-	 * server process starts, and builds the session once they are there (the server's first bytes wait,
-	 * buffered, so nothing is lost or reordered). When given (and on POSIX), the session is built before
-	 * `runProbe` first yields, which the TUI relies on.
+	 * The TS SDK's schema checks, loaded or loading. When absent, `runProbe` loads them by `import()` while
+	 * the server process starts, and builds the session once they are there (the server's first bytes wait,
+	 * buffered, so nothing is lost or reordered); a promise is waited for the same way (a caller that also
+	 * loads its own session modules meanwhile resolves it once those are there too). When given as a value
+	 * (and on POSIX), the session is built before `runProbe` first yields, which the TUI relies on.
 	 */
-	readonly schemas?: SdkSchemas;
+	readonly schemas?: SdkSchemas | Promise<SdkSchemas>;
+	/**
+	 * The main server, already started with {@link startProbeServer} from the same `command`, `env` and
+	 * `cwd` (the CLI starts it before it loads the rest of the probe, issue 12). Default: `runProbe`
+	 * starts it. A Content-Length re-probe always starts a fresh process itself.
+	 */
+	readonly spawned?: ProbeServer;
 	/** How the server is started (default: {@link loadProcessStarter}'s for this platform). */
 	readonly starter?: ProcessStarter;
 	/** `clientInfo.version` in `initialize` (default: the session's `meta.tool.version`, which waits for the session). */
 	readonly clientVersion?: string;
 }
 
-/** Load the TS SDK's schema checks (zod) by `import()`: off the start-up path of a command. */
-export async function loadSdkSchemas(): Promise<SdkSchemas> {
-	return (await import('../core/jsonrpc/sdk-schemas.js')).SDK_SCHEMAS;
-}
 
 /** What {@link ProbeOptions.onWait} is told while a request is outstanding. `done` once the wait ended. */
 export interface ProbeWait {
@@ -222,7 +218,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	// built once they are there, is fed every event in order (issue 12).
 	const schemasLoading = options.schemas ?? loadSdkSchemas();
 	const starter = options.starter ?? (process.platform === 'win32' ? await loadProcessStarter() : nodeStarter);
-	const main = start(options, 'probe', spawnOnly(options, starter), schemasLoading);
+	const spawned = options.spawned ?? startProbeServer(options, starter);
+	const main = start(options, 'probe', spawned, schemasLoading);
 	const {clock, server} = main;
 	const started = await server.started;
 	if (!started.ok) {
@@ -254,11 +251,11 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 		},
 		{once: true},
 	);
-	const version = options.clientVersion ?? (await main.ready).meta.tool.version;
-	const init = await main.request(
-		{jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion, capabilities: {}, clientInfo: {name: 'mcp-wire', version}}},
-		initializeTimeoutMs,
-	);
+	// Written already when the caller started the server (as a real client, right after the spawn).
+	const written = spawned.initialize;
+	const init = written
+		? await main.request(written.message, initializeTimeoutMs, {written})
+		: await main.request(initializeRequest(protocolVersion, options.clientVersion ?? (await main.ready).meta.tool.version), initializeTimeoutMs);
 	let era: ProbeResult['era'] = 'unknown';
 	let procInfo: ProcInfo | undefined;
 	let initTimeout: {tMs: number; stdoutBytes: number; waitedMs: number; evidence?: ProcessEvidence; stoppedEarly?: boolean} | undefined;
@@ -413,7 +410,7 @@ async function contentLengthReprobe(
 	schemas: SdkSchemas,
 	starter: ProcessStarter,
 ): Promise<{run?: Started; session?: Session; reply?: Reply}> {
-	const run = start(options, 'reprobe-content-length', spawnOnly(options, starter), schemas);
+	const run = start(options, 'reprobe-content-length', startProbeServer(options, starter), schemas);
 	const session = await run.ready;
 	const started = await run.server.started;
 	if (!started.ok) {
@@ -422,9 +419,8 @@ async function contentLengthReprobe(
 		return {run, session};
 	}
 	session.mark({type: 'phase', name: 'reprobe-content-length', tMs: run.clock.now()});
-	const version = options.clientVersion ?? session.meta.tool.version;
 	const outcome = await run.request(
-		{jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion, capabilities: {}, clientInfo: {name: 'mcp-wire', version}}},
+		initializeRequest(protocolVersion, options.clientVersion ?? session.meta.tool.version),
 		timeoutMs,
 		{framing: 'content-length', anyJson: true},
 	);
@@ -476,7 +472,12 @@ interface Started {
 	send(message: JsonObject, framing?: 'newline' | 'content-length'): boolean;
 	/** Send a request and wait for the stdout response with its id (or, with `anyJson`, any JSON frame). */
 	/** `onWritten` is called synchronously, before the first await, with whether the bytes were written. */
-	request(message: JsonObject & {id: number; method: string}, timeoutMs: number, options?: {framing?: 'newline' | 'content-length'; anyJson?: boolean; onWritten?: (written: boolean) => void}): Promise<WaitOutcome>;
+	/** `written`: the request was written already (at the spawn, recorded by `start`): only wait for its reply, `timeoutMs` counted from then. */
+	request(
+		message: JsonObject & {id: number; method: string},
+		timeoutMs: number,
+		options?: {framing?: 'newline' | 'content-length'; anyJson?: boolean; onWritten?: (written: boolean) => void; written?: {readonly tMs: number}},
+	): Promise<WaitOutcome>;
 	/**
 	 * R14 shutdown (skipped steps once the process is gone), then drain to EOF, then end what is left of
 	 * the tree (recorded as an `evidence` mark after the exit and `reaped` marks). Resolves with the exit.
@@ -486,48 +487,10 @@ interface Started {
 	detach(): void;
 }
 
-/** A spawned server, its session clock and the watch on its process tree. */
-interface Spawned {
-	readonly clock: Clock;
-	readonly server: SpawnedServer;
-	readonly tree?: ProcessWatch;
-}
-
-/** Process groups the probe started and has not ended yet: killed if this process exits first. */
-const liveGroups = new Set<number>();
-let groupHookInstalled = false;
-function trackGroup(pid: number): void {
-	liveGroups.add(pid);
-	if (groupHookInstalled) return;
-	groupHookInstalled = true;
-	process.once('exit', () => {
-		for (const group of liveGroups) {
-			try {
-				process.kill(-group, 'SIGKILL');
-			} catch {
-				// already gone
-			}
-		}
-	});
-}
-
 /** How long the probe lets the rest of the tree go after SIGTERM before SIGKILL (ms). */
 const REAP_GRACE_MS = 1_000;
 /** After the output pipes reached EOF, how long children that hold no pipe may take to exit (ms). */
 const EXIT_SETTLE_MS = 500;
-
-/**
- * Spawn the server, in a process group of its own, with a fresh session clock; its events wait (buffered)
- * until {@link start} listens. The tree watch learns the server's pipes at once (before it can redirect
- * them) and remembers every descendant it sees.
- */
-function spawnOnly(options: ProbeOptions, starter: ProcessStarter): Spawned {
-	const clock = createClock();
-	const server = spawnServer(options.command, {env: options.env, ...(options.cwd === undefined ? {} : {cwd: options.cwd}), clock, starter, processGroup: true});
-	if (server.pid === undefined) return {clock, server};
-	if (process.platform !== 'win32') trackGroup(server.pid);
-	return {clock, server, tree: watchProcessTree(server.pid, {now: () => clock.now()})};
-}
 
 /**
  * Wire a spawned server's events into a new session. The exchange does not wait for the session: the
@@ -535,7 +498,7 @@ function spawnOnly(options: ProbeOptions, starter: ProcessStarter): Spawned {
  * is built once `schemas` is loaded and then fed every event so far, in order. With `schemas` given as a
  * value the session is built at once (a throwing `createSession` then throws here).
  */
-function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: Spawned, schemas: SdkSchemas | Promise<SdkSchemas>): Started {
+function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: ProbeServer, schemas: SdkSchemas | Promise<SdkSchemas>): Started {
 	const log = options.onLog ?? ((): void => undefined);
 	const {clock, server, tree} = spawned;
 	const reaped: number[] = [];
@@ -561,9 +524,14 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 	};
 	const ready = schemas instanceof Promise ? schemas.then(build) : Promise.resolve(build(schemas));
 	ready.catch(() => undefined);
+	// An initialize written at the spawn comes first on the session's record, before anything the server wrote.
+	const {initialize: written} = spawned;
+	if (written) feed((s) => s.pushChunk('stdin', written.tMs, written.bytes));
 
 	let attached = true;
 	let stdinClosed = false;
+	/** Set by the exit observation when it found no process of the tree alive and none holding a pipe. */
+	let isTreeGone = false;
 	const closeStdin = (): void => {
 		if (stdinClosed) return;
 		stdinClosed = true;
@@ -591,6 +559,8 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 	// The reply watcher: stdout through its own core framer, each frame classified like the session does.
 	const replyFramer = createFramer('stdout', {mode: 'protocol'});
 	const replyListeners = new Set<(reply: Reply) => void>();
+	/** Replies read before the first request waited (its reply may come before the probe's exchange started: a request written at the spawn). */
+	let backlog: Reply[] | undefined = [];
 	let stdoutSeq = 0;
 	let stdoutOffset = 0;
 	const onReply = (output: FramerOutput): void => {
@@ -604,6 +574,7 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		} else {
 			reply = {...base, kind: raw.isBlank ? 'blank' : 'text'};
 		}
+		backlog?.push(reply);
 		for (const listener of [...replyListeners]) listener(reply);
 	};
 
@@ -685,7 +656,8 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		});
 
 	const frameWatch = (match: (reply: Reply) => boolean): {get: () => Reply | undefined; stop: () => void} => {
-		let found: Reply | undefined;
+		let found = backlog?.find(match);
+		backlog = undefined;
 		const listener = (reply: Reply): void => {
 			if (found === undefined && match(reply)) found = reply;
 		};
@@ -720,10 +692,13 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 			});
 			let lastEvidence: ProcessEvidence | undefined;
 			try {
-				const requestTMs = clock.now();
-				const isWritten = run.send(message, requestOptions.framing);
+				const {written: sent} = requestOptions;
+				const requestTMs = sent?.tMs ?? clock.now();
+				const isWritten = sent !== undefined || run.send(message, requestOptions.framing);
 				requestOptions.onWritten?.(isWritten);
 				if (!isWritten) return {type: 'closed'};
+				// A request written before this call (at the spawn) has waited that long already.
+				const sinceMs = clock.now() - requestTMs;
 				// Stall looks: at each mark, then every STALL_EVERY_MS, while the reply is outstanding.
 				let finalLooks = 0;
 				const look = (): void => {
@@ -737,7 +712,7 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 				};
 				const marks: number[] = [...STALL_MARKS_MS];
 				for (let at = STALL_MARKS_MS[STALL_MARKS_MS.length - 1]! + STALL_EVERY_MS; at < timeoutMs; at += STALL_EVERY_MS) marks.push(at);
-				for (const at of marks) if (at < timeoutMs) timers.push(setTimeout(look, at));
+				for (const at of marks) if (at < timeoutMs) timers.push(setTimeout(look, Math.max(0, at - sinceMs)));
 				const onWait = options.onWait;
 				if (onWait) {
 					const tick = (): void => {
@@ -746,7 +721,7 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 					};
 					timers.push(setInterval(tick, 1000));
 				}
-				const outcome = await waitUntil(watch.get, timeoutMs, true, early);
+				const outcome = await waitUntil(watch.get, Math.max(0, timeoutMs - sinceMs), true, early);
 				for (const timer of timers) clearTimeout(timer);
 				const ended = (done: NonNullable<ProbeWait['done']>): void =>
 					onWait?.({method: message.method, id: message.id, elapsedMs: clock.now() - requestTMs, limitMs: timeoutMs, done});
@@ -803,7 +778,9 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 					await waitUntil(() => (tree.alive().some((pid) => pid !== server.pid) ? undefined : true), EXIT_SETTLE_MS, false);
 				}
 				const openPipes = (['stdout', 'stderr'] as const).filter((name) => !server.ended[name]);
-				observe('exit', {rootAlive: false, openPipes});
+				const after = observe('exit', {rootAlive: false, openPipes});
+				// Nothing of the tree left a moment ago: the reap need not scan /proc again.
+				if (after?.observed === true && after.processes.length === 0) isTreeGone = true;
 			}
 			await reap();
 			run.detach();
@@ -824,7 +801,7 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 	 */
 	async function reap(): Promise<void> {
 		if (!tree || server.pid === undefined) return;
-		const endOptions = {includeRoot: !server.exitInfo, group: process.platform !== 'win32'};
+		const endOptions = {includeRoot: !server.exitInfo, group: process.platform !== 'win32', scan: !isTreeGone};
 		const record = (pids: number[], signal: 'SIGTERM' | 'SIGKILL'): void => {
 			for (const pid of pids) if (!reaped.includes(pid)) reaped.push(pid);
 			const tMs = clock.now();
@@ -840,7 +817,7 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 				if (second.length > 0) record(second, 'SIGKILL');
 			}
 		}
-		if (server.exitInfo) liveGroups.delete(server.pid);
+		if (server.exitInfo) releaseGroup(server.pid);
 	}
 
 	return run;

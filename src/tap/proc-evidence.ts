@@ -43,9 +43,11 @@ export interface ProcessWatch {
 	 * End every process of the tree still alive except the spawned one's own pid when it is still running
 	 * (`includeRoot` true: it too): its process group (when it leads one), every descendant seen, every
 	 * holder of the session's pipes. Sends `signal` to each.
+	 * @param options `scan` false: leave out the /proc scan for pipe holders (the caller has just observed
+	 *   after the exit and found no process left, so none can have started one since)
 	 * @returns the pids signalled (empty when none was alive)
 	 */
-	endAll(signal: 'SIGTERM' | 'SIGKILL', options?: {readonly includeRoot?: boolean; readonly group?: boolean}): number[];
+	endAll(signal: 'SIGTERM' | 'SIGKILL', options?: {readonly includeRoot?: boolean; readonly group?: boolean; readonly scan?: boolean}): number[];
 	/** Pids of processes seen in the tree (and still the same process: start time checked) that are alive now. */
 	alive(): number[];
 }
@@ -300,14 +302,24 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
 		};
 	};
 
-	/** Every pid of our uid that holds one of the session's pipes (a full /proc scan: only after the exit). */
+	/**
+	 * Every pid of our uid that holds one of the session's pipes (a /proc scan: only after the exit). A
+	 * holder got the pipe from the server's tree (fds are inherited), so it started no earlier than the
+	 * server: one read of each process's `stat` skips the rest of the system, whose fd tables (hundreds
+	 * of links on a desktop) are never listed.
+	 */
 	const pipeHolders = (): number[] => {
 		const wanted = new Set(Object.values(pipes));
 		if (wanted.size === 0) return [];
+		const rootStart = seen.get(rootPid);
 		const out: number[] = [];
 		for (const name of list(proc)) {
 			const pid = Number(name);
 			if (!Number.isInteger(pid) || pid <= 0 || pid === self) continue;
+			if (rootStart !== undefined) {
+				const start = statOf(pid)?.start;
+				if (start === undefined || start < rootStart) continue;
+			}
 			for (const fd of list(`${proc}/${pid}/fd`)) {
 				const target = link(`${proc}/${pid}/fd/${fd}`);
 				if (target !== undefined && wanted.has(target)) {
@@ -385,7 +397,7 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
 				}
 			}
 			if (isLinux) {
-				const targets = new Set([...alive(), ...(isSame(rootPid, seen.get(rootPid)) ? tree() : []), ...pipeHolders()]);
+				const targets = new Set([...alive(), ...(isSame(rootPid, seen.get(rootPid)) ? tree() : []), ...(endOptions.scan === false ? [] : pipeHolders())]);
 				for (const pid of targets) send(pid);
 			}
 			return signalled;

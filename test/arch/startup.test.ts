@@ -2,8 +2,10 @@ import {existsSync, readFileSync} from 'node:fs';
 import {dirname, join, relative, resolve} from 'node:path';
 import {describe, expect, it} from 'vitest';
 
-// Issue 12 (a probe as fast as a bare client): `probe` must not load execa (~100 modules) nor the TS SDK's
-// zod schemas (~100 modules) before it spawns the server. They stay reachable only through `import()`.
+// Issue 12 (a probe as fast as a bare client): `probe` starts the server before it loads anything it does
+// not need to check its options and spawn: no execa (~100 modules), no TS SDK zod schemas (~100 modules),
+// and neither the probe's exchange, the session with its detectors nor a renderer (~60 modules). Those
+// load by `import()` while the server starts.
 const root = join(import.meta.dirname, '..', '..', 'src');
 
 /** Every module a file loads statically (`import … from`, `export … from`; not `import type`, not `import()`). */
@@ -29,13 +31,38 @@ function staticGraph(entry: string): {files: Set<string>; packages: Map<string, 
 	return {files, packages};
 }
 
+/** Files of src/ that the CLI loads before `probe` spawns the server: the entry and the probe command's static graph. */
+const beforeSpawn = (): string[] => {
+	const names = new Set<string>();
+	for (const entry of [join(root, 'cli', 'main.ts'), join(root, 'cli', 'commands', 'probe.ts')]) {
+		for (const file of staticGraph(entry).files) names.add(relative(root, file));
+	}
+	return [...names].sort();
+};
+
 describe('probe start-up path', () => {
-	it('loads neither execa nor the SDK schemas (zod) statically', () => {
-		const {files, packages} = staticGraph(join(root, 'cli', 'commands', 'probe.ts'));
+	it('loads neither execa nor the SDK schemas (zod) statically: commander is the only package', () => {
+		const {packages} = staticGraph(join(root, 'cli', 'commands', 'probe.ts'));
 		expect([...packages.keys()].sort()).toEqual(['commander']);
-		const names = [...files].map((file) => relative(root, file));
-		expect(names).not.toContain(join('core', 'jsonrpc', 'sdk-schemas.ts'));
-		expect(names).toContain(join('tap', 'probe.ts'));
+		expect(beforeSpawn()).not.toContain(join('core', 'jsonrpc', 'sdk-schemas.ts'));
+	});
+
+	it('loads no session, detector registry, framer, probe exchange or renderer before the spawn', () => {
+		const names = beforeSpawn();
+		expect(names).toContain(join('tap', 'probe-start.ts'));
+		expect(names.filter((name) => /^core[/\\](session|framing|jsonrpc)[/\\]/.test(name) || /^render[/\\](json|report|tui)[/\\]/.test(name))).toEqual([]);
+		for (const heavy of [join('tap', 'probe.ts'), join('core', 'detectors', 'registry.ts'), join('render', 'text', 'plain-log.ts'), join('cli', 'present.ts')]) {
+			expect(names).not.toContain(heavy);
+		}
+		// 17 files today (the CLI entry, the option checks, tap/spawn, tap/probe-start and its /proc watch);
+		// was 76 before the probe's parts moved behind import(). A new static import must earn its place.
+		expect(names.length).toBeLessThanOrEqual(20);
+	});
+
+	it('the probe command reaches the exchange and the session through import()', () => {
+		const text = readFileSync(join(root, 'cli', 'commands', 'probe.ts'), 'utf8');
+		expect(text).toMatch(/import\('\.\.\/\.\.\/tap\/probe\.js'\)/);
+		expect(text).toMatch(/import\('\.\.\/\.\.\/core\/session\/session\.js'\)/);
 	});
 
 	it('the graph walker sees the schemas where they are loaded statically', () => {

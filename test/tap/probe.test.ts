@@ -3,7 +3,7 @@ import {performance} from 'node:perf_hooks';
 import {afterAll, describe, expect, it} from 'vitest';
 import {Session} from '../../src/core/session/session.js';
 import type {Frame, Mark, SessionMeta, StreamName} from '../../src/core/types.js';
-import {DEFAULT_TIMEOUT_MS, SHUTDOWN_MS, runProbe, isModernEraError, type ProbeOptions, type SessionInit} from '../../src/tap/probe.js';
+import {DEFAULT_TIMEOUT_MS, SHUTDOWN_MS, runProbe, isModernEraError, startProbeServer, type ProbeOptions, type SessionInit} from '../../src/tap/probe.js';
 import {SDK_DEFAULT_ENV_KEYS, buildEnv} from '../../src/tap/spawn.js';
 import {testEnv, writeServers} from './servers.js';
 
@@ -295,6 +295,45 @@ describe('runProbe', () => {
 		expect(result.reprobe).toBeUndefined();
 		// It did not wait for the initialize timeout nor for a shutdown step.
 		expect(elapsedMs).toBeLessThan(DEFAULT_TIMEOUT_MS);
+	});
+});
+
+describe('runProbe with a server started before it (the CLI: spawn first, load the probe meanwhile)', () => {
+	it('records the initialize written at the spawn first and plays the same exchange, even when the reply came before runProbe', async () => {
+		const spawned = startProbeServer({command: ['node', servers.path('healthy')], env: testEnv(), initialize: {protocolVersion: '2025-11-25', clientVersion: VERSION}});
+		expect(spawned.initialize?.tMs).toBeGreaterThanOrEqual(0);
+		// The server starts, reads initialize and replies while the probe is not yet listening (on most
+		// machines; either way the record must be the same): its reply waits in the spawn's buffer.
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		const {result} = await probe(['node', servers.path('healthy')], {spawned, timeoutMs: ANSWER_WAIT_MS});
+		const {session} = result;
+		expect(result.pid).toBe(spawned.server.pid);
+		expect(text(session, 'stdin')).toBe(
+			INIT_LINE +
+				'{"jsonrpc":"2.0","method":"notifications/initialized"}\n' +
+				'{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n' +
+				'{"jsonrpc":"2.0","id":2,"method":"prompts/list"}\n' +
+				'{"jsonrpc":"2.0","id":3,"method":"ping"}\n',
+		);
+		const frames = session.getSnapshot().frames;
+		expect(frames.map((f) => [f.stream, f.kind, f.id])).toEqual([
+			['stdin', 'request', 0],
+			['stdout', 'response', 0],
+			['stdin', 'notification', undefined],
+			['stdin', 'request', 1],
+			['stdout', 'response', 1],
+			['stdin', 'request', 2],
+			['stdout', 'response', 2],
+			['stdin', 'request', 3],
+			['stdout', 'response', 3],
+		]);
+		// The request keeps the time it was written at; the reply's latency is counted from then.
+		expect(frames[0]!.tMs).toBe(spawned.initialize!.tMs);
+		expect(frames[1]!.tMs).toBeGreaterThanOrEqual(frames[0]!.tMs);
+		expect(codes(session)).toEqual([]);
+		expect(markOf(session, 'timeout')).toEqual([]);
+		expect(result.summary).toMatchObject({verdict: 'ok', era: 'legacy', tools: 1, serverInfo: {name: 'tiny', version: '1.0.0'}});
+		expect(result.exit).toMatchObject({code: 0, signal: null});
 	});
 });
 

@@ -1,16 +1,19 @@
 import {Command, Option} from 'commander';
-import {Session} from '../../core/session/session.js';
+import type {Session} from '../../core/session/session.js';
 import {USER_STOP_PHASE, type SessionMeta} from '../../core/types.js';
 import {createWaitProgress} from '../wait-progress.js';
-import {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, loadSdkSchemas, runProbe, type ProbeOptions, type ProbeResult, type SessionInit} from '../../tap/probe.js';
-import {formatSummary} from '../../render/text/plain-log.js';
+import type {ProbeOptions, ProbeResult, SessionInit} from '../../tap/probe.js';
+import {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, loadSdkSchemas, startProbeServer} from '../../tap/probe-start.js';
 import {buildEnv, EnvOptionError, loadProcessStarter} from '../../tap/spawn.js';
 import {EXIT, UsageError} from '../exit-codes.js';
 import {collect, exitCodeFor, parseFailOn, parseIgnore, parseMs, parsePositiveInt, resolveColor, type FailOn} from '../options.js';
-import {createPresenter, type OutputMode} from '../present.js';
+import type {OutputMode, Presenter} from '../present.js';
 import {captureIdentity} from '../redact-options.js';
-import {followVerbose} from '../verbose-log.js';
 import {VERSION} from '../version.js';
+
+// Issue 12 (a probe as fast as a bare client): this module loads only what checks the options and starts
+// the server (commander, tap/probe-start, tap/spawn). The probe itself, the session with its detectors,
+// the renderers and the TS SDK's schemas load by import() while the server starts (test/arch/startup.test.ts).
 
 interface ProbeCliOptions {
 	readonly json?: boolean;
@@ -103,37 +106,55 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		clientVersion: VERSION,
 		...(options.verbose ? {onLog: (line: string) => process.stderr.write(`mcp-wire: ${line}\n`)} : {}),
 	};
-	const newSession = (init: SessionInit): Session => {
-		const meta: SessionMeta = {...baseMeta, startedAt: init.startedAt, ...(init.pid === undefined ? {} : {pid: init.pid})};
-		const session = new Session(meta, {ignore, schemas: init.schemas});
-		if (options.verbose === true) followVerbose(session, init, (line) => process.stderr.write(`mcp-wire: ${line}\n`));
-		return session;
-	};
-
-	if (isTui) return runProbeTui(probeOptions, newSession, failOn);
-
 	const mode: OutputMode = options.json ? 'json' : options.report ? 'report' : 'plain';
-	const presenter = createPresenter({
-		mode,
-		isColor,
-		hex: options.hex === true,
-		redact: options.json ? options.redact === true : options.redact !== false,
-		redactPayloads: options.redactPayloads === true,
-		...(options.maxLines === undefined ? {} : {maxLines: options.maxLines}),
-		serverEnv: built.env,
-		out: process.stdout,
+	// Start the server now, and load the rest while it starts. Not under the TUI (it loads first, then
+	// builds each run's session at once) nor on Windows (execa starts the server there).
+	const spawned = isTui || process.platform === 'win32' ? undefined : startProbeServer({...probeOptions, initialize: {protocolVersion: options.protocolVersion, clientVersion: VERSION}});
+	const loading = Promise.all([
+		import('../../core/session/session.js'),
+		options.verbose === true ? import('../verbose-log.js') : undefined,
+		isTui ? undefined : import('../present.js'),
+	] as const);
+	// The probe itself is needed first (its reply watcher reads the server's first bytes); the session's
+	// parts only once the SDK's schemas are there too.
+	const {runProbe} = await import('../../tap/probe.js');
+	let presenter: Presenter | undefined;
+	let newSession!: (init: SessionInit) => Session;
+	const schemas = Promise.all([loadSdkSchemas(), loading]).then(([loaded, [{Session}, verbose, present]]) => {
+		newSession = (init) => {
+			const meta: SessionMeta = {...baseMeta, startedAt: init.startedAt, ...(init.pid === undefined ? {} : {pid: init.pid})};
+			const session = new Session(meta, {ignore, schemas: init.schemas});
+			if (verbose !== undefined) verbose.followVerbose(session, init, (line) => process.stderr.write(`mcp-wire: ${line}\n`));
+			return session;
+		};
+		presenter = present?.createPresenter({
+			mode,
+			isColor,
+			hex: options.hex === true,
+			redact: options.json ? options.redact === true : options.redact !== false,
+			redactPayloads: options.redactPayloads === true,
+			...(options.maxLines === undefined ? {} : {maxLines: options.maxLines}),
+			serverEnv: built.env,
+			out: process.stdout,
+		});
+		return loaded;
 	});
+
+	if (isTui) return runProbeTui({...probeOptions, schemas: await schemas}, (init) => newSession(init), failOn);
+
 	const onWait = createWaitProgress({stderr: process.stderr, verbose: options.verbose === true, stdoutIsTerminal: mode === 'plain' && process.stdout.isTTY === true});
 	const result = await runProbe({
 		...probeOptions,
+		...(spawned ? {spawned} : {}),
+		schemas,
 		...(onWait ? {onWait} : {}),
 		createSession: (init) => {
 			const session = newSession(init);
-			if (init.purpose === 'probe') presenter.attach(session);
+			if (init.purpose === 'probe') presenter!.attach(session);
 			return session;
 		},
 	});
-	await presenter.finish(result.session, result.reprobe);
+	await presenter!.finish(result.session, result.reprobe);
 	return exitCodeFor(result.summary, failOn);
 }
 
@@ -142,10 +163,16 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
  * `r` re-runs the probe with a fresh process; quitting shuts the server down per R14. After the TUI
  * has restored the terminal, the summary of the last run is printed.
  */
-async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession'>, newSession: (init: SessionInit) => Session, failOn: FailOn): Promise<number> {
+async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession' | 'schemas'> & {readonly schemas: Awaited<ProbeOptions['schemas']>}, newSession: (init: SessionInit) => Session, failOn: FailOn): Promise<number> {
 	process.env['NODE_ENV'] ??= 'production';
 	// Loaded before the first run, so that each run builds its session at once (the TUI shows it).
-	const [{startTui}, schemas, starter] = await Promise.all([import('../../render/tui/start-tui.js'), loadSdkSchemas(), loadProcessStarter()]);
+	const [{startTui}, {formatSummary}, {runProbe}, starter] = await Promise.all([
+		import('../../render/tui/start-tui.js'),
+		import('../../render/text/plain-log.js'),
+		import('../../tap/probe.js'),
+		loadProcessStarter(),
+	]);
+	const {schemas} = probeOptions;
 	type Run = {session: Session; done: Promise<ProbeResult>; quit: () => void; abort: AbortController; send?: (method: string, params?: unknown) => boolean};
 	const launch = (): Run => {
 		let quit = (): void => undefined;

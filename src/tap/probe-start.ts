@@ -1,0 +1,107 @@
+import {Buffer} from 'node:buffer';
+import {STARTUP_LIMIT_MS} from '../core/detectors/no-response.js';
+import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
+import {createClock, type Clock} from './clock.js';
+import {watchProcessTree, type ProcessWatch} from './proc-evidence.js';
+import {nodeStarter, spawnServer, type ProcessStarter, type SpawnedServer} from './spawn.js';
+
+// The probe's first step, in a module of its own with few imports: `probe` starts the server with it
+// before it loads the rest of the probe (framer, session, detectors, renderers, the SDK's schemas), which
+// then load while the server starts (issue 12: a probe as fast as a bare client).
+
+/** The protocol version the probe offers unless told otherwise (the latest legacy revision, R11). */
+export const DEFAULT_PROTOCOL_VERSION = '2025-11-25';
+/** How long each request may take before the probe gives up on it (ms), unless `--timeout` says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/**
+ * How long the probe waits for `initialize` unless `--timeout` says otherwise (ms): the strictest
+ * mainstream startup limit (Claude Code: 30 s), so a server that starts in 11 or 20 s (F42) is seen
+ * answering, not called dead.
+ */
+export const DEFAULT_INITIALIZE_TIMEOUT_MS = STARTUP_LIMIT_MS;
+
+/** Load the TS SDK's schema checks (zod, ~100 modules) by `import()`: off the start-up path of a command. */
+export async function loadSdkSchemas(): Promise<SdkSchemas> {
+	return (await import('../core/jsonrpc/sdk-schemas.js')).SDK_SCHEMAS;
+}
+
+/** A server the probe started: its session clock (tMs 0 = the spawn), the process, and the watch on its tree. */
+export interface ProbeServer {
+	readonly clock: Clock;
+	readonly server: SpawnedServer;
+	/** Absent when the command could not start. */
+	readonly tree?: ProcessWatch;
+	/** The `initialize` request already written to the server's stdin (its bytes, and when, ms), when one was. */
+	readonly initialize?: {readonly message: InitializeRequest; readonly bytes: Uint8Array; readonly tMs: number};
+}
+
+/** The probe's `initialize` request (id 0, no client capabilities, R8). */
+export type InitializeRequest = {jsonrpc: '2.0'; id: 0; method: 'initialize'; params: {protocolVersion: string; capabilities: Record<string, never>; clientInfo: {name: 'mcp-wire'; version: string}}};
+
+/**
+ * The `initialize` request the probe sends (id 0, R8): the offered protocol version, no client
+ * capabilities, `clientInfo` `{name: 'mcp-wire', version}`.
+ */
+export function initializeRequest(protocolVersion: string, clientVersion: string): InitializeRequest {
+	return {jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion, capabilities: {}, clientInfo: {name: 'mcp-wire', version: clientVersion}}};
+}
+
+/** Process groups the probe started and has not ended yet: killed if this process exits first. */
+const liveGroups = new Set<number>();
+let groupHookInstalled = false;
+function trackGroup(pid: number): void {
+	liveGroups.add(pid);
+	if (groupHookInstalled) return;
+	groupHookInstalled = true;
+	process.once('exit', () => {
+		for (const group of liveGroups) {
+			try {
+				process.kill(-group, 'SIGKILL');
+			} catch {
+				// already gone
+			}
+		}
+	});
+}
+
+/** The process group led by `pid` is gone (the probe ended it): no SIGKILL to it when this process exits. */
+export function releaseGroup(pid: number): void {
+	liveGroups.delete(pid);
+}
+
+/**
+ * Spawn a server for the probe, in a process group of its own, with a fresh session clock; its events
+ * wait (buffered, see `SpawnedServer.listen`) until `runProbe` listens, so nothing is lost while the rest
+ * of the probe loads. The tree watch learns the server's pipes at once (before it can redirect them) and
+ * remembers every descendant it sees. With `initialize` (the CLI), the `initialize` request is written at
+ * once, as a real client writes it right after the spawn; `runProbe` records it and waits for its reply.
+ * Never throws for a command that cannot start (`server.started` then resolves `{ok: false}`).
+ *
+ * @param options the command (program and arguments, no shell), the server's whole environment, its cwd;
+ *   `initialize`: the protocol version to offer and our version for `clientInfo`
+ * @param starter how to start it (default Node's spawn: pass `loadProcessStarter()`'s on Windows)
+ */
+export function startProbeServer(
+	options: {
+		readonly command: readonly string[];
+		readonly env: Readonly<Record<string, string>>;
+		readonly cwd?: string;
+		readonly initialize?: {readonly protocolVersion: string; readonly clientVersion: string};
+	},
+	starter: ProcessStarter = nodeStarter,
+): ProbeServer {
+	const clock = createClock();
+	const server = spawnServer(options.command, {env: options.env, ...(options.cwd === undefined ? {} : {cwd: options.cwd}), clock, starter, processGroup: true});
+	if (server.pid === undefined) return {clock, server};
+	if (process.platform !== 'win32') trackGroup(server.pid);
+	let initialize: ProbeServer['initialize'];
+	if (options.initialize !== undefined) {
+		const message = initializeRequest(options.initialize.protocolVersion, options.initialize.clientVersion);
+		const bytes = Buffer.from(`${JSON.stringify(message)}\n`, 'utf8');
+		const tMs = clock.now();
+		if (server.write(bytes)) initialize = {message, bytes, tMs};
+	}
+	// Writing to its stdin does not change the server's fds: the watch still reads the pipes it was given.
+	const tree = watchProcessTree(server.pid, {now: () => clock.now()});
+	return {clock, server, tree, ...(initialize ? {initialize} : {})};
+}

@@ -1,0 +1,71 @@
+import {mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterEach, describe, expect, it} from 'vitest';
+import {watchProcessTree} from '../../src/tap/proc-evidence.js';
+
+// A fake /proc (procRoot) with the files the watch reads: stat, cmdline, fd/ links, task/ threads.
+let dirs: string[] = [];
+afterEach(() => {
+	for (const dir of dirs) rmSync(dir, {recursive: true, force: true});
+	dirs = [];
+});
+
+/** `/proc/<pid>/stat` text: state field 3, ppid field 4, start time (ticks) field 22. */
+const statLine = (pid: number, comm: string, ppid: number, start: number): string => `${pid} (${comm}) S ${ppid} ${'0 '.repeat(17)}${start} 0 0\n`;
+
+function fakeProc(): {root: string; add: (pid: number, opts: {ppid: number; start: number; fds: Record<number, string>; comm?: string}) => void} {
+	const root = mkdtempSync(join(tmpdir(), 'mcp-wire-proc-'));
+	dirs.push(root);
+	writeFileSync(join(root, 'uptime'), '1000.00 500.00\n');
+	const add = (pid: number, opts: {ppid: number; start: number; fds: Record<number, string>; comm?: string}): void => {
+		const dir = join(root, String(pid));
+		mkdirSync(join(dir, 'fd'), {recursive: true});
+		mkdirSync(join(dir, 'task', String(pid)), {recursive: true});
+		writeFileSync(join(dir, 'stat'), statLine(pid, opts.comm ?? 'node', opts.ppid, opts.start));
+		writeFileSync(join(dir, 'cmdline'), `${opts.comm ?? 'node'}\0`);
+		writeFileSync(join(dir, 'task', String(pid), 'children'), '');
+		writeFileSync(join(dir, 'task', String(pid), 'syscall'), '232 0x3 0x0 0x400 0xffffffff 0x0 0x0 0x0 0x0\n');
+		for (const [fd, target] of Object.entries(opts.fds)) symlinkSync(target, join(dir, 'fd', fd));
+	};
+	return {root, add};
+}
+
+const PIPES = {0: 'socket:[11]', 1: 'socket:[12]', 2: 'socket:[13]'};
+
+describe('watchProcessTree after the exit', () => {
+	it('finds a process that left the tree but holds the server\'s stdout (it started after the server)', () => {
+		const proc = fakeProc();
+		proc.add(100, {ppid: 1, start: 5000, fds: PIPES});
+		const watch = watchProcessTree(100, {now: () => 50, platform: 'linux', arch: 'x64', procRoot: proc.root, selfPid: 99});
+		expect(watch.pipes).toEqual({stdin: 'socket:[11]', stdout: 'socket:[12]', stderr: 'socket:[13]'});
+		// The server exits; a daemonised worker (never seen in the tree) still holds its stdout on fd 1.
+		rmSync(join(proc.root, '100'), {recursive: true});
+		proc.add(200, {ppid: 1, start: 5003, fds: {0: '/dev/null', 1: 'socket:[12]', 2: '/dev/null'}, comm: 'worker'});
+		const evidence = watch.observe('exit', {rootAlive: false, openPipes: ['stdout']});
+		expect(evidence.processes.map((p) => [p.pid, p.comm, p.holds])).toEqual([[200, 'worker', {stdout: [1]}]]);
+		expect(evidence.openPipes).toEqual(['stdout']);
+	});
+
+	it('reads no fd table of a process that started before the server (fds are inherited: it cannot hold a session pipe)', () => {
+		const proc = fakeProc();
+		proc.add(100, {ppid: 1, start: 5000, fds: PIPES});
+		const watch = watchProcessTree(100, {now: () => 50, platform: 'linux', arch: 'x64', procRoot: proc.root, selfPid: 99});
+		rmSync(join(proc.root, '100'), {recursive: true});
+		// pid 40 started 1 tick before the server; pid 300 in the same tick as the server (10 ms resolution: kept).
+		proc.add(40, {ppid: 1, start: 4999, fds: {7: 'socket:[13]'}, comm: 'old'});
+		proc.add(300, {ppid: 1, start: 5000, fds: {2: 'socket:[13]'}, comm: 'same-tick'});
+		const evidence = watch.observe('exit', {rootAlive: false});
+		expect(evidence.processes.map((p) => [p.pid, p.holds])).toEqual([[300, {stderr: [2]}]]);
+	});
+
+	it('a clean exit leaves nothing to describe', () => {
+		const proc = fakeProc();
+		proc.add(100, {ppid: 1, start: 5000, fds: PIPES});
+		proc.add(60, {ppid: 1, start: 100, fds: {0: 'socket:[77]'}, comm: 'shell'});
+		const watch = watchProcessTree(100, {now: () => 50, platform: 'linux', arch: 'x64', procRoot: proc.root, selfPid: 99});
+		rmSync(join(proc.root, '100'), {recursive: true});
+		const evidence = watch.observe('exit', {rootAlive: false});
+		expect(evidence).toMatchObject({reason: 'exit', observed: true, rootPid: 100, rootAlive: false, processes: []});
+	});
+});
