@@ -8,15 +8,18 @@
 //              exchange and the same R14 shutdown as the probe, nothing else.
 //   mcp-wire   node bin/mcp-wire.js probe --json -- node <server>   (stdout to /dev/null)
 //   sdk        the real TS SDK client (bench/clients/sdk-client.mjs): connect, listTools, close
-//   guard      the peer mcp-stdio-guard --json --request tools/list, when MCP_STDIO_GUARD names its bin
-//              script (it is not on npm; get it from its repository into a directory outside this repo)
+//   guard      the peer mcp-stdio-guard --json --request tools/list: MCP_STDIO_GUARD names its bin script,
+//              else a sibling checkout ../mcp-stdio-guard is used (it is not on npm; get it from its
+//              repository into a directory outside this repo); without it the bench says "peer not found"
+//   baseline   with MCP_WIRE_BASELINE_BIN: another build's bin/mcp-wire.js probe --json (before/after in
+//              one interleaved run)
 //   node -e 0  node's own start-up, for reference
 //
 // Printed: the median wall time of each (ms) and the median of the per-repetition ratios to the floor
 // and to the guard. Targets: mcp-wire ≤ 1.3× the floor, and ≤ 1.0× the guard in the same run.
 // Usage: npm run bench:probe [-- --repeat N]
 // Env: MCP_WIRE_BIN (default bin/mcp-wire.js), MCP_STDIO_GUARD (path to mcp-stdio-guard's bin/mcp-stdio-guard.js),
-//      BENCH_REPEAT (default 15).
+//      MCP_WIRE_BASELINE_BIN (another build to compare with), BENCH_REPEAT (default 15).
 
 import {spawn} from 'node:child_process';
 import {existsSync} from 'node:fs';
@@ -28,7 +31,8 @@ const BIN = process.env.MCP_WIRE_BIN ?? path.join(ROOT, 'bin', 'mcp-wire.js');
 const SERVER = path.join(ROOT, 'examples', 'servers', 'node', 'healthy.mjs');
 const repeatArg = process.argv.indexOf('--repeat');
 const REPEAT = Number(repeatArg > 0 ? process.argv[repeatArg + 1] : (process.env.BENCH_REPEAT ?? 15));
-const GUARD = process.env.MCP_STDIO_GUARD;
+const GUARD = process.env.MCP_STDIO_GUARD ?? path.join(ROOT, '..', 'mcp-stdio-guard', 'bin', 'mcp-stdio-guard.js');
+const BASELINE = process.env.MCP_WIRE_BASELINE_BIN;
 
 const configs = [
 	{name: 'floor', args: [path.join(ROOT, 'bench', 'clients', 'raw-client.mjs'), SERVER]},
@@ -36,8 +40,9 @@ const configs = [
 	{name: 'sdk', args: [path.join(ROOT, 'bench', 'clients', 'sdk-client.mjs'), SERVER]},
 	{name: 'node -e 0', args: ['-e', '0']},
 ];
-if (GUARD !== undefined && existsSync(GUARD)) configs.push({name: 'guard', args: [GUARD, '--json', '--request', 'tools/list', '--', 'node', SERVER]});
-else process.stderr.write(`probe bench: mcp-stdio-guard not measured (set MCP_STDIO_GUARD to its bin/mcp-stdio-guard.js; it is not on npm)\n`);
+if (existsSync(GUARD)) configs.push({name: 'guard', args: [GUARD, '--json', '--request', 'tools/list', '--', 'node', SERVER]});
+else process.stderr.write(`probe bench: peer not found: mcp-stdio-guard not measured (no ${GUARD}; set MCP_STDIO_GUARD to its bin/mcp-stdio-guard.js, it is not on npm)\n`);
+if (BASELINE !== undefined) configs.push({name: 'baseline', args: [BASELINE, 'probe', '--json', '--', 'node', SERVER]});
 
 /** Run `node ...args` to its exit; resolve the wall time in ms. Rejects on a non-zero exit (the run is void). */
 function timeRun(args) {
@@ -64,7 +69,7 @@ const median = (values) => {
 for (const config of configs) await timeRun(config.args);
 
 const times = new Map(configs.map((c) => [c.name, []]));
-const ratios = {floor: [], guard: [], sdk: []};
+const ratios = {floor: [], guard: [], sdk: [], baselineFloor: [], toBaseline: []};
 for (let rep = 0; rep < REPEAT; rep++) {
 	const order = configs.map((_, i) => configs[(i + rep) % configs.length]);
 	const t = {};
@@ -73,6 +78,10 @@ for (let rep = 0; rep < REPEAT; rep++) {
 	ratios.floor.push(t['mcp-wire'] / t.floor);
 	ratios.sdk.push(t['mcp-wire'] / t.sdk);
 	if (t.guard !== undefined) ratios.guard.push(t['mcp-wire'] / t.guard);
+	if (t.baseline !== undefined) {
+		ratios.baselineFloor.push(t.baseline / t.floor);
+		ratios.toBaseline.push(t['mcp-wire'] / t.baseline);
+	}
 }
 
 console.log(`probe bench: ${REPEAT} interleaved repetitions, server ${path.relative(ROOT, SERVER)}`);
@@ -87,5 +96,9 @@ if (ratios.guard.length > 0) {
 	const toGuard = median(ratios.guard);
 	console.log(`mcp-wire / mcp-stdio-guard: ${toGuard.toFixed(2)} (target ≤ 1.00) ${toGuard <= 1 ? 'PASS' : 'FAIL'}`);
 } else {
-	console.log('mcp-wire / mcp-stdio-guard: not measured');
+	console.log('mcp-wire / mcp-stdio-guard: not measured (peer not found)');
+}
+if (ratios.toBaseline.length > 0) {
+	console.log(`baseline (${BASELINE}) / floor: ${median(ratios.baselineFloor).toFixed(2)}`);
+	console.log(`mcp-wire / baseline: ${median(ratios.toBaseline).toFixed(2)}`);
 }
