@@ -366,6 +366,11 @@ export interface SessionMeta {
 	readonly home?: string;
 	/** The user name of who captured the session (`$USER`, else the account name); see {@link SessionMeta.home}. */
 	readonly user?: string;
+	/**
+	 * The capture file a tap writes (absolute path), so `attach` can read what its live socket did not
+	 * deliver before the tap ended (a slow viewer, issue 13). Absent without a capture and outside taps.
+	 */
+	readonly capturePath?: string;
 }
 
 /**

@@ -59,6 +59,13 @@ export class RecordReader {
 		return this.eventCount;
 	}
 
+	/** Bytes received after the last LF (a record not complete yet). */
+	get pendingBytes(): number {
+		let bytes = 0;
+		for (const piece of this.pending) bytes += piece.length;
+		return bytes;
+	}
+
 	/** Feed the next bytes. */
 	push(bytes: Uint8Array): void {
 		let start = 0;
@@ -361,21 +368,52 @@ export interface FollowHandlers extends RecordHandlers {
 
 /**
  * Connect to a live tap and stream its records (from the first byte of the capture, then live).
+ *
+ * When the connection ends before the session's `exit` record arrived whole (the tap cuts off a viewer
+ * still behind 1 s after the session ended, or the tap died), the rest is read from the capture file the
+ * header names (`capturePath`, issue 13): the file is read with {@link readRecordFile}, the events
+ * already handed out are skipped by count (the socket sends the file's own bytes, so the first N events
+ * are the same), and the rest are handed out. The file is used only when its header is the same session
+ * (start time, pid, path); otherwise, or when it cannot be read, the session ends where the socket did.
+ * Not after `stop()`.
  * @returns `stop()` to disconnect early; `connected` resolves once connected, rejects when it cannot
  */
 export function followTap(address: string, handlers: FollowHandlers): {readonly stop: () => void; readonly connected: Promise<void>} {
-	const reader = new RecordReader(handlers);
+	let header: SessionHeader | undefined;
+	let sawExit = false;
+	const reader = new RecordReader({
+		onHeader: (received) => {
+			header = received;
+			handlers.onHeader(received);
+		},
+		onEvent: (event) => {
+			if (event.type === 'exit') sawExit = true;
+			handlers.onEvent(event);
+		},
+	});
 	const socket = net.connect(address);
 	let isEnded = false;
 	let isConnected = false;
+	let isStopped = false;
 	socket.once('connect', () => {
 		isConnected = true;
 	});
+	const endWithSocket = (): void => {
+		reader.end();
+		handlers.onEnd(reader);
+	};
 	const end = (): void => {
 		if (isEnded || !isConnected) return;
 		isEnded = true;
-		reader.end();
-		handlers.onEnd(reader);
+		if (isStopped || header?.capturePath === undefined || (sawExit && reader.pendingBytes === 0)) {
+			endWithSocket();
+			return;
+		}
+
+		void finishFromCapture(header, reader.events, handlers).then((fileReader) => {
+			if (fileReader) handlers.onEnd(fileReader);
+			else endWithSocket();
+		});
 	};
 	const connected = new Promise<void>((resolve, reject) => {
 		socket.once('connect', () => resolve());
@@ -387,8 +425,34 @@ export function followTap(address: string, handlers: FollowHandlers): {readonly 
 	socket.on('close', end);
 	return {
 		stop: () => {
+			isStopped = true;
 			socket.destroy();
 		},
 		connected,
 	};
+}
+
+/**
+ * Hand out the events of `header.capturePath` after the first `delivered` ones (see {@link followTap}).
+ * @returns the file's reader (its problems and truncation cover the whole session), or undefined when the
+ * file is not this session's capture or cannot be read (nothing was handed out then)
+ */
+async function finishFromCapture(header: SessionHeader, delivered: number, handlers: RecordHandlers): Promise<RecordReader | undefined> {
+	let isSame = false;
+	let seen = 0;
+	try {
+		const fileReader = await readRecordFile(header.capturePath!, {
+			onHeader: (fileHeader) => {
+				isSame = fileHeader.startedAt === header.startedAt && fileHeader.pid === header.pid && fileHeader.capturePath === header.capturePath;
+			},
+			onEvent: (event) => {
+				if (!isSame) return;
+				seen++;
+				if (seen > delivered) handlers.onEvent(event);
+			},
+		});
+		return isSame && seen >= delivered ? fileReader : undefined;
+	} catch {
+		return undefined;
+	}
 }

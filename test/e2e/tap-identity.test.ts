@@ -24,7 +24,7 @@ describe('tap: the capture records who captured it; report redacts with that (re
 			stdin: 'pipe',
 		});
 		expect(tapped.exitCode).toBe(3);
-		expect(readCapture(capture).header).toMatchObject({home: '/home/alice', user: 'alice'});
+		expect(readCapture(capture).header).toMatchObject({home: '/home/alice', user: 'alice', capturePath: capture});
 
 		const reported = await execa('node', [BIN, 'report', capture, '--max-lines', '400'], {
 			env: {...box.env, HOME: '/home/bob', USER: 'bob', LOGNAME: 'bob'},

@@ -1,4 +1,4 @@
-import {chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
+import {chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
 import {execFileSync} from 'node:child_process';
 import net from 'node:net';
 import {tmpdir} from 'node:os';
@@ -8,7 +8,7 @@ import {decodeRecords, encodeEvent, encodeHeader, type SessionHeader} from '../.
 import {replayEvents} from '../../src/core/session/replay.js';
 import {Session} from '../../src/core/session/session.js';
 import type {SessionEvent, SessionMeta} from '../../src/core/types.js';
-import {chooseTap, feedEvent, listLiveTaps, readRecordFile, RecordReader, type LiveTap} from '../../src/tap/attach.js';
+import {chooseTap, feedEvent, followTap, listLiveTaps, readRecordFile, RecordReader, type LiveTap} from '../../src/tap/attach.js';
 import type {PlatformFacts} from '../../src/tap/capture-store.js';
 import {LiveSocketServer} from '../../src/tap/live-socket.js';
 
@@ -240,5 +240,78 @@ describe('readers trust only their own runtime directory and sockets (issue 13)'
 		} finally {
 			server.close();
 		}
+	});
+});
+
+describe('followTap: a viewer the tap cut off finishes from the capture file (issue 13)', () => {
+	let dir: string;
+	beforeEach(() => {
+		dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-follow-'));
+	});
+	afterEach(() => {
+		rmSync(dir, {recursive: true, force: true});
+	});
+
+	/** 300 stdout chunks of 8 KiB (about 3.3 MB of records) and the exit. */
+	const bulk: SessionEvent[] = [
+		...Array.from({length: 300}, (_, k) => chunk(k, 'stdout', k * 8192, k, `${String(k).padStart(8191, '.')}\n`)),
+		{type: 'exit', exit: {code: 0, signal: null, tMs: 400}},
+	];
+
+	/**
+	 * Serve a capture whose first 10 events are on the socket, let the viewer read them, then end the
+	 * session with the rest still unsent and no grace: the tap cuts the viewer off, as it does to one
+	 * still behind 1 s after the session ended.
+	 */
+	async function followCutOff(meta: SessionMeta, file: string): Promise<{events: SessionEvent[]; reader: RecordReader}> {
+		const lines = [encodeHeader(meta), ...bulk.map((e) => encodeEvent(e))];
+		writeFileSync(file, lines.join('\n') + '\n');
+		let size = Buffer.byteLength(lines.slice(0, 11).join('\n') + '\n');
+		const live = new LiveSocketServer(path.join(dir, 'tap.sock'), {path: file, size: () => size}, () => undefined);
+		expect(await live.listen()).toBe(true);
+		const events: SessionEvent[] = [];
+		let tenSeen: () => void = () => undefined;
+		const ten = new Promise<void>((resolve) => (tenSeen = resolve));
+		const ended = new Promise<RecordReader>((resolve) => {
+			followTap(live.address, {
+				onHeader: () => undefined,
+				onEvent: (event) => {
+					events.push(event);
+					if (events.length === 10) tenSeen();
+				},
+				onEnd: resolve,
+			});
+		});
+		await ten;
+		size = Buffer.byteLength(lines.join('\n') + '\n');
+		await live.close(0);
+		return {events, reader: await ended};
+	}
+
+	it('hands out every event of the session once, in order, and ends as the file does', async () => {
+		const file = path.join(dir, 'cap.ndjson');
+		const {events, reader} = await followCutOff({...META, capturePath: file}, file);
+		expect(events.length).toBe(bulk.length);
+		expect(events.map((e) => (e.type === 'chunk' ? e.chunk.seq : e.type))).toEqual(bulk.map((e) => (e.type === 'chunk' ? e.chunk.seq : e.type)));
+		const bytesOf = (list: readonly SessionEvent[]): Buffer => Buffer.concat(list.flatMap((e) => (e.type === 'chunk' ? [Buffer.from(e.chunk.bytes)] : [])));
+		expect(bytesOf(events).equals(bytesOf(decodeRecords(readFileSync(file, 'utf8')).events))).toBe(true);
+		expect(events.at(-1)).toEqual(bulk.at(-1));
+		expect([reader.problems, reader.isTruncated]).toEqual([[], false]);
+	});
+
+	it('without a capture path in the header the session ends where the socket did (the cut is real)', async () => {
+		const {events, reader} = await followCutOff(META, path.join(dir, 'cap.ndjson'));
+		expect(events.length).toBeGreaterThanOrEqual(10);
+		expect(events.length).toBeLessThan(bulk.length);
+		expect(reader.isTruncated || reader.pendingBytes === 0).toBe(true);
+	});
+
+	it('ignores a capture path whose file is another session', async () => {
+		const file = path.join(dir, 'cap.ndjson');
+		const other = path.join(dir, 'other.ndjson');
+		writeFileSync(other, [encodeHeader({...META, pid: 7, capturePath: file}), ...bulk.map((e) => encodeEvent(e))].join('\n') + '\n');
+		// The socket serves cap.ndjson, whose header names other.ndjson: a different session (pid 7).
+		const {events} = await followCutOff({...META, capturePath: other}, file);
+		expect(events.length).toBeLessThan(bulk.length);
 	});
 });

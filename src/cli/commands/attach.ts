@@ -13,7 +13,8 @@ import {addWatchOptions, reportProblems, watchOutput, type WatchCliOptions, type
  * byte, then every record as it happens; they are fed live into a Session and presented like a live
  * probe (frame log, `--hex`, `--json`, or the TUI on a terminal). Without a target, the only live tap;
  * a target is a tap name, the tap's or the server's pid, or a socket path. Ends when the tap's session
- * ends or on Ctrl+C (detach; the tap goes on). Exit codes as `view`.
+ * ends (what the socket did not deliver is read from the capture file, see `followTap`) or on Ctrl+C
+ * (detach; the tap goes on). Exit codes as `view`.
  */
 export function attachCommand(hooks: WatchHooks = {}): Command {
 	const command = new Command('attach')

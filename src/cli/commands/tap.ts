@@ -159,6 +159,8 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 	const stdout = openWireStream(1, process.stdout);
 	const stdinFd = inPlaceFd(0);
 	let isStdinStream = false;
+	/** The capture file, once the capture started (announced in the header for `attach`). */
+	let capturePath: string | undefined;
 	const killAfterMs = killAfterFromEnv(facts.env, (message) => process.stderr.write(`mcp-wire: warning: ${message}\n`));
 	const result = await runTap({
 		command,
@@ -190,9 +192,10 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 
 							const dir = capturesDir(facts);
 							const lag = captureLagFromEnv(facts.env, warn);
+							capturePath = explicit ?? path.join(dir, captureFileName(new Date(clock.startedAt), name, process.pid));
 							return CaptureWriter.start({
 								...(lag === undefined ? {} : {ringBytes: lag}),
-								path: explicit ?? path.join(dir, captureFileName(new Date(clock.startedAt), name, process.pid)),
+								path: capturePath,
 								...(explicit === undefined ? {privateDir: dir, prune: {maxFiles: limits.maxFiles, maxBytes: limits.maxBytes}} : {}),
 								socket: {
 									address: socketPath(name, process.pid, facts),
@@ -213,6 +216,7 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 							mode: 'tap',
 							name,
 							...captureIdentity(),
+							...(capturePath === undefined ? {} : {capturePath}),
 						}),
 					},
 				}

@@ -105,6 +105,7 @@ export function encodeHeader(meta: SessionMeta): string {
 	put(record, 'name', meta.name);
 	put(record, 'home', meta.home);
 	put(record, 'user', meta.user);
+	put(record, 'capturePath', meta.capturePath);
 	return toLine(record);
 }
 
@@ -336,6 +337,7 @@ function decodeHeader(record: Json): SessionHeader {
 		name: optionalStr(record, 'name'),
 		home: optionalStr(record, 'home'),
 		user: optionalStr(record, 'user'),
+		capturePath: optionalStr(record, 'capturePath'),
 	});
 }
 

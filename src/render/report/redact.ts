@@ -735,6 +735,7 @@ export class Redactor {
 			...(meta.name === undefined ? {} : {name: this.text(meta.name, options)}),
 			...(meta.home === undefined ? {} : {home: this.text(meta.home)}),
 			...(meta.user === undefined ? {} : {user: this.text(meta.user)}),
+			...(meta.capturePath === undefined ? {} : {capturePath: this.text(meta.capturePath)}),
 		};
 	}
 
