@@ -15,8 +15,12 @@ import {informativeLine, variablesNamedIn} from './stderr.js';
 import type {DoctorReport, DoctorRow, DoctorTotals, EnvDifference} from './types.js';
 import {CLIENT_LABEL, evaluateProbe, type ProbeVerdict} from './verdict.js';
 
-/** Default `--jobs`: probes running at the same time. */
-export const DEFAULT_JOBS = 4;
+/**
+ * Default `--jobs`: probes running at the same time. Not tied to the CPU count: a probe mostly waits
+ * (for an interpreter to start, for replies), so 8 at once cuts the waves of slow-starting servers in
+ * half against 4 (issue 12) while keeping a start-up storm of `npx` servers bounded.
+ */
+export const DEFAULT_JOBS = 8;
 /** Lines of a failing server's stderr read for the names of missing variables. */
 const STDERR_LINES = 50;
 /** Default `--total-timeout` (ms): the whole run, env re-probes included. */
@@ -43,8 +47,13 @@ export interface DoctorOptions {
 	readonly maxEnvProbes?: number;
 	/** Diagnostic lines for stderr (`--verbose`), prefixed with `client/name: `. */
 	readonly onLog?: (line: string) => void;
-	/** Called as each row is ready (in completion order), with how many rows are done of how many. */
-	readonly onRow?: (row: DoctorRow, done: number, total: number) => void;
+	/** Called when the probes of a server start (`label`: `client/name`), before it is spawned, with the number of rows to come. */
+	readonly onStart?: (label: string, total: number) => void;
+	/**
+	 * Called as each row is ready (in completion order), with how many rows are done of how many, and
+	 * `label` when the row's server had {@link DoctorOptions.onStart} called (else undefined).
+	 */
+	readonly onRow?: (row: DoctorRow, done: number, total: number, label: string | undefined) => void;
 	/**
 	 * The plan to run (from {@link planTargets} over `files`), so that what the user was shown is what
 	 * runs; planned here when absent.
@@ -187,13 +196,18 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 			const index = next++;
 			const target = targets[index]!;
 			let row: DoctorRow;
+			let label: string | undefined;
 			if (target.kind === 'problem') row = problemRow(target);
 			else if (target.kind === 'skipped') row = skippedRow(target);
 			else if (target.kind === 'held') row = heldRow(target.target, target.reason);
-			else row = await probeTarget(target, options, processes, deadline, warnings);
+			else {
+				label = `${target.file.client}/${target.entry.name}`;
+				options.onStart?.(label, targets.length);
+				row = await probeTarget(target, options, processes, deadline, warnings);
+			}
 			rows[index] = row;
 			done += 1;
-			options.onRow?.(row, done, targets.length);
+			options.onRow?.(row, done, targets.length, label);
 		}
 	};
 	try {

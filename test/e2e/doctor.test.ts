@@ -286,6 +286,86 @@ describe('doctor narrowing and errors', () => {
 	});
 });
 
+describe('doctor --jobs (issue 12)', () => {
+	it('runs 8 probes at a time by default', async () => {
+		const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-doctor-jobs-')));
+		try {
+			// Each server logs `+` when it starts and `-` when it exits, and answers initialize only once 8
+			// servers have started (or after 20 s), so the log shows how many ran at once, whatever the speed.
+			const log = path.join(dir, 'log');
+			writeFileSync(log, '');
+			const server = path.join(dir, 'server.cjs');
+			writeFileSync(
+				server,
+				`const fs = require('node:fs');
+const log = ${JSON.stringify(log)};
+fs.appendFileSync(log, '+');
+process.on('exit', () => fs.appendFileSync(log, '-'));
+const started = Date.now();
+const ready = (then) => { const text = fs.readFileSync(log, 'utf8'); if (text.split('+').length - 1 >= 8 || Date.now() - started > 20000) then(); else setTimeout(() => ready(then), 20); };
+let buf = '';
+process.stdin.on('data', (d) => {
+  buf += d;
+  let i;
+  while ((i = buf.indexOf('\\n')) !== -1) {
+    const msg = JSON.parse(buf.slice(0, i));
+    buf = buf.slice(i + 1);
+    if (msg.id === undefined) continue;
+    const result = msg.method === 'initialize' ? {protocolVersion: msg.params.protocolVersion, capabilities: {}, serverInfo: {name: 't', version: '1'}} : {};
+    ready(() => process.stdout.write(JSON.stringify({jsonrpc: '2.0', id: msg.id, result}) + '\\n'));
+  }
+});
+process.stdin.on('end', () => process.exit(0));
+`,
+			);
+			const file = path.join(dir, '.mcp.json');
+			writeFileSync(file, JSON.stringify({mcpServers: Object.fromEntries(Array.from({length: 9}, (_, i) => [`s${i}`, {command: NODE, args: [server]}]))}));
+			const result = await doctor(home, ['--config', file, '--no-capture', '--include-untrusted', '--yes', '--timeout', '30000']);
+			expect(result.exitCode).toBe(0);
+			const text = readFileSync(log, 'utf8');
+			let running = 0;
+			let most = 0;
+			for (const c of text) {
+				running += c === '+' ? 1 : -1;
+				most = Math.max(most, running);
+			}
+			expect([text.length, most]).toEqual([18, 8]);
+		} finally {
+			rmSync(dir, {recursive: true, force: true});
+		}
+	}, 120_000);
+});
+
+describe('doctor progress (issue 12 goal 5)', () => {
+	it('writes its progress line to stderr only, erases it at the end, and leaves stdout as it is without it', async () => {
+		const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-doctor-progress-')));
+		try {
+			const file = path.join(dir, '.mcp.json');
+			writeFileSync(file, JSON.stringify({mcpServers: {a: {command: NODE, args: [path.join(SERVERS, 'node', 'healthy.mjs')]}, b: {command: NODE, args: [path.join(SERVERS, 'node', 'healthy.mjs')]}}}));
+			const args = ['--config', file, '--no-capture', '--include-untrusted', '--yes', '--timeout', TIMEOUT];
+			const on = await doctor(home, [...args, '--progress', 'always']);
+			// Not a terminal: auto is off.
+			const off = await doctor(home, args);
+			const times = (text: string) => text.replaceAll(/\d+ ms/g, 'N ms').replaceAll(/\(\d+\.\d s\)/g, '(N s)');
+			expect([on.exitCode, off.exitCode]).toEqual([0, 0]);
+			expect(times(on.stdout)).toBe(times(off.stdout));
+			expect(on.stdout).not.toMatch(/\r|\u001B|mcp-wire: doctor/);
+			expect(tableRows(on.stdout).map((r) => [r[2], r[3]])).toEqual([
+				['a', '✔ ok'],
+				['b', '✔ ok'],
+			]);
+			const progress = on.stderr.slice(on.stderr.indexOf('\r'));
+			expect(progress).toMatch(/^\r\u001B\[Kmcp-wire: doctor 0\/2 checked · running claude-code\/a/);
+			expect(progress).toContain('\r\u001B[Kmcp-wire: doctor 2/2 checked');
+			expect(progress.endsWith('\r\u001B[K')).toBe(true);
+			expect(off.stderr).not.toContain('\r');
+			expect(off.stderr).not.toContain('checked');
+		} finally {
+			rmSync(dir, {recursive: true, force: true});
+		}
+	});
+});
+
 describe('doctor trust (issue 13)', () => {
 	it('in a cloned folder runs nothing of its project configs unless asked, and lists what it runs on stderr', async () => {
 		const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-doctor-clone-')));

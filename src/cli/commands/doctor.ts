@@ -3,7 +3,7 @@ import path from 'node:path';
 import {Command, Option} from 'commander';
 import {createInterface} from 'node:readline';
 import {CLIENT_NAMES, type ClientName, type ConfigFile} from '../../configs/index.js';
-import {DEFAULT_JOBS, DEFAULT_TOTAL_TIMEOUT_MS, exitCodeOf, formatJsonRecords, formatReport, planTargets, runDoctor, STATUS_TEXT, type ProbeTarget} from '../../doctor/index.js';
+import {DEFAULT_JOBS, DEFAULT_TOTAL_TIMEOUT_MS, DoctorProgress, exitCodeOf, formatJsonRecords, formatReport, planTargets, runDoctor, STATUS_TEXT, type ProbeTarget} from '../../doctor/index.js';
 import {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS} from '../../tap/probe.js';
 import {capturesDir, currentPlatform, ensurePrivateDir, pruneCaptures, pruneLimitsFromEnv} from '../../tap/capture-store.js';
 import {EXIT, UsageError} from '../exit-codes.js';
@@ -27,6 +27,7 @@ interface DoctorCliOptions {
 	readonly includeUntrusted?: boolean;
 	readonly yes?: boolean;
 	readonly tryEnv: string[];
+	readonly progress: 'auto' | 'always' | 'never';
 }
 
 const HELP_AFTER = `
@@ -68,7 +69,7 @@ export function doctorCommand(): Command {
 		.addOption(new Option('--client <name>', 'only this client\'s configs').choices([...CLIENT_NAMES]))
 		.option('--config <file>', 'only this config file (its client is told from the name, or give --client)')
 		.option('--json', 'write one NDJSON record per server and a summary record, nothing else')
-		.option('--jobs <n>', 'probes running at the same time', parsePositiveInt('--jobs'), DEFAULT_JOBS)
+		.option('--jobs <n>', 'probes running at the same time (they mostly wait, so more than your cores is fine)', parsePositiveInt('--jobs'), DEFAULT_JOBS)
 		.option('--timeout <ms>', `how long each probe waits for each response, initialize too (default: ${DEFAULT_TIMEOUT_MS} ms per request, ${DEFAULT_INITIALIZE_TIMEOUT_MS} ms for initialize)`, parseMs('--timeout'))
 		.option('--total-timeout <ms>', 'the whole run; probes still running then are stopped', parseMs('--total-timeout'), DEFAULT_TOTAL_TIMEOUT_MS)
 		.option('--protocol-version <version>', 'the protocol version offered in initialize', DEFAULT_PROTOCOL_VERSION)
@@ -77,6 +78,7 @@ export function doctorCommand(): Command {
 		.option('--verbose', 'log what each probe does to stderr')
 		.addOption(new Option('--home <dir>', 'the home directory to look in (default: yours)').hideHelp())
 		.addOption(new Option('--cwd <dir>', 'the project folder to look in (default: the current directory)').hideHelp())
+		.addOption(new Option('--progress <when>', 'the progress line on stderr (auto: when stderr is a terminal)').choices(['auto', 'always', 'never']).default('auto').hideHelp())
 		.addHelpText('after', HELP_AFTER)
 		.action(async (servers: string[], options: DoctorCliOptions) => {
 			process.exitCode = await runDoctorCommand(options, servers);
@@ -167,7 +169,10 @@ async function runDoctorCommand(options: DoctorCliOptions, servers: readonly str
 	const unknown = servers.filter((name) => !known.has(name));
 	if (unknown.length > 0) throw new UsageError(`doctor: no server named ${unknown.map((name) => JSON.stringify(name)).join(', ')} in the configs read (known: ${[...known].join(', ') || 'none'})`);
 	const captureDir = options.capture ? prepareCaptureDir() : undefined;
-	const progress = !options.json && process.stderr.isTTY === true && !options.verbose;
+	// The progress line (issue 12 goal 5): stderr only, on a terminal, not mixed with --verbose lines.
+	const showProgress = options.progress === 'always' || (options.progress === 'auto' && process.stderr.isTTY === true && !options.verbose);
+	let progress: DoctorProgress | undefined;
+	const progressOf = (total: number): DoctorProgress => (progress ??= new DoctorProgress(total, {write: (text) => process.stderr.write(text), columns: process.stderr.columns ?? 80}));
 	const isTerminal = process.stdin.isTTY === true && process.stderr.isTTY === true;
 	const report = await runDoctor({
 		files,
@@ -183,9 +188,14 @@ async function runDoctorCommand(options: DoctorCliOptions, servers: readonly str
 		toolVersion: VERSION,
 		...(captureDir === undefined ? {} : {captureDir}),
 		...(options.verbose ? {onLog: (line: string) => process.stderr.write(`mcp-wire: ${line}\n`)} : {}),
-		...(progress ? {onRow: (_row, done, total) => process.stderr.write(`\rmcp-wire: checked ${done}/${total}`)} : {}),
+		...(showProgress
+			? {
+					onStart: (label: string, total: number) => progressOf(total).started(label),
+					onRow: (_row: unknown, _done: number, total: number, label: string | undefined) => progressOf(total).finished(label),
+				}
+			: {}),
 	});
-	if (progress && report.rows.length > 0) process.stderr.write('\r\x1b[K');
+	progress?.clear();
 	const exitCode = exitCodeOf(report);
 	let isClosed = false;
 	process.stdout.on('error', (error: NodeJS.ErrnoException) => {

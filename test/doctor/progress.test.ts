@@ -1,0 +1,43 @@
+// The doctor's progress line (issue 12 goal 5): one stderr line rewritten in place, erased at the end.
+import {describe, expect, it} from 'vitest';
+import {DoctorProgress} from '../../src/doctor/progress.js';
+
+const ERASE = '\r\u001B[K';
+
+describe('DoctorProgress', () => {
+	it('counts rows checked and names the servers running, rewriting one line', () => {
+		const written: string[] = [];
+		const progress = new DoctorProgress(5, {write: (text) => written.push(text), columns: 200});
+		progress.finished(undefined);
+		progress.started('claude-desktop/weather');
+		progress.started('cursor/github');
+		progress.started('vscode/fs');
+		progress.started('claude-code/db');
+		progress.finished('cursor/github');
+		progress.clear();
+		progress.clear();
+		expect(written).toEqual([
+			`${ERASE}mcp-wire: doctor 1/5 checked`,
+			`${ERASE}mcp-wire: doctor 1/5 checked · running claude-desktop/weather`,
+			`${ERASE}mcp-wire: doctor 1/5 checked · running claude-desktop/weather, cursor/github`,
+			`${ERASE}mcp-wire: doctor 1/5 checked · running claude-desktop/weather, cursor/github (+1)`,
+			`${ERASE}mcp-wire: doctor 1/5 checked · running claude-desktop/weather, cursor/github (+2)`,
+			`${ERASE}mcp-wire: doctor 2/5 checked · running claude-desktop/weather, vscode/fs (+1)`,
+			ERASE,
+		]);
+	});
+
+	it('never wraps: the line is cut to one column less than the terminal', () => {
+		const written: string[] = [];
+		const progress = new DoctorProgress(16, {write: (text) => written.push(text), columns: 40});
+		progress.started('claude-desktop/a-server-with-a-long-name');
+		expect(written[0]).toBe(`${ERASE}mcp-wire: doctor 0/16 checked · runnin…`);
+		expect([...written[0]!.slice(ERASE.length)]).toHaveLength(39);
+	});
+
+	it('writes nothing to clear when nothing was shown', () => {
+		const written: string[] = [];
+		new DoctorProgress(1, {write: (text) => written.push(text)}).clear();
+		expect(written).toEqual([]);
+	});
+});
