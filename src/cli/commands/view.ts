@@ -184,7 +184,7 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 }
 
 /** The TUI's progress line is updated at most this often while a capture loads (ms). */
-const PROGRESS_INTERVAL_MS = 100;
+const PROGRESS_INTERVAL_MS = 250;
 
 /** Thrown from the record handlers to stop reading once the user has quit the TUI. */
 class QuitWhileLoading extends Error {}
@@ -193,7 +193,7 @@ class QuitWhileLoading extends Error {}
  * `view` in the TUI (issue 12 goal 3): the TUI starts on the capture's session header and shows the
  * session as it is rebuilt, the file being read in blocks of up to 1 MiB (each block decoded and fed to
  * the replay, then the event loop turns: ink draws and keys work between blocks). A progress line shows
- * frames, bytes and percent read (updated at most every 100 ms) until the whole file is read. Quitting while it loads stops the reading;
+ * frames, bytes and percent read (updated at most every 250 ms) until the whole file is read. Quitting while it loads stops the reading;
  * the summary then covers what was read, and a line on stderr says so. Record problems, a cut last record
  * and replay errors are written on stderr after the TUI has left the screen.
  * @returns the TUI's exit code (from the summary), or throws UsageError (exit 2) when the file is not a

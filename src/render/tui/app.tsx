@@ -79,8 +79,9 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 	const theme = useTheme();
 	const progress = useLoadProgress(loading);
 	const isLoading = progress !== undefined && !progress.isDone;
-	// While a capture loads, every snapshot costs O(frames) (copies, filters): take one at most every 250 ms.
-	const snapshot = useSession(store, isLoading ? 250 : 50);
+	// While a capture loads, every snapshot costs O(frames) (copies, filters) and a redraw, which the load
+	// waits for: take one at most every 500 ms (the progress line moves every 250 ms).
+	const snapshot = useSession(store, isLoading ? 500 : 50);
 	const size = useTerminalSize();
 	const [state, dispatch] = useReducer(viewReducer, INITIAL_VIEW_STATE);
 	const fullLayout = screenLayout(size.columns, size.rows);

@@ -86,7 +86,7 @@ async function runView(file: string, tui: StartTui): Promise<void> {
 }
 
 describe('view in the TUI: progressive loading', () => {
-	it('starts the TUI before any record is read, then publishes frames and bytes block by block until done', async () => {
+	it('starts the TUI before any record is read, then publishes frames and bytes block by block until done', {timeout: 60_000}, async () => {
 		const file = path.join(dir, 'capture.ndjson');
 		const frameCount = writeCapture(file);
 		const size = statSync(file).size;
@@ -98,7 +98,7 @@ describe('view in the TUI: progressive loading', () => {
 		const [run] = seen as [Seen];
 		expect(run.startFrames).toBe(0);
 		expect(run.startProgress).toEqual({frames: 0, bytesRead: 0, totalBytes: size, isDone: false});
-		// After a block of 1 MiB at most (the first one is always published; later ones at most every 100 ms), then the last one (done).
+		// After a block of 1 MiB at most (the first one is always published; later ones at most every 250 ms), then the last one (done).
 		const read = run.updates.map((u) => u.progress.bytesRead);
 		expect(read[0]).toBe(1024 * 1024);
 		expect(read.every((bytes, i) => i === 0 || bytes >= read[i - 1]!)).toBe(true);
@@ -115,7 +115,7 @@ describe('view in the TUI: progressive loading', () => {
 		expect(run.store!.getSnapshot().frames).toHaveLength(frameCount);
 	});
 
-	it('stops reading when the user quits while it loads, and says so on stderr', async () => {
+	it('stops reading when the user quits while it loads, and says so on stderr', {timeout: 60_000}, async () => {
 		const file = path.join(dir, 'capture.ndjson');
 		const frameCount = writeCapture(file);
 		const size = statSync(file).size;

@@ -11,6 +11,8 @@ import {INITIALIZE, INITIALIZE_REPLY, INITIALIZED, META} from './exchange.js';
 // Issue 12 goal 3: `view` starts the TUI on the first record and loads the rest behind it. Here the
 // "slices" are fed by hand: chunks into the session, then the progress store, then a wait for the frame.
 
+// While loading, the TUI takes a session snapshot at most every 500 ms; a loaded machine may take longer.
+const WAIT_MS = 10_000;
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (segments: readonly {text: string}[]): string => segments.map((segment) => segment.text).join('');
 
@@ -60,13 +62,13 @@ afterEach(() => {
 });
 
 describe('TUI while a capture loads', () => {
-	it('shows the frames read so far under a progress line, keys work, and the line goes once the load is done', async () => {
+	it('shows the frames read so far under a progress line, keys work, and the line goes once the load is done', {timeout: 60_000}, async () => {
 		const session = new Session(META);
 		const load = manualLoad(2048);
 		tui = renderTui(<TuiRoot initialStore={session} theme={COLOR_THEME} loading={load} />, {columns: 100, rows: 24});
 
 		// Nothing read yet: the screen is there, with the progress line and no verdict.
-		await tui.waitForFrame((frame) => frame.includes('loading… 0 frames · 0 B of 2.0 KiB · 0%'));
+		await tui.waitForFrame((frame) => frame.includes('loading… 0 frames · 0 B of 2.0 KiB · 0%'), WAIT_MS);
 		let lines = tui.lastFrame().split('\n');
 		expect(lines[0]!.startsWith(' LOAD ')).toBe(true);
 		expect(lines[0]!.endsWith('● loading 0%')).toBe(true);
@@ -75,7 +77,7 @@ describe('TUI while a capture loads', () => {
 		// First slice: the initialize request. It shows before the load is done; a replay waits for nothing.
 		session.pushChunk('stdin', 1, encode(INITIALIZE));
 		load.update({frames: 1, bytesRead: 512});
-		await tui.waitForFrame((frame) => frame.includes('initialize #1') && frame.includes('loading… 1 frames · 512 B of 2.0 KiB · 25%'));
+		await tui.waitForFrame((frame) => frame.includes('initialize #1') && frame.includes('loading… 1 frames · 512 B of 2.0 KiB · 25%'), WAIT_MS);
 		lines = tui.lastFrame().split('\n');
 		expect(lines[0]!.startsWith(' LOAD ')).toBe(true);
 		expect(lines[0]!.endsWith('● loading 25%')).toBe(true);
@@ -86,18 +88,18 @@ describe('TUI while a capture loads', () => {
 		session.pushChunk('stdout', 5, encode(INITIALIZE_REPLY));
 		session.pushChunk('stdin', 6, encode(INITIALIZED));
 		load.update({frames: 3, bytesRead: 1536});
-		await tui.waitForFrame((frame) => frame.includes('notifications/initialized') && frame.includes('loading… 3 frames · 1.5 KiB of 2.0 KiB · 75%'));
+		await tui.waitForFrame((frame) => frame.includes('notifications/initialized') && frame.includes('loading… 3 frames · 1.5 KiB of 2.0 KiB · 75%'), WAIT_MS);
 		expect(tui.lastFrame()).toMatch(/\n3\/3 follow/);
 
 		// Keys work while loading: g goes to the first frame.
 		await tui.press('g');
-		await tui.waitForFrame((frame) => /\n1\/3 paused/.test(frame));
+		await tui.waitForFrame((frame) => /\n1\/3 paused/.test(frame), WAIT_MS);
 		expect(tui.lastFrame()).toContain('loading… 3 frames');
 
 		// Done: the session is finished, the progress line goes, the verdict and `ended` come.
 		session.finish(7);
 		load.update({frames: 3, bytesRead: 2048, isDone: true});
-		await tui.waitForFrame((frame) => !frame.includes('loading…') && frame.split('\n')[0]!.includes('■ ended'));
+		await tui.waitForFrame((frame) => !frame.includes('loading…') && frame.split('\n')[0]!.includes('■ ended'), WAIT_MS);
 		lines = tui.lastFrame().split('\n');
 		expect(lines[0]!.startsWith(' WARN ') || lines[0]!.startsWith(' OK ')).toBe(true);
 		expect(lines[0]).not.toContain('LOAD');
