@@ -1,4 +1,5 @@
-import {lstatSync} from 'node:fs';
+import {isUtf8} from 'node:buffer';
+import {lstatSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {Command, Option} from 'commander';
 import type {SessionMeta} from '../../core/types.js';
@@ -149,6 +150,7 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 	// warning), never the relay: SIGXFSZ's default action would kill the tap mid-session (issue 13).
 	if (process.platform !== 'win32') process.on('SIGXFSZ', ignoreSignal);
 	const clock = createClock();
+	for (const warning of notUtf8Warnings(command)) process.stderr.write(`mcp-wire: warning: ${warning}\n`);
 	const facts = currentPlatform();
 	const name = sanitizeName(options.name ?? defaultName(command));
 	const isCapturing = options.capture !== false;
@@ -235,6 +237,57 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 	// Nothing should keep the loop alive now; if something does, do not hang the client.
 	setTimeout(() => process.exit(result.exitCode), 1000).unref();
 	return result.exitCode;
+}
+
+/**
+ * Server arguments that are not valid UTF-8 (issue 11). Node decodes its own argv as UTF-8, replacing
+ * each bad byte with U+FFFD, and `child_process` takes arguments only as strings (encoded as UTF-8):
+ * there is no route for raw argument bytes, so such an argument reaches the server with EF BF BD where
+ * the bad bytes were. The tap cannot fix that, so it says so, once per argument. On Linux the raw bytes
+ * are read from `/proc/self/cmdline` (only when an argument holds U+FFFD, so a normal start reads
+ * nothing); elsewhere an argument holding U+FFFD is reported as possibly changed.
+ * @param command the server command as Node decoded it (the last `command.length` entries of argv)
+ * @param cmdline this process's raw argv, NUL-separated (for tests; default `/proc/self/cmdline` on Linux)
+ * @returns one warning per argument, e.g. `argument 2 of the server command is not valid UTF-8 (…)`
+ */
+export function notUtf8Warnings(command: readonly string[], cmdline: () => Buffer | undefined = procCmdline): string[] {
+	if (!command.some((word) => word.includes('\uFFFD'))) return [];
+	const raw = cmdline();
+	const entries: Buffer[] = [];
+	if (raw !== undefined) {
+		let start = 0;
+		for (let at = raw.indexOf(0); at !== -1; at = raw.indexOf(0, start)) {
+			entries.push(raw.subarray(start, at));
+			start = at + 1;
+		}
+
+		if (start < raw.length) entries.push(raw.subarray(start));
+	}
+
+	const isRaw = raw !== undefined && entries.length >= command.length;
+	const rawWords = isRaw ? entries.slice(entries.length - command.length) : [];
+	const warnings: string[] = [];
+	for (const [index, word] of command.entries()) {
+		const what = index === 0 ? 'the server program' : `argument ${index} of the server command`;
+		if (isRaw) {
+			if (!isUtf8(rawWords[index]!)) {
+				warnings.push(`${what} is not valid UTF-8; Node can pass arguments on only as UTF-8 text, so the server gets EF BF BD (U+FFFD) in place of each bad byte`);
+			}
+		} else if (word.includes('\uFFFD')) {
+			warnings.push(`${what} holds U+FFFD: if it was not valid UTF-8, the server gets EF BF BD in place of each bad byte (Node can pass arguments on only as UTF-8 text)`);
+		}
+	}
+
+	return warnings;
+}
+
+function procCmdline(): Buffer | undefined {
+	if (process.platform !== 'linux') return undefined;
+	try {
+		return readFileSync('/proc/self/cmdline');
+	} catch {
+		return undefined;
+	}
 }
 
 /**
