@@ -28,6 +28,8 @@ export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 export const STALL_MARKS_MS = [1_000, 2_000, 3_000, 5_000] as const;
 /** Interval of the later stall looks (ms). */
 export const STALL_EVERY_MS = 5_000;
+/** Two looks count as two "final" observations (the probe stops early) only this far apart, in ms. */
+export const FINAL_LOOK_SPACING_MS = 500;
 /** The Content-Length re-probe waits at most this long (ms), or the probe timeout if shorter. */
 export const REPROBE_TIMEOUT_MS = 5_000;
 /**
@@ -563,6 +565,8 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 	let backlog: Reply[] | undefined = [];
 	let stdoutSeq = 0;
 	let stdoutOffset = 0;
+	/** Bytes read from the server's stdout and stderr so far (a look is stale when it grew meanwhile). */
+	let serverBytes = 0;
 	const onReply = (output: FramerOutput): void => {
 		const raw = output.frame;
 		const base = {stream: raw.stream, offset: raw.offset, byteLength: raw.byteLength, framing: raw.framing, ...(raw.isJson ? {message: raw.message} : {})};
@@ -582,6 +586,7 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		if (!attached) return;
 		switch (event.type) {
 			case 'data':
+				serverBytes += event.bytes.byteLength;
 				feed((s) => s.pushChunk(event.stream, event.tMs, event.bytes));
 				if (event.stream === 'stdout') {
 					replyFramer.push({seq: stdoutSeq++, stream: 'stdout', tMs: event.tMs, offset: stdoutOffset, bytes: event.bytes}, onReply);
@@ -620,6 +625,27 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		const tMs = clock.now();
 		feed((s) => s.mark({type: 'evidence', evidence, tMs}));
 		return evidence;
+	};
+
+	/**
+	 * A look taken while a reply is awaited, judged only once what the server wrote before it has been
+	 * read. Timers that fell due while this process had no CPU (a loaded machine) run back to back before
+	 * the next read of the server's pipes: a server that already replied and went back to `read(0)` looks
+	 * "blocked reading stdin" though its reply sits unread in our pipe. So the look is sampled now, the
+	 * poll phase runs (it reads every byte already written), and the look is kept (recorded as an
+	 * `evidence` mark, passed to `then`) only when no byte of the server's arrived meanwhile; otherwise it
+	 * is dropped as stale (issue 11: a healthy server was taken for unflushed output under load 20).
+	 */
+	const observeSettled = (reason: ProcessEvidence['reason'], then: (evidence: ProcessEvidence, tMs: number) => void): void => {
+		if (!tree || !attached) return;
+		const bytesBefore = serverBytes;
+		const evidence = tree.observe(reason);
+		const tMs = clock.now();
+		setImmediate(() => {
+			if (serverBytes !== bytesBefore || !attached) return;
+			feed((s) => s.mark({type: 'evidence', evidence, tMs}));
+			then(evidence, tMs);
+		});
 	};
 
 	/** Wait until `check` returns a value, stdout reaches EOF (with `stopOnEof`), `stop` resolves, or `ms` pass. */
@@ -701,14 +727,22 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 				const sinceMs = clock.now() - requestTMs;
 				// Stall looks: at each mark, then every STALL_EVERY_MS, while the reply is outstanding.
 				let finalLooks = 0;
+				let lastFinalTMs = -Infinity;
 				const look = (): void => {
 					if (watch.get() !== undefined || server.exitInfo || !attached) return;
-					const evidence = observe('stall');
-					if (!evidence) return;
-					lastEvidence = evidence;
-					const when = {requestTMs, firstReplyTMs};
-					finalLooks = isWaitingForInputOnly(evidence, when) || explainStall(evidence, when).state === 'stdin-inherited' ? finalLooks + 1 : 0;
-					if (finalLooks >= 2) stopEarly();
+					observeSettled('stall', (evidence, tMs) => {
+						if (watch.get() !== undefined || server.exitInfo) return;
+						lastEvidence = evidence;
+						const when = {requestTMs, firstReplyTMs};
+						const isFinal = isWaitingForInputOnly(evidence, when) || explainStall(evidence, when).state === 'stdin-inherited';
+						// Two final looks must be apart in time: looks that fell due together saw one instant.
+						if (!isFinal) finalLooks = 0;
+						else if (tMs - lastFinalTMs >= FINAL_LOOK_SPACING_MS) {
+							finalLooks += 1;
+							lastFinalTMs = tMs;
+						}
+						if (finalLooks >= 2) stopEarly();
+					});
 				};
 				const marks: number[] = [...STALL_MARKS_MS];
 				for (let at = STALL_MARKS_MS[STALL_MARKS_MS.length - 1]! + STALL_EVERY_MS; at < timeoutMs; at += STALL_EVERY_MS) marks.push(at);
@@ -726,6 +760,14 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 				const ended = (done: NonNullable<ProbeWait['done']>): void =>
 					onWait?.({method: message.method, id: message.id, elapsedMs: clock.now() - requestTMs, limitMs: timeoutMs, done});
 				if (outcome === 'timeout' || outcome === 'stopped') {
+					// The deadline timer may have run before the read of bytes the server wrote in time (this
+					// process starved of CPU): read what is there before calling it a timeout.
+					await new Promise<void>((resolve) => setImmediate(resolve));
+					const late = watch.get();
+					if (late !== undefined) {
+						ended('reply');
+						return {type: 'frame', frame: late};
+					}
 					const evidence = server.exitInfo ? undefined : observe('timeout');
 					const tMs = clock.now();
 					const waitedMs = Math.round(tMs - requestTMs);
