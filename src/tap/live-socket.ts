@@ -1,5 +1,6 @@
 import {Buffer} from 'node:buffer';
-import {chmodSync, closeSync, openSync, readSync, unlinkSync} from 'node:fs';
+import path from 'node:path';
+import {chmodSync, closeSync, openSync, readSync, renameSync, unlinkSync} from 'node:fs';
 import net from 'node:net';
 import {MAX_SOCKET_PATH_BYTES} from './socket-pair.js';
 
@@ -75,28 +76,46 @@ export class LiveSocketServer {
 			}
 		}
 
+		// On Unix the socket is bound under a hidden name (not a `<name>-<pid>.sock` that `sessions` lists),
+		// made 0600, and only then renamed into place: it is never visible with the umask's wider mode.
+		const bound = process.platform === 'win32' ? this.address : path.join(path.dirname(this.address), `.bind-${process.pid}`);
+		if (bound !== this.address) {
+			try {
+				unlinkSync(bound);
+			} catch {
+				// not there: fine
+			}
+		}
 		const ok = await new Promise<boolean>((resolve) => {
 			const onError = (error: Error): void => {
 				this.onWarning(`live attach unavailable: cannot listen on ${this.address} (${error.message})`);
 				resolve(false);
 			};
 			this.server.once('error', onError);
-			this.server.listen(this.address, () => {
+			this.server.listen(bound, () => {
 				this.server.off('error', onError);
 				resolve(true);
 			});
 		});
 		if (!ok) return false;
+		if (bound !== this.address) {
+			try {
+				chmodSync(bound, 0o600);
+				renameSync(bound, this.address);
+			} catch (error) {
+				this.server.close();
+				try {
+					unlinkSync(bound);
+				} catch {
+					// gone already
+				}
+				this.onWarning(`live attach unavailable: cannot place the socket at ${this.address} (${(error as Error).message})`);
+				return false;
+			}
+		}
 		this.server.on('error', (error) => this.onWarning(`live socket ${this.address}: ${error.message}`));
 		this.isListening = true;
 		this.server.unref();
-		if (process.platform !== 'win32') {
-			try {
-				chmodSync(this.address, 0o600);
-			} catch {
-				// the directory is 0700 already
-			}
-		}
 
 		return true;
 	}
