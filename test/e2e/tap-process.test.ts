@@ -1,5 +1,5 @@
 import {spawn} from 'node:child_process';
-import {lstatSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync} from 'node:fs';
+import {existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
@@ -303,6 +303,47 @@ describe('tap: a client that stops reading, a server that outlives a forwarded s
 		expect(marksOf(end.tap.capture)).toEqual(['signal-forwarded:SIGTERM', 'sigkill-after-grace', 'eof:stderr', 'eof:stdout']);
 		expect(readCapture(end.tap.capture).events.at(-1)).toMatchObject({type: 'exit', exit: {code: null, signal: 'SIGKILL'}});
 		expect(isAlive(end.pid)).toBe(false);
+	});
+
+	it.each(['SIGINT', 'SIGHUP'] as const)('ends a server that ignores %s, SIGTERM and stdin EOF: forwarded, then SIGKILL after the grace (issue 13)', {timeout: 120_000}, async (signal) => {
+		const tap = spawnTap(['sh', '-c', 'trap "" TERM INT HUP; echo ready >&2; exec sleep 30'], {...box.env, MCP_WIRE_KILL_AFTER_MS: '300'});
+		const pid = await waitFor(() => (tap.stderr().includes('ready\n') ? headerPid(tap.capture) : undefined), HANG_MS, 'the server to be ready');
+		const guard = setTimeout(() => isAlive(pid) && process.kill(pid, 'SIGKILL'), HANG_MS);
+		try {
+			// The client closes its end of stdin first (the server ignores that), then signals.
+			tap.child.stdin.end();
+			await waitFor(() => (readCapture(tap.capture).events.some((e) => e.type === 'mark' && e.mark.type === 'stdin-closed') ? true : undefined), HANG_MS, 'stdin-closed');
+			expect(isAlive(pid)).toBe(true);
+			tap.child.kill(signal);
+			const end = await tap.closed;
+			expect([end.code, end.signal]).toEqual([null, 'SIGKILL']);
+			expect(marksOf(tap.capture)).toEqual([`signal-forwarded:${signal}`, 'sigkill-after-grace', 'eof:stderr', 'eof:stdout']);
+			expect(isAlive(pid)).toBe(false);
+		} finally {
+			clearTimeout(guard);
+			if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+		}
+	});
+
+	it('a SIGKILLed tap cannot end a server that ignores stdin EOF and never writes (the documented limit): the server sees EOF, then dies of SIGPIPE at its next write', {timeout: 120_000}, async () => {
+		const eofFile = path.join(box.dir, 'eof-seen');
+		// Reads stdin to EOF, notes it, stays 5 s, then writes to stdout in a subshell and notes its status.
+		const server = `echo ready >&2; cat >/dev/null; echo eof > '${eofFile}'; sleep 5; (echo late); echo $? > '${eofFile}.write'`;
+		const tap = spawnTap(['sh', '-c', server], box.env);
+		const pid = await waitFor(() => (tap.stderr().includes('ready\n') ? headerPid(tap.capture) : undefined), HANG_MS, 'the server to be ready');
+		const guard = setTimeout(() => isAlive(pid) && process.kill(pid, 'SIGKILL'), HANG_MS);
+		try {
+			tap.child.kill('SIGKILL');
+			expect((await tap.closed).signal).toBe('SIGKILL');
+			await waitFor(() => (existsSync(eofFile) ? true : undefined), HANG_MS, 'the server to see stdin EOF');
+			expect(isAlive(pid)).toBe(true);
+			// Its next write to stdout finds no reader: the writer dies of SIGPIPE (status 128 + 13).
+			const status = await waitFor(() => (existsSync(`${eofFile}.write`) ? readFileSync(`${eofFile}.write`, 'utf8') : undefined), HANG_MS, 'the server to write');
+			expect(status).toBe('141\n');
+		} finally {
+			clearTimeout(guard);
+			if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+		}
 	});
 
 	it('with MCP_WIRE_KILL_AFTER_MS=0 never sends SIGKILL: the server still runs 1 s after SIGTERM', {timeout: 120_000}, async () => {
