@@ -9,5 +9,9 @@ export default defineConfig({
 		testTimeout: 120_000,
 		hookTimeout: 120_000,
 		pool: 'forks',
+		// Most of the time goes to tests that wait on child processes (real clients, interpreters start-up), not
+		// to CPU: two workers overlap those waits with the CPU-bound tests on a 2-core machine (vitest's
+		// default there is one worker). Tests do not depend on machine speed, so the overlap changes no verdict.
+		poolOptions: {forks: {minForks: 1, maxForks: 2}},
 	},
 });

@@ -9,9 +9,9 @@ import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {describe, expect, it} from 'vitest';
 import {agreementLine, disagreements, EXAMPLES, mapLimit, predicted, ROOT, type Example, type RealOutcome} from './ground-truth.js';
 
-/** Per request; generous for a loaded 2-core machine (the longest healthy start-up here is ~3 s). */
-const REQUEST_TIMEOUT_MS = 30_000;
-const PARALLEL = 3;
+/** Per request: a slow-by-design example (first-start-download, 20 s) must not hit it on a 2-core machine at load 20 (the ground truth failed twice at 30 s there). PARALLEL: the examples mostly wait (the hanging ones for this whole limit), so they wait together. */
+const REQUEST_TIMEOUT_MS = 60_000;
+const PARALLEL = 16;
 
 async function runTsClient(example: Example): Promise<RealOutcome> {
 	const logged: string[] = [];
