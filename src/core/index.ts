@@ -21,6 +21,15 @@ export {
 	type DecodeProblem,
 	type SessionHeader,
 } from './capture/record-codec.js';
+export {
+	CAPTURE_FORMAT,
+	CaptureDecoder,
+	decodeCapture,
+	isBinaryCapture,
+	readCaptureEnd,
+	type CaptureEnd,
+	type DecodedCapture,
+} from './capture/binary-codec.js';
 export * as jsonrpc from './jsonrpc/index.js';
 export {explainError, type Explanation, type ExplainResult} from './explain.js';
 export {detectPassive, type PassiveInput} from './detectors/passive.js';

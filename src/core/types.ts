@@ -231,6 +231,9 @@ export interface Finding extends FindingDraft {
  * - `phase`: a probe phase note (e.g. `reprobe-content-length`).
  * - `evidence`: what the server's processes were doing ({@link ProcessEvidence}).
  * - `reaped`: the probe ended processes of the server's tree that outlived it (`pids`, with `signal`).
+ * - `gap`: `length` bytes of `stream` from `offset` crossed the wire but are not in the capture (the
+ *   capture fell behind its lag limit, a write failed, the writer did not finish in time): replay
+ *   skips that range, resyncs framing after it and derives no finding from the cut.
  */
 export type Mark =
 	| {readonly type: 'stdin-closed'; readonly tMs: number}
@@ -239,7 +242,16 @@ export type Mark =
 	| {readonly type: 'timeout'; readonly id: JsonRpcId; readonly method: string; readonly timeoutMs: number; readonly tMs: number}
 	| {readonly type: 'phase'; readonly name: string; readonly tMs: number}
 	| {readonly type: 'evidence'; readonly evidence: ProcessEvidence; readonly tMs: number}
-	| {readonly type: 'reaped'; readonly pids: readonly number[]; readonly signal: 'SIGTERM' | 'SIGKILL'; readonly tMs: number};
+	| {readonly type: 'reaped'; readonly pids: readonly number[]; readonly signal: 'SIGTERM' | 'SIGKILL'; readonly tMs: number}
+	| {readonly type: 'gap'; readonly stream: StreamName; readonly offset: number; readonly length: number; readonly reason: CaptureGapReason; readonly tMs: number};
+
+/**
+ * Why bytes are missing from a capture: `lag` (the capture writer fell the lag limit behind forwarding),
+ * `write-failed` (the file could not be written: EFBIG, ENOSPC…), `writer-timeout` (the writer had not
+ * written everything when the tap had to exit), `writer-failed` (the writer thread died),
+ * `unrecorded` (a reader found a hole no gap record explains).
+ */
+export type CaptureGapReason = 'lag' | 'write-failed' | 'writer-timeout' | 'writer-failed' | 'unrecorded';
 
 /**
  * What one process of the server's tree was doing, in one word (from Linux `/proc`, all threads):

@@ -29,7 +29,7 @@ import {
  * | `chunk` | `seq, stream, tMs, offset, length, base64`, and `text` (a UTF-8 preview, only when the bytes are valid UTF-8 and at most {@link CHUNK_PREVIEW_MAX_BYTES} long; ignored on decode) |
  * | `frame` | every {@link Frame} field (`message` as parsed JSON, `text` for text frames) |
  * | `finding` | every {@link Finding} field, and `docs`: the code's section, `docs/findings.md#<code>` (written only; added in format 1 without a version bump: readers ignore unknown fields) |
- * | `mark` | `mark`: the {@link Mark} object (it has its own `type`; `evidence` marks carry a {@link ProcessEvidence}, older readers skip them as bad marks) |
+ * | `mark` | `mark`: the {@link Mark} object (it has its own `type`; `evidence` marks carry a {@link ProcessEvidence}; a `gap` mark says `length` bytes of `stream` from `offset` are not in the capture, with a `reason`; older readers skip both as bad marks) |
  * | `exit` | `code, signal, tMs` ({@link ExitInfo}) |
  * | `summary` | every {@link Summary} field |
  *
@@ -303,6 +303,7 @@ function compact<T>(entries: Record<string, unknown>): T {
 }
 
 const STREAMS = ['stdin', 'stdout', 'stderr'] as const;
+const GAP_REASONS = ['lag', 'write-failed', 'writer-timeout', 'writer-failed', 'unrecorded'] as const;
 const SEVERITIES = ['error', 'warning', 'info'] as const;
 const CLIENTS = ['ts-sdk-v1', 'ts-sdk-v2', 'python-sdk', 'vscode', 'rmcp', 'cursor'] as const;
 const REACTIONS = ['ok', 'skip', 'skip-log', 'drop-log', 'hang', 'fatal', 'corrupt', 'unknown'] as const;
@@ -431,7 +432,7 @@ function decodeFinding(record: Json): Finding {
 function decodeMark(value: unknown): Mark {
 	const raw = object(value, '`mark`');
 	const tMs = num(raw, 'tMs');
-	const type = oneOf(raw, 'type', ['stdin-closed', 'eof', 'signal-sent', 'timeout', 'phase', 'evidence', 'reaped']);
+	const type = oneOf(raw, 'type', ['stdin-closed', 'eof', 'signal-sent', 'timeout', 'phase', 'evidence', 'reaped', 'gap']);
 	switch (type) {
 		case 'stdin-closed': {
 			return {type, tMs};
@@ -469,6 +470,10 @@ function decodeMark(value: unknown): Mark {
 			}
 
 			return {type, pids: [...(pids as number[])], signal: oneOf(raw, 'signal', ['SIGTERM', 'SIGKILL']), tMs};
+		}
+
+		case 'gap': {
+			return {type, stream: oneOf(raw, 'stream', STREAMS), offset: count(raw, 'offset'), length: count(raw, 'length'), reason: oneOf(raw, 'reason', GAP_REASONS), tMs};
 		}
 	}
 }

@@ -32,5 +32,6 @@ import {ProtocolFramer} from './protocol-framer.js';
  * chunk of another stream, and Error after `end`.
  */
 export function createFramer(stream: StreamName, options: FramerOptions): Framer {
-	return options.mode === 'log' ? new LogFramer(stream) : new ProtocolFramer(stream, undefined, options.awaitedMethod);
+	const start = options.startOffset ?? 0;
+	return options.mode === 'log' ? new LogFramer(stream, start) : new ProtocolFramer(stream, undefined, options.awaitedMethod, start);
 }

@@ -54,4 +54,9 @@ export interface FramerOptions {
 	 * with an answer the line is `invalid-json` (a reply the client cannot read), not `stray-output`.
 	 */
 	readonly awaitedMethod?: (idToken: string) => string | undefined;
+	/**
+	 * Stream offset of the first byte this framer gets (default 0): a framer that starts after bytes it
+	 * never sees (a gap in a capture, where the session resyncs framing at the next line).
+	 */
+	readonly startOffset?: number;
 }

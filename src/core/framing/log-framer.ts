@@ -25,8 +25,11 @@ export class LogFramer implements Framer {
 	private tail: Part[] = [];
 	private tailLength = 0;
 
-	constructor(stream: StreamName) {
+	/** @param startOffset the stream offset of the first byte pushed (see `FramerOptions.startOffset`). */
+	constructor(stream: StreamName, startOffset = 0) {
 		this.stream = stream;
+		this.received = startOffset;
+		this.emittedEnd = startOffset;
 	}
 
 	get pendingBytes(): number {

@@ -129,11 +129,16 @@ export class ProtocolFramer implements Framer {
 	/**
 	 * @param limits byte/line limits; tests pass small ones to reach the bounds quickly.
 	 * @param awaitedMethod see `FramerOptions.awaitedMethod` (which outstanding request an id token answers).
+	 * @param startOffset see `FramerOptions.startOffset` (the stream offset of the first byte pushed).
 	 */
-	constructor(stream: StreamName, limits: FramingLimits = FRAMING_LIMITS, awaitedMethod?: (idToken: string) => string | undefined) {
+	constructor(stream: StreamName, limits: FramingLimits = FRAMING_LIMITS, awaitedMethod?: (idToken: string) => string | undefined, startOffset = 0) {
 		this.stream = stream;
 		this.limits = limits;
 		this.awaitedMethod = awaitedMethod;
+		this.received = startOffset;
+		this.emittedEnd = startOffset;
+		this.cursor = startOffset;
+		this.lineOffset = startOffset;
 	}
 
 	get pendingBytes(): number {

@@ -1,6 +1,7 @@
 import {Buffer} from 'node:buffer';
 import {createFramer} from '../framing/index.js';
-import type {Framer, FramerOutput} from '../framing/framer.js';
+import type {Framer, FramerOptions, FramerOutput} from '../framing/framer.js';
+import {GapTracker} from './gaps.js';
 // Not '../jsonrpc/index.js': that loads the TS SDK's zod schemas, which are injected (SessionOptions.schemas).
 import {classifyMessage, withRawId} from '../jsonrpc/classify.js';
 import {impactForProblems} from '../jsonrpc/impact.js';
@@ -137,6 +138,8 @@ export class Session implements SessionStore {
 	/** Per-client outcomes, folded from frames and findings as they come (core/clients/outcome.ts). */
 	private readonly clients = new ClientOutcomeTracker();
 	private snapshot: SessionSnapshot | undefined;
+	/** Gaps in the capture being replayed (gap marks): framing resync and findings it cannot back. */
+	private readonly gaps = new GapTracker();
 
 	/**
 	 * @param meta facts for the header record (command, env mode, start time…)
@@ -148,11 +151,7 @@ export class Session implements SessionStore {
 		this.retain = options.retain ?? true;
 		this.schemas = options.schemas ?? installedSdkSchemas();
 		this.runtime = runtimeOf(meta.command);
-		this.framers = {
-			stdin: createFramer('stdin', {mode: 'protocol', awaitedMethod: (token) => this.awaitedMethod('stdout', token)}),
-			stdout: createFramer('stdout', {mode: 'protocol', awaitedMethod: (token) => this.awaitedMethod('stdin', token)}),
-			stderr: createFramer('stderr', {mode: 'log'}),
-		};
+		this.framers = {stdin: createFramer('stdin', this.framerOptions('stdin')), stdout: createFramer('stdout', this.framerOptions('stdout')), stderr: createFramer('stderr', this.framerOptions('stderr'))};
 		const facts = this.facts();
 		const report = (draft: FindingDraft): void => this.report(draft);
 		// The passive detectors first: their end-of-session drafts come before the rules' (as when they ran over the kept frames).
@@ -226,7 +225,9 @@ export class Session implements SessionStore {
 		else this.window[stream].push(chunk);
 		this.emit({type: 'chunk', chunk});
 		for (const rule of this.rules) rule.onChunk?.(chunk);
-		this.framers[stream].push(chunk, this.onFramed);
+		const skip = this.gaps.skipOf(stream, bytes);
+		if (skip === 0) this.framers[stream].push(chunk, this.onFramed);
+		else if (skip > 0) this.resyncFramer(stream, {...chunk, offset: chunk.offset + skip, bytes: bytes.subarray(skip)});
 		if (!this.retain) dropBefore(this.window[stream], this.framers[stream].pendingOffset);
 		return chunk;
 	}
@@ -236,6 +237,13 @@ export class Session implements SessionStore {
 		if (mark.type === 'eof') {
 			this.endStream(mark.stream, mark.tMs);
 			return;
+		}
+		if (mark.type === 'gap') {
+			if (this.ended.has(mark.stream)) return;
+			// Bytes not in the capture: offsets stay true, the cut frame is dropped unframed (gaps.ts).
+			this.totals[mark.stream].bytes += mark.length;
+			this.gaps.gap(mark.stream, mark.length);
+			this.framers[mark.stream] = createFramer(mark.stream, {...this.framerOptions(mark.stream), startOffset: this.totals[mark.stream].bytes});
 		}
 		this.marks.push(mark);
 		this.lastTMs = Math.max(this.lastTMs, mark.tMs);
@@ -399,6 +407,18 @@ export class Session implements SessionStore {
 			return undefined;
 		}
 		return typeof id === 'string' || typeof id === 'number' ? this.outstanding[requester].get(idKey(id))?.method : undefined;
+	}
+
+	/** Framing after a gap starts over at the first line after it (gaps.ts); `chunk` holds what follows that line's start. */
+	private resyncFramer(stream: StreamName, chunk: Chunk): void {
+		this.framers[stream] = createFramer(stream, {...this.framerOptions(stream), startOffset: chunk.offset});
+		if (chunk.bytes.length > 0) this.framers[stream].push(chunk, this.onFramed);
+	}
+
+	private framerOptions(stream: StreamName): FramerOptions {
+		if (stream === 'stderr') return {mode: 'log'};
+		const peer: StreamName = stream === 'stdin' ? 'stdout' : 'stdin';
+		return {mode: 'protocol', awaitedMethod: (token) => this.awaitedMethod(peer, token)};
 	}
 
 	private endFramer(stream: StreamName, tMs: number): void {
@@ -595,7 +615,7 @@ export class Session implements SessionStore {
 	}
 
 	private report(given: FindingDraft): void {
-		if (this.ignore.has(given.code)) return;
+		if (this.ignore.has(given.code) || this.gaps.isDoubtful(given.code)) return;
 		const key = `${given.code}@${given.stream}:${given.offset}`;
 		if (this.isSettling) this.settledKeys.add(key);
 		else if (this.settledKeys.has(key)) return;

@@ -1,0 +1,62 @@
+import type {FindingCode, StreamName} from '../types.js';
+
+/**
+ * What a gap in a capture (a `gap` mark: bytes that crossed the wire but are not in the capture) means
+ * for the findings (issue 13 item 6: a capture never lies, and a verdict is a promise).
+ *
+ * 1. Framing: the frame cut by the gap and the bytes after it up to the next LF are not framed (they are
+ *    kept as bytes, in no frame), so no framing finding (`invalid-json`, `stray-output`,
+ *    `missing-newline`…) comes from the cut; framing resumes at the first line after the gap.
+ * 2. Pairing and ordering: once either protocol stream (stdin, stdout) had a gap, a request, response or
+ *    `initialize` may be among the missing bytes, so findings that depend on what the other side sent
+ *    earlier or later ({@link DOUBTFUL_AFTER_GAP}) are not reported: the capture cannot back them.
+ *    Findings about a frame's own bytes (crlf, invalid-utf8, invalid-jsonrpc…) still are.
+ */
+
+/** Codes not reported once a protocol stream had a gap: each depends on a message that may be missing. */
+export const DOUBTFUL_AFTER_GAP: ReadonlySet<FindingCode> = new Set<FindingCode>([
+	'unknown-id',
+	'duplicate-response',
+	'response-to-notification',
+	'unanswered-request',
+	'message-before-initialize',
+	'ping-error',
+	'undeclared-capability',
+	'protocol-version',
+	'no-response',
+]);
+
+/** Per-stream gap state of a session. */
+export class GapTracker {
+	/** Streams whose framing waits for the first LF after a gap. */
+	private readonly resyncing = new Set<StreamName>();
+	private hasProtocolGap = false;
+	/** Bytes and number of gaps seen. */
+	missingBytes = 0;
+	count = 0;
+
+	/** A gap on `stream` of `length` bytes: framing of that stream resyncs at the next LF. */
+	gap(stream: StreamName, length: number): void {
+		this.count++;
+		this.missingBytes += length;
+		this.resyncing.add(stream);
+		if (stream !== 'stderr') this.hasProtocolGap = true;
+	}
+
+	/**
+	 * While `stream` resyncs: how many leading bytes of the next chunk to leave unframed (up to and
+	 * including its first LF), or -1 when the whole chunk is skipped. 0 when the stream is not resyncing.
+	 */
+	skipOf(stream: StreamName, bytes: Uint8Array): number {
+		if (!this.resyncing.has(stream)) return 0;
+		const lf = bytes.indexOf(0x0a);
+		if (lf === -1) return -1;
+		this.resyncing.delete(stream);
+		return lf + 1;
+	}
+
+	/** True when a finding with `code` cannot be backed by the capture (see {@link DOUBTFUL_AFTER_GAP}). */
+	isDoubtful(code: FindingCode): boolean {
+		return this.hasProtocolGap && DOUBTFUL_AFTER_GAP.has(code);
+	}
+}
