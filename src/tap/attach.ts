@@ -1,7 +1,8 @@
 import {Buffer} from 'node:buffer';
-import {createReadStream, readdirSync, unlinkSync} from 'node:fs';
+import {closeSync, createReadStream, fstatSync, openSync, readdirSync, readSync, unlinkSync} from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import {CaptureDecoder, isBinaryCapture, readCaptureEnd, type CaptureEnd, type StreamBytes} from '../core/capture/binary-codec.js';
 import {decodeRecord, type DecodeProblem, type SessionHeader} from '../core/capture/record-codec.js';
 import type {Session} from '../core/session/session.js';
 import type {SessionEvent} from '../core/types.js';
@@ -13,24 +14,57 @@ import {checkPrivateDir, currentPlatform, isOwnEntry, isProcessAlive, parseSocke
  * arrive, so `attach` and `view` present exactly what a live probe presents (live = replay).
  */
 
+/**
+ * How complete a capture is, known before its records are read (a binary capture file: from its end
+ * record, read first) or once it ended (a live tap, an NDJSON file).
+ */
+export interface CaptureCompleteness {
+	/** 1: NDJSON records; 2: binary records (binary-codec.ts). */
+	readonly format: 1 | 2;
+	/** Every forwarded byte is in the capture and it has its end (format 2 only; format 1 cannot say). */
+	readonly complete: boolean;
+	/** The capture has no end record (the tap was killed) or ends inside a record. */
+	readonly cutShort: boolean;
+	/** Bytes per stream that crossed the wire but are not in the capture (from gap records). */
+	readonly missing: StreamBytes;
+	/** Number of gaps. */
+	readonly gaps: number;
+}
+
 /** Callbacks of {@link RecordReader}. */
 export interface RecordHandlers {
 	/** The first `session` header. */
 	onHeader(header: SessionHeader): void;
-	/** Every valid non-header record, in order. */
+	/** Every valid non-header record, in order (a gap in a binary capture comes as a `gap` mark). */
 	onEvent(event: SessionEvent): void;
 	/**
 	 * {@link readRecordFile} only: called after each block read from the file (up to 1 MiB) has been
 	 * decoded, with the bytes of the file read so far (a progress line: `view` in the TUI).
 	 */
 	onProgress?(bytesRead: number): void;
+	/**
+	 * How complete the capture is, as soon as that is known: by {@link readRecordFile} before the header
+	 * for a binary capture file (read from its end), else never (see {@link RecordReader.completeness}).
+	 */
+	onCompleteness?(completeness: CaptureCompleteness): void;
+}
+
+/** One line for the top of a view, attach or report: what is missing from an incomplete capture. */
+export function describeIncomplete(completeness: CaptureCompleteness): string | undefined {
+	const missing = (['stdin', 'stdout', 'stderr'] as const).filter((stream) => completeness.missing[stream] > 0).map((stream) => `${completeness.missing[stream]} bytes of ${stream}`);
+	const parts: string[] = [];
+	if (missing.length > 0) parts.push(`${missing.join(' and ')} crossed the wire but are not in it (${completeness.gaps} gap${completeness.gaps === 1 ? '' : 's'}, marked where they are)`);
+	if (completeness.cutShort) parts.push('it was cut short (no end record: the tap was killed or the file was cut); everything before the cut is shown');
+	return parts.length === 0 ? undefined : `the capture is incomplete: ${parts.join('; ')}`;
 }
 
 /**
- * An incremental NDJSON record reader with the same rules as `decodeRecords` (record-codec.ts): lines
- * are split on LF, each decoded with `decodeRecord`; bad lines become problems with their 1-based line
- * number; a last line without LF that is not complete JSON marks the input as truncated (a cut capture).
- * Bytes may arrive split anywhere, also inside a multi-byte character.
+ * An incremental record reader for both capture formats, told apart by their first bytes: binary
+ * captures (format 2, binary-codec.ts) and NDJSON records (format 1: `--json` dumps and older captures).
+ * NDJSON follows the rules of `decodeRecords` (record-codec.ts): lines are split on LF, each decoded
+ * with `decodeRecord`; bad lines become problems with their 1-based line number; a last line without LF
+ * that is not complete JSON marks the input as truncated (a cut capture). A binary capture without its
+ * end record is truncated too. Bytes may arrive split anywhere, also inside a multi-byte character.
  */
 export class RecordReader {
 	/** Problems so far (bad lines, a missing or second header, a cut last line). */
@@ -41,8 +75,35 @@ export class RecordReader {
 	private eventCount = 0;
 	private truncated = false;
 	private readonly decoder = new TextDecoder('utf-8');
+	/** Set once the first bytes told the format: the binary decoder, or null for NDJSON. */
+	private binary: CaptureDecoder | null | undefined;
+	private start: Buffer[] = [];
+	private readonly missing = {stdin: 0, stdout: 0, stderr: 0};
+	private gapCount = 0;
 
 	constructor(private readonly handlers: RecordHandlers) {}
+
+	/** The format once known (1 NDJSON, 2 binary). */
+	get format(): 1 | 2 | undefined {
+		return this.binary === undefined ? undefined : this.binary === null ? 1 : 2;
+	}
+
+	/** The end record of a binary capture, once read. */
+	get captureEnd(): CaptureEnd | undefined {
+		return this.binary?.captureEnd;
+	}
+
+	/**
+	 * How complete the input is, from what was read so far (after {@link end}: the whole of it). Gap
+	 * marks count for both formats (a `--json` dump of a capture with gaps carries them as marks).
+	 */
+	get completeness(): CaptureCompleteness {
+		const end = this.binary?.captureEnd;
+		const missing = end?.missing ?? {...this.missing};
+		const gaps = end?.gaps ?? this.gapCount;
+		const isCut = this.truncated;
+		return {format: this.format ?? 1, complete: !isCut && gaps === 0 && (this.binary ? end !== undefined && end.complete : true), cutShort: isCut, missing, gaps};
+	}
 
 	/** The header, once read. */
 	get sessionHeader(): SessionHeader | undefined {
@@ -61,6 +122,7 @@ export class RecordReader {
 
 	/** Bytes received after the last LF (a record not complete yet). */
 	get pendingBytes(): number {
+		if (this.binary) return this.binary.pendingBytes;
 		let bytes = 0;
 		for (const piece of this.pending) bytes += piece.length;
 		return bytes;
@@ -68,8 +130,53 @@ export class RecordReader {
 
 	/** Feed the next bytes. */
 	push(bytes: Uint8Array): void {
-		let start = 0;
 		const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+		if (this.binary === undefined) {
+			this.start.push(Buffer.from(buffer));
+			const start = Buffer.concat(this.start);
+			const isBinary = isBinaryCapture(start);
+			if (isBinary === undefined) return;
+			this.start = [];
+			this.binary = isBinary ? this.binaryDecoder() : null;
+			this.push(start);
+			return;
+		}
+
+		if (this.binary) {
+			this.binary.push(buffer);
+			this.takeProblems();
+			return;
+		}
+
+		this.pushLines(buffer);
+	}
+
+	private binaryDecoder(): CaptureDecoder {
+		return new CaptureDecoder({
+			onHeader: (header) => {
+				this.header = header;
+				this.handlers.onHeader(header);
+			},
+			onEvent: (event) => this.event(event),
+		});
+	}
+
+	private takeProblems(): void {
+		if (this.binary && this.binary.problems.length > 0) this.problems.push(...this.binary.problems.splice(0));
+	}
+
+	private event(event: SessionEvent): void {
+		if (event.type === 'mark' && event.mark.type === 'gap') {
+			this.gapCount++;
+			this.missing[event.mark.stream] += event.mark.length;
+		}
+
+		this.eventCount++;
+		this.handlers.onEvent(event);
+	}
+
+	private pushLines(buffer: Buffer): void {
+		let start = 0;
 		for (;;) {
 			const newline = buffer.indexOf(0x0a, start);
 			if (newline === -1) break;
@@ -92,6 +199,21 @@ export class RecordReader {
 
 	/** The input ended: decode a last line without LF (a cut one is reported) and check for a header. */
 	end(): void {
+		if (this.binary === undefined && this.start.length > 0) {
+			// Fewer bytes than the binary magic: NDJSON (or nothing usable).
+			const start = Buffer.concat(this.start);
+			this.start = [];
+			this.binary = null;
+			this.pushLines(start);
+		}
+
+		if (this.binary) {
+			this.binary.end();
+			this.takeProblems();
+			this.truncated = this.binary.isCutShort;
+			return;
+		}
+
 		if (this.pending.length > 0) {
 			const line = Buffer.concat(this.pending);
 			this.pending = [];
@@ -129,8 +251,7 @@ export class RecordReader {
 					return;
 				}
 
-				this.eventCount++;
-				this.handlers.onEvent(decoded.event);
+				this.event(decoded.event);
 				return;
 			}
 
@@ -191,6 +312,8 @@ export function feedEvent(session: Session, event: SessionEvent): number | undef
  */
 export async function readRecordFile(file: string, handlers: RecordHandlers): Promise<RecordReader> {
 	const reader = new RecordReader(handlers);
+	const completeness = peekCompleteness(file);
+	if (completeness !== undefined) handlers.onCompleteness?.(completeness);
 	const stream = createReadStream(file, {highWaterMark: 1024 * 1024});
 	let bytesRead = 0;
 	for await (const chunk of stream) {
@@ -200,6 +323,30 @@ export async function readRecordFile(file: string, handlers: RecordHandlers): Pr
 	}
 	reader.end();
 	return reader;
+}
+
+/** Bytes read from a capture's end to find its end record. */
+const TAIL_BYTES = 64 * 1024;
+
+/**
+ * The completeness of a binary capture file from its end record (read from the file's last bytes, so
+ * readers can say at the top what is missing); undefined for an NDJSON file. Throws when it cannot be read.
+ */
+export function peekCompleteness(file: string): CaptureCompleteness | undefined {
+	const fd = openSync(file, 'r');
+	try {
+		const size = fstatSync(fd).size;
+		const start = Buffer.alloc(Math.min(size, 32));
+		readSync(fd, start, 0, start.length, 0);
+		if (isBinaryCapture(start) !== true) return undefined;
+		const tail = Buffer.alloc(Math.min(size, TAIL_BYTES));
+		readSync(fd, tail, 0, tail.length, size - tail.length);
+		const end = readCaptureEnd(tail);
+		if (end === undefined) return {format: 2, complete: false, cutShort: true, missing: {stdin: 0, stdout: 0, stderr: 0}, gaps: 0};
+		return {format: 2, complete: end.complete && end.gaps === 0, cutShort: false, missing: end.missing, gaps: end.gaps};
+	} finally {
+		closeSync(fd);
+	}
 }
 
 /** A tap found in the runtime directory. */
@@ -316,12 +463,13 @@ async function readHeader(address: string, timeoutMs: number): Promise<HeaderAns
 		socket.on('connect', () => {
 			isConnected = true;
 		});
+		let seen = 0;
 		socket.on('data', (bytes: Buffer) => {
-			// Only the first line matters: stop feeding at the first LF.
-			const newline = bytes.indexOf(0x0a);
-			reader.push(newline === -1 ? bytes : bytes.subarray(0, newline + 1));
+			// Only the header matters (the first line, or the second after a binary capture's magic line).
+			reader.push(bytes);
+			seen += bytes.length;
 			if (header) finish({kind: 'header', header});
-			else if (newline !== -1) finish({kind: 'silent'});
+			else if (reader.format === 1 ? bytes.includes(0x0a) : seen > 64 * 1024) finish({kind: 'silent'});
 		});
 		socket.on('error', () => finish({kind: 'refused'}));
 		socket.on('close', () => finish(header ? {kind: 'header', header} : isConnected ? {kind: 'silent'} : {kind: 'refused'}));
@@ -405,7 +553,9 @@ export function followTap(address: string, handlers: FollowHandlers): {readonly 
 	const end = (): void => {
 		if (isEnded || !isConnected) return;
 		isEnded = true;
-		if (isStopped || header?.capturePath === undefined || (sawExit && reader.pendingBytes === 0)) {
+		// A binary capture is whole once its end record came; an NDJSON one once its exit record did.
+		const isWhole = reader.format === 2 ? reader.captureEnd !== undefined : sawExit && reader.pendingBytes === 0;
+		if (isStopped || header?.capturePath === undefined || isWhole) {
 			endWithSocket();
 			return;
 		}

@@ -1,22 +1,26 @@
 import {Buffer} from 'node:buffer';
-import {closeSync, fchmodSync, writeSync} from 'node:fs';
+import {ftruncateSync, writeSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {isMainThread, parentPort, workerData} from 'node:worker_threads';
-import {CHUNK_PREVIEW_MAX_BYTES, encodeEvent, encodeHeader} from '../core/capture/record-codec.js';
+import {encodeEndRecord, encodeGapRecord, encodeJsonRecord, RECORD_HEAD_BYTES, RECORD_TYPE, writeRecordHead, type CaptureEnd} from '../core/capture/binary-codec.js';
+import {encodeEvent} from '../core/capture/record-codec.js';
 import {dressFinding} from '../core/detectors/catalog.js';
-import type {Chunk, ExitInfo, FindingDraft, Mark, SessionMeta, StreamName} from '../core/types.js';
-import {ensurePrivateDir, openCaptureFile, pruneCaptures, type PruneLimits} from './capture-store.js';
+import type {CaptureGapReason, ExitInfo, FindingDraft, Mark, StreamName} from '../core/types.js';
+import {ensurePrivateDir, pruneCaptures, type PruneLimits} from './capture-store.js';
 import {ENTRY, RingConsumer, type RingEntry} from './capture-ring.js';
-import type {CaptureWorkerConfig, CaptureWorkerMessage} from './capture-writer.js';
+import {PROGRESS, type CaptureClose, type CaptureWorkerConfig, type CaptureWorkerMessage} from './capture-writer.js';
 import {LiveSocketServer} from './live-socket.js';
 
 /**
  * The capture worker (a `worker_threads` thread started by capture-writer.ts). It owns everything the
- * tap does besides forwarding: it drains the shared ring, numbers chunks (`seq`, per-stream `offset`),
- * encodes NDJSON records with the record codec, appends them to the capture file with synchronous
- * writes (so a tap killed with SIGKILL leaves every record written so far, at worst a cut last line),
- * prunes old captures, and serves live attach clients.
+ * tap does besides forwarding: it drains the shared ring, gives chunks their per-stream `offset`,
+ * appends binary records (binary-codec.ts: a 24-byte head and the raw bytes, no encoding of chunk
+ * bytes) to the capture file with synchronous writes (so a tap killed with SIGKILL leaves every record
+ * written so far, at worst a cut last record), writes a gap record for every range it could not record
+ * and an end record that says whether the capture is complete, prunes old captures, and serves live
+ * attach clients. The file and its header are made by the main thread (capture-writer.ts) before
+ * anything else, so a capture always has its header; the header entry hands the worker its fd.
  */
 
 /**
@@ -31,40 +35,6 @@ const IDLE_NAPS = 2;
 /** Flush the pending batch to the file once it holds this many bytes. */
 const BATCH_BYTES = 1024 * 1024;
 
-/**
- * The `chunk` record of {@link encodeEvent}, byte for byte, for chunks too large to carry a `text`
- * preview (> {@link CHUNK_PREVIEW_MAX_BYTES}), written straight into `target` at `at` without
- * JSON.stringify: their fields are numbers, a stream name and base64, none of which JSON escapes.
- * About 3× faster than the codec on 64 KiB chunks, which is what keeps the capture up with a bulk
- * transfer. Equality with the codec is a property test (tap-capture-writer.test.ts).
- * @returns the offset after the written LF, or -1 when `target` is too small (nothing usable written)
- */
-function writeLargeChunkLine(chunk: Chunk, target: Buffer, at: number): number {
-	const bytes = chunk.bytes;
-	const head = `{"type":"chunk","seq":${chunk.seq},"stream":"${chunk.stream}","tMs":${JSON.stringify(chunk.tMs)},"offset":${chunk.offset},"length":${bytes.length},"base64":"`;
-	const size = head.length + 4 * Math.ceil(bytes.length / 3) + 3;
-	if (at + size > target.length) return -1;
-	let end = at + target.write(head, at, 'latin1');
-	end += target.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), end, 'latin1');
-	target[end] = 0x22;
-	target[end + 1] = 0x7d;
-	target[end + 2] = 0x0a;
-	return end + 3;
-}
-
-/** Bytes {@link writeLargeChunkLine} needs at most for `chunk` (the head is < 200 bytes). */
-const largeChunkLineBytes = (chunk: Chunk): number => 200 + 4 * Math.ceil(chunk.bytes.length / 3);
-
-/**
- * One chunk record line exactly as {@link encodeEvent} writes it, plus LF: the codec for small chunks,
- * the fast writer above for large ones.
- */
-export function encodeChunkLine(chunk: Chunk): Buffer {
-	if (chunk.bytes.length <= CHUNK_PREVIEW_MAX_BYTES) return Buffer.from(`${encodeEvent({type: 'chunk', chunk})}\n`, 'utf8');
-	const line = Buffer.allocUnsafe(largeChunkLineBytes(chunk));
-	return line.subarray(0, writeLargeChunkLine(chunk, line, 0));
-}
-
 /** Options of {@link CaptureSink}. */
 export interface CaptureSinkOptions {
 	readonly path: string;
@@ -73,31 +43,49 @@ export interface CaptureSinkOptions {
 	readonly socket?: {readonly address: string; readonly dir?: string};
 	readonly lingerMs: number;
 	readonly onWarning: (message: string) => void;
+	/** Shared progress words (capture-writer.ts {@link PROGRESS}): what the file holds after each write. */
+	readonly progress?: Float64Array;
 }
 
+const STREAM_NAMES: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
+
 /**
- * Turns ring entries into capture records on disk and on the live socket. Usable without a worker
- * (tests drive it directly). Every I/O failure is one warning and stops that part; nothing throws.
+ * Turns ring entries into binary capture records on disk and on the live socket. Usable without a
+ * worker (tests drive it directly). Every I/O failure is one warning and stops that part; nothing throws.
+ * The file descriptor comes with the header entry (`{fd, size}`) and stays the caller's: the sink never
+ * closes it.
  */
 export class CaptureSink {
 	private fd: number | undefined;
 	private size = 0;
-	private seq = 0;
+	/** Stream offsets covered so far (chunks and gaps), and as of the last successful write. */
 	private readonly offsets: Record<StreamName, number> = {stdin: 0, stdout: 0, stderr: 0};
+	private readonly recorded: Record<StreamName, number> = {stdin: 0, stdout: 0, stderr: 0};
+	private readonly missing: Record<StreamName, number> = {stdin: 0, stdout: 0, stderr: 0};
+	private gaps = 0;
+	private written = {offsets: {stdin: 0, stdout: 0, stderr: 0}, recorded: {stdin: 0, stdout: 0, stderr: 0}, missing: {stdin: 0, stdout: 0, stderr: 0}, gaps: 0};
 	/** Records not yet written, in one reused buffer (no allocation per record: no GC pressure). */
 	private out = Buffer.allocUnsafe(2 * BATCH_BYTES);
 	private outLength = 0;
 	private live: LiveSocketServer | undefined;
 	private isFinished = false;
+	private hasFailed = false;
+	private isEnded = false;
+	private isEndWritten = false;
 
 	constructor(private readonly options: CaptureSinkOptions) {}
 
-	/** The file path when it is open. */
+	/** True once the end record is in the file. */
+	get hasWrittenEnd(): boolean {
+		return this.isEndWritten;
+	}
+
+	/** The file path once the file is adopted. */
 	get path(): string | undefined {
 		return this.fd === undefined ? undefined : this.options.path;
 	}
 
-	/** Bytes written to the file so far. */
+	/** Bytes written to the file so far (the header included). */
 	get bytesWritten(): number {
 		return this.size;
 	}
@@ -108,22 +96,11 @@ export class CaptureSink {
 	}
 
 	/**
-	 * Create the file (mode 0600; its directory 0700 when it is the default capture directory), prune
-	 * old captures and start the live socket. The header record comes as the first entry.
-	 * @returns false when the file could not be created (one warning; the sink then does nothing)
+	 * Prune old captures (in the default capture directory) and start the live socket. The file itself
+	 * comes with the header entry.
 	 */
-	async open(): Promise<boolean> {
+	async open(): Promise<void> {
 		const {options} = this;
-		try {
-			if (options.privateDir !== undefined) ensurePrivateDir(options.privateDir);
-			this.fd = openCaptureFile(options.path, {exclusive: options.privateDir !== undefined && path.dirname(options.path) === path.resolve(options.privateDir)});
-			if (process.platform !== 'win32') fchmodSync(this.fd, 0o600);
-		} catch (error) {
-			this.warn(`capture disabled: cannot create ${options.path} (${describe(error)}); forwarding goes on`);
-			this.fd = undefined;
-			return false;
-		}
-
 		if (options.privateDir !== undefined && options.prune !== undefined) {
 			try {
 				const result = pruneCaptures(options.privateDir, options.prune, options.path);
@@ -133,7 +110,7 @@ export class CaptureSink {
 			}
 		}
 
-		if (options.socket !== undefined && this.fd !== undefined) {
+		if (options.socket !== undefined) {
 			let isSafe = true;
 			if (options.socket.dir !== undefined) {
 				try {
@@ -149,65 +126,95 @@ export class CaptureSink {
 				if (await live.listen()) this.live = live;
 			}
 		}
-
-		return true;
 	}
 
-	/** Handle one ring entry (chunk bytes are encoded at once; the payload is not kept). */
+	/** Handle one ring entry (chunk bytes are copied into the batch at once; the payload is not kept). */
 	entry(entry: RingEntry): void {
-		if (this.isFinished) return;
+		if (this.isFinished || this.isEnded) return;
 		switch (entry.kind) {
 			case ENTRY.chunk: {
-				const offset = this.offsets[entry.stream];
-				this.offsets[entry.stream] = offset + entry.payload.length;
-				const chunk = {seq: this.seq++, stream: entry.stream, tMs: entry.tMs, offset, bytes: entry.payload};
-				if (this.fd === undefined) break;
-				if (chunk.bytes.length <= CHUNK_PREVIEW_MAX_BYTES) {
-					this.push(encodeEvent({type: 'chunk', chunk}));
-				} else {
-					this.reserve(largeChunkLineBytes(chunk));
-					this.outLength = writeLargeChunkLine(chunk, this.out, this.outLength);
-				}
+				const {stream, payload} = entry;
+				const offset = this.offsets[stream];
+				this.offsets[stream] = offset + payload.length;
+				this.recorded[stream] += payload.length;
+				if (this.fd === undefined || this.hasFailed) break;
+				this.reserve(RECORD_HEAD_BYTES + payload.length);
+				writeRecordHead(this.out, this.outLength, RECORD_TYPE.chunk, stream, payload.length, entry.tMs, offset);
+				this.out.set(payload, this.outLength + RECORD_HEAD_BYTES);
+				this.outLength += RECORD_HEAD_BYTES + payload.length;
+				break;
+			}
 
+			case ENTRY.gap: {
+				const gap = parseJson<{length: number; reason: CaptureGapReason}>(entry.payload);
+				if (gap && gap.length > 0) this.gap(entry.stream, gap.length, gap.reason, entry.tMs);
 				break;
 			}
 
 			case ENTRY.mark: {
 				const mark = parseJson<Mark>(entry.payload);
-				if (mark) this.push(encodeEvent({type: 'mark', mark}));
+				if (mark) this.json(RECORD_TYPE.mark, mark.tMs, encodeEvent({type: 'mark', mark}));
 				break;
 			}
 
 			case ENTRY.exit: {
 				const exit = parseJson<ExitInfo>(entry.payload);
-				if (exit) this.push(encodeEvent({type: 'exit', exit}));
+				if (exit) this.json(RECORD_TYPE.exit, exit.tMs, encodeEvent({type: 'exit', exit}));
 				break;
 			}
 
 			case ENTRY.finding: {
 				const draft = parseJson<FindingDraft>(entry.payload);
-				if (draft) this.push(encodeEvent({type: 'finding', finding: dressFinding({origin: 'probe', ...draft})}));
-				break;
-			}
-
-			case ENTRY.overflow: {
-				const mark: Mark = {type: 'phase', name: 'capture-overflow', tMs: entry.tMs};
-				this.push(encodeEvent({type: 'mark', mark}));
+				if (draft) this.json(RECORD_TYPE.finding, draft.tMs, encodeEvent({type: 'finding', finding: dressFinding({origin: 'probe', ...draft})}));
 				break;
 			}
 
 			case ENTRY.header: {
-				const meta = parseJson<SessionMeta>(entry.payload);
-				if (meta) this.push(encodeHeader(meta));
+				const file = parseJson<{fd: number; size: number}>(entry.payload);
+				if (file) {
+					this.fd = file.fd;
+					this.size = file.size;
+					this.publish();
+				}
+
 				break;
 			}
 
 			case ENTRY.close: {
+				const close = parseJson<CaptureClose>(entry.payload);
+				this.end(close?.forwarded, entry.tMs);
 				break;
 			}
 		}
 
 		if (this.outLength >= BATCH_BYTES) this.flush();
+	}
+
+	/**
+	 * The end of the capture: a gap for every byte forwarded but not covered (`forwarded` per stream,
+	 * from the main thread), then the end record. Written once; later entries are ignored.
+	 */
+	end(forwarded: Readonly<Record<StreamName, number>> | undefined, tMs: number): void {
+		if (this.isEnded) return;
+		if (this.hasFailed) {
+			// What the file holds is what was written before the failure: the rest is one gap per stream.
+			this.outLength = 0;
+			Object.assign(this.offsets, this.written.offsets);
+			Object.assign(this.recorded, this.written.recorded);
+			Object.assign(this.missing, this.written.missing);
+			this.gaps = this.written.gaps;
+		}
+
+		if (forwarded) {
+			for (const stream of STREAM_NAMES) {
+				const left = forwarded[stream] - this.offsets[stream];
+				if (left > 0) this.gap(stream, left, this.hasFailed ? 'write-failed' : 'lag', tMs);
+			}
+		}
+
+		this.isEnded = true;
+		const end: CaptureEnd = {complete: this.gaps === 0 && !this.hasFailed, recorded: {...this.recorded}, missing: {...this.missing}, gaps: this.gaps};
+		this.push(encodeEndRecord(end, tMs));
 	}
 
 	/** Append the pending records to the file and hand them to live clients. */
@@ -217,48 +224,77 @@ export class CaptureSink {
 		this.outLength = 0;
 		if (this.fd === undefined) return;
 		const start = this.size;
+		if (this.hasFailed) {
+			// After a failed write only the closing records are tried, once, at the last good size.
+			if (!this.isEnded) return;
+		}
+
 		try {
-			for (let at = 0; at < total; ) at += writeSync(this.fd, this.out, at, total - at);
+			for (let at = 0; at < total; ) at += writeSync(this.fd, this.out, at, total - at, this.size + at);
 		} catch (error) {
-			this.warn(`capture stopped: cannot write ${this.options.path} (${describe(error)}); forwarding goes on`);
+			if (!this.hasFailed) this.warn(`capture stopped: cannot write ${this.options.path} (${describe(error)}); forwarding goes on, a gap record marks what is missing when it can be written`);
+			this.hasFailed = true;
+			// Keep the file on a record boundary (a reader sees what was written, then "cut short").
 			try {
-				closeSync(this.fd);
+				ftruncateSync(this.fd, this.size);
 			} catch {
-				// ignore
+				// nothing more to do
 			}
 
-			this.fd = undefined;
 			return;
 		}
 
 		this.size += total;
+		if (this.isEnded) this.isEndWritten = true;
+		this.written = {offsets: {...this.offsets}, recorded: {...this.recorded}, missing: {...this.missing}, gaps: this.gaps};
+		this.publish();
 		// Live clients may hold what they are given (socket writes are asynchronous): give them a copy,
 		// the batch buffer is reused.
 		if (this.live && this.live.clientCount > 0) this.live.appended(Buffer.from(this.out.subarray(0, total)), start);
 	}
 
-	/** Write what is left, close the file, let live clients catch up and close the socket. */
+	/** Write what is left, let live clients catch up and close the socket (the fd stays open: the caller's). */
 	async finish(): Promise<void> {
 		if (this.isFinished) return;
 		this.flush();
 		this.isFinished = true;
-		if (this.fd !== undefined) {
-			try {
-				closeSync(this.fd);
-			} catch {
-				// ignore
-			}
-		}
-
 		await this.live?.close(this.options.lingerMs);
 	}
 
-	private push(line: string): void {
+	/** Tell the main thread what the file holds (it finishes the file when the worker cannot). */
+	private publish(): void {
+		const progress = this.options.progress;
+		if (!progress) return;
+		const {written} = this;
+		for (const [i, stream] of STREAM_NAMES.entries()) {
+			progress[PROGRESS.offsets + i] = written.offsets[stream];
+			progress[PROGRESS.recorded + i] = written.recorded[stream];
+			progress[PROGRESS.missing + i] = written.missing[stream];
+		}
+
+		progress[PROGRESS.gaps] = written.gaps;
+		progress[PROGRESS.failed] = this.hasFailed ? 1 : 0;
+		// Last: the size says the words before it are current.
+		progress[PROGRESS.size] = this.size;
+	}
+
+	private gap(stream: StreamName, length: number, reason: CaptureGapReason, tMs: number): void {
+		const offset = this.offsets[stream];
+		this.offsets[stream] = offset + length;
+		this.missing[stream] += length;
+		this.gaps++;
+		this.push(encodeGapRecord({stream, offset, length, reason, tMs}));
+	}
+
+	private json(type: number, tMs: number, line: string): void {
+		this.push(encodeJsonRecord(type, tMs, line));
+	}
+
+	private push(record: Buffer): void {
 		if (this.fd === undefined) return;
-		const bytes = Buffer.byteLength(line) + 1;
-		this.reserve(bytes);
-		this.outLength += this.out.write(line, this.outLength, 'utf8');
-		this.out[this.outLength++] = 0x0a;
+		this.reserve(record.length);
+		record.copy(this.out, this.outLength);
+		this.outLength += record.length;
 	}
 
 	/** Make room for `bytes` more in the batch buffer (flushing it, or growing it for a huge record). */
@@ -303,10 +339,11 @@ async function runWorker(config: CaptureWorkerConfig): Promise<void> {
 		...(config.socket === undefined ? {} : {socket: config.socket}),
 		lingerMs: config.lingerMs,
 		onWarning: (message) => post({type: 'warning', message}),
+		progress: new Float64Array(config.progress),
 	});
 	const consumer = new RingConsumer(config.memory);
 	await sink.open();
-	post({type: 'ready', path: sink.path, socket: sink.socket});
+	post({type: 'ready', path: config.path, socket: sink.socket});
 	let isClosed = false;
 	let idle = 0;
 	while (!isClosed) {
@@ -315,7 +352,11 @@ async function runWorker(config: CaptureWorkerConfig): Promise<void> {
 			sink.entry(entry);
 		});
 		sink.flush();
-		if (isClosed) break;
+		if (isClosed) {
+			if (sink.hasWrittenEnd) post({type: 'ended'});
+			break;
+		}
+
 		// Traffic: nap and drain in batches (no wake-up per chunk). Idle: park until the next entry.
 		idle = count > 0 ? 0 : idle + 1;
 		await consumer.waitForData(idle < IDLE_NAPS ? NAP_MS : undefined);

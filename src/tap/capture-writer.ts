@@ -1,24 +1,40 @@
+import {closeSync, fchmodSync, ftruncateSync, writeSync} from 'node:fs';
+import path from 'node:path';
 import {Worker} from 'node:worker_threads';
-import type {ExitInfo, FindingDraft, Mark, SessionMeta, StreamName} from '../core/types.js';
-import type {PruneLimits} from './capture-store.js';
-import {ARENA, createRing, DEFAULT_RING_BYTES, ENTRY, RingProducer, type EntryKind, type RingMemory} from './capture-ring.js';
+import {encodeCaptureStart, encodeEndRecord, encodeGapRecord} from '../core/capture/binary-codec.js';
+import type {CaptureGapReason, ExitInfo, FindingDraft, Mark, SessionMeta, StreamName} from '../core/types.js';
+import {ensurePrivateDir, openCaptureFile, type PruneLimits} from './capture-store.js';
+import {ARENA, createRing, DEFAULT_RING_BYTES, ENTRY, RING_RESERVE_BYTES, RingProducer, type EntryKind, type RingMemory} from './capture-ring.js';
 
 /**
  * The tap's capture, main-thread side (issue 3 items 1–2). Forwarding hands each read to the capture
  * only after it has written it on, and that costs no copy when the read landed in the ring already
  * ({@link CaptureWriter.chunkAt}: a pipe read in place, see pass-through.ts) and one memcpy otherwise
  * ({@link CaptureWriter.chunk}); neither allocates or posts a message. A worker thread
- * (capture-writer-worker.ts) drains the ring (capture-ring.ts), encodes NDJSON records with the record
- * codec (base64 chunks), appends them to the capture file and serves live attach sockets. So inspection
- * never slows or blocks forwarding: when the worker falls a whole arena behind on a stream, recording
- * stops (one warning on stderr) and forwarding goes on.
+ * (capture-writer-worker.ts) drains the ring (capture-ring.ts), appends binary records (binary-codec.ts:
+ * the raw bytes behind a 24-byte head) to the capture file and serves live attach sockets. So
+ * inspection never slows or blocks forwarding: when the worker falls a whole arena behind on a stream
+ * (the lag limit), the reads that do not fit are not recorded, a gap record says which bytes are
+ * missing, recording resumes once there is room, and forwarding goes on (issue 13 item 6: a capture
+ * never lies). The file and its header are written here, synchronously, before anything else; at
+ * close the writer gets time to drain, and when it cannot finish, the rest is recorded as a gap here.
  */
+
+/** Float64 words of the shared progress block: what the capture file holds, written by the worker after each write. */
+export const PROGRESS = {offsets: 0, recorded: 3, missing: 6, gaps: 9, failed: 10, size: 11, words: 12} as const;
+
+/** The close entry's payload: bytes forwarded per stream (the worker records a gap for what it has not covered). */
+export interface CaptureClose {
+	readonly forwarded: Readonly<Record<StreamName, number>>;
+}
 
 /** What the worker needs to start (sent as `workerData`). */
 export interface CaptureWorkerConfig {
 	readonly kind: 'mcp-wire-capture-worker';
 	readonly memory: RingMemory;
-	/** The capture file to write (created 0600; truncated when it exists). */
+	/** {@link PROGRESS} words (Float64). */
+	readonly progress: SharedArrayBuffer;
+	/** The capture file (made by the main thread; its fd comes with the header entry). */
 	readonly path: string;
 	/** Create this directory 0700 first (the default capture directory), and prune it. */
 	readonly privateDir?: string;
@@ -33,6 +49,7 @@ export interface CaptureWorkerConfig {
 export type CaptureWorkerMessage =
 	| {readonly type: 'warning'; readonly message: string}
 	| {readonly type: 'ready'; readonly path: string | undefined; readonly socket: string | undefined}
+	| {readonly type: 'ended'}
 	| {readonly type: 'done'};
 
 /** Options of {@link CaptureWriter.start}. */
@@ -42,8 +59,8 @@ export interface CaptureWriterOptions {
 	readonly prune?: PruneLimits;
 	readonly socket?: {readonly address: string; readonly dir?: string};
 	/**
-	 * How far (bytes) the capture may fall behind forwarding on one stream before recording stops: the
-	 * size of the stdin and stdout arenas (default {@link DEFAULT_RING_BYTES}).
+	 * How far (bytes) the capture may fall behind forwarding on one stream before reads go unrecorded (a
+	 * gap): the size of the stdin and stdout arenas (default {@link DEFAULT_RING_BYTES}).
 	 */
 	readonly ringBytes?: number;
 	/** Called with one line (no newline) per problem: disk full, socket error, ring overflow. */
@@ -57,9 +74,20 @@ export interface CaptureWriterOptions {
 
 const encoder = new TextEncoder();
 
+/** The longest {@link CaptureWriter.close} waits for a writer that keeps writing (ms). */
+export const CLOSE_LIMIT_MS = 60_000;
+
+function describeError(error: unknown): string {
+	const code = (error as NodeJS.ErrnoException | undefined)?.code;
+	const message = error instanceof Error ? error.message : String(error);
+	return code !== undefined && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
 /** A control entry waiting on the main thread for ring space, in order. */
 interface HeldEntry {
 	readonly kind: EntryKind;
+	/** The stream a gap entry is about (control entries: stdout, unused). */
+	readonly stream?: StreamName;
 	readonly tMs: number;
 	readonly payload: Uint8Array;
 }
@@ -80,8 +108,16 @@ export class CaptureWriter {
 	private readonly worker: Worker | undefined;
 	private readonly onWarning: (message: string) => void;
 	private isDisabled = false;
-	private isOverflowed = false;
 	private isClosed = false;
+	/** The capture file's fd (made in {@link header}); closed by {@link close}. */
+	private fd: number | undefined;
+	private readonly privateDir: string | undefined;
+	private readonly progress: Float64Array;
+	/** Bytes forwarded per stream (every chunk call), and bytes not recorded yet to be told as a gap. */
+	private readonly forwarded: Record<StreamName, number> = {stdin: 0, stdout: 0, stderr: 0};
+	private readonly dropped: Record<StreamName, number> = {stdin: 0, stdout: 0, stderr: 0};
+	private droppedAt: Record<StreamName, number> = {stdin: 0, stdout: 0, stderr: 0};
+	private hasWarnedLag = false;
 	private readonly done: Promise<void>;
 	private socketAddress: string | undefined;
 	/** Control entries that did not fit yet (only ever after the chunks stopped: order is kept). */
@@ -90,12 +126,16 @@ export class CaptureWriter {
 
 	private constructor(options: CaptureWriterOptions) {
 		this.path = options.path;
+		this.privateDir = options.privateDir;
 		this.onWarning = options.onWarning;
 		const memory = createRing(options.ringBytes ?? DEFAULT_RING_BYTES);
 		this.ring = new RingProducer(memory);
+		const progress = new SharedArrayBuffer(PROGRESS.words * 8);
+		this.progress = new Float64Array(progress);
 		const config: CaptureWorkerConfig = {
 			kind: 'mcp-wire-capture-worker',
 			memory,
+			progress,
 			path: options.path,
 			...(options.privateDir === undefined ? {} : {privateDir: options.privateDir}),
 			...(options.prune === undefined ? {} : {prune: options.prune}),
@@ -135,6 +175,7 @@ export class CaptureWriter {
 			worker.on('message', (message: CaptureWorkerMessage) => {
 				if (message.type === 'warning') this.warn(message.message);
 				else if (message.type === 'ready') this.socketAddress = message.socket;
+				else if (message.type === 'ended') this.workerEnded = true;
 				else if (message.type === 'done') resolveDone();
 			});
 			worker.on('error', (error) => {
@@ -160,38 +201,80 @@ export class CaptureWriter {
 		return this.socketAddress;
 	}
 
-	/** Whether chunks are still recorded (false after a worker failure, an overflow, or close). */
+	/** Whether chunks are still recorded (false after a worker failure, a file that could not be made, or close). */
 	get isRecording(): boolean {
-		return !this.isDisabled && !this.isOverflowed && !this.isClosed;
+		return !this.isDisabled && !this.isClosed;
 	}
+
+	/** Bytes forwarded and not recorded so far, per stream (gap records mark them in the file). */
+	get missingBytes(): Readonly<Record<StreamName, number>> {
+		return {...this.droppedTotal};
+	}
+
+	private readonly droppedTotal: Record<StreamName, number> = {stdin: 0, stdout: 0, stderr: 0};
 
 	/**
 	 * Record bytes that crossed `stream` at `tMs` (ms on the session clock) by copying them into the ring:
-	 * for streams not read in place (a terminal, a file, the server's stderr). When they do not fit, the
-	 * capture stops with one warning.
+	 * for streams not read in place (a terminal, a file, the server's stderr). When they do not fit, they
+	 * become part of a gap (one warning per session).
 	 */
 	chunk(stream: StreamName, tMs: number, bytes: Uint8Array): void {
+		this.forwarded[stream] += bytes.length;
 		if (!this.isRecording) return;
 		// A held control entry must stay ahead of later chunks: while one waits, chunks cannot be recorded.
-		if (this.held.length === 0 && this.ring.append(ENTRY.chunk, stream, ARENA[stream], tMs, bytes)) return;
-		this.overflow(stream, tMs, bytes.length);
+		// After dropped bytes, the gap is told only once the chunk fits too (one gap per stretch, not one per read).
+		const fits = this.dropped[stream] === 0 || this.ring.reserve(ARENA[stream], bytes.length, RING_RESERVE_BYTES) >= 0;
+		if (this.held.length === 0 && fits && this.tellGap(stream) && this.ring.append(ENTRY.chunk, stream, ARENA[stream], tMs, bytes)) return;
+		this.drop(stream, tMs, bytes.length);
 	}
 
 	/**
 	 * Record `length` bytes that were read in place at `position` of `stream`'s arena (from
-	 * `ring.reserve`; the caller already forwarded them). Costs no copy. When the capture is not
-	 * recording, the space is only taken (the bytes may still be in flight to their target).
+	 * `ring.reserve`; the caller already forwarded them). Costs no copy. When they cannot be recorded,
+	 * the space is only taken (the bytes may still be in flight to their target) and they become a gap.
 	 */
 	chunkAt(stream: StreamName, tMs: number, position: number, length: number): void {
+		this.forwarded[stream] += length;
 		const arena = ARENA[stream];
-		if (this.isRecording && this.held.length === 0 && this.ring.commit(ENTRY.chunk, stream, arena, tMs, position, length)) return;
+		if (this.isRecording && this.held.length === 0 && this.tellGap(stream) && this.ring.commit(ENTRY.chunk, stream, arena, tMs, position, length)) return;
 		this.ring.claim(arena, position, length);
-		if (this.isRecording) this.overflow(stream, tMs, length);
+		if (this.isRecording) this.drop(stream, tMs, length);
 	}
 
-	/** Write the `session` header record. Call it once, before any other record. */
+	/**
+	 * Create the capture file (mode 0600; its directory 0700 when it is the default capture directory)
+	 * and write its start, the magic line and the `session` header, synchronously: a capture always has
+	 * its header. Call it once, before any other record. When the file cannot be made: one warning, and
+	 * nothing is recorded.
+	 */
 	header(meta: SessionMeta): void {
-		this.control(ENTRY.header, 0, meta);
+		if (this.isDisabled || this.isClosed || this.fd !== undefined) return;
+		let fd: number | undefined;
+		let size = 0;
+		try {
+			if (this.privateDir !== undefined) ensurePrivateDir(this.privateDir);
+			fd = openCaptureFile(this.path, {exclusive: this.privateDir !== undefined && path.dirname(path.resolve(this.path)) === path.resolve(this.privateDir)});
+			if (process.platform !== 'win32') fchmodSync(fd, 0o600);
+			const start = encodeCaptureStart(meta);
+			for (let at = 0; at < start.length; ) at += writeSync(fd, start, at, start.length - at, at);
+			size = start.length;
+		} catch (error) {
+			if (fd !== undefined) {
+				try {
+					closeSync(fd);
+				} catch {
+					// ignore
+				}
+			}
+
+			this.warn(`capture disabled: cannot create ${this.path} (${describeError(error)}); forwarding goes on`);
+			this.disable();
+			return;
+		}
+
+		this.fd = fd;
+		this.progress[PROGRESS.size] = size;
+		this.hold({kind: ENTRY.header, tMs: 0, payload: encoder.encode(JSON.stringify({fd, size}))});
 	}
 
 	/** Record a process mark (stdin-closed, eof, a phase note). */
@@ -210,42 +293,161 @@ export class CaptureWriter {
 	}
 
 	/**
-	 * Finish: the worker writes what is left, lets attached clients catch up (up to `lingerMs`) and
-	 * exits. Resolves after at most `timeoutMs` (the worker is terminated then). Never rejects.
+	 * Finish: the worker writes what is left (a gap for anything it could not record, then the end
+	 * record), lets attached clients catch up (up to `lingerMs`) and exits. The worker gets as long as
+	 * it keeps writing, up to {@link CLOSE_LIMIT_MS}; after `idleMs` without progress (or that limit) it
+	 * is terminated, and what it had not written is recorded here as a `writer-timeout` gap with the end
+	 * record. Never rejects.
+	 * @param idleMs how long the writer may go without writing anything (ms)
 	 */
-	async close(timeoutMs = 2000): Promise<void> {
+	async close(idleMs = 3000): Promise<void> {
 		if (this.isClosed) return this.done;
-		const deadline = Date.now() + timeoutMs;
-		if (!this.isDisabled) {
-			this.hold({kind: ENTRY.close, tMs: 0, payload: new Uint8Array(0)});
+		const started = Date.now();
+		if (!this.isDisabled && this.fd !== undefined) {
+			this.holdGaps();
+			this.hold({kind: ENTRY.close, tMs: 0, payload: encoder.encode(JSON.stringify({forwarded: this.forwarded} satisfies CaptureClose))});
 			this.isClosed = true;
-			while (this.held.length > 0 && !this.isDisabled && Date.now() < deadline) {
+			while (this.held.length > 0 && !this.isDisabled && Date.now() - started < idleMs) {
 				await new Promise((resolve) => setTimeout(resolve, 2));
 				this.flushHeld();
 			}
 		}
 
 		this.isClosed = true;
-		let timer: NodeJS.Timeout | undefined;
-		const timeout = new Promise<'timeout'>((resolve) => {
-			timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now()));
+		let isDone = this.isDisabled && this.worker === undefined;
+		void this.done.then(() => {
+			isDone = true;
 		});
-		const outcome = await Promise.race([this.done.then(() => 'done' as const), timeout]);
-		clearTimeout(timer);
-		if (outcome === 'timeout') this.warn(`capture writer did not finish within ${timeoutMs} ms; the capture may be incomplete (${this.path})`);
+		let lastSize = this.progress[PROGRESS.size]!;
+		let lastProgress = Date.now();
+		while (!isDone) {
+			await Promise.race([this.done, new Promise((resolve) => setTimeout(resolve, 20))]);
+			const size = this.progress[PROGRESS.size]!;
+			if (size !== lastSize) {
+				lastSize = size;
+				lastProgress = Date.now();
+			}
+
+			if (isDone || Date.now() - lastProgress > idleMs || Date.now() - started > CLOSE_LIMIT_MS) break;
+		}
+
+		const hasTimedOut = !isDone;
 		await this.worker?.terminate().catch(() => undefined);
+		// The worker wrote its end record unless it was stopped or failed: finish the file here then.
+		if (!this.hasEnd()) this.finishFile(hasTimedOut ? 'writer-timeout' : 'writer-failed');
+		if (this.fd !== undefined) {
+			try {
+				closeSync(this.fd);
+			} catch {
+				// ignore
+			}
+
+			this.fd = undefined;
+		}
+
+		const missing = Object.entries(this.lastMissing).filter(([, n]) => n > 0);
+		if (missing.length > 0) this.warn(`the capture is incomplete: ${missing.map(([stream, n]) => `${n} bytes of ${stream}`).join(' and ')} not recorded (gap records mark them) (${this.path})`);
 	}
 
-	/** Stop recording chunks: one warning, and an overflow mark where the capture ends. */
-	private overflow(stream: StreamName, tMs: number, droppedBytes: number): void {
-		this.isOverflowed = true;
-		const behind = this.ring.pendingBytes;
-		this.hold({kind: ENTRY.overflow, tMs, payload: encoder.encode(JSON.stringify({stream, behindBytes: behind, droppedBytes}))});
-		this.warn(`capture stopped: the capture writer fell ${behind} bytes behind; forwarding goes on, the capture ends here (${this.path})`);
+	/** Missing bytes per stream as the file's end record says (set by {@link hasEnd} / {@link finishFile}). */
+	private lastMissing: Record<StreamName, number> = {stdin: 0, stdout: 0, stderr: 0};
+
+	/** Whether the worker wrote the end record (it says so before it exits). */
+	private hasEnd(): boolean {
+		if (this.fd === undefined) return true;
+		if (!this.workerEnded) return false;
+		const p = this.progress;
+		this.lastMissing = {stdin: p[PROGRESS.missing]!, stdout: p[PROGRESS.missing + 1]!, stderr: p[PROGRESS.missing + 2]!};
+		return true;
+	}
+
+	/** Set when the worker said it wrote the end record. */
+	private workerEnded = false;
+
+	/**
+	 * The worker could not finish: cut the file to what it wrote last (a record boundary), add a gap per
+	 * stream for the rest and the end record. A failure here leaves the file without an end record: a
+	 * reader then says it was cut short.
+	 */
+	private finishFile(reason: CaptureGapReason): void {
+		const fd = this.fd;
+		if (fd === undefined) return;
+		const p = this.progress;
+		const streams = ['stdin', 'stdout', 'stderr'] as const;
+		const size = p[PROGRESS.size]!;
+		const recorded = {stdin: p[PROGRESS.recorded]!, stdout: p[PROGRESS.recorded + 1]!, stderr: p[PROGRESS.recorded + 2]!};
+		const missing = {stdin: p[PROGRESS.missing]!, stdout: p[PROGRESS.missing + 1]!, stderr: p[PROGRESS.missing + 2]!};
+		let gaps = p[PROGRESS.gaps]!;
+		const records: Buffer[] = [];
+		const tMs = 0;
+		for (const [i, stream] of streams.entries()) {
+			const offset = p[PROGRESS.offsets + i]!;
+			const length = this.forwarded[stream] - offset;
+			if (length <= 0) continue;
+			records.push(encodeGapRecord({stream, offset, length, reason: p[PROGRESS.failed] === 1 ? 'write-failed' : reason, tMs}));
+			missing[stream] += length;
+			gaps++;
+		}
+
+		records.push(encodeEndRecord({complete: gaps === 0, recorded, missing, gaps}, tMs));
+		this.lastMissing = missing;
+		const bytes = Buffer.concat(records);
+		try {
+			ftruncateSync(fd, size);
+			for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at, size + at);
+		} catch (error) {
+			this.warn(`the capture could not be finished (${describeError(error)}): it ends without its end record (${this.path})`);
+			try {
+				ftruncateSync(fd, size);
+			} catch {
+				// nothing more to do
+			}
+		}
+	}
+
+	/** The capture is off for good (no file, or the worker failed): later calls record nothing. */
+	private disable(): void {
+		this.isDisabled = true;
+		void this.worker?.terminate().catch(() => undefined);
+	}
+
+	/** Bytes that were forwarded but not recorded: told to the worker as a gap before the next recorded chunk. */
+	private drop(stream: StreamName, tMs: number, length: number): void {
+		if (this.dropped[stream] === 0) this.droppedAt[stream] = tMs;
+		this.dropped[stream] += length;
+		this.droppedTotal[stream] += length;
+		if (!this.hasWarnedLag) {
+			this.hasWarnedLag = true;
+			this.warn(`the capture fell ${this.ring.pendingBytes} bytes behind forwarding (MCP_WIRE_CAPTURE_LAG_MB); reads it has no room for are not recorded (a gap record marks them) until it catches up; forwarding goes on (${this.path})`);
+		}
+	}
+
+	/** Queue a gap entry for every stream with bytes not yet told (before a control entry, and at close: in time order). */
+	private holdGaps(): void {
+		for (const stream of ['stdin', 'stdout', 'stderr'] as const) {
+			const length = this.dropped[stream];
+			if (length === 0) continue;
+			this.dropped[stream] = 0;
+			this.hold({kind: ENTRY.gap, stream, tMs: this.droppedAt[stream], payload: encoder.encode(JSON.stringify({length, reason: 'lag'}))});
+		}
+	}
+
+	/**
+	 * Before a chunk of `stream` is recorded after dropped ones: put the gap entry in the ring first.
+	 * @returns false when the gap entry does not fit now (the chunk is then dropped too)
+	 */
+	private tellGap(stream: StreamName): boolean {
+		const length = this.dropped[stream];
+		if (length === 0) return true;
+		// Room for the gap and the chunk's descriptor, keeping the control reserve for marks and the end.
+		if (!this.ring.append(ENTRY.gap, stream, CONTROL_ARENA, this.droppedAt[stream], encoder.encode(JSON.stringify({length, reason: 'lag'})))) return false;
+		this.dropped[stream] = 0;
+		return true;
 	}
 
 	private control(kind: EntryKind, tMs: number, value: unknown): void {
-		if (this.isDisabled || this.isClosed) return;
+		if (this.isDisabled || this.isClosed || this.fd === undefined) return;
+		this.holdGaps();
 		this.hold({kind, tMs, payload: encoder.encode(JSON.stringify(value))});
 	}
 
@@ -259,7 +461,7 @@ export class CaptureWriter {
 	private flushHeld(): void {
 		let count = 0;
 		for (const entry of this.held) {
-			if (!this.ring.append(entry.kind, 'stdout', CONTROL_ARENA, entry.tMs, entry.payload, true)) break;
+			if (!this.ring.append(entry.kind, entry.stream ?? 'stdout', CONTROL_ARENA, entry.tMs, entry.payload, true)) break;
 			count++;
 		}
 
@@ -272,7 +474,7 @@ export class CaptureWriter {
 		this.heldTimer.unref();
 	}
 
-	private warn(message: string): void {
+	protected warn(message: string): void {
 		try {
 			this.onWarning(message);
 		} catch {

@@ -2,7 +2,7 @@ import {createHash} from 'node:crypto';
 import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {decodeRecords, type DecodedRecords} from '../../src/core/capture/record-codec.js';
+import {decodeCapture, type DecodedCapture} from '../../src/core/capture/binary-codec.js';
 import type {StreamName} from '../../src/core/types.js';
 import {BIN as DEFAULT_BIN, ROOT} from './helpers.js';
 
@@ -72,8 +72,8 @@ export function scratch(): Scratch {
 export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /** Decode a capture file, and concatenate each stream's chunk bytes. */
-export function readCapture(file: string): DecodedRecords & {readonly streams: Record<StreamName, Buffer>} {
-	const decoded = decodeRecords(readFileSync(file, 'utf8'));
+export function readCapture(file: string): DecodedCapture & {readonly streams: Record<StreamName, Buffer>} {
+	const decoded = decodeCapture(readFileSync(file));
 	const parts: Record<StreamName, Buffer[]> = {stdin: [], stdout: [], stderr: []};
 	for (const event of decoded.events) if (event.type === 'chunk') parts[event.chunk.stream].push(Buffer.from(event.chunk.bytes));
 	return {...decoded, streams: {stdin: Buffer.concat(parts.stdin), stdout: Buffer.concat(parts.stdout), stderr: Buffer.concat(parts.stderr)}};

@@ -3,7 +3,7 @@ import {existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, t
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {decodeRecords} from '../../src/core/capture/record-codec.js';
+import {decodeCapture} from '../../src/core/capture/binary-codec.js';
 import {HANG_MS, BIN, pseudoRandomBytes, readCapture, scratch, sha256, waitFor, type Scratch} from './tap-helpers.js';
 
 describe('tap process behaviour (real processes)', () => {
@@ -158,23 +158,27 @@ describe('tap process behaviour (real processes)', () => {
 		const result = await tap.child;
 		expect(result.signal).toBe('SIGKILL');
 
-		// The file as the kill left it decodes: a header and whole records, at worst a cut last line.
-		const text = readFileSync(tap.capture, 'utf8');
-		const decoded = decodeRecords(text);
+		// The file as the kill left it decodes: the magic line, the header and whole records, at worst a
+		// cut last record, and no end record: cut short.
+		const bytes = readFileSync(tap.capture);
+		const decoded = decodeCapture(bytes);
+		expect(decoded.format).toBe(2);
 		expect(decoded.header?.mode).toBe('tap');
-		expect(decoded.problems.filter((p) => !decoded.isTruncated || p.line !== text.split('\n').length)).toEqual([]);
+		expect(decoded.isTruncated).toBe(true);
+		expect(decoded.end).toBeUndefined();
+		expect(decoded.problems.filter((p) => !p.message.startsWith('the capture ends inside a record'))).toEqual([]);
 		expect(decoded.events.filter((e) => e.type === 'chunk').length).toBeGreaterThan(10);
 		const viewed = await execa('node', [BIN, 'view', '--no-tui', tap.capture], {env: box.env, extendEnv: false, reject: false});
 		expect(viewed.exitCode).not.toBe(2);
 		expect(viewed.stdout.split('\n')[0]).toMatch(/^mcp-wire \S+ \(tap\)/);
+		expect(viewed.stderr.split('\n')[0]).toBe(`mcp-wire: ${tap.capture}: the capture is incomplete: it was cut short (no end record: the tap was killed or the file was cut); everything before the cut is shown`);
 
 		// Cut the file inside its last record, as a kill during a write would.
-		truncateSync(tap.capture, text.lastIndexOf('"base64":"') + 20);
-		const lines = readFileSync(tap.capture, 'utf8').split('\n').length;
+		truncateSync(tap.capture, bytes.length - 10);
 		const cut = await execa('node', [BIN, 'view', '--no-tui', tap.capture], {env: box.env, extendEnv: false, reject: false});
 		expect(cut.exitCode).not.toBe(2);
-		expect(cut.stderr).toContain(`${tap.capture}:${lines}: the input ends inside a record`);
-		expect(cut.stderr).toContain('the capture was cut short (its last record is incomplete); showing everything before it');
+		expect(cut.stderr).toMatch(/the capture ends inside a record \(\d+ bytes of it\); the cut record is skipped/);
+		expect(cut.stderr.split('\n')[0]).toContain('the capture is incomplete: it was cut short');
 		expect(cut.stdout).toContain('S→C');
 	});
 });

@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {getDefaultEnvironment, StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {decodeRecords} from '../../src/core/capture/record-codec.js';
+import {decodeCapture} from '../../src/core/capture/binary-codec.js';
 import {replayEvents} from '../../src/core/session/replay.js';
 import {BIN, EVERYTHING, HANG_MS, scratch, waitFor, type Scratch} from './tap-helpers.js';
 
@@ -38,9 +38,10 @@ describe('tap between the SDK client and server-everything', () => {
 
 		const [file] = await waitFor(() => {
 			const files = box.captures();
-			return files.length === 1 && readFileSync(files[0]!, 'utf8').includes('"type":"exit"') ? files : undefined;
-		}, HANG_MS, 'the capture to end with an exit record');
-		const decoded = decodeRecords(readFileSync(file!, 'utf8'));
+			return files.length === 1 && decodeCapture(readFileSync(files[0]!)).end !== undefined ? files : undefined;
+		}, HANG_MS, 'the capture to end with its end record');
+		const decoded = decodeCapture(readFileSync(file!));
+		expect(decoded.end).toMatchObject({complete: true, gaps: 0});
 		expect(decoded.problems).toEqual([]);
 		expect(decoded.header).toMatchObject({mode: 'tap', name: 'everything', command: ['node', EVERYTHING, 'stdio']});
 		const session = replayEvents(decoded.header!, decoded.events);

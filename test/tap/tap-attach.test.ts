@@ -8,7 +8,8 @@ import {decodeRecords, encodeEvent, encodeHeader, type SessionHeader} from '../.
 import {replayEvents} from '../../src/core/session/replay.js';
 import {Session} from '../../src/core/session/session.js';
 import type {SessionEvent, SessionMeta} from '../../src/core/types.js';
-import {chooseTap, feedEvent, followTap, listLiveTaps, readRecordFile, RecordReader, type LiveTap} from '../../src/tap/attach.js';
+import {chooseTap, describeIncomplete, feedEvent, followTap, listLiveTaps, readRecordFile, RecordReader, type CaptureCompleteness, type LiveTap} from '../../src/tap/attach.js';
+import {encodeCaptureStart, encodeChunkRecord, encodeEndRecord, encodeGapRecord, encodeJsonRecord, RECORD_TYPE} from '../../src/core/capture/binary-codec.js';
 import type {PlatformFacts} from '../../src/tap/capture-store.js';
 import {LiveSocketServer} from '../../src/tap/live-socket.js';
 
@@ -96,6 +97,85 @@ describe('RecordReader', () => {
 			const reader = await readRecordFile(file, {onHeader: () => undefined, onEvent: (e) => events.push(e)});
 			expect(reader.sessionHeader).toEqual({...META, format: 1});
 			expect(events).toEqual(decodeRecords(FILE_TEXT).events);
+		} finally {
+			rmSync(dir, {recursive: true, force: true});
+		}
+	});
+});
+
+/** {@link EVENTS} with chunk offsets that tile each stream (a binary capture checks them). */
+const TILED: SessionEvent[] = (() => {
+	const next = {stdin: 0, stdout: 0, stderr: 0};
+	return EVENTS.map((event) => {
+		if (event.type !== 'chunk') return event;
+		const offset = next[event.chunk.stream];
+		next[event.chunk.stream] += event.chunk.bytes.length + (event.chunk.seq === 1 ? 4096 : 0);
+		return {type: 'chunk', chunk: {...event.chunk, offset}};
+	});
+})();
+const byteLength = (stream: 'stdin' | 'stdout' | 'stderr'): number => TILED.reduce((n, e) => n + (e.type === 'chunk' && e.chunk.stream === stream ? e.chunk.bytes.length : 0), 0);
+
+/** The same session as a binary capture (format 2) with a gap on stdout and its end record. */
+function binaryFile(withEnd: boolean): Buffer {
+	const parts: Buffer[] = [encodeCaptureStart(META)];
+	for (const event of TILED) {
+		if (event.type === 'chunk') parts.push(encodeChunkRecord(event.chunk.stream, event.chunk.tMs, event.chunk.offset, event.chunk.bytes));
+		else if (event.type === 'mark') parts.push(encodeJsonRecord(RECORD_TYPE.mark, event.mark.tMs, encodeEvent(event)));
+		else if (event.type === 'exit') parts.push(encodeJsonRecord(RECORD_TYPE.exit, event.exit.tMs, encodeEvent(event)));
+		if (event.type === 'chunk' && event.chunk.seq === 1) parts.push(encodeGapRecord({stream: 'stdout', offset: event.chunk.bytes.length, length: 4096, reason: 'lag', tMs: 5.5}));
+	}
+
+	if (withEnd) parts.push(encodeEndRecord({complete: false, recorded: {stdin: byteLength('stdin'), stdout: byteLength('stdout'), stderr: byteLength('stderr')}, missing: {stdin: 0, stdout: 4096, stderr: 0}, gaps: 1}, 10));
+	return Buffer.concat(parts);
+}
+
+const BINARY_EVENTS: SessionEvent[] = [...TILED.slice(0, 2), {type: 'mark', mark: {type: 'gap', stream: 'stdout', offset: 125, length: 4096, reason: 'lag', tMs: 5.5}}, ...TILED.slice(2)];
+
+describe('RecordReader: binary captures (format 2)', () => {
+	it('decodes the same events wherever the bytes are split (every single cut point), gaps as gap marks', () => {
+		const bytes = binaryFile(true);
+		for (let cut = 0; cut <= bytes.length; cut++) {
+			const got = readAllAt(bytes, [cut]);
+			expect(got.header, `cut at ${cut}`).toEqual({...META, format: 1});
+			expect(got.events, `cut at ${cut}`).toEqual(BINARY_EVENTS);
+			expect(got.reader.problems).toEqual([]);
+			expect(got.reader.format).toBe(2);
+			expect(got.reader.isTruncated).toBe(false);
+			expect(got.reader.completeness).toEqual({format: 2, complete: false, cutShort: false, missing: {stdin: 0, stdout: 4096, stderr: 0}, gaps: 1});
+		}
+	});
+
+	it('a capture without its end record is cut short', () => {
+		const got = readAllAt(binaryFile(false), [50]);
+		expect(got.events).toEqual(BINARY_EVENTS);
+		expect(got.reader.isTruncated).toBe(true);
+		expect(got.reader.completeness).toMatchObject({format: 2, complete: false, cutShort: true});
+	});
+
+	it('readRecordFile says how complete a file is before its header, from its end record', async () => {
+		const dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-read-'));
+		try {
+			const order: string[] = [];
+			const handlers = {
+				onCompleteness: (c: CaptureCompleteness) => order.push(`completeness ${describeIncomplete(c) ?? 'complete'}`),
+				onHeader: () => order.push('header'),
+				onEvent: () => undefined,
+			};
+			const file = path.join(dir, 'c.ndjson');
+			writeFileSync(file, binaryFile(true));
+			await readRecordFile(file, handlers);
+			writeFileSync(file, binaryFile(false));
+			await readRecordFile(file, handlers);
+			writeFileSync(file, FILE_TEXT);
+			await readRecordFile(file, handlers);
+			expect(order).toEqual([
+				'completeness the capture is incomplete: 4096 bytes of stdout crossed the wire but are not in it (1 gap, marked where they are)',
+				'header',
+				'completeness the capture is incomplete: it was cut short (no end record: the tap was killed or the file was cut); everything before the cut is shown',
+				'header',
+				// NDJSON (format 1) cannot say before it is read.
+				'header',
+			]);
 		} finally {
 			rmSync(dir, {recursive: true, force: true});
 		}

@@ -68,6 +68,11 @@ async function attachAction(target: string | undefined, options: WatchCliOptions
 			},
 			onEvent: (event) => {
 				if (!session) return;
+				if (event.type === 'mark' && event.mark.type === 'gap' && output.tui === undefined) {
+					const {mark} = event;
+					process.stderr.write(`mcp-wire: ${label}: the capture is incomplete: ${mark.length} bytes of ${mark.stream} from offset ${mark.offset} were not captured (${mark.reason}); the log marks where\n`);
+				}
+
 				try {
 					lastTMs = Math.max(lastTMs, feedEvent(session, event) ?? 0);
 				} catch {

@@ -4,7 +4,7 @@ import type {SessionHeader} from '../../core/capture/record-codec.js';
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import {createReplay, type Replay} from '../../core/session/replay.js';
 import type {SessionEvent} from '../../core/types.js';
-import {readRecordFile, RecordReader} from '../../tap/attach.js';
+import {describeIncomplete, readRecordFile, RecordReader, type CaptureCompleteness} from '../../tap/attach.js';
 import {buildReport, DEFAULT_MAX_LINES} from '../../render/report/markdown.js';
 import {UsageError} from '../exit-codes.js';
 import {localRedactOptions} from '../redact-options.js';
@@ -83,6 +83,10 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 			let replay: Replay | undefined;
 			let replayError: Error | undefined;
 			const handlers = {
+				onCompleteness: (completeness: CaptureCompleteness) => {
+					const line = describeIncomplete(completeness);
+					if (line !== undefined) io.writeErr(`mcp-wire: ${name}: ${line}\n`);
+				},
 				onHeader: (header: SessionHeader) => {
 					replay = createReplay(header, {schemas: SDK_SCHEMAS, onProblem: (message) => io.writeErr(`mcp-wire: ${name}: ${message}\n`)});
 				},

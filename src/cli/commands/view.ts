@@ -5,7 +5,7 @@ import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import {createReplay, type Replay} from '../../core/session/replay.js';
 import type {Session} from '../../core/session/session.js';
 import type {FindingCode, SessionStore} from '../../core/types.js';
-import {readRecordFile} from '../../tap/attach.js';
+import {describeIncomplete, readRecordFile} from '../../tap/attach.js';
 import {UsageError} from '../exit-codes.js';
 import {collect, exitCodeFor, parseFailOn, parseIgnore, resolveColor, type FailOn} from '../options.js';
 import {createPresenter, type Presenter} from '../present.js';
@@ -150,8 +150,15 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	let replay: Replay | undefined;
 	let replayError: Error | undefined;
 	let reader;
+	let isCompletenessTold = false;
 	try {
 		reader = await readRecordFile(file, {
+			onCompleteness: (completeness) => {
+				// Said first, before any output: what the capture is missing (issue 13 item 6).
+				const line = describeIncomplete(completeness);
+				if (line !== undefined) process.stderr.write(`mcp-wire: ${file}: ${line}\n`);
+				isCompletenessTold = true;
+			},
 			onHeader: (header) => {
 				replay = createReplay(header, {
 					schemas: SDK_SCHEMAS,
@@ -176,7 +183,7 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 
 	if (replay === undefined) throw new UsageError(`view: ${file} is not an mcp-wire capture (no session header)`);
 	reportProblems(file, reader.problems);
-	if (reader.isTruncated) process.stderr.write(`mcp-wire: ${file}: the capture was cut short (its last record is incomplete); showing everything before it\n`);
+	if (reader.isTruncated && !isCompletenessTold) process.stderr.write(`mcp-wire: ${file}: the capture was cut short (its last record is incomplete); showing everything before it\n`);
 	if (replayError !== undefined) throw new UsageError(`view: ${file} cannot be replayed: ${replayError.message}`);
 	const session = replay.finish();
 	await output.presenter.finish(session);

@@ -252,6 +252,11 @@ export class CaptureDecoder {
 		return this.isEnded && this.endRecord === undefined;
 	}
 
+	/** Bytes received that are not a whole record yet. */
+	get pendingBytes(): number {
+		return this.partsLength;
+	}
+
 	/** Bytes of a record cut by the end of the input (0 when it ended on a record boundary). */
 	get cutRecordBytes(): number {
 		return this.cutBytes;

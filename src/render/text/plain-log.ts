@@ -4,7 +4,7 @@ import {hexRows, hexWindow, type HexHighlight, type HexRow} from '../../core/byt
 import {CLIENT_SHORT_LABEL, OUTCOME_MARK, OUTCOME_WORD} from '../../core/clients/outcome.js';
 import {CLIENT_FAMILY_LABEL, clientsSummary} from '../../core/detectors/catalog.js';
 import {findingDocsRef} from '../../core/detectors/docs-ref.js';
-import {STREAM_LABEL, TAP_PHASE, type ExitInfo, type Finding, type Frame, type Mark, type ClientOutcomeKind, type Reaction, type SessionMeta, type SessionSnapshot, type Summary} from '../../core/types.js';
+import {STREAM_LABEL, TAP_PHASE, type CaptureGapReason, type ExitInfo, type Finding, type Frame, type Mark, type ClientOutcomeKind, type Reaction, type SessionMeta, type SessionSnapshot, type Summary} from '../../core/types.js';
 import {ansiHexLines} from '../hex/ansi.js';
 import {hexByte, plainHexLines} from '../hex/plain.js';
 import {paint, severityToken, streamToken, type ThemeToken} from './theme.js';
@@ -428,6 +428,15 @@ const PHASE_LINES: Readonly<Record<string, string>> = {
 	'stopped-early': 'stopped waiting: the server is blocked reading stdin (it read the request and waits for more input)',
 };
 
+/** Why a capture has a gap, for the frame log. */
+export const GAP_WHY: Readonly<Record<CaptureGapReason, string>> = {
+	lag: 'the capture fell behind forwarding',
+	'write-failed': 'the capture file could not be written',
+	'writer-timeout': 'the capture writer had not finished when the tap exited',
+	'writer-failed': 'the capture writer failed',
+	unrecorded: 'a hole in the capture file',
+};
+
 /**
  * One line for a process mark or the exit, aligned with frame lines, so the log shows what the client
  * did between frames: `   3012.1 ms  ···  stdin closed (EOF sent to the server)`. Stream EOFs are shown
@@ -457,6 +466,9 @@ export function formatMarkLine(mark: Mark | ({readonly type: 'exit'} & ExitInfo)
 			break;
 		case 'reaped':
 			text = `mcp-wire ended ${mark.pids.length === 1 ? 'a leftover process' : `${mark.pids.length} leftover processes`} of the server (pid ${mark.pids.join(', ')}) with ${mark.signal}`;
+			break;
+		case 'gap':
+			text = `${groupDigits(mark.length)} bytes of ${mark.stream} not captured here (offset ${groupDigits(mark.offset)}: ${GAP_WHY[mark.reason]})`;
 			break;
 		case 'evidence':
 			// Shown only when it names a survivor; stall looks are detail for the rules (and --json).

@@ -166,6 +166,11 @@ function timelineEvents(context: ReportContext): Array<{tMs: number; text: strin
 				break;
 			}
 
+			case 'gap': {
+				events.push({tMs: mark.tMs, text: `${mark.length} bytes of ${mark.stream} not captured from offset ${mark.offset} (${mark.reason})`});
+				break;
+			}
+
 			case 'phase': {
 				if (mark.name === 'stopped-early') events.push({tMs: mark.tMs, text: 'the probe stopped waiting: the server was blocked reading stdin'});
 				if (mark.name === TAP_PHASE.clientClosedStdout) events.push({tMs: mark.tMs, text: 'client closed its end of stdout (the tap closed the server\'s)'});

@@ -36,6 +36,12 @@ export function verdictLine(context: ReportContext): string {
 		parts.push(`${code(first.code)}${where}: ${prose(first.message)}`);
 	}
 
+	const gaps = context.snapshot.marks.filter((mark) => mark.type === 'gap');
+	if (gaps.length > 0) {
+		const missing = gaps.reduce((sum, gap) => sum + gap.length, 0);
+		parts.push(`the capture is incomplete: ${groupDigits(missing)} bytes crossed the wire but were not captured (${plural(gaps.length, 'gap')}; nothing is concluded from the cut bytes)`);
+	}
+
 	if (context.source.isTruncated === true) {
 		parts.push('the capture was cut short (this report covers the bytes before the cut)');
 	}
