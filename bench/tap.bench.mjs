@@ -271,6 +271,12 @@ function watchRss(getPid, done) {
 	});
 }
 
+/**
+ * Whether the tap said its capture is complete: no stop (format 1 taps stop at the lag limit: "capture
+ * stopped") and no gap (format 2 taps say "the capture is incomplete" when a gap record was written).
+ */
+const isCaptureComplete = (stderr) => !stderr.includes('capture stopped') && !stderr.includes('the capture is incomplete');
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const fmt = (n, digits = 0) => n.toFixed(digits).padStart(8);
 
@@ -285,11 +291,11 @@ async function main() {
 		for (const line of result.stderr.split('\n')) if (line.trim() !== '') warnings.add(`${config}: ${line}`);
 		if (config === 'tap (whole)') {
 			wholeCapture.runs++;
-			if (!result.stderr.includes('capture stopped')) wholeCapture.complete++;
+			if (isCaptureComplete(result.stderr)) wholeCapture.complete++;
 		}
 		if (config !== 'tap') return;
 		capture.runs++;
-		if (!result.stderr.includes('capture stopped')) capture.complete++;
+		if (isCaptureComplete(result.stderr)) capture.complete++;
 		capture.largest = Math.max(capture.largest, result.capture);
 	};
 	// Configs take turns within each repetition, order rotated (drift in the machine's load hits them all alike).
@@ -321,7 +327,7 @@ async function main() {
 
 	let tapPid;
 	const rss = await watchRss(() => tapPid, throughputDown('tap', RSS_BYTES, (pid) => (tapPid = pid)));
-	const rssCaptureComplete = !rss.stderr.includes('capture stopped');
+	const rssCaptureComplete = isCaptureComplete(rss.stderr);
 	for (const line of rss.stderr.split('\n')) if (line.trim() !== '') warnings.add(`tap (${RSS_BYTES / MIB} MiB): ${line}`);
 	let relayPid;
 	const relayRss = await watchRss(() => relayPid, throughputDown('relay', RSS_BYTES, (pid) => (relayPid = pid)));
