@@ -6,6 +6,7 @@ import {createNdjsonWriter} from '../render/json/ndjson.js';
 import {createEventRedactor} from '../render/report/redact.js';
 import {localRedactOptions} from './redact-options.js';
 import {VERSION} from './version.js';
+import {createTimeOrder, type TimeOrder} from '../render/text/time-order.js';
 import {formatFinding, formatFrameHex, formatFrameLine, formatHeader, formatMarkLine, formatSummary} from '../render/text/plain-log.js';
 
 /** Which renderer presents a session on stdout. */
@@ -77,6 +78,7 @@ export function createPresenter(options: PresenterOptions): Presenter {
 	};
 	const textOptions = {color: options.isColor, hex: options.isColor ? ('ansi' as const) : ('plain' as const)};
 	const shown = createShownFindings();
+	let order: TimeOrder | undefined;
 	let keptBytes: KeptBytes | undefined;
 
 	return {
@@ -102,9 +104,36 @@ export function createPresenter(options: PresenterOptions): Presenter {
 			const kept = createKeptBytes();
 			keptBytes = kept;
 			const hexView = bytesView(session, kept);
+			// Lines in time order: what happened after the first byte the stdout framer still holds (a
+			// Content-Length reply waits for the byte after its body) waits for that frame (issue 11).
+			const ordered = createTimeOrder(writeLine);
+			order = ordered;
+			const stdoutChunks: {end: number; tMs: number}[] = [];
+			const horizon = (): number => {
+				const pending = session.pendingBytes('stdout');
+				if (pending === 0) {
+					stdoutChunks.length = 0;
+					return Number.POSITIVE_INFINITY;
+				}
+				const start = session.streamLength('stdout') - pending;
+				let drop = 0;
+				while (drop < stdoutChunks.length && stdoutChunks[drop]!.end <= start) drop++;
+				stdoutChunks.splice(0, drop);
+				return stdoutChunks[0]?.tMs ?? Number.POSITIVE_INFINITY;
+			};
+			let isReleaseScheduled = false;
+			const releaseLater = (): void => {
+				if (isReleaseScheduled || ordered.held === 0) return;
+				isReleaseScheduled = true;
+				setImmediate(() => {
+					isReleaseScheduled = false;
+					ordered.release(horizon());
+				});
+			};
 			session.on((event) => {
 				if (event.type === 'chunk') {
 					kept.chunk(event.chunk);
+					if (event.chunk.stream === 'stdout') stdoutChunks.push({end: event.chunk.offset + event.chunk.bytes.byteLength, tMs: event.chunk.tMs});
 					return;
 				}
 				if (event.type === 'finding') {
@@ -113,17 +142,22 @@ export function createPresenter(options: PresenterOptions): Presenter {
 				}
 				if (event.type === 'mark' || event.type === 'exit') {
 					const line = formatMarkLine(event.type === 'mark' ? event.mark : {type: 'exit', ...event.exit}, {color: options.isColor});
-					if (line !== undefined) writeLine(line);
-					return;
-				}
-				if (event.type !== 'frame') return;
-				kept.frame(event.frame);
-				writeLine(formatFrameLine(event.frame, {color: options.isColor}));
-				if (options.hex) for (const line of formatFrameHex(event.frame, hexView, textOptions)) writeLine(line);
+					if (line !== undefined) ordered.add(event.type === 'mark' ? event.mark.tMs : event.exit.tMs, [line]);
+				} else if (event.type === 'frame') {
+					kept.frame(event.frame);
+					const lines = [formatFrameLine(event.frame, {color: options.isColor})];
+					if (options.hex) lines.push(...formatFrameHex(event.frame, hexView, textOptions));
+					ordered.add(event.frame.tMs, lines);
+				} else return;
+				// Mid-chunk the framer may still hold bytes it frames next: those lines go out on the next
+				// event or right after this turn of the event loop.
+				ordered.release(horizon());
+				releaseLater();
 			});
 		},
 		async finish(session, reprobe) {
 			try {
+				order?.release(Number.POSITIVE_INFINITY);
 				await finishLines(session, reprobe);
 			} finally {
 				flush();

@@ -1,5 +1,6 @@
 import {Buffer} from 'node:buffer';
 import {createFramer} from '../core/framing/create-framer.js';
+import {heldContentLengthFrame} from '../core/framing/held-reply.js';
 import type {FramerOutput} from '../core/framing/framer.js';
 import {classifyMessage} from '../core/jsonrpc/classify.js';
 import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
@@ -30,6 +31,16 @@ export const STALL_MARKS_MS = [1_000, 2_000, 3_000, 5_000] as const;
 export const STALL_EVERY_MS = 5_000;
 /** Two looks count as two "final" observations (the probe stops early) only this far apart, in ms. */
 export const FINAL_LOOK_SPACING_MS = 500;
+/**
+ * How long stdout must stay quiet after a reply framed with Content-Length (header block and a whole JSON
+ * body, no line end after it) before the probe stops waiting (ms). The framer holds such a frame until the
+ * next byte or EOF (an LF right after the body belongs to it), and an LSP-framed server writes nothing
+ * more until the next request: without this the wait runs to its limit (30 s for initialize) and the
+ * frame shows at EOF. The verdict is the one the full wait gives: the same frame, at EOF after the
+ * shutdown, with its `content-length-framing` finding. A server that sends the body's line end later
+ * than this is taken as one that does not send it.
+ */
+export const CONTENT_LENGTH_SETTLE_MS = 500;
 /** The Content-Length re-probe waits at most this long (ms), or the probe timeout if shorter. */
 export const REPROBE_TIMEOUT_MS = 5_000;
 /**
@@ -46,11 +57,12 @@ export const SHUTDOWN_MS = {afterStdinClose: 2_000, afterSigterm: 2_000, afterSi
  * Phase marks the probe records (`{type: 'phase', name}`), in the order they can occur:
  * `modern-era` (initialize was rejected naming 2026-07-28; the session then does not blame the rejection,
  * R19), `stopped-early` (a wait ended before its limit: the server was seen blocked reading stdin, or a
- * helper reading it, twice in a row), `shutdown` (the R14 sequence starts), `reprobe-content-length`
+ * helper reading it, twice in a row), `content-length-reply` (a wait ended before its limit: the reply
+ * came framed with Content-Length, see {@link CONTENT_LENGTH_SETTLE_MS}), `shutdown` (the R14 sequence starts), `reprobe-content-length`
  * (first mark of a re-probe session), and `stopped-by-user` ({@link USER_STOP_PHASE}: the signal aborted
  * the probe before its exchange was over).
  */
-export const PROBE_PHASES = ['modern-era', 'stopped-early', 'shutdown', 'reprobe-content-length', USER_STOP_PHASE] as const;
+export const PROBE_PHASES = ['modern-era', 'stopped-early', 'content-length-reply', 'shutdown', 'reprobe-content-length', USER_STOP_PHASE] as const;
 
 /** What {@link ProbeOptions.createSession} learns before the session starts. */
 export interface SessionInit {
@@ -281,7 +293,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 		initTimeout = {tMs: init.tMs, stdoutBytes: main.stdoutBytes(), waitedMs: init.waitedMs, ...(init.evidence ? {evidence: init.evidence} : {}), ...(init.stoppedEarly ? {stoppedEarly: true} : {})};
 		procInfo = readProcInfo(started.pid);
 		log(
-			`no reply to initialize in ${init.waitedMs} ms${init.stoppedEarly ? ' (stopped early: the server is blocked reading stdin, waiting longer cannot help)' : ''}${init.evidence ? `; ${summarizeEvidence(init.evidence)}` : procInfo ? `; ${procInfo.summary}` : ''}`,
+			`no reply to initialize in ${init.waitedMs} ms${init.stoppedEarly ? ' (stopped early: the server is blocked reading stdin, waiting longer cannot help)' : ''}${init.contentLengthReply ? ' (stopped early: the reply came framed with Content-Length; no MCP client reads it)' : ''}${init.evidence ? `; ${summarizeEvidence(init.evidence)}` : procInfo ? `; ${procInfo.summary}` : ''}`,
 		);
 	}
 
@@ -450,11 +462,12 @@ type Reply = Pick<Frame, 'stream' | 'offset' | 'byteLength' | 'framing' | 'kind'
 /**
  * `frame`: the awaited reply; `timeout`: none in time (marked; `evidence`: what the server's processes
  * were doing then; `stoppedEarly`: the wait ended before the limit because the tree was blocked reading
- * stdin twice in a row); `eof`: stdout reached EOF first (no reply can come); `closed`: could not write.
+ * stdin twice in a row; `contentLengthReply`: it ended because the reply came framed with Content-Length
+ * and no line end followed it, {@link CONTENT_LENGTH_SETTLE_MS}); `eof`: stdout reached EOF first (no reply can come); `closed`: could not write.
  */
 type WaitOutcome =
 	| {readonly type: 'frame'; readonly frame: Reply}
-	| {readonly type: 'timeout'; readonly tMs: number; readonly waitedMs: number; readonly evidence?: ProcessEvidence; readonly stoppedEarly?: boolean}
+	| {readonly type: 'timeout'; readonly tMs: number; readonly waitedMs: number; readonly evidence?: ProcessEvidence; readonly stoppedEarly?: boolean; readonly contentLengthReply?: boolean}
 	| {readonly type: 'eof'}
 	| {readonly type: 'closed'};
 
@@ -567,6 +580,15 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 	let stdoutOffset = 0;
 	/** Bytes read from the server's stdout and stderr so far (a look is stale when it grew meanwhile). */
 	let serverBytes = 0;
+	/** stdout chunks from the reply framer's first pending byte on (what no frame has taken yet). */
+	let unframed: {offset: number; bytes: Uint8Array}[] = [];
+	const stdoutWatchers = new Set<() => void>();
+	const pendingStdout = (): Uint8Array => {
+		const from = replyFramer.pendingOffset;
+		unframed = unframed.filter((chunk) => chunk.offset + chunk.bytes.byteLength > from);
+		const parts = unframed.map((chunk) => (chunk.offset < from ? chunk.bytes.subarray(from - chunk.offset) : chunk.bytes));
+		return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+	};
 	const onReply = (output: FramerOutput): void => {
 		const raw = output.frame;
 		const base = {stream: raw.stream, offset: raw.offset, byteLength: raw.byteLength, framing: raw.framing, ...(raw.isJson ? {message: raw.message} : {})};
@@ -590,7 +612,10 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 				feed((s) => s.pushChunk(event.stream, event.tMs, event.bytes));
 				if (event.stream === 'stdout') {
 					replyFramer.push({seq: stdoutSeq++, stream: 'stdout', tMs: event.tMs, offset: stdoutOffset, bytes: event.bytes}, onReply);
+					if (replyFramer.pendingBytes === 0) unframed = [];
+					else unframed.push({offset: stdoutOffset, bytes: event.bytes});
 					stdoutOffset += event.bytes.byteLength;
+					for (const watcher of [...stdoutWatchers]) watcher();
 				}
 				break;
 			case 'end':
@@ -708,14 +733,31 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 			return true;
 		},
 		async request(message, timeoutMs, requestOptions = {}) {
-			const watch = frameWatch((f) =>
-				requestOptions.anyJson ? isMessageKind(f) : (f.kind === 'response' || f.kind === 'error') && f.id === message.id,
-			);
+			const isReply = (f: Pick<Reply, 'kind' | 'id'>): boolean =>
+				requestOptions.anyJson ? isMessageKind(f) : (f.kind === 'response' || f.kind === 'error') && f.id === message.id;
+			const watch = frameWatch(isReply);
 			const timers: NodeJS.Timeout[] = [];
 			let stopEarly!: () => void;
+			let stopReason = 'stalled' as 'stalled' | 'content-length';
 			const early = new Promise<void>((resolve) => {
 				stopEarly = resolve;
 			});
+			// The reply held by the framer in a Content-Length frame (see CONTENT_LENGTH_SETTLE_MS): once stdout
+			// has been quiet that long, nothing the probe waits for will come.
+			let heldTimer: NodeJS.Timeout | undefined;
+			const checkHeld = (): void => {
+				if (watch.get() !== undefined || replyFramer.pendingBytes === 0) return;
+				const held = heldContentLengthFrame(pendingStdout());
+				if (held === undefined) return;
+				const cls = classifyMessage(held.message, {direction: 'server-to-client'});
+				if (!isReply({kind: cls.kind, ...(cls.hasId ? {id: cls.id ?? null} : {})})) return;
+				stopReason = 'content-length';
+				stopEarly();
+			};
+			const onStdout = (): void => {
+				clearTimeout(heldTimer);
+				if (replyFramer.pendingBytes > 0) heldTimer = setTimeout(checkHeld, CONTENT_LENGTH_SETTLE_MS);
+			};
 			let lastEvidence: ProcessEvidence | undefined;
 			try {
 				const {written: sent} = requestOptions;
@@ -725,6 +767,8 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 				if (!isWritten) return {type: 'closed'};
 				// A request written before this call (at the spawn) has waited that long already.
 				const sinceMs = clock.now() - requestTMs;
+				stdoutWatchers.add(onStdout);
+				onStdout();
 				// Stall looks: at each mark, then every STALL_EVERY_MS, while the reply is outstanding.
 				let finalLooks = 0;
 				let lastFinalTMs = -Infinity;
@@ -771,10 +815,12 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 					const evidence = server.exitInfo ? undefined : observe('timeout');
 					const tMs = clock.now();
 					const waitedMs = Math.round(tMs - requestTMs);
-					if (outcome === 'stopped') feed((s) => s.mark({type: 'phase', name: 'stopped-early', tMs}));
+					const isHeld = outcome === 'stopped' && stopReason === 'content-length';
+					if (outcome === 'stopped') feed((s) => s.mark({type: 'phase', name: isHeld ? 'content-length-reply' : 'stopped-early', tMs}));
 					feed((s) => s.mark({type: 'timeout', id: message.id, method: message.method, timeoutMs: outcome === 'stopped' ? waitedMs : timeoutMs, tMs}));
 					ended(outcome === 'stopped' ? 'stopped-early' : 'timeout');
-					return {type: 'timeout', tMs, waitedMs, ...(evidence ? {evidence} : {}), ...(outcome === 'stopped' ? {stoppedEarly: true} : {})};
+					const how = isHeld ? {contentLengthReply: true} : outcome === 'stopped' ? {stoppedEarly: true} : {};
+					return {type: 'timeout', tMs, waitedMs, ...(evidence ? {evidence} : {}), ...how};
 				}
 				if (outcome === 'eof') {
 					ended('eof');
@@ -785,6 +831,8 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 				return {type: 'frame', frame: outcome.value};
 			} finally {
 				for (const timer of timers) clearTimeout(timer);
+				clearTimeout(heldTimer);
+				stdoutWatchers.delete(onStdout);
 				watch.stop();
 			}
 		},

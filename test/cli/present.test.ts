@@ -57,3 +57,73 @@ describe('createPresenter (plain) finish', () => {
 		]);
 	});
 });
+
+describe('createPresenter (plain): lines in time order (issue 11)', () => {
+	const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"0.1.0"}}}\n';
+	const BODY = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"open-agreements","version":"0.9.2"}}}';
+	/** F18: a Content-Length reply with a Content-Type header and no line end after the body. */
+	const REPLY = `Content-Length: ${Buffer.byteLength(BODY)}\r\nContent-Type: application/json\r\n\r\n${BODY}`;
+
+	/** Feed a probe's record as the probe does (times in ms on a fake clock), print it, return the frame log lines. */
+	async function plainLog(feed: (session: Session) => void): Promise<string[]> {
+		const session = new Session(makeMeta());
+		const {out, text} = collector();
+		const presenter = createPresenter({mode: 'plain', isColor: false, hex: false, redact: false, redactPayloads: false, out});
+		presenter.attach(session);
+		feed(session);
+		session.finish(5000);
+		await presenter.finish(session);
+		await new Promise((resolve) => setImmediate(resolve));
+		const lines = text().split('\n');
+		// The frame log: from the first timed line to the blank line before the findings.
+		const first = lines.findIndex((line) => / ms {2}/.test(line));
+		return lines.slice(first, lines.indexOf('', first)).map((line) => line.replace(/\s+/g, ' ').trim());
+	}
+
+	it('shows a Content-Length reply held until EOF at its own time, before the marks that came after it', async () => {
+		const log = await plainLog((session) => {
+			session.pushChunk('stdin', 10, Buffer.from(INIT));
+			// One write: the header block and the body, nothing after it. The framer holds the frame until EOF.
+			session.pushChunk('stdout', 366.2, Buffer.from(REPLY));
+			expect(session.pendingBytes('stdout')).toBe(Buffer.byteLength(REPLY));
+			session.mark({type: 'phase', name: 'content-length-reply', tMs: 866.5});
+			session.mark({type: 'timeout', id: 0, method: 'initialize', timeoutMs: 856, tMs: 866.5});
+			session.mark({type: 'stdin-closed', tMs: 870});
+			session.mark({type: 'eof', stream: 'stdout', tMs: 901.3});
+			session.mark({type: 'eof', stream: 'stderr', tMs: 901.4});
+			session.exit({code: 0, signal: null, tMs: 902});
+		});
+		expect(log).toEqual([
+			'10.0 ms C→S 158 B request id=0 initialize',
+			`366.2 ms S→C ${Buffer.byteLength(REPLY)} B response id=0 initialize (356.2 ms) [content-length, 3 lines]`,
+			'866.5 ms ··· stopped waiting: the reply came framed with Content-Length and nothing followed it; no MCP client reads it (they wait until their timeout)',
+			'866.5 ms ··· no response to initialize (id 0) within 856 ms',
+			'870.0 ms ··· stdin closed (EOF sent to the server)',
+			'901.3 ms ··· stdout closed by the server',
+			'902.0 ms ··· process exited, code 0',
+		]);
+	});
+
+	it('keeps arrival order when nothing is held, and holds only what came after the held frame\'s first byte', async () => {
+		const log = await plainLog((session) => {
+			session.pushChunk('stdin', 10, Buffer.from(INIT));
+			session.pushChunk('stderr', 20, Buffer.from('starting\n'));
+			// The reply arrives in three reads; a stderr line comes between the header block and the body.
+			session.pushChunk('stdout', 30, Buffer.from(REPLY.slice(0, 20)));
+			session.pushChunk('stderr', 35, Buffer.from('ready\n'));
+			session.pushChunk('stdout', 40, Buffer.from(REPLY.slice(20, 80)));
+			session.pushChunk('stdout', 50, Buffer.from(`${REPLY.slice(80)}\n`));
+			session.mark({type: 'stdin-closed', tMs: 60});
+			session.mark({type: 'eof', stream: 'stdout', tMs: 70});
+			session.mark({type: 'eof', stream: 'stderr', tMs: 70});
+		});
+		expect(log).toEqual([
+			'10.0 ms C→S 158 B request id=0 initialize',
+			'20.0 ms ERR 9 B text "starting"',
+			'35.0 ms ERR 6 B text "ready"',
+			`50.0 ms S→C ${Buffer.byteLength(REPLY) + 1} B response id=0 initialize (40.0 ms) [content-length, 4 lines]`,
+			'60.0 ms ··· stdin closed (EOF sent to the server)',
+			'70.0 ms ··· stdout closed by the server',
+		]);
+	});
+});

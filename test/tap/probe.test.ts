@@ -3,7 +3,7 @@ import {performance} from 'node:perf_hooks';
 import {afterAll, describe, expect, it} from 'vitest';
 import {Session} from '../../src/core/session/session.js';
 import type {Frame, Mark, SessionMeta, StreamName} from '../../src/core/types.js';
-import {DEFAULT_TIMEOUT_MS, SHUTDOWN_MS, runProbe, isModernEraError, startProbeServer, type ProbeOptions, type SessionInit} from '../../src/tap/probe.js';
+import {CONTENT_LENGTH_SETTLE_MS, DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, SHUTDOWN_MS, runProbe, isModernEraError, startProbeServer, type ProbeOptions, type SessionInit} from '../../src/tap/probe.js';
 import {SDK_DEFAULT_ENV_KEYS, buildEnv} from '../../src/tap/spawn.js';
 import {testEnv, writeServers} from './servers.js';
 
@@ -295,6 +295,36 @@ describe('runProbe', () => {
 		expect(result.reprobe).toBeUndefined();
 		// It did not wait for the initialize timeout nor for a shutdown step.
 		expect(elapsedMs).toBeLessThan(DEFAULT_TIMEOUT_MS);
+	});
+});
+
+describe('runProbe and a reply framed with Content-Length (issue 11)', () => {
+	it('stops waiting for initialize once the held reply had stdout quiet for CONTENT_LENGTH_SETTLE_MS, not after 30 s, with the finding of the full wait', async () => {
+		// The default initialize wait (30 s): the test shows the probe does not wait it out.
+		const {result, elapsedMs} = await probe(['node', servers.path('contentLengthReply')]);
+		const {session} = result;
+		const body = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"open-agreements","version":"0.9.2"}}}';
+		const reply = `Content-Length: ${body.length}\r\nContent-Type: application/json\r\n\r\n${body}`;
+		// Nothing more was sent: a client never sees this reply, so the probe does not play the rest.
+		expect(text(session, 'stdin')).toBe(INIT_LINE);
+		expect(text(session, 'stdout')).toBe(reply);
+		expect(framesOf(session, 'stdout').map((f) => [f.framing, f.kind, f.id, f.offset, f.byteLength, f.terminator])).toEqual([['content-length', 'response', 0, 0, reply.length, 'length']]);
+		expect(codes(session)).toEqual(['content-length-framing']);
+		expect(session.getSnapshot().findings[0]).toMatchObject({
+			stream: 'stdout',
+			offset: 0,
+			severity: 'error',
+			detail: {declaredLength: body.length, bodyLength: body.length, lengthMatches: true, bodyEnd: 'json', hasContentType: true, lineEndings: 'crlf'},
+		});
+		expect(markTypes(session).slice(0, 4)).toEqual(['phase:content-length-reply', 'timeout', 'phase:shutdown', 'stdin-closed']);
+		const [gaveUp] = markOf(session, 'timeout');
+		expect(gaveUp).toMatchObject({id: 0, method: 'initialize'});
+		expect(gaveUp!.timeoutMs).toBeGreaterThanOrEqual(CONTENT_LENGTH_SETTLE_MS);
+		expect(gaveUp!.timeoutMs).toBeLessThan(CONTENT_LENGTH_SETTLE_MS + 10_000);
+		expect(result.summary).toMatchObject({verdict: 'fail', errors: 1});
+		expect(result.reprobe).toBeUndefined();
+		expect(result.exit).toMatchObject({code: 0, signal: null});
+		expect(elapsedMs).toBeLessThan(DEFAULT_INITIALIZE_TIMEOUT_MS - 5_000);
 	});
 });
 

@@ -78,6 +78,17 @@ server.listen({port: 0, host: '127.0.0.1', backlog: 1}, () => {
   process.nextTick(() => process.nextTick(() => setImmediate(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0))));
 });
 `,
+	/** F18: reads newline-delimited JSON, answers with Content-Length and Content-Type headers and no line end after the body; exits at stdin EOF. */
+	contentLengthReply: `
+const send = (m) => {
+  const body = JSON.stringify(m);
+  process.stdout.write('Content-Length: ' + Buffer.byteLength(body) + '\\r\\nContent-Type: application/json\\r\\n\\r\\n' + body);
+};
+function onMessage(msg) {
+  if (msg.id === undefined) return;
+  send({jsonrpc: '2.0', id: msg.id, result: msg.method === 'initialize' ? {protocolVersion: '2025-06-18', capabilities: {tools: {}}, serverInfo: {name: 'open-agreements', version: '0.9.2'}} : {}});
+}
+${LINE_LOOP}`,
 	/** Speaks only LSP-style Content-Length framing; silent to newline-delimited input; exits at stdin EOF. */
 	contentLength: `
 let buf = Buffer.alloc(0);

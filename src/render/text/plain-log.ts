@@ -426,6 +426,7 @@ const PHASE_LINES: Readonly<Record<string, string>> = {
 	[TAP_PHASE.clientClosedStdout]: 'the client closed its end of stdout: the tap closed the server\'s, so its next write fails',
 	[TAP_PHASE.sigkillAfterGrace]: 'the server outlived the forwarded signal: the tap sent SIGKILL',
 	'stopped-early': 'stopped waiting: the server is blocked reading stdin (it read the request and waits for more input)',
+	'content-length-reply': 'stopped waiting: the reply came framed with Content-Length and nothing followed it; no MCP client reads it (they wait until their timeout)',
 };
 
 /** Why a capture has a gap, for the frame log. */

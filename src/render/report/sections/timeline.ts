@@ -173,6 +173,7 @@ function timelineEvents(context: ReportContext): Array<{tMs: number; text: strin
 
 			case 'phase': {
 				if (mark.name === 'stopped-early') events.push({tMs: mark.tMs, text: 'the probe stopped waiting: the server was blocked reading stdin'});
+				if (mark.name === 'content-length-reply') events.push({tMs: mark.tMs, text: 'the probe stopped waiting: the reply came framed with Content-Length, which no MCP client reads'});
 				if (mark.name === TAP_PHASE.clientClosedStdout) events.push({tMs: mark.tMs, text: 'client closed its end of stdout (the tap closed the server\'s)'});
 				if (mark.name === TAP_PHASE.sigkillAfterGrace) events.push({tMs: mark.tMs, text: 'server outlived the forwarded signal: the tap sent SIGKILL'});
 				break;
