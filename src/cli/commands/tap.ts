@@ -44,9 +44,9 @@ Example:
 `;
 
 /**
- * Signals a process can die of that we can re-raise on ourselves once their disposition is the default
- * again: every terminating signal but SIGKILL-like ones we cannot catch (SIGKILL is raised as is). Node
- * ignores SIGPIPE and uses SIGUSR1 for its inspector; {@link dieOfSignal} resets both to the default.
+ * The signals a process dies of by default, which the tap re-raises on itself to mirror the server's
+ * death (SIGKILL needs no reset; the others are set back to the default first, see {@link dieOfSignal},
+ * which also undoes Node's own use of SIGPIPE, ignored, and SIGUSR1, the inspector).
  */
 const RERAISE = new Set(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGKILL', 'SIGQUIT', 'SIGABRT', 'SIGSEGV', 'SIGBUS', 'SIGFPE', 'SIGILL', 'SIGUSR1', 'SIGUSR2', 'SIGPIPE', 'SIGALRM', 'SIGTRAP', 'SIGSYS', 'SIGXCPU', 'SIGXFSZ', 'SIGVTALRM', 'SIGPROF', 'SIGPOLL', 'SIGIO', 'SIGPWR', 'SIGSTKFLT']);
 
