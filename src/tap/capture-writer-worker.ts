@@ -1,6 +1,5 @@
 import {Buffer} from 'node:buffer';
 import {ftruncateSync, writeSync} from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {isMainThread, parentPort, workerData} from 'node:worker_threads';
 import {encodeEndRecord, encodeGapRecord, encodeJsonRecord, RECORD_HEAD_BYTES, RECORD_TYPE, writeRecordHead, type CaptureEnd} from '../core/capture/binary-codec.js';
@@ -365,26 +364,15 @@ async function runWorker(config: CaptureWorkerConfig): Promise<void> {
 	await sink.finish();
 }
 
-/**
- * Inspection yields to forwarding: on Linux the nice value is per thread, and `os.setPriority` with no
- * pid changes the calling thread only (setpriority(2) NOTES), so the worker lowers its own priority and
- * the forwarding thread wins whenever the CPUs are busy. Elsewhere it would renice the whole process,
- * so it is left alone.
+/*
+ * The worker runs at the process's own priority. It used to lower its own (nice 10, per thread on
+ * Linux) so that forwarding would win on busy CPUs, but a niced writer starves on a loaded machine:
+ * bench:tap at load 5–8 on 2 cores, 1 KiB lines at ~40 MB/s, left 4 of 6 captures with gaps at the
+ * lag limit. A thread cannot raise its priority back without privilege, so it is not lowered at all;
+ * the writer's work per byte is a memcpy and a write (format 2), small next to forwarding's.
  */
-function yieldToForwarding(): void {
-	if (process.platform !== 'linux') return;
-	try {
-		os.setPriority(WORKER_NICE);
-	} catch {
-		// not permitted: run at normal priority
-	}
-}
-
-/** Nice value of the capture worker thread on Linux. */
-const WORKER_NICE = 10;
 
 if (!isMainThread && (workerData as Partial<CaptureWorkerConfig> | undefined)?.kind === 'mcp-wire-capture-worker') {
-	yieldToForwarding();
 	// Keep the thread alive while it waits on the ring (Atomics.waitAsync alone does not hold the loop).
 	const keepAlive = setInterval(() => undefined, 1 << 30);
 	runWorker(workerData as CaptureWorkerConfig)
