@@ -44,11 +44,15 @@ export const PIECE_EVIDENCE = 1024;
 export const PIECE_AFTER = 128;
 /** Requests awaiting their answer whose bytes are kept (the most recent). */
 export const REQUESTS_KEPT = 256;
+/** The most a piece holds: a row's alignment, then the bytes before, the evidence and the bytes after. */
+const PIECE_BYTES = 15 + PIECE_BEFORE + PIECE_EVIDENCE + PIECE_AFTER;
 
 interface Piece {
 	readonly stream: StreamName;
 	readonly offset: number;
+	/** `PIECE_BYTES` long (pooled); the piece's own length is {@link Piece.length}. */
 	readonly data: Uint8Array;
+	readonly length: number;
 	/** Bytes of `data` filled so far: `[offset, offset + filled)` is known. */
 	filled: number;
 }
@@ -61,10 +65,15 @@ export function createKeptBytes(): KeptBytes {
 	const open = new Set<Piece>();
 	/** Pieces of requests awaiting their answer, by frame index (oldest first). */
 	const requests = new Map<number, Piece>();
+	// Released pieces' buffers, reused (a fault-heavy capture keeps and releases a piece per finding).
+	const pool: Uint8Array[] = [];
 	const pieceOf = (stream: StreamName, offset: number, byteLength: number): Piece => {
 		const start = Math.max(0, Math.floor(offset / 16) * 16 - PIECE_BEFORE);
 		const end = offset + Math.min(byteLength, PIECE_EVIDENCE) + PIECE_AFTER;
-		return {stream, offset: start, data: new Uint8Array(end - start), filled: 0};
+		return {stream, offset: start, data: pool.pop() ?? new Uint8Array(PIECE_BYTES), length: end - start, filled: 0};
+	};
+	const drop = (piece: Piece | undefined): void => {
+		if (piece !== undefined && pool.length < 64) pool.push(piece.data);
 	};
 
 	const fill = (piece: Piece, chunks: readonly Chunk[]): void => {
@@ -77,10 +86,10 @@ export function createKeptBytes(): KeptBytes {
 				open.delete(piece);
 				return;
 			}
-			const part = chunk.bytes.subarray(want - chunk.offset, Math.min(chunk.bytes.length, want - chunk.offset + piece.data.length - piece.filled));
+			const part = chunk.bytes.subarray(want - chunk.offset, Math.min(chunk.bytes.length, want - chunk.offset + piece.length - piece.filled));
 			piece.data.set(part, piece.filled);
 			piece.filled += part.length;
-			if (piece.filled === piece.data.length) {
+			if (piece.filled === piece.length) {
 				open.delete(piece);
 				return;
 			}
@@ -115,13 +124,20 @@ export function createKeptBytes(): KeptBytes {
 		},
 		frame(frame) {
 			frameEnd[frame.stream] = Math.max(frameEnd[frame.stream], frame.offset + frame.byteLength);
-			if (frame.answers) requests.delete(frame.answers.requestIndex);
+			if (frame.answers) {
+				drop(requests.get(frame.answers.requestIndex));
+				requests.delete(frame.answers.requestIndex);
+			}
 			if (frame.kind === 'request' && frame.id !== undefined && frame.id !== null) {
 				const piece = pieceOf(frame.stream, frame.offset, frame.byteLength);
 				fill(piece, window[frame.stream]);
 				open.delete(piece);
 				requests.set(frame.index, piece);
-				if (requests.size > REQUESTS_KEPT) requests.delete(requests.keys().next().value!);
+				if (requests.size > REQUESTS_KEPT) {
+					const oldest = requests.keys().next().value!;
+					drop(requests.get(oldest));
+					requests.delete(oldest);
+				}
 			}
 		},
 		keep(finding) {
@@ -131,18 +147,18 @@ export function createKeptBytes(): KeptBytes {
 				// Gone from the window: a request's bytes may still be kept.
 				for (const request of requests.values()) {
 					if (request.stream !== piece.stream || request.offset !== piece.offset) continue;
-					const part = request.data.subarray(0, Math.min(request.filled, piece.data.length));
+					const part = request.data.subarray(0, Math.min(request.filled, piece.length));
 					piece.data.set(part);
 					piece.filled = part.length;
 					break;
 				}
 			}
 			pieces.add(piece);
-			if (piece.filled < piece.data.length) open.add(piece);
+			if (piece.filled < piece.length) open.add(piece);
 			return piece;
 		},
 		release(handle) {
-			pieces.delete(handle as Piece);
+			if (pieces.delete(handle as Piece)) drop(handle as Piece);
 			open.delete(handle as Piece);
 		},
 		bytes(stream, offset, length) {

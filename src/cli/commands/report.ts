@@ -6,6 +6,7 @@ import {createReplay, type Replay} from '../../core/session/replay.js';
 import type {SessionEvent} from '../../core/types.js';
 import {describeIncomplete, readRecordFile, RecordReader, type CaptureCompleteness} from '../../tap/attach.js';
 import {buildReport, DEFAULT_MAX_LINES} from '../../render/report/markdown.js';
+import {keepForReport, type ReportKeeper} from '../../render/report/keep.js';
 import {UsageError} from '../exit-codes.js';
 import {localRedactOptions} from '../redact-options.js';
 import {VERSION} from '../version.js';
@@ -82,13 +83,22 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 			// (which fails over 512 MiB) and no list of every record (issue 12).
 			let replay: Replay | undefined;
 			let replayError: Error | undefined;
+			// The session keeps nothing; the keeper keeps what the report prints (flat memory, issue 12).
+			let keeper: ReportKeeper | undefined;
 			const handlers = {
 				onCompleteness: (completeness: CaptureCompleteness) => {
 					const line = describeIncomplete(completeness);
 					if (line !== undefined) io.writeErr(`mcp-wire: ${name}: ${line}\n`);
 				},
 				onHeader: (header: SessionHeader) => {
-					replay = createReplay(header, {schemas: SDK_SCHEMAS, onProblem: (message) => io.writeErr(`mcp-wire: ${name}: ${message}\n`)});
+					replay = createReplay(header, {
+						schemas: SDK_SCHEMAS,
+						retain: false,
+						onSession: (session) => {
+							keeper = keepForReport(session, {maxLines: flags.maxLines});
+						},
+						onProblem: (message) => io.writeErr(`mcp-wire: ${name}: ${message}\n`),
+					});
 				},
 				onEvent: (event: SessionEvent) => {
 					if (replayError !== undefined) return;
@@ -128,8 +138,9 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 				throw new UsageError(`${name} cannot be replayed: ${replayError.message}`);
 			}
 
-			const session = replay.finish();
-			const report = buildReport(session.getSnapshot(), {
+			replay.finish();
+			const report = buildReport(keeper!.snapshot(), {
+				kept: keeper!.facts,
 				maxLines: flags.maxLines,
 				redact: flags.redact ? localRedactOptions(undefined, flags.redactPayloads === true, session.meta) : false,
 				toolVersion: VERSION,

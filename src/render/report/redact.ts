@@ -776,6 +776,7 @@ const STREAMS: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
  * @returns the view and the counts (occurrences in the command, cwd and stream bytes).
  */
 export function redactSnapshot(snapshot: SessionSnapshot, options: RedactOptions = {}): RedactedSnapshot {
+	if ('pieces' in snapshot && typeof snapshot.pieces === 'function') return redactPieces(snapshot as KeptPieces, options);
 	const redactor = new Redactor(options);
 	const meta = redactor.meta(snapshot.meta, {count: true});
 	const original = Object.fromEntries(STREAMS.map((stream) => [stream, snapshot.bytes(stream, 0, snapshot.streamLength(stream))])) as Record<StreamName, Uint8Array>;
@@ -819,6 +820,61 @@ export function redactSnapshot(snapshot: SessionSnapshot, options: RedactOptions
 	};
 	return {snapshot: view, counts: redactor.getCounts()};
 }
+
+/** A snapshot that holds only some byte ranges of its streams (render/report/keep.ts). */
+type KeptPieces = SessionSnapshot & {pieces(stream: StreamName): ReadonlyArray<{readonly offset: number; readonly bytes: Uint8Array}>};
+
+/**
+ * {@link redactSnapshot} for a snapshot that kept only what the report prints (`mcp-wire report` on a
+ * big capture, issue 12): only those byte ranges, frames, findings and stderr lines are redacted, not
+ * the whole capture. Secret-named values are learned from what was kept (the command, the kept bytes,
+ * the stderr tail) and masked in all of it; the shapes (`ghp_…`, `Bearer …`, home paths) are masked
+ * wherever they appear in it. Counts cover what was kept.
+ */
+function redactPieces(snapshot: KeptPieces, options: RedactOptions): RedactedSnapshot {
+	const redactor = new Redactor(options);
+	const meta = redactor.meta(snapshot.meta, {count: true});
+	const pieces = Object.fromEntries(STREAMS.map((stream) => [stream, snapshot.pieces(stream)])) as Record<StreamName, ReadonlyArray<{offset: number; bytes: Uint8Array}>>;
+	const stderrLines = snapshot.stderrTail(STDERR_TAIL_REDACTED);
+	for (const stream of STREAMS) for (const piece of pieces[stream]) redactor.learnFromBytes(latin1(piece.bytes));
+	for (const line of stderrLines) redactor.learnFromBytes(Buffer.from(line, 'utf8').toString('latin1'));
+	const masked = Object.fromEntries(
+		STREAMS.map((stream) => [
+			stream,
+			pieces[stream].map((piece) => ({offset: piece.offset, bytes: redactor.bytes(piece.bytes, options.payloads === true && stream !== 'stderr', {count: true})})),
+		]),
+	) as Record<StreamName, Array<{offset: number; bytes: Uint8Array}>>;
+	const slice = (stream: StreamName, offset: number, length: number): Uint8Array => {
+		let best = new Uint8Array(0);
+		for (const piece of masked[stream]) {
+			if (offset < piece.offset || offset >= piece.offset + piece.bytes.length) continue;
+			const from = offset - piece.offset;
+			const got = piece.bytes.slice(from, Math.min(piece.bytes.length, from + Math.max(0, length)));
+			if (got.length > best.length) best = got;
+		}
+
+		return best;
+	};
+
+	const tail = stderrLines.map((line) => redactor.text(line));
+	const view: SessionSnapshot = {
+		meta,
+		frames: snapshot.frames.map((frame) => redactor.frame(frame)),
+		findings: snapshot.findings.map((finding) => redactor.finding(finding)),
+		marks: snapshot.marks,
+		...(snapshot.exit === undefined ? {} : {exit: snapshot.exit}),
+		summary: redactor.summary(snapshot.summary),
+		isEnded: snapshot.isEnded,
+		bytes: slice,
+		streamLength: (stream) => snapshot.streamLength(stream),
+		chunksOf: () => [],
+		stderrTail: (maxLines) => (maxLines <= 0 ? [] : tail.slice(-maxLines)),
+	};
+	return {snapshot: view, counts: redactor.getCounts()};
+}
+
+/** Stderr lines a kept snapshot's redacted view can show (the session keeps 200). */
+const STDERR_TAIL_REDACTED = 200;
 
 /** Redacts NDJSON events one at a time (`--json --redact`). */
 export interface EventRedactor {
@@ -967,7 +1023,7 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
  * `Redacted: 2 secret values, 1 GitHub token, 3 home directory paths. Masked bytes show as \`*\`; offsets and byte counts are as captured.`
  * @param counts from {@link redactSnapshot}; `undefined` when redaction is off.
  */
-export function describeRedactions(counts: RedactionCounts | undefined): string {
+export function describeRedactions(counts: RedactionCounts | undefined, options: {readonly isPartial?: boolean} = {}): string {
 	if (counts === undefined) {
 		return 'Redaction: off (`--no-redact`): this report shows the capture as it is.';
 	}
@@ -983,5 +1039,5 @@ export function describeRedactions(counts: RedactionCounts | undefined): string 
 		return 'Redaction: on; nothing secret-looking was found.';
 	}
 
-	return `Redacted: ${parts.join(', ')}. Masked bytes show as \`*\` (0x2a); offsets and byte counts are as captured.`;
+	return `Redacted${options.isPartial === true ? ' in the parts shown' : ''}: ${parts.join(', ')}. Masked bytes show as \`*\` (0x2a); offsets and byte counts are as captured.`;
 }

@@ -1,5 +1,6 @@
 import type {Finding, FindingCode, SessionSnapshot, Severity} from '../../../core/types.js';
 import type {RedactionCounts} from '../redact.js';
+import type {KeptFacts} from '../keep.js';
 
 /**
  * What every report section reads: the (redacted) session, the findings in report order, the facts
@@ -19,6 +20,8 @@ export interface ReportContext {
 	/** Facts about the capture file the session was replayed from, if any. */
 	readonly source: ReportSource;
 	readonly plan: ReportPlan;
+	/** Set when the session kept only what the report prints (keep.ts): what it left out of memory. */
+	readonly kept?: KeptFacts;
 }
 
 /** Facts about a capture file (from `decodeRecords`). */

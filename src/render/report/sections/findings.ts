@@ -87,6 +87,14 @@ export function findingsTable(context: ReportContext): SectionOutput {
 
 	const blocks: Block[] = [block(60, 'the findings table', table(header, align, rows.slice(0, plan.tableRows)))];
 	const leftOut: string[] = [];
+	const omitted = [...(context.kept?.omitted ?? new Map<FindingCode, number>())];
+	if (omitted.length > 0) {
+		// A big capture: only the first and last findings of each code were kept (keep.ts); the rest are counted.
+		const count = omitted.reduce((sum, [, n]) => sum + n, 0);
+		const list = omitted.map(([findingCode, n]) => `${code(findingCode)} ×${groupDigits(n)}`).join(', ');
+		blocks.push(block(59, 'the note on findings not listed', [`… and ${plural(count, 'more finding')} not listed (only the first and last of each code are kept): ${list}.`]));
+		leftOut.push(`${plural(count, 'finding')} between the first and the last of their code (counted in the verdict)`);
+	}
 	const rest = rows.slice(plan.tableRows);
 	if (rest.length > 0) {
 		const shown = rest.slice(0, plan.foldedTableRows);
@@ -182,7 +190,8 @@ function moreList(context: ReportContext, first: Finding, more: ReadonlyArray<{f
 	}
 
 	const limit = context.plan.moreFindings;
-	const title = `${plural(more.length, `more ${findingCode} finding`)}`;
+	const unlisted = context.kept?.omitted.get(findingCode) ?? 0;
+	const title = `${plural(more.length + unlisted, `more ${findingCode} finding`)}`;
 	if (limit <= 0) {
 		const offsets = more.slice(0, 8).map(({finding}) => groupDigits(finding.offset));
 		return [`${title} (see the table), at offsets ${offsets.join(', ')}${more.length > 8 ? ', …' : ''}.`];
@@ -194,8 +203,8 @@ function moreList(context: ReportContext, first: Finding, more: ReadonlyArray<{f
 		const message = finding.message === first.message ? '' : ` · ${prose(finding.message)}`;
 		return `- ${number}. ${finding.stream} offset ${offsetText(finding.offset)}${frame}${message}${bytes}`;
 	});
-	if (more.length > limit) {
-		items.push(`- … and ${groupDigits(more.length - limit)} more (see the table)`);
+	if (more.length + unlisted > limit) {
+		items.push(`- … and ${groupDigits(more.length + unlisted - limit)} more${unlisted > 0 ? '' : ' (see the table)'}`);
 	}
 
 	return details(html(title), items);
@@ -227,8 +236,9 @@ export function findingBlocks(context: ReportContext): SectionOutput {
 		const name = code(findingCode);
 		// The first code's heading, bytes and fix outrank everything but the verdict; later codes less.
 		const rank = index === 0 ? 99 : 66 - Math.min(index, 20);
-		if (more.length > context.plan.moreFindings && context.plan.moreFindings > 0) {
-			leftOut.push(`${plural(more.length - context.plan.moreFindings, 'repeated finding')} of ${name} (in the table)`);
+		const unlisted = context.kept?.omitted.get(findingCode) ?? 0;
+		if (more.length + unlisted > context.plan.moreFindings && context.plan.moreFindings > 0) {
+			leftOut.push(`${plural(more.length + unlisted - context.plan.moreFindings, 'repeated finding')} of ${name}${unlisted > 0 ? '' : ' (in the table)'}`);
 		}
 
 		if (index < context.plan.fullBlocks) {

@@ -92,19 +92,21 @@ function frameCell(frame: Frame): string {
  */
 export function timelineSection(context: ReportContext): SectionOutput {
 	const frames = context.snapshot.frames.filter((frame) => frame.stream !== 'stderr');
+	// Every stdin/stdout frame of the session, also when only the first ones were kept (keep.ts).
+	const total = Math.max(frames.length, context.snapshot.summary.streams.stdin.frames + context.snapshot.summary.streams.stdout.frames);
 	const events = timelineEvents(context);
-	if (frames.length === 0 && events.length === 0) {
+	if (total === 0 && events.length === 0) {
 		return {blocks: [block(27, 'the timeline', ['**Frames:** none crossed stdin or stdout.'])], leftOut: []};
 	}
 
 	const limit = Math.min(frames.length, context.plan.timelineFrames);
-	if (limit === 0 && frames.length > 0) {
-		return {blocks: [], leftOut: [`the frame timeline (${plural(frames.length, 'frame')})`]};
+	if (limit === 0 && total > 0) {
+		return {blocks: [], leftOut: [`the frame timeline (${plural(total, 'frame')})`]};
 	}
 
 	const codesByFrame = new Map<number, Set<string>>();
 	for (const finding of context.snapshot.findings) {
-		if (finding.frameIndex !== undefined) {
+		if (finding.frameIndex !== undefined && context.kept === undefined) {
 			const set = codesByFrame.get(finding.frameIndex) ?? new Set<string>();
 			set.add(finding.code);
 			codesByFrame.set(finding.frameIndex, set);
@@ -112,7 +114,8 @@ export function timelineSection(context: ReportContext): SectionOutput {
 	}
 
 	const shown = frames.slice(0, limit);
-	const until = limit < frames.length ? shown.at(-1)!.tMs : Infinity;
+	if (context.kept !== undefined) for (const frame of shown) codesByFrame.set(frame.index, new Set(context.kept.codesOfFrame(frame.index)));
+	const until = limit < total ? shown.at(-1)!.tMs : Infinity;
 	const rows: Array<{tMs: number; order: number; cells: string[]}> = shown.map((frame, order) => ({
 		tMs: frame.tMs,
 		order,
@@ -132,8 +135,8 @@ export function timelineSection(context: ReportContext): SectionOutput {
 
 	rows.sort((a, b) => a.tMs - b.tMs || a.order - b.order);
 	const body = table(['frame', 'ms', 'dir', 'bytes', 'what', 'latency ms', 'findings'], ['r', 'r', 'l', 'r', 'l', 'r', 'l'], rows.map((row) => row.cells));
-	const leftOut = limit < frames.length ? [`frames ${limit + 1}–${frames.length} of the timeline`] : [];
-	const title = limit < frames.length ? `Frame timeline: the first ${limit} of ${plural(frames.length, 'frame')} on stdin/stdout` : `Frame timeline: ${plural(frames.length, 'frame')} on stdin/stdout`;
+	const leftOut = limit < total ? [`frames ${limit + 1}–${total} of the timeline`] : [];
+	const title = limit < total ? `Frame timeline: the first ${limit} of ${plural(total, 'frame')} on stdin/stdout` : `Frame timeline: ${plural(total, 'frame')} on stdin/stdout`;
 	if (rows.length <= VISIBLE_ROWS) {
 		return {blocks: [block(30, 'the frame timeline', [`**${title}**`, '', ...body])], leftOut};
 	}

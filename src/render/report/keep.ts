@@ -1,0 +1,148 @@
+import type {Session} from '../../core/session/session.js';
+import type {Finding, FindingCode, Frame, SessionSnapshot, StreamName} from '../../core/types.js';
+import {createKeptBytes} from '../kept-bytes.js';
+import {DEFAULT_MAX_LINES} from './markdown.js';
+
+/** Findings of each code kept from the end of the session (the first ones are kept by the line budget). */
+export const LAST_FINDINGS_KEPT = 5;
+
+/** What the report of a session that kept nothing left out of memory, for the sections to say so. */
+export interface KeptFacts {
+	/** Per code: findings neither among the first nor the last ones kept (the counts in the verdict are exact). */
+	readonly omitted: ReadonlyMap<FindingCode, number>;
+	/** Codes of the findings on a frame of the kept timeline window. */
+	codesOfFrame(index: number): readonly FindingCode[];
+}
+
+/** A {@link SessionSnapshot} holding only what a report prints, plus the byte ranges it kept (for redaction). */
+export interface KeptSnapshot extends SessionSnapshot {
+	/** The kept bytes of a stream, as `[offset, bytes]` ranges (what redaction reads and masks). */
+	pieces(stream: StreamName): ReadonlyArray<{readonly offset: number; readonly bytes: Uint8Array}>;
+}
+
+/** What {@link keepForReport} returns. */
+export interface ReportKeeper {
+	/** The kept session as a snapshot (call after the session finished). */
+	snapshot(): KeptSnapshot;
+	/** What was left out of memory. */
+	readonly facts: KeptFacts;
+}
+
+/**
+ * Keep only what `mcp-wire report` prints (issue 12) from a session that keeps nothing (`retain: false`),
+ * listening to its events: counts come from the session's summary; per finding code the first
+ * `scale + 1` findings (what the fullest plan lists: the first in full and `moreFindings` more) and the
+ * last {@link LAST_FINDINGS_KEPT}, with the bytes around each (render/kept-bytes.ts); the first `scale`
+ * stdin/stdout frames (the timeline window) and the codes found on them; the stderr tail (the session's).
+ * `scale` is the report's (`max(20, maxLines / 5)`). Memory is bounded by the number of codes, not frames.
+ * Attach before the first event.
+ * @param session a session, best with `retain: false`
+ * @param options `maxLines`: the report's line budget (default 150)
+ */
+export function keepForReport(session: Session, options: {readonly maxLines?: number} = {}): ReportKeeper {
+	const scale = Math.max(20, Math.floor(Math.max(1, Math.floor(options.maxLines ?? DEFAULT_MAX_LINES)) / 5));
+	const firstKept = scale + 1;
+	const bytes = createKeptBytes();
+	const frames: Frame[] = [];
+	const frameCodes = new Map<number, FindingCode[]>();
+	const byCode = new Map<FindingCode, {first: Array<{finding: Finding; seq: number}>; last: Array<{finding: Finding; seq: number; handle: object}>; seen: number}>();
+	let seq = 0;
+	session.on((event) => {
+		switch (event.type) {
+			case 'chunk': {
+				bytes.chunk(event.chunk);
+				break;
+			}
+
+			case 'frame': {
+				bytes.frame(event.frame);
+				if (event.frame.stream !== 'stderr' && frames.length < scale) frames.push(event.frame);
+				break;
+			}
+
+			case 'finding': {
+				const finding = event.finding;
+				if (finding.frameIndex !== undefined && frames.length > 0 && finding.frameIndex <= frames.at(-1)!.index) {
+					const codes = frameCodes.get(finding.frameIndex) ?? [];
+					if (!codes.includes(finding.code)) codes.push(finding.code);
+					frameCodes.set(finding.frameIndex, codes);
+				}
+
+				let group = byCode.get(finding.code);
+				if (group === undefined) {
+					group = {first: [], last: [], seen: 0};
+					byCode.set(finding.code, group);
+				}
+
+				group.seen += 1;
+				seq += 1;
+				if (group.first.length < firstKept) {
+					group.first.push({finding, seq});
+					bytes.keep(finding);
+					break;
+				}
+
+				group.last.push({finding, seq, handle: bytes.keep(finding)});
+				if (group.last.length > LAST_FINDINGS_KEPT) bytes.release(group.last.shift()!.handle);
+				break;
+			}
+
+			default:
+		}
+	});
+	const omitted = (): Map<FindingCode, number> => {
+		const map = new Map<FindingCode, number>();
+		for (const [code, group] of byCode) {
+			const left = group.seen - group.first.length - group.last.length;
+			if (left > 0) map.set(code, left);
+		}
+
+		return map;
+	};
+
+	return {
+		facts: {
+			get omitted() {
+				return omitted();
+			},
+			codesOfFrame: (index) => frameCodes.get(index) ?? [],
+		},
+		snapshot() {
+			const live = session.getSnapshot();
+			// Findings in the order found (the kept first ones of every code, then the kept last ones).
+			const findings = [...byCode.values()]
+				.flatMap((group) => [...group.first, ...group.last])
+				.sort((a, b) => a.seq - b.seq)
+				.map(({finding}) => finding);
+			const pieces = (stream: StreamName): Array<{offset: number; bytes: Uint8Array}> => {
+				const out: Array<{offset: number; bytes: Uint8Array}> = [];
+				const seen = new Set<number>();
+				for (const finding of findings) {
+					if (finding.stream !== stream) continue;
+					const start = Math.max(0, Math.floor(finding.offset / 16) * 16 - 32);
+					if (seen.has(start)) continue;
+					seen.add(start);
+					const data = bytes.bytes(stream, start, finding.offset - start + Math.min(finding.byteLength, 1024) + 128);
+					if (data.length > 0) out.push({offset: start, bytes: data});
+				}
+
+				return out;
+			};
+
+			return {
+				meta: live.meta,
+				frames,
+				findings,
+				marks: live.marks,
+				...(live.exit === undefined ? {} : {exit: live.exit}),
+				summary: live.summary,
+				isEnded: live.isEnded,
+				bytes: (stream, offset, length) => bytes.bytes(stream, offset, length),
+				streamLength: (stream) => session.streamLength(stream),
+				chunksOf: () => [],
+				stderrTail: (maxLines) => session.stderrTail(maxLines),
+				pieces,
+			};
+		},
+	};
+}
