@@ -138,7 +138,7 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 				throw new UsageError(`${name} cannot be replayed: ${replayError.message}`);
 			}
 
-			replay.finish();
+			const session = replay.finish();
 			const report = buildReport(keeper!.snapshot(), {
 				kept: keeper!.facts,
 				maxLines: flags.maxLines,
