@@ -166,8 +166,8 @@ function skippedRow(target: Extract<DoctorTarget, {kind: 'skipped'}>): DoctorRow
  * the same finding (no new code).
  *
  * At most `jobs` servers are probed at once. When `totalTimeoutMs` passes, no new probe starts, running
- * servers are SIGKILLed, and their rows (and those never started) are `not-checked` with the reason. Never throws for what servers do; config
- * files are only read.
+ * servers are SIGKILLed, and their rows (and those never started) are `not-checked` with the reason.
+ * Never throws for what servers do; config files are only read.
  */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 	const started = performance.now();
