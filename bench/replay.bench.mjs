@@ -4,7 +4,8 @@
 // decodes its bytes and JSON.parses every line (bench/clients/replay-floor.mjs). Within a repetition
 // the commands take turns (order rotated); printed: median wall time and peak RSS of each, and the median
 // of per-repetition time ratios to the floor. Targets: ≤ 3× the floor; peak RSS < 200 MiB at every size.
-// Usage: npm run bench:replay [-- --frames 1000,10000,100000,1000000] [--huge] [--repeat N]
+// Usage: npm run bench:replay [-- --frames 10000,100000,1000000] [--huge] [--repeat N] [--dir DIR]
+// (default: 10k, 100k and 1M frames; --huge adds the 40 × 5 MB capture, ~280 MB; 1M frames is ~500 MB)
 // Env: MCP_WIRE_BIN (default bin/mcp-wire.js).
 
 import {spawn, spawnSync} from 'node:child_process';
@@ -19,7 +20,7 @@ const arg = (name, fallback) => {
 	return i > 0 ? process.argv[i + 1] : fallback;
 };
 const DIR = arg('--dir', path.join(os.tmpdir(), 'mcp-wire-captures'));
-const FRAMES = arg('--frames', '1000,10000,100000').split(',');
+const FRAMES = arg('--frames', '10000,100000,1000000').split(',');
 const REPEAT = Number(arg('--repeat', '3'));
 const HUGE = process.argv.includes('--huge');
 

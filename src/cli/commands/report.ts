@@ -1,4 +1,6 @@
+import {statSync} from 'node:fs';
 import {writeFile} from 'node:fs/promises';
+import {createReadProgress, framesOf} from '../read-progress.js';
 import {Command, InvalidArgumentError} from 'commander';
 import type {SessionHeader} from '../../core/capture/record-codec.js';
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
@@ -85,6 +87,8 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 			let replayError: Error | undefined;
 			// The session keeps nothing; the keeper keeps what the report prints (flat memory, issue 12).
 			let keeper: ReportKeeper | undefined;
+			// A line on a terminal stderr while a big capture file is read (never on stdout), erased before anything else goes there.
+			const progress = createReadProgress({stderr: file === undefined || file === '-' ? {} : process.stderr, totalBytes: sizeOf(file)});
 			const handlers = {
 				onCompleteness: (completeness: CaptureCompleteness) => {
 					const line = describeIncomplete(completeness);
@@ -97,7 +101,10 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 						onSession: (session) => {
 							keeper = keepForReport(session, {maxLines: flags.maxLines});
 						},
-						onProblem: (message) => io.writeErr(`mcp-wire: ${name}: ${message}\n`),
+						onProblem: (message) => {
+							progress.done();
+							io.writeErr(`mcp-wire: ${name}: ${message}\n`);
+						},
 					});
 				},
 				onEvent: (event: SessionEvent) => {
@@ -116,7 +123,14 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 					reader.push(Buffer.from(await io.readStdin(), 'utf8'));
 					reader.end();
 				} else {
-					reader = await readRecordFile(file, handlers);
+					try {
+						reader = await readRecordFile(file, {
+							...handlers,
+							onProgress: (bytesRead) => progress.update(bytesRead, () => framesOf(replay)),
+						});
+					} finally {
+						progress.done();
+					}
 				}
 			} catch (error) {
 				if (error instanceof UsageError) {
@@ -158,4 +172,13 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 				io.writeErr(`mcp-wire: report written to ${flags.out} (${report.lineCount} lines)\n`);
 			}
 		});
+}
+
+/** The size of a capture file in bytes (0 when it cannot be read: reading it reports why). */
+function sizeOf(file: string | undefined): number {
+	try {
+		return file === undefined || file === '-' ? 0 : statSync(file).size;
+	} catch {
+		return 0;
+	}
 }

@@ -9,6 +9,7 @@ import {describeIncomplete, readRecordFile} from '../../tap/attach.js';
 import {UsageError} from '../exit-codes.js';
 import {collect, exitCodeFor, parseFailOn, parseIgnore, resolveColor, type FailOn} from '../options.js';
 import {createPresenter, type Presenter} from '../present.js';
+import {createReadProgress, framesOf} from '../read-progress.js';
 
 /**
  * The TUI entry the lead wires in (style.md §1.5: `render/tui` only through a dynamic `import()` in
@@ -151,9 +152,14 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	let replayError: Error | undefined;
 	let reader;
 	let isCompletenessTold = false;
+	// A line on a terminal stderr while a big capture is read (never on stdout), erased before anything else goes there.
+	// Not when stdout is that terminal too: the frame log is printed as it is read.
+	const progress = createReadProgress({stderr: process.stdout.isTTY === true ? {} : process.stderr, totalBytes: statSync(file).size});
 	try {
 		reader = await readRecordFile(file, {
+			onProgress: (bytesRead) => progress.update(bytesRead, () => framesOf(replay)),
 			onCompleteness: (completeness) => {
+				progress.done();
 				// Said first, before any output: what the capture is missing (issue 13 item 6).
 				const line = describeIncomplete(completeness);
 				if (line !== undefined) process.stderr.write(`mcp-wire: ${file}: ${line}\n`);
@@ -163,7 +169,10 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 				replay = createReplay(header, {
 					schemas: SDK_SCHEMAS,
 					ignore: output.ignore,
-					onProblem: (message) => process.stderr.write(`mcp-wire: ${file}: ${message}\n`),
+					onProblem: (message) => {
+						progress.done();
+						process.stderr.write(`mcp-wire: ${file}: ${message}\n`);
+					},
 					// The plain log and --json print as records come: the session keeps nothing (flat memory, issue 12).
 					...(output.tui === undefined ? {onSession: (s: Session) => output.presenter.attach(s), retain: false} : {}),
 				});
@@ -179,6 +188,8 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 		});
 	} catch (error) {
 		throw new UsageError(`view: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+	} finally {
+		progress.done();
 	}
 
 	if (replay === undefined) throw new UsageError(`view: ${file} is not an mcp-wire capture (no session header)`);
