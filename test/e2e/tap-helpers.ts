@@ -153,14 +153,16 @@ pump();
 `,
 	/** Reports signals on stderr; exits 0 at stdin EOF. SIGTERM → exit 42; SIGINT/SIGHUP → dies of that signal. */
 	signals: `
-process.stderr.write('ready\\n');
 process.on('SIGTERM', () => { process.stderr.write('got SIGTERM\\n'); process.exit(42); });
 for (const sig of ['SIGINT', 'SIGHUP']) {
-  process.on(sig, () => { process.stderr.write('got ' + sig + '\\n'); process.removeAllListeners(sig); process.kill(process.pid, sig); });
+  // Die only once the line is written (a pipe write may still be pending when the signal kills us).
+  process.on(sig, () => { process.stderr.write('got ' + sig + '\\n', () => { process.removeAllListeners(sig); process.kill(process.pid, sig); }); });
 }
 process.stdin.on('data', (d) => process.stdout.write(d));
 process.stdin.on('end', () => { process.stderr.write('stdin closed\\n'); process.exit(0); });
 setInterval(() => {}, 1000);
+// Ready only once the handlers are in place: a signal sent on 'ready' must not meet the default action.
+process.stderr.write('ready\\n');
 `,
 	/** Exits with the code in argv[2] once stdin closes (or at once with argv[3] === 'now'). */
 	exit: `
