@@ -1,7 +1,7 @@
 /**
  * "Works in my shell, fails in the client": which variables of the user's environment make the
  * difference (issue 6 "Env differences are explained"; docs/protocol.md C3, O3). The doctor re-probes a
- * failing server once with the user's full environment; when that works, this module narrows the
+ * failing server once with the variables it may take from the user's shell (harmless ones and --try-env names); when that works, this module narrows the
  * difference down with a bounded number of extra probes.
  */
 import {readFileSync} from 'node:fs';

@@ -337,7 +337,7 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 	const startsInShell = target.resolved !== null || resolveCommand(target.command[0] ?? '', envValue(target.fullEnv, 'PATH', platform) ?? '', target.cwd, {platform}) !== null;
 	const mayDependOnEnv = verdict.status === 'fail' && code !== undefined && ENV_SENSITIVE_CODES.has(code) && target.mode !== 'client-full' && startsInShell;
 	if (mayDependOnEnv && differingVariables(target.env, target.fullEnv).length > 0 && deadline.firedAt === undefined) {
-		log?.('failed under the client environment; re-probing with your full environment');
+		log?.('failed under the client environment; re-probing with the harmless variables of your shell (and --try-env)');
 		const shell = await probe(target.fullEnv, 'shell');
 		fullEnvCapture = shell.capture;
 		const shellVerdict = evaluateProbe(shell.snapshot, file.client);
@@ -362,7 +362,7 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 			envDifference = found ?? {variables: candidates, minimal: false, probes: 0, candidates};
 			log?.(`works with ${envDifference.variables.join(', ')} from your shell`);
 		} else if (deadline.firedAt === undefined) {
-			notes.push(`fails with your shell's full environment too (${shellVerdict.finding?.code ?? 'no handshake'})`);
+			notes.push(`fails too with what doctor may take from your shell (its harmless variables and any --try-env names; never your whole environment) (${shellVerdict.finding?.code ?? 'no handshake'})`);
 		}
 	}
 	if (envDifference && finding) {

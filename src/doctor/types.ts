@@ -58,7 +58,7 @@ export interface FindingCount {
  * - `tools`: the number of tools `tools/list` returned, when it was answered.
  * - `finding`: the finding that decides the status (for `fail`, the first whose reaction for this
  *   client is hang/fatal; else the first error or warning), with `detail.envDifference` when the
- *   server works under the user's full environment.
+ *   server works under the variables doctor may take from the user's shell.
  * - `fix`: one line of advice (the env difference, the finding's hint, or how to fix the config).
  * - `reason`: for `skipped` rows and config problems, why; for probes cut by `--total-timeout`, that.
  * - `likelyMissing`: for a `fail` row, the variables the server's stderr names as missing
@@ -66,7 +66,7 @@ export interface FindingCount {
  *   order named: a reading of text, reported (and tried first by the env-difference search when the
  *   trust model lets doctor pass them), never passed on its own.
  * - `capture`: the kept capture of the probe under the client's environment; `fullEnvCapture`: the
- *   capture of the re-probe under the user's full environment, when one ran.
+ *   capture of the re-probe under the variables doctor may take from the user's shell, when one ran.
  * - `notes`: facts about the launch worth knowing (assumed working directory, unresolved variables).
  */
 export interface DoctorRow {

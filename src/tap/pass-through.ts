@@ -208,7 +208,7 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 			reason = typeof result.code === 'string' ? result : (result.cause ?? result);
 		}
 
-		const error: SpawnError = file === '' ? {code: 'EINVAL', file, reason: 'the command is empty (EINVAL)', message: 'cannot start: the command is empty (EINVAL)'} : describeSpawnError(reason, file);
+		const error: SpawnError = file === '' ? {code: 'EINVAL', file, reason: 'the command is empty (EINVAL)', message: 'cannot start: the command is empty (EINVAL)'} : describeSpawnError(reason, file, options.cwd);
 		safe(() => capture?.header(options.capture!.meta(undefined)));
 		capture?.finding({code: 'spawn-failed', stream: 'stdout', offset: 0, byteLength: 0, tMs: clock.now(), detail: {code: error.code, reason: error.reason ?? error.message, file: error.file}});
 		try {

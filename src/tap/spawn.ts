@@ -283,10 +283,16 @@ const ERROR_WORDS: Readonly<Record<string, string>> = {
  * Turn an error thrown or reported while starting a process into one clean line (no stack trace).
  * @param error a Node `ErrnoException`, an execa result with `code`, or anything
  * @returns `{code, message, file}`; `code` falls back to `ESPAWN` when no OS code is known
+ * @param cwd the server's working directory (a directory given as the command is named so, not "not executable?")
  */
-export function describeSpawnError(error: unknown, file: string): SpawnError {
+export function describeSpawnError(error: unknown, file: string, cwd?: string): SpawnError {
 	const raw = error as {code?: unknown; errno?: unknown} | undefined;
 	const code = typeof raw?.code === 'string' && raw.code.length > 0 ? raw.code : 'ESPAWN';
+	// A directory given as the command: the OS says EACCES; say what it is (as the probe does).
+	if (code === 'EACCES') {
+		const directory = checkNotDirectory(file, cwd);
+		if (directory) return directory;
+	}
 	return spawnError(code, file, `${ERROR_WORDS[code] ?? 'the process could not be started'} (${code})`);
 }
 

@@ -65,7 +65,7 @@ describe('doctor trust model', () => {
 		expect(seen).toHaveLength(2); // Cursor's minimal environment, then the re-probe
 		for (const dump of seen) expect(dump).not.toContain('sk-secret-do-not-leak');
 		expect(seen[1]).toContain('PYTHONUNBUFFERED=1');
-		expect(report.rows[0]!.notes).toContain("fails with your shell's full environment too (early-exit)");
+		expect(report.rows[0]!.notes).toContain('fails too with what doctor may take from your shell (its harmless variables and any --try-env names; never your whole environment) (early-exit)');
 	});
 
 	it('--try-env NAME lets one more variable into the search, and only it', () => {

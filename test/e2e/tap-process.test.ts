@@ -66,6 +66,13 @@ describe('tap process behaviour (real processes)', () => {
 		expect(recorded.events.map((e) => (e.type === 'finding' ? [e.finding.code, e.finding.origin] : e.type))).toEqual([['spawn-failed', 'probe']]);
 	});
 
+	it('names a directory given as the command "a directory", as the probe does (not "not executable?")', async () => {
+		const result = await execa('node', [BIN, 'tap', '--capture', capturePath(), '--', box.dir], {env: box.env, extendEnv: false, reject: false});
+		expect(result.stdout).toBe('');
+		expect(result.stderr).toBe(`mcp-wire: cannot start ${JSON.stringify(box.dir)}: is a directory, not a program (EISDIR)`);
+		expect(result.exitCode).toBe(126);
+	});
+
 	it('survives a file-size limit (SIGXFSZ): the capture stops, forwarding and the exit code do not (issue 13)', {timeout: 120_000}, async () => {
 		const capture = capturePath();
 		const server = "process.stdout.write(Buffer.alloc(200000, 0x61), () => process.exit(5));";

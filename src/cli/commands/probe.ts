@@ -56,7 +56,7 @@ export function probeCommand(): Command {
 		.option('--ignore <code>', 'drop findings with this code (repeatable)', collect, [])
 		.addOption(new Option('--fail-on <severity>', 'exit 1 on findings at or above this severity').choices(['error', 'warning']).default('error'))
 		.addOption(new Option('--color <when>', 'colour output').choices(['auto', 'always', 'never']).default('auto'))
-		.option('--max-lines <n>', 'with --report: cap the report at this many lines', parsePositiveInt('--max-lines'))
+		.option('--max-lines <n>', 'with --report: the line budget (longer parts shrink and say what they left out; the verdict, header and footer, about 7 lines, always stay)', parsePositiveInt('--max-lines'))
 		.option('--redact', 'with --json: mask home paths, user names and secrets (bytes keep their length)')
 		.option('--no-redact', 'with --report: do not redact home paths, user names and secrets')
 		.option('--verbose', 'log what the probe does (spawn, exit, timeouts) to stderr')
