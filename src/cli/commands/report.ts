@@ -87,14 +87,18 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 			let replayError: Error | undefined;
 			// The session keeps nothing; the keeper keeps what the report prints (flat memory, issue 12).
 			let keeper: ReportKeeper | undefined;
+			let isBinaryCapture = false;
+			let incompleteLine: string | undefined;
 			// A line on a terminal stderr while a big capture file is read (never on stdout), erased before anything else goes there.
 			const progress = createReadProgress({stderr: file === undefined || file === '-' ? {} : process.stderr, totalBytes: sizeOf(file)});
 			const handlers = {
 				onCompleteness: (completeness: CaptureCompleteness) => {
-					const line = describeIncomplete(completeness);
-					if (line !== undefined) io.writeErr(`mcp-wire: ${name}: ${line}\n`);
+					isBinaryCapture = true;
+					// Said at the header (first, before any output), so a file cut inside its header gets one line.
+					incompleteLine = describeIncomplete(completeness);
 				},
 				onHeader: (header: SessionHeader) => {
+					if (incompleteLine !== undefined) io.writeErr(`mcp-wire: ${name}: ${incompleteLine}\n`);
 					replay = createReplay(header, {
 						schemas: SDK_SCHEMAS,
 						retain: false,
@@ -141,6 +145,8 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 			}
 
 			if (replay === undefined) {
+				// A binary capture (its completeness was read from its end) without a whole header was cut inside it.
+				if (isBinaryCapture) throw new UsageError(`${name} is an mcp-wire capture cut short inside its session header: there is nothing to report`);
 				throw new UsageError(`${name} is not an mcp-wire capture or --json dump (no session header)`);
 			}
 

@@ -155,17 +155,19 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	// A line on a terminal stderr while a big capture is read (never on stdout), erased before anything else goes there.
 	// Not when stdout is that terminal too: the frame log is printed as it is read.
 	const progress = createReadProgress({stderr: process.stdout.isTTY === true ? {} : process.stderr, totalBytes: statSync(file).size});
+	let incompleteLine: string | undefined;
 	try {
 		reader = await readRecordFile(file, {
 			onProgress: (bytesRead) => progress.update(bytesRead, () => framesOf(replay)),
 			onCompleteness: (completeness) => {
 				progress.done();
-				// Said first, before any output: what the capture is missing (issue 13 item 6).
-				const line = describeIncomplete(completeness);
-				if (line !== undefined) process.stderr.write(`mcp-wire: ${file}: ${line}\n`);
+				// Said first, before any output (at the header, so a file cut inside its header gets one line): what
+				// the capture is missing (issue 13 item 6).
+				incompleteLine = describeIncomplete(completeness);
 				isCompletenessTold = true;
 			},
 			onHeader: (header) => {
+				if (incompleteLine !== undefined) process.stderr.write(`mcp-wire: ${file}: ${incompleteLine}\n`);
 				replay = createReplay(header, {
 					schemas: SDK_SCHEMAS,
 					ignore: output.ignore,
@@ -192,6 +194,8 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 		progress.done();
 	}
 
+	// A binary capture (its completeness was read from its end) without a whole header was cut inside it.
+	if (replay === undefined && isCompletenessTold) throw new UsageError(`view: ${file} is an mcp-wire capture cut short inside its session header: there is nothing to show`);
 	if (replay === undefined) throw new UsageError(`view: ${file} is not an mcp-wire capture (no session header)`);
 	reportProblems(file, reader.problems);
 	if (reader.isTruncated && !isCompletenessTold) process.stderr.write(`mcp-wire: ${file}: the capture was cut short (its last record is incomplete); showing everything before it\n`);
