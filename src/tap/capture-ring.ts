@@ -24,7 +24,7 @@ import type {StreamName} from '../core/types.js';
  */
 
 /** Entry kinds. */
-export const ENTRY = {chunk: 1, mark: 2, exit: 3, overflow: 4, finding: 5, close: 6, header: 7, gap: 8} as const;
+export const ENTRY = {chunk: 1, mark: 2, exit: 3, finding: 5, close: 6, header: 7, gap: 8} as const;
 /** An entry kind. */
 export type EntryKind = (typeof ENTRY)[keyof typeof ENTRY];
 
