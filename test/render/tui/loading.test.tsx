@@ -1,4 +1,5 @@
 import {afterEach, describe, expect, it} from 'vitest';
+import {createCaptureLoadStore} from '../../../src/cli/commands/view.js';
 import {Session} from '../../../src/core/session/session.js';
 import {statusSegments} from '../../../src/render/tui/components/status-bar.js';
 import {loadPercent, progressText, type LoadProgress, type LoadProgressStore} from '../../../src/render/tui/state/loading.js';
@@ -16,21 +17,9 @@ const WAIT_MS = 10_000;
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (segments: readonly {text: string}[]): string => segments.map((segment) => segment.text).join('');
 
-/** A load store driven by the test, as `view` drives it from the file reader. */
+/** A load store driven by the test, as `view` drives it from the file reader (the one `view` uses). */
 function manualLoad(totalBytes: number): LoadProgressStore & {update(change: Partial<LoadProgress>): void} {
-	let progress: LoadProgress = {frames: 0, bytesRead: 0, totalBytes, isDone: false};
-	const listeners = new Set<() => void>();
-	return {
-		getSnapshot: () => progress,
-		subscribe(listener) {
-			listeners.add(listener);
-			return () => listeners.delete(listener);
-		},
-		update(change) {
-			progress = {...progress, ...change};
-			for (const listener of listeners) listener();
-		},
-	};
+	return createCaptureLoadStore(totalBytes);
 }
 
 describe('progress text', () => {
