@@ -8,7 +8,7 @@ const hooks: WatchHooks = {loadTui};
 
 /**
  * Every command, loaded lazily: a run loads only the module of the command it names, so `mcp-wire tap`
- * (which stays up for a whole client session) starts fast and small; `--help` loads them all.
+ * (which stays up for a whole client session) starts fast and small; `--version` loads none, `--help` all.
  */
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
 	probe: async () => (await import('./commands/probe.js')).probeCommand(),
@@ -42,7 +42,8 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
 			outputError: (s, write) => write(`mcp-wire: ${s.replace(/^error: /, '')}`),
 		});
 	const named = argv[2];
-	const names = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
+	// `--version` needs no command; a command name loads that one; anything else (`--help`, a typo) all of them.
+	const names = named === '--version' || named === '-V' ? [] : named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
 	for (const name of names) program.addCommand((await COMMANDS[name]!()).copyInheritedSettings(program));
 	return program;
 }

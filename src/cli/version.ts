@@ -1,6 +1,11 @@
 import {createRequire} from 'node:module';
 
+// This module sits two levels below the package root in every build: src/cli/version.ts (tests),
+// dist/cli/version.js (tsc) and dist/bundle/<chunk>.js (the bundled CLI, scripts/bundle.mjs).
 const require = createRequire(import.meta.url);
 
 /** mcp-wire's version, read from package.json. */
 export const VERSION: string = (require('../../package.json') as {version: string}).version;
+
+/** The package root (where package.json and bin/ are), as a `file:` URL ending in `/`. */
+export const PACKAGE_ROOT_URL: URL = new URL('../../', import.meta.url);

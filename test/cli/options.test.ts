@@ -44,3 +44,12 @@ describe('checkValuesBeforeDashDash', () => {
 		expect(() => checkValuesBeforeDashDash('tap', tap, ['--capture', '--', 'node', 's.js'])).toThrow('tap: --capture needs a value before "--"');
 	});
 });
+
+describe('buildProgram loads only the commands a run needs (issue 12: start-up time)', () => {
+	it('--version and -V load no command; a command name loads that one; --help loads all ten', async () => {
+		expect((await buildProgram(['node', 'mcp-wire', '--version'])).commands).toEqual([]);
+		expect((await buildProgram(['node', 'mcp-wire', '-V'])).commands).toEqual([]);
+		expect((await buildProgram(['node', 'mcp-wire', 'probe'])).commands.map((c) => c.name())).toEqual(['probe']);
+		expect((await buildProgram(['node', 'mcp-wire', '--help'])).commands.map((c) => c.name())).toEqual(['probe', 'tap', 'view', 'attach', 'sessions', 'report', 'explain', 'doctor', 'wrap', 'unwrap']);
+	});
+});

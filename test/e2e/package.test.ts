@@ -38,7 +38,8 @@ describe('npm pack → npm install <tarball> → mcp-wire', () => {
 		expect(pack.exitCode, pack.stderr).toBe(0);
 		const [packed] = JSON.parse(pack.stdout) as {filename: string; files: {path: string}[]}[];
 		const files = packed!.files.map((file) => file.path);
-		expect(files).toEqual(expect.arrayContaining(['bin/mcp-wire.js', 'dist/cli/main.js', 'dist/core/index.js', 'dist/core/index.d.ts', 'package.json', 'README.md']));
+		// dist/bundle: the bundled CLI that bin/mcp-wire.js runs, with the capture writer's worker as an entry of its own.
+		expect(files).toEqual(expect.arrayContaining(['bin/mcp-wire.js', 'dist/bundle/mcp-wire.js', 'dist/bundle/capture-writer-worker.js', 'dist/cli/main.js', 'dist/core/index.js', 'dist/core/index.d.ts', 'package.json', 'README.md']));
 		expect(files.filter((file) => !/^(bin|dist|docs)\/|^(package\.json|README\.md|LICENSE)$/.test(file))).toEqual([]);
 
 		// A project that depends on the tarball, locked to this repository's (non-dev) dependency versions.

@@ -18,10 +18,11 @@ import {
 	type EditPlan,
 } from '../../configs/index.js';
 import {EXIT, UsageError} from '../exit-codes.js';
+import {PACKAGE_ROOT_URL} from '../version.js';
 import {discoverForCli} from '../configs.js';
 
-/** This repository's launcher, absolute (dist/cli/commands/wrap.js → bin/mcp-wire.js). */
-export const BIN_PATH = fileURLToPath(new URL('../../../bin/mcp-wire.js', import.meta.url));
+/** This package's launcher, absolute (<package root>/bin/mcp-wire.js, in the tsc build and the bundled CLI alike). */
+export const BIN_PATH = fileURLToPath(new URL('bin/mcp-wire.js', PACKAGE_ROOT_URL));
 
 /**
  * The command a wrapped entry runs: `[node, /abs/bin/mcp-wire.js, 'tap', '--name', NAME, '--']`, then

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// Bundles the CLI that bin/mcp-wire.js runs into dist/bundle/ (run by `npm run build`, after tsc wrote dist/).
+//
+// Why (issue 12, a probe as fast as a bare client): Node 20's ESM loader reads, compiles and links every file
+// on its own (~190 files on the probe path: ours, commander, zod); in one run that cost more than the exchange
+// with the server. esbuild joins them into a few chunks. Code splitting keeps the lazy loading of the sources:
+// each `import()` stays a separate chunk (a command, the probe's exchange, the TS SDK's zod schemas, the TUI),
+// so `probe` still starts the server before zod loads, and `--version` loads none of the commands.
+//
+// Input is tsc's output (dist/), not src/: the bundle runs exactly the JavaScript the library build ships.
+// Kept out (loaded from node_modules at run time, and only where needed): ink and react (the TUI), execa
+// (Windows spawning, doctor). The rest (commander, chalk, jsonc-parser, the SDK's types.js with zod) is bundled.
+//
+// Layout: dist/bundle/ is two levels below the package root, as dist/cli/ is, so the paths the sources
+// resolve from import.meta.url (package.json and bin/ from src/cli/version.ts) hold in both builds; the
+// capture writer's worker is an entry of its own in the same directory as every chunk, so
+// `new URL('capture-writer-worker.js', import.meta.url)` (src/tap/capture-writer.ts) finds it.
+import {rmSync} from 'node:fs';
+import {dirname, join, relative} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {build} from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = join(root, 'dist', 'bundle');
+if (relative(root, outdir).split(/[\\/]/).length !== 2) throw new Error('dist/bundle must sit two levels below the package root (see src/cli/version.ts)');
+
+rmSync(outdir, {recursive: true, force: true});
+await build({
+	absWorkingDir: root,
+	entryPoints: {'mcp-wire': 'dist/cli/main.js', 'capture-writer-worker': 'dist/tap/capture-writer-worker.js'},
+	outdir,
+	bundle: true,
+	splitting: true,
+	format: 'esm',
+	platform: 'node',
+	target: 'node20',
+	// The ESM builds of dual packages (jsonc-parser's UMD build requires its own files at run time).
+	mainFields: ['module', 'main'],
+	external: ['ink', 'react', 'react/*', 'execa'],
+	// commander is CommonJS: its require() of node's modules needs a require in an ES module.
+	banner: {js: "import {createRequire as __mcpWireCreateRequire} from 'node:module';\nconst require = __mcpWireCreateRequire(import.meta.url);"},
+	entryNames: '[name]',
+	chunkNames: '[name]-[hash]',
+	sourcemap: 'linked',
+	sourcesContent: false,
+	legalComments: 'linked',
+	logLevel: 'warning',
+});
