@@ -35,8 +35,12 @@ export interface CaptureCompleteness {
 export interface RecordHandlers {
 	/** The first `session` header. */
 	onHeader(header: SessionHeader): void;
-	/** Every valid non-header record, in order (a gap in a binary capture comes as a `gap` mark). */
-	onEvent(event: SessionEvent): void;
+	/**
+	 * Every valid non-header record, in order (a gap in a binary capture comes as a `gap` mark), with the
+	 * byte offset in the input of the record it came from (its line in format 1, its head in format 2):
+	 * what tap/capture-read-back.ts needs to read a frame's bytes back from a capture file.
+	 */
+	onEvent(event: SessionEvent, recordOffset: number): void;
 	/**
 	 * {@link readRecordFile} only: called after each block read from the file (up to 1 MiB) has been
 	 * decoded, with the bytes of the file read so far (a progress line: `view` in the TUI).
@@ -80,6 +84,10 @@ export class RecordReader {
 	private start: Buffer[] = [];
 	private readonly missing = {stdin: 0, stdout: 0, stderr: 0};
 	private gapCount = 0;
+	/** NDJSON: bytes of input split into lines so far, and the input offset of the pending line's start. */
+	private lineInput = 0;
+	private pendingStart = 0;
+	private lineStart = 0;
 
 	constructor(private readonly handlers: RecordHandlers) {}
 
@@ -152,30 +160,33 @@ export class RecordReader {
 	}
 
 	private binaryDecoder(): CaptureDecoder {
-		return new CaptureDecoder({
+		const decoder: CaptureDecoder = new CaptureDecoder({
 			onHeader: (header) => {
 				this.header = header;
 				this.handlers.onHeader(header);
 			},
-			onEvent: (event) => this.event(event),
+			onEvent: (event) => this.event(event, decoder.recordOffset),
 		});
+		return decoder;
 	}
 
 	private takeProblems(): void {
 		if (this.binary && this.binary.problems.length > 0) this.problems.push(...this.binary.problems.splice(0));
 	}
 
-	private event(event: SessionEvent): void {
+	private event(event: SessionEvent, recordOffset: number): void {
 		if (event.type === 'mark' && event.mark.type === 'gap') {
 			this.gapCount++;
 			this.missing[event.mark.stream] += event.mark.length;
 		}
 
 		this.eventCount++;
-		this.handlers.onEvent(event);
+		this.handlers.onEvent(event, recordOffset);
 	}
 
 	private pushLines(buffer: Buffer): void {
+		const base = this.lineInput;
+		this.lineInput += buffer.length;
 		let start = 0;
 		for (;;) {
 			const newline = buffer.indexOf(0x0a, start);
@@ -183,8 +194,10 @@ export class RecordReader {
 			const piece = buffer.subarray(start, newline);
 			let line: Buffer;
 			if (this.pending.length === 0) {
+				this.lineStart = base + start;
 				line = piece;
 			} else {
+				this.lineStart = this.pendingStart;
 				this.pending.push(piece);
 				line = Buffer.concat(this.pending);
 				this.pending = [];
@@ -194,7 +207,10 @@ export class RecordReader {
 			start = newline + 1;
 		}
 
-		if (start < buffer.length) this.pending.push(Buffer.from(buffer.subarray(start)));
+		if (start < buffer.length) {
+			if (this.pending.length === 0) this.pendingStart = base + start;
+			this.pending.push(Buffer.from(buffer.subarray(start)));
+		}
 	}
 
 	/** The input ended: decode a last line without LF (a cut one is reported) and check for a header. */
@@ -217,6 +233,7 @@ export class RecordReader {
 		if (this.pending.length > 0) {
 			const line = Buffer.concat(this.pending);
 			this.pending = [];
+			this.lineStart = this.pendingStart;
 			this.line(line, true);
 		}
 
@@ -251,7 +268,7 @@ export class RecordReader {
 					return;
 				}
 
-				this.event(decoded.event);
+				this.event(decoded.event, this.lineStart);
 				return;
 			}
 
@@ -534,9 +551,10 @@ export function followTap(address: string, handlers: FollowHandlers): {readonly 
 			header = received;
 			handlers.onHeader(received);
 		},
-		onEvent: (event) => {
+		onEvent: (event, recordOffset) => {
 			if (event.type === 'exit') sawExit = true;
-			handlers.onEvent(event);
+			// The socket sends the capture file's own bytes: offsets in it are offsets in the file.
+			handlers.onEvent(event, recordOffset);
 		},
 	});
 	const socket = net.connect(address);
@@ -595,10 +613,10 @@ async function finishFromCapture(header: SessionHeader, delivered: number, handl
 			onHeader: (fileHeader) => {
 				isSame = fileHeader.startedAt === header.startedAt && fileHeader.pid === header.pid && fileHeader.capturePath === header.capturePath;
 			},
-			onEvent: (event) => {
+			onEvent: (event, recordOffset) => {
 				if (!isSame) return;
 				seen++;
-				if (seen > delivered) handlers.onEvent(event);
+				if (seen > delivered) handlers.onEvent(event, recordOffset);
 			},
 		});
 		return isSame && seen >= delivered ? fileReader : undefined;

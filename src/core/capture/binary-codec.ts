@@ -234,8 +234,21 @@ export class CaptureDecoder {
 	private isEnded = false;
 	private isAfterEndReported = false;
 	private readonly utf8 = new TextDecoder('utf-8');
+	/** Bytes pushed so far, and the input offset of the buffer {@link consume} works on. */
+	private received = 0;
+	private base = 0;
+	private currentRecord = 0;
 
 	constructor(private readonly handlers: CaptureDecoderHandlers) {}
+
+	/**
+	 * The byte offset in the input (the capture file) of the record whose event is being handed out:
+	 * read it inside `onEvent` (a gap mark made for unrecorded bytes gives the chunk record after it).
+	 * A reader can later read that record's bytes back from the file (tap/capture-read-back.ts).
+	 */
+	get recordOffset(): number {
+		return this.currentRecord;
+	}
 
 	/** The header, once read. */
 	get sessionHeader(): SessionHeader | undefined {
@@ -270,6 +283,8 @@ export class CaptureDecoder {
 		}
 
 		let buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+		this.base = this.received - this.partsLength;
+		this.received += buffer.length;
 		if (this.partsLength > 0) {
 			if (this.partsLength + buffer.length < this.needed()) {
 				this.parts.push(Buffer.from(buffer));
@@ -359,6 +374,7 @@ export class CaptureDecoder {
 
 			if (buffer.length - at < RECORD_HEAD_BYTES + length) return at;
 			this.record++;
+			this.currentRecord = this.base + at;
 			this.binaryRecord(buffer, at, length);
 			at += RECORD_HEAD_BYTES + length;
 		}
