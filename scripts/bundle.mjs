@@ -15,14 +15,49 @@
 // resolve from import.meta.url (package.json and bin/ from src/cli/version.ts) hold in both builds; the
 // capture writer's worker is an entry of its own in the same directory as every chunk, so
 // `new URL('capture-writer-worker.js', import.meta.url)` (src/tap/capture-writer.ts) finds it.
+import {readFile} from 'node:fs/promises';
 import {rmSync} from 'node:fs';
 import {dirname, join, relative} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
+import ts from 'typescript';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'bundle');
 if (relative(root, outdir).split(/[\\/]/).length !== 2) throw new Error('dist/bundle must sit two levels below the package root (see src/cli/version.ts)');
+
+/**
+ * The TS SDK's types.js builds ~170 zod schemas when it loads; the probe's checks (src/core/jsonrpc/
+ * sdk-schemas.ts) use about a third of them. esbuild cannot drop the others by itself: a call such as
+ * `z.object({...})` might have side effects. This plugin wraps each top-level `const X = <expression>` of
+ * that one file as `const X = /* @__PURE__ *\/ (() => (<expression>))()`, unchanged otherwise, so that the
+ * schemas nothing uses are left out of the bundle and never built. The schemas that are kept are the
+ * SDK's own code, built in the same order from the same definitions: their verdicts do not change
+ * (test/e2e/bundle.test.ts compares the bundled checks with the SDK's on field cases and generated messages).
+ * Statements of other shapes (the ErrorCode enum, functions, classes) are left as they are.
+ */
+const pureSdkSchemas = {
+	name: 'pure-sdk-schemas',
+	setup(pluginBuild) {
+		pluginBuild.onLoad({filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]types\.js$/}, async (args) => {
+			const text = await readFile(args.path, 'utf8');
+			const source = ts.createSourceFile(args.path, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
+			let out = '';
+			let last = 0;
+			for (const statement of source.statements) {
+				if (!ts.isVariableStatement(statement)) continue;
+				for (const declaration of statement.declarationList.declarations) {
+					const init = declaration.initializer;
+					if (init === undefined || !ts.isIdentifier(declaration.name) || ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isLiteralExpression(init)) continue;
+					out += `${text.slice(last, init.getStart(source))}/* @__PURE__ */ (() => (${text.slice(init.getStart(source), init.getEnd())}))()`;
+					last = init.getEnd();
+				}
+			}
+			if (last === 0) throw new Error(`${args.path}: no top-level schema found to mark (has the SDK's types.js changed shape?)`);
+			return {contents: out + text.slice(last), loader: 'js'};
+		});
+	},
+};
 
 rmSync(outdir, {recursive: true, force: true});
 await build({
@@ -48,4 +83,5 @@ await build({
 	sourcesContent: false,
 	legalComments: 'linked',
 	logLevel: 'warning',
+	plugins: [pureSdkSchemas],
 });

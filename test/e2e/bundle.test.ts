@@ -1,0 +1,125 @@
+// The bundled CLI (scripts/bundle.mjs) keeps only the TS SDK zod schemas that the probe's checks use (issue
+// 12: the others were built at every start for nothing). A verdict is a promise: the bundled checks must
+// judge every message exactly as the SDK's own types.js does. Compared here on every JSON line of the field
+// cases and on generated messages and results, for every method and revision the checks know.
+import {readdirSync} from 'node:fs';
+import {join} from 'node:path';
+import {pathToFileURL} from 'node:url';
+import fc from 'fast-check';
+import {describe, expect, it} from 'vitest';
+import type {SdkSchemas} from '../../src/core/jsonrpc/sdk-checks.js';
+import {SDK_SCHEMAS} from '../../src/core/jsonrpc/sdk-schemas.js';
+import {FIELD_CASES} from '../fixtures/field-cases/cases.js';
+import {jsonScalar, jsonValue, messageArb} from '../core/jsonrpc/arbitraries.js';
+import {ROOT} from './helpers.js';
+
+const BUNDLE = join(ROOT, 'dist', 'bundle');
+
+async function bundledSchemas(): Promise<SdkSchemas> {
+	const file = readdirSync(BUNDLE).find((name) => /^sdk-schemas-[A-Z0-9]+\.js$/.test(name));
+	if (file === undefined) throw new Error(`no sdk-schemas chunk in ${BUNDLE} (run npm run build)`);
+	return ((await import(pathToFileURL(join(BUNDLE, file)).href)) as {SDK_SCHEMAS: SdkSchemas}).SDK_SCHEMAS;
+}
+
+/** Every method with a result schema in sdk-schemas.ts, and two without one. */
+const METHODS = ['ping', 'tools/list', 'tools/call', 'prompts/list', 'prompts/get', 'resources/list', 'resources/templates/list', 'resources/read', 'resources/subscribe', 'resources/unsubscribe', 'logging/setLevel', 'completion/complete', 'initialize', 'server/discover'];
+const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2026-07-28', undefined];
+
+/** Everything the checks say about one parsed message: as a message, its result as an initialize result, and as each method's result. */
+function judge(schemas: SdkSchemas, message: unknown): unknown {
+	const result = message !== null && typeof message === 'object' && 'result' in message ? (message as {result: unknown}).result : message;
+	return {
+		message: schemas.message(message),
+		initializeResult: schemas.initializeResult(result),
+		results: METHODS.flatMap((method) => VERSIONS.map((version) => schemas.result(method, version, result))),
+	};
+}
+
+/** Results shaped like the ones the schemas check (lists, content, completion, initialize), with faults anywhere. */
+const leaf = fc.oneof({weight: 3, arbitrary: fc.string({maxLength: 6})}, {weight: 1, arbitrary: jsonValue});
+const item = fc.record(
+	{
+		name: leaf,
+		uri: fc.oneof(fc.constantFrom('file:///a.txt', 'https://x.test/r', 'not a uri', ''), jsonScalar),
+		uriTemplate: leaf,
+		type: fc.oneof(fc.constantFrom('text', 'image', 'audio', 'resource', 'resource_link', 'object'), jsonScalar),
+		text: leaf,
+		data: fc.oneof(fc.constantFrom('aGVsbG8=', 'not base64!', ''), jsonScalar),
+		mimeType: leaf,
+		description: leaf,
+		title: leaf,
+		inputSchema: fc.oneof(fc.constant({type: 'object'}), fc.constant({type: 'object', properties: {a: {type: 'string'}}, required: ['a']}), jsonValue),
+		outputSchema: fc.oneof(fc.constant({type: 'object'}), jsonValue),
+		annotations: fc.oneof(fc.constant({readOnlyHint: true}), jsonValue),
+		arguments: fc.oneof(fc.constant([{name: 'a', required: true}]), jsonValue),
+		icons: fc.oneof(fc.constant([{src: 'https://x.test/i.png'}]), jsonValue),
+		_meta: jsonValue,
+	},
+	{requiredKeys: []},
+);
+const resultArb = fc.record(
+	{
+		tools: fc.array(item, {maxLength: 2}),
+		prompts: fc.array(item, {maxLength: 2}),
+		resources: fc.array(item, {maxLength: 2}),
+		resourceTemplates: fc.array(item, {maxLength: 2}),
+		contents: fc.array(item, {maxLength: 2}),
+		content: fc.array(item, {maxLength: 2}),
+		messages: fc.array(fc.record({role: fc.oneof(fc.constantFrom('user', 'assistant'), jsonScalar), content: item}), {maxLength: 2}),
+		completion: fc.oneof(fc.record({values: fc.array(leaf, {maxLength: 2}), total: fc.oneof(fc.nat(), jsonScalar), hasMore: fc.oneof(fc.boolean(), jsonScalar)}, {requiredKeys: []}), jsonValue),
+		structuredContent: jsonValue,
+		isError: fc.oneof(fc.boolean(), jsonScalar),
+		nextCursor: leaf,
+		protocolVersion: fc.oneof(fc.constantFrom('2025-11-25', '2025-06-18', '2024-11-05'), jsonScalar),
+		capabilities: fc.oneof(fc.constant({tools: {}}), fc.constant({tools: {listChanged: true}, logging: {}}), jsonValue),
+		serverInfo: fc.oneof(fc.constant({name: 's', version: '1'}), fc.record({name: leaf, version: leaf}, {requiredKeys: []}), jsonValue),
+		instructions: leaf,
+		_meta: jsonValue,
+	},
+	{requiredKeys: []},
+).map((result) => JSON.parse(JSON.stringify(result)) as unknown);
+
+describe('the bundled TS SDK checks judge as the SDK does', () => {
+	it('on every JSON line of the field cases', async () => {
+		const bundled = await bundledSchemas();
+		expect(bundled.loaded).toBe(true);
+		let lines = 0;
+		for (const fieldCase of FIELD_CASES) {
+			for (const chunk of fieldCase.chunks) {
+				if (chunk.bytes.byteLength > 1 << 20) continue; // F26's 10.6 MB frame: the size is its point, not its shape
+				for (const line of Buffer.from(chunk.bytes).toString('utf8').split('\n')) {
+					let message: unknown;
+					try {
+						message = JSON.parse(line);
+					} catch {
+						continue;
+					}
+					lines += 1;
+					expect(judge(bundled, message), `${fieldCase.id}: ${line.slice(0, 120)}`).toEqual(judge(SDK_SCHEMAS, message));
+				}
+			}
+		}
+		expect(lines).toBeGreaterThan(100);
+	});
+
+	it('on generated JSON-RPC messages and generated results', async () => {
+		const bundled = await bundledSchemas();
+		fc.assert(
+			fc.property(messageArb, (message) => {
+				expect(judge(bundled, message)).toEqual(judge(SDK_SCHEMAS, message));
+			}),
+			{numRuns: 1000},
+		);
+		let rejected = 0;
+		fc.assert(
+			fc.property(resultArb, (result) => {
+				const expected = judge(SDK_SCHEMAS, {jsonrpc: '2.0', id: 1, result});
+				expect(judge(bundled, {jsonrpc: '2.0', id: 1, result})).toEqual(expected);
+				if (JSON.stringify(expected).includes('"path"')) rejected += 1;
+			}),
+			{numRuns: 1000},
+		);
+		// The generated results reach the schemas' inner checks, not only their first test.
+		expect(rejected).toBeGreaterThan(100);
+	});
+});
