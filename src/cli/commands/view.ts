@@ -4,8 +4,10 @@ import type {DecodeProblem} from '../../core/capture/record-codec.js';
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import {createReplay, type Replay} from '../../core/session/replay.js';
 import type {Session} from '../../core/session/session.js';
-import type {FindingCode, SessionStore} from '../../core/types.js';
+import {IndexedSession, type TableStore} from '../../core/session/frame-index.js';
+import type {FindingCode} from '../../core/types.js';
 import {describeIncomplete, readRecordFile} from '../../tap/attach.js';
+import {CaptureBytesReader, CaptureIndex} from '../../tap/capture-read-back.js';
 import {UsageError} from '../exit-codes.js';
 import {collect, exitCodeFor, parseFailOn, parseIgnore, resolveColor, type FailOn} from '../options.js';
 import {createPresenter, type Presenter} from '../present.js';
@@ -17,7 +19,7 @@ import {createReadProgress, framesOf} from '../read-progress.js';
  * (`attach`), and resolves with the exit code once the user quits.
  */
 export type StartTui = (
-	store: SessionStore,
+	store: TableStore,
 	options: {readonly title: string; readonly isLive: boolean; readonly session: Session; readonly loading?: CaptureLoadStore},
 ) => Promise<number>;
 
@@ -216,6 +218,9 @@ class QuitWhileLoading extends Error {}
  * session as it is rebuilt, the file being read in blocks of up to 1 MiB (each block decoded and fed to
  * the replay, then the event loop turns: ink draws and keys work between blocks). A progress line shows
  * frames, bytes and percent read (updated at most every 250 ms) until the whole file is read. Quitting while it loads stops the reading;
+ * The session keeps nothing (`retain: false`, the same findings); the TUI's frames come from a compact
+ * index (core/session/frame-index.ts) whose bytes are read back from the file when shown (tap/capture-read-back.ts),
+ * so memory does not grow with the frames' bytes (issue 12 goal 3).
  * the summary then covers what was read, and a line on stderr says so. Record problems, a cut last record
  * and replay errors are written on stderr after the TUI has left the screen.
  * @returns the TUI's exit code (from the summary), or throws UsageError (exit 2) when the file is not a
@@ -226,6 +231,9 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 	const progress = createCaptureLoadStore(totalBytes);
 	const replayProblems: string[] = [];
 	let replay: Replay | undefined;
+	let indexed: IndexedSession | undefined;
+	const fileIndex = new CaptureIndex();
+	let captureFile: CaptureBytesReader | undefined;
 	let replayError: Error | undefined;
 	let readError: Error | undefined;
 	let tuiDone: Promise<number> | undefined;
@@ -236,19 +244,24 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 	try {
 		reader = await readRecordFile(file, {
 			onHeader: (header) => {
-				replay = createReplay(header, {schemas: SDK_SCHEMAS, ignore, onProblem: (message) => replayProblems.push(message)});
+				replay = createReplay(header, {schemas: SDK_SCHEMAS, ignore, retain: false, onProblem: (message) => replayProblems.push(message)});
 				replay.session.on((event) => {
 					if (event.type === 'frame') frames++;
 				});
-				const done = tui(replay.session, {title: file, isLive: false, session: replay.session, loading: progress});
+				// The frames on screen are read back from the file (opened here, once it is known to be a capture).
+				captureFile = new CaptureBytesReader(file, fileIndex);
+				const reader = captureFile;
+				indexed = new IndexedSession(replay.session, (stream, offset, length) => reader.read(stream, offset, length));
+				const done = tui(indexed, {title: file, isLive: false, session: replay.session, loading: progress});
 				const quit = (): void => {
 					hasQuit = true;
 				};
 				void done.then(quit, quit);
 				tuiDone = done;
 			},
-			onEvent: (event) => {
+			onEvent: (event, recordOffset) => {
 				if (hasQuit) throw new QuitWhileLoading();
+				fileIndex.note(event, recordOffset);
 				if (replayError !== undefined) return;
 				try {
 					replay!.feed(event);
@@ -279,7 +292,13 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 		progress.update({frames, bytesRead: totalBytes, isDone: true});
 	}
 
-	const code = await tuiDone;
+	let code: number;
+	try {
+		code = await tuiDone;
+	} finally {
+		captureFile?.close();
+	}
+
 	if (!isRead && readError === undefined) {
 		const {bytesRead} = progress.getSnapshot();
 		process.stderr.write(`mcp-wire: ${file}: quit while loading, after ${bytesRead} of ${totalBytes} bytes (${Math.floor((bytesRead * 100) / Math.max(1, totalBytes))}%); the summary covers what was read\n`);

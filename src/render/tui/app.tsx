@@ -1,6 +1,6 @@
 import {Box, Text, useApp} from 'ink';
 import {useMemo, useReducer, useSyncExternalStore} from 'react';
-import type {SessionStore} from '../../core/types.js';
+import type {TableStore as SessionStore} from '../../core/session/frame-index.js';
 import {DetailPane, detailContentRows, type DetailContent} from './components/detail-pane.js';
 import {FindingsPane, findingsSplit} from './components/findings-pane.js';
 import {Footer} from './components/footer.js';
@@ -112,7 +112,7 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 	const cursor = frameCursor(state, view);
 	const slice = visibleSlice(view.length, cursor, state.scrollTop, layout.listRows);
 	const frameIndex = cursor < 0 ? -1 : view.indexAt(cursor);
-	const frame = frameIndex < 0 ? undefined : frames[frameIndex];
+	const frame = frameIndex < 0 ? undefined : frames.at(frameIndex);
 	const frameFindings = useMemo(() => (findingIndex.byFrame.get(frameIndex) ?? []).map((i) => findings[i]!), [findingIndex, frameIndex, findings]);
 
 	// Detail content: only what the current tab shows.

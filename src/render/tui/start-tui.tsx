@@ -2,7 +2,7 @@ import process from 'node:process';
 import chalk from 'chalk';
 import {render} from 'ink';
 import {useState} from 'react';
-import type {SessionStore} from '../../core/types.js';
+import type {TableStore as SessionStore} from '../../core/session/frame-index.js';
 import {App, type TuiActions} from './app.js';
 import type {LoadProgressStore} from './state/loading.js';
 import {createTheme, ThemeContext, type Theme} from './theme.js';

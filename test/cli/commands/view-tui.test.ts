@@ -4,7 +4,7 @@ import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest';
 import {viewCommand, type CaptureLoadProgress, type StartTui} from '../../../src/cli/commands/view.js';
 import {encodeEvent, encodeHeader} from '../../../src/core/capture/record-codec.js';
-import type {SessionStore} from '../../../src/core/types.js';
+import type {TableStore} from '../../../src/core/session/frame-index.js';
 import {makeMeta} from '../../helpers/factories.js';
 
 // Issue 12 goal 3: `view` hands the session to the TUI on the capture's header, before the records are
@@ -45,7 +45,7 @@ interface Seen {
 	readonly startProgress: CaptureLoadProgress;
 	/** Every progress published, in order, with the session's frame count at that moment. */
 	readonly updates: {progress: CaptureLoadProgress; sessionFrames: number}[];
-	store?: SessionStore;
+	store?: TableStore;
 }
 
 /** A stand-in TUI: records what it sees, and quits once `quitWhen` holds for a progress update. */

@@ -1,5 +1,6 @@
 import {Box, Text} from 'ink';
-import type {Frame, Severity} from '../../../core/types.js';
+import type {FrameTable} from '../../../core/session/frame-index.js';
+import type {Severity} from '../../../core/types.js';
 import {frameRowCells, rowHeader, rowLayout} from '../format.js';
 import type {FrameView} from '../state/selectors.js';
 import {useTheme} from '../theme.js';
@@ -7,7 +8,7 @@ import {FrameRow} from './frame-row.js';
 
 /** Props of {@link FrameList}. */
 export interface FrameListProps {
-	readonly frames: readonly Frame[];
+	readonly frames: FrameTable;
 	readonly view: FrameView;
 	/** Visible slice `[start, end)` of the view (from state/window.ts) and the cursor position in the view. */
 	readonly start: number;
@@ -31,7 +32,7 @@ export function FrameList({frames, view, start, end, cursor, rows, width, severi
 	const items = [];
 	for (let position = start; position < end; position++) {
 		const frameIndex = view.indexAt(position);
-		const frame = frames[frameIndex];
+		const frame = frames.at(frameIndex);
 		if (!frame) {
 			continue;
 		}

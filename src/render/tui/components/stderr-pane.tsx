@@ -1,5 +1,6 @@
 import {Box, Text} from 'ink';
 import {escapeText} from '../../../core/bytes/glyphs.js';
+import type {FrameTable} from '../../../core/session/frame-index.js';
 import type {Frame} from '../../../core/types.js';
 import {formatMs} from '../format.js';
 import {useTheme} from '../theme.js';
@@ -19,7 +20,7 @@ export function stderrLineText(frame: Frame, width: number): string {
 
 /** Props of {@link StderrPane}. */
 export interface StderrPaneProps {
-	readonly frames: readonly Frame[];
+	readonly frames: FrameTable;
 	/** Frame indices of the stderr lines. */
 	readonly lines: readonly number[];
 	readonly start: number;
@@ -45,7 +46,7 @@ export function StderrPane({frames, lines, start, end, cursor, width, height, is
 	for (let position = start; position < end; position++) {
 		const frameIndex = lines[position]!;
 		items.push(
-			<Line key={frameIndex} segments={[{text: stderrLineText(frames[frameIndex]!, width), token: 'stream.stderr'}]} isSelected={isFocused && position === cursor} />,
+			<Line key={frameIndex} segments={[{text: stderrLineText(frames.at(frameIndex)!, width), token: 'stream.stderr'}]} isSelected={isFocused && position === cursor} />,
 		);
 	}
 

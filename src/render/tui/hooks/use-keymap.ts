@@ -1,6 +1,7 @@
 import {useInput, type Key} from 'ink';
 import {useCallback, useRef, type Dispatch} from 'react';
-import type {Finding, Frame} from '../../../core/types.js';
+import type {FrameTable} from '../../../core/session/frame-index.js';
+import type {Finding} from '../../../core/types.js';
 import type {NavContext, ViewAction} from '../state/actions.js';
 import {keyNameOf, matchKey, type Feature, type InkKeyLike} from '../state/keymap.js';
 import {lowerBound, type FindingsLayout, type SendOffer} from '../state/selectors.js';
@@ -18,7 +19,7 @@ export interface KeymapContext {
 	readonly state: ViewState;
 	readonly dispatch: Dispatch<ViewAction>;
 	readonly nav: NavContext;
-	readonly frames: readonly Frame[];
+	readonly frames: FrameTable;
 	readonly findings: readonly Finding[];
 	readonly findingsLayout: FindingsLayout;
 	/** Frame indices with findings, ascending. */
@@ -245,7 +246,7 @@ function jumpToFrame(context: KeymapContext): void {
 		return;
 	}
 
-	const frame = finding.frameIndex === undefined ? undefined : context.frames[finding.frameIndex];
+	const frame = finding.frameIndex === undefined ? undefined : context.frames.at(finding.frameIndex);
 	if (!frame) {
 		dispatch({type: 'set-notice', text: `${finding.code} points at no frame (stream offset ${finding.offset})`});
 		return;

@@ -1,4 +1,5 @@
-import {STREAM_LABEL, type Finding, type FindingCode, type Frame, type SessionSnapshot, type Severity, type StreamName, type Verdict} from '../../../core/types.js';
+import type {FrameTable, TableSnapshot as SessionSnapshot} from '../../../core/session/frame-index.js';
+import {STREAM_LABEL, type Finding, type FindingCode, type Frame, type Severity, type StreamName, type Verdict} from '../../../core/types.js';
 
 /**
  * Pure selectors: what the TUI derives from a session snapshot and the view state. Anything that walks
@@ -70,6 +71,11 @@ export function arrayView(indices: readonly number[]): FrameView {
 	};
 }
 
+/** The stream of frame `index`, from the table's columns when it has them. */
+function streamAt(frames: FrameTable, index: number): StreamName {
+	return frames.streamAt ? frames.streamAt(index) : frames.at(index)!.stream;
+}
+
 /** True when a frame matches a lowercased search needle (method, the answered method, id, or text). */
 export function matchesSearch(frame: Frame, needle: string): boolean {
 	if (needle === '') {
@@ -99,7 +105,7 @@ export function isNoFilter(filter: FrameFilter): boolean {
  * The frames a filter shows. O(1) with no filter, O(frames) otherwise (memoise it).
  * @param flagged frame index → highest severity of its findings (from {@link indexFindings}).
  */
-export function filterFrames(frames: readonly Frame[], filter: FrameFilter, flagged: ReadonlyMap<number, Severity>): FrameView {
+export function filterFrames(frames: FrameTable, filter: FrameFilter, flagged: ReadonlyMap<number, Severity>): FrameView {
 	if (isNoFilter(filter)) {
 		return identityView(frames.length);
 	}
@@ -107,8 +113,8 @@ export function filterFrames(frames: readonly Frame[], filter: FrameFilter, flag
 	const needle = filter.search.toLowerCase();
 	const indices: number[] = [];
 	for (let i = 0; i < frames.length; i++) {
-		const frame = frames[i]!;
-		if (!filter.streams[frame.stream]) {
+		// Stream and findings first: an index answers them from its columns without building the frame.
+		if (!filter.streams[streamAt(frames, i)]) {
 			continue;
 		}
 
@@ -116,7 +122,7 @@ export function filterFrames(frames: readonly Frame[], filter: FrameFilter, flag
 			continue;
 		}
 
-		if (!matchesSearch(frame, needle)) {
+		if (needle !== '' && !matchesSearch(frames.at(i)!, needle)) {
 			continue;
 		}
 
@@ -220,10 +226,10 @@ export function findingsLayout(groups: readonly FindingGroup[]): FindingsLayout 
 }
 
 /** Frame indices of the stderr lines, ascending. O(frames); memoise per `snapshot.frames`. */
-export function stderrFrames(frames: readonly Frame[]): number[] {
+export function stderrFrames(frames: FrameTable): number[] {
 	const out: number[] = [];
 	for (let i = 0; i < frames.length; i++) {
-		if (frames[i]!.stream === 'stderr') {
+		if (streamAt(frames, i) === 'stderr') {
 			out.push(i);
 		}
 	}
@@ -262,7 +268,8 @@ export function pendingHandshake(snapshot: Pick<SessionSnapshot, 'frames' | 'mar
 	if (snapshot.isEnded) return undefined;
 	let request: {index: number; method: string; tMs: number; id: unknown} | undefined;
 	let isAnswered = false;
-	for (const frame of snapshot.frames) {
+	for (let i = 0; i < snapshot.frames.length; i++) {
+		const frame = snapshot.frames.at(i)!;
 		if (frame.stream === 'stdin' && frame.kind === 'request' && frame.method !== undefined && HANDSHAKE_METHODS.has(frame.method)) {
 			request = {index: frame.index, method: frame.method, tMs: frame.tMs, id: frame.id};
 			isAnswered = false;
@@ -338,9 +345,9 @@ export function argumentsSkeleton(schema: unknown): Record<string, unknown> {
 }
 
 /** The result array of the last response to `method` in the frames, or undefined. */
-function lastListed(frames: readonly Frame[], method: string, key: string): unknown[] | undefined {
+function lastListed(frames: FrameTable, method: string, key: string): unknown[] | undefined {
 	for (let i = frames.length - 1; i >= 0; i--) {
-		const frame = frames[i]!;
+		const frame = frames.at(i)!;
 		if (frame.kind === 'response' && frame.stream === 'stdout' && frame.answers?.method === method) {
 			const list = (frame.message as {result?: Record<string, unknown>}).result?.[key];
 			return Array.isArray(list) ? list : undefined;
@@ -355,7 +362,7 @@ function lastListed(frames: readonly Frame[], method: string, key: string): unkn
  * (`prompts/get`) and resource (`resources/read`) from the last list responses seen, then the standard
  * methods. O(frames) in the worst case: call it only when the send panel opens.
  */
-export function sendOffers(frames: readonly Frame[], extra: readonly SendOffer[] = []): SendOffer[] {
+export function sendOffers(frames: FrameTable, extra: readonly SendOffer[] = []): SendOffer[] {
 	const offers: SendOffer[] = [...extra];
 	for (const tool of lastListed(frames, 'tools/list', 'tools') ?? []) {
 		const name = (tool as {name?: unknown}).name;
