@@ -2,7 +2,7 @@ import {mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:f
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {watchProcessTree} from '../../src/tap/proc-evidence.js';
+import {readWhole, watchProcessTree} from '../../src/tap/proc-evidence.js';
 
 // A fake /proc (procRoot) with the files the watch reads: stat, cmdline, fd/ links, task/ threads.
 let dirs: string[] = [];
@@ -67,5 +67,25 @@ describe('watchProcessTree after the exit', () => {
 		rmSync(join(proc.root, '100'), {recursive: true});
 		const evidence = watch.observe('exit', {rootAlive: false});
 		expect(evidence).toMatchObject({reason: 'exit', observed: true, rootPid: 100, rootAlive: false, processes: []});
+	});
+});
+
+describe('readWhole (the /proc reader)', () => {
+	it('reads a whole file as latin1 at every size around its 16 KiB buffer, and undefined for what cannot be read', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'mcp-wire-readwhole-'));
+		try {
+			for (const size of [0, 1, 16 * 1024 - 1, 16 * 1024, 16 * 1024 + 1, 40_000]) {
+				const bytes = Buffer.alloc(size);
+				for (let i = 0; i < size; i++) bytes[i] = (i * 7 + 200) % 256; // latin1 bytes above 127 included
+				const file = join(dir, `f${size}`);
+				writeFileSync(file, bytes);
+				expect(readWhole(file), `size ${size}`).toBe(bytes.toString('latin1'));
+			}
+			expect(readWhole(join(dir, 'missing'))).toBeUndefined();
+			expect(readWhole(dir)).toBeUndefined(); // a directory: EISDIR on read
+			expect(readWhole(`/proc/${process.pid}/stat`)).toMatch(new RegExp(`^${process.pid} \\(`));
+		} finally {
+			rmSync(dir, {recursive: true, force: true});
+		}
 	});
 });
