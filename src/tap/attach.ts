@@ -3,7 +3,7 @@ import {closeSync, createReadStream, fstatSync, openSync, readdirSync, readSync,
 import net from 'node:net';
 import path from 'node:path';
 import {CaptureDecoder, isBinaryCapture, readCaptureEnd, type CaptureEnd, type StreamBytes} from '../core/capture/binary-codec.js';
-import {decodeRecord, type DecodeProblem, type SessionHeader} from '../core/capture/record-codec.js';
+import {decodeRecordBytes, type DecodeProblem, type SessionHeader} from '../core/capture/record-codec.js';
 import type {Session} from '../core/session/session.js';
 import type {SessionEvent} from '../core/types.js';
 import {checkPrivateDir, currentPlatform, isOwnEntry, isProcessAlive, parseSocketName, runtimeDir, sanitizeName, type PlatformFacts} from './capture-store.js';
@@ -43,9 +43,11 @@ export interface RecordHandlers {
 	onEvent(event: SessionEvent, recordOffset: number): void;
 	/**
 	 * {@link readRecordFile} only: called after each block read from the file (up to 1 MiB) has been
-	 * decoded, with the bytes of the file read so far (a progress line: `view` in the TUI).
+	 * decoded, with the bytes of the file read so far (a progress line: `view` in the TUI). When it
+	 * returns a promise, the next block is read once it settles (output backpressure: `view` waits
+	 * for stdout to drain).
 	 */
-	onProgress?(bytesRead: number): void;
+	onProgress?(bytesRead: number): void | Promise<void> | undefined;
 	/**
 	 * How complete the capture is, as soon as that is known: by {@link readRecordFile} before the header
 	 * for a binary capture file (read from its end), else never (see {@link RecordReader.completeness}).
@@ -136,8 +138,12 @@ export class RecordReader {
 		return bytes;
 	}
 
-	/** Feed the next bytes. */
-	push(bytes: Uint8Array): void {
+	/**
+	 * Feed the next bytes.
+	 * @param isOwned true when the caller never writes to `bytes` again (a file read stream's chunks): a
+	 *   record's first part is then held as is, not copied (a 7 MB record line is not copied twice)
+	 */
+	push(bytes: Uint8Array, isOwned = false): void {
 		const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 		if (this.binary === undefined) {
 			this.start.push(Buffer.from(buffer));
@@ -156,7 +162,7 @@ export class RecordReader {
 			return;
 		}
 
-		this.pushLines(buffer);
+		this.pushLines(buffer, isOwned);
 	}
 
 	private binaryDecoder(): CaptureDecoder {
@@ -184,7 +190,7 @@ export class RecordReader {
 		this.handlers.onEvent(event, recordOffset);
 	}
 
-	private pushLines(buffer: Buffer): void {
+	private pushLines(buffer: Buffer, isOwned = false): void {
 		const base = this.lineInput;
 		this.lineInput += buffer.length;
 		let start = 0;
@@ -209,7 +215,7 @@ export class RecordReader {
 
 		if (start < buffer.length) {
 			if (this.pending.length === 0) this.pendingStart = base + start;
-			this.pending.push(Buffer.from(buffer.subarray(start)));
+			this.pending.push(isOwned ? buffer.subarray(start) : Buffer.from(buffer.subarray(start)));
 		}
 	}
 
@@ -244,7 +250,7 @@ export class RecordReader {
 
 	private line(bytes: Buffer, isLast: boolean): void {
 		this.lineNumber++;
-		const decoded = decodeRecord(this.decoder.decode(bytes));
+		const decoded = decodeRecordBytes(bytes, this.decoder);
 		switch (decoded.kind) {
 			case 'empty': {
 				return;
@@ -334,9 +340,10 @@ export async function readRecordFile(file: string, handlers: RecordHandlers): Pr
 	const stream = createReadStream(file, {highWaterMark: 1024 * 1024});
 	let bytesRead = 0;
 	for await (const chunk of stream) {
-		reader.push(chunk as Buffer);
+		reader.push(chunk as Buffer, true);
 		bytesRead += (chunk as Buffer).length;
-		handlers.onProgress?.(bytesRead);
+		const wait = handlers.onProgress?.(bytesRead);
+		if (wait !== undefined) await wait;
 	}
 	reader.end();
 	return reader;

@@ -160,7 +160,11 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	let incompleteLine: string | undefined;
 	try {
 		reader = await readRecordFile(file, {
-			onProgress: (bytesRead) => progress.update(bytesRead, () => framesOf(replay)),
+			onProgress: (bytesRead) => {
+				progress.update(bytesRead, () => framesOf(replay));
+				// Read on once stdout has taken what was written (a slow pipe reader): flat memory (issue 12).
+				return output.presenter.whenWritable();
+			},
 			onCompleteness: (completeness) => {
 				progress.done();
 				// Said first, before any output (at the header, so a file cut inside its header gets one line): what

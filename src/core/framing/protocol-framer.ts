@@ -330,7 +330,7 @@ export class ProtocolFramer implements Framer {
 				return;
 			}
 
-			this.lineFrame(buf, s, e, s, contentEnd, crIndex, hasLF, valid, true, message, undefined, []);
+			this.lineFrame(buf, s, e, s, contentEnd, crIndex, hasLF, valid, true, message, undefined, [], undefined, text);
 			return;
 		}
 
@@ -374,7 +374,7 @@ export class ProtocolFramer implements Framer {
 
 			if (error === undefined) {
 				this.seenJson = true;
-				this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, true, message, undefined, []);
+				this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, true, message, undefined, [], undefined, text);
 				return;
 			}
 		}
@@ -566,17 +566,21 @@ export class ProtocolFramer implements Framer {
 		text: string | undefined,
 		primary: FindingDraft[],
 		eofDetail?: Readonly<Record<string, unknown>>,
+		bodyText?: string,
 	): void {
 		const offset = this.lineOffset;
+		// The body as text, decoded once (a 5 MB line is not decoded again for each check; issue 12).
+		let body = bodyText;
+		const bodyString = (): string => (body ??= buf.toString('utf8', bodyStart, contentEnd));
 		const terminator: Terminator = hasLF ? (crIndex === -1 ? 'lf' : 'crlf') : 'none';
 		let frame = this.makeFrame('newline', offset, e - s, offset + bodyStart - s, contentEnd - bodyStart, terminator, 1, isJson, message, text);
 		if (isJson && typeof message === 'object' && message !== null && typeof (message as {id?: unknown}).id === 'number') {
-			const rawId = nonCanonicalRawId(message, buf.toString('utf8', bodyStart, contentEnd));
+			const rawId = nonCanonicalRawId(message, bodyString());
 			if (rawId !== undefined) frame = {...frame, rawId};
 		}
 		if (isJson) {
-			const body = buf.toString('utf8', bodyStart, contentEnd);
-			if (mayBeNonPortable(body)) primary = [...primary, ...nonPortableDrafts(this.stream, body, offset + bodyStart - s, this.lineTMs)];
+			const text = bodyString();
+			if (mayBeNonPortable(text)) primary = [...primary, ...nonPortableDrafts(this.stream, text, offset + bodyStart - s, this.lineTMs)];
 		}
 		addByteFindings(primary, {
 			stream: this.stream,

@@ -56,7 +56,7 @@ export function keepForReport(session: Session, options: {readonly maxLines?: nu
 
 			case 'frame': {
 				bytes.frame(event.frame);
-				if (event.frame.stream !== 'stderr' && frames.length < scale) frames.push(event.frame);
+				if (event.frame.stream !== 'stderr' && frames.length < scale) frames.push(shownPart(event.frame));
 				break;
 			}
 
@@ -145,4 +145,33 @@ export function keepForReport(session: Session, options: {readonly maxLines?: nu
 			};
 		},
 	};
+}
+
+/**
+ * What the report shows of a frame (sections/timeline.ts), without what it never prints: a request's,
+ * response's or notification's parsed `message` (a 5 MB `tools/call` result held for a timeline row
+ * that shows its method and id, issue 12). An error keeps only its `error.code` and `error.message`
+ * (the row's detail), `json` and `text` frames keep their value and text.
+ */
+function shownPart(frame: Frame): Frame {
+	switch (frame.kind) {
+		case 'request':
+		case 'response':
+		case 'notification': {
+			if (frame.message === undefined) return frame;
+			const {message: _message, ...rest} = frame;
+			return rest;
+		}
+
+		case 'error': {
+			const error = (frame.message as {error?: unknown} | undefined)?.error;
+			if (typeof error !== 'object' || error === null) return frame;
+			const {code, message} = error as {code?: unknown; message?: unknown};
+			return {...frame, message: {error: {code, message}}};
+		}
+
+		default: {
+			return frame;
+		}
+	}
 }

@@ -72,3 +72,40 @@ describe('the report of a kept-nothing session', () => {
 		expect(report.markdown).toContain(`${summary.streams.stdout.frames.toLocaleString('en-US')} frames on stdin/stdout`);
 	});
 });
+
+describe('what the report keeps of a frame (issue 12: a 5 MB frame is not held for a timeline row)', () => {
+	it('keeps no parsed message of a request or response, and only code and message of an error; the report is the kept session\'s', () => {
+		const big = 'x'.repeat(300_000);
+		const lines = [
+			{stream: 'stdin', message: {jsonrpc: '2.0', id: 1, method: 'tools/call', params: {name: 'echo', arguments: {text: big}}}},
+			{stream: 'stdout', message: {jsonrpc: '2.0', id: 1, result: {content: [{type: 'text', text: big}]}}},
+			{stream: 'stdin', message: {jsonrpc: '2.0', id: 2, method: 'tools/call', params: {name: 'fail'}}},
+			{stream: 'stdout', message: {jsonrpc: '2.0', id: 2, error: {code: -32_000, message: 'it broke', data: {stack: big}}}},
+		] as const;
+		const at = {stdin: 0, stdout: 0, stderr: 0};
+		const header = makeMeta({mode: 'tap'});
+		const events = lines.map(({stream, message}, seq) => {
+			const bytes = new Uint8Array(Buffer.from(`${JSON.stringify(message)}\n`));
+			const chunk = {seq, stream, tMs: seq + 1, offset: at[stream], bytes};
+			at[stream] += bytes.length;
+			return {type: 'chunk' as const, chunk};
+		});
+		let keeper: ReturnType<typeof keepForReport> | undefined;
+		const replay = createReplay(header, {retain: false, onSession: (session) => (keeper = keepForReport(session, {maxLines: 150}))});
+		for (const event of events) replay.feed(event);
+		replay.finish();
+		const frames = keeper!.snapshot().frames;
+		expect(frames.map((frame) => [frame.kind, frame.byteLength > 300_000])).toEqual([
+			['request', true],
+			['response', true],
+			['request', false],
+			['error', true],
+		]);
+		expect(frames.map((frame) => frame.message)).toEqual([undefined, undefined, undefined, {error: {code: -32_000, message: 'it broke'}}]);
+		expect(frames.map((frame) => frame.method)).toEqual(['tools/call', undefined, 'tools/call', undefined]);
+		const kept = buildReport(keeper!.snapshot(), {maxLines: 150, redact: false, toolVersion: 't', kept: keeper!.facts}).markdown;
+		const full = buildReport(replayEvents(header, events).getSnapshot(), {maxLines: 150, redact: false, toolVersion: 't'}).markdown;
+		expect(kept).toBe(full);
+		expect(kept).toContain('-32000 it broke');
+	});
+});
