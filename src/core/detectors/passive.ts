@@ -1,5 +1,5 @@
-import {idKey} from '../jsonrpc/id-key.js';
-import type {Chunk, FindingDraft, Frame, Mark, StreamName} from '../types.js';
+import {IdTable} from './id-table.js';
+import type {Chunk, FindingDraft, Frame, JsonRpcId, Mark, StreamName} from '../types.js';
 import type {RuleListeners} from './rule.js';
 
 /**
@@ -70,17 +70,18 @@ export interface DuplicateRequestIds {
 }
 
 /**
- * Start an incremental {@link detectDuplicateRequestIds}. Memory: one number per distinct request id per
+ * Start an incremental {@link detectDuplicateRequestIds}. Memory: one int32 per distinct request id per
  * requester (the J3 rule before 2026-07-28 forbids reusing any id of the session, so each must be
- * remembered; once the session is modern only in-flight ids are kept), plus the drafts found.
+ * remembered; once the session is modern only in-flight ids are kept): 4 bytes per request for counter
+ * ids, a `Map` entry for others (id-table.ts); plus the drafts found.
  */
 export function createDuplicateRequestIds(): DuplicateRequestIds {
 	let isModern = false;
-	// Per requester: id key → the index of the request that last used it, as `index` while it is awaiting
+	// Per requester: id → the index of the request that last used it, as `index` while it is awaiting
 	// its response and `-index - 1` once answered.
-	const seen: Record<StreamName, Map<string, number>> = {stdin: new Map(), stdout: new Map(), stderr: new Map()};
-	// Requests awaiting a response: request index → [stream, id key].
-	const awaiting = new Map<number, readonly [StreamName, string]>();
+	const seen: Record<StreamName, IdTable> = {stdin: new IdTable(), stdout: new IdTable(), stderr: new IdTable()};
+	// Requests awaiting a response: request index → [stream, id].
+	const awaiting = new Map<number, readonly [StreamName, Exclude<JsonRpcId, null>]>();
 	// Reuses of an answered id: a finding only while the session is legacy (dropped once it turns modern).
 	let afterAnswer: FindingDraft[] = [];
 	// Reuses while the first request was in flight: a finding in every era.
@@ -111,7 +112,7 @@ export function createDuplicateRequestIds(): DuplicateRequestIds {
 				isModern = true;
 				afterAnswer = [];
 				// From now on only in-flight ids matter: forget the answered ones.
-				for (const map of Object.values(seen)) for (const [key, value] of map) if (value < 0) map.delete(key);
+				for (const table of Object.values(seen)) table.deleteWhere((value) => value < 0);
 			}
 			if (frame.answers) {
 				const request = awaiting.get(frame.answers.requestIndex);
@@ -126,7 +127,7 @@ export function createDuplicateRequestIds(): DuplicateRequestIds {
 				}
 			}
 			if (frame.kind !== 'request' || frame.id === undefined || frame.id === null || frame.stream === 'stderr') return;
-			const key = idKey(frame.id);
+			const key = frame.id;
 			const map = seen[frame.stream];
 			const value = map.get(key);
 			map.set(key, frame.index);
