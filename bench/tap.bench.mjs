@@ -16,14 +16,20 @@
 // capture is complete: a run whose capture stopped (fell too far behind) fails the throughput and the
 // memory targets, whatever its speed. One more figure, `tap (whole)`: the tap with
 // MCP_WIRE_CAPTURE_LAG_MB raised so that the capture keeps every byte: what a complete capture costs.
-// Usage: npm run build && node bench/tap.bench.mjs [--quick] [--mb N] [--line BYTES]
-// Env: MCP_WIRE_BIN (default bin/mcp-wire.js), BENCH_REPEAT (default 5; the median is reported).
+// The long stream (issue 12 goal 1): the 1 GiB S→C transfer runs BENCH_LONG_REPEAT times (default 3; 1
+// with --quick, whose stream is 256 MiB), each time beside the relay+file floor on the same stream (order
+// rotated); per run: the tap's peak RSS, bytes captured and bytes in gap records (read from the capture's
+// end record), and its throughput as a ratio to the floor of that repetition; medians and the worst case.
+// --long-only runs just that part.
+// Usage: npm run build && node bench/tap.bench.mjs [--quick] [--mb N] [--line BYTES] [--long-only]
+// Env: MCP_WIRE_BIN (default bin/mcp-wire.js), BENCH_REPEAT (default 5; the median is reported),
+// BENCH_LONG_REPEAT (default 3).
 
 import {spawn} from 'node:child_process';
-import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {fileURLToPath} from 'node:url';
+import {fileURLToPath, pathToFileURL} from 'node:url';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = process.env.MCP_WIRE_BIN ?? path.join(ROOT, 'bin', 'mcp-wire.js');
@@ -38,6 +44,8 @@ const RSS_BYTES = (QUICK ? 256 : 1024) * MIB;
 const PINGS = QUICK ? 2000 : 10_000;
 const WARMUP_PINGS = QUICK ? 500 : 2000;
 const REPEAT = Number(process.env.BENCH_REPEAT ?? (QUICK ? 1 : 5));
+const LONG_REPEAT = Number(process.env.BENCH_LONG_REPEAT ?? (QUICK ? 1 : 3));
+const LONG_ONLY = process.argv.includes('--long-only');
 // The line length of the bulk streams (issue 12 goal 1: 1 KiB and 64 KiB lines).
 const BLOCK = argNumber('--line', 64 * 1024);
 
@@ -159,6 +167,30 @@ function clearCaptures() {
 	rmSync(path.join(work, 'relay-file.out'), {force: true});
 }
 
+/** The end record of the (single) capture in the capture directory, undefined when there is none or it was cut short. */
+async function captureEnd() {
+	const {readCaptureEnd} = await import(pathToFileURL(path.join(ROOT, 'dist', 'core', 'capture', 'binary-codec.js')).href);
+	let files;
+	try {
+		files = readdirSync(captures);
+	} catch {
+		return undefined;
+	}
+
+	if (files.length !== 1) return undefined;
+	const file = path.join(captures, files[0]);
+	const size = statSync(file).size;
+	const length = Math.min(size, 64 * 1024);
+	const fd = openSync(file, 'r');
+	try {
+		const tail = Buffer.alloc(length);
+		readSync(fd, tail, 0, length, size - length);
+		return readCaptureEnd(tail);
+	} finally {
+		closeSync(fd);
+	}
+}
+
 function captureInfo() {
 	try {
 		const files = readdirSync(captures);
@@ -215,7 +247,7 @@ async function throughputDown(config, bytes, onPid) {
 	run.child.stdin.end();
 	await run.exited;
 	if (received !== bytes) throw new Error(`${config}: received ${received} of ${bytes} bytes`);
-	return {mbps: bytes / MIB / seconds, stderr: run.stderr(), capture: captureInfo()};
+	return {mbps: bytes / MIB / seconds, stderr: run.stderr(), capture: captureInfo(), end: config.startsWith('tap') ? await captureEnd() : undefined};
 }
 
 /** Ping-pong: one request, wait for its response; WARMUP_PINGS, then PINGS counted; round-trip times in µs. */
@@ -280,10 +312,8 @@ const isCaptureComplete = (stderr) => !stderr.includes('capture stopped') && !st
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const fmt = (n, digits = 0) => n.toFixed(digits).padStart(8);
 
-async function main() {
-	console.log(`mcp-wire tap benchmark · Node ${process.version} · ${os.cpus().length} CPUs · ${os.platform()}-${os.arch()}${QUICK ? ' · QUICK' : ''}`);
-	console.log(`cli: ${BIN}`);
-	const warnings = new Set();
+/** The throughput (THROUGHPUT_BYTES each way) and ping-pong sections, all configs interleaved. */
+async function shortStreams(warnings) {
 	const runs = Object.fromEntries(Object.keys(CONFIGS).map((config) => [config, {up: [], down: [], pp: []}]));
 	const capture = {runs: 0, complete: 0, largest: 0};
 	const wholeCapture = {runs: 0, complete: 0};
@@ -325,13 +355,6 @@ async function main() {
 		};
 	}
 
-	let tapPid;
-	const rss = await watchRss(() => tapPid, throughputDown('tap', RSS_BYTES, (pid) => (tapPid = pid)));
-	const rssCaptureComplete = isCaptureComplete(rss.stderr);
-	for (const line of rss.stderr.split('\n')) if (line.trim() !== '') warnings.add(`tap (${RSS_BYTES / MIB} MiB): ${line}`);
-	let relayPid;
-	const relayRss = await watchRss(() => relayPid, throughputDown('relay', RSS_BYTES, (pid) => (relayPid = pid)));
-
 	const {direct, relay, tap} = results;
 	const whole = results['tap (whole)'];
 	const floor = results['relay+file'];
@@ -358,12 +381,59 @@ async function main() {
 	console.log(`  tap over relay  ${(p50Over * 100).toFixed(1)}%  ${(p99Over * 100).toFixed(1)}%   target ≤ 25%: ${p50Over <= 0.25 && p99Over <= 0.25 ? 'PASS' : 'FAIL'}   (warm-up p99 ${((tap.warmP99 / relay.warmP99 - 1) * 100).toFixed(1)}%, not a target)`);
 	const p50Added = tap.p50 - relay.p50;
 	console.log(`  tap p50 − relay p50: ${p50Added.toFixed(1)} µs   target ≤ 50 µs: ${p50Added <= 50 ? 'PASS' : 'FAIL'}`);
+}
+
+/**
+ * The long stream: RSS_BYTES S→C through the tap, LONG_REPEAT times, each beside the relay+file floor
+ * (order rotated), then the bare relay once for its RSS. Prints one line per tap run and the medians
+ * and worst case: peak RSS, bytes captured and in gaps (the capture's end record), throughput / floor.
+ */
+async function longStream(warnings) {
+	const tapRuns = [];
+	const floorRuns = [];
+	for (let i = 0; i < LONG_REPEAT; i++) {
+		for (const config of i % 2 === 0 ? ['relay+file', 'tap'] : ['tap', 'relay+file']) {
+			let pid;
+			const result = await watchRss(() => pid, throughputDown(config, RSS_BYTES, (p) => (pid = p)));
+			for (const line of result.stderr.split('\n')) if (line.trim() !== '') warnings.add(`${config} (${RSS_BYTES / MIB} MiB): ${line}`);
+			(config === 'tap' ? tapRuns : floorRuns).push(result);
+		}
+	}
+
+	let relayPid;
+	const relayRss = await watchRss(() => relayPid, throughputDown('relay', RSS_BYTES, (pid) => (relayPid = pid)));
 	console.log('');
-	console.log(`peak RSS during a ${RSS_BYTES / MIB} MiB S→C transfer (VmHWM)`);
+	console.log(`long stream: ${RSS_BYTES / MIB} MiB S→C in ${BLOCK}-byte lines, ${LONG_REPEAT} runs of the tap beside the relay+file floor (peak RSS = VmHWM)`);
+	console.log('  run   captured MiB   gap bytes   peak RSS MiB   MB/s   floor MB/s   tap/floor');
+	const rows = tapRuns.map((run, i) => {
+		const recorded = run.end ? run.end.recorded.stdin + run.end.recorded.stdout + run.end.recorded.stderr : 0;
+		const missing = run.end ? run.end.missing.stdin + run.end.missing.stdout + run.end.missing.stderr : Number.NaN;
+		const complete = run.end?.complete === true && isCaptureComplete(run.stderr) && run.end.recorded.stdout >= RSS_BYTES;
+		const row = {recorded, missing, complete, rss: run.peakRss, mbps: run.mbps, ratio: run.mbps / floorRuns[i].mbps};
+		console.log(
+			`  ${String(i + 1).padStart(3)} ${fmt(recorded / MIB, 1).padStart(14)} ${String(run.end ? missing : 'no end record').padStart(11)} ${fmt(row.rss / MIB, 1).padStart(14)} ${fmt(row.mbps)} ${fmt(floorRuns[i].mbps).padStart(12)} ${fmt(row.ratio, 2).padStart(11)}${complete ? '' : '   INCOMPLETE'}`,
+		);
+		return row;
+	});
+	const completeRuns = rows.filter((row) => row.complete).length;
+	const worstRss = Math.max(...rows.map((row) => row.rss));
+	const worstRatio = Math.min(...rows.map((row) => row.ratio));
+	const worstMissing = Math.max(...rows.map((row) => (Number.isNaN(row.missing) ? Infinity : row.missing)));
+	console.log(`  median: peak RSS ${(median(rows.map((row) => row.rss)) / MIB).toFixed(1)} MiB, tap/floor ${median(rows.map((row) => row.ratio)).toFixed(2)}, gap bytes ${median(rows.map((row) => row.missing))}`);
+	console.log(`  worst:  peak RSS ${(worstRss / MIB).toFixed(1)} MiB, tap/floor ${worstRatio.toFixed(2)}, gap bytes ${worstMissing}; captures complete in ${completeRuns} of ${rows.length}`);
+	const isMeasured = worstRss > 0;
 	console.log(
-		`  tap   ${(rss.peakRss / MIB).toFixed(1)} MiB at ${rss.mbps.toFixed(0)} MB/s, capture ${(rss.capture / MIB).toFixed(0)} MiB ${rssCaptureComplete ? '(complete)' : '(STOPPED)'}   target < 150 MiB with the capture complete: ${rss.peakRss === 0 ? 'n/a (no /proc)' : rss.peakRss < 150 * MIB && rssCaptureComplete ? 'PASS' : 'FAIL'}`,
+		`  target: every capture complete, peak RSS < 150 MiB in every run: ${!isMeasured ? 'n/a (no /proc)' : completeRuns === rows.length && worstRss < 150 * MIB ? 'PASS' : 'FAIL'}   (throughput: median tap/floor ${median(rows.map((row) => row.ratio)).toFixed(2)}, target ≥ 0.90: ${median(rows.map((row) => row.ratio)) >= 0.9 ? 'PASS' : 'FAIL'})`,
 	);
-	console.log(`  relay ${(relayRss.peakRss / MIB).toFixed(1)} MiB at ${relayRss.mbps.toFixed(0)} MB/s`);
+	console.log(`  relay ${(relayRss.peakRss / MIB).toFixed(1)} MiB at ${relayRss.mbps.toFixed(0)} MB/s; relay+file ${(median(floorRuns.map((run) => run.peakRss)) / MIB).toFixed(1)} MiB (median)`);
+}
+
+async function main() {
+	console.log(`mcp-wire tap benchmark · Node ${process.version} · ${os.cpus().length} CPUs · ${os.platform()}-${os.arch()}${QUICK ? ' · QUICK' : ''}`);
+	console.log(`cli: ${BIN}`);
+	const warnings = new Set();
+	if (!LONG_ONLY) await shortStreams(warnings);
+	await longStream(warnings);
 	if (warnings.size > 0) {
 		console.log('');
 		console.log('stderr of the runs:');

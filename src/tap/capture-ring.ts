@@ -32,8 +32,21 @@ export type EntryKind = (typeof ENTRY)[keyof typeof ENTRY];
 export const ARENA: Readonly<Record<StreamName, number>> = {stdin: 0, stdout: 1, stderr: 2};
 const STREAM_CODES: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
 
-/** Default arena size for stdin and stdout (bytes): how far the capture may fall behind on one stream. */
-export const DEFAULT_RING_BYTES = 16 * 1024 * 1024;
+/**
+ * Default arena size for stdin and stdout (bytes): how far the capture may fall behind on one stream.
+ * 48 MiB: on a loaded 2-core machine the capture worker was measured off the CPU for tens of ms at a
+ * time while forwarding ran at 300–500 MB/s (bench:tap, 1 GiB stream: 16 MiB was not enough in 2 of 5
+ * runs); only {@link WORKING_BYTES} of it is resident while the capture keeps up (peak RSS ~95 MiB on
+ * that stream), all of it only while the capture is that far behind (~130 MiB).
+ */
+export const DEFAULT_RING_BYTES = 48 * 1024 * 1024;
+/**
+ * The part of a stdin/stdout arena a capture that keeps up cycles through (bytes): the producer goes
+ * back to the arena's start once past it while at most a quarter of it is in use, so only these pages
+ * are touched (resident) until the capture falls further behind; the rest of the arena is the margin
+ * for a writer that stalls (a descheduled thread, a slow disk).
+ */
+export const WORKING_BYTES = 16 * 1024 * 1024;
 /** Arena bytes and queue slots kept free for control entries (marks, exit, close) once chunks no longer fit. */
 export const RING_RESERVE_BYTES = 64 * 1024;
 /** Descriptor slots in the queue. */
@@ -190,9 +203,20 @@ export class RingProducer extends RingViews {
 			this.floors[arena] = head;
 		}
 
-		const start = at + length > size ? head + (size - at) : head;
-		const used = bound === Infinity ? length : start + length - bound;
-		return used + keepFree > size ? -1 : start;
+		const fits = (start: number): boolean => (bound === Infinity ? length : start + length - bound) + keepFree <= size;
+		if (at + length > size) return fits(head + (size - at)) ? head + (size - at) : -1;
+		// Past the working size, once the consumer has caught up (only forwarding writes, not many, still
+		// hold bytes here): go back to the arena's start (its pages are resident already), as a restart
+		// does. So a capture that keeps up touches about WORKING_BYTES of a large arena, and a consumer
+		// that stalls right after still has all of it but those writes (bytes it held would bound it).
+		if (at + length > WORKING_BYTES && this.consumerLag(arena) === 0 && head - bound <= WORKING_BYTES / 4 && fits(head + (size - at))) {
+			head += size - at;
+			this.heads[arena] = head;
+			this.floors[arena] = head;
+			return head;
+		}
+
+		return fits(head) ? head : -1;
 	}
 
 	/** A view of `length` bytes at `position` of `arena` (position from {@link reserve}). */
@@ -287,6 +311,11 @@ export class RingProducer extends RingViews {
 		this.isConsumerGone = true;
 	}
 
+	/** Bytes of `arena` published and not yet released by the consumer (0 once it is gone). */
+	private consumerLag(arena: number): number {
+		return this.isConsumerGone ? 0 : Math.max(0, this.published[arena]! - Math.max(this.load(ARENA_TAIL + arena), this.floors[arena]!));
+	}
+
 	/** The oldest position of `arena` still in use (Infinity when none is). */
 	private bound(arena: number): number {
 		const writes = this.writes[arena]!;
@@ -323,11 +352,15 @@ export class RingConsumer extends RingViews {
 	}
 
 	/**
-	 * Hand every entry published so far to `handler`, in order, releasing space after the handler
-	 * returned (so the payload view stays valid during the call): every {@link RELEASE_BYTES} and at the end.
+	 * Hand every entry published so far to `handler`, in order. The payload is a view of the arena: its
+	 * space is released to the producer only after the handler is done with it. A handler that returns
+	 * nothing is done with each payload when it returns: space is released every {@link RELEASE_BYTES}
+	 * and at the end. A handler that keeps payload views (to write them later, without a copy) returns
+	 * false while it holds any: nothing is released until it returns true (every payload handed so far
+	 * is written and may be reused) or the caller calls {@link release}.
 	 * @returns the number of entries consumed
 	 */
-	drain(handler: (entry: RingEntry) => void): number {
+	drain(handler: (entry: RingEntry) => boolean | void): number {
 		const head = this.load(QUEUE_HEAD);
 		let count = 0;
 		let released = this.consumed;
@@ -340,24 +373,38 @@ export class RingConsumer extends RingViews {
 			const arena = (word >>> 16) & 0xff;
 			const array = this.arenas[arena]!;
 			const at = position % array.length;
-			handler({kind: (word & 0xff) as EntryKind, stream: STREAM_CODES[(word >>> 8) & 0xff] ?? 'stdout', tMs, payload: array.subarray(at, at + length)});
+			const done = handler({kind: (word & 0xff) as EntryKind, stream: STREAM_CODES[(word >>> 8) & 0xff] ?? 'stdout', tMs, payload: array.subarray(at, at + length)});
 			this.consumed += length;
 			this.tail++;
 			this.tails[arena] = position + length;
 			count++;
+			if (done === false) this.isHolding = true;
+			else if (done === true) this.isHolding = false;
 			// Release in batches: fewer stores to shared memory, while the producer still gets room early.
-			if (this.consumed - released >= RELEASE_BYTES) {
-				this.release();
+			if (!this.isHolding && (done === true || this.consumed - released >= RELEASE_BYTES)) {
+				this.publishTails();
 				released = this.consumed;
 			}
 		}
 
-		if (count > 0) this.release();
+		if (count > 0 && !this.isHolding) this.publishTails();
 		return count;
 	}
 
+	/**
+	 * The handler of {@link drain} is done with every payload it was handed (it wrote the views it
+	 * kept): give their space back to the producer.
+	 */
+	release(): void {
+		this.isHolding = false;
+		this.publishTails();
+	}
+
+	/** True while a {@link drain} handler keeps payload views (their space is not released). */
+	private isHolding = false;
+
 	/** Publish how far the consumer got: every arena's tail, then the bytes, then the queue tail. */
-	private release(): void {
+	private publishTails(): void {
 		for (let arena = 0; arena < 3; arena++) {
 			if (this.tails[arena]! > this.released[arena]!) {
 				this.store(ARENA_TAIL + arena, this.tails[arena]!);

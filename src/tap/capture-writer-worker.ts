@@ -1,5 +1,5 @@
 import {Buffer} from 'node:buffer';
-import {ftruncateSync, writeSync} from 'node:fs';
+import {ftruncateSync, writeSync, writevSync} from 'node:fs';
 import path from 'node:path';
 import {isMainThread, parentPort, workerData} from 'node:worker_threads';
 import {encodeEndRecord, encodeGapRecord, encodeJsonRecord, RECORD_HEAD_BYTES, RECORD_TYPE, writeRecordHead, type CaptureEnd} from '../core/capture/binary-codec.js';
@@ -33,6 +33,13 @@ const IDLE_NAPS = 2;
 
 /** Flush the pending batch to the file once it holds this many bytes. */
 const BATCH_BYTES = 1024 * 1024;
+/**
+ * Flush once the batch has this many pieces (one `writev`; Linux's IOV_MAX is 1024, libuv splits a
+ * longer list into several calls).
+ */
+const BATCH_PIECES = 1000;
+/** Size of the buffer that holds record heads and control records (grown for a larger record). */
+const OWN_BYTES = 64 * 1024;
 
 /** Options of {@link CaptureSink}. */
 export interface CaptureSinkOptions {
@@ -63,9 +70,19 @@ export class CaptureSink {
 	private readonly missing: Record<StreamName, number> = {stdin: 0, stdout: 0, stderr: 0};
 	private gaps = 0;
 	private written = {offsets: {stdin: 0, stdout: 0, stderr: 0}, recorded: {stdin: 0, stdout: 0, stderr: 0}, missing: {stdin: 0, stdout: 0, stderr: 0}, gaps: 0};
-	/** Records not yet written, in one reused buffer (no allocation per record: no GC pressure). */
-	private out = Buffer.allocUnsafe(2 * BATCH_BYTES);
-	private outLength = 0;
+	/**
+	 * Records not yet written, as the pieces of one `writev`: record heads and control records in one
+	 * reused buffer (`own`, no allocation per record), chunk bytes as views of the ring itself (no copy:
+	 * the ring keeps them until the batch is written, see {@link entry}).
+	 */
+	private own = Buffer.allocUnsafe(OWN_BYTES);
+	private ownLength = 0;
+	/** Where the own bytes not yet in `pieces` start. */
+	private ownStart = 0;
+	private pieces: Uint8Array[] = [];
+	private batchBytes = 0;
+	/** Chunk payloads (ring memory) among the pieces. */
+	private views = 0;
 	private live: LiveSocketServer | undefined;
 	private isFinished = false;
 	private hasFailed = false;
@@ -127,9 +144,14 @@ export class CaptureSink {
 		}
 	}
 
-	/** Handle one ring entry (chunk bytes are copied into the batch at once; the payload is not kept). */
-	entry(entry: RingEntry): void {
-		if (this.isFinished || this.isEnded) return;
+	/**
+	 * Handle one ring entry. A chunk's payload is kept (not copied) until the batch is written: the
+	 * caller must keep its memory unchanged until then.
+	 * @returns true when no payload handed so far is kept (all written: their memory may be reused),
+	 *   false while some are (the ring releases their space after {@link flush})
+	 */
+	entry(entry: RingEntry): boolean {
+		if (this.isFinished || this.isEnded) return this.views === 0;
 		switch (entry.kind) {
 			case ENTRY.chunk: {
 				const {stream, payload} = entry;
@@ -137,10 +159,17 @@ export class CaptureSink {
 				this.offsets[stream] = offset + payload.length;
 				this.recorded[stream] += payload.length;
 				if (this.fd === undefined || this.hasFailed) break;
-				this.reserve(RECORD_HEAD_BYTES + payload.length);
-				writeRecordHead(this.out, this.outLength, RECORD_TYPE.chunk, stream, payload.length, entry.tMs, offset);
-				this.out.set(payload, this.outLength + RECORD_HEAD_BYTES);
-				this.outLength += RECORD_HEAD_BYTES + payload.length;
+				this.reserve(RECORD_HEAD_BYTES);
+				writeRecordHead(this.own, this.ownLength, RECORD_TYPE.chunk, stream, payload.length, entry.tMs, offset);
+				this.ownLength += RECORD_HEAD_BYTES;
+				this.batchBytes += RECORD_HEAD_BYTES;
+				if (payload.length > 0) {
+					this.closeOwnPiece();
+					this.pieces.push(payload);
+					this.batchBytes += payload.length;
+					this.views++;
+				}
+
 				break;
 			}
 
@@ -186,7 +215,8 @@ export class CaptureSink {
 			}
 		}
 
-		if (this.outLength >= BATCH_BYTES) this.flush();
+		if (this.batchBytes >= BATCH_BYTES || this.pieces.length >= BATCH_PIECES) this.flush();
+		return this.views === 0;
 	}
 
 	/**
@@ -197,7 +227,7 @@ export class CaptureSink {
 		if (this.isEnded) return;
 		if (this.hasFailed) {
 			// What the file holds is what was written before the failure: the rest is one gap per stream.
-			this.outLength = 0;
+			this.clearBatch();
 			Object.assign(this.offsets, this.written.offsets);
 			Object.assign(this.recorded, this.written.recorded);
 			Object.assign(this.missing, this.written.missing);
@@ -216,21 +246,33 @@ export class CaptureSink {
 		this.push(encodeEndRecord(end, tMs));
 	}
 
-	/** Append the pending records to the file and hand them to live clients. */
+	/**
+	 * Append the pending records to the file (one `writev` from the ring and the own buffer) and hand
+	 * them to live clients. Afterwards no payload is kept.
+	 */
 	flush(): void {
-		if (this.outLength === 0) return;
-		const total = this.outLength;
-		this.outLength = 0;
-		if (this.fd === undefined) return;
-		const start = this.size;
-		if (this.hasFailed) {
-			// After a failed write only the closing records are tried, once, at the last good size.
-			if (!this.isEnded) return;
+		this.closeOwnPiece();
+		const total = this.batchBytes;
+		const pieces = this.pieces;
+		if (total === 0) {
+			this.clearBatch();
+			return;
 		}
 
+		if (this.fd === undefined || (this.hasFailed && !this.isEnded)) {
+			// After a failed write only the closing records are tried, once, at the last good size.
+			this.clearBatch();
+			return;
+		}
+
+		const start = this.size;
+		// Live clients may hold what they are given (socket writes are asynchronous): give them a copy,
+		// the pieces are ring memory and a reused buffer.
+		const copy = this.live && this.live.clientCount > 0 ? Buffer.concat(pieces, total) : undefined;
 		try {
-			for (let at = 0; at < total; ) at += writeSync(this.fd, this.out, at, total - at, this.size + at);
+			writeAll(this.fd, pieces, total, start);
 		} catch (error) {
+			this.clearBatch();
 			if (!this.hasFailed) this.warn(`capture stopped: cannot write ${this.options.path} (${describe(error)}); forwarding goes on, a gap record marks what is missing when it can be written`);
 			this.hasFailed = true;
 			// Keep the file on a record boundary (a reader sees what was written, then "cut short").
@@ -243,13 +285,28 @@ export class CaptureSink {
 			return;
 		}
 
+		this.clearBatch();
 		this.size += total;
 		if (this.isEnded) this.isEndWritten = true;
 		this.written = {offsets: {...this.offsets}, recorded: {...this.recorded}, missing: {...this.missing}, gaps: this.gaps};
 		this.publish();
-		// Live clients may hold what they are given (socket writes are asynchronous): give them a copy,
-		// the batch buffer is reused.
-		if (this.live && this.live.clientCount > 0) this.live.appended(Buffer.from(this.out.subarray(0, total)), start);
+		if (copy) this.live?.appended(copy, start);
+	}
+
+	/** Forget the batch (written or given up): no payload is kept, the own buffer is reused. */
+	private clearBatch(): void {
+		this.pieces = [];
+		this.batchBytes = 0;
+		this.views = 0;
+		this.ownLength = 0;
+		this.ownStart = 0;
+	}
+
+	/** End the current run of own bytes as one piece of the batch (before a ring view, or at a flush). */
+	private closeOwnPiece(): void {
+		if (this.ownLength === this.ownStart) return;
+		this.pieces.push(this.own.subarray(this.ownStart, this.ownLength));
+		this.ownStart = this.ownLength;
 	}
 
 	/** Write what is left, let live clients catch up and close the socket (the fd stays open: the caller's). */
@@ -292,15 +349,19 @@ export class CaptureSink {
 	private push(record: Buffer): void {
 		if (this.fd === undefined) return;
 		this.reserve(record.length);
-		record.copy(this.out, this.outLength);
-		this.outLength += record.length;
+		record.copy(this.own, this.ownLength);
+		this.ownLength += record.length;
+		this.batchBytes += record.length;
 	}
 
-	/** Make room for `bytes` more in the batch buffer (flushing it, or growing it for a huge record). */
+	/**
+	 * Make room for `bytes` more in the own buffer: flush the batch when they do not fit (its pieces
+	 * are views of the own buffer), growing the buffer for a record larger than it.
+	 */
 	private reserve(bytes: number): void {
-		if (this.outLength + bytes <= this.out.length) return;
+		if (this.ownLength + bytes <= this.own.length) return;
 		this.flush();
-		if (bytes > this.out.length) this.out = Buffer.allocUnsafe(bytes);
+		if (bytes > this.own.length) this.own = Buffer.allocUnsafe(bytes);
 	}
 
 	private warn(message: string): void {
@@ -309,6 +370,22 @@ export class CaptureSink {
 		} catch {
 			// ignore
 		}
+	}
+}
+
+/**
+ * Write `pieces` (`total` bytes) at `position` of `fd`, all of them (a short write goes on where it stopped).
+ * @throws the write's error (ENOSPC, EFBIG, EIO…)
+ */
+function writeAll(fd: number, pieces: Uint8Array[], total: number, position: number): void {
+	let written = pieces.length === 1 ? writeSync(fd, pieces[0]!, 0, total, position) : writevSync(fd, pieces, position);
+	while (written < total) {
+		// Drop the pieces written whole, cut the one written in part, go on.
+		let skip = written;
+		let first = 0;
+		while (skip >= pieces[first]!.length) skip -= pieces[first++]!.length;
+		const rest = [pieces[first]!.subarray(skip), ...pieces.slice(first + 1)];
+		written += writevSync(fd, rest, position + written);
 	}
 }
 
@@ -348,9 +425,11 @@ async function runWorker(config: CaptureWorkerConfig): Promise<void> {
 	while (!isClosed) {
 		const count = consumer.drain((entry) => {
 			if (entry.kind === ENTRY.close) isClosed = true;
-			sink.entry(entry);
+			return sink.entry(entry);
 		});
+		// Write what is left, then give its ring space back (the sink wrote chunks from the ring itself).
 		sink.flush();
+		consumer.release();
 		if (isClosed) {
 			if (sink.hasWrittenEnd) post({type: 'ended'});
 			break;

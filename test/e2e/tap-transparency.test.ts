@@ -46,7 +46,7 @@ describe('tap transparency (real processes)', () => {
 		const capture = path.join(box.dir, `capture-${runNumber}.ndjson`);
 		const child = execa('node', [BIN, 'tap', '--capture', capture, '--', 'node', server], {
 			// The capture must be whole for the SHA-256 check even while other test files load both CPUs
-			// (the capture worker yields to forwarding, so it can lag more than the default 16 MiB).
+			// (the capture worker yields to forwarding, so it can lag more than the default 48 MiB).
 			env: {...box.env, SEND_FILE: sendFile, PIECE_SEED: String(c.seed), PIECE_MAX: String(c.serverPieceMax), MCP_WIRE_CAPTURE_LAG_MB: '256'},
 			extendEnv: false,
 			buffer: false,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {ARENA, createRing, ENTRY, QUEUE_SLOTS, RING_RESERVE_BYTES, RingConsumer, RingProducer, URGENT_BYTES, type RingMemory} from '../../src/tap/capture-ring.js';
+import {ARENA, createRing, ENTRY, QUEUE_SLOTS, RING_RESERVE_BYTES, RingConsumer, RingProducer, URGENT_BYTES, WORKING_BYTES, type RingMemory} from '../../src/tap/capture-ring.js';
 
 /** Queue slots kept for control entries (capture-ring.ts QUEUE_RESERVE, not exported). */
 const QUEUE_RESERVE = 64;
@@ -17,7 +17,9 @@ interface Seen {
 
 const drainAll = (consumer: RingConsumer): Seen[] => {
 	const out: Seen[] = [];
-	consumer.drain((entry) => out.push({kind: entry.kind, stream: entry.stream, tMs: entry.tMs, payload: [...entry.payload]}));
+	consumer.drain((entry) => {
+		out.push({kind: entry.kind, stream: entry.stream, tMs: entry.tMs, payload: [...entry.payload]});
+	});
 	return out;
 };
 
@@ -92,7 +94,11 @@ describe('capture ring: entries', () => {
 		const third = commitChunk(producer, 'stdout', 8, pattern(6, 4));
 		expect(third).toBe(SMALL + 5);
 		const views: Uint8Array[] = [];
-		expect(consumer.drain((entry) => views.push(entry.payload))).toBe(2);
+		expect(
+			consumer.drain((entry) => {
+				views.push(entry.payload);
+			}),
+		).toBe(2);
 		expect(views.map((v) => [v.buffer === memory.arenas[ARENA.stdout], v.byteOffset, v.length])).toEqual([
 			[true, 0, 5],
 			[true, 5, 6],
@@ -122,6 +128,92 @@ describe('capture ring: space', () => {
 		// 100 bytes fit before the end: no move.
 		expect(producer.reserve(ARENA.stdout, 100)).toBe(size - 100);
 		expect(producer.reserve(ARENA.stdout, size + 1)).toBe(-1);
+	});
+
+	it('keeps the space of payloads a handler holds (returns false) until release(), then gives all of it back', () => {
+		const {producer, consumer} = ring();
+		const size = producer.arenaSize(ARENA.stdout);
+		commitChunk(producer, 'stdout', 0, pattern(1000, 1));
+		commitChunk(producer, 'stdout', 1, pattern(2000, 2));
+		const held: Uint8Array[] = [];
+		expect(
+			consumer.drain((entry) => {
+				held.push(entry.payload);
+				return false;
+			}),
+		).toBe(2);
+		// Consumed but held: 3000 bytes still in use, so a region of size - 3000 + 1 does not fit.
+		expect(producer.pendingBytes).toBe(3000);
+		expect(producer.reserve(ARENA.stdout, size - 3000 + 1)).toBe(-1);
+		expect(producer.reserve(ARENA.stdout, size - 3000)).toBe(3000);
+		expect(held.map((view) => [...view])).toEqual([[...pattern(1000, 1)], [...pattern(2000, 2)]]);
+		consumer.release();
+		expect(producer.pendingBytes).toBe(0);
+		// Nothing in use any more: the whole arena, from its start.
+		expect(producer.reserve(ARENA.stdout, size)).toBe(size);
+	});
+
+	it('a handler that returns true after holding releases everything handed so far (a flush inside the drain)', () => {
+		const {producer, consumer} = ring();
+		commitChunk(producer, 'stdout', 0, pattern(1000, 1));
+		commitChunk(producer, 'stdout', 1, pattern(500, 2));
+		commitChunk(producer, 'stdout', 2, pattern(10, 3));
+		const returns = [false, true, false];
+		let i = 0;
+		consumer.drain(() => returns[i++]);
+		// The first two were released by the `true`; the third is still held.
+		expect(producer.pendingBytes).toBe(10);
+		consumer.release();
+		expect(producer.pendingBytes).toBe(0);
+	});
+
+	it('past WORKING_BYTES of a large arena goes back to its start once the consumer has caught up, and not while it holds bytes', () => {
+		const size = WORKING_BYTES * 3;
+		const {producer, consumer} = ring(size);
+		expect(producer.arenaSize(ARENA.stdout)).toBe(size);
+		const piece = 1024 * 1024;
+		const fill = (count: number, from: number): void => {
+			for (let i = 0; i < count; i++) expect(commitChunk(producer, 'stdout', i, new Uint8Array(piece))).toBe(from + i * piece);
+		};
+		fill(WORKING_BYTES / piece, 0);
+		// The last piece is still being written to the client (so the plain restart does not apply).
+		producer.beginWrite(ARENA.stdout, WORKING_BYTES - piece);
+		// The consumer holds 16 MiB: past the working part, the producer goes on (not back to the start).
+		expect(producer.reserve(ARENA.stdout, piece)).toBe(WORKING_BYTES);
+		// It holds only the last piece: still not back to the start (that piece would bound the producer).
+		const seen: number[] = [];
+		consumer.drain((entry) => {
+			seen.push(entry.payload.length);
+			return seen.length < WORKING_BYTES / piece;
+		});
+		expect(producer.pendingBytes).toBe(piece);
+		expect(producer.reserve(ARENA.stdout, piece)).toBe(WORKING_BYTES);
+		// Consumer caught up, one write in flight: back to the start.
+		consumer.release();
+		expect(producer.reserve(ARENA.stdout, piece)).toBe(size);
+		// Once that write is done, a consumer that stalls now can fall the whole arena behind.
+		producer.endWrite(ARENA.stdout);
+		fill(size / piece, size);
+		expect(producer.reserve(ARENA.stdout, 1)).toBe(-1);
+		expect(producer.pendingBytes).toBe(size);
+		expect(consumer.drain(() => undefined)).toBe(size / piece);
+	});
+
+	it('stays inside WORKING_BYTES of a large arena while the consumer keeps up (only those pages are touched)', () => {
+		const size = WORKING_BYTES * 3;
+		const {producer, consumer} = ring(size);
+		const piece = 256 * 1024;
+		let highest = 0;
+		for (let i = 0; i < (4 * size) / piece; i++) {
+			const position = commitChunk(producer, 'stdout', i, new Uint8Array(piece));
+			highest = Math.max(highest, (position % size) + piece);
+			// A write to the client is always in flight, and the consumer drains every 4 pieces (1 MiB).
+			producer.beginWrite(ARENA.stdout, position);
+			if (i > 0) producer.endWrite(ARENA.stdout);
+			if (i % 4 === 3) consumer.drain(() => undefined);
+		}
+
+		expect(highest).toBeLessThanOrEqual(WORKING_BYTES + 1024 * 1024);
 	});
 
 	it('restarts at the arena start when nothing is in use', () => {
@@ -298,14 +390,26 @@ type Step =
 
 describe('capture ring: property', () => {
 	it('never hands out bytes still unconsumed or in flight, and the consumer gets every committed byte exact', () => {
+		checkRingProperty(SMALL, 70_000, 300, (length, serial) => pattern(length, serial));
+	});
+
+	it('the same on an arena larger than WORKING_BYTES (the producer goes back to the start early)', () => {
+		// Pieces up to 2 MiB so that 120 steps go past WORKING_BYTES and around; bytes filled with one
+		// value per piece (cheap), distinct from its neighbours.
+		checkRingProperty(2 * WORKING_BYTES, 2 * 1024 * 1024, 40, (length, serial) => new Uint8Array(length).fill((serial % 251) + 1));
+	});
+});
+
+/** The ring property over random puts (published or claimed, written or not), write ends and drains. */
+function checkRingProperty(ringBytes: number, maxLength: number, numRuns: number, makeBytes: (length: number, serial: number) => Uint8Array): void {
 		const step: fc.Arbitrary<Step> = fc.oneof(
-			{weight: 6, arbitrary: fc.record({op: fc.constant('put' as const), arena: fc.constantFrom(0 as const, 1 as const), length: fc.oneof(fc.integer({min: 0, max: 200}), fc.integer({min: 1, max: 70_000})), publish: fc.boolean(), write: fc.boolean()})},
+			{weight: 6, arbitrary: fc.record({op: fc.constant('put' as const), arena: fc.constantFrom(0 as const, 1 as const), length: fc.oneof(fc.integer({min: 0, max: 200}), fc.integer({min: 1, max: maxLength})), publish: fc.boolean(), write: fc.boolean()})},
 			{weight: 2, arbitrary: fc.record({op: fc.constant('endWrite' as const), arena: fc.constantFrom(0 as const, 1 as const)})},
 			{weight: 2, arbitrary: fc.record({op: fc.constant('drain' as const)})},
 		);
 		fc.assert(
 			fc.property(fc.array(step, {maxLength: 120}), (steps) => {
-				const {producer, consumer} = ring();
+				const {producer, consumer} = ring(ringBytes);
 				const size = producer.arenaSize(0);
 				/** Published and not consumed, and written and not ended: [arena offset, length, bytes]. */
 				const unconsumed: {arena: number; at: number; length: number; bytes: Uint8Array; tMs: number}[] = [];
@@ -345,7 +449,7 @@ describe('capture ring: property', () => {
 						const at = position % size;
 						expect(at + s.length).toBeLessThanOrEqual(size);
 						expect(overlaps(s.arena, at, s.length)).toBe(false);
-						const bytes = pattern(s.length, serial);
+						const bytes = makeBytes(s.length, serial);
 						const tMs = serial++;
 						producer.view(s.arena, position, s.length).set(bytes);
 						if (s.write) {
@@ -364,10 +468,9 @@ describe('capture ring: property', () => {
 				checkDrain();
 				expect(producer.pendingBytes).toBe(0);
 			}),
-			{numRuns: 300},
+			{numRuns},
 		);
-	});
-});
+}
 
 describe('capture ring: wake-ups', () => {
 	it('lets a napping consumer sleep through small entries and wakes it for a megabyte or the close', async () => {

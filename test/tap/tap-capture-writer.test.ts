@@ -87,6 +87,37 @@ describe('CaptureSink', () => {
 		expect(warnings).toEqual([]);
 	});
 
+	it('writes chunk bytes from the payload itself (no copy): keeps it until the batch is written, and says when nothing is kept', async () => {
+		const file = path.join(dir, 'v.ndjson');
+		const sink = new CaptureSink({path: file, lingerMs: 10, onWarning: () => undefined});
+		await sink.open();
+		const opened = startFile(file);
+		expect(sink.entry(entry(ENTRY.header, 'stdout', 0, JSON.stringify(opened)))).toBe(true);
+		// A payload is kept (the ring must not reuse it) until the batch is written.
+		const payload = Uint8Array.of(0x61, 0x62, 0x0a);
+		expect(sink.entry(entry(ENTRY.chunk, 'stdout', 1, payload))).toBe(false);
+		expect(sink.entry(entry(ENTRY.mark, 'stdout', 2, JSON.stringify({type: 'eof', stream: 'stdout', tMs: 2})))).toBe(false);
+		// The file gets the bytes as they are at the write: proof that they were not copied before.
+		payload[0] = 0x7a;
+		sink.flush();
+		expect(sink.entry(entry(ENTRY.mark, 'stdout', 3, JSON.stringify({type: 'stdin-closed', tMs: 3})))).toBe(true);
+		// A batch of a megabyte or more is written at once: the entry that fills it reports nothing kept.
+		const big = new Uint8Array(1024 * 1024).fill(0x2e);
+		expect(sink.entry(entry(ENTRY.chunk, 'stdout', 4, big))).toBe(true);
+		sink.entry(entry(ENTRY.close, 'stdout', 5, JSON.stringify({forwarded: {stdin: 0, stdout: 3 + big.length, stderr: 0}})));
+		await sink.finish();
+		closeSync(opened.fd);
+		const decoded = decodeCapture(readFileSync(file));
+		expect(decoded.problems).toEqual([]);
+		expect(decoded.events.map((e) => (e.type === 'chunk' ? [e.chunk.offset, e.chunk.bytes.length, e.chunk.bytes[0]] : e.type === 'mark' ? e.mark.type : e.type))).toEqual([
+			[0, 3, 0x7a],
+			'eof',
+			'stdin-closed',
+			[3, big.length, 0x2e],
+		]);
+		expect(decoded.end).toEqual({complete: true, recorded: {stdin: 0, stdout: 3 + big.length, stderr: 0}, missing: {stdin: 0, stdout: 0, stderr: 0}, gaps: 0});
+	});
+
 	it('a write that fails (a file-size limit: EFBIG with SIGXFSZ ignored) keeps the file on a record boundary and records the rest as a write-failed gap', () => {
 		const file = path.join(dir, 'c.ndjson');
 		const sinkUrl = new URL('../../dist/tap/capture-writer-worker.js', import.meta.url).href;

@@ -34,7 +34,8 @@ Nothing of mcp-wire's goes to stdout. The exit code (or signal) is the server's.
 Captures: $XDG_STATE_HOME/mcp-wire/captures (~/.local/state/…; macOS ~/Library/Logs/mcp-wire/captures;
 Windows %LOCALAPPDATA%\\mcp-wire\\captures), named <time>-<name>-<pid>.ndjson, mode 0600. Old ones are
 pruned: MCP_WIRE_MAX_CAPTURES (default 50 files), MCP_WIRE_MAX_CAPTURE_MB (default 200 MiB); 0 means no limit.
-A capture that falls MCP_WIRE_CAPTURE_LAG_MB (default 16) behind forwarding stops; forwarding never waits.
+Reads that come while the capture is MCP_WIRE_CAPTURE_LAG_MB (default 48) behind forwarding are not recorded
+(a gap record marks them); forwarding never waits.
 SIGINT, SIGTERM and SIGHUP are forwarded; a server still running MCP_WIRE_KILL_AFTER_MS (default 1500,
 0: never) later is sent SIGKILL, as a client would do next (and the tap cannot forward SIGKILL).
 Watch live with \`mcp-wire sessions\` and \`mcp-wire attach\`; open a capture with \`mcp-wire view FILE\`.
@@ -100,12 +101,12 @@ function numberFromEnv(
 
 /**
  * `MCP_WIRE_CAPTURE_LAG_MB`: how far (MiB) the capture may fall behind forwarding before recording stops
- * on one stream (default 16: the size of the ring's stdin and stdout arenas), in bytes. Raising it keeps
+ * on one stream (default 48: the size of the ring's stdin and stdout arenas, see DEFAULT_RING_BYTES), in bytes. Raising it keeps
  * whole captures of big payloads on a busy machine at the cost of that much memory; forwarding is never
  * slowed either way.
  */
 function captureLagFromEnv(env: Readonly<Record<string, string | undefined>>, warn: (message: string) => void): number | undefined {
-	const mb = numberFromEnv(env, 'MCP_WIRE_CAPTURE_LAG_MB', {min: 0, isMinExcluded: true, expected: 'a positive number of MiB', fallback: '16'}, warn);
+	const mb = numberFromEnv(env, 'MCP_WIRE_CAPTURE_LAG_MB', {min: 0, isMinExcluded: true, expected: 'a positive number of MiB', fallback: '48'}, warn);
 	return mb === undefined ? undefined : Math.round(mb * 1024 * 1024);
 }
 
