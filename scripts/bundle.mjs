@@ -62,7 +62,9 @@ const pureSdkSchemas = {
 rmSync(outdir, {recursive: true, force: true});
 await build({
 	absWorkingDir: root,
-	entryPoints: {'mcp-wire': 'dist/cli/main.js', 'capture-writer-worker': 'dist/tap/capture-writer-worker.js'},
+	// probe-command: the probe command under a fixed name, so that bin/mcp-wire.js can start loading it
+	// together with the CLI entry (main.js's import() of it resolves to the same file).
+	entryPoints: {'mcp-wire': 'dist/cli/main.js', 'probe-command': 'dist/cli/commands/probe.js', 'capture-writer-worker': 'dist/tap/capture-writer-worker.js'},
 	outdir,
 	bundle: true,
 	splitting: true,
