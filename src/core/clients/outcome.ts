@@ -1,3 +1,4 @@
+import {BoundedMap} from '../bounded-map.js';
 /**
  * What each client family will do with a whole session (docs/clients.md): connects or not, lists tools
  * or not, which requests hang or fail, and the findings that decide it. Pure: it folds the per-finding
@@ -86,7 +87,7 @@ export class ClientOutcomeTracker {
 	private readonly effects = new Map<ClientFamily, Effect[]>();
 	private readonly seen = new Set<string>();
 	/** Response frame index → the method of the request it answers (most recent {@link REPLIES_KEPT}). */
-	private readonly replies = new Map<number, string>();
+	private readonly replies = new BoundedMap<number, string>(REPLIES_KEPT);
 	private handshakeRequested = false;
 	private handshakeReply: Point | undefined;
 	private toolsRequested = false;
@@ -107,7 +108,6 @@ export class ClientOutcomeTracker {
 		if ((frame.kind !== 'response' && frame.kind !== 'error') || frame.answers === undefined || frame.stream !== 'stdout') return;
 		const method = frame.answers.method;
 		this.replies.set(frame.index, method);
-		if (this.replies.size > REPLIES_KEPT) this.replies.delete(this.replies.keys().next().value!);
 		const point = {frameIndex: frame.index, tMs: frame.tMs};
 		// Only a successful initialize reply (or server/discover's) connects; an error is judged by its findings.
 		if (frame.kind === 'response' && HANDSHAKE_METHODS.has(method)) this.handshakeReply ??= point;

@@ -1,3 +1,4 @@
+import {RecentKeys} from '../bounded-map.js';
 import {idKey} from '../jsonrpc/id-key.js';
 import type {Frame, FindingDraft, JsonRpcId, StreamName} from '../types.js';
 import {detailString, row} from './meta.js';
@@ -129,14 +130,8 @@ export const messageOnStderr: Rule = {
 	},
 	create({report, facts}) {
 		const kept: StderrMessage[] = [];
-		const recent: Record<'stdin' | 'stdout', Map<string, true>> = {stdin: new Map(), stdout: new Map()};
-
-		const remember = (stream: 'stdin' | 'stdout', key: string): void => {
-			const keys = recent[stream];
-			keys.delete(key);
-			keys.set(key, true);
-			if (keys.size > RECENT_KEPT) keys.delete(keys.keys().next().value!);
-		};
+		const recent = {stdin: new RecentKeys(RECENT_KEPT), stdout: new RecentKeys(RECENT_KEPT)};
+		const remember = (stream: 'stdin' | 'stdout', key: string): void => recent[stream].touch(key);
 
 		return {
 			onFrame(frame) {

@@ -2,6 +2,7 @@ import {Buffer} from 'node:buffer';
 import {createFramer} from '../framing/index.js';
 import type {Framer, FramerOptions, FramerOutput} from '../framing/framer.js';
 import {GapTracker} from './gaps.js';
+import {BoundedMap} from '../bounded-map.js';
 // Not '../jsonrpc/index.js': that loads the TS SDK's zod schemas, which are injected (SessionOptions.schemas).
 import {classifyMessage, withRawId} from '../jsonrpc/classify.js';
 import {impactForProblems} from '../jsonrpc/impact.js';
@@ -105,7 +106,11 @@ export class Session implements SessionStore {
 	private readonly storeListeners = new Set<() => void>();
 	private readonly outstanding: Record<StreamName, Map<string, Outstanding>> = {stdin: new Map(), stdout: new Map(), stderr: new Map()};
 	/** Answered request ids per requesting stream → the answer's frame index and the chunk that completed it. */
-	private readonly answered: Record<StreamName, Map<string, {index: number; lastSeq: number; body: BodyPrint | undefined}>> = {stdin: new Map(), stdout: new Map(), stderr: new Map()};
+	private readonly answered: Record<StreamName, BoundedMap<string, {index: number; lastSeq: number; body: BodyPrint | undefined}>> = {
+		stdin: new BoundedMap(ANSWERED_IDS_KEPT),
+		stdout: new BoundedMap(ANSWERED_IDS_KEPT),
+		stderr: new BoundedMap(ANSWERED_IDS_KEPT),
+	};
 	/** Per requester stream: the last notification it sent that no id-less response has claimed yet (J4). */
 	private readonly unclaimedNotification: Record<StreamName, Frame | undefined> = {stdin: undefined, stdout: undefined, stderr: undefined};
 	private readonly severityCounts = new Map<FindingCode, {severity: Severity; count: number}>();
@@ -554,10 +559,8 @@ export class Session implements SessionStore {
 			return drafts;
 		}
 		this.outstanding[requester].delete(key);
-		const answered = this.answered[requester];
-		answered.set(key, {index: frame.index, lastSeq: frame.lastSeq, body: this.retain ? undefined : bodyPrint(this.window[stream], frame.bodyOffset, frame.bodyLength)});
 		// Remember the most recent answered ids only (for duplicate-response): memory stays flat on long taps.
-		if (answered.size > ANSWERED_IDS_KEPT) answered.delete(answered.keys().next().value!);
+		this.answered[requester].set(key, {index: frame.index, lastSeq: frame.lastSeq, body: this.retain ? undefined : bodyPrint(this.window[stream], frame.bodyOffset, frame.bodyLength)});
 		const latencyMs = frame.tMs - request.frame.tMs;
 		frame.answers = {method: request.method, requestIndex: request.frame.index, latencyMs};
 		if (stream === 'stdout') this.checkServerReply(frame, request);
@@ -758,6 +761,13 @@ function chunksInRange(chunks: readonly Chunk[], start: number, end: number): Ch
 }
 
 function sliceChunks(chunks: readonly Chunk[], offset: number, length: number): Uint8Array {
+	// Most ranges lie in one chunk (the hot path: an answer's body print, issue 12).
+	const one = chunks[Math.max(0, chunkIndexAt(chunks, offset))];
+	if (one !== undefined && one.offset <= offset && offset + length <= one.offset + one.bytes.length) {
+		const out = new Uint8Array(Math.max(0, length));
+		out.set(one.bytes.subarray(offset - one.offset, offset - one.offset + out.length));
+		return out;
+	}
 	const parts = chunksInRange(chunks, offset, offset + length);
 	const out = new Uint8Array(Math.max(0, Math.min(length, parts.reduce((n, c) => n + c.bytes.length, 0))));
 	let written = 0;

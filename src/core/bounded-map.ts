@@ -1,0 +1,76 @@
+/**
+ * A `Map` that holds at most `limit` keys: setting a new key when it is full first forgets the oldest key
+ * (the one inserted longest ago; setting a key that is present keeps its place, as in a `Map`). The same
+ * as `map.set(k, v); if (map.size > limit) map.delete(map.keys().next().value)`, without that
+ * `keys().next()`: after many deletions at its front a V8 `Map` iterator steps over every deleted slot
+ * until the table is rebuilt, a few µs per frame on the replay hot path (issue 12). The order of the
+ * keys is kept in a ring of `limit` slots.
+ */
+export class BoundedMap<K, V> {
+	private readonly map = new Map<K, V>();
+	private readonly ring: K[] = [];
+	private head = 0;
+
+	/** @param limit the most keys held, ≥ 1 */
+	constructor(private readonly limit: number) {}
+
+	/** The number of keys held. */
+	get size(): number {
+		return this.map.size;
+	}
+
+	get(key: K): V | undefined {
+		return this.map.get(key);
+	}
+
+	has(key: K): boolean {
+		return this.map.has(key);
+	}
+
+	/** Store `value` under `key`; a new key beyond `limit` pushes out the oldest one. */
+	set(key: K, value: V): void {
+		if (!this.map.has(key)) {
+			if (this.map.size < this.limit) {
+				this.ring.push(key);
+			} else {
+				this.map.delete(this.ring[this.head]!);
+				this.ring[this.head] = key;
+				this.head = this.head + 1 === this.limit ? 0 : this.head + 1;
+			}
+		}
+
+		this.map.set(key, value);
+	}
+}
+
+/**
+ * The `limit` keys touched most recently (distinct keys; touching a key again makes it the most recent),
+ * as an LRU `Map` would hold them (delete, set, drop the oldest), but one `Map.set` per touch on the hot
+ * path: each key holds the count of its last touch, and the older ones are dropped in batches.
+ */
+export class RecentKeys {
+	private readonly last = new Map<string, number>();
+	private touches = 0;
+
+	/** @param limit how many distinct keys count as recent, ≥ 1 */
+	constructor(private readonly limit: number) {}
+
+	/** Make `key` the most recent. */
+	touch(key: string): void {
+		this.last.set(key, ++this.touches);
+		if (this.last.size >= 2 * this.limit) {
+			// Keep the `limit` most recent: the touch counts are distinct, so the cut is exact.
+			const cut = [...this.last.values()].sort((a, b) => b - a)[this.limit - 1]!;
+			for (const [k, n] of this.last) if (n < cut) this.last.delete(k);
+		}
+	}
+
+	/** True when `key` is among the `limit` most recently touched distinct keys. */
+	has(key: string): boolean {
+		const mine = this.last.get(key);
+		if (mine === undefined) return false;
+		let newer = 0;
+		for (const n of this.last.values()) if (n > mine) newer++;
+		return newer < this.limit;
+	}
+}
