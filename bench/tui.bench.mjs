@@ -7,8 +7,10 @@
 // 1. First screen on the 280 MB capture (huge-5mb.ndjson: 40 frames of 5 MB): the real CLI
 //    (`node bin/mcp-wire.js view FILE`, React in production mode as the CLI sets it) runs in a pseudo
 //    terminal of 120×40 (util-linux `script`). Measured from the spawn: the first screen (the frame
-//    list's header line is on it), a key pressed right after it until the next output (keys while
-//    loading), the whole capture shown (`■ ended` in the status bar), and the process's peak RSS
+//    list's header line is on it: the plain first screen painted while ink loads, or the TUI), the TUI
+//    drawn with frames (its status bar counts them: `C→S 2 fr`), a key pressed right after the first
+//    screen until the next output (keys while loading), the whole capture shown (`■ ended` in the
+//    status bar), and the process's peak RSS
 //    (VmHWM) once it is all shown. `mcp-wire --version` is timed alongside, as the floor of starting
 //    Node on this machine. With `--before DIR` (a build of an older mcp-wire: DIR/bin/mcp-wire.js) the
 //    old and new CLI run interleaved, their order rotated each repetition, and the per-repetition ratio
@@ -121,6 +123,7 @@ function runInPty(bin, args, {isView}) {
 			if (keyAt !== undefined && seen.keyMs === undefined) seen.keyMs = now - keyAt;
 			tail = (tail + data.toString('utf8')).replace(ANSI, '').slice(-4000);
 			if (!isView) return;
+			if (seen.framesDrawn === undefined && /C→S \d+ fr/.test(tail)) seen.framesDrawn = now;
 			if (seen.firstScreen === undefined && tail.includes(' ms dir ')) {
 				seen.firstScreen = now;
 				// A key while the rest loads: g (to the top), timed to the next output.
@@ -157,6 +160,7 @@ async function firstScreen() {
 	const runs = Object.fromEntries(versions.map((v) => [v.label, []]));
 	const starts = [];
 	const ratios = [];
+	const framesRatios = [];
 	for (let rep = 0; rep < SCREEN_REPS; rep++) {
 		// Rotate the order each repetition so that load elsewhere does not always hit the same one.
 		const order = rep % 2 === 0 ? versions : [...versions].reverse();
@@ -165,24 +169,28 @@ async function firstScreen() {
 			const seen = await runInPty(version.bin, ['view', HUGE], {isView: true});
 			runs[version.label].push(seen);
 			process.stderr.write(
-				`  rep ${rep + 1} ${version.label.padEnd(6)}: first screen ${seen.firstScreen?.toFixed(0)} ms, key ${seen.keyMs?.toFixed(0)} ms, all shown ${seen.loaded?.toFixed(0)} ms, peak RSS ${seen.peakRss === undefined ? '?' : mib(seen.peakRss).toFixed(0)} MiB\n`,
+				`  rep ${rep + 1} ${version.label.padEnd(6)}: first screen ${seen.firstScreen?.toFixed(0)} ms, frames drawn ${seen.framesDrawn?.toFixed(0)} ms, key ${seen.keyMs?.toFixed(0)} ms, all shown ${seen.loaded?.toFixed(0)} ms, peak RSS ${seen.peakRss === undefined ? '?' : mib(seen.peakRss).toFixed(0)} MiB\n`,
 			);
 		}
 
-		if (BEFORE !== undefined) ratios.push(runs.new.at(-1).firstScreen / runs.before.at(-1).firstScreen);
+		if (BEFORE !== undefined) {
+			ratios.push(runs.new.at(-1).firstScreen / runs.before.at(-1).firstScreen);
+			framesRatios.push(runs.new.at(-1).framesDrawn / runs.before.at(-1).framesDrawn);
+		}
 	}
 
 	const lines = [`first screen of \`view\` on ${path.basename(HUGE)} (${mib(statSize(HUGE)).toFixed(0)} MiB, 40 frames of 5 MB), real CLI in a ${COLUMNS}×${ROWS} pty, ${SCREEN_REPS} reps; ms since spawn (medians)`];
-	lines.push(`  version   first screen   key while loading   all shown   peak RSS MiB`);
+	lines.push(`  version   first screen   frames drawn   key while loading   all shown   peak RSS MiB`);
 	for (const version of versions) {
 		const r = runs[version.label];
 		const rss = r.map((s) => s.peakRss).filter((v) => v !== undefined);
 		lines.push(
-			`  ${version.label.padEnd(8)}  ${median(r.map((s) => s.firstScreen)).toFixed(0).padStart(12)}   ${median(r.map((s) => s.keyMs)).toFixed(0).padStart(17)}   ${median(r.map((s) => s.loaded)).toFixed(0).padStart(9)}   ${rss.length > 0 ? mib(median(rss)).toFixed(0).padStart(12) : '           ?'}`,
+			`  ${version.label.padEnd(8)}  ${median(r.map((s) => s.firstScreen)).toFixed(0).padStart(12)}   ${median(r.map((s) => s.framesDrawn)).toFixed(0).padStart(12)}   ${median(r.map((s) => s.keyMs)).toFixed(0).padStart(17)}   ${median(r.map((s) => s.loaded)).toFixed(0).padStart(9)}   ${rss.length > 0 ? mib(median(rss)).toFixed(0).padStart(12) : '           ?'}`,
 		);
 	}
 
 	lines.push(`  \`mcp-wire --version\` (starting Node and the CLI on this machine): ${median(starts).toFixed(0)} ms`);
+	if (framesRatios.length > 0) lines.push(`  frames drawn new/before, median of per-rep ratios: ${median(framesRatios).toFixed(3)} (reps: ${framesRatios.map((r) => r.toFixed(3)).join(' ')})`);
 	if (ratios.length > 0) lines.push(`  first screen new/before, median of per-rep ratios: ${median(ratios).toFixed(3)} (reps: ${ratios.map((r) => r.toFixed(3)).join(' ')})`);
 	const screenMs = median(runs.new.map((s) => s.firstScreen));
 	lines.push(`  first screen ${screenMs.toFixed(0)} ms (target <= 1000) ${screenMs <= 1000 ? 'OK' : 'OVER'}`);

@@ -1,10 +1,14 @@
 import {Command, CommanderError} from 'commander';
 import type {StartTui, WatchHooks} from './commands/view.js';
+import {escapeText} from '../core/bytes/glyphs.js';
+import type {FirstScreen, FirstScreenInfo} from '../render/tui/first-screen.js';
 import {checkValuesBeforeDashDash, exitCodeFor, resolveColor} from './options.js';
 import {EXIT, UsageError} from './exit-codes.js';
 import {VERSION} from './version.js';
 
 const hooks: WatchHooks = {loadTui};
+/** The plain first screen of `view` until the TUI takes over; left before an error is printed. */
+let firstScreen: FirstScreen | undefined;
 
 /**
  * Every command, loaded lazily: a run loads only the module of the command it names, so `mcp-wire tap`
@@ -52,11 +56,21 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
  * The TUI for `view` and `attach`, loaded lazily (style.md §1.5: only the CLI loads render/tui, and
  * only through `import()`). After the user quits, the summary is printed and the exit code follows it.
  */
-async function loadTui(): Promise<StartTui> {
+async function loadTui(first?: FirstScreenInfo): Promise<StartTui> {
 	process.env['NODE_ENV'] ??= 'production';
+	// `view`: a plain first screen at once, while ink and React load (they take most of the first second; issue 12 goal 3).
+	if (first !== undefined && process.stdin.isTTY === true) {
+		const {paintFirstScreen} = await import('../render/tui/first-screen.js');
+		firstScreen = paintFirstScreen(process.stdout, {...first, title: escapeText(first.title)});
+	}
+
+	// Loaded before the capture is read: reading it meanwhile (5 MB frames) slows the loading down more than it gains.
 	const [{startTui}, {formatSummary}] = await Promise.all([import('../render/tui/start-tui.js'), import('../render/text/plain-log.js')]);
 	return async (store, {session, loading}) => {
 		const isColor = resolveColor('auto', process.stdout);
+		// The TUI takes the alternate screen over (and leaves it when it quits).
+		firstScreen?.release();
+		firstScreen = undefined;
 		await startTui({store, stdin: process.stdin, stdout: process.stdout, color: isColor, ...(loading === undefined ? {} : {loading})});
 		const summary = session.getSnapshot().summary;
 		for (const line of formatSummary(summary, {color: isColor})) process.stdout.write(`${line}\n`);
@@ -89,6 +103,9 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 /** Map an error to an exit code, printing one clear line for user mistakes. */
 export function handleError(error: unknown): number {
+	// An error before the TUI took over: printed on the shell's screen, not on a screen about to vanish.
+	firstScreen?.leave();
+	firstScreen = undefined;
 	if (error instanceof CommanderError) {
 		// commander already printed its message (help, version, or a usage error).
 		return error.exitCode === 0 ? EXIT.ok : EXIT.usage;

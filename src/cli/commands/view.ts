@@ -8,6 +8,7 @@ import {IndexedSession, type TableStore} from '../../core/session/frame-index.js
 import type {FindingCode} from '../../core/types.js';
 import {describeIncomplete, readRecordFile} from '../../tap/attach.js';
 import {CaptureBytesReader, CaptureIndex} from '../../tap/capture-read-back.js';
+import type {FirstScreenInfo} from '../../render/tui/first-screen.js';
 import {UsageError} from '../exit-codes.js';
 import {collect, exitCodeFor, parseFailOn, parseIgnore, resolveColor, type FailOn} from '../options.js';
 import {createPresenter, type Presenter} from '../present.js';
@@ -62,9 +63,10 @@ export function createCaptureLoadStore(totalBytes: number): CaptureLoadStore & {
 export interface WatchHooks {
 	/**
 	 * Load the TUI, e.g. `async () => (await import('../render/tui/start-tui.js')).startTui`. Used when
-	 * stdout is a terminal and `--no-tui` is not given; without it the plain frame log is used.
+	 * stdout is a terminal and `--no-tui` is not given; without it the plain frame log is used. `first`
+	 * (`view`): what a plain first screen painted while the TUI loads says (render/tui/first-screen.ts).
 	 */
-	readonly loadTui?: () => Promise<StartTui>;
+	readonly loadTui?: (first?: FirstScreenInfo) => Promise<StartTui>;
 }
 
 /** Options shared by `view` and `attach`. */
@@ -101,11 +103,11 @@ export interface WatchOutput {
  * Resolve the shared options: `--json` → NDJSON; a terminal without `--no-tui` → the TUI when the hook
  * is wired; otherwise the plain frame log (the same presenter a live probe uses, cli/present.ts).
  */
-export async function watchOutput(options: WatchCliOptions, hooks: WatchHooks): Promise<WatchOutput> {
+export async function watchOutput(options: WatchCliOptions, hooks: WatchHooks, first?: FirstScreenInfo): Promise<WatchOutput> {
 	const ignore = parseIgnore(options.ignore);
 	const failOn = parseFailOn(options.failOn);
 	const isTuiWanted = options.json !== true && options.tui !== false && process.stdout.isTTY === true && hooks.loadTui !== undefined;
-	const tui = isTuiWanted ? await hooks.loadTui!() : undefined;
+	const tui = isTuiWanted ? await hooks.loadTui!(first) : undefined;
 	const presenter = createPresenter({
 		mode: options.json === true ? 'json' : 'plain',
 		isColor: resolveColor(options.color, process.stdout),
@@ -147,7 +149,7 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 		throw new UsageError(`view: cannot open ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
 	}
 
-	const output = await watchOutput(options, hooks);
+	const output = await watchOutput(options, hooks, {title: file, totalBytes: statSync(file).size});
 	if (output.tui !== undefined) return viewInTui(file, output.tui, output.ignore);
 	// Records are fed to the session as they are read (no list of every decoded record, issue 12).
 	let replay: Replay | undefined;

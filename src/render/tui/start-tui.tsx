@@ -4,6 +4,7 @@ import {render} from 'ink';
 import {useState} from 'react';
 import type {TableStore as SessionStore} from '../../core/session/frame-index.js';
 import {App, type TuiActions} from './app.js';
+import {CLEAR_SCREEN, ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN} from './first-screen.js';
 import type {LoadProgressStore} from './state/loading.js';
 import {createTheme, ThemeContext, type Theme} from './theme.js';
 
@@ -28,9 +29,7 @@ export interface StartTuiOptions {
 	readonly loading?: LoadProgressStore;
 }
 
-/** ESC sequences that switch to the alternate screen and back (xterm `?1049`). */
-export const ENTER_ALT_SCREEN = '\u001B[?1049h\u001B[H';
-export const LEAVE_ALT_SCREEN = '\u001B[?1049l';
+export {ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN} from './first-screen.js';
 
 /** Props of {@link TuiRoot}. */
 export interface TuiRootProps {
@@ -88,7 +87,8 @@ export async function startTui(options: StartTuiOptions): Promise<void> {
 	};
 
 	if (isTerminal) {
-		stdout.write(ENTER_ALT_SCREEN);
+		// Cleared: a first screen painted while ink loaded (first-screen.ts) may be on it.
+		stdout.write(ENTER_ALT_SCREEN + CLEAR_SCREEN);
 		process.once('exit', leaveOnExit);
 	}
 

@@ -1,6 +1,7 @@
 import chalk from 'chalk';
 import stripAnsi from 'strip-ansi';
 import {describe, expect, it} from 'vitest';
+import {CLEAR_SCREEN} from '../../../src/render/tui/first-screen.js';
 import {ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, startTui} from '../../../src/render/tui/start-tui.js';
 import {CTRL_C} from '../../helpers/keys.js';
 import {FakeStdin, FakeStdout, tick} from '../../helpers/render-tui.js';
@@ -32,7 +33,8 @@ describe('startTui', () => {
 	it('draws on the alternate screen, resolves when q is pressed, and restores the terminal', async () => {
 		const exitListeners = process.listenerCount('exit');
 		const {stdout, stdin, wasRaw, levelBefore, output} = await run(['j', 'q'], true);
-		expect(stdout.frames[0]).toBe(ENTER_ALT_SCREEN);
+		// Cleared too: `view` may have painted its first screen there while ink loaded.
+		expect(stdout.frames[0]).toBe(ENTER_ALT_SCREEN + CLEAR_SCREEN);
 		expect(stdout.frames.at(-1)).toBe(LEAVE_ALT_SCREEN);
 		expect(process.listenerCount('exit')).toBe(exitListeners);
 		expect(stripAnsi(output)).toContain('▶    7      13.0 ERR     25 text           ␛[31mwarn␛[0m: slow disk');
