@@ -418,6 +418,13 @@ export interface Summary {
 	readonly resources?: number;
 	/** What each client family does with this session (core/clients/outcome.ts), in display order. */
 	readonly clients?: readonly ClientOutcome[];
+	/**
+	 * Present only when the session is not whole (a replayed capture): `cutShort`, it ends without the
+	 * server's exit (the tap was killed, the file was cut, or the tap is still running); `missingBytes` in
+	 * `gaps` gap marks, bytes that crossed the wire but are not in the capture. The verdict covers only
+	 * what is there.
+	 */
+	readonly incomplete?: {readonly cutShort: boolean; readonly missingBytes: number; readonly gaps: number};
 }
 
 /** Everything a session emits, in order. Renderers observe this stream; the NDJSON records mirror it. */

@@ -1,7 +1,7 @@
 import {Command} from 'commander';
 import {escapeText, groupDigits} from '../../core/bytes/glyphs.js';
 import {listLiveTaps, type LiveTap} from '../../tap/attach.js';
-import {capturesDir, checkPrivateDir, currentPlatform, listCaptures, UnsafeDirectoryError, type CaptureEntry} from '../../tap/capture-store.js';
+import {captureHomeProblem, capturesDir, checkPrivateDir, currentPlatform, listCaptures, UnsafeDirectoryError, type CaptureEntry} from '../../tap/capture-store.js';
 import {parsePositiveInt} from '../options.js';
 
 interface SessionsCliOptions {
@@ -15,7 +15,9 @@ interface SessionsCliOptions {
  * session header; sockets of taps that died are removed) and the most recent captures in the capture
  * directory, with start time, name, pid and size (issue 3 item 4). `--json` prints one JSON object per
  * line: `{type: 'live', name, pid, serverPid, address, state, startedAt, command}` and
- * `{type: 'capture', path, name, pid, startedAt, bytes, isLive}`.
+ * `{type: 'capture', path, name, pid, startedAt, bytes, isLive}`. Without a home (`$HOME` unset, empty or
+ * relative, and no absolute `$XDG_STATE_HOME`) there is no capture directory, as for `tap` (which then
+ * records nothing): captures are not listed, one line on stderr says why, and the exit code is 0.
  */
 export function sessionsCommand(): Command {
 	return new Command('sessions')
@@ -37,11 +39,17 @@ async function sessionsAction(options: SessionsCliOptions): Promise<number> {
 		return [];
 	});
 	let all: CaptureEntry[] = [];
-	try {
-		if (checkPrivateDir(dir, facts.uid)) all = listCaptures(dir);
-	} catch (error) {
-		if (!(error instanceof UnsafeDirectoryError)) throw error;
-		process.stderr.write(`mcp-wire: sessions: captures not listed: ${error.message}\n`);
+	// No home: no capture directory (the tap records nothing then); never list one under a guessed home.
+	const homeProblem = captureHomeProblem(facts);
+	if (homeProblem === undefined) {
+		try {
+			if (checkPrivateDir(dir, facts.uid)) all = listCaptures(dir);
+		} catch (error) {
+			if (!(error instanceof UnsafeDirectoryError)) throw error;
+			process.stderr.write(`mcp-wire: sessions: captures not listed: ${error.message}\n`);
+		}
+	} else {
+		process.stderr.write(`mcp-wire: sessions: no capture directory: ${homeProblem} (set HOME or XDG_STATE_HOME; a tap records nothing without one unless given --capture FILE)\n`);
 	}
 	const captures = options.all ? all : all.slice(0, options.limit);
 	const livePids = new Set(live.map((tap) => tap.pid));
@@ -74,7 +82,9 @@ async function sessionsAction(options: SessionsCliOptions): Promise<number> {
 	}
 
 	out('');
-	if (all.length === 0) {
+	if (homeProblem !== undefined) {
+		out(`no capture directory (${homeProblem})`);
+	} else if (all.length === 0) {
 		out(`no captures in ${dir}`);
 	} else {
 		const shown = captures.length < all.length ? `${captures.length} of ${all.length}` : `${all.length}`;

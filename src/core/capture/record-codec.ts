@@ -203,6 +203,7 @@ function summaryRecord(summary: Summary): Record<string, unknown> {
 		'clients',
 		summary.clients?.map((entry) => ({client: entry.client, outcome: entry.outcome, decidedBy: [...entry.decidedBy], note: entry.note, connects: entry.connects, toolsListed: entry.toolsListed})),
 	);
+	put(record, 'incomplete', summary.incomplete === undefined ? undefined : {cutShort: summary.incomplete.cutShort, missingBytes: summary.incomplete.missingBytes, gaps: summary.incomplete.gaps});
 	return record;
 }
 
@@ -601,7 +602,13 @@ function decodeSummary(record: Json): Summary {
 		prompts: optionalCount(record, 'prompts'),
 		resources: optionalCount(record, 'resources'),
 		clients: decodeClients(record['clients']),
+		incomplete: record['incomplete'] === undefined ? undefined : decodeIncomplete(object(record['incomplete'], '`incomplete`')),
 	});
+}
+
+function decodeIncomplete(raw: Json): Summary['incomplete'] {
+	if (typeof raw['cutShort'] !== 'boolean') fail('`incomplete.cutShort` is not a boolean');
+	return {cutShort: raw['cutShort'], missingBytes: count(raw, 'missingBytes'), gaps: count(raw, 'gaps')};
 }
 
 const OUTCOMES = ['works', 'degraded', 'fails', 'unknown'] as const;

@@ -86,7 +86,8 @@ export function createReplay(meta: SessionMeta, options: ReplayOptions = {}): Re
 					if (event.finding.origin === 'probe') session.addFinding(event.finding);
 					break;
 				case 'summary':
-					hasEnd = true;
+					// A --json dump of a capture cut short says so in its summary: still cut short.
+					if (event.summary.incomplete?.cutShort !== true) hasEnd = true;
 					lastTMs = Math.max(lastTMs, event.summary.durationMs);
 					break;
 				case 'frame':

@@ -662,6 +662,7 @@ export class Session implements SessionStore {
 			...(this.negotiatedVersion ? {protocolVersion: this.negotiatedVersion} : {}),
 			...this.counts,
 			clients,
+			...(this.isFinished && (!this.isComplete || this.gaps.count > 0) ? {incomplete: {cutShort: !this.isComplete, missingBytes: this.gaps.missingBytes, gaps: this.gaps.count}} : {}),
 		};
 	}
 
