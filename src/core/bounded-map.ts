@@ -45,8 +45,9 @@ export class BoundedMap<K, V> {
 
 /**
  * The `limit` keys touched most recently (distinct keys; touching a key again makes it the most recent),
- * as an LRU `Map` would hold them (delete, set, drop the oldest), but one `Map.set` per touch on the hot
- * path: each key holds the count of its last touch, and the older ones are dropped in batches.
+ * as an LRU `Map` would hold them (delete, set, drop the oldest), but without a `keys().next()` per touch
+ * on the hot path: the oldest keys are dropped in batches, and each key holds the count of its last
+ * touch, so that {@link RecentKeys.has} can tell whether it is still among the most recent.
  */
 export class RecentKeys {
 	private readonly last = new Map<string, number>();
@@ -57,11 +58,15 @@ export class RecentKeys {
 
 	/** Make `key` the most recent. */
 	touch(key: string): void {
+		// Deleted and set again, the map's order is the order of the last touches: the oldest come first.
+		this.last.delete(key);
 		this.last.set(key, ++this.touches);
 		if (this.last.size >= 2 * this.limit) {
-			// Keep the `limit` most recent: the touch counts are distinct, so the cut is exact.
-			const cut = [...this.last.values()].sort((a, b) => b - a)[this.limit - 1]!;
-			for (const [k, n] of this.last) if (n < cut) this.last.delete(k);
+			let drop = this.last.size - this.limit;
+			for (const k of this.last.keys()) {
+				if (drop-- === 0) break;
+				this.last.delete(k);
+			}
 		}
 	}
 

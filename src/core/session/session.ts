@@ -794,14 +794,15 @@ function dropBefore(chunks: Chunk[], offset: number): void {
  * What is kept of an answer's body without `retain`, to tell a re-sent answer (byte for byte) from a
  * stale id: a short body whole, a longer one as its length and two 32-bit FNV-1a hashes (different seeds).
  */
-type BodyPrint = {readonly length: number; readonly bytes: Uint8Array | undefined; readonly h1: number; readonly h2: number};
+type BodyPrint = {readonly length: number; readonly text: string | undefined; readonly h1: number; readonly h2: number};
 
 /** Bodies up to this many bytes are kept whole in a {@link BodyPrint}. */
 const BODY_KEPT_BYTES = 256;
 
 /** The {@link BodyPrint} of the bytes `[offset, offset + length)` of a stream, read from its chunks without copying. */
 function bodyPrint(chunks: readonly Chunk[], offset: number, length: number): BodyPrint {
-	if (length <= BODY_KEPT_BYTES) return {length, bytes: sliceChunks(chunks, offset, length), h1: 0, h2: 0};
+	// A short body as a latin1 string (one char per byte): no ArrayBuffer per answer on the hot path (issue 12).
+	if (length <= BODY_KEPT_BYTES) return {length, text: latin1Of(chunks, offset, length), h1: 0, h2: 0};
 	let h1 = 0x811c9dc5;
 	let h2 = 0x01000193 ^ length;
 	let seen = 0;
@@ -814,11 +815,19 @@ function bodyPrint(chunks: readonly Chunk[], offset: number, length: number): Bo
 			seen++;
 		}
 	}
-	return {length: seen, bytes: undefined, h1, h2};
+	return {length: seen, text: undefined, h1, h2};
+}
+
+/** The bytes `[offset, offset + length)` of a stream (as far as its chunks hold them) as a latin1 string. */
+function latin1Of(chunks: readonly Chunk[], offset: number, length: number): string {
+	const one = chunks[Math.max(0, chunkIndexAt(chunks, offset))];
+	const bytes = one !== undefined && one.offset <= offset && offset + length <= one.offset + one.bytes.length ? one.bytes : sliceChunks(chunks, offset, length);
+	const start = bytes === one?.bytes ? offset - one.offset : 0;
+	return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1', start, start + Math.min(Math.max(0, length), bytes.byteLength - start));
 }
 
 function sameBodyPrint(a: BodyPrint, b: BodyPrint): boolean {
 	if (a.length !== b.length) return false;
-	if (a.bytes && b.bytes) return Buffer.from(a.bytes.buffer, a.bytes.byteOffset, a.bytes.length).equals(b.bytes);
+	if (a.text !== undefined && b.text !== undefined) return a.text === b.text;
 	return a.h1 === b.h1 && a.h2 === b.h2;
 }
