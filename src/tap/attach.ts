@@ -198,14 +198,15 @@ export class RecordReader {
 			const newline = buffer.indexOf(0x0a, start);
 			if (newline === -1) break;
 			const piece = buffer.subarray(start, newline);
-			let line: Buffer;
+			let line: Buffer | Buffer[];
 			if (this.pending.length === 0) {
 				this.lineStart = base + start;
 				line = piece;
 			} else {
+				// Handed on in its parts: a big chunk record is decoded from them without joining them (issue 12).
 				this.lineStart = this.pendingStart;
 				this.pending.push(piece);
-				line = Buffer.concat(this.pending);
+				line = this.pending;
 				this.pending = [];
 			}
 
@@ -248,7 +249,7 @@ export class RecordReader {
 		}
 	}
 
-	private line(bytes: Buffer, isLast: boolean): void {
+	private line(bytes: Buffer | Buffer[], isLast: boolean): void {
 		this.lineNumber++;
 		const decoded = decodeRecordBytes(bytes, this.decoder);
 		switch (decoded.kind) {
@@ -281,7 +282,8 @@ export class RecordReader {
 			case 'problem': {
 				if (isLast && !decoded.isJson) {
 					this.truncated = true;
-					this.problems.push({line: this.lineNumber, message: `the input ends inside a record (${bytes.length} bytes cut); the cut record is skipped`});
+					const cut = Array.isArray(bytes) ? bytes.reduce((n, part) => n + part.length, 0) : bytes.length;
+					this.problems.push({line: this.lineNumber, message: `the input ends inside a record (${cut} bytes cut); the cut record is skipped`});
 				} else {
 					this.problems.push({line: this.lineNumber, message: decoded.message});
 				}

@@ -40,6 +40,23 @@ describe('decodeRecordBytes (a record line given as bytes, issue 12)', () => {
 		expect(decodeRecordBytes(Buffer.from(cases[4]!), utf8)).toMatchObject({kind: 'problem', message: expect.stringContaining('holds 3 bytes')});
 	});
 
+	it('decodes a record given in parts (as it was read) to what the whole line gives, split anywhere', () => {
+		const line = Buffer.from(chunkLine(70_001));
+		const whole = decodeRecord(line.toString('utf8'));
+		const base64At = line.indexOf('"base64":"') + 10;
+		const quoteAt = line.indexOf('"', base64At);
+		const cuts = [1, 15, 16, base64At - 1, base64At, base64At + 1, base64At + 2, base64At + 3, base64At + 4, 40_000, 40_001, 40_002, quoteAt - 3, quoteAt - 1, quoteAt, quoteAt + 1, line.length - 1];
+		for (const cut of cuts) {
+			expect(decodeRecordBytes([line.subarray(0, cut), line.subarray(cut)], utf8), `cut at ${cut}`).toEqual(whole);
+		}
+
+		// Many parts, and empty ones.
+		const parts = [line.subarray(0, 0), ...Array.from({length: Math.ceil(line.length / 997)}, (_, i) => line.subarray(i * 997, (i + 1) * 997)), line.subarray(line.length)];
+		expect(decodeRecordBytes(parts, utf8)).toEqual(whole);
+		const bad = Buffer.from(line.toString('utf8').replace('"base64":"', '"base64":"!'));
+		expect(decodeRecordBytes([bad.subarray(0, 500), bad.subarray(500)], utf8)).toEqual(decodeRecord(bad.toString('utf8')));
+	});
+
 	it('decodes small records and other record types as text', () => {
 		for (const text of [chunkLine(10), encodeEvent({type: 'mark', mark: {type: 'stdin-closed', tMs: 1}}), '', 'not json']) {
 			expect(decodeRecordBytes(Buffer.from(text), utf8)).toEqual(decodeRecord(text));
