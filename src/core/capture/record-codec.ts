@@ -648,8 +648,8 @@ export interface Utf8Decoder {
 
 /** Chunk records at least this long take {@link decodeRecordBytes}'s fast path. */
 const FAST_CHUNK_BYTES = 64 * 1024;
-const CHUNK_START = Buffer.from('{"type":"chunk",');
-const BASE64_MEMBER = Buffer.from(',"base64":"');
+const CHUNK_START = Buffer.from(JSON.stringify({type: 'chunk'}).slice(0, -1) + ',');
+const BASE64_MEMBER = Buffer.from(`,${JSON.stringify('base64')}:"`);
 /** Base64 alphabet value of each byte, -1 for a byte outside it. */
 const BASE64_VALUE = (() => {
 	const table = new Int16Array(256).fill(-1);
