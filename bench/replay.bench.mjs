@@ -3,7 +3,9 @@
 // captures (bench/gen-captures.mjs), against a floor that streams the same capture, parses each record,
 // decodes its bytes and JSON.parses every line (bench/clients/replay-floor.mjs). Within a repetition
 // the commands take turns (order rotated); printed: median wall time and peak RSS of each, and the median
-// of per-repetition time ratios to the floor. Targets: ≤ 3× the floor; peak RSS < 200 MiB at every size.
+// of per-repetition time ratios to the floor, for wall time and for CPU time (user + sys, from GNU time:
+// steadier than wall time when other work shares the machine). Targets: ≤ 3× the floor; peak RSS < 200 MiB
+// at every size.
 // Usage: npm run bench:replay [-- --frames 10000,100000,1000000] [--huge] [--repeat N] [--dir DIR]
 // (default: 10k, 100k and 1M frames; --huge adds the 40 × 5 MB capture, ~280 MB; 1M frames is ~500 MB)
 // Env: MCP_WIRE_BIN (default bin/mcp-wire.js).
@@ -27,18 +29,19 @@ const HUGE = process.argv.includes('--huge');
 const gen = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'gen-captures.mjs'), '--dir', DIR, '--frames', FRAMES.join(','), ...(HUGE ? [] : ['--no-huge'])], {stdio: 'inherit'});
 if (gen.status !== 0) process.exit(1);
 
-/** Run `node ...args` under GNU time; resolve {ms, rssMiB}. stdout is discarded. */
+/** Run `node ...args` under GNU time; resolve {ms, cpuMs, rssMiB}. stdout is discarded. */
 function timeRun(args) {
 	return new Promise((resolve, reject) => {
 		const t0 = process.hrtime.bigint();
-		const child = spawn('/usr/bin/time', ['-f', 'RSS %M', process.execPath, '--max-old-space-size=8192', ...args], {stdio: ['ignore', 'ignore', 'pipe']});
+		const child = spawn('/usr/bin/time', ['-f', 'RSS %M CPU %U %S', process.execPath, '--max-old-space-size=8192', ...args], {stdio: ['ignore', 'ignore', 'pipe']});
 		let err = '';
 		child.stderr.on('data', (d) => (err += d));
 		child.on('close', (code) => {
 			const ms = Number(process.hrtime.bigint() - t0) / 1e6;
 			const rss = /RSS (\d+)/.exec(err);
+			const cpu = /CPU ([\d.]+) ([\d.]+)/.exec(err);
 			if (code !== 0 && code !== 1) reject(new Error(`${args.join(' ')} exited ${code}: ${err.slice(-500)}`));
-			else resolve({ms, rssMiB: rss ? Number(rss[1]) / 1024 : NaN, failed: false});
+			else resolve({ms, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : NaN, rssMiB: rss ? Number(rss[1]) / 1024 : NaN, failed: false});
 		});
 	});
 }
@@ -51,6 +54,7 @@ const median = (values) => {
 
 const captures = [...FRAMES.map((n) => ({label: `${n} frames`, file: path.join(DIR, `frames-${n}.ndjson`)})), ...(HUGE ? [{label: '40 × 5 MB', file: path.join(DIR, 'huge-5mb.ndjson')}] : [])];
 let worstRatio = 0;
+let worstCpuRatio = 0;
 let worstRss = 0;
 for (const {label, file} of captures) {
 	const configs = [
@@ -66,7 +70,7 @@ for (const {label, file} of captures) {
 			try {
 				runs.get(config.name).push(await timeRun(config.args));
 			} catch (error) {
-				runs.get(config.name).push({ms: NaN, rssMiB: NaN, failed: true});
+				runs.get(config.name).push({ms: NaN, cpuMs: NaN, rssMiB: NaN, failed: true});
 				process.stderr.write(`${config.name} on ${label}: ${error.message}\n`);
 			}
 		}
@@ -75,13 +79,16 @@ for (const {label, file} of captures) {
 	const floor = runs.get('floor');
 	for (const [name, list] of runs) {
 		const ratio = median(list.map((r, i) => r.ms / floor[i].ms));
+		const cpuRatio = median(list.map((r, i) => r.cpuMs / floor[i].cpuMs));
 		const rss = Math.max(...list.map((r) => r.rssMiB));
 		if (name !== 'floor') {
 			worstRatio = Math.max(worstRatio, Number.isNaN(ratio) ? Infinity : ratio);
+			worstCpuRatio = Math.max(worstCpuRatio, Number.isNaN(cpuRatio) ? Infinity : cpuRatio);
 			worstRss = Math.max(worstRss, Number.isNaN(rss) ? Infinity : rss);
 		}
-		console.log(`  ${name.padEnd(14)} ${median(list.map((r) => r.ms)).toFixed(0).padStart(7)} ms  ${ratio.toFixed(2).padStart(6)}× floor  peak RSS ${rss.toFixed(0)} MiB${list.some((r) => r.failed) ? '  (FAILED runs)' : ''}`);
+		console.log(`  ${name.padEnd(14)} ${median(list.map((r) => r.ms)).toFixed(0).padStart(7)} ms  ${ratio.toFixed(2).padStart(6)}× floor  CPU ${median(list.map((r) => r.cpuMs)).toFixed(0).padStart(7)} ms ${cpuRatio.toFixed(2).padStart(6)}× floor  peak RSS ${rss.toFixed(0)} MiB${list.some((r) => r.failed) ? '  (FAILED runs)' : ''}`);
 	}
 }
 console.log(`worst time ratio to the floor: ${worstRatio.toFixed(2)} (target ≤ 3) ${worstRatio <= 3 ? 'PASS' : 'FAIL'}`);
+console.log(`worst CPU-time ratio to the floor: ${worstCpuRatio.toFixed(2)} (target ≤ 3) ${worstCpuRatio <= 3 ? 'PASS' : 'FAIL'}`);
 console.log(`worst peak RSS: ${worstRss.toFixed(0)} MiB (target < 200) ${worstRss < 200 ? 'PASS' : 'FAIL'}`);
