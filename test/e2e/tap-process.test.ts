@@ -338,8 +338,9 @@ describe('tap: a client that stops reading, a server that outlives a forwarded s
 
 	it('a SIGKILLed tap cannot end a server that ignores stdin EOF and never writes (the documented limit): the server sees EOF, then dies of SIGPIPE at its next write', {timeout: 120_000}, async () => {
 		const eofFile = path.join(box.dir, 'eof-seen');
-		// Reads stdin to EOF, notes it, stays 5 s, then writes to stdout in a subshell and notes its status.
-		const server = `echo ready >&2; cat >/dev/null; echo eof > '${eofFile}'; sleep 5; (echo late); echo $? > '${eofFile}.write'`;
+		// Reads stdin to EOF, notes it, stays 5 s, then writes to stdout in a subshell and notes its status
+		// (written beside and renamed into place, so the test never reads the file between its creation and the write).
+		const server = `echo ready >&2; cat >/dev/null; echo eof > '${eofFile}'; sleep 5; (echo late); echo $? > '${eofFile}.tmp' && mv '${eofFile}.tmp' '${eofFile}.write'`;
 		const tap = spawnTap(['sh', '-c', server], box.env);
 		const pid = await waitFor(() => (tap.stderr().includes('ready\n') ? headerPid(tap.capture) : undefined), HANG_MS, 'the server to be ready');
 		const guard = setTimeout(() => isAlive(pid) && process.kill(pid, 'SIGKILL'), HANG_MS);
