@@ -8,9 +8,9 @@
 //    (`node bin/mcp-wire.js view FILE`, React in production mode as the CLI sets it) runs in a pseudo
 //    terminal of 120×40 (util-linux `script`). Measured from the spawn: the first screen (the frame
 //    list's header line is on it: the plain first screen painted while ink loads, or the TUI), the TUI
-//    drawn with frames (its status bar counts them: `C→S 2 fr`), a key pressed right after the first
-//    screen until the next output (keys while loading), the whole capture shown (`■ ended` in the
-//    status bar), and the process's peak RSS
+//    drawn (its status bar counts frames: `C→S 2 fr`), a key pressed 200 ms after that until the next
+//    output (keys while loading), the whole capture shown (`■ ended` in the status bar), and the
+//    process's peak RSS
 //    (VmHWM) once it is all shown. `mcp-wire --version` is timed alongside, as the floor of starting
 //    Node on this machine. With `--before DIR` (a build of an older mcp-wire: DIR/bin/mcp-wire.js) the
 //    old and new CLI run interleaved, their order rotated each repetition, and the per-repetition ratio
@@ -123,10 +123,10 @@ function runInPty(bin, args, {isView}) {
 			if (keyAt !== undefined && seen.keyMs === undefined) seen.keyMs = now - keyAt;
 			tail = (tail + data.toString('utf8')).replace(ANSI, '').slice(-4000);
 			if (!isView) return;
-			if (seen.framesDrawn === undefined && /C→S \d+ fr/.test(tail)) seen.framesDrawn = now;
-			if (seen.firstScreen === undefined && tail.includes(' ms dir ')) {
-				seen.firstScreen = now;
-				// A key while the rest loads: g (to the top), timed to the next output.
+			if (seen.firstScreen === undefined && tail.includes(' ms dir ')) seen.firstScreen = now;
+			if (seen.framesDrawn === undefined && /C→S \d+ fr/.test(tail)) {
+				seen.framesDrawn = now;
+				// A key while the rest loads, once the TUI reads keys: g (to the top), timed to the next output.
 				setTimeout(() => {
 					keyAt = performance.now() - start;
 					child.stdin.write('g');

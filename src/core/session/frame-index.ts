@@ -45,6 +45,9 @@ export interface TableStore {
  */
 export type StreamReader = (stream: StreamName, offset: number, length: number) => Uint8Array;
 
+/** The last range read back is kept when at most this long (bytes). */
+const LAST_READ_BYTES = 1024 * 1024;
+
 const PAGE_BITS = 16;
 const PAGE = 1 << PAGE_BITS;
 const MASK = PAGE - 1;
@@ -163,6 +166,7 @@ export class FrameIndex {
 	private last: Frame | undefined;
 	private readonly cache = new Map<number, Frame>();
 	private bigMessage: {index: number; message: unknown} | undefined;
+	private lastRead: {stream: StreamName; offset: number; length: number; bytes: Uint8Array} | undefined;
 
 	/** @param read reads stream bytes back from the capture (see {@link StreamReader}). */
 	constructor(private readonly read: StreamReader) {}
@@ -338,13 +342,22 @@ export class FrameIndex {
 		return frame;
 	}
 
-	/** Bytes `[offset, offset + length)` of a stream, read back from the capture (clamped to what was indexed). */
+	/**
+	 * Bytes `[offset, offset + length)` of a stream, read back from the capture (clamped to what was
+	 * indexed). The last range read (up to 1 MiB) is kept: the TUI redraws the same hex rows on every
+	 * progress update, and a range inside a big format-1 chunk costs a decode of the whole chunk.
+	 */
 	bytes(stream: StreamName, offset: number, length: number): Uint8Array {
 		const table = this.chunks[stream];
 		const last = table.length - 1;
 		const end = last < 0 ? 0 : table.offset.get(last) + table.byteLength.get(last);
 		const wanted = Math.max(0, Math.min(length, end - offset));
-		return wanted === 0 ? new Uint8Array(0) : this.read(stream, offset, wanted);
+		if (wanted === 0) return new Uint8Array(0);
+		const kept = this.lastRead;
+		if (kept !== undefined && kept.stream === stream && kept.offset === offset && kept.length === wanted) return kept.bytes;
+		const bytes = this.read(stream, offset, wanted);
+		this.lastRead = bytes.length === wanted && wanted <= LAST_READ_BYTES ? {stream, offset, length: wanted, bytes} : undefined;
+		return bytes;
 	}
 
 	/** The chunks that carried bytes `[offset, end)` of a stream, their bytes read back when first used. */

@@ -203,6 +203,13 @@ describe('an indexed session holds numbers, not bytes', () => {
 		expect(request.message).toBe(request.message);
 		expect(file.reads).toBe(1);
 		expect(snapshot.frames.at(2)!.text).toBe('log line');
+		// The same range again (a redraw of the same hex rows) is not read again; another one is.
+		const reads = file.reads;
+		expect(Buffer.from(snapshot.bytes('stdout', 10, 500)).toString()).toBe(Buffer.from(kept.getSnapshot().bytes('stdout', 10, 500)).toString());
+		expect(snapshot.bytes('stdout', 10, 500)).toBe(snapshot.bytes('stdout', 10, 500));
+		expect(file.reads).toBe(reads + 1);
+		snapshot.bytes('stdout', 11, 500);
+		expect(file.reads).toBe(reads + 2);
 		expectSame(kept, indexed);
 	});
 
