@@ -428,8 +428,15 @@ describe('LiveSocketServer', () => {
 		expect(statSync(address).mode & 0o777).toBe(0o600);
 		append('first\n');
 		append('second\n');
-		const received = readAll(address, () => append('third\n'));
-		await new Promise((resolve) => setTimeout(resolve, 50));
+		// 'fourth' only after the client's first data brought 'third' (under load that can take longer than any
+		// fixed wait; appending 'fourth' first would put it before 'third' in the file and on the socket).
+		let thirdAppended!: () => void;
+		const third = new Promise<void>((resolve) => (thirdAppended = resolve));
+		const received = readAll(address, () => {
+			append('third\n');
+			thirdAppended();
+		});
+		await third;
 		append('fourth\n');
 		await new Promise((resolve) => setTimeout(resolve, 20));
 		await server.close(1000);
