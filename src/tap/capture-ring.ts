@@ -36,8 +36,9 @@ const STREAM_CODES: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
  * Default arena size for stdin and stdout (bytes): how far the capture may fall behind on one stream.
  * 48 MiB: on a loaded 2-core machine the capture worker was measured off the CPU for tens of ms at a
  * time while forwarding ran at 300–500 MB/s (bench:tap, 1 GiB stream: 16 MiB was not enough in 2 of 5
- * runs); only {@link WORKING_BYTES} of it is resident while the capture keeps up (peak RSS ~95 MiB on
- * that stream), all of it only while the capture is that far behind (~130 MiB).
+ * runs); about {@link WORKING_BYTES} of it is resident while the worker catches up whenever the producer
+ * passes that mark (peak RSS 92–97 MiB on that stream at load ~3), all of it once the producer went round
+ * the whole arena with the worker behind (most 1 GiB runs at load 4–13: peak RSS 123–129 MiB).
  */
 export const DEFAULT_RING_BYTES = 48 * 1024 * 1024;
 /**
