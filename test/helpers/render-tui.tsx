@@ -122,8 +122,14 @@ export interface RenderedTui {
 	unmount(): void;
 }
 
-/** Yields to the event loop the way ink needs between input and output: setImmediate, then setTimeout(0). */
+/**
+ * Yields to the event loop the way ink needs between input and output: setImmediate twice, then
+ * setTimeout(0). A lone ESC takes one more hop than other keys (ink emits it from a setImmediate, to tell
+ * it from the start of an escape sequence), and React schedules its render after that: with one
+ * setImmediate, a loaded machine could run the setTimeout(0) first and see the frame from before the key.
+ */
 export async function tick(): Promise<void> {
+	await new Promise((resolve) => setImmediate(resolve));
 	await new Promise((resolve) => setImmediate(resolve));
 	await new Promise((resolve) => setTimeout(resolve, 0));
 }
