@@ -7,7 +7,7 @@ import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
 import type {Session} from '../core/session/session.js';
 import {explainStall, isWaitingForInputOnly, summarizeEvidence} from '../core/detectors/evidence.js';
 import {noResponseDraft} from '../core/detectors/no-response.js';
-import {USER_STOP_PHASE, type ExitInfo, type Frame, type FrameKind, type ProcessEvidence, type Summary} from '../core/types.js';
+import {USER_STOP_PHASE, type ExitInfo, type Frame, type FrameKind, type ProcessEvidence, type StreamName, type Summary} from '../core/types.js';
 import type {Clock} from './clock.js';
 import type {ProcessWatch} from './proc-evidence.js';
 import {readProcInfo, type ProcInfo} from './proc-info.js';
@@ -506,6 +506,8 @@ interface Started {
 const REAP_GRACE_MS = 1_000;
 /** After the output pipes reached EOF, how long children that hold no pipe may take to exit (ms). */
 const EXIT_SETTLE_MS = 500;
+/** How long the session's copy of an exit waits for stderr's EOF (the traceback read after the exit), in ms. */
+const EXIT_HOLD_MS = 500;
 
 /**
  * Wire a spawned server's events into a new session. The exchange does not wait for the session: the
@@ -604,12 +606,33 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		for (const listener of [...replyListeners]) listener(reply);
 	};
 
+	/**
+	 * The exit, held from the session until stderr's EOF (at most {@link EXIT_HOLD_MS}): a process's exit
+	 * and its pipes' EOF are separate events, and on a loaded machine the exit often comes first, before
+	 * the traceback that says why (`early-exit` quotes the stderr tail it sees). While it is held, what the
+	 * session gets from stdout comes after the exit, in arrival order; stderr goes on at once.
+	 */
+	let heldExit: {exit: ExitInfo; after: Array<(s: Session) => void>; timer: NodeJS.Timeout} | undefined;
+	const releaseExit = (): void => {
+		if (!heldExit) return;
+		const {exit, after, timer} = heldExit;
+		heldExit = undefined;
+		clearTimeout(timer);
+		feed((s) => s.exit(exit));
+		for (const op of after) feed(op);
+	};
+	/** `feed`, after the held exit for what is not stderr. */
+	const feedInOrder = (stream: StreamName | undefined, op: (s: Session) => void): void => {
+		if (heldExit && stream !== 'stderr') heldExit.after.push(op);
+		else feed(op);
+	};
+
 	server.listen((event) => {
 		if (!attached) return;
 		switch (event.type) {
 			case 'data':
 				serverBytes += event.bytes.byteLength;
-				feed((s) => s.pushChunk(event.stream, event.tMs, event.bytes));
+				feedInOrder(event.stream, (s) => s.pushChunk(event.stream, event.tMs, event.bytes));
 				if (event.stream === 'stdout') {
 					replyFramer.push({seq: stdoutSeq++, stream: 'stdout', tMs: event.tMs, offset: stdoutOffset, bytes: event.bytes}, onReply);
 					if (replyFramer.pendingBytes === 0) unframed = [];
@@ -619,11 +642,13 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 				}
 				break;
 			case 'end':
-				feed((s) => s.endStream(event.stream, event.tMs));
+				feedInOrder(event.stream, (s) => s.endStream(event.stream, event.tMs));
 				if (event.stream === 'stdout') replyFramer.end(event.tMs, onReply);
+				if (event.stream === 'stderr') releaseExit();
 				break;
 			case 'exit':
-				feed((s) => s.exit(event.exit));
+				if (server.ended.stderr) feed((s) => s.exit(event.exit));
+				else heldExit = {exit: event.exit, after: [], timer: setTimeout(() => (releaseExit(), notify()), EXIT_HOLD_MS)};
 				break;
 			case 'spawn-error':
 				break;
@@ -867,6 +892,7 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 				else if (tree && tree.alive().some((pid) => pid !== server.pid)) {
 					await waitUntil(() => (tree.alive().some((pid) => pid !== server.pid) ? undefined : true), EXIT_SETTLE_MS, false);
 				}
+				releaseExit();
 				const openPipes = (['stdout', 'stderr'] as const).filter((name) => !server.ended[name]);
 				const after = observe('exit', {rootAlive: false, openPipes});
 				// Nothing of the tree left a moment ago: the reap need not scan /proc again.
@@ -877,6 +903,7 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 			return server.exitInfo;
 		},
 		detach() {
+			releaseExit();
 			attached = false;
 			changed.clear();
 			replyListeners.clear();

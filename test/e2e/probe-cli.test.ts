@@ -42,6 +42,14 @@ describe('probe against real MCP servers from npm', () => {
 });
 
 describe('probe CLI', () => {
+	it('early-exit quotes stderr written after the exit (a child holds stderr and writes 0.3 s later)', async () => {
+		// The exit comes before the last stderr line on the wire: the session gets the exit once stderr ends.
+		const run = await runJson(['probe', '--json', '--timeout', LONG, '--', 'sh', '-c', '(sleep 0.3; echo "ModuleNotFoundError: late" >&2) & exit 1']);
+		const early = run.findings.find((f) => f.code === 'early-exit');
+		expect(early?.message).toBe('the process exited (code 1) before the handshake completed; stderr ends: ModuleNotFoundError: late');
+		expect(run.exitCode).toBe(1);
+	});
+
 	it('--json writes only NDJSON records to stdout: session header first, summary last', async () => {
 		const run = await runJson(['probe', '--json', '--verbose', '--timeout', LONG, '--', 'node', 'examples/servers/node/healthy.mjs']);
 		// --verbose logs the process's life to stderr on a healthy run too.
