@@ -19,6 +19,25 @@ export interface CommandIo {
 	readonly writeErr: (text: string) => void;
 	/** Reads all of stdin as UTF-8; rejects when stdin is a terminal (nothing piped). */
 	readonly readStdin: () => Promise<string>;
+	/**
+	 * Reads all of stdin as bytes (a format-2 capture is binary: decoding it as UTF-8 would corrupt it);
+	 * rejects as {@link CommandIo.readStdin} does. Absent in tests that give text: then `readStdin`'s UTF-8.
+	 */
+	readonly readStdinBytes?: () => Promise<Buffer>;
+}
+
+/** All of the process's stdin, as bytes; a UsageError when stdin is a terminal (nothing piped). */
+async function processStdinBytes(): Promise<Buffer> {
+	if (process.stdin.isTTY) {
+		throw new UsageError('no input: pass a FILE, or pipe one into stdin');
+	}
+
+	const parts: Buffer[] = [];
+	for await (const part of process.stdin) {
+		parts.push(typeof part === 'string' ? Buffer.from(part) : (part as Buffer));
+	}
+
+	return Buffer.concat(parts);
 }
 
 /** The process's own stdout, stderr and stdin. */
@@ -26,17 +45,9 @@ export const PROCESS_IO: CommandIo = {
 	writeOut: (text) => process.stdout.write(text),
 	writeErr: (text) => process.stderr.write(text),
 	async readStdin() {
-		if (process.stdin.isTTY) {
-			throw new UsageError('no input: pass a FILE, or pipe one into stdin');
-		}
-
-		const parts: Buffer[] = [];
-		for await (const part of process.stdin) {
-			parts.push(typeof part === 'string' ? Buffer.from(part) : (part as Buffer));
-		}
-
-		return Buffer.concat(parts).toString('utf8');
+		return (await processStdinBytes()).toString('utf8');
 	},
+	readStdinBytes: processStdinBytes,
 };
 
 // Here, not in this module: `probe --json` needs it without loading the report (issue 12).
@@ -124,7 +135,7 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 			try {
 				if (file === undefined || file === '-') {
 					reader = new RecordReader(handlers);
-					reader.push(Buffer.from(await io.readStdin(), 'utf8'));
+					reader.push(io.readStdinBytes ? await io.readStdinBytes() : Buffer.from(await io.readStdin(), 'utf8'));
 					reader.end();
 				} else {
 					try {
