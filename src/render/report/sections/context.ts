@@ -155,6 +155,6 @@ export function block(priority: number, what: string, lines: readonly string[]):
 /** A section's output: blocks (never split; separated by a blank line) and what it left out. */
 export interface SectionOutput {
 	readonly blocks: readonly Block[];
-	/** What this section left out, as short phrases for the footer (`frames 21–45 of the timeline`). */
+	/** What this section left out, as short phrases for the footer (`the 25 frames after frame 19 in the timeline`). */
 	readonly leftOut: readonly string[];
 }

@@ -135,7 +135,8 @@ export function timelineSection(context: ReportContext): SectionOutput {
 
 	rows.sort((a, b) => a.tMs - b.tMs || a.order - b.order);
 	const body = table(['frame', 'ms', 'dir', 'bytes', 'what', 'latency ms', 'findings'], ['r', 'r', 'l', 'r', 'l', 'r', 'l'], rows.map((row) => row.cells));
-	const leftOut = limit < total ? [`frames ${limit + 1}–${total} of the timeline`] : [];
+	// Frames are named by their index (from 0, as the table and `view` number them; stderr lines take numbers too).
+	const leftOut = limit < total ? [`the ${plural(total - limit, 'frame')} after frame ${shown.at(-1)!.index} in the timeline`] : [];
 	const title = limit < total ? `Frame timeline: the first ${limit} of ${plural(total, 'frame')} on stdin/stdout` : `Frame timeline: ${plural(total, 'frame')} on stdin/stdout`;
 	if (rows.length <= VISIBLE_ROWS) {
 		return {blocks: [block(30, 'the frame timeline', [`**${title}**`, '', ...body])], leftOut};
