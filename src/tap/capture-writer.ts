@@ -220,6 +220,7 @@ export class CaptureWriter {
 	 */
 	chunk(stream: StreamName, tMs: number, bytes: Uint8Array): void {
 		this.forwarded[stream] += bytes.length;
+		this.lastTMs = tMs;
 		if (!this.isRecording) return;
 		// A held control entry must stay ahead of later chunks: while one waits, chunks cannot be recorded.
 		// After dropped bytes, the gap is told only once the chunk fits too (one gap per stretch, not one per read).
@@ -235,6 +236,7 @@ export class CaptureWriter {
 	 */
 	chunkAt(stream: StreamName, tMs: number, position: number, length: number): void {
 		this.forwarded[stream] += length;
+		this.lastTMs = tMs;
 		const arena = ARENA[stream];
 		if (this.isRecording && this.held.length === 0 && this.tellGap(stream) && this.ring.commit(ENTRY.chunk, stream, arena, tMs, position, length)) return;
 		this.ring.claim(arena, position, length);
@@ -305,7 +307,7 @@ export class CaptureWriter {
 		const started = Date.now();
 		if (!this.isDisabled && this.fd !== undefined) {
 			this.holdGaps();
-			this.hold({kind: ENTRY.close, tMs: 0, payload: encoder.encode(JSON.stringify({forwarded: this.forwarded} satisfies CaptureClose))});
+			this.hold({kind: ENTRY.close, tMs: this.lastTMs, payload: encoder.encode(JSON.stringify({forwarded: this.forwarded} satisfies CaptureClose))});
 			this.isClosed = true;
 			while (this.held.length > 0 && !this.isDisabled && Date.now() - started < idleMs) {
 				await new Promise((resolve) => setTimeout(resolve, 2));
@@ -361,6 +363,9 @@ export class CaptureWriter {
 		return true;
 	}
 
+	/** The session time of the last byte or event given to the writer (ms): the time of the close and of its gaps. */
+	private lastTMs = 0;
+
 	/** Set when the worker said it wrote the end record. */
 	private workerEnded = false;
 
@@ -379,7 +384,9 @@ export class CaptureWriter {
 		const missing = {stdin: p[PROGRESS.missing]!, stdout: p[PROGRESS.missing + 1]!, stderr: p[PROGRESS.missing + 2]!};
 		let gaps = p[PROGRESS.gaps]!;
 		const records: Buffer[] = [];
-		const tMs = 0;
+		// The gaps run from the first byte not written to the end: dated at the last byte seen, when the
+		// writer gave up on them (the time the write first failed is not known here).
+		const tMs = this.lastTMs;
 		for (const [i, stream] of streams.entries()) {
 			const offset = p[PROGRESS.offsets + i]!;
 			const length = this.forwarded[stream] - offset;
@@ -446,6 +453,7 @@ export class CaptureWriter {
 	}
 
 	private control(kind: EntryKind, tMs: number, value: unknown): void {
+		this.lastTMs = Math.max(this.lastTMs, tMs);
 		if (this.isDisabled || this.isClosed || this.fd === undefined) return;
 		this.holdGaps();
 		this.hold({kind, tMs, payload: encoder.encode(JSON.stringify(value))});

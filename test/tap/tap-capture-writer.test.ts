@@ -377,8 +377,9 @@ describe('CaptureWriter (real worker thread)', () => {
 		const decoded = decodeCapture(readFileSync(file));
 		expect(decoded.problems).toEqual([]);
 		expect(decoded.events.map((e) => (e.type === 'mark' ? e.mark : e.type))).toEqual([
-			{type: 'gap', stream: 'stdin', offset: 0, length: 20, reason: 'writer-timeout', tMs: 0},
-			{type: 'gap', stream: 'stdout', offset: 0, length: 3000, reason: 'writer-timeout', tMs: 0},
+			// Dated at the last byte the writer was given (2 ms), when it gave up on them; not at 0.
+			{type: 'gap', stream: 'stdin', offset: 0, length: 20, reason: 'writer-timeout', tMs: 2},
+			{type: 'gap', stream: 'stdout', offset: 0, length: 3000, reason: 'writer-timeout', tMs: 2},
 		]);
 		expect(decoded.end).toEqual({complete: false, recorded: {stdin: 0, stdout: 0, stderr: 0}, missing: {stdin: 20, stdout: 3000, stderr: 0}, gaps: 2});
 	});
