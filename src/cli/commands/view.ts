@@ -247,8 +247,13 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 	let frames = 0;
 	let publishedAt = Number.NEGATIVE_INFINITY;
 	let reader;
+	let isBinaryCapture = false;
 	try {
 		reader = await readRecordFile(file, {
+			// A binary capture tells its completeness from its end, before its header is read.
+			onCompleteness: () => {
+				isBinaryCapture = true;
+			},
 			onHeader: (header) => {
 				replay = createReplay(header, {schemas: SDK_SCHEMAS, ignore, retain: false, onProblem: (message) => replayProblems.push(message)});
 				replay.session.on((event) => {
@@ -291,6 +296,7 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 		}
 	}
 
+	if ((replay === undefined || tuiDone === undefined) && isBinaryCapture) throw new UsageError(`view: ${file} is an mcp-wire capture cut short inside its session header: there is nothing to show`);
 	if (replay === undefined || tuiDone === undefined) throw new UsageError(`view: ${file} is not an mcp-wire capture (no session header)`);
 	const isRead = reader !== undefined;
 	if (isRead) {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest';
 import {viewCommand, type CaptureLoadProgress, type StartTui} from '../../../src/cli/commands/view.js';
+import {encodeCaptureStart} from '../../../src/core/capture/binary-codec.js';
 import {encodeEvent, encodeHeader} from '../../../src/core/capture/record-codec.js';
 import type {TableStore} from '../../../src/core/session/frame-index.js';
 import {makeMeta} from '../../helpers/factories.js';
@@ -135,5 +136,13 @@ describe('view in the TUI: progressive loading', () => {
 		expect(frames).toBeLessThan(frameCount);
 		expect(run.store!.getSnapshot().isEnded).toBe(false);
 		expect(stderr.join('')).toBe(`mcp-wire: ${file}: quit while loading, after ${1024 * 1024} of ${size} bytes (${Math.floor((1024 * 1024 * 100) / size)}%); the summary covers what was read\n`);
+	});
+
+	it('a binary capture cut inside its session header gets the same one line as the plain paths, and no TUI', async () => {
+		const file = path.join(dir, 'cut-header.cap');
+		writeFileSync(file, encodeCaptureStart(makeMeta({mode: 'tap'})).subarray(0, 100));
+		const seen: Seen[] = [];
+		await expect(runView(file, recordingTui(seen, () => true))).rejects.toThrow(`view: ${file} is an mcp-wire capture cut short inside its session header: there is nothing to show`);
+		expect(seen).toEqual([]);
 	});
 });
