@@ -220,7 +220,6 @@ export class CaptureWriter {
 	 */
 	chunk(stream: StreamName, tMs: number, bytes: Uint8Array): void {
 		this.forwarded[stream] += bytes.length;
-		this.lastTMs = tMs;
 		if (!this.isRecording) return;
 		// A held control entry must stay ahead of later chunks: while one waits, chunks cannot be recorded.
 		// After dropped bytes, the gap is told only once the chunk fits too (one gap per stretch, not one per read).
@@ -236,7 +235,6 @@ export class CaptureWriter {
 	 */
 	chunkAt(stream: StreamName, tMs: number, position: number, length: number): void {
 		this.forwarded[stream] += length;
-		this.lastTMs = tMs;
 		const arena = ARENA[stream];
 		if (this.isRecording && this.held.length === 0 && this.tellGap(stream) && this.ring.commit(ENTRY.chunk, stream, arena, tMs, position, length)) return;
 		this.ring.claim(arena, position, length);
@@ -363,7 +361,11 @@ export class CaptureWriter {
 		return true;
 	}
 
-	/** The session time of the last byte or event given to the writer (ms): the time of the close and of its gaps. */
+	/**
+	 * The session time of the last event given to the writer (ms; the tap records the exit or a
+	 * spawn-failed finding just before it closes): the time of the close and of its gaps. Not updated per
+	 * chunk, to keep the forwarding path as it was.
+	 */
 	private lastTMs = 0;
 
 	/** Set when the worker said it wrote the end record. */
@@ -384,8 +386,8 @@ export class CaptureWriter {
 		const missing = {stdin: p[PROGRESS.missing]!, stdout: p[PROGRESS.missing + 1]!, stderr: p[PROGRESS.missing + 2]!};
 		let gaps = p[PROGRESS.gaps]!;
 		const records: Buffer[] = [];
-		// The gaps run from the first byte not written to the end: dated at the last byte seen, when the
-		// writer gave up on them (the time the write first failed is not known here).
+		// The gaps run from the first byte not written to the end: dated at the last event seen (the exit),
+		// when the writer gave up on them (the time the write first failed is not known here).
 		const tMs = this.lastTMs;
 		for (const [i, stream] of streams.entries()) {
 			const offset = p[PROGRESS.offsets + i]!;

@@ -372,14 +372,15 @@ describe('CaptureWriter (real worker thread)', () => {
 		writer.header(META);
 		writer.chunk('stdout', 1, noise(3000, 9));
 		writer.chunk('stdin', 2, noise(20, 10));
+		writer.exit({code: 0, signal: null, tMs: 3});
 		await writer.close(200);
 		expect(warnings).toEqual([`the capture is incomplete: 20 bytes of stdin and 3000 bytes of stdout not recorded (gap records mark them) (${file})`]);
 		const decoded = decodeCapture(readFileSync(file));
 		expect(decoded.problems).toEqual([]);
 		expect(decoded.events.map((e) => (e.type === 'mark' ? e.mark : e.type))).toEqual([
-			// Dated at the last byte the writer was given (2 ms), when it gave up on them; not at 0.
-			{type: 'gap', stream: 'stdin', offset: 0, length: 20, reason: 'writer-timeout', tMs: 2},
-			{type: 'gap', stream: 'stdout', offset: 0, length: 3000, reason: 'writer-timeout', tMs: 2},
+			// Dated at the last event the writer was given (the exit, 3 ms), when it gave up on them; not at 0.
+			{type: 'gap', stream: 'stdin', offset: 0, length: 20, reason: 'writer-timeout', tMs: 3},
+			{type: 'gap', stream: 'stdout', offset: 0, length: 3000, reason: 'writer-timeout', tMs: 3},
 		]);
 		expect(decoded.end).toEqual({complete: false, recorded: {stdin: 0, stdout: 0, stderr: 0}, missing: {stdin: 20, stdout: 3000, stderr: 0}, gaps: 2});
 	});
