@@ -203,14 +203,22 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	}
 
 	// A binary capture (its completeness was read from its end) without a whole header was cut inside it.
-	if (replay === undefined && isCompletenessTold) throw new UsageError(`view: ${file} is an mcp-wire capture cut short inside its session header: there is nothing to show`);
-	if (replay === undefined) throw new UsageError(`view: ${file} is not an mcp-wire capture (no session header)`);
+	if (replay === undefined) throw noHeaderError(file, isCompletenessTold);
 	reportProblems(file, reader.problems);
 	if (reader.isTruncated && !isCompletenessTold) process.stderr.write(`mcp-wire: ${file}: the capture was cut short (its last record is incomplete); showing everything before it\n`);
 	if (replayError !== undefined) throw new UsageError(`view: ${file} cannot be replayed: ${replayError.message}`);
 	const session = replay.finish();
 	await output.presenter.finish(session);
 	return exitCodeFor(session.getSnapshot().summary, output.failOn);
+}
+
+/**
+ * The error for a file read without a session header: a binary capture (it told its completeness from
+ * its end, `isBinary`) was cut inside its header; anything else is not a capture. The same for every
+ * output of `view`.
+ */
+function noHeaderError(file: string, isBinary: boolean): UsageError {
+	return new UsageError(isBinary ? `view: ${file} is an mcp-wire capture cut short inside its session header: there is nothing to show` : `view: ${file} is not an mcp-wire capture (no session header)`);
 }
 
 /** The TUI's progress line is updated at most this often while a capture loads (ms). */
@@ -296,8 +304,7 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 		}
 	}
 
-	if ((replay === undefined || tuiDone === undefined) && isBinaryCapture) throw new UsageError(`view: ${file} is an mcp-wire capture cut short inside its session header: there is nothing to show`);
-	if (replay === undefined || tuiDone === undefined) throw new UsageError(`view: ${file} is not an mcp-wire capture (no session header)`);
+	if (replay === undefined || tuiDone === undefined) throw noHeaderError(file, isBinaryCapture);
 	const isRead = reader !== undefined;
 	if (isRead) {
 		replay.finish();
