@@ -86,6 +86,8 @@ export class RecordReader {
 	private start: Buffer[] = [];
 	private readonly missing = {stdin: 0, stdout: 0, stderr: 0};
 	private gapCount = 0;
+	/** A `--json` dump's summary said the capture it was made from was cut short (`incomplete.cutShort`). */
+	private isDumpOfCut = false;
 	/** NDJSON: bytes of input split into lines so far, and the input offset of the pending line's start. */
 	private lineInput = 0;
 	private pendingStart = 0;
@@ -105,13 +107,14 @@ export class RecordReader {
 
 	/**
 	 * How complete the input is, from what was read so far (after {@link end}: the whole of it). Gap
-	 * marks count for both formats (a `--json` dump of a capture with gaps carries them as marks).
+	 * marks count for both formats (a `--json` dump of a capture with gaps carries them as marks), and a
+	 * dump whose summary says `incomplete.cutShort` is cut short (the capture it was made from was).
 	 */
 	get completeness(): CaptureCompleteness {
 		const end = this.binary?.captureEnd;
 		const missing = end?.missing ?? {...this.missing};
 		const gaps = end?.gaps ?? this.gapCount;
-		const isCut = this.truncated;
+		const isCut = this.truncated || this.isDumpOfCut;
 		return {format: this.format ?? 1, complete: !isCut && gaps === 0 && (this.binary ? end !== undefined && end.complete : true), cutShort: isCut, missing, gaps};
 	}
 
@@ -186,6 +189,7 @@ export class RecordReader {
 			this.missing[event.mark.stream] += event.mark.length;
 		}
 
+		if (event.type === 'summary' && event.summary.incomplete?.cutShort === true) this.isDumpOfCut = true;
 		this.eventCount++;
 		this.handlers.onEvent(event, recordOffset);
 	}

@@ -161,6 +161,15 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 				throw new UsageError(`${name} is not an mcp-wire capture or --json dump (no session header)`);
 			}
 
+			// A --json dump tells what its capture lacked only in its records (gap marks, the summary's
+			// `incomplete`): said here, after reading, as a capture's end record is said at its header (a
+			// dump that is itself cut gets the next line instead).
+			const completeness = reader.completeness;
+			if (!isBinaryCapture) {
+				const line = describeIncomplete({...completeness, cutShort: completeness.cutShort && !reader.isTruncated});
+				if (line !== undefined) io.writeErr(`mcp-wire: ${name}: ${line}\n`);
+			}
+
 			if (reader.isTruncated) {
 				io.writeErr(`mcp-wire: ${name} is cut short; the report covers the records before the cut\n`);
 			}
@@ -169,13 +178,13 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 				throw new UsageError(`${name} cannot be replayed: ${replayError.message}`);
 			}
 
-			const session = replay.finish();
+			const session = replay.finish({isCutShort: reader.isTruncated});
 			const report = buildReport(keeper!.snapshot(), {
 				kept: keeper!.facts,
 				maxLines: flags.maxLines,
 				redact: flags.redact ? localRedactOptions(undefined, flags.redactPayloads === true, session.meta) : false,
 				toolVersion: VERSION,
-				source: {isTruncated: reader.isTruncated, problems: reader.problems.length},
+				source: {isTruncated: completeness.cutShort, problems: reader.problems.length},
 			});
 			if (flags.out === undefined) {
 				io.writeOut(report.markdown);

@@ -207,7 +207,8 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	reportProblems(file, reader.problems);
 	if (reader.isTruncated && !isCompletenessTold) process.stderr.write(`mcp-wire: ${file}: the capture was cut short (its last record is incomplete); showing everything before it\n`);
 	if (replayError !== undefined) throw new UsageError(`view: ${file} cannot be replayed: ${replayError.message}`);
-	const session = replay.finish();
+	// Cut after the exit record (before the end record): the summary still says cut short (`incomplete`).
+	const session = replay.finish({isCutShort: reader.isTruncated});
 	await output.presenter.finish(session);
 	return exitCodeFor(session.getSnapshot().summary, output.failOn);
 }

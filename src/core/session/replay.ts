@@ -42,8 +42,12 @@ export interface Replay {
 	readonly session: Session;
 	/** Feed the next decoded record, in file order. */
 	feed(event: SessionEvent): void;
-	/** Finish the session as {@link replayEvents} does and return it. Call once, after the last record. */
-	finish(): Session;
+	/**
+	 * Finish the session as {@link replayEvents} does and return it. Call once, after the last record.
+	 * @param options `isCutShort`: the reader saw the input end inside a record or without its end record
+	 *   (a capture cut after the server's exit record): the session is then incomplete even with an exit
+	 */
+	finish(options?: {readonly isCutShort?: boolean}): Session;
 }
 
 /**
@@ -94,10 +98,10 @@ export function createReplay(meta: SessionMeta, options: ReplayOptions = {}): Re
 					break;
 			}
 		},
-		finish() {
+		finish(finishOptions = {}) {
 			if (skipped > 0) options.onProblem?.(`${skipped} chunk record(s) after their stream's end were skipped`);
 			// Without the process's exit the capture has no end (cut short, or taken from a tap still running).
-			session.finish(lastTMs, {isComplete: hasEnd});
+			session.finish(lastTMs, {isComplete: hasEnd && finishOptions.isCutShort !== true});
 			return session;
 		},
 	};
