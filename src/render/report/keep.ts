@@ -2,6 +2,7 @@ import type {Session} from '../../core/session/session.js';
 import type {Finding, FindingCode, Frame, SessionSnapshot, StreamName} from '../../core/types.js';
 import {createKeptBytes} from '../kept-bytes.js';
 import {DEFAULT_MAX_LINES} from './markdown.js';
+import {orderClass} from './sections/context.js';
 
 /** Findings of each code kept from the end of the session (the first ones are kept by the line budget). */
 export const LAST_FINDINGS_KEPT = 5;
@@ -12,6 +13,12 @@ export interface KeptFacts {
 	readonly omitted: ReadonlyMap<FindingCode, number>;
 	/** Codes of the findings on a frame of the kept timeline window. */
 	codesOfFrame(index: number): readonly FindingCode[];
+	/**
+	 * A kept finding's number: its place, from 1, in the report order of all the session's findings
+	 * (sections/context.ts `orderFindings`), the number a report of the whole session gives it; undefined
+	 * for a finding not kept. Call after the session finished.
+	 */
+	numberOf(finding: Finding): number | undefined;
 }
 
 /** A {@link SessionSnapshot} holding only what a report prints, plus the byte ranges it kept (for redaction). */
@@ -47,6 +54,10 @@ export function keepForReport(session: Session, options: {readonly maxLines?: nu
 	const frameCodes = new Map<number, FindingCode[]>();
 	const byCode = new Map<FindingCode, {first: Array<{finding: Finding; seq: number}>; last: Array<{finding: Finding; seq: number; handle: object}>; seen: number}>();
 	let seq = 0;
+	// Findings seen per report-order class, and for each kept finding how many of its class came before it:
+	// its number in the report order of all findings, without holding the others (numberOf).
+	const classSeen = new Map<number, number>();
+	const sameClassBefore = new Map<Finding, number>();
 	session.on((event) => {
 		switch (event.type) {
 			case 'chunk': {
@@ -76,6 +87,10 @@ export function keepForReport(session: Session, options: {readonly maxLines?: nu
 
 				group.seen += 1;
 				seq += 1;
+				const order = orderClass(finding);
+				const before = classSeen.get(order) ?? 0;
+				classSeen.set(order, before + 1);
+				sameClassBefore.set(finding, before);
 				if (group.first.length < firstKept) {
 					group.first.push({finding, seq});
 					bytes.keep(finding);
@@ -83,7 +98,12 @@ export function keepForReport(session: Session, options: {readonly maxLines?: nu
 				}
 
 				group.last.push({finding, seq, handle: bytes.keep(finding)});
-				if (group.last.length > LAST_FINDINGS_KEPT) bytes.release(group.last.shift()!.handle);
+				if (group.last.length > LAST_FINDINGS_KEPT) {
+					const dropped = group.last.shift()!;
+					bytes.release(dropped.handle);
+					sameClassBefore.delete(dropped.finding);
+				}
+
 				break;
 			}
 
@@ -106,6 +126,14 @@ export function keepForReport(session: Session, options: {readonly maxLines?: nu
 				return omitted();
 			},
 			codesOfFrame: (index) => frameCodes.get(index) ?? [],
+			numberOf(finding) {
+				const before = sameClassBefore.get(finding);
+				if (before === undefined) return undefined;
+				const order = orderClass(finding);
+				let number = before + 1;
+				for (const [other, count] of classSeen) if (other < order) number += count;
+				return number;
+			},
 		},
 		snapshot() {
 			const live = session.getSnapshot();

@@ -1,7 +1,7 @@
 import type {SessionSnapshot} from '../../core/types.js';
 import type {KeptFacts} from './keep.js';
 import {describeRedactions, redactSnapshot, type RedactionCounts, type RedactOptions} from './redact.js';
-import {block, FULL_PLAN, orderFindings, planLadder, type Block, type ReportContext, type ReportPlan, type ReportSource} from './sections/context.js';
+import {block, FULL_PLAN, orderFindingIndices, planLadder, type Block, type ReportContext, type ReportPlan, type ReportSource} from './sections/context.js';
 import {environmentLines} from './sections/environment.js';
 import {findingBlocks, findingsTable} from './sections/findings.js';
 import {stderrSection} from './sections/stderr-tail.js';
@@ -97,7 +97,10 @@ export function buildReport(snapshot: SessionSnapshot, options: ReportOptions = 
 	const maxLines = Math.max(1, Math.floor(options.maxLines ?? DEFAULT_MAX_LINES));
 	const redacted = options.redact === false ? undefined : redactSnapshot(snapshot, options.redact ?? {});
 	const shown = redacted?.snapshot ?? snapshot;
-	const findings = orderFindings(shown.findings);
+	// Ordered from the snapshot as kept (redaction maps findings one to one, in place): the keeper knows them.
+	const order = orderFindingIndices(snapshot.findings);
+	const findings = order.map((index) => shown.findings[index]!);
+	const numbers = order.map((index, at) => options.kept?.numberOf(snapshot.findings[index]!) ?? at + 1);
 	const scale = Math.max(20, Math.floor(maxLines / 5));
 	const full: ReportPlan = {...FULL_PLAN, timelineFrames: scale, stderrLines: scale, moreFindings: scale};
 	const codes = new Set(findings.map((finding) => finding.code)).size;
@@ -105,6 +108,7 @@ export function buildReport(snapshot: SessionSnapshot, options: ReportOptions = 
 	const base = {
 		snapshot: shown,
 		findings,
+		numbers,
 		redactions: redacted?.counts,
 		isPayloadRedacted: options.redact !== false && options.redact?.payloads === true,
 		toolVersion: options.toolVersion ?? snapshot.meta.tool.version,

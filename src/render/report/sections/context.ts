@@ -9,8 +9,14 @@ import type {KeptFacts} from '../keep.js';
 export interface ReportContext {
 	/** The session as shown: redacted unless redaction is off. */
 	readonly snapshot: SessionSnapshot;
-	/** Findings in report order ({@link orderFindings}), numbered 1… in this order. */
+	/** Findings in report order ({@link orderFindings}); the kept ones only when the session kept few (keep.ts). */
 	readonly findings: readonly Finding[];
+	/**
+	 * The number of each of `findings` (same index): its place, from 1, in the report order of all the
+	 * session's findings. Stable: the same finding has the same number whatever the report leaves out; the
+	 * numbers skip findings not kept in memory (keep.ts), and the sections say so where they skip.
+	 */
+	readonly numbers: readonly number[];
 	/** Redaction counts; undefined when redaction is off. */
 	readonly redactions: RedactionCounts | undefined;
 	/** True when `--redact-payloads` masked JSON string values. */
@@ -125,11 +131,23 @@ const CAUSE_RANK: Readonly<Partial<Record<FindingCode, number>>> = {
  * that before the request it left unanswered), then in the order found.
  */
 export function orderFindings(findings: readonly Finding[]): Finding[] {
-	const rank = (finding: Finding): number => CAUSE_RANK[finding.code] ?? 0;
+	return orderFindingIndices(findings).map((index) => findings[index]!);
+}
+
+/** The indices of `findings` in report order ({@link orderFindings}). */
+export function orderFindingIndices(findings: readonly Finding[]): number[] {
 	return findings
-		.map((finding, index) => ({finding, index}))
-		.sort((a, b) => SEVERITY_RANK[a.finding.severity] - SEVERITY_RANK[b.finding.severity] || rank(a.finding) - rank(b.finding) || a.index - b.index)
-		.map(({finding}) => finding);
+		.map((finding, index) => ({order: orderClass(finding), index}))
+		.sort((a, b) => a.order - b.order || a.index - b.index)
+		.map(({index}) => index);
+}
+
+/**
+ * A finding's class in report order ({@link orderFindings}): severity first, then {@link CAUSE_RANK};
+ * findings of one class are in the order found. A lower class comes first (0 … 8).
+ */
+export function orderClass(finding: Pick<Finding, 'code' | 'severity'>): number {
+	return SEVERITY_RANK[finding.severity] * 3 + (CAUSE_RANK[finding.code] ?? 0);
 }
 
 /** Codes whose evidence is the process itself (the stderr tail is then shown unfolded). */

@@ -48,14 +48,21 @@ function evidenceHex(context: ReportContext, finding: Finding, max: number): str
 	return [...bytes].map((byte) => hexByte(byte)).join(' ') + (finding.byteLength > bytes.length ? ' …' : '');
 }
 
+/** `a–b`, or `a` for a range of one. */
+function rangeText(first: number, last: number): string {
+	return first === last ? String(first) : `${first}–${last}`;
+}
+
 /**
- * The findings table: number (report order), code, severity, stream, offset (decimal and hex, as the hex
- * excerpts show it), frame index. Three or more consecutive findings of one code on one stream share a
- * row (`2–31`, `` `stray-output` ×30 ``, first … last offset). Rows past `plan.tableRows` fold into
- * `<details>`.
+ * The findings table: number (the finding's place in report order, {@link ReportContext.numbers}), code,
+ * severity, stream, offset (decimal and hex, as the hex excerpts show it), frame index. Three or more
+ * findings of one code on one stream with consecutive numbers share a row (`2–31`, `` `stray-output` ×30 ``,
+ * first … last offset). Findings not kept in memory (keep.ts) get a row of their own with their numbers
+ * (`32–195`, `… 164 findings not listed`), so every number is a finding's own. Rows past `plan.tableRows`
+ * fold into `<details>`.
  */
 export function findingsTable(context: ReportContext): SectionOutput {
-	const {findings, plan} = context;
+	const {findings, numbers, plan} = context;
 	if (findings.length === 0) {
 		return {blocks: [], leftOut: []};
 	}
@@ -63,29 +70,41 @@ export function findingsTable(context: ReportContext): SectionOutput {
 	const header = ['#', 'code', 'severity', 'stream', 'offset', 'frame'];
 	const align = ['r', 'l', 'l', 'l', 'r', 'r'] as const;
 	const severity = (finding: Finding): string => finding.severity + (finding.confidence === 'inferred' ? ' (inferred)' : '');
-	const rows: string[][] = [];
+	// Each row with the numbers it covers (the folded rest names them when it is cut).
+	const rows: Array<{cells: string[]; first: number; last: number}> = [];
+	const hidden = (first: number, last: number): void => {
+		rows.push({cells: [rangeText(first, last), `… ${plural(last - first + 1, 'finding')} not listed`, '', '', '', ''], first, last});
+	};
+
+	let covered = 0;
 	for (let start = 0; start < findings.length; ) {
 		const first = findings[start]!;
+		if (numbers[start]! > covered + 1) hidden(covered + 1, numbers[start]! - 1);
 		let end = start + 1;
-		while (end < findings.length && findings[end]!.code === first.code && findings[end]!.stream === first.stream && findings[end]!.severity === first.severity) {
+		while (end < findings.length && findings[end]!.code === first.code && findings[end]!.stream === first.stream && findings[end]!.severity === first.severity && numbers[end] === numbers[end - 1]! + 1) {
 			end++;
 		}
 
 		if (end - start >= RUN_ROWS) {
 			const last = findings[end - 1]!;
 			const frames = first.frameIndex === undefined || last.frameIndex === undefined ? '–' : `${first.frameIndex}–${last.frameIndex}`;
-			rows.push([`${start + 1}–${end}`, `${code(first.code)} ×${end - start}`, severity(first), streamText(first), `${offsetText(first.offset)} … ${offsetText(last.offset)}`, frames]);
+			const cells = [rangeText(numbers[start]!, numbers[end - 1]!), `${code(first.code)} ×${end - start}`, severity(first), streamText(first), `${offsetText(first.offset)} … ${offsetText(last.offset)}`, frames];
+			rows.push({cells, first: numbers[start]!, last: numbers[end - 1]!});
 		} else {
 			for (let k = start; k < end; k++) {
 				const finding = findings[k]!;
-				rows.push([String(k + 1), code(finding.code), severity(finding), streamText(finding), offsetText(finding.offset), frameText(finding)]);
+				rows.push({cells: [String(numbers[k]), code(finding.code), severity(finding), streamText(finding), offsetText(finding.offset), frameText(finding)], first: numbers[k]!, last: numbers[k]!});
 			}
 		}
 
+		covered = numbers[end - 1]!;
 		start = end;
 	}
 
-	const blocks: Block[] = [block(60, 'the findings table', table(header, align, rows.slice(0, plan.tableRows)))];
+	const {summary} = context.snapshot;
+	const total = summary.errors + summary.warnings + summary.infos;
+	if (context.kept !== undefined && total > covered) hidden(covered + 1, total);
+	const blocks: Block[] = [block(60, 'the findings table', table(header, align, rows.slice(0, plan.tableRows).map((row) => row.cells)))];
 	const leftOut: string[] = [];
 	const omitted = [...(context.kept?.omitted ?? new Map<FindingCode, number>())];
 	if (omitted.length > 0) {
@@ -98,11 +117,12 @@ export function findingsTable(context: ReportContext): SectionOutput {
 	const rest = rows.slice(plan.tableRows);
 	if (rest.length > 0) {
 		const shown = rest.slice(0, plan.foldedTableRows);
-		const body = shown.length > 0 ? table(header, align, shown) : [];
+		const body = shown.length > 0 ? table(header, align, shown.map((row) => row.cells)) : [];
 		const unlisted = rest.length - shown.length;
 		if (unlisted > 0) {
-			body.push('', `… and ${plural(unlisted, 'more row')} not listed.`);
-			leftOut.push(`${plural(unlisted, 'row')} of the findings table`);
+			const numbered = `findings ${rangeText(rest[shown.length]!.first, rest.at(-1)!.last)}`;
+			body.push('', `… and ${plural(unlisted, 'more row')} not listed (${numbered}).`);
+			leftOut.push(`${plural(unlisted, 'row')} of the findings table (${numbered})`);
 		}
 
 		blocks.push(block(15, 'the folded rows of the findings table', details(`${plural(rest.length, 'more row')} of findings`, body)));
@@ -222,7 +242,7 @@ export function findingBlocks(context: ReportContext): SectionOutput {
 	const groups = new Map<FindingCode, Array<{finding: Finding; number: number}>>();
 	for (const [index, finding] of context.findings.entries()) {
 		const group = groups.get(finding.code) ?? [];
-		group.push({finding, number: index + 1});
+		group.push({finding, number: context.numbers[index]!});
 		groups.set(finding.code, group);
 	}
 
