@@ -63,8 +63,9 @@ rmSync(outdir, {recursive: true, force: true});
 await build({
 	absWorkingDir: root,
 	// probe-command: the probe command under a fixed name, so that bin/mcp-wire.js can start loading it
-	// together with the CLI entry (main.js's import() of it resolves to the same file).
-	entryPoints: {'mcp-wire': 'dist/cli/main.js', 'probe-command': 'dist/cli/commands/probe.js', 'capture-writer-worker': 'dist/tap/capture-writer-worker.js'},
+	// together with the CLI entry (main.js's import() of it resolves to the same file). probe-early: what
+	// bin/mcp-wire.js runs first to start a probe's server before the CLI loads (src/cli/probe-early.ts).
+	entryPoints: {'mcp-wire': 'dist/cli/main.js', 'probe-command': 'dist/cli/commands/probe.js', 'probe-early': 'dist/cli/probe-early.js', 'capture-writer-worker': 'dist/tap/capture-writer-worker.js'},
 	outdir,
 	bundle: true,
 	splitting: true,

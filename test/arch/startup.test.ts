@@ -59,6 +59,17 @@ describe('probe start-up path', () => {
 		expect(names.length).toBeLessThanOrEqual(20);
 	});
 
+	it('the early start (bin/mcp-wire.js runs it before the CLI loads) loads no package, not even commander', () => {
+		const {files, packages} = staticGraph(join(root, 'cli', 'probe-early.ts'));
+		expect([...packages.keys()]).toEqual([]);
+		const names = [...files].map((file) => relative(root, file));
+		expect(names).toContain(join('tap', 'probe-start.ts'));
+		expect(names).not.toContain(join('cli', 'main.ts'));
+		expect(names).not.toContain(join('cli', 'options.ts'));
+		// 9 files today (itself, version, tap/probe-start, tap/spawn, the clock, the /proc watch and what it reads).
+		expect(names.length).toBeLessThanOrEqual(10);
+	});
+
 	it('the probe command reaches the exchange and the session through import()', () => {
 		const text = readFileSync(join(root, 'cli', 'commands', 'probe.ts'), 'utf8');
 		expect(text).toMatch(/import\('\.\.\/\.\.\/tap\/probe\.js'\)/);

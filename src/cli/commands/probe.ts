@@ -3,7 +3,8 @@ import type {Session} from '../../core/session/session.js';
 import {USER_STOP_PHASE, type SessionMeta} from '../../core/types.js';
 import {createWaitProgress} from '../wait-progress.js';
 import type {ProbeOptions, ProbeResult, SessionInit} from '../../tap/probe.js';
-import {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, loadSdkSchemas, startProbeServer} from '../../tap/probe-start.js';
+import {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, loadSdkSchemas, startProbeServer, type ProbeServer} from '../../tap/probe-start.js';
+import {discardEarlyProbe, takeEarlyProbe} from '../probe-early.js';
 import {buildEnv, EnvOptionError, loadProcessStarter} from '../../tap/spawn.js';
 import {EXIT, UsageError} from '../exit-codes.js';
 import {collect, exitCodeFor, parseFailOn, parseIgnore, parseMs, parsePositiveInt, resolveColor, type FailOn} from '../options.js';
@@ -109,7 +110,14 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 	const mode: OutputMode = options.json ? 'json' : options.report ? 'report' : 'plain';
 	// Start the server now, and load the rest while it starts. Not under the TUI (it loads first, then
 	// builds each run's session at once) nor on Windows (execa starts the server there).
-	const spawned = isTui || process.platform === 'win32' ? undefined : startProbeServer({...probeOptions, initialize: {protocolVersion: options.protocolVersion, clientVersion: VERSION}});
+	// bin/mcp-wire.js may have started it already, before commander loaded (cli/probe-early.ts): taken only
+	// when it is exactly this spawn.
+	let spawned: ProbeServer | undefined;
+	if (isTui || process.platform === 'win32') discardEarlyProbe();
+	else {
+		const initialize = {protocolVersion: options.protocolVersion, clientVersion: VERSION};
+		spawned = takeEarlyProbe({...probeOptions, initialize}) ?? startProbeServer({...probeOptions, initialize});
+	}
 	const loading = Promise.all([
 		import('../../core/session/session.js'),
 		options.verbose === true ? import('../verbose-log.js') : undefined,

@@ -1,0 +1,90 @@
+import {afterEach, describe, expect, it} from 'vitest';
+import {discardEarlyProbe, earlySpawnRequest, startEarlyProbe, takeEarlyProbe} from '../../src/cli/probe-early.js';
+import {DEFAULT_PROTOCOL_VERSION} from '../../src/tap/probe-start.js';
+import {buildEnv} from '../../src/tap/spawn.js';
+import {VERSION} from '../../src/cli/version.js';
+
+const parentEnv = {PATH: '/usr/bin:/bin', HOME: '/home/u', SECRET: 'x', TERM: 'dumb'};
+const io = {stdinIsTTY: false, stdoutIsTTY: false, env: parentEnv, platform: 'linux' as NodeJS.Platform};
+const argv = (...words: string[]): string[] => ['/usr/bin/node', '/x/bin/mcp-wire.js', ...words];
+
+describe('earlySpawnRequest: the command lines the CLI starts a probe server for before commander loads', () => {
+	it('probe, plain flags, --, a command: the command and the SDK allow-list environment', () => {
+		expect(earlySpawnRequest(argv('probe', '--json', '--', 'node', 'server.js', '--port', '1'), io)).toEqual({command: ['node', 'server.js', '--port', '1'], env: {PATH: '/usr/bin:/bin', HOME: '/home/u', TERM: 'dumb'}, inheritEnv: false});
+		expect(earlySpawnRequest(argv('probe', '--', 'python3', 's.py'), io)?.command).toEqual(['python3', 's.py']);
+		// The environment is the one the probe command builds for the same flags.
+		expect(earlySpawnRequest(argv('probe', '--hex', '--verbose', '--no-redact', '--', 'x'), io)?.env).toEqual(buildEnv({inheritEnv: false, env: [], parentEnv, platform: 'linux'}).env);
+		expect(earlySpawnRequest(argv('probe', '--inherit-env', '--report', '--', 'x'), io)).toEqual({command: ['x'], env: parentEnv, inheritEnv: true});
+	});
+
+	it('anything else is left to commander: other commands, value options, unknown or short flags, no --, no command', () => {
+		for (const words of [
+			['tap', '--', 'node', 's.js'],
+			['probe', '--env', 'A=1', '--', 'node'],
+			['probe', '--cwd', '/tmp', '--', 'node'],
+			['probe', '--timeout', '5000', '--', 'node'],
+			['probe', '--protocol-version', '2024-11-05', '--', 'node'],
+			['probe', '--timeout=5000', '--', 'node'],
+			['probe', '--jsn', '--', 'node'],
+			['probe', '-h', '--', 'node'],
+			['probe', '--help', '--', 'node'],
+			['probe', '--json', 'node', 's.js'],
+			['probe', '--json', '--'],
+			['probe', '--json', '--', ''],
+			['--json', 'probe', '--', 'node'],
+		]) {
+			expect(earlySpawnRequest(argv(...words), io), words.join(' ')).toBeUndefined();
+		}
+	});
+
+	it('not for a run that will be a usage error (--json with --report), the TUI, or Windows', () => {
+		expect(earlySpawnRequest(argv('probe', '--json', '--report', '--', 'node'), io)).toBeUndefined();
+		const terminal = {...io, stdinIsTTY: true, stdoutIsTTY: true};
+		expect(earlySpawnRequest(argv('probe', '--', 'node'), terminal)).toBeUndefined();
+		expect(earlySpawnRequest(argv('probe', '--verbose', '--', 'node'), terminal)).toBeUndefined();
+		// An output asked for, or --no-tui: no TUI, so the server starts early on a terminal too.
+		for (const flag of ['--json', '--report', '--hex', '--no-tui']) expect(earlySpawnRequest(argv('probe', flag, '--', 'node'), terminal)?.command).toEqual(['node']);
+		expect(earlySpawnRequest(argv('probe', '--json', '--', 'node'), {...io, stdinIsTTY: true})?.command).toEqual(['node']);
+		expect(earlySpawnRequest(argv('probe', '--json', '--', 'node'), {...io, platform: 'win32'})).toBeUndefined();
+	});
+});
+
+describe('the early server is handed over only for exactly the spawn the probe command wants', () => {
+	afterEach(() => discardEarlyProbe());
+	const sleeper = ['node', '-e', 'setInterval(() => {}, 1000)'];
+	const initialize = {protocolVersion: DEFAULT_PROTOCOL_VERSION, clientVersion: VERSION};
+	const wanted = (env: Record<string, string>) => ({command: sleeper, env, initialize});
+
+	it('the same command and environment: the started server, once; it got initialize at the spawn', async () => {
+		const server = startEarlyProbe(argv('probe', '--json', '--', ...sleeper));
+		expect(server?.server.pid).toBeGreaterThan(0);
+		expect(startEarlyProbe(argv('probe', '--json', '--', ...sleeper))).toBeUndefined();
+		const env = buildEnv({inheritEnv: false, env: [], parentEnv: process.env, platform: process.platform}).env;
+		expect(takeEarlyProbe(wanted(env))).toBe(server);
+		expect(takeEarlyProbe(wanted(env))).toBeUndefined();
+		expect(new TextDecoder().decode(server!.initialize!.bytes)).toBe(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"${DEFAULT_PROTOCOL_VERSION}","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"${VERSION}"}}}\n`);
+		server!.server.kill('SIGKILL');
+		expect((await server!.server.exited)?.signal).toBe('SIGKILL');
+	});
+
+	it('anything different (env, cwd, protocol version, command): not handed over, and the early server is killed', async () => {
+		const env = buildEnv({inheritEnv: false, env: [], parentEnv: process.env, platform: process.platform}).env;
+		for (const other of [
+			{...wanted({...env, EXTRA: '1'})},
+			{...wanted(env), cwd: '/'},
+			{...wanted(env), initialize: {...initialize, protocolVersion: '2024-11-05'}},
+			{...wanted(env), command: [...sleeper, 'x']},
+		]) {
+			const server = startEarlyProbe(argv('probe', '--json', '--', ...sleeper));
+			expect(takeEarlyProbe(other)).toBeUndefined();
+			expect((await server!.server.exited)?.signal).toBe('SIGKILL');
+		}
+	});
+
+	it('discardEarlyProbe ends a server nobody took (a command line that turned out to be --help or a usage error)', async () => {
+		const server = startEarlyProbe(argv('probe', '--hex', '--', ...sleeper));
+		discardEarlyProbe();
+		expect((await server!.server.exited)?.signal).toBe('SIGKILL');
+		discardEarlyProbe();
+	});
+});
