@@ -5,11 +5,12 @@ import type {Session} from './session.js';
 
 /**
  * A compact frame index for the TUI on a big capture (issue 12 goal 3): per frame and per chunk only
- * numbers in typed arrays (stream, stream offset, lengths, times, sequence numbers, a method id from a
- * string table, the JSON-RPC id when it is a number). The bytes of the frames on screen are read back
- * from the capture file by stream offset when shown (tap/capture-read-back.ts) and their JSON is parsed
- * again then (lazily: `message` is parsed on first use), so memory grows by about 100 bytes per frame
- * and chunk instead of holding every frame's bytes and parsed message.
+ * numbers, in variable-length records (stream, stream offset, lengths, times, sequence numbers, a method
+ * id from a string table, the JSON-RPC id when it is a number; what follows from the previous record or
+ * the chunks is left out). The bytes of the frames on screen are read back from the capture file by
+ * stream offset when shown (tap/capture-read-back.ts) and their JSON is parsed again then (lazily:
+ * `message` is parsed on first use), so memory grows by about 12 bytes per frame and 11 per chunk
+ * (24 MB for a capture of 1M one-read frames) instead of holding every frame's bytes and parsed message.
  *
  * Frames are rebuilt from the bytes exactly as the Session built them (test/core/session/frame-index.test.ts
  * compares every field case and example capture with a retaining Session). Where re-parsing the body
@@ -69,9 +70,121 @@ class Column {
 }
 
 const f64 = (): Column => new Column((n) => new Float64Array(n));
-const u32 = (): Column => new Column((n) => new Uint32Array(n));
-const i32 = (): Column => new Column((n) => new Int32Array(n));
 const u8 = (): Column => new Column((n) => new Uint8Array(n));
+
+/** Bytes per page of a {@link ByteLog}. */
+const LOG_PAGE = 256 * 1024;
+/** No record is longer than this (bytes): a record starts on a new page when fewer bytes are left. */
+const MAX_RECORD = 160;
+
+const scratch = new Float64Array(1);
+const scratchBytes = new Uint8Array(scratch.buffer);
+
+/**
+ * An append-only log of variable-length records in pages of {@link LOG_PAGE} bytes (no copy when it
+ * grows; a record never spans two pages). Numbers are written as LEB128 varints (non-negative integers
+ * up to 2^53, by arithmetic) or as 8-byte floats. A position is `page * LOG_PAGE + byte`.
+ */
+class ByteLog {
+	private readonly pages: Uint8Array[] = [];
+	private page: Uint8Array = new Uint8Array(0);
+	private at = 0;
+
+	/** Start a record: the position it starts at. */
+	begin(): number {
+		if (this.page.length - this.at < MAX_RECORD) {
+			this.page = new Uint8Array(LOG_PAGE);
+			this.pages.push(this.page);
+			this.at = 0;
+		}
+
+		return (this.pages.length - 1) * LOG_PAGE + this.at;
+	}
+
+	byte(value: number): void {
+		this.page[this.at++] = value;
+	}
+
+	/** A non-negative integer up to 2^53. */
+	uint(value: number): void {
+		let n = value;
+		while (n >= 128) {
+			this.page[this.at++] = (n % 128) | 128;
+			n = Math.floor(n / 128);
+		}
+
+		this.page[this.at++] = n;
+	}
+
+	/** An integer with |value| ≤ 2^52 (zigzag). */
+	int(value: number): void {
+		this.uint(value >= 0 ? value * 2 : -value * 2 - 1);
+	}
+
+	float(value: number): void {
+		scratch[0] = value;
+		this.page.set(scratchBytes, this.at);
+		this.at += 8;
+	}
+
+	/** A reader at `position`. */
+	reader(position: number): LogReader {
+		return new LogReader(this.pages, position);
+	}
+}
+
+/** Reads the records of a {@link ByteLog} in order from a position. */
+class LogReader {
+	private pageIndex: number;
+	private page: Uint8Array;
+	private at: number;
+	constructor(
+		private readonly pages: readonly Uint8Array[],
+		position: number,
+	) {
+		this.pageIndex = Math.floor(position / LOG_PAGE);
+		this.page = pages[this.pageIndex] ?? new Uint8Array(0);
+		this.at = position % LOG_PAGE;
+	}
+
+	/** Call before each record: as {@link ByteLog.begin}, a record that would not fit the page's rest is on the next page. */
+	begin(): void {
+		if (LOG_PAGE - this.at < MAX_RECORD) {
+			this.pageIndex++;
+			this.page = this.pages[this.pageIndex] ?? new Uint8Array(0);
+			this.at = 0;
+		}
+	}
+
+	byte(): number {
+		return this.page[this.at++]!;
+	}
+
+	uint(): number {
+		let value = 0;
+		let scale = 1;
+		for (;;) {
+			const b = this.page[this.at++]!;
+			value += (b & 127) * scale;
+			if (b < 128) return value;
+			scale *= 128;
+		}
+	}
+
+	int(): number {
+		const z = this.uint();
+		return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+	}
+
+	float(): number {
+		for (let i = 0; i < 8; i++) scratchBytes[i] = this.page[this.at++]!;
+		return scratch[0]!;
+	}
+}
+
+/** Records between two checkpoints of a log (a checkpoint holds what decoding needs to start there). */
+const EVERY_BITS = 5;
+const EVERY = 1 << EVERY_BITS;
 
 const STREAMS: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
 const STREAM_CODE: Readonly<Record<StreamName, number>> = {stdin: 0, stdout: 1, stderr: 2};
@@ -82,10 +195,13 @@ const TERMINATORS: readonly Terminator[] = ['lf', 'crlf', 'none', 'length'];
 /** `idTag`: how the frame's id is stored. */
 const ID_NONE = 0;
 const ID_NULL = 1;
-const ID_NUMBER = 2;
+/** An integer id, |id| ≤ 2^52 (not -0), in the record. */
+const ID_INT = 2;
 const ID_STRING = 3;
 /** `idTag`: a string id of a big frame, kept in a side map. */
 const ID_KEPT = 4;
+/** Any other number, as a float in the record. */
+const ID_FLOAT = 5;
 
 /** A string table: small ids for the few method names a session uses (-1: none, -2: not in the table, read from the message). */
 class Strings {
@@ -109,64 +225,219 @@ class Strings {
 	}
 }
 
-/** Per stream: the chunks in stream order (for `chunksOf`: how many reads carried a frame, and when). */
+/** A chunk as the index holds it (its bytes are read back). */
+interface ChunkEntry {
+	offset: number;
+	byteLength: number;
+	tMs: number;
+	seq: number;
+}
+
+/** Chunk record flags. */
+const C_CONTIGUOUS = 1;
+const C_SEQ_NEXT = 2;
+
+/** How many of a stream's last chunks are kept at hand to tell a frame's times from (see `FrameIndex.addFrame`). */
+const RECENT_CHUNKS = 64;
+
+/**
+ * Per stream: the chunks in stream order (for `chunksOf`: how many reads carried a frame, and when),
+ * as records of a {@link ByteLog}: the byte length, the offset only when it does not follow the
+ * previous chunk (a gap), the `seq` step only when it is not 1, and the time (8 bytes). About 11
+ * bytes per chunk. A checkpoint every 32 chunks holds the offset and `seq` of its first chunk.
+ */
 class ChunkTable {
 	length = 0;
-	readonly offset = f64();
-	readonly byteLength = u32();
-	readonly tMs = f64();
-	readonly seq = u32();
+	/** End of the last chunk (stream offset). */
+	end = 0;
+	private lastSeq = -1;
+	private readonly log = new ByteLog();
+	private readonly checkPosition = f64();
+	private readonly checkOffset = f64();
+	private readonly checkSeq = f64();
+	/** The last {@link RECENT_CHUNKS} chunks' seq and time, by position modulo the size. */
+	private readonly recentSeq = new Float64Array(RECENT_CHUNKS).fill(-1);
+	private readonly recentTMs = new Float64Array(RECENT_CHUNKS);
 
-	/** Position of the last chunk starting at or before `offset` (-1 when none). */
-	find(offset: number): number {
+	add(offset: number, byteLength: number, tMs: number, seq: number): void {
+		const i = this.length++;
+		const position = this.log.begin();
+		if ((i & (EVERY - 1)) === 0) {
+			const c = i >>> EVERY_BITS;
+			this.checkPosition.set(c, position);
+			this.checkOffset.set(c, offset);
+			this.checkSeq.set(c, seq);
+			// Decoding starts at a checkpoint from its own offset and seq.
+			this.end = offset;
+			this.lastSeq = seq - 1;
+		}
+
+		const isContiguous = offset === this.end;
+		const isSeqNext = seq === this.lastSeq + 1;
+		this.log.byte((isContiguous ? C_CONTIGUOUS : 0) | (isSeqNext ? C_SEQ_NEXT : 0));
+		this.log.uint(byteLength);
+		if (!isContiguous) this.log.uint(offset);
+		if (!isSeqNext) this.log.int(seq - this.lastSeq);
+		this.log.float(tMs);
+		this.end = offset + byteLength;
+		this.lastSeq = seq;
+		this.recentSeq[i % RECENT_CHUNKS] = seq;
+		this.recentTMs[i % RECENT_CHUNKS] = tMs;
+	}
+
+	/** The time of the chunk `seq` when it is one of the last {@link RECENT_CHUNKS} added (else undefined). */
+	recentTime(seq: number): number | undefined {
+		for (let k = 1; k <= Math.min(RECENT_CHUNKS, this.length); k++) {
+			const slot = (this.length - k) % RECENT_CHUNKS;
+			const at = this.recentSeq[slot]!;
+			if (at === seq) return this.recentTMs[slot];
+			if (at < seq) return undefined;
+		}
+
+		return undefined;
+	}
+
+	/** Calls `visit` with the chunks from checkpoint `c` on, in order, until it returns false. */
+	scan(c: number, visit: (chunk: ChunkEntry, i: number) => boolean): void {
+		const reader = this.log.reader(this.checkPosition.get(c));
+		let end = this.checkOffset.get(c);
+		let lastSeq = this.checkSeq.get(c) - 1;
+		const chunk: ChunkEntry = {offset: 0, byteLength: 0, tMs: 0, seq: 0};
+		for (let i = c << EVERY_BITS; i < this.length; i++) {
+			if ((i & (EVERY - 1)) === 0) {
+				const k = i >>> EVERY_BITS;
+				end = this.checkOffset.get(k);
+				lastSeq = this.checkSeq.get(k) - 1;
+			}
+
+			reader.begin();
+			const flags = reader.byte();
+			chunk.byteLength = reader.uint();
+			chunk.offset = flags & C_CONTIGUOUS ? end : reader.uint();
+			chunk.seq = flags & C_SEQ_NEXT ? lastSeq + 1 : lastSeq + reader.int();
+			chunk.tMs = reader.float();
+			end = chunk.offset + chunk.byteLength;
+			lastSeq = chunk.seq;
+			if (!visit(chunk, i)) return;
+		}
+	}
+
+	/** The last checkpoint whose first chunk has `key` (offset or seq) at or before `value` (0 when none). */
+	private checkpointFor(column: Column, value: number): number {
 		let low = 0;
-		let high = this.length;
+		let high = ((this.length - 1) >>> EVERY_BITS) + 1;
 		while (low < high) {
 			const mid = (low + high) >>> 1;
-			if (this.offset.get(mid) <= offset) low = mid + 1;
+			if (column.get(mid) <= value) low = mid + 1;
 			else high = mid;
 		}
 
-		return low - 1;
+		return Math.max(0, low - 1);
 	}
+
+	/** The time of the chunk `seq` of this stream, or undefined when no chunk has it. */
+	timeOf(seq: number): number | undefined {
+		if (this.length === 0) return undefined;
+		const recent = this.recentTime(seq);
+		if (recent !== undefined) return recent;
+		let found: number | undefined;
+		this.scan(this.checkpointFor(this.checkSeq, seq), (chunk) => {
+			if (chunk.seq === seq) found = chunk.tMs;
+			return chunk.seq < seq;
+		});
+		return found;
+	}
+
+	/**
+	 * Calls `visit` with the chunks from a checkpoint whose first chunk starts at or before `offset` (or
+	 * the first chunk) on, in order, until it returns false. Chunks of a stream do not overlap: those
+	 * before the last one starting at or before `offset` end at or before `offset`.
+	 */
+	from(offset: number, visit: (chunk: ChunkEntry) => boolean): void {
+		if (this.length === 0) return;
+		this.scan(this.checkpointFor(this.checkOffset, offset), visit);
+	}
+}
+
+/** Frame record flags, first byte after the kind byte. */
+const F_OFFSET_FOLLOWS = 1 << 3;
+const F_T_CHUNK = 1 << 4;
+const F_FIRST_T_SAME = 1 << 5;
+const F_FIRST_T_CHUNK = 1 << 6;
+const F_ANSWERS = 1 << 7;
+/** Frame record flags, second byte. */
+const G_LATENCY_DERIVED = 1;
+const G_ONE_CHUNK = 2;
+const G_ONE_LINE = 4;
+const G_NO_METHOD = 8;
+
+/** Frame times kept at hand (by index modulo the size) to tell whether a latency is `tMs - request.tMs`. */
+const RECENT_FRAMES = 8192;
+
+/** The numbers of one frame, decoded from its record. */
+interface FrameFields {
+	stream: number;
+	kind: number;
+	framing: number;
+	terminator: number;
+	idTag: number;
+	offset: number;
+	byteLength: number;
+	bodyDelta: number;
+	bodyLength: number;
+	lineCount: number;
+	tMs: number;
+	firstTMs: number;
+	firstSeq: number;
+	lastSeq: number;
+	method: number;
+	answersMethod: number;
+	answersRequest: number;
+	latency: number;
+	/** The latency is `tMs - request.tMs` (not in the record). */
+	isLatencyDerived: boolean;
+	idNumber: number;
+}
+
+/** Decoding state at a frame record: each stream's end (the next frame's offset when it follows) and the last `lastSeq`. */
+interface FrameState {
+	ends: [number, number, number];
+	lastSeq: number;
 }
 
 /**
  * The index itself: chunks (with their place in the file) and frames, added in the order the Session
- * emits them; frames come back as {@link Frame} objects rebuilt from the columns and the bytes read back.
+ * emits them; frames come back as {@link Frame} objects rebuilt from the records and the bytes read back.
+ *
+ * Frames are records of a {@link ByteLog} (about 12 bytes for a one-line JSON-RPC frame): kinds and
+ * flags in two bytes, then varints; the offset only when the frame does not follow the previous one on
+ * its stream; times only when they are not the time of the frame's first/last chunk; a latency only
+ * when it is not `tMs - request.tMs`. A checkpoint every 32 frames holds the decoding state; a frame is
+ * decoded from its checkpoint on (at most 31 records before it). The stream has a column of its own
+ * (filters read it for every frame).
  */
 export class FrameIndex {
 	private count = 0;
 	private readonly chunks: Record<StreamName, ChunkTable> = {stdin: new ChunkTable(), stdout: new ChunkTable(), stderr: new ChunkTable()};
 	private readonly stream = u8();
-	private readonly kind = u8();
-	private readonly framing = u8();
-	private readonly terminator = u8();
-	private readonly idTag = u8();
-	private readonly offset = f64();
-	private readonly byteLength = u32();
-	private readonly bodyDelta = u32();
-	private readonly bodyLength = u32();
-	private readonly lineCount = u32();
-	private readonly tMs = f64();
-	private readonly firstTMs = f64();
-	private readonly firstSeq = u32();
-	private readonly lastSeq = u32();
-	private readonly method = i32();
-	private readonly answersMethod = i32();
-	private readonly answersRequest = i32();
-	private readonly latency = f64();
-	private readonly idNumber = f64();
+	private readonly log = new ByteLog();
+	private readonly checkPosition = f64();
+	private readonly checkEnds = [f64(), f64(), f64()] as const;
+	private readonly checkSeq = f64();
+	private readonly state: FrameState = {ends: [0, 0, 0], lastSeq: 0};
+	private readonly recentTMs = new Float64Array(RECENT_FRAMES);
 	private readonly strings = new Strings();
 	/** Frames kept whole (see the module comment), by index. */
 	private readonly kept = new Map<number, Frame>();
-	/** Fields the columns cannot hold, by frame index: a raw id token, a big frame's string id or method. */
+	/** Fields the records cannot hold, by frame index: a raw id token, a big frame's string id or method. */
 	private readonly extras = new Map<number, {rawId?: string; id?: string; method?: string; answersMethod?: string}>();
 	/** The last frame added, whole, until the next one: kept when a finding points at it. */
 	private last: Frame | undefined;
 	private readonly cache = new Map<number, Frame>();
 	private bigMessage: {index: number; message: unknown} | undefined;
 	private lastRead: {stream: StreamName; offset: number; length: number; bytes: Uint8Array} | undefined;
+	/** Where decoding stopped: the next record's index, position and state (reading on is cheaper than from a checkpoint). */
+	private resume: {index: number; reader: LogReader; state: FrameState} | undefined;
 
 	/** @param read reads stream bytes back from the capture (see {@link StreamReader}). */
 	constructor(private readonly read: StreamReader) {}
@@ -183,60 +454,168 @@ export class FrameIndex {
 
 	/** Add a chunk the Session made (in `seq` order per stream). */
 	addChunk(chunk: Chunk): void {
-		const table = this.chunks[chunk.stream];
-		const i = table.length++;
-		table.offset.set(i, chunk.offset);
-		table.byteLength.set(i, chunk.bytes.length);
-		table.tMs.set(i, chunk.tMs);
-		table.seq.set(i, chunk.seq);
+		this.chunks[chunk.stream].add(chunk.offset, chunk.bytes.length, chunk.tMs, chunk.seq);
 	}
 
 	/** Add the next frame the Session emitted (`frame.index` must equal {@link length}). */
 	addFrame(frame: Frame): void {
-		const i = this.count++;
+		const i = this.count;
 		if (frame.index !== i) throw new Error(`mcp-wire: frame ${frame.index} added at position ${i}`);
-		this.stream.set(i, STREAM_CODE[frame.stream]);
-		this.kind.set(i, KINDS.indexOf(frame.kind));
-		this.framing.set(i, FRAMINGS.indexOf(frame.framing));
-		this.terminator.set(i, TERMINATORS.indexOf(frame.terminator));
-		this.offset.set(i, frame.offset);
-		this.byteLength.set(i, frame.byteLength);
-		this.bodyDelta.set(i, frame.bodyOffset - frame.offset);
-		this.bodyLength.set(i, frame.bodyLength);
-		this.lineCount.set(i, frame.lineCount);
-		this.tMs.set(i, frame.tMs);
-		this.firstTMs.set(i, frame.firstTMs);
-		this.firstSeq.set(i, frame.firstSeq);
-		this.lastSeq.set(i, frame.lastSeq);
+		const stream = STREAM_CODE[frame.stream];
+		const log = this.log;
+		const state = this.state;
+		const position = log.begin();
+		if ((i & (EVERY - 1)) === 0) {
+			const c = i >>> EVERY_BITS;
+			this.checkPosition.set(c, position);
+			for (let s = 0; s < 3; s++) this.checkEnds[s]!.set(c, state.ends[s]!);
+			this.checkSeq.set(c, state.lastSeq);
+		}
+
+		this.count++;
+		this.stream.set(i, stream);
+		this.resume = undefined;
 		let extra: {rawId?: string; id?: string; method?: string; answersMethod?: string} | undefined;
 		const isBig = frame.bodyLength > BIG_BODY_BYTES;
 		const method = this.strings.idOf(frame.method);
-		this.method.set(i, method);
 		if (method === -2 && isBig) (extra ??= {}).method = frame.method!;
-		if (frame.answers) {
-			const answered = this.strings.idOf(frame.answers.method);
-			this.answersMethod.set(i, answered);
-			if (answered === -2) (extra ??= {}).answersMethod = frame.answers.method;
-			this.answersRequest.set(i, frame.answers.requestIndex);
-			this.latency.set(i, frame.answers.latencyMs);
-		} else {
-			this.answersMethod.set(i, -1);
-			this.answersRequest.set(i, -1);
+		const id = frame.id;
+		let idTag: number;
+		if (id === undefined) idTag = ID_NONE;
+		else if (id === null) idTag = ID_NULL;
+		else if (typeof id === 'number') idTag = Number.isInteger(id) && Math.abs(id) <= 2 ** 52 && !Object.is(id, -0) ? ID_INT : ID_FLOAT;
+		else if (isBig) {
+			idTag = ID_KEPT;
+			(extra ??= {}).id = id;
+		} else idTag = ID_STRING;
+		if (frame.rawId !== undefined) (extra ??= {}).rawId = frame.rawId;
+
+		const chunks = this.chunks[frame.stream];
+		const lastChunkTMs = chunks.recentTime(frame.lastSeq);
+		const firstChunkTMs = frame.firstSeq === frame.lastSeq ? lastChunkTMs : chunks.recentTime(frame.firstSeq);
+		const isTChunk = lastChunkTMs !== undefined && Object.is(lastChunkTMs, frame.tMs);
+		const isFirstTSame = Object.is(frame.firstTMs, frame.tMs);
+		const isFirstTChunk = !isFirstTSame && firstChunkTMs !== undefined && Object.is(firstChunkTMs, frame.firstTMs);
+		const follows = frame.offset === state.ends[stream];
+		const answers = frame.answers;
+		let answersMethod = -1;
+		let isLatencyDerived = false;
+		if (answers) {
+			answersMethod = this.strings.idOf(answers.method);
+			if (answersMethod === -2) (extra ??= {}).answersMethod = answers.method;
+			const request = answers.requestIndex;
+			isLatencyDerived = Number.isInteger(request) && request >= 0 && request < i && i - request < RECENT_FRAMES && Object.is(frame.tMs - this.recentTMs[request % RECENT_FRAMES]!, answers.latencyMs);
 		}
 
-		const id = frame.id;
-		if (id === undefined) this.idTag.set(i, ID_NONE);
-		else if (id === null) this.idTag.set(i, ID_NULL);
-		else if (typeof id === 'number') {
-			this.idTag.set(i, ID_NUMBER);
-			this.idNumber.set(i, id);
-		} else if (isBig) {
-			this.idTag.set(i, ID_KEPT);
-			(extra ??= {}).id = id;
-		} else this.idTag.set(i, ID_STRING);
-		if (frame.rawId !== undefined) (extra ??= {}).rawId = frame.rawId;
 		if (extra) this.extras.set(i, extra);
+		log.byte(stream | (KINDS.indexOf(frame.kind) << 2) | (FRAMINGS.indexOf(frame.framing) << 5) | (TERMINATORS.indexOf(frame.terminator) << 6));
+		log.byte(idTag | (follows ? F_OFFSET_FOLLOWS : 0) | (isTChunk ? F_T_CHUNK : 0) | (isFirstTSame ? F_FIRST_T_SAME : 0) | (isFirstTChunk ? F_FIRST_T_CHUNK : 0) | (answers ? F_ANSWERS : 0));
+		log.byte((isLatencyDerived ? G_LATENCY_DERIVED : 0) | (frame.firstSeq === frame.lastSeq ? G_ONE_CHUNK : 0) | (frame.lineCount === 1 ? G_ONE_LINE : 0) | (method === -1 ? G_NO_METHOD : 0));
+		log.uint(frame.byteLength);
+		if (!follows) log.uint(frame.offset);
+		const bodyDelta = frame.bodyOffset - frame.offset;
+		log.uint(bodyDelta);
+		log.int(frame.byteLength - bodyDelta - frame.bodyLength);
+		if (frame.lineCount !== 1) log.uint(frame.lineCount);
+		log.int(frame.firstSeq - state.lastSeq);
+		if (frame.firstSeq !== frame.lastSeq) log.uint(frame.lastSeq - frame.firstSeq);
+		if (!isTChunk) log.float(frame.tMs);
+		if (!isFirstTSame && !isFirstTChunk) log.float(frame.firstTMs);
+		if (method !== -1) log.uint(method + 2);
+		if (answers) {
+			log.uint(answersMethod + 2);
+			log.int(i - answers.requestIndex);
+			if (!isLatencyDerived) log.float(answers.latencyMs);
+		}
+
+		if (idTag === ID_INT) log.int(id as number);
+		else if (idTag === ID_FLOAT) log.float(id as number);
+		state.ends[stream] = frame.offset + frame.byteLength;
+		state.lastSeq = frame.lastSeq;
+		this.recentTMs[i % RECENT_FRAMES] = frame.tMs;
 		this.last = frame;
+	}
+
+	/** The numbers of frame `i` (`0 <= i < length`), decoded from its checkpoint (or from where the last decoding stopped). */
+	private fields(i: number): FrameFields {
+		let reader: LogReader;
+		let state: FrameState;
+		let k: number;
+		const resume = this.resume;
+		if (resume !== undefined && resume.index <= i && i - resume.index < EVERY) {
+			({reader, state, index: k} = resume);
+		} else {
+			const c = i >>> EVERY_BITS;
+			k = c << EVERY_BITS;
+			reader = this.log.reader(this.checkPosition.get(c));
+			state = {ends: [this.checkEnds[0].get(c), this.checkEnds[1].get(c), this.checkEnds[2].get(c)], lastSeq: this.checkSeq.get(c)};
+		}
+
+		for (;;) {
+			reader.begin();
+			const fields = this.decode(k, reader, state);
+			k++;
+			if (k > i) {
+				this.resume = {index: k, reader, state};
+				return fields;
+			}
+		}
+	}
+
+	/** Decode one frame record at `reader`, moving `state` past it. */
+	private decode(index: number, reader: LogReader, state: FrameState): FrameFields {
+		const b0 = reader.byte();
+		const b1 = reader.byte();
+		const b2 = reader.byte();
+		const stream = b0 & 3;
+		const byteLength = reader.uint();
+		const offset = b1 & F_OFFSET_FOLLOWS ? state.ends[stream]! : reader.uint();
+		const bodyDelta = reader.uint();
+		const bodyLength = byteLength - bodyDelta - reader.int();
+		const lineCount = b2 & G_ONE_LINE ? 1 : reader.uint();
+		const firstSeq = state.lastSeq + reader.int();
+		const lastSeq = b2 & G_ONE_CHUNK ? firstSeq : firstSeq + reader.uint();
+		const chunks = this.chunks[STREAMS[stream]!];
+		const tMs = b1 & F_T_CHUNK ? chunks.timeOf(lastSeq)! : reader.float();
+		const firstTMs = b1 & F_FIRST_T_SAME ? tMs : b1 & F_FIRST_T_CHUNK ? chunks.timeOf(firstSeq)! : reader.float();
+		const method = b2 & G_NO_METHOD ? -1 : reader.uint() - 2;
+		let answersMethod = -1;
+		let answersRequest = -1;
+		let latency = 0;
+		let isLatencyDerived = false;
+		if (b1 & F_ANSWERS) {
+			answersMethod = reader.uint() - 2;
+			answersRequest = index - reader.int();
+			isLatencyDerived = (b2 & G_LATENCY_DERIVED) !== 0;
+			if (!isLatencyDerived) latency = reader.float();
+		}
+
+		const idTag = b1 & 7;
+		const idNumber = idTag === ID_INT ? reader.int() : idTag === ID_FLOAT ? reader.float() : 0;
+		state.ends[stream] = offset + byteLength;
+		state.lastSeq = lastSeq;
+		return {
+			stream,
+			kind: (b0 >>> 2) & 7,
+			framing: (b0 >>> 5) & 1,
+			terminator: (b0 >>> 6) & 3,
+			idTag,
+			offset,
+			byteLength,
+			bodyDelta,
+			bodyLength,
+			lineCount,
+			tMs,
+			firstTMs,
+			firstSeq,
+			lastSeq,
+			method,
+			answersMethod,
+			answersRequest,
+			latency,
+			isLatencyDerived,
+			idNumber,
+		};
 	}
 
 	/** Note a finding: the frame it points at is kept whole when it is the last one added and not big. */
@@ -245,13 +624,13 @@ export class FrameIndex {
 		if (last !== undefined && finding.frameIndex === last.index && last.bodyLength <= BIG_BODY_BYTES) this.kept.set(last.index, last);
 	}
 
-	/** The stream of frame `index` (from the columns). */
+	/** The stream of frame `index` (from its column). */
 	streamAt(index: number): StreamName {
 		return STREAMS[this.stream.get(index)]!;
 	}
 
 	/**
-	 * Frame `index` rebuilt from the columns; its `message` and `text` are read back and parsed on first
+	 * Frame `index` rebuilt from its record; its `message` and `text` are read back and parsed on first
 	 * use. The last 512 frames built are cached. Undefined outside `[0, length)`.
 	 */
 	frame(index: number): Frame | undefined {
@@ -273,16 +652,16 @@ export class FrameIndex {
 
 	private build(i: number): Frame {
 		const index = this; // eslint-disable-line @typescript-eslint/no-this-alias
-		const kind = KINDS[this.kind.get(i)]!;
-		const stream = STREAMS[this.stream.get(i)]!;
-		const offset = this.offset.get(i);
-		const bodyOffset = offset + this.bodyDelta.get(i);
-		const bodyLength = this.bodyLength.get(i);
+		const f = this.fields(i);
+		const kind = KINDS[f.kind]!;
+		const stream = STREAMS[f.stream]!;
+		const offset = f.offset;
+		const bodyOffset = offset + f.bodyDelta;
+		const bodyLength = f.bodyLength;
 		const extra = this.extras.get(i);
 		const isJson = kind !== 'text' && kind !== 'blank';
-		const methodId = this.method.get(i);
-		const answersMethodId = this.answersMethod.get(i);
-		const idTag = this.idTag.get(i);
+		const methodId = f.method;
+		const idTag = f.idTag;
 		let parsed: {message: unknown} | undefined;
 		const message = (): unknown => {
 			if (parsed) return parsed.message;
@@ -294,20 +673,26 @@ export class FrameIndex {
 		};
 
 		const fromMessage = (key: 'id' | 'method'): unknown => (message() as Record<string, unknown> | undefined)?.[key];
+		let answers: Frame['answers'];
+		if (f.answersMethod !== -1) {
+			const latencyMs = f.isLatencyDerived ? f.tMs - this.fields(f.answersRequest).tMs : f.latency;
+			answers = {method: this.strings.value(f.answersMethod) ?? extra?.answersMethod ?? '', requestIndex: f.answersRequest, latencyMs};
+		}
+
 		const frame: Frame = {
 			index: i,
 			stream,
-			framing: FRAMINGS[this.framing.get(i)]!,
+			framing: FRAMINGS[f.framing]!,
 			offset,
-			byteLength: this.byteLength.get(i),
+			byteLength: f.byteLength,
 			bodyOffset,
 			bodyLength,
-			terminator: TERMINATORS[this.terminator.get(i)]!,
-			lineCount: this.lineCount.get(i),
-			tMs: this.tMs.get(i),
-			firstTMs: this.firstTMs.get(i),
-			firstSeq: this.firstSeq.get(i),
-			lastSeq: this.lastSeq.get(i),
+			terminator: TERMINATORS[f.terminator]!,
+			lineCount: f.lineCount,
+			tMs: f.tMs,
+			firstTMs: f.firstTMs,
+			firstSeq: f.firstSeq,
+			lastSeq: f.lastSeq,
 			kind,
 			get message(): unknown {
 				return isJson ? message() : undefined;
@@ -322,8 +707,9 @@ export class FrameIndex {
 						return undefined;
 					case ID_NULL:
 						return null;
-					case ID_NUMBER:
-						return index.idNumber.get(i);
+					case ID_INT:
+					case ID_FLOAT:
+						return f.idNumber;
 					case ID_KEPT:
 						return extra?.id;
 					default:
@@ -331,10 +717,7 @@ export class FrameIndex {
 				}
 			},
 			...(extra?.rawId === undefined ? {} : {rawId: extra.rawId}),
-			answers:
-				answersMethodId === -1
-					? undefined
-					: {method: index.strings.value(answersMethodId) ?? extra?.answersMethod ?? '', requestIndex: this.answersRequest.get(i), latencyMs: this.latency.get(i)},
+			answers,
 			get text(): string | undefined {
 				return kind === 'text' ? Buffer.from(index.bytes(stream, bodyOffset, bodyLength)).toString('utf8') : undefined;
 			},
@@ -349,8 +732,7 @@ export class FrameIndex {
 	 */
 	bytes(stream: StreamName, offset: number, length: number): Uint8Array {
 		const table = this.chunks[stream];
-		const last = table.length - 1;
-		const end = last < 0 ? 0 : table.offset.get(last) + table.byteLength.get(last);
+		const end = table.length === 0 ? 0 : table.end;
 		const wanted = Math.max(0, Math.min(length, end - offset));
 		if (wanted === 0) return new Uint8Array(0);
 		const kept = this.lastRead;
@@ -364,24 +746,24 @@ export class FrameIndex {
 	chunksIn(stream: StreamName, offset: number, end: number): Chunk[] {
 		const table = this.chunks[stream];
 		const out: Chunk[] = [];
-		for (let i = Math.max(0, table.find(offset)); i < table.length; i++) {
-			const start = table.offset.get(i);
-			if (start >= end) break;
-			const chunkLength = table.byteLength.get(i);
-			if (start + chunkLength <= offset) continue;
-			const read = this.read;
+		const read = this.read;
+		table.from(offset, (chunk) => {
+			const start = chunk.offset;
+			if (start >= end) return false;
+			const chunkLength = chunk.byteLength;
+			if (start + chunkLength <= offset) return true;
 			let bytes: Uint8Array | undefined;
 			out.push({
-				seq: table.seq.get(i),
+				seq: chunk.seq,
 				stream,
-				tMs: table.tMs.get(i),
+				tMs: chunk.tMs,
 				offset: start,
 				get bytes() {
 					return (bytes ??= read(stream, start, chunkLength));
 				},
 			});
-		}
-
+			return true;
+		});
 		return out;
 	}
 }
