@@ -21,9 +21,13 @@
 // rotated); per run: the tap's peak RSS, bytes captured and bytes in gap records (read from the capture's
 // end record), and its throughput as a ratio to the floor of that repetition; medians and the worst case.
 // --long-only runs just that part.
+// The tap pauses reading a source while its capture has no room (at most --capture-wait ms, default
+// 2000): each capture's end record counts those waits (`stalls`), printed per long-stream run.
+// MCP_WIRE_BASELINE_BIN=<another build's bin/mcp-wire.js> adds `tap (before)`, run as shipped by that build,
+// interleaved with the others in both parts (before/after in the same run).
 // Usage: npm run build && node bench/tap.bench.mjs [--quick] [--mb N] [--line BYTES] [--long-only]
 // Env: MCP_WIRE_BIN (default bin/mcp-wire.js), BENCH_REPEAT (default 5; the median is reported),
-// BENCH_LONG_REPEAT (default 3).
+// BENCH_LONG_REPEAT (default 3), MCP_WIRE_BASELINE_BIN.
 
 import {spawn} from 'node:child_process';
 import {closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync} from 'node:fs';
@@ -33,6 +37,7 @@ import {fileURLToPath, pathToFileURL} from 'node:url';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = process.env.MCP_WIRE_BIN ?? path.join(ROOT, 'bin', 'mcp-wire.js');
+const BASELINE_BIN = process.env.MCP_WIRE_BASELINE_BIN;
 const QUICK = process.argv.includes('--quick');
 const MIB = 1024 * 1024;
 const argNumber = (name, fallback) => {
@@ -135,6 +140,7 @@ const CONFIGS = {
 	'relay+file': (args) => ['node', [RELAY_FILE, 'node', SERVER, ...args]],
 	tap: (args) => ['node', [BIN, 'tap', '--name', 'bench', '--', 'node', SERVER, ...args]],
 	'tap (whole)': (args) => ['node', [BIN, 'tap', '--name', 'bench', '--', 'node', SERVER, ...args]],
+	...(BASELINE_BIN === undefined ? {} : {'tap (before)': (args) => ['node', [BASELINE_BIN, 'tap', '--name', 'bench', '--', 'node', SERVER, ...args]]}),
 };
 const CONFIG_ENV = {'tap (whole)': {MCP_WIRE_CAPTURE_LAG_MB: String(2 * THROUGHPUT_BYTES / MIB)}, 'relay+file': {RELAY_FILE_OUT: path.join(work, 'relay-file.out')}};
 
@@ -343,7 +349,7 @@ async function shortStreams(warnings) {
 	}
 
 	for (let i = 0; i < REPEAT; i++) {
-		for (const config of ['direct', 'relay', 'tap']) runs[config].pp.push(await pingPong(config));
+		for (const config of ['direct', 'relay', 'tap', ...(BASELINE_BIN === undefined ? [] : ['tap (before)'])]) runs[config].pp.push(await pingPong(config));
 	}
 
 	const results = {};
@@ -363,7 +369,8 @@ async function shortStreams(warnings) {
 	console.log('');
 	console.log(`throughput (${THROUGHPUT_BYTES / MIB} MiB each way in ${BLOCK}-byte lines, median of ${REPEAT}, MB/s)`);
 	console.log('                 C→S      S→C');
-	for (const [name, r] of [['direct', direct], ['relay', relay], ['relay+file', floor], ['tap', tap], ['tap (whole)', whole]]) console.log(`  ${name.padEnd(11)}${fmt(r.up)} ${fmt(r.down)}`);
+	const before = results['tap (before)'];
+	for (const [name, r] of [['direct', direct], ['relay', relay], ['relay+file', floor], ['tap', tap], ['tap (whole)', whole], ...(before ? [['tap (before)', before]] : [])]) console.log(`  ${name.padEnd(11)}${fmt(r.up)} ${fmt(r.down)}`);
 	const upRatio = ratioTo('tap', 'up');
 	const downRatio = ratioTo('tap', 'down');
 	const isComplete = capture.complete === capture.runs;
@@ -371,60 +378,72 @@ async function shortStreams(warnings) {
 	console.log(
 		`  tap / relay+file ${fmt(upRatio, 2)} ${fmt(downRatio, 2)}   target ≥ 0.90 with every capture complete: ${upRatio >= 0.9 && downRatio >= 0.9 && isComplete ? 'PASS' : `FAIL${isComplete ? '' : ' (captures stopped)'}`}`,
 	);
+	if (before) console.log(`  tap (before) / relay+file ${ratioTo('tap (before)', 'up').toFixed(2)} ${ratioTo('tap (before)', 'down').toFixed(2)}   (${BASELINE_BIN})`);
 	console.log(`  tap (whole) / relay+file ${ratioTo('tap (whole)', 'up').toFixed(2)} ${ratioTo('tap (whole)', 'down').toFixed(2)}   (lag limit raised to ${CONFIG_ENV['tap (whole)'].MCP_WIRE_CAPTURE_LAG_MB} MiB; complete in ${wholeCapture.complete} of ${wholeCapture.runs}: what a complete capture costs)`);
 	console.log('');
 	console.log(`ping-pong round trip (${PINGS} messages after ${WARMUP_PINGS} warm-up, median of ${REPEAT}, µs)`);
 	console.log('              p50      p99   warm-up p99');
-	for (const [name, r] of [['direct', direct], ['relay', relay], ['tap', tap]]) console.log(`  ${name.padEnd(8)}${fmt(r.p50, 1)} ${fmt(r.p99, 1)} ${fmt(r.warmP99, 1)}`);
+	for (const [name, r] of [['direct', direct], ['relay', relay], ['tap', tap], ...(before ? [['tap (before)', before]] : [])]) console.log(`  ${name.padEnd(8)}${fmt(r.p50, 1)} ${fmt(r.p99, 1)} ${fmt(r.warmP99, 1)}`);
 	const p50Over = tap.p50 / relay.p50 - 1;
 	const p99Over = tap.p99 / relay.p99 - 1;
 	console.log(`  tap over relay  ${(p50Over * 100).toFixed(1)}%  ${(p99Over * 100).toFixed(1)}%   target ≤ 25%: ${p50Over <= 0.25 && p99Over <= 0.25 ? 'PASS' : 'FAIL'}   (warm-up p99 ${((tap.warmP99 / relay.warmP99 - 1) * 100).toFixed(1)}%, not a target)`);
 	const p50Added = tap.p50 - relay.p50;
 	console.log(`  tap p50 − relay p50: ${p50Added.toFixed(1)} µs   target ≤ 50 µs: ${p50Added <= 50 ? 'PASS' : 'FAIL'}`);
+	if (before) console.log(`  tap (before) p50 − relay p50: ${(before.p50 - relay.p50).toFixed(1)} µs`);
 }
 
 /**
  * The long stream: RSS_BYTES S→C through the tap, LONG_REPEAT times, each beside the relay+file floor
- * (order rotated), then the bare relay once for its RSS. Prints one line per tap run and the medians
- * and worst case: peak RSS, bytes captured and in gaps (the capture's end record), throughput / floor.
+ * (and `tap (before)` when MCP_WIRE_BASELINE_BIN is set; order rotated), then the bare relay once for
+ * its RSS. Prints one line per tap run and the medians and worst case: peak RSS, bytes captured and in
+ * gaps (the capture's end record), the tap's waits for its capture (end record `stalls`), throughput / floor.
  */
 async function longStream(warnings) {
-	const tapRuns = [];
+	const taps = ['tap', ...(BASELINE_BIN === undefined ? [] : ['tap (before)'])];
+	const runsOf = Object.fromEntries(taps.map((config) => [config, []]));
 	const floorRuns = [];
+	const order = ['relay+file', ...taps];
 	for (let i = 0; i < LONG_REPEAT; i++) {
-		for (const config of i % 2 === 0 ? ['relay+file', 'tap'] : ['tap', 'relay+file']) {
+		for (let k = 0; k < order.length; k++) {
+			const config = order[(k + i) % order.length];
 			let pid;
 			const result = await watchRss(() => pid, throughputDown(config, RSS_BYTES, (p) => (pid = p)));
-			for (const line of result.stderr.split('\n')) if (line.trim() !== '') warnings.add(`${config} (${RSS_BYTES / MIB} MiB): ${line}`);
-			(config === 'tap' ? tapRuns : floorRuns).push(result);
+			for (const line of result.stderr.split('\n')) if (line.trim() !== '') warnings.add(`${config} (${RSS_BYTES / MIB} MiB): ${line.replace(/\(\/[^)]*\)$/, '(…)').replace(/\d+ (ms|bytes|times)/g, 'N $1')}`);
+			(config === 'relay+file' ? floorRuns : runsOf[config]).push(result);
 		}
 	}
 
 	let relayPid;
 	const relayRss = await watchRss(() => relayPid, throughputDown('relay', RSS_BYTES, (pid) => (relayPid = pid)));
-	console.log('');
-	console.log(`long stream: ${RSS_BYTES / MIB} MiB S→C in ${BLOCK}-byte lines, ${LONG_REPEAT} runs of the tap beside the relay+file floor (peak RSS = VmHWM)`);
-	console.log('  run   captured MiB   gap bytes   peak RSS MiB   MB/s   floor MB/s   tap/floor');
-	const rows = tapRuns.map((run, i) => {
-		const recorded = run.end ? run.end.recorded.stdin + run.end.recorded.stdout + run.end.recorded.stderr : 0;
-		const missing = run.end ? run.end.missing.stdin + run.end.missing.stdout + run.end.missing.stderr : Number.NaN;
-		const complete = run.end?.complete === true && isCaptureComplete(run.stderr) && run.end.recorded.stdout >= RSS_BYTES;
-		const row = {recorded, missing, complete, rss: run.peakRss, mbps: run.mbps, ratio: run.mbps / floorRuns[i].mbps};
+	for (const config of taps) {
+		console.log('');
+		console.log(`long stream (${config}): ${RSS_BYTES / MIB} MiB S→C in ${BLOCK}-byte lines, ${LONG_REPEAT} runs beside the relay+file floor (peak RSS = VmHWM)`);
+		console.log('  run   captured MiB   gap bytes   peak RSS MiB   MB/s   floor MB/s   tap/floor   waits (ms in all, longest)');
+		const rows = runsOf[config].map((run, i) => {
+			const recorded = run.end ? run.end.recorded.stdin + run.end.recorded.stdout + run.end.recorded.stderr : 0;
+			const missing = run.end ? run.end.missing.stdin + run.end.missing.stdout + run.end.missing.stderr : Number.NaN;
+			const complete = run.end?.complete === true && isCaptureComplete(run.stderr) && run.end.recorded.stdout >= RSS_BYTES;
+			const stalls = run.end?.stalls;
+			const row = {recorded, missing, complete, rss: run.peakRss, mbps: run.mbps, ratio: run.mbps / floorRuns[i].mbps, stalls};
+			const waits = stalls === undefined ? '0' : `${stalls.count} (${stalls.totalMs}, ${stalls.longestMs})${stalls.timedOut > 0 ? `, ${stalls.timedOut} ran out` : ''}`;
+			console.log(
+				`  ${String(i + 1).padStart(3)} ${fmt(recorded / MIB, 1).padStart(14)} ${String(run.end ? missing : 'no end record').padStart(11)} ${fmt(row.rss / MIB, 1).padStart(14)} ${fmt(row.mbps)} ${fmt(floorRuns[i].mbps).padStart(12)} ${fmt(row.ratio, 2).padStart(11)}   ${waits}${complete ? '' : '   INCOMPLETE'}`,
+			);
+			return row;
+		});
+		const completeRuns = rows.filter((row) => row.complete).length;
+		const worstRss = Math.max(...rows.map((row) => row.rss));
+		const worstRatio = Math.min(...rows.map((row) => row.ratio));
+		const worstMissing = Math.max(...rows.map((row) => (Number.isNaN(row.missing) ? Infinity : row.missing)));
+		const longest = Math.max(0, ...rows.map((row) => row.stalls?.longestMs ?? 0));
+		console.log(`  median: peak RSS ${(median(rows.map((row) => row.rss)) / MIB).toFixed(1)} MiB, tap/floor ${median(rows.map((row) => row.ratio)).toFixed(2)}, gap bytes ${median(rows.map((row) => row.missing))}`);
+		console.log(`  worst:  peak RSS ${(worstRss / MIB).toFixed(1)} MiB, tap/floor ${worstRatio.toFixed(2)}, gap bytes ${worstMissing}, longest wait ${longest} ms; captures complete in ${completeRuns} of ${rows.length}`);
+		const isMeasured = worstRss > 0;
 		console.log(
-			`  ${String(i + 1).padStart(3)} ${fmt(recorded / MIB, 1).padStart(14)} ${String(run.end ? missing : 'no end record').padStart(11)} ${fmt(row.rss / MIB, 1).padStart(14)} ${fmt(row.mbps)} ${fmt(floorRuns[i].mbps).padStart(12)} ${fmt(row.ratio, 2).padStart(11)}${complete ? '' : '   INCOMPLETE'}`,
+			`  target: every capture complete, peak RSS < 150 MiB in every run: ${!isMeasured ? 'n/a (no /proc)' : completeRuns === rows.length && worstRss < 150 * MIB ? 'PASS' : 'FAIL'}   (throughput: median tap/floor ${median(rows.map((row) => row.ratio)).toFixed(2)}, target ≥ 0.90: ${median(rows.map((row) => row.ratio)) >= 0.9 ? 'PASS' : 'FAIL'})`,
 		);
-		return row;
-	});
-	const completeRuns = rows.filter((row) => row.complete).length;
-	const worstRss = Math.max(...rows.map((row) => row.rss));
-	const worstRatio = Math.min(...rows.map((row) => row.ratio));
-	const worstMissing = Math.max(...rows.map((row) => (Number.isNaN(row.missing) ? Infinity : row.missing)));
-	console.log(`  median: peak RSS ${(median(rows.map((row) => row.rss)) / MIB).toFixed(1)} MiB, tap/floor ${median(rows.map((row) => row.ratio)).toFixed(2)}, gap bytes ${median(rows.map((row) => row.missing))}`);
-	console.log(`  worst:  peak RSS ${(worstRss / MIB).toFixed(1)} MiB, tap/floor ${worstRatio.toFixed(2)}, gap bytes ${worstMissing}; captures complete in ${completeRuns} of ${rows.length}`);
-	const isMeasured = worstRss > 0;
-	console.log(
-		`  target: every capture complete, peak RSS < 150 MiB in every run: ${!isMeasured ? 'n/a (no /proc)' : completeRuns === rows.length && worstRss < 150 * MIB ? 'PASS' : 'FAIL'}   (throughput: median tap/floor ${median(rows.map((row) => row.ratio)).toFixed(2)}, target ≥ 0.90: ${median(rows.map((row) => row.ratio)) >= 0.9 ? 'PASS' : 'FAIL'})`,
-	);
+	}
+
 	console.log(`  relay ${(relayRss.peakRss / MIB).toFixed(1)} MiB at ${relayRss.mbps.toFixed(0)} MB/s; relay+file ${(median(floorRuns.map((run) => run.peakRss)) / MIB).toFixed(1)} MiB (median)`);
 }
 

@@ -28,6 +28,7 @@ export {
 	isBinaryCapture,
 	readCaptureEnd,
 	type CaptureEnd,
+	type CaptureStalls,
 	type DecodedCapture,
 } from './capture/binary-codec.js';
 export * as jsonrpc from './jsonrpc/index.js';

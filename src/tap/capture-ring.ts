@@ -313,7 +313,7 @@ export class RingProducer extends RingViews {
 	}
 
 	/** Bytes of `arena` published and not yet released by the consumer (0 once it is gone). */
-	private consumerLag(arena: number): number {
+	consumerLag(arena: number): number {
 		return this.isConsumerGone ? 0 : Math.max(0, this.published[arena]! - Math.max(this.load(ARENA_TAIL + arena), this.floors[arena]!));
 	}
 

@@ -2,7 +2,7 @@ import {Buffer} from 'node:buffer';
 import {ftruncateSync, writeSync, writevSync} from 'node:fs';
 import path from 'node:path';
 import {isMainThread, parentPort, workerData} from 'node:worker_threads';
-import {encodeEndRecord, encodeGapRecord, encodeJsonRecord, RECORD_HEAD_BYTES, RECORD_TYPE, writeRecordHead, type CaptureEnd} from '../core/capture/binary-codec.js';
+import {encodeEndRecord, encodeGapRecord, encodeJsonRecord, RECORD_HEAD_BYTES, RECORD_TYPE, writeRecordHead, type CaptureEnd, type CaptureStalls} from '../core/capture/binary-codec.js';
 import {encodeEvent} from '../core/capture/record-codec.js';
 import {dressFinding} from '../core/detectors/catalog.js';
 import type {CaptureGapReason, ExitInfo, FindingDraft, Mark, StreamName} from '../core/types.js';
@@ -210,7 +210,7 @@ export class CaptureSink {
 
 			case ENTRY.close: {
 				const close = parseJson<CaptureClose>(entry.payload);
-				this.end(close?.forwarded, entry.tMs);
+				this.end(close?.forwarded, entry.tMs, close?.stalls);
 				break;
 			}
 		}
@@ -221,9 +221,10 @@ export class CaptureSink {
 
 	/**
 	 * The end of the capture: a gap for every byte forwarded but not covered (`forwarded` per stream,
-	 * from the main thread), then the end record. Written once; later entries are ignored.
+	 * from the main thread), then the end record (with `stalls`, the tap's waits for the capture, when
+	 * there were any). Written once; later entries are ignored.
 	 */
-	end(forwarded: Readonly<Record<StreamName, number>> | undefined, tMs: number): void {
+	end(forwarded: Readonly<Record<StreamName, number>> | undefined, tMs: number, stalls?: CaptureStalls): void {
 		if (this.isEnded) return;
 		if (this.hasFailed) {
 			// What the file holds is what was written before the failure: the rest is one gap per stream.
@@ -242,7 +243,7 @@ export class CaptureSink {
 		}
 
 		this.isEnded = true;
-		const end: CaptureEnd = {complete: this.gaps === 0 && !this.hasFailed, recorded: {...this.recorded}, missing: {...this.missing}, gaps: this.gaps};
+		const end: CaptureEnd = {complete: this.gaps === 0 && !this.hasFailed, recorded: {...this.recorded}, missing: {...this.missing}, gaps: this.gaps, ...(stalls === undefined ? {} : {stalls})};
 		this.push(encodeEndRecord(end, tMs));
 	}
 

@@ -1,7 +1,8 @@
 import {closeSync, fchmodSync, ftruncateSync, writeSync} from 'node:fs';
 import path from 'node:path';
 import {Worker} from 'node:worker_threads';
-import {encodeCaptureStart, encodeEndRecord, encodeGapRecord} from '../core/capture/binary-codec.js';
+import {performance} from 'node:perf_hooks';
+import {encodeCaptureStart, encodeEndRecord, encodeGapRecord, type CaptureStalls} from '../core/capture/binary-codec.js';
 import type {CaptureGapReason, ExitInfo, FindingDraft, Mark, SessionMeta, StreamName} from '../core/types.js';
 import {ensurePrivateDir, openCaptureFile, type PruneLimits} from './capture-store.js';
 import {ARENA, createRing, DEFAULT_RING_BYTES, ENTRY, RING_RESERVE_BYTES, RingProducer, type EntryKind, type RingMemory} from './capture-ring.js';
@@ -12,13 +13,31 @@ import {ARENA, createRing, DEFAULT_RING_BYTES, ENTRY, RING_RESERVE_BYTES, RingPr
  * ({@link CaptureWriter.chunkAt}: a pipe read in place, see pass-through.ts) and one memcpy otherwise
  * ({@link CaptureWriter.chunk}); neither allocates or posts a message. A worker thread
  * (capture-writer-worker.ts) drains the ring (capture-ring.ts), appends binary records (binary-codec.ts:
- * the raw bytes behind a 24-byte head) to the capture file and serves live attach sockets. So
- * inspection never slows or blocks forwarding: when the worker falls a whole arena behind on a stream
- * (the lag limit), the reads that do not fit are not recorded, a gap record says which bytes are
- * missing, recording resumes once there is room, and forwarding goes on (issue 13 item 6: a capture
- * never lies). The file and its header are written here, synchronously, before anything else; at
- * close the writer gets time to drain, and when it cannot finish, the rest is recorded as a gap here.
+ * the raw bytes behind a 24-byte head) to the capture file and serves live attach sockets.
+ *
+ * When the worker falls a whole arena behind on a stream (a writer thread kept off the CPU on a loaded
+ * machine: measured 100–600 ms while forwarding ran at 300–500 MB/s), a read that does not fit is
+ * still forwarded at once, but the writer keeps it and tells the caller to stop READING that source
+ * (the chunk calls return false) until the writer made room, at most {@link CaptureWriterOptions.waitMs}
+ * per wait (`tap --capture-wait`, default {@link DEFAULT_CAPTURE_WAIT_MS}): the source then blocks on
+ * its full pipe, as it would behind a relay whose file write blocks. When the wait runs out, that read
+ * becomes a gap record of its exact bytes, the stream stops waiting until one of its reads is recorded
+ * again, and reads that do not fit meanwhile are not recorded either (gap records say which bytes are
+ * missing; issue 13 item 6: a capture never lies); forwarding goes on. With `waitMs` 0 nothing waits:
+ * reads that do not fit are not recorded at once. Each wait is counted in the end record (`stalls`).
+ * The file and its header are written here, synchronously, before anything else; at close the writer
+ * gets time to drain, and when it cannot finish, the rest is recorded as a gap here.
  */
+
+/**
+ * Default of {@link CaptureWriterOptions.waitMs} (`tap --capture-wait`), ms: longer than the 100–600 ms a
+ * capture writer thread was measured runnable but off the CPU on a loaded 2-core machine (bench:tap,
+ * 1 GiB stream, /proc/thread-self/schedstat), short enough that a writer stuck for good (a hung disk)
+ * costs a client one visible pause, not a hang.
+ */
+export const DEFAULT_CAPTURE_WAIT_MS = 2000;
+/** How often a waiting read is tried again (ms). */
+const RETRY_MS = 2;
 
 /** Float64 words of the shared progress block: what the capture file holds, written by the worker after each write. */
 export const PROGRESS = {offsets: 0, recorded: 3, missing: 6, gaps: 9, failed: 10, size: 11, words: 12} as const;
@@ -26,6 +45,8 @@ export const PROGRESS = {offsets: 0, recorded: 3, missing: 6, gaps: 9, failed: 1
 /** The close entry's payload: bytes forwarded per stream (the worker records a gap for what it has not covered). */
 export interface CaptureClose {
 	readonly forwarded: Readonly<Record<StreamName, number>>;
+	/** The waits for the capture, for the end record (absent: none). */
+	readonly stalls?: CaptureStalls;
 }
 
 /** What the worker needs to start (sent as `workerData`). */
@@ -69,6 +90,13 @@ export interface CaptureWriterOptions {
 	readonly workerUrl?: URL;
 	/** ms attached clients get to catch up at the end (default 1000). */
 	readonly lingerMs?: number;
+	/**
+	 * How long a source may be kept from reading while the capture has no room for its last read (ms,
+	 * per wait; default {@link DEFAULT_CAPTURE_WAIT_MS}; 0: never wait, drop at once).
+	 */
+	readonly waitMs?: number;
+	/** The clock waits are measured with (ms; default `performance.now`). */
+	readonly now?: () => number;
 }
 
 
@@ -83,13 +111,16 @@ function describeError(error: unknown): string {
 	return code !== undefined && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
-/** A control entry waiting on the main thread for ring space, in order. */
+/** An entry waiting on the main thread for ring space, in order: a control entry, or a read that did not fit. */
 interface HeldEntry {
 	readonly kind: EntryKind;
-	/** The stream a gap entry is about (control entries: stdout, unused). */
+	/** The stream a gap or chunk entry is about (control entries: stdout, unused). */
 	readonly stream?: StreamName;
 	readonly tMs: number;
 	readonly payload: Uint8Array;
+	/** A chunk: when its wait started (ms, `now`), and what resumes its source once it is recorded or given up. */
+	readonly since?: number;
+	readonly resume?: (() => void) | undefined;
 }
 
 /** Control records live in the stderr arena (small, rare). */
@@ -98,7 +129,9 @@ const CONTROL_ARENA = ARENA.stderr;
 /**
  * The main-thread handle of a capture: cheap, never-throwing calls in the order events happened.
  * Every failure (worker crash, ring overflow) becomes one warning through `onWarning`, and later calls
- * record nothing; forwarding is never affected.
+ * record nothing; forwarding is never affected. The only thing the capture holds back is the next
+ * read of a source whose last read it had no room for (the chunk calls return false), for at most
+ * {@link CaptureWriterOptions.waitMs} each time; a writer that stops or fails resumes them at once.
  */
 export class CaptureWriter {
 	/** The capture file path. */
@@ -123,9 +156,20 @@ export class CaptureWriter {
 	/** Control entries that did not fit yet (only ever after the chunks stopped: order is kept). */
 	private held: HeldEntry[] = [];
 	private heldTimer: NodeJS.Timeout | undefined;
+	/** The wait limit per read (ms; 0: no waits) and its clock. */
+	private readonly waitMs: number;
+	private readonly now: () => number;
+	/** Per stream: a wait ran out, so reads are not waited for until one of them is recorded again. */
+	private readonly isWaitOver: Record<StreamName, boolean> = {stdin: false, stdout: false, stderr: false};
+	/** Waits so far (durations in ms, not rounded). */
+	private readonly stallCount = {count: 0, totalMs: 0, longestMs: 0, timedOut: 0};
+	/** After close started: reads are not waited for any more. */
+	private isClosing = false;
 
 	private constructor(options: CaptureWriterOptions) {
 		this.path = options.path;
+		this.waitMs = Math.max(0, options.waitMs ?? DEFAULT_CAPTURE_WAIT_MS);
+		this.now = options.now ?? (() => performance.now());
 		this.privateDir = options.privateDir;
 		this.onWarning = options.onWarning;
 		const memory = createRing(options.ringBytes ?? DEFAULT_RING_BYTES);
@@ -149,6 +193,8 @@ export class CaptureWriter {
 		const stop = (): void => {
 			this.isDisabled = true;
 			this.ring.consumerGone();
+			// Nothing will be recorded: sources waiting for room read on.
+			this.releaseAll();
 			resolveDone();
 		};
 
@@ -215,30 +261,84 @@ export class CaptureWriter {
 
 	/**
 	 * Record bytes that crossed `stream` at `tMs` (ms on the session clock) by copying them into the ring:
-	 * for streams not read in place (a terminal, a file, the server's stderr). When they do not fit, they
-	 * become part of a gap (one warning per session).
+	 * for streams not read in place (a terminal, a file, the server's stderr). When they do not fit and
+	 * `resume` is given (and waits are on, and this stream's last wait did not run out), the writer keeps
+	 * `bytes` (they must not change afterwards) and returns false: the caller stops reading the source
+	 * until `resume` is called (once: when the bytes are recorded, or after the wait limit, when they
+	 * become a gap). Otherwise bytes that do not fit become part of a gap (one warning per session).
+	 * @returns true when the caller may read on at once
 	 */
-	chunk(stream: StreamName, tMs: number, bytes: Uint8Array): void {
+	chunk(stream: StreamName, tMs: number, bytes: Uint8Array, resume?: () => void): boolean {
 		this.forwarded[stream] += bytes.length;
-		if (!this.isRecording) return;
-		// A held control entry must stay ahead of later chunks: while one waits, chunks cannot be recorded.
+		if (!this.isRecording) return true;
+		// A held entry must stay ahead of later chunks: while one waits, chunks cannot be recorded.
 		// After dropped bytes, the gap is told only once the chunk fits too (one gap per stretch, not one per read).
-		const fits = this.dropped[stream] === 0 || this.ring.reserve(ARENA[stream], bytes.length, RING_RESERVE_BYTES) >= 0;
-		if (this.held.length === 0 && fits && this.tellGap(stream) && this.ring.append(ENTRY.chunk, stream, ARENA[stream], tMs, bytes)) return;
-		this.drop(stream, tMs, bytes.length);
+		if (this.held.length === 0) {
+			const fits = this.dropped[stream] === 0 || this.ring.reserve(ARENA[stream], bytes.length, RING_RESERVE_BYTES) >= 0;
+			if (fits && this.tellGap(stream) && this.ring.append(ENTRY.chunk, stream, ARENA[stream], tMs, bytes)) {
+				this.isWaitOver[stream] = false;
+				return true;
+			}
+		}
+
+		return this.wait(stream, tMs, bytes, bytes.length, resume);
 	}
 
 	/**
 	 * Record `length` bytes that were read in place at `position` of `stream`'s arena (from
 	 * `ring.reserve`; the caller already forwarded them). Costs no copy. When they cannot be recorded,
-	 * the space is only taken (the bytes may still be in flight to their target) and they become a gap.
+	 * the space is only taken (the bytes may still be in flight to their target) and, as in
+	 * {@link chunk}, a copy waits for room (false: stop reading until `resume`) or they become a gap.
+	 * @returns true when the caller may read on at once
 	 */
-	chunkAt(stream: StreamName, tMs: number, position: number, length: number): void {
+	chunkAt(stream: StreamName, tMs: number, position: number, length: number, resume?: () => void): boolean {
 		this.forwarded[stream] += length;
 		const arena = ARENA[stream];
-		if (this.isRecording && this.held.length === 0 && this.tellGap(stream) && this.ring.commit(ENTRY.chunk, stream, arena, tMs, position, length)) return;
+		if (this.isRecording && this.held.length === 0 && this.tellGap(stream) && this.ring.commit(ENTRY.chunk, stream, arena, tMs, position, length)) {
+			this.isWaitOver[stream] = false;
+			return true;
+		}
+
+		const bytes = this.isRecording && this.canWait(stream, resume) ? Buffer.from(this.ring.view(arena, position, length)) : undefined;
 		this.ring.claim(arena, position, length);
-		if (this.isRecording) this.drop(stream, tMs, length);
+		return this.isRecording ? this.wait(stream, tMs, bytes, length, resume) : true;
+	}
+
+	/** The waits for the capture so far (ms rounded; a wait still going counts up to now). */
+	get stalls(): CaptureStalls {
+		const {count, totalMs, longestMs, timedOut} = this.stallCount;
+		let total = totalMs;
+		let longest = longestMs;
+		let open = 0;
+		const now = this.now();
+		for (const entry of this.held) {
+			if (entry.since === undefined) continue;
+			open++;
+			total += now - entry.since;
+			longest = Math.max(longest, now - entry.since);
+		}
+
+		return {count: count + open, totalMs: Math.round(total), longestMs: Math.round(longest), timedOut};
+	}
+
+	/** Whether a read of `stream` that does not fit may wait for room (else it is dropped at once). */
+	private canWait(stream: StreamName, resume: (() => void) | undefined): boolean {
+		return resume !== undefined && this.waitMs > 0 && !this.isWaitOver[stream] && !this.isClosing;
+	}
+
+	/**
+	 * A read of `stream` that could not be recorded now: keep `bytes` behind the held entries and have the
+	 * caller pause its source (false), or, when it may not wait, drop it (a gap).
+	 */
+	private wait(stream: StreamName, tMs: number, bytes: Uint8Array | undefined, length: number, resume: (() => void) | undefined): boolean {
+		if (bytes === undefined || !this.canWait(stream, resume)) {
+			this.drop(stream, tMs, length);
+			return true;
+		}
+
+		this.held.push({kind: ENTRY.chunk, stream, tMs, payload: bytes, since: this.now(), resume});
+		this.flushHeld();
+		return false;
 	}
 
 	/**
@@ -303,9 +403,17 @@ export class CaptureWriter {
 	async close(idleMs = 3000): Promise<void> {
 		if (this.isClosed) return this.done;
 		const started = Date.now();
+		this.isClosing = true;
 		if (!this.isDisabled && this.fd !== undefined) {
+			// Reads still waiting go first (recorded, or a gap when their wait runs out), so the end record counts every wait.
+			while (this.held.some((entry) => entry.since !== undefined) && !this.isDisabled && Date.now() - started < idleMs) {
+				await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+				this.flushHeld();
+			}
+
 			this.holdGaps();
-			this.hold({kind: ENTRY.close, tMs: this.lastTMs, payload: encoder.encode(JSON.stringify({forwarded: this.forwarded} satisfies CaptureClose))});
+			const stalls = this.stalls;
+			this.hold({kind: ENTRY.close, tMs: this.lastTMs, payload: encoder.encode(JSON.stringify({forwarded: this.forwarded, ...(stalls.count === 0 ? {} : {stalls})} satisfies CaptureClose))});
 			this.isClosed = true;
 			while (this.held.length > 0 && !this.isDisabled && Date.now() - started < idleMs) {
 				await new Promise((resolve) => setTimeout(resolve, 2));
@@ -343,6 +451,13 @@ export class CaptureWriter {
 			}
 
 			this.fd = undefined;
+		}
+
+		this.releaseAll();
+		const stalls = this.stalls;
+		if (stalls.count > 0) {
+			const over = stalls.timedOut === 0 ? '' : `; ${stalls.timedOut} ran out, their reads are in gap records`;
+			this.warn(`reading paused ${stalls.count} time${stalls.count === 1 ? '' : 's'} for the capture to catch up (${stalls.totalMs} ms in all, longest ${stalls.longestMs} ms; --capture-wait ${this.waitMs} ms each at most${over}) (${this.path})`);
 		}
 
 		const missing = Object.entries(this.lastMissing).filter(([, n]) => n > 0);
@@ -398,7 +513,8 @@ export class CaptureWriter {
 			gaps++;
 		}
 
-		records.push(encodeEndRecord({complete: gaps === 0, recorded, missing, gaps}, tMs));
+		const stalls = this.stalls;
+		records.push(encodeEndRecord({complete: gaps === 0, recorded, missing, gaps, ...(stalls.count === 0 ? {} : {stalls})}, tMs));
 		this.lastMissing = missing;
 		const bytes = Buffer.concat(records);
 		try {
@@ -417,6 +533,7 @@ export class CaptureWriter {
 	/** The capture is off for good (no file, or the worker failed): later calls record nothing. */
 	private disable(): void {
 		this.isDisabled = true;
+		this.releaseAll();
 		void this.worker?.terminate().catch(() => undefined);
 	}
 
@@ -425,9 +542,15 @@ export class CaptureWriter {
 		if (this.dropped[stream] === 0) this.droppedAt[stream] = tMs;
 		this.dropped[stream] += length;
 		this.droppedTotal[stream] += length;
+		this.warnLag(stream);
+	}
+
+	/** The first time bytes of `stream` go unrecorded: one warning. */
+	private warnLag(stream: StreamName): void {
 		if (!this.hasWarnedLag) {
 			this.hasWarnedLag = true;
-			this.warn(`the capture fell ${this.ring.pendingBytes} bytes behind forwarding (MCP_WIRE_CAPTURE_LAG_MB); reads it has no room for are not recorded (a gap record marks them) until it catches up; forwarding goes on (${this.path})`);
+			const waited = this.waitMs > 0 && this.isWaitOver[stream] ? ` and did not catch up within --capture-wait ${this.waitMs} ms` : '';
+			this.warn(`the capture fell ${this.ring.pendingBytes} bytes behind forwarding (MCP_WIRE_CAPTURE_LAG_MB)${waited}; reads it has no room for are not recorded (a gap record marks them) until it catches up; forwarding goes on (${this.path})`);
 		}
 	}
 
@@ -467,21 +590,78 @@ export class CaptureWriter {
 		this.flushHeld();
 	}
 
-	/** Move held entries into the ring while they fit; retry shortly when some remain. */
+	/**
+	 * Move held entries into the ring, in order, while they fit; retry shortly when some remain. A held
+	 * read goes in once it fits and its arena is at most half full (so its source, resumed, has room to
+	 * read on rather than stop again at once); a read whose wait reached the limit becomes a gap entry
+	 * of its exact length in its place. Sources are resumed once their read left the queue.
+	 */
 	private flushHeld(): void {
 		let count = 0;
-		for (const entry of this.held) {
-			if (!this.ring.append(entry.kind, entry.stream ?? 'stdout', CONTROL_ARENA, entry.tMs, entry.payload, true)) break;
+		const resumes: (() => void)[] = [];
+		const now = this.held.some((entry) => entry.since !== undefined) ? this.now() : 0;
+		for (let i = 0; i < this.held.length; i++) {
+			const entry = this.held[i]!;
+			if (entry.since !== undefined) {
+				const stream = entry.stream ?? 'stdout';
+				const arena = ARENA[stream];
+				const isRoom = this.ring.consumerLag(arena) <= this.ring.arenaSize(arena) / 2 && this.ring.append(ENTRY.chunk, stream, arena, entry.tMs, entry.payload);
+				const isOver = !isRoom && now - entry.since >= this.waitMs;
+				if (!isRoom && !isOver) break;
+				this.endStall(now - entry.since, isOver);
+				if (entry.resume) resumes.push(entry.resume);
+				if (isRoom) {
+					this.isWaitOver[stream] = false;
+					count++;
+					continue;
+				}
+
+				// The wait ran out: its bytes are a gap, and this stream waits no more until a read is recorded.
+				this.isWaitOver[stream] = true;
+				this.droppedTotal[stream] += entry.payload.length;
+				this.warnLag(stream);
+				this.held[i] = {kind: ENTRY.gap, stream, tMs: entry.tMs, payload: encoder.encode(JSON.stringify({length: entry.payload.length, reason: 'lag'}))};
+			}
+
+			const control = this.held[i]!;
+			if (!this.ring.append(control.kind, control.stream ?? 'stdout', CONTROL_ARENA, control.tMs, control.payload, true)) break;
 			count++;
 		}
 
 		if (count > 0) this.held = this.held.slice(count);
+		for (const resume of resumes) resume();
 		if (this.held.length === 0 || this.heldTimer !== undefined || this.isDisabled) return;
 		this.heldTimer = setTimeout(() => {
 			this.heldTimer = undefined;
 			this.flushHeld();
-		}, 2);
+		}, RETRY_MS);
 		this.heldTimer.unref();
+	}
+
+	/** One wait ended after `ms` (recorded, or `isOver`: given up as a gap). */
+	private endStall(ms: number, isOver: boolean): void {
+		const counts = this.stallCount;
+		counts.count++;
+		counts.totalMs += ms;
+		counts.longestMs = Math.max(counts.longestMs, ms);
+		if (isOver) counts.timedOut++;
+	}
+
+	/** Resume every source still waiting (the capture stopped or closed: nothing will be recorded for them). */
+	private releaseAll(): void {
+		const waiting = this.held.filter((entry) => entry.since !== undefined && entry.resume !== undefined);
+		if (waiting.length === 0) return;
+		const now = this.now();
+		this.held = this.held.map((entry) => {
+			if (entry.since === undefined) return entry;
+			const stream = entry.stream ?? 'stdout';
+			this.droppedTotal[stream] += entry.payload.length;
+			return {kind: ENTRY.gap, stream, tMs: entry.tMs, payload: encoder.encode(JSON.stringify({length: entry.payload.length, reason: 'lag'}))};
+		});
+		for (const entry of waiting) {
+			this.endStall(now - entry.since!, false);
+			entry.resume!();
+		}
 	}
 
 	protected warn(message: string): void {

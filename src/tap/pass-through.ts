@@ -25,7 +25,10 @@ import {describeSpawnError, serverExecaOptions, type SpawnError} from './spawn.j
  *
  * Bytes are forwarded verbatim, each read written on at once, with pipe semantics: when the reader
  * side is full, the source is paused until it drains (backpressure, never an unbounded buffer). Only
- * after a read has been written on is it handed to the capture. On Unix the client's stdin (when it is a
+ * after a read has been written on is it handed to the capture. When the capture has no room for it
+ * (its writer a whole arena behind), the read is still forwarded, and reading that source pauses until
+ * the writer made room, at most `tap --capture-wait` ms (capture-writer.ts): forwarding itself never
+ * waits, only the next read does. On Unix the client's stdin (when it is a
  * pipe or socket) and the server's stdout are read by the kernel straight into the capture's shared
  * ring (Node's `onread`), written on from there and published to the worker in place: no allocation
  * and no copy per read, which is what keeps the tap as fast as a bare relay. Other sources (a terminal,
@@ -437,7 +440,8 @@ const POOL_BYTES = 2 * 1024 * 1024;
  * Reads one pipe or socket straight into the ring arena of its stream, through Node's `net.Socket`
  * `onread`: the kernel copies each read into a reserved region, which is then forwarded and published
  * from where it is. When the arena has no room (the capture is a whole arena behind, or the target is
- * that far behind on its writes), a read lands in a fresh heap buffer instead: forwarding never waits.
+ * that far behind on its writes), a read lands in a fresh heap buffer instead: it is forwarded at once,
+ * and the capture keeps it while the source pauses (see {@link Pump}).
  */
 class InPlaceReader {
 	/** Where the buffer handed out last lives in the arena (-1: a heap buffer). */
@@ -475,8 +479,10 @@ interface PumpOptions {
 
 /**
  * One direction of the tap: each read is written to the target at once, then recorded. Backpressure:
- * when the target's buffer is full the source is paused until it drains. When the target closes or
- * fails, reading goes on (the bytes are still recorded, and the source never blocks on a full pipe).
+ * when the target's buffer is full the source is paused until it drains; when the capture has no room
+ * for the read, until the capture resumes it (it made room, or its wait limit passed); reading goes on
+ * once neither holds it. When the target closes or fails, reading goes on (the bytes are still
+ * recorded, and the source never blocks on a full pipe).
  */
 class Pump {
 	/** Called once when the source ends (EOF, error or close). */
@@ -492,8 +498,16 @@ class Pump {
 	/** Bumped when writes in flight are abandoned, so their late callbacks release nothing. */
 	private generation = 0;
 	private readonly arena: number;
+	/** Paused until the target drains / until the capture made room for the last read. */
+	private isWaitingDrain = false;
+	private isWaitingCapture = false;
 	private readonly resume = (): void => {
-		this.resumeSource();
+		this.isWaitingDrain = false;
+		if (!this.isWaitingCapture) this.resumeSource();
+	};
+	private readonly captureResume = (): void => {
+		this.isWaitingCapture = false;
+		if (!this.isWaitingDrain) this.resumeSource();
 	};
 
 	constructor(private readonly options: PumpOptions) {
@@ -550,6 +564,7 @@ class Pump {
 	/** Stop reading (the session is over). */
 	stop(): void {
 		this.detach();
+		this.resumeSource = () => undefined;
 	}
 
 	/**
@@ -575,20 +590,25 @@ class Pump {
 				isWriting = true;
 			}
 
-			if (!isWriting) target.once('drain', this.resume);
+			if (!isWriting) {
+				this.isWaitingDrain = true;
+				target.once('drain', this.resume);
+			}
 		}
 
 		this.options.onCount(chunk.length);
 		const tMs = clock.now();
+		let isRecorded = true;
 		try {
-			if (position < 0) capture?.chunk(stream, tMs, chunk);
-			else if (capture) capture.chunkAt(stream, tMs, position, chunk.length);
+			if (position < 0) isRecorded = capture?.chunk(stream, tMs, chunk, this.captureResume) ?? true;
+			else if (capture) isRecorded = capture.chunkAt(stream, tMs, position, chunk.length, this.captureResume);
 			else ring.claim(this.arena, position, chunk.length);
 		} catch {
 			// the capture never breaks forwarding
 		}
 
-		return isWriting;
+		if (!isRecorded) this.isWaitingCapture = true;
+		return isWriting && isRecorded;
 	}
 
 	private end(): void {

@@ -1,7 +1,7 @@
 import {isUtf8} from 'node:buffer';
 import {lstatSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import {Command, Option} from 'commander';
+import {Command, InvalidArgumentError, Option} from 'commander';
 import type {SessionMeta} from '../../core/types.js';
 import {
 	captureFileName,
@@ -14,7 +14,7 @@ import {
 	sanitizeName,
 	socketPath,
 } from '../../tap/capture-store.js';
-import {CaptureWriter} from '../../tap/capture-writer.js';
+import {CaptureWriter, DEFAULT_CAPTURE_WAIT_MS} from '../../tap/capture-writer.js';
 import {createClock} from '../../tap/clock.js';
 import {DEFAULT_KILL_AFTER_MS, inPlaceFd, openWireStream, runTap} from '../../tap/pass-through.js';
 import {UsageError} from '../exit-codes.js';
@@ -34,8 +34,9 @@ Nothing of mcp-wire's goes to stdout. The exit code (or signal) is the server's.
 Captures: $XDG_STATE_HOME/mcp-wire/captures (~/.local/state/…; macOS ~/Library/Logs/mcp-wire/captures;
 Windows %LOCALAPPDATA%\\mcp-wire\\captures), named <time>-<name>-<pid>.ndjson, mode 0600. Old ones are
 pruned: MCP_WIRE_MAX_CAPTURES (default 50 files), MCP_WIRE_MAX_CAPTURE_MB (default 200 MiB); 0 means no limit.
-Reads that come while the capture is MCP_WIRE_CAPTURE_LAG_MB (default 48) behind forwarding are not recorded
-(a gap record marks them); forwarding never waits.
+Every read is forwarded at once. When the capture is MCP_WIRE_CAPTURE_LAG_MB (default 48) behind on a
+stream, reading that stream's source pauses until the capture catches up, at most --capture-wait ms
+(default ${DEFAULT_CAPTURE_WAIT_MS}) each time; after that, reads it has no room for are not recorded (a gap record marks them).
 SIGINT, SIGTERM and SIGHUP are forwarded; a server still running MCP_WIRE_KILL_AFTER_MS (default 1500,
 0: never) later is sent SIGKILL, as a client would do next (and the tap cannot forward SIGKILL).
 Watch live with \`mcp-wire sessions\` and \`mcp-wire attach\`; open a capture with \`mcp-wire view FILE\`.
@@ -75,6 +76,23 @@ function dieOfSignal(signal: NodeJS.Signals): void {
 interface TapCliOptions {
 	readonly capture?: string | boolean;
 	readonly name?: string;
+	readonly captureWait?: number;
+}
+
+/** The longest `--capture-wait` (ms): Node's largest timer delay. */
+const MAX_CAPTURE_WAIT_MS = 2 ** 31 - 1;
+
+/**
+ * commander parser for `--capture-wait <ms>`: a whole number of ms, 0 (never wait) up to
+ * {@link MAX_CAPTURE_WAIT_MS}; anything else is a usage error (exit 2).
+ */
+export function parseCaptureWait(value: string): number {
+	const n = Number(value);
+	if (value.trim() === '' || !Number.isInteger(n) || n < 0 || n > MAX_CAPTURE_WAIT_MS) {
+		throw new InvalidArgumentError(`--capture-wait takes a whole number of ms from 0 (never wait) to ${MAX_CAPTURE_WAIT_MS}, got "${value}"`);
+	}
+
+	return n;
 }
 
 /**
@@ -100,10 +118,9 @@ function numberFromEnv(
 }
 
 /**
- * `MCP_WIRE_CAPTURE_LAG_MB`: how far (MiB) the capture may fall behind forwarding before recording stops
- * on one stream (default 48: the size of the ring's stdin and stdout arenas, see DEFAULT_RING_BYTES), in bytes. Raising it keeps
- * whole captures of big payloads on a busy machine at the cost of that much memory; forwarding is never
- * slowed either way.
+ * `MCP_WIRE_CAPTURE_LAG_MB`: how far (MiB) the capture may fall behind forwarding before reading waits for it (`--capture-wait`) and then recording stops
+ * on one stream (default 48: the size of the ring's stdin and stdout arenas, see DEFAULT_RING_BYTES), in bytes. Raising it
+ * lets the capture fall further behind before the source is paused, at the cost of that much memory.
  */
 function captureLagFromEnv(env: Readonly<Record<string, string | undefined>>, warn: (message: string) => void): number | undefined {
 	const mb = numberFromEnv(env, 'MCP_WIRE_CAPTURE_LAG_MB', {min: 0, isMinExcluded: true, expected: 'a positive number of MiB', fallback: '48'}, warn);
@@ -133,6 +150,9 @@ export function tapCommand(): Command {
 		.addOption(new Option('--capture <file>', 'write the capture to FILE instead of the state directory (not pruned; an existing FILE is kept and the capture goes to FILE.1, FILE.2, … before its extension)'))
 		.addOption(new Option('--no-capture', 'record nothing and serve no live socket (a pure relay)'))
 		.option('--name <name>', 'name for the capture file and `mcp-wire attach NAME` (default: from the command)')
+		.addOption(
+			new Option('--capture-wait <ms>', `when the capture is a whole buffer behind, pause reading the source that many ms at most for it to catch up (bytes already read are forwarded at once); 0: never pause, leave a gap (default ${DEFAULT_CAPTURE_WAIT_MS})`).argParser(parseCaptureWait),
+		)
 		.passThroughOptions()
 		.addHelpText('after', DIAGRAM)
 		.action(async (command: string[], options: TapCliOptions) => {
@@ -198,6 +218,7 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 							capturePath = explicit ?? path.join(dir, captureFileName(new Date(clock.startedAt), name, process.pid));
 							return CaptureWriter.start({
 								...(lag === undefined ? {} : {ringBytes: lag}),
+								...(options.captureWait === undefined ? {} : {waitMs: options.captureWait}),
 								path: capturePath,
 								...(explicit === undefined ? {privateDir: dir, prune: {maxFiles: limits.maxFiles, maxBytes: limits.maxBytes}} : {}),
 								socket: {

@@ -23,6 +23,7 @@ import type {SessionMeta} from '../types.js';
  * Every number is little-endian. Payloads: chunk, the bytes as they crossed; mark, exit and finding,
  * the format-1 NDJSON record (UTF-8 JSON, no LF); gap, `{"length":N,"reason":"lag"}` (`length` bytes of
  * `stream` from `offset` were forwarded but are not in the file); end, the JSON of {@link CaptureEnd}
+ * (with `stalls` only when the tap paused reading for the capture)
  * followed by a u32 (the whole end record's size in bytes) and ASCII `MWND`, so a reader finds it from
  * the file's last 8 bytes before reading anything else. A file without an end record was cut short (the
  * tap was killed). Unknown record types are skipped (their length is known).
@@ -62,6 +63,23 @@ export interface CaptureEnd {
 	readonly missing: StreamBytes;
 	/** Number of gap records. */
 	readonly gaps: number;
+	/** Times the tap paused reading a source for the capture to catch up (absent: none). */
+	readonly stalls?: CaptureStalls;
+}
+
+/**
+ * The tap's waits for its capture (`tap --capture-wait`): each time the capture had no room for a read,
+ * the tap stopped reading that source until the writer made room, at most the wait limit.
+ */
+export interface CaptureStalls {
+	/** Number of waits. */
+	readonly count: number;
+	/** All waits together (ms, rounded). */
+	readonly totalMs: number;
+	/** The longest wait (ms, rounded). */
+	readonly longestMs: number;
+	/** Waits that reached the limit: their read is in a gap record instead. */
+	readonly timedOut: number;
 }
 
 /** A decoded gap record, as a session mark. */
@@ -129,6 +147,7 @@ export function encodeEndRecord(end: CaptureEnd, tMs: number): Buffer {
 		recorded: {stdin: end.recorded.stdin, stdout: end.recorded.stdout, stderr: end.recorded.stderr},
 		missing: {stdin: end.missing.stdin, stdout: end.missing.stdout, stderr: end.missing.stderr},
 		gaps: end.gaps,
+		...(end.stalls === undefined ? {} : {stalls: {count: end.stalls.count, totalMs: end.stalls.totalMs, longestMs: end.stalls.longestMs, timedOut: end.stalls.timedOut}}),
 	});
 	const length = json.length + END_TAIL_BYTES;
 	const out = Buffer.allocUnsafe(RECORD_HEAD_BYTES + length);
@@ -176,7 +195,17 @@ function parseEnd(json: string): CaptureEnd | undefined {
 	const recorded = streamBytes(raw['recorded']);
 	const missing = streamBytes(raw['missing']);
 	if (typeof raw['complete'] !== 'boolean' || recorded === undefined || missing === undefined || !isCount(raw['gaps'])) return undefined;
-	return {complete: raw['complete'], recorded, missing, gaps: raw['gaps']};
+	const stalls = parseStalls(raw['stalls']);
+	return {complete: raw['complete'], recorded, missing, gaps: raw['gaps'], ...(stalls === undefined ? {} : {stalls})};
+}
+
+/** The end record's `stalls`, when it is one (otherwise left out: it is only a note). */
+function parseStalls(value: unknown): CaptureStalls | undefined {
+	if (typeof value !== 'object' || value === null) return undefined;
+	const raw = value as Record<string, unknown>;
+	return isCount(raw['count']) && isCount(raw['totalMs']) && isCount(raw['longestMs']) && isCount(raw['timedOut'])
+		? {count: raw['count'], totalMs: raw['totalMs'], longestMs: raw['longestMs'], timedOut: raw['timedOut']}
+		: undefined;
 }
 
 /**
