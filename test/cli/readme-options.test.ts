@@ -29,6 +29,7 @@ describe('README option tables', () => {
 		const nothing = describeRedactions({});
 		expect(nothing).toBe('Redaction: on; nothing secret-looking was found.');
 		expect(flat).toContain(`"${nothing}"`);
+		expect(flat).toContain(`"${describeRedactions({}, {quotesPayloads: false})}"`);
 		const masked = describeRedactions({'secret-value': 1});
 		expect(flat).toContain(`"${masked}"`);
 		expect(flat).not.toMatch(/home directory becomes `~`, the user name `<user>`, secret-looking values and well-known key shapes are masked/);

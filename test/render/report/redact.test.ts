@@ -160,6 +160,8 @@ describe('describeRedactions', () => {
 	it('says when redaction is off or found nothing', () => {
 		expect(describeRedactions(undefined)).toBe('Redaction: off (`--no-redact`): this report shows the capture as it is.');
 		expect(describeRedactions({})).toBe('Redaction: on; nothing secret-looking was found.');
+		expect(describeRedactions({}, {quotesPayloads: false})).toMatch(/^Redaction: on; this report quotes no frame contents .*, so there was nothing in them to redact, /);
+		expect(describeRedactions({'secret-value': 1}, {quotesPayloads: false})).toMatch(/^Redacted: 1 secret value\./);
 	});
 });
 
