@@ -6,7 +6,7 @@ import {createReplay, type Replay} from '../../core/session/replay.js';
 import type {Session} from '../../core/session/session.js';
 import {IndexedSession, type TableStore} from '../../core/session/frame-index.js';
 import type {FindingCode} from '../../core/types.js';
-import {describeIncomplete, readRecordFile} from '../../tap/attach.js';
+import {describeIncomplete, readRecordFile, type CaptureCompleteness} from '../../tap/attach.js';
 import {CaptureBytesReader, CaptureIndex} from '../../tap/capture-read-back.js';
 import type {FirstScreenInfo} from '../../render/tui/first-screen.js';
 import {UsageError} from '../exit-codes.js';
@@ -34,6 +34,8 @@ export interface CaptureLoadProgress {
 	readonly bytesRead: number;
 	readonly totalBytes: number;
 	readonly isDone: boolean;
+	/** What the capture is missing, in the plain path's words (see {@link incompleteSentence}); absent when complete. */
+	readonly incomplete?: string;
 }
 
 /** {@link CaptureLoadProgress} as an external store: `getSnapshot` returns the same object until `update` changes it. */
@@ -222,6 +224,17 @@ function noHeaderError(file: string, isBinary: boolean): UsageError {
 	return new UsageError(isBinary ? `view: ${file} is an mcp-wire capture cut short inside its session header: there is nothing to show` : `view: ${file} is not an mcp-wire capture (no session header)`);
 }
 
+/**
+ * What an NDJSON capture (format 1) read to its end is missing, in the words the plain path uses: its
+ * gaps as `describeIncomplete` says them, and a cut last record as the line `view` writes for it.
+ * Undefined when nothing is missing.
+ */
+function incompleteSentence(completeness: CaptureCompleteness, isTruncated: boolean): string | undefined {
+	const parts = [describeIncomplete({...completeness, cutShort: false}), isTruncated ? 'the capture was cut short (its last record is incomplete); showing everything before it' : undefined];
+	const said = parts.filter((part) => part !== undefined);
+	return said.length === 0 ? undefined : said.join('; ');
+}
+
 /** The TUI's progress line is updated at most this often while a capture loads (ms). */
 const PROGRESS_INTERVAL_MS = 250;
 
@@ -259,9 +272,11 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 	let isBinaryCapture = false;
 	try {
 		reader = await readRecordFile(file, {
-			// A binary capture tells its completeness from its end, before its header is read.
-			onCompleteness: () => {
+			// A binary capture tells its completeness from its end, before its header is read: the TUI says it from the start.
+			onCompleteness: (completeness) => {
 				isBinaryCapture = true;
+				const incomplete = describeIncomplete(completeness);
+				if (incomplete !== undefined) progress.update({incomplete});
 			},
 			onHeader: (header) => {
 				replay = createReplay(header, {schemas: SDK_SCHEMAS, ignore, retain: false, onProblem: (message) => replayProblems.push(message)});
@@ -308,8 +323,10 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 	if (replay === undefined || tuiDone === undefined) throw noHeaderError(file, isBinaryCapture);
 	const isRead = reader !== undefined;
 	if (isRead) {
-		replay.finish();
-		progress.update({frames, bytesRead: totalBytes, isDone: true});
+		// Cut after the exit record (before the end record): the summary still says cut short, as on the plain path.
+		replay.finish({isCutShort: reader!.isTruncated});
+		const incomplete = isBinaryCapture ? progress.getSnapshot().incomplete : incompleteSentence(reader!.completeness, reader!.isTruncated);
+		progress.update({frames, bytesRead: totalBytes, isDone: true, ...(incomplete === undefined ? {} : {incomplete})});
 	}
 
 	let code: number;

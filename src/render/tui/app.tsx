@@ -22,7 +22,7 @@ import type {NavContext} from './state/actions.js';
 import {helpSections, hintText, type Feature} from './state/keymap.js';
 import {progressText, type LoadProgress, type LoadProgressStore} from './state/loading.js';
 import {MIN_COLUMNS, MIN_ROWS, screenLayout} from './state/layout.js';
-import {filterFrames, findingsLayout, groupFindings, hexPanels, indexFindings, pendingHandshake, sendOffers, statusModel, stderrFrames, type SendOffer} from './state/selectors.js';
+import {filterFrames, findingsLayout, gapBytes, groupFindings, hexPanels, indexFindings, pendingHandshake, sendOffers, statusModel, stderrFrames, type SendOffer} from './state/selectors.js';
 import {frameCursor, INITIAL_VIEW_STATE, stderrCursor, viewReducer} from './state/view-reducer.js';
 import {maxScrollTop, visibleSlice} from './state/window.js';
 import {useTheme} from './theme.js';
@@ -85,8 +85,9 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 	const size = useTerminalSize();
 	const [state, dispatch] = useReducer(viewReducer, INITIAL_VIEW_STATE);
 	const fullLayout = screenLayout(size.columns, size.rows);
-	// The progress line takes one row from the lower pane while the capture loads.
-	const layout = isLoading ? {...fullLayout, height: fullLayout.height - 1, bodyRows: fullLayout.bodyRows - 1, lowerRows: Math.max(1, fullLayout.lowerRows - 1)} : fullLayout;
+	// The progress line takes one row from the lower pane while the capture loads; then an incomplete capture's sentence does.
+	const extraLine = isLoading ? progressText(progress) : progress?.incomplete;
+	const layout = extraLine !== undefined ? {...fullLayout, height: fullLayout.height - 1, bodyRows: fullLayout.bodyRows - 1, lowerRows: Math.max(1, fullLayout.lowerRows - 1)} : fullLayout;
 	const {frames, findings} = snapshot;
 	const width = layout.width;
 
@@ -100,7 +101,9 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 	// O(frames) or O(findings) work, memoised per snapshot array; a key press reuses them.
 	const findingIndex = useMemo(() => indexFindings(findings), [findings]);
 	// While the handshake request is outstanding, the status says so (and counts the seconds), never OK.
-	const status = statusModel(snapshot);
+	// Bytes a capture's gaps lost are not counted as captured; an incomplete capture says so (as the plain path does).
+	const missing = useMemo(() => gapBytes(snapshot.marks), [snapshot.marks]);
+	const status = statusModel(snapshot, {missing, ...(progress?.incomplete === undefined ? {} : {incomplete: progress.incomplete})});
 	// A capture being read waits for nothing: its handshake reply may just not be read yet.
 	const waiting = useMemo(() => (isLoading ? undefined : pendingHandshake(snapshot)), [snapshot.frames, snapshot.marks, snapshot.isEnded, isLoading]); // eslint-disable-line react-hooks/exhaustive-deps
 	const nowTMs = useSessionClock(snapshot.meta.startedAt, waiting !== undefined);
@@ -242,11 +245,13 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 					</Box>
 				</>
 			)}
-			{isLoading ? (
+			{extraLine === undefined ? null : (
 				<Box height={1} width={width} overflow="hidden">
-					<Text {...theme.tokens['ui.accent']}>{progressText(progress)}</Text>
+					<Text wrap="truncate-end" {...theme.tokens[isLoading ? 'ui.accent' : 'severity.warning']}>
+						{extraLine}
+					</Text>
 				</Box>
-			) : null}
+			)}
 			<Footer
 				model={{
 					input: state.input,

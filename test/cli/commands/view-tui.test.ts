@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest';
 import {viewCommand, type CaptureLoadProgress, type StartTui} from '../../../src/cli/commands/view.js';
-import {encodeCaptureStart} from '../../../src/core/capture/binary-codec.js';
+import {encodeCaptureStart, encodeChunkRecord, encodeEndRecord, encodeGapRecord, encodeJsonRecord, RECORD_TYPE} from '../../../src/core/capture/binary-codec.js';
+import {gapBytes, statusModel} from '../../../src/render/tui/state/selectors.js';
+import {statusSegments} from '../../../src/render/tui/components/status-bar.js';
 import {encodeEvent, encodeHeader} from '../../../src/core/capture/record-codec.js';
 import type {TableStore} from '../../../src/core/session/frame-index.js';
 import {makeMeta} from '../../helpers/factories.js';
@@ -144,5 +146,92 @@ describe('view in the TUI: progressive loading', () => {
 		const seen: Seen[] = [];
 		await expect(runView(file, recordingTui(seen, () => true))).rejects.toThrow(`view: ${file} is an mcp-wire capture cut short inside its session header: there is nothing to show`);
 		expect(seen).toEqual([]);
+	});
+});
+
+describe('view in the TUI: an incomplete capture', () => {
+	const REQUEST = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n';
+	const REPLY = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"t","version":"1"}}}\n';
+	const LOG = 'log line\n';
+	/** After a gap, framing starts again after the first line end: the rest of the line cut by the gap, then the reply. */
+	const AFTER_GAP = `cut"}}\n${REPLY}`;
+
+	/** A binary capture: the request, a 1,000-byte gap on stdout, the reply after it, and the end record saying so. */
+	function writeGapCapture(file: string): void {
+		const enc = (text: string) => new TextEncoder().encode(text);
+		writeFileSync(
+			file,
+			Buffer.concat([
+				encodeCaptureStart(makeMeta({mode: 'tap'})),
+				encodeChunkRecord('stdin', 1, 0, enc(REQUEST)),
+				encodeChunkRecord('stderr', 1.5, 0, enc(LOG)),
+				encodeGapRecord({stream: 'stdout', offset: 0, length: 1000, reason: 'lag', tMs: 2}),
+				encodeChunkRecord('stdout', 3, 1000, enc(AFTER_GAP)),
+				encodeJsonRecord(RECORD_TYPE.exit, 4, encodeEvent({type: 'exit', exit: {code: 0, signal: null, tMs: 4}})),
+				encodeEndRecord({complete: false, recorded: {stdin: REQUEST.length, stdout: AFTER_GAP.length, stderr: LOG.length}, missing: {stdin: 0, stdout: 1000, stderr: 0}, gaps: 1}, 5),
+			]),
+		);
+	}
+
+	/** What `view --no-tui` writes on stderr for the file (the plain path's words). */
+	async function plainStderr(file: string): Promise<string> {
+		const stderr: string[] = [];
+		const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+			stderr.push(String(chunk));
+			return true;
+		});
+		const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+		try {
+			await viewCommand({}).parseAsync([file, '--no-tui'], {from: 'user'});
+		} finally {
+			err.mockRestore();
+			out.mockRestore();
+		}
+
+		return stderr.join('');
+	}
+
+	it('a binary capture with a gap: the TUI is told from the start, in the plain path\'s words, and counts only the bytes captured', async () => {
+		const file = path.join(dir, 'gap.cap');
+		writeGapCapture(file);
+		const sentence = 'the capture is incomplete: 1000 bytes of stdout crossed the wire but are not in it (1 gap, marked where they are)';
+		expect(await plainStderr(file)).toContain(`mcp-wire: ${file}: ${sentence}\n`);
+		const seen: Seen[] = [];
+		await runView(file, recordingTui(seen, (progress) => progress.isDone));
+		const [run] = seen as [Seen];
+		expect(run.startProgress.incomplete).toBe(sentence);
+		const done = run.updates.at(-1)!.progress;
+		expect(done.isDone).toBe(true);
+		expect(done.incomplete).toBe(sentence);
+		const snapshot = run.store!.getSnapshot();
+		// The session's stdout length counts the gap (offsets stay true); the status bar counts what was captured.
+		expect(snapshot.summary.streams.stdout.bytes).toBe(1000 + AFTER_GAP.length);
+		const model = statusModel(snapshot, {missing: gapBytes(snapshot.marks), incomplete: done.incomplete!});
+		expect(model.streams.map((s) => [s.stream, s.bytes])).toEqual([
+			['stdin', REQUEST.length],
+			['stdout', AFTER_GAP.length],
+			['stderr', LOG.length],
+		]);
+		const bar = statusSegments(model, 120)
+			.map((segment) => segment.text)
+			.join('');
+		expect(bar).toContain(`S→C 1 fr ${AFTER_GAP.length} B`);
+		expect(bar.endsWith('■ ended, exit 0  ▲ incomplete')).toBe(true);
+	});
+
+	it('an NDJSON capture cut inside its last record: said once read, in the plain path\'s words, and the summary says cut short', async () => {
+		const file = path.join(dir, 'cut.ndjson');
+		const chunk = (stream: 'stdin' | 'stdout', seq: number, tMs: number, text: string) => encodeEvent({type: 'chunk', chunk: {seq, stream, tMs, offset: 0, bytes: new TextEncoder().encode(text)}});
+		const whole = [encodeHeader(makeMeta({mode: 'tap'})), chunk('stdin', 0, 1, REQUEST), chunk('stdout', 1, 2, REPLY), encodeEvent({type: 'exit', exit: {code: 0, signal: null, tMs: 3}})].join('\n');
+		writeFileSync(file, whole.slice(0, -10));
+		const words = 'the capture was cut short (its last record is incomplete); showing everything before it';
+		expect(await plainStderr(file)).toContain(`mcp-wire: ${file}: ${words}\n`);
+		vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+		const seen: Seen[] = [];
+		await runView(file, recordingTui(seen, (progress) => progress.isDone));
+		const [run] = seen as [Seen];
+		expect(run.startProgress.incomplete).toBeUndefined();
+		expect(run.updates.at(-1)!.progress).toMatchObject({isDone: true, incomplete: words});
+		expect(run.store!.getSnapshot().summary.incomplete).toEqual({cutShort: true, missingBytes: 0, gaps: 0});
 	});
 });

@@ -95,3 +95,25 @@ describe('TUI while a capture loads', () => {
 		expect(lines).toHaveLength(23);
 	});
 });
+
+describe('TUI on an incomplete capture', () => {
+	it('ends the status bar with ▲ incomplete, says the sentence on a line of its own, and counts a gap\'s bytes as not captured', {timeout: 60_000}, async () => {
+		const session = new Session(META);
+		session.pushChunk('stdin', 1, encode(INITIALIZE));
+		session.mark({type: 'gap', stream: 'stdout', offset: 0, length: 4000, reason: 'lag', tMs: 2});
+		session.pushChunk('stdout', 3, encode(`x"}\n${INITIALIZE_REPLY}`));
+		session.finish(4);
+		const sentence = 'the capture is incomplete: 4000 bytes of stdout crossed the wire but are not in it (1 gap, marked where they are)';
+		const load = manualLoad(2048);
+		load.update({frames: 2, bytesRead: 2048, isDone: true, incomplete: sentence});
+		tui = renderTui(<TuiRoot initialStore={session} theme={COLOR_THEME} loading={load} />, {columns: 140, rows: 24});
+		await tui.waitForFrame((frame) => frame.includes(sentence), WAIT_MS);
+		const lines = tui.lastFrame().split('\n');
+		expect(lines[0]!.endsWith('▲ incomplete')).toBe(true);
+		// The session counts 4,000 + the bytes after the gap on stdout; the bar shows only the bytes captured.
+		expect(session.getSnapshot().summary.streams.stdout.bytes).toBe(4000 + 4 + INITIALIZE_REPLY.length);
+		expect(lines[0]).toContain(`S→C 1 fr ${4 + INITIALIZE_REPLY.length} B`);
+		expect(lines).toHaveLength(23);
+		expect(lines.at(-2)).toBe(sentence);
+	});
+});

@@ -35,6 +35,7 @@ export function waitingText(waiting: WaitingStatus): string {
  * The status bar's segments at a width. While the handshake is outstanding (`waiting`), an OK verdict is not shown (nothing has been judged yet): the label says WAIT and the
  * live segment counts the seconds. Findings already made (a banner before the reply) keep their verdict.
  * While `view` still reads the capture (`loading`), OK is shown as LOAD and the last segment is `● loading 21%`.
+ * An incomplete capture (`model.incomplete`) ends the bar with `▲ incomplete` (the app shows the whole sentence on a line of its own).
  */
 export function statusSegments(model: StatusModel, width: number, waiting?: WaitingStatus, loading?: LoadProgress): Segment[] {
 	const isWide = width >= 100;
@@ -72,6 +73,11 @@ export function statusSegments(model: StatusModel, width: number, waiting?: Wait
 		pushSegment(segments, `● ${waitingText(waiting)}`, 'stream.stdout');
 	} else {
 		pushSegment(segments, `● live${model.exit === undefined ? '' : ` (${model.exit})`}`, 'stream.stdout');
+	}
+
+	if (model.incomplete !== undefined) {
+		pushSegment(segments, '  ', 'ui.plain');
+		pushSegment(segments, `${SEVERITY_MARK.warning} incomplete`, 'severity.warning');
 	}
 
 	return segments;

@@ -13,6 +13,12 @@ export interface LoadProgress {
 	readonly totalBytes: number;
 	/** True once the whole file is read and the session is finished (the progress line goes away). */
 	readonly isDone: boolean;
+	/**
+	 * Set once the capture is known to be incomplete (a binary capture: from its end record, at once; an
+	 * NDJSON one: once read): the sentence `view`'s plain path writes on stderr, e.g. `the capture is
+	 * incomplete: 1000 bytes of stdout crossed the wire but are not in it (1 gap, marked where they are)`.
+	 */
+	readonly incomplete?: string;
 }
 
 /** The load as an external store (React `useSyncExternalStore` shape); `getSnapshot` returns the same object until it changes. */

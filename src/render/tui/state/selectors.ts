@@ -248,6 +248,11 @@ export interface StatusModel {
 	/** `exit 0`, `SIGTERM`, or undefined while running. */
 	readonly exit?: string;
 	readonly server?: string;
+	/**
+	 * Set when the capture shown is incomplete (gaps, cut short): what `view`'s plain path says of it, e.g.
+	 * `the capture is incomplete: 1000 bytes of stdout crossed the wire but are not in it (1 gap, …)`.
+	 */
+	readonly incomplete?: string;
 }
 
 /** The handshake request the client is still waiting for: its method and when it was sent (session ms). */
@@ -283,14 +288,25 @@ export function pendingHandshake(snapshot: Pick<SessionSnapshot, 'frames' | 'mar
 	return {method: pending.method, tMs: pending.tMs};
 }
 
-/** The status bar model of a snapshot (O(1)). */
-export function statusModel(snapshot: SessionSnapshot): StatusModel {
+/** Bytes per stream that a capture's gap marks say were not captured. O(marks); memoise per `snapshot.marks`. */
+export function gapBytes(marks: SessionSnapshot['marks']): Readonly<Record<StreamName, number>> {
+	const missing = {stdin: 0, stdout: 0, stderr: 0};
+	for (const mark of marks) if (mark.type === 'gap') missing[mark.stream] += mark.length;
+	return missing;
+}
+
+/**
+ * The status bar model of a snapshot (O(1)). Bytes per stream are the bytes captured: the session counts
+ * a gap's bytes in the stream's length (offsets stay true), `missing` (from {@link gapBytes}) takes them
+ * out. `incomplete`: see {@link StatusModel.incomplete}.
+ */
+export function statusModel(snapshot: SessionSnapshot, options: {readonly missing?: Readonly<Record<StreamName, number>>; readonly incomplete?: string} = {}): StatusModel {
 	const {summary} = snapshot;
 	const streams = (['stdin', 'stdout', 'stderr'] as const).map((stream) => ({
 		label: STREAM_LABEL[stream],
 		stream,
 		frames: summary.streams[stream].frames,
-		bytes: summary.streams[stream].bytes,
+		bytes: Math.max(0, summary.streams[stream].bytes - (options.missing?.[stream] ?? 0)),
 	}));
 	const exit = snapshot.exit ?? summary.exit;
 	const server = summary.serverInfo?.name;
@@ -303,6 +319,7 @@ export function statusModel(snapshot: SessionSnapshot): StatusModel {
 		isEnded: snapshot.isEnded,
 		...(exit ? {exit: exit.signal ? exit.signal : `exit ${String(exit.code)}`} : {}),
 		...(server === undefined ? {} : {server}),
+		...(options.incomplete === undefined ? {} : {incomplete: options.incomplete}),
 	};
 }
 
