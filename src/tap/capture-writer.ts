@@ -273,6 +273,7 @@ export class CaptureWriter {
 		if (!this.isRecording) return true;
 		// A held entry must stay ahead of later chunks: while one waits, chunks cannot be recorded.
 		// After dropped bytes, the gap is told only once the chunk fits too (one gap per stretch, not one per read).
+		if (this.held.length > 0) this.flushHeld();
 		if (this.held.length === 0) {
 			const fits = this.dropped[stream] === 0 || this.ring.reserve(ARENA[stream], bytes.length, RING_RESERVE_BYTES) >= 0;
 			if (fits && this.tellGap(stream) && this.ring.append(ENTRY.chunk, stream, ARENA[stream], tMs, bytes)) {
@@ -294,6 +295,7 @@ export class CaptureWriter {
 	chunkAt(stream: StreamName, tMs: number, position: number, length: number, resume?: () => void): boolean {
 		this.forwarded[stream] += length;
 		const arena = ARENA[stream];
+		if (this.held.length > 0) this.flushHeld();
 		if (this.isRecording && this.held.length === 0 && this.tellGap(stream) && this.ring.commit(ENTRY.chunk, stream, arena, tMs, position, length)) {
 			this.isWaitOver[stream] = false;
 			return true;
@@ -336,8 +338,9 @@ export class CaptureWriter {
 			return true;
 		}
 
+		// Tried again from a timer, never from here: `resume` must not run before the caller paused its source.
 		this.held.push({kind: ENTRY.chunk, stream, tMs, payload: bytes, since: this.now(), resume});
-		this.flushHeld();
+		this.scheduleFlush();
 		return false;
 	}
 
@@ -630,6 +633,11 @@ export class CaptureWriter {
 
 		if (count > 0) this.held = this.held.slice(count);
 		for (const resume of resumes) resume();
+		this.scheduleFlush();
+	}
+
+	/** Try the held entries again shortly, while there are any. */
+	private scheduleFlush(): void {
 		if (this.held.length === 0 || this.heldTimer !== undefined || this.isDisabled) return;
 		this.heldTimer = setTimeout(() => {
 			this.heldTimer = undefined;
