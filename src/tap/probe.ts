@@ -473,7 +473,10 @@ type WaitOutcome =
 
 /** One spawned process wired to one session. */
 interface Started {
-	/** Resolves with the session once it is built (the schemas loaded) and fed every event so far; rejects when `createSession` threw. */
+	/**
+	 * Resolves with the session once it is built (the schemas loaded) and fed every event so far; rejects
+	 * when `createSession` threw. Reading it asks for the session now (no longer deferred to the end of the exchange).
+	 */
 	readonly ready: Promise<Session>;
 	readonly clock: Clock;
 	readonly server: SpawnedServer;
@@ -508,6 +511,11 @@ const REAP_GRACE_MS = 1_000;
 const EXIT_SETTLE_MS = 500;
 /** How long the session's copy of an exit waits for stderr's EOF (the traceback read after the exit), in ms. */
 const EXIT_HOLD_MS = 500;
+/**
+ * How long after the spawn the session (given as loading schemas) waits for the exchange to end before it
+ * is built anyway (ms): a slow server's frames still show live, a fast one's exchange is not held up by it.
+ */
+const SESSION_DEFER_MS = 1_000;
 
 /**
  * Wire a spawned server's events into a new session. The exchange does not wait for the session: the
@@ -539,7 +547,20 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		for (const op of pending.splice(0)) op(built);
 		return built;
 	};
-	const ready = schemas instanceof Promise ? schemas.then(build) : Promise.resolve(build(schemas));
+	// Built once the schemas are loaded and the exchange is over (or SESSION_DEFER_MS have passed, or someone
+	// awaits `ready`): what it does with the events so far (framing, detectors, the SDK's checks, the
+	// renderers) then runs while the server shuts down, not between its replies and our next request.
+	let releaseBuild!: () => void;
+	const exchangeOver = new Promise<void>((resolve) => {
+		releaseBuild = resolve;
+	});
+	const deferTimer = setTimeout(() => releaseBuild(), SESSION_DEFER_MS);
+	deferTimer.unref();
+	const release = (): void => {
+		clearTimeout(deferTimer);
+		releaseBuild();
+	};
+	const ready = schemas instanceof Promise ? Promise.all([schemas, exchangeOver]).then(([loaded]) => build(loaded)) : Promise.resolve(build(schemas));
 	ready.catch(() => undefined);
 	// An initialize written at the spawn comes first on the session's record, before anything the server wrote.
 	const {initialize: written} = spawned;
@@ -555,6 +576,7 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		const tMs = clock.now();
 		feed((s) => s.mark({type: 'stdin-closed', tMs}));
 		server.closeStdin();
+		release();
 	};
 	const onAbort = (): void => {
 		if (!attached || server.exitInfo) return;
@@ -742,7 +764,10 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 	};
 
 	const run: Started = {
-		ready,
+		get ready() {
+			release();
+			return ready;
+		},
 		clock,
 		server,
 		feed,
@@ -903,6 +928,7 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 			return server.exitInfo;
 		},
 		detach() {
+			release();
 			releaseExit();
 			attached = false;
 			changed.clear();

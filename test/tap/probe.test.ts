@@ -421,3 +421,42 @@ describe('isModernEraError', () => {
 		expect(isModernEraError(error)).toBe(expected);
 	});
 });
+
+describe('runProbe with the schemas still loading (the CLI): the session is built once the exchange is over', () => {
+	/** Probe with `schemas` as a promise; `builtAtMs`: when the session was built, ms on the session's clock (to 1 ms). */
+	async function probeLoading(env: Record<string, string>) {
+		let builtAtMs: number | undefined;
+		const {result} = await probe(['node', servers.path('healthy')], {
+			env,
+			timeoutMs: ANSWER_WAIT_MS,
+			schemas: Promise.resolve(SDK_SCHEMAS),
+			clientVersion: VERSION,
+			createSession: (init) => {
+				builtAtMs = Date.now() - Date.parse(init.startedAt);
+				return new Session({tool: {name: 'mcp-wire', version: VERSION}, node: process.version, platform: process.platform, command: ['node'], envMode: 'sdk-default', startedAt: init.startedAt, mode: 'probe', protocolVersion: '2025-11-25'}, {schemas: init.schemas});
+			},
+		});
+		return {result, builtAtMs: builtAtMs!};
+	}
+
+	it('a fast server: built when stdin is closed (not between its replies and our requests), with every event and the same verdict', async () => {
+		const {result, builtAtMs} = await probeLoading(testEnv());
+		const {session} = result;
+		const [closed] = markOf(session, 'stdin-closed');
+		// Built at the close, or (a machine so loaded the exchange took longer) once SESSION_DEFER_MS passed.
+		expect(builtAtMs >= Math.floor(closed!.tMs) - 1 || builtAtMs >= 1000).toBe(true);
+		expect(framesOf(session, 'stdin').map((f) => f.method)).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'prompts/list', 'ping']);
+		expect(framesOf(session, 'stdout').map((f) => [f.kind, f.id])).toEqual([['response', 0], ['response', 1], ['response', 2], ['response', 3]]);
+		expect(markTypes(session).slice(0, 2)).toEqual(['phase:shutdown', 'stdin-closed']);
+		expect(codes(session)).toEqual([]);
+		expect(result.summary).toMatchObject({verdict: 'ok', era: 'legacy', tools: 1, prompts: 0});
+	});
+
+	it('a slow server: built before its reply (at most about a second in), so its frames still show as they come', async () => {
+		const {result, builtAtMs} = await probeLoading(testEnv({INIT_DELAY_MS: '3000'}));
+		const reply = framesOf(result.session, 'stdout')[0]!;
+		expect(reply).toMatchObject({kind: 'response', id: 0});
+		expect(builtAtMs).toBeLessThan(reply.tMs);
+		expect(codes(result.session)).toEqual([]);
+	});
+});
