@@ -3,6 +3,7 @@ import {escapeText, groupDigits} from '../../core/bytes/glyphs.js';
 import {listLiveTaps, type LiveTap} from '../../tap/attach.js';
 import {captureHomeProblem, capturesDir, checkPrivateDir, currentPlatform, listCaptures, UnsafeDirectoryError, type CaptureEntry} from '../../tap/capture-store.js';
 import {parsePositiveInt} from '../options.js';
+import {shellWord} from '../../render/text/plain-log.js';
 
 interface SessionsCliOptions {
 	readonly json?: boolean;
@@ -13,7 +14,7 @@ interface SessionsCliOptions {
 /**
  * `mcp-wire sessions`: the live taps of this user (sockets in the runtime directory that answer with a
  * session header; sockets of taps that died are removed) and the most recent captures in the capture
- * directory, with start time, name, pid and size (issue 3 item 4). `--json` prints one JSON object per
+ * directory, with start time, name, pid, size and path (shell-quoted when needed, to paste after `mcp-wire view`) (issue 3 item 4). `--json` prints one JSON object per
  * line: `{type: 'live', name, pid, serverPid, address, state, startedAt, command}` and
  * `{type: 'capture', path, name, pid, startedAt, bytes, isLive}`. Without a home (`$HOME` unset, empty or
  * relative, and no absolute `$XDG_STATE_HOME`) there is no capture directory, as for `tap` (which then
@@ -89,7 +90,8 @@ async function sessionsAction(options: SessionsCliOptions): Promise<number> {
 	} else {
 		const shown = captures.length < all.length ? `${captures.length} of ${all.length}` : `${all.length}`;
 		out(`captures (${shown}) in ${dir} · open with \`mcp-wire view FILE\``);
-		const rows = captures.map((entry) => [shortTime(entry.startedAt), entry.name, String(entry.pid), formatBytes(entry.bytes), isLive(entry) ? 'live' : '', entry.fileName]);
+		// The whole path, shell-quoted when it needs it: pasted after `mcp-wire view` it opens the capture.
+		const rows = captures.map((entry) => [shortTime(entry.startedAt), entry.name, String(entry.pid), formatBytes(entry.bytes), isLive(entry) ? 'live' : '', shellWord(entry.path)]);
 		for (const line of table(['STARTED', 'NAME', 'PID', 'SIZE', '', 'FILE'], rows)) out(`  ${line}`);
 	}
 

@@ -33,7 +33,8 @@ const STDERR_COLUMNS = 2000;
 
 const INDENT = '  ';
 
-function shellWord(word: string): string {
+/** `word` as one shell word: as is when it has no character a POSIX shell treats specially, else in single quotes. */
+export function shellWord(word: string): string {
 	if (word !== '' && /^[\w@%+=:,./-]+$/.test(word)) {
 		return word;
 	}
