@@ -1,3 +1,5 @@
+import {formatBytes} from '../render/size.js';
+
 /** Where {@link createReadProgress} writes. */
 export interface ReadProgressOptions {
 	/** Our stderr (never stdout: it carries the log, the NDJSON or the report). */
@@ -20,11 +22,14 @@ export interface ReadProgress {
 	done(): void;
 }
 
-/** `reading capture: 123,456 frames · 48.1 / 280.0 MB · 17%` */
+/**
+ * `reading capture: 123,456 frames · 45.9 MiB of 267.0 MiB · 17%`: sizes in binary units, as the TUI's
+ * progress line (render/tui/state/loading.ts) and `sessions` give them, and the same percentage.
+ */
 export function formatReadProgress(bytesRead: number, totalBytes: number, frames: number): string {
-	const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
-	const percent = totalBytes > 0 ? Math.min(100, Math.floor((bytesRead / totalBytes) * 100)) : 0;
-	return `reading capture: ${frames.toLocaleString('en-US')} frames · ${mb(bytesRead)} / ${mb(totalBytes)} MB · ${percent}%`;
+	// As the TUI's line (render/tui/state/loading.ts `loadPercent`): rounded down, an empty file is 100.
+	const percent = totalBytes > 0 ? Math.min(100, Math.floor((bytesRead * 100) / totalBytes)) : 100;
+	return `reading capture: ${frames.toLocaleString('en-US')} frames · ${formatBytes(bytesRead)} of ${formatBytes(totalBytes)} · ${percent}%`;
 }
 
 /**

@@ -29,18 +29,8 @@ export function formatByteCount(bytes: number): string {
 	return bytes < 1024 ** 3 ? `${(bytes / 1024 ** 2).toFixed(1)}M` : `${(bytes / 1024 ** 3).toFixed(1)}G`;
 }
 
-/** Bytes for prose: `420 B`, `1.2 KiB`, `3.4 MiB`. */
-export function formatBytes(bytes: number): string {
-	if (bytes < 1024) {
-		return `${bytes} B`;
-	}
-
-	if (bytes < 1024 ** 2) {
-		return `${(bytes / 1024).toFixed(1)} KiB`;
-	}
-
-	return bytes < 1024 ** 3 ? `${(bytes / 1024 ** 2).toFixed(1)} MiB` : `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
-}
+/** Bytes for prose: `420 B`, `1.2 KiB`, `3.4 MiB` (shared with the plain progress line, render/size.ts). */
+export {formatBytes} from '../size.js';
 
 /** A stream offset as `0x` + at least 4 lowercase hex digits. */
 export function formatOffset(offset: number): string {
