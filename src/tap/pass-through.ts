@@ -446,6 +446,12 @@ const POOL_BYTES = 2 * 1024 * 1024;
 class InPlaceReader {
 	/** Where the buffer handed out last lives in the arena (-1: a heap buffer). */
 	private position = -1;
+	/**
+	 * Set while the capture keeps a read of this stream to copy into the arena later: the buffer for the
+	 * next read (which Node asks for right after each read, paused or not) must not be a reservation of
+	 * the arena then, or the kernel would read into the region that copy goes to.
+	 */
+	isCaptureWaiting = false;
 	/** Called for each read with its bytes and their arena position (-1: a heap buffer); false pauses. */
 	handler: ((chunk: Buffer, position: number) => boolean) | undefined;
 	readonly onread: OnRead;
@@ -458,7 +464,7 @@ class InPlaceReader {
 		const readBytes = Math.max(4096, Math.min(READ_BYTES, Math.floor(ring.arenaSize(arena) / 4 / 4096) * 4096));
 		this.onread = {
 			buffer: () => {
-				const position = this.ring.reserve(arena, readBytes);
+				const position = this.isCaptureWaiting ? -1 : this.ring.reserve(arena, readBytes);
 				this.position = position;
 				return position < 0 ? Buffer.allocUnsafe(readBytes) : this.ring.view(arena, position, readBytes);
 			},
@@ -507,8 +513,11 @@ class Pump {
 	};
 	private readonly captureResume = (): void => {
 		this.isWaitingCapture = false;
+		if (this.reader) this.reader.isCaptureWaiting = false;
 		if (!this.isWaitingDrain) this.resumeSource();
 	};
+	/** The in-place reader of the source, when it is read in place. */
+	private reader: InPlaceReader | undefined;
 
 	constructor(private readonly options: PumpOptions) {
 		this.arena = ARENA[options.stream];
@@ -547,6 +556,7 @@ class Pump {
 
 	/** Read a socket made with `reader.onread` (in place: no copy). */
 	readInPlace(socket: net.Socket, reader: InPlaceReader): void {
+		this.reader = reader;
 		reader.handler = (chunk, position) => this.forward(chunk, position);
 		const end = (): void => this.end();
 		this.resumeSource = () => socket.resume();
@@ -607,7 +617,11 @@ class Pump {
 			// the capture never breaks forwarding
 		}
 
-		if (!isRecorded) this.isWaitingCapture = true;
+		if (!isRecorded) {
+			this.isWaitingCapture = true;
+			if (this.reader) this.reader.isCaptureWaiting = true;
+		}
+
 		return isWriting && isRecorded;
 	}
 

@@ -212,6 +212,63 @@ describe('CaptureWriter: a source waits for room (tap --capture-wait)', () => {
 		expect(warnings[0]).toMatch(/^the capture fell \d+ bytes behind forwarding \(MCP_WIRE_CAPTURE_LAG_MB\); reads it has no room for are not recorded \(a gap record marks them\) until it catches up; forwarding goes on \(.*c\.ndjson\)$/);
 	});
 
+	it('a read in place that waits behind another stream: the next read does not go into the ring region its copy is written to (real server, runTap)', {timeout: 120_000}, async () => {
+		// The server floods stderr first (the held writer leaves it waiting, stderr paused), then writes
+		// random bytes to stdout: its first read waits behind the stderr read (the file keeps the order), so
+		// it is copied into the stdout arena later, while its source is paused. Node asks for the buffer of
+		// the next read right after each read: that buffer must not be a region of the same arena, or the
+		// kernel reads into the copy before the writer wrote it. (Honest limit: the overlap needs the
+		// writer still behind on that arena when the copy goes in, a timing this test does not force; it
+		// did not fail on the code without the guard. `MCP_WIRE_CAPTURE_LAG_MB=1 node
+		// bench/tap-concurrent.mjs --taps 10 --mb 16` showed it: 1 record with other bytes, none with it.)
+		const server = path.join(dir, 'server.sh');
+		writeFileSync(server, 'head -c 2097152 /dev/zero >&2 &\nsleep 1\nhead -c 786432 /dev/urandom\nwait\n');
+		const received: Buffer[] = [];
+		const stdout = new Writable({
+			write(chunk: Buffer, _encoding, callback) {
+				received.push(Buffer.from(chunk));
+				callback();
+			},
+		});
+		const stderr = new Writable({
+			write(_chunk: Buffer, _encoding, callback) {
+				callback();
+			},
+		});
+		const file = path.join(dir, 'order.ndjson');
+		const tapped = runTap({
+			command: ['sh', server],
+			env: process.env,
+			io: {stdin: Readable.from([]), stdout, stderr},
+			clock: createClock(),
+			forwardSignals: false,
+			captureCloseMs: 30_000,
+			capture: {
+				start: (warn) => CaptureWriter.start({path: file, onWarning: warn, ringBytes: 1024 * KIB, waitMs: 60_000, workerUrl: heldWorker, lingerMs: 10}),
+				meta: (pid) => ({...META, ...(pid === undefined ? {} : {pid})}),
+			},
+		});
+		await until(() => received.length > 0, 60_000);
+		await sleep(200);
+		writeFileSync(release, '');
+		const result = await tapped;
+		expect(result.exitCode).toBe(0);
+		const forwarded = Buffer.concat(received);
+		expect(forwarded.length).toBe(786_432);
+		const decoded = decodeCapture(readFileSync(file));
+		expect(decoded.problems).toEqual([]);
+		expect(decoded.end).toMatchObject({complete: true, recorded: {stdout: 786_432, stderr: 2_097_152}, gaps: 0});
+		let at = 0;
+		for (const event of decoded.events) {
+			if (event.type !== 'chunk' || event.chunk.stream !== 'stdout') continue;
+			expect(event.chunk.offset).toBe(at);
+			expect(digest(event.chunk.bytes), `stdout bytes ${at}..${at + event.chunk.bytes.length}`).toBe(digest(forwarded.subarray(at, at + event.chunk.bytes.length)));
+			at += event.chunk.bytes.length;
+		}
+
+		expect(at).toBe(786_432);
+	});
+
 	it('a real server through runTap with the writer held: its stdout stops at the ring size plus one read, then all of it is forwarded and captured', {timeout: 120_000}, async () => {
 		const total = 8 * 1024 * KIB;
 		const ringBytes = 1024 * KIB;
