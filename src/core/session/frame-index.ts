@@ -533,7 +533,8 @@ export class FrameIndex {
 		state.ends[stream] = frame.offset + frame.byteLength;
 		state.lastSeq = frame.lastSeq;
 		this.recentTMs[i % RECENT_FRAMES] = frame.tMs;
-		this.last = frame;
+		// Only a frame that may be kept (see addFinding): a big one's parsed message is not held until the next frame.
+		this.last = isBig ? undefined : frame;
 	}
 
 	/** The numbers of frame `i` (`0 <= i < length`), decoded from its checkpoint (or from where the last decoding stopped). */
