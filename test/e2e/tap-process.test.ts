@@ -91,6 +91,30 @@ describe('tap process behaviour (real processes)', () => {
 		expect(statSync(capture).size).toBeLessThanOrEqual(8192);
 	});
 
+	it.each([
+		['writes stderr 0.3 s after it exited (a child holds stderr)', ['sh', '-c', '(sleep 0.3; echo "ModuleNotFoundError: late" >&2) & exit 1'], 'ModuleNotFoundError: late'],
+		['closes stdout, then writes stderr 0.3 s later and exits', ['node', '-e', 'require("fs").closeSync(1); setTimeout(() => { process.stderr.write("Error: late line\\n"); process.exit(1); }, 300)'], 'Error: late line'],
+	])('a server that %s: the capture has the exit after stderr, and early-exit on replay quotes the last line', {timeout: 120_000}, async (_, command, lastLine) => {
+		// The client keeps stdin open (it has not closed first: the exit is early). The process's exit and its
+		// pipes' EOF are separate events: the tap records the exit once stderr has ended (after the child's close).
+		const capture = capturePath();
+		const tap = execa('node', [BIN, 'tap', '--capture', capture, '--', ...command], {env: box.env, extendEnv: false, reject: false, stdin: 'pipe'});
+		const result = await tap;
+		expect([result.exitCode, result.stdout, result.stderr]).toEqual([1, '', lastLine]);
+		const order = readCapture(capture).events.flatMap((e) => (e.type === 'chunk' ? [e.chunk.stream] : e.type === 'mark' && e.mark.type === 'eof' ? [`eof:${e.mark.stream}`] : e.type === 'exit' ? ['exit'] : []));
+		expect(order.at(-1)).toBe('exit');
+		expect(order.lastIndexOf('stderr')).toBeLessThan(order.indexOf('eof:stderr'));
+		const view = await execa('node', [BIN, 'view', '--json', capture], {env: box.env, extendEnv: false, reject: false});
+		const findings = view.stdout
+			.split('\n')
+			.map((line) => JSON.parse(line) as {type: string; code?: string; message?: string; detail?: {stderrTail?: string[]}})
+			.filter((record) => record.type === 'finding');
+		expect(findings.map((f) => f.code)).toEqual(['early-exit']);
+		expect(findings[0]!.message).toBe(`the process exited (code 1) before the handshake completed; stderr ends: ${lastLine}`);
+		expect(findings[0]!.detail?.stderrTail).toEqual([lastLine]);
+		expect(view.exitCode).toBe(1);
+	});
+
 	it('forwards SIGTERM to the server and exits with the code it chose', async () => {
 		const tap = await startTap('signals');
 		await waitFor(() => (tap.stderr().includes('ready') ? true : undefined), HANG_MS, 'ready');
