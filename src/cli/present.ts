@@ -2,7 +2,7 @@ import type {Writable} from 'node:stream';
 import type {Session} from '../core/session/session.js';
 import type {Finding, FindingCode, SessionEvent, SessionSnapshot, StreamName} from '../core/types.js';
 import {createKeptBytes, type KeptBytes} from '../render/kept-bytes.js';
-import {createNdjsonWriter} from '../render/json/ndjson.js';
+import {createNdjsonPieceWriter} from '../render/json/ndjson.js';
 import {createEventRedactor} from '../render/report/redact.js';
 import {localRedactOptions} from './redact-options.js';
 import {VERSION} from './version.js';
@@ -73,23 +73,26 @@ export function createPresenter(options: PresenterOptions): Presenter {
 		batchBytes = 0;
 		if (!isClosed) options.out.write(text);
 	};
-	const writeLine = (line: string): void => {
+	const writeText = (text: string | Uint8Array): void => {
 		if (isClosed) return;
-		if (line.length >= OUTPUT_BATCH_BYTES) {
-			// A big line (a 5 MB frame's record) goes out as it is: joined into a batch it would be copied once more.
+		if (typeof text !== 'string' || text.length >= OUTPUT_BATCH_BYTES) {
+			// Bytes and a big piece go out as they are: joined into a batch they would be copied once more.
 			flush();
-			if (!isClosed) options.out.write(line);
-			if (!isClosed) options.out.write('\n');
+			if (!isClosed) options.out.write(text);
 			return;
 		}
 
-		batch.push(line, '\n');
-		batchBytes += line.length + 1;
+		batch.push(text);
+		batchBytes += text.length;
 		if (batchBytes >= OUTPUT_BATCH_BYTES) flush();
 		else if (!isScheduled) {
 			isScheduled = true;
 			setImmediate(flush);
 		}
+	};
+	const writeLine = (line: string): void => {
+		writeText(line);
+		writeText('\n');
 	};
 	const textOptions = {color: options.isColor, hex: options.isColor ? ('ansi' as const) : ('plain' as const)};
 	const shown = createShownFindings();
@@ -113,7 +116,8 @@ export function createPresenter(options: PresenterOptions): Presenter {
 		},
 		attach(session) {
 			if (options.mode === 'json') {
-				const writer = createNdjsonWriter(writeLine);
+				// Records in pieces: a 5 MB frame's records are never whole strings (issue 12).
+				const writer = createNdjsonPieceWriter(writeText);
 				if (options.redact) {
 					// --json --redact: secrets masked in bytes too (same length, so offsets stay true).
 					const redactor = createEventRedactor(localRedactOptions(options.serverEnv, options.redactPayloads, session.meta));

@@ -1,4 +1,4 @@
-import {encodeEvent, encodeHeader} from '../../core/capture/record-codec.js';
+import {encodeEvent, encodeEventInPieces, encodeHeader} from '../../core/capture/record-codec.js';
 import type {Finding, Frame, SessionEvent, SessionMeta} from '../../core/types.js';
 
 /**
@@ -38,6 +38,33 @@ export interface NdjsonWriter {
  *   dump must start with exactly one header to be readable by `decodeRecords`.
  */
 export function createNdjsonWriter(write: (line: string) => void, options: NdjsonWriterOptions = {}): NdjsonWriter {
+	return createWriter(write, (event) => write(encodeEvent(event)), options);
+}
+
+/**
+ * {@link createNdjsonWriter} that hands each record to `write` in pieces (`encodeEventInPieces`: short
+ * strings, and the UTF-8 bytes of a long record about 64 KiB at a time), each line's `\n` as a piece of
+ * its own. A big chunk's base64 or a big frame's message is never one string (issue 12); the pieces
+ * joined are the bytes `createNdjsonWriter` writes, with the newlines.
+ * @param write receives the pieces in order; it may keep a byte piece (each is a new buffer)
+ * @param options see {@link NdjsonWriterOptions}.
+ * @throws as {@link createNdjsonWriter}
+ */
+export function createNdjsonPieceWriter(write: (piece: string | Uint8Array) => void, options: NdjsonWriterOptions = {}): NdjsonWriter {
+	return createWriter(
+		(line) => {
+			write(line);
+			write('\n');
+		},
+		(event) => {
+			encodeEventInPieces(event, write);
+			write('\n');
+		},
+		options,
+	);
+}
+
+function createWriter(write: (line: string) => void, writeEvent: (event: SessionEvent) => void, options: NdjsonWriterOptions): NdjsonWriter {
 	const redact = options.redact;
 	let hasHeader = false;
 	return {
@@ -62,7 +89,7 @@ export function createNdjsonWriter(write: (line: string) => void, options: Ndjso
 				return;
 			}
 
-			write(encodeEvent(redact === undefined ? event : redactEvent(event, redact)));
+			writeEvent(redact === undefined ? event : redactEvent(event, redact));
 		},
 	};
 }

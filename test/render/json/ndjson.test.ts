@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {decodeRecords} from '../../../src/core/capture/record-codec.js';
 import type {SessionEvent} from '../../../src/core/types.js';
-import {createNdjsonWriter} from '../../../src/render/json/ndjson.js';
+import {createNdjsonPieceWriter, createNdjsonWriter} from '../../../src/render/json/ndjson.js';
 import {makeChunk, makeFinding, makeFrame, makeMeta, makeSummary} from '../../helpers/factories.js';
 
 const META = makeMeta({command: ['node', 'server.mjs', '--token=s3cret'], cwd: '/home/s3cret/app'});
@@ -58,5 +58,29 @@ describe('createNdjsonWriter', () => {
 		expect(() => writer.event(EVENTS[3]!)).toThrow('header() must be written before any event');
 		writer.header(META);
 		expect(() => writer.header(META)).toThrow('header() was already written');
+	});
+});
+
+describe('createNdjsonPieceWriter', () => {
+	it('writes the bytes createNdjsonWriter writes, with the newlines, a big chunk and a big frame in pieces (issue 12)', () => {
+		const big: SessionEvent[] = [
+			{type: 'chunk', chunk: makeChunk({stream: 'stdin', bytes: 'é'.repeat(300_000)})},
+			{type: 'frame', frame: makeFrame({stream: 'stdin', byteLength: 600_001, message: {jsonrpc: '2.0', id: 1, method: 's3cret', params: {text: 'é s3cret '.repeat(60_000)}}})},
+			...EVENTS,
+		];
+		for (const options of [{}, {chunks: false}, {redact: (text: string) => text.replaceAll('s3cret', '***')}]) {
+			const lines: string[] = [];
+			const whole = createNdjsonWriter((line) => lines.push(line), options);
+			const pieces: Array<string | Uint8Array> = [];
+			const inPieces = createNdjsonPieceWriter((piece) => pieces.push(piece), options);
+			for (const writer of [whole, inPieces]) {
+				writer.header(META);
+				for (const event of big) writer.event(event);
+			}
+
+			const bytes = Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece)));
+			expect(bytes.equals(Buffer.from(`${lines.join('\n')}\n`))).toBe(true);
+			expect(pieces.length).toBeGreaterThan(2 * (lines.length + 1));
+		}
 	});
 });
