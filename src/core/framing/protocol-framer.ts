@@ -1,6 +1,6 @@
 import {nonCanonicalRawId} from './raw-id.js';
 import {mayBeNonPortable, nonPortableDrafts} from './portability.js';
-import {Buffer} from 'node:buffer';
+import {Buffer, isAscii} from 'node:buffer';
 import type {Chunk, FindingDraft, StreamName, Terminator} from '../types.js';
 import {isValidUtf8} from '../bytes/utf8.js';
 import {parseContentLengthValue, parseHeaderLine, type HeaderLine} from './content-length.js';
@@ -85,6 +85,15 @@ function toBuffer(bytes: Uint8Array): Buffer {
 }
 
 function noop(): void {}
+
+/**
+ * A JSON line at least this long (bytes) and all ASCII is decoded as Latin-1, which gives the same text:
+ * Node makes a Latin-1 decode over ~1 MB (its EXTERN_APEX, 0xFBEE9 bytes) an external string, whose
+ * bytes live outside the JS heap and can go at a minor GC once the string is dropped, where a UTF-8
+ * decode that long is a heap string in the large-object space until a major GC (issue 12: `view --json`
+ * of a capture of 5 MB frames peaked ~10 MiB lower this way).
+ */
+const EXTERNAL_TEXT_BYTES = 1_100_000;
 
 /**
  * The protocol-mode framer (stdin, stdout): newline-delimited JSON (R1, R2) with every byte and framing
@@ -290,8 +299,10 @@ export class ProtocolFramer implements Framer {
 		}
 
 		if (buf[s] === OPEN_BRACE) {
-			// Hot path: a one-line JSON object.
-			const text = buf.toString('utf8', s, contentEnd);
+			// Hot path: a one-line JSON object. A long line of ASCII only is decoded as Latin-1 (the same text):
+			// see EXTERNAL_TEXT_BYTES.
+			let text: string | undefined =
+				contentEnd - s >= EXTERNAL_TEXT_BYTES && isAscii(buf.subarray(s, contentEnd)) ? buf.toString('latin1', s, contentEnd) : buf.toString('utf8', s, contentEnd);
 			let message: unknown;
 			try {
 				message = JSON.parse(text);
@@ -330,7 +341,11 @@ export class ProtocolFramer implements Framer {
 				return;
 			}
 
-			this.lineFrame(buf, s, e, s, contentEnd, crIndex, hasLF, valid, true, message, undefined, [], undefined, text);
+			// The line's text goes on in a holder lineFrame empties once it is checked: a 5 MB line's text is
+			// not kept while its frame is handed on (and written out) beside the parsed message (issue 12).
+			const body = {text};
+			text = undefined;
+			this.lineFrame(buf, s, e, s, contentEnd, crIndex, hasLF, valid, true, message, undefined, [], undefined, body);
 			return;
 		}
 
@@ -374,7 +389,7 @@ export class ProtocolFramer implements Framer {
 
 			if (error === undefined) {
 				this.seenJson = true;
-				this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, true, message, undefined, [], undefined, text);
+				this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, true, message, undefined, [], undefined, {text});
 				return;
 			}
 		}
@@ -566,11 +581,11 @@ export class ProtocolFramer implements Framer {
 		text: string | undefined,
 		primary: FindingDraft[],
 		eofDetail?: Readonly<Record<string, unknown>>,
-		bodyText?: string,
+		bodyText?: {text?: string},
 	): void {
 		const offset = this.lineOffset;
 		// The body as text, decoded once (a 5 MB line is not decoded again for each check; issue 12).
-		let body = bodyText;
+		let body = bodyText?.text;
 		const bodyString = (): string => (body ??= buf.toString('utf8', bodyStart, contentEnd));
 		const terminator: Terminator = hasLF ? (crIndex === -1 ? 'lf' : 'crlf') : 'none';
 		let frame = this.makeFrame('newline', offset, e - s, offset + bodyStart - s, contentEnd - bodyStart, terminator, 1, isJson, message, text);
@@ -582,6 +597,9 @@ export class ProtocolFramer implements Framer {
 			const text = bodyString();
 			if (mayBeNonPortable(text)) primary = [...primary, ...nonPortableDrafts(this.stream, text, offset + bodyStart - s, this.lineTMs)];
 		}
+		// Checked: the text is not kept while the frame is handed on.
+		body = undefined;
+		if (bodyText !== undefined) bodyText.text = undefined;
 		addByteFindings(primary, {
 			stream: this.stream,
 			tMs: this.lineTMs,

@@ -327,6 +327,22 @@ describe('newline framing: oversize frames (C1)', () => {
 		]);
 	});
 
+	it.each([
+		['ASCII only, with escapes (decoded as Latin-1: a string outside the JS heap)', `{"jsonrpc":"2.0","id":1,"result":{"t":"${'a\\u00e9\\"'.repeat(200_000)}","lone":"\\ud800"}}\n`],
+		['with UTF-8 characters', `{"jsonrpc":"2.0","id":1,"result":{"t":"${'aé😀'.repeat(200_000)}","lone":"\\ud800"}}\n`],
+	])('a line over 1 MB, %s: the message is what JSON.parse gives, findings at their byte offsets', (_, line) => {
+		const {outputs} = runFramer(`{"a":1}\n${line}`, {cuts: [500_000]});
+		const length = Buffer.byteLength(line);
+		expect(length).toBeGreaterThan(1_100_000);
+		expect(outputs[1]!.frame).toMatchObject({offset: 8, byteLength: length, isJson: true});
+		expect(outputs[1]!.frame.message).toEqual(JSON.parse(line));
+		const lone = 8 + Buffer.from(line).indexOf('\\ud800');
+		expect(codesAt(outputs[1]!.findings)).toEqual([
+			['non-portable-json', lone],
+			['oversize-frame', 8],
+		]);
+	});
+
 	it('a 20 MiB single line in 64 KiB chunks is framed once, without re-scanning old bytes', () => {
 		const size = 20 * 1024 * 1024;
 		const line = Buffer.alloc(size, 0x61);
