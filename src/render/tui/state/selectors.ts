@@ -77,7 +77,7 @@ function streamAt(frames: FrameTable, index: number): StreamName {
 }
 
 /** True when a frame matches a lowercased search needle (method, the answered method, id, or text). */
-export function matchesSearch(frame: Frame, needle: string): boolean {
+export function matchesSearch(frame: Pick<Frame, 'method' | 'answers' | 'id' | 'text'>, needle: string): boolean {
 	if (needle === '') {
 		return true;
 	}
@@ -111,6 +111,16 @@ export function filterFrames(frames: FrameTable, filter: FrameFilter, flagged: R
 	}
 
 	const needle = filter.search.toLowerCase();
+	if (needle !== '' && frames.search) {
+		// An index searches without building each frame, reading the bodies it needs in big blocks (issue 12).
+		return arrayView(
+			frames.search(
+				(i) => filter.streams[streamAt(frames, i)] && (!filter.isFindingsOnly || flagged.has(i)),
+				(frame) => matchesSearch(frame, needle),
+			),
+		);
+	}
+
 	const indices: number[] = [];
 	for (let i = 0; i < frames.length; i++) {
 		// Stream and findings first: an index answers them from its columns without building the frame.
