@@ -60,21 +60,31 @@ const pureSdkSchemas = {
 };
 
 rmSync(outdir, {recursive: true, force: true});
-await build({
+/** What both builds share: the same sources, packages and plugin. */
+const common = {
 	absWorkingDir: root,
-	// probe-command: the probe command under a fixed name, so that bin/mcp-wire.js can start loading it
-	// together with the CLI entry (main.js's import() of it resolves to the same file). probe-early: what
-	// bin/mcp-wire.js runs first to start a probe's server before the CLI loads (src/cli/probe-early.ts).
-	entryPoints: {'mcp-wire': 'dist/cli/main.js', 'probe-command': 'dist/cli/commands/probe.js', 'probe-early': 'dist/cli/probe-early.js', 'capture-writer-worker': 'dist/tap/capture-writer-worker.js'},
-	outdir,
 	bundle: true,
-	splitting: true,
-	format: 'esm',
 	platform: 'node',
 	target: 'node20',
 	// The ESM builds of dual packages (jsonc-parser's UMD build requires its own files at run time).
 	mainFields: ['module', 'main'],
 	external: ['ink', 'react', 'react/*', 'execa'],
+	sourcemap: 'linked',
+	sourcesContent: false,
+	legalComments: 'linked',
+	logLevel: 'warning',
+	plugins: [pureSdkSchemas],
+};
+await build({
+	...common,
+	// probe-command: the probe command under a fixed name, so that bin/mcp-wire.js can start loading it
+	// together with the CLI entry (main.js's import() of it resolves to the same file). probe-early: what
+	// bin/mcp-wire.js runs first to start a probe's server before the CLI loads (src/cli/probe-early.ts).
+	// code-cache: how bin/mcp-wire.js runs cli.cjs (below) with V8's code cache.
+	entryPoints: {'mcp-wire': 'dist/cli/main.js', 'probe-command': 'dist/cli/commands/probe.js', 'probe-early': 'dist/cli/probe-early.js', 'code-cache': 'dist/cli/code-cache.js', 'capture-writer-worker': 'dist/tap/capture-writer-worker.js'},
+	outdir,
+	splitting: true,
+	format: 'esm',
 	// commander is CommonJS: its require() of node's modules needs a require in an ES module. Made on first
 	// use: the banner goes into every chunk, and a createRequire per chunk cost ~10 ms of the probe's start.
 	banner: {
@@ -82,9 +92,19 @@ await build({
 	},
 	entryNames: '[name]',
 	chunkNames: '[name]-[hash]',
-	sourcemap: 'linked',
-	sourcesContent: false,
-	legalComments: 'linked',
-	logLevel: 'warning',
-	plugins: [pureSdkSchemas],
+});
+
+// cli.cjs: the same CLI (dist/cli/main.js) as one CommonJS script, for the code cache of a plain `probe`
+// (src/cli/code-cache.ts; Node 20 caches no ES module's code). Each import() stays lazy (esbuild runs the
+// module's code on first use). Not for the TUI: ink and React are ES modules only (bin/mcp-wire.js uses it
+// only once the probe's server started early, which a TUI run never does). import.meta.url is the script's URL.
+await build({
+	...common,
+	entryPoints: {cli: 'dist/cli/main.js'},
+	outdir,
+	outExtension: {'.js': '.cjs'},
+	format: 'cjs',
+	define: {'import.meta.url': '__mcpWireImportMetaUrl'},
+	banner: {js: "const __mcpWireImportMetaUrl = require('node:url').pathToFileURL(__filename).href;"},
+	entryNames: '[name]',
 });

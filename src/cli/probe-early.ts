@@ -52,7 +52,12 @@ export function earlySpawnRequest(
 	return {command, env, inheritEnv};
 }
 
-let early: {readonly request: EarlySpawnRequest; readonly server: ProbeServer} | undefined;
+/**
+ * The server started early and not yet taken, in one slot per process: bin/mcp-wire.js starts it from the
+ * ES module build, and the probe command may run from the code-cached script (src/cli/code-cache.ts), a
+ * second copy of this module.
+ */
+const slot = ((globalThis as Record<symbol, unknown>)[Symbol.for('mcp-wire.early-probe')] ??= {}) as {value?: {readonly request: EarlySpawnRequest; readonly server: ProbeServer}};
 
 /**
  * Start the probe's server now, when `argv` is a command line {@link earlySpawnRequest} understands:
@@ -62,11 +67,11 @@ let early: {readonly request: EarlySpawnRequest; readonly server: ProbeServer} |
  * own spawn's).
  */
 export function startEarlyProbe(argv: readonly string[] = process.argv): ProbeServer | undefined {
-	if (early !== undefined) return undefined;
+	if (slot.value !== undefined) return undefined;
 	const request = earlySpawnRequest(argv, {stdinIsTTY: process.stdin.isTTY === true, stdoutIsTTY: process.stdout.isTTY === true, env: process.env, platform: process.platform});
 	if (request === undefined) return undefined;
 	const server = startProbeServer({command: request.command, env: request.env, initialize: {protocolVersion: DEFAULT_PROTOCOL_VERSION, clientVersion: VERSION}});
-	early = {request, server};
+	slot.value = {request, server};
 	return server;
 }
 
@@ -82,6 +87,7 @@ export function takeEarlyProbe(wanted: {
 	readonly cwd?: string;
 	readonly initialize: {readonly protocolVersion: string; readonly clientVersion: string};
 }): ProbeServer | undefined {
+	const early = slot.value;
 	if (early === undefined) return undefined;
 	const {request, server} = early;
 	const isSame =
@@ -94,7 +100,7 @@ export function takeEarlyProbe(wanted: {
 		discardEarlyProbe();
 		return undefined;
 	}
-	early = undefined;
+	slot.value = undefined;
 	return server;
 }
 
@@ -103,9 +109,10 @@ export function takeEarlyProbe(wanted: {
  * usage error, `--help`, or the TUI): SIGKILL to its process group, pipes closed. Safe to call always.
  */
 export function discardEarlyProbe(): void {
+	const early = slot.value;
 	if (early === undefined) return;
 	const {server} = early.server;
-	early = undefined;
+	slot.value = undefined;
 	const {pid} = server;
 	if (pid !== undefined) {
 		try {
@@ -116,6 +123,11 @@ export function discardEarlyProbe(): void {
 		releaseGroup(pid);
 	}
 	server.dispose();
+}
+
+/** Whether a server started early is waiting to be taken (bin/mcp-wire.js then runs the code-cached CLI). */
+export function hasEarlyProbe(): boolean {
+	return slot.value !== undefined;
 }
 
 const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((value, i) => value === b[i]);

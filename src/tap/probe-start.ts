@@ -46,13 +46,17 @@ export function initializeRequest(protocolVersion: string, clientVersion: string
 	return {jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion, capabilities: {}, clientInfo: {name: 'mcp-wire', version: clientVersion}}};
 }
 
-/** Process groups the probe started and has not ended yet: killed if this process exits first. */
-const liveGroups = new Set<number>();
-let groupHookInstalled = false;
+/**
+ * Process groups the probe started and has not ended yet: killed if this process exits first. One record
+ * per process, not per module instance: the CLI's early start and the rest of a `probe` can be two copies
+ * of this module (the ES module bin/mcp-wire.js spawns with, and the code-cached script, src/cli/code-cache.ts).
+ */
+const groups: {readonly live: Set<number>; hooked: boolean} = ((globalThis as Record<symbol, unknown>)[Symbol.for('mcp-wire.probe-groups')] ??= {live: new Set<number>(), hooked: false}) as {readonly live: Set<number>; hooked: boolean};
+const liveGroups = groups.live;
 function trackGroup(pid: number): void {
 	liveGroups.add(pid);
-	if (groupHookInstalled) return;
-	groupHookInstalled = true;
+	if (groups.hooked) return;
+	groups.hooked = true;
 	process.once('exit', () => {
 		for (const group of liveGroups) {
 			try {

@@ -1,4 +1,4 @@
-import {mkdtempSync, rmSync} from 'node:fs';
+import {mkdtempSync, readdirSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
@@ -42,6 +42,28 @@ describe('probe against real MCP servers from npm', () => {
 });
 
 describe('probe CLI', () => {
+	it('a plain probe runs from the code-cached script: the cache is stored by the first run, and a run with it gives the same record', async () => {
+		const cacheHome = mkdtempSync(join(tmpdir(), 'mcp-wire-cache-'));
+		try {
+			// No --timeout: the early start (and with it the cached script) is for plain flags only (src/cli/probe-early.ts).
+			const args = ['probe', '--json', '--', 'node', 'examples/servers/node/healthy.mjs'];
+			const first = await runJson(args, {env: {XDG_CACHE_HOME: cacheHome}});
+			expect(readdirSync(join(cacheHome, 'mcp-wire'))).toEqual([expect.stringMatching(/^cli\.cjs-[0-9a-f]{16}\.v8cache$/)]);
+			const second = await runJson(args, {env: {XDG_CACHE_HOME: cacheHome}});
+			for (const run of [first, second]) {
+				expect(run.exitCode).toBe(0);
+				expect(run.stderr).toBe('');
+				expect(run.findings).toEqual([]);
+				expect(run.summary?.verdict).toBe('ok');
+			}
+			const shape = (run: typeof first) => run.frames.map((f) => [f.stream, f.kind, f.method ?? null, f.id ?? null, f.byteLength]);
+			expect(shape(second)).toEqual(shape(first));
+			expect(shape(first).filter(([stream]) => stream === 'stdin').map(([, , method]) => method)).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'ping']);
+		} finally {
+			rmSync(cacheHome, {recursive: true, force: true});
+		}
+	});
+
 	it('early-exit quotes stderr written after the exit (a child holds stderr and writes 0.3 s later)', async () => {
 		// The exit comes before the last stderr line on the wire: the session gets the exit once stderr ends.
 		const run = await runJson(['probe', '--json', '--timeout', LONG, '--', 'sh', '-c', '(sleep 0.3; echo "ModuleNotFoundError: late" >&2) & exit 1']);
