@@ -25,7 +25,8 @@
 // 2000): each capture's end record counts those waits (`stalls`), printed per long-stream run.
 // MCP_WIRE_BASELINE_BIN=<another build's bin/mcp-wire.js> adds `tap (before)`, run as shipped by that build,
 // interleaved with the others in both parts (before/after in the same run).
-// Usage: npm run build && node bench/tap.bench.mjs [--quick] [--mb N] [--line BYTES] [--long-only]
+// --short-only runs the throughput and ping-pong part without the long stream.
+// Usage: npm run build && node bench/tap.bench.mjs [--quick] [--mb N] [--line BYTES] [--long-only | --short-only]
 // Env: MCP_WIRE_BIN (default bin/mcp-wire.js), BENCH_REPEAT (default 5; the median is reported),
 // BENCH_LONG_REPEAT (default 3), MCP_WIRE_BASELINE_BIN.
 
@@ -51,6 +52,7 @@ const WARMUP_PINGS = QUICK ? 500 : 2000;
 const REPEAT = Number(process.env.BENCH_REPEAT ?? (QUICK ? 1 : 5));
 const LONG_REPEAT = Number(process.env.BENCH_LONG_REPEAT ?? (QUICK ? 1 : 3));
 const LONG_ONLY = process.argv.includes('--long-only');
+const SHORT_ONLY = process.argv.includes('--short-only');
 // The line length of the bulk streams (issue 12 goal 1: 1 KiB and 64 KiB lines).
 const BLOCK = argNumber('--line', 64 * 1024);
 
@@ -452,7 +454,7 @@ async function main() {
 	console.log(`cli: ${BIN}`);
 	const warnings = new Set();
 	if (!LONG_ONLY) await shortStreams(warnings);
-	await longStream(warnings);
+	if (!SHORT_ONLY) await longStream(warnings);
 	if (warnings.size > 0) {
 		console.log('');
 		console.log('stderr of the runs:');
