@@ -679,6 +679,7 @@ export class FrameIndex {
 		const isJson = kind !== 'text' && kind !== 'blank';
 		const methodId = f.method;
 		const idTag = f.idTag;
+		const idNumber = f.idNumber;
 		let parsed: {message: unknown} | undefined;
 		const message = (): unknown => {
 			if (parsed) return parsed.message;
@@ -715,23 +716,10 @@ export class FrameIndex {
 				return isJson ? message() : undefined;
 			},
 			get method(): string | undefined {
-				if (methodId !== -2) return index.strings.value(methodId);
-				return extra?.method ?? (fromMessage('method') as string);
+				return methodFromRecord(index.strings, methodId, extra, fromMessage);
 			},
 			get id(): JsonRpcId | undefined {
-				switch (idTag) {
-					case ID_NONE:
-						return undefined;
-					case ID_NULL:
-						return null;
-					case ID_INT:
-					case ID_FLOAT:
-						return f.idNumber;
-					case ID_KEPT:
-						return extra?.id;
-					default:
-						return fromMessage('id') as string;
-				}
+				return idFromRecord(idTag, idNumber, extra, fromMessage);
 			},
 			...(extra?.rawId === undefined ? {} : {rawId: extra.rawId}),
 			answers,
@@ -780,8 +768,7 @@ export class FrameIndex {
 
 		const probe: SearchFields = {
 			get method(): string | undefined {
-				if (f.method !== -2) return strings.value(f.method);
-				return extra?.method ?? (fromMessage('method') as string);
+				return methodFromRecord(strings, f.method, extra, fromMessage);
 			},
 			get answers() {
 				if (f.answersMethod === -1) return undefined;
@@ -796,19 +783,7 @@ export class FrameIndex {
 				};
 			},
 			get id(): JsonRpcId | undefined {
-				switch (f.idTag) {
-					case ID_NONE:
-						return undefined;
-					case ID_NULL:
-						return null;
-					case ID_INT:
-					case ID_FLOAT:
-						return f.idNumber;
-					case ID_KEPT:
-						return extra?.id;
-					default:
-						return fromMessage('id') as string;
-				}
+				return idFromRecord(f.idTag, f.idNumber, extra, fromMessage);
 			},
 			get text(): string | undefined {
 				if (KINDS[f.kind] !== 'text') return undefined;
@@ -876,6 +851,46 @@ export class FrameIndex {
 		});
 		return out;
 	}
+}
+
+/**
+ * A frame's JSON-RPC id from its record: `idTag` says how it was stored (none, null, a number kept in
+ * the record as `idNumber`, a big frame's id kept in `extra`); a string id is read back from the body
+ * by `fromMessage`. Used by both {@link FrameIndex} builds of a frame and its search, so they agree.
+ */
+function idFromRecord(
+	idTag: number,
+	idNumber: number,
+	extra: {id?: string} | undefined,
+	fromMessage: (key: 'id') => unknown,
+): JsonRpcId | undefined {
+	switch (idTag) {
+		case ID_NONE:
+			return undefined;
+		case ID_NULL:
+			return null;
+		case ID_INT:
+		case ID_FLOAT:
+			return idNumber;
+		case ID_KEPT:
+			return extra?.id;
+		default:
+			return fromMessage('id') as string;
+	}
+}
+
+/**
+ * A frame's JSON-RPC method from its record: `methodId` indexes the string table (-1: none; -2: not
+ * interned, so taken from `extra` of a big frame or read back from the body by `fromMessage`).
+ */
+function methodFromRecord(
+	strings: Strings,
+	methodId: number,
+	extra: {method?: string} | undefined,
+	fromMessage: (key: 'method') => unknown,
+): string | undefined {
+	if (methodId !== -2) return strings.value(methodId);
+	return extra?.method ?? (fromMessage('method') as string);
 }
 
 /** A frame body parsed as the framer parses it (JSON.parse of its UTF-8), with nesting past the limit cut as the Session cuts it. */
