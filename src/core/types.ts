@@ -425,6 +425,13 @@ export interface Summary {
 	 * what is there.
 	 */
 	readonly incomplete?: {readonly cutShort: boolean; readonly missingBytes: number; readonly gaps: number};
+	/**
+	 * Present only for a replayed tap capture whose end record has `stalls` (README, capture format): the
+	 * tap stopped reading a source `count` times, `totalMs` ms in all (the longest `longestMs` ms, rounded),
+	 * while its capture had no room, so the capture could keep every byte; `timedOut` of those waits
+	 * reached `tap --capture-wait` and their read is a gap instead. Times in the capture include the waits.
+	 */
+	readonly stalls?: {readonly count: number; readonly totalMs: number; readonly longestMs: number; readonly timedOut: number};
 }
 
 /** Everything a session emits, in order. Renderers observe this stream; the NDJSON records mirror it. */

@@ -210,7 +210,9 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	if (reader.isTruncated && !isCompletenessTold) process.stderr.write(`mcp-wire: ${file}: the capture was cut short (its last record is incomplete); showing everything before it\n`);
 	if (replayError !== undefined) throw new UsageError(`view: ${file} cannot be replayed: ${replayError.message}`);
 	// Cut after the exit record (before the end record): the summary still says cut short (`incomplete`).
-	const session = replay.finish({isCutShort: reader.isTruncated});
+	// The tap's waits for its capture (the end record's `stalls`) go into the summary (`--json`, the plain log's end).
+	const stalls = reader.captureEnd?.stalls;
+	const session = replay.finish({isCutShort: reader.isTruncated, ...(stalls === undefined ? {} : {stalls})});
 	await output.presenter.finish(session);
 	return exitCodeFor(session.getSnapshot().summary, output.failOn);
 }
@@ -324,7 +326,8 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 	const isRead = reader !== undefined;
 	if (isRead) {
 		// Cut after the exit record (before the end record): the summary still says cut short, as on the plain path.
-		replay.finish({isCutShort: reader!.isTruncated});
+		const stalls = reader!.captureEnd?.stalls;
+		replay.finish({isCutShort: reader!.isTruncated, ...(stalls === undefined ? {} : {stalls})});
 		const incomplete = isBinaryCapture ? progress.getSnapshot().incomplete : incompleteSentence(reader!.completeness, reader!.isTruncated);
 		progress.update({frames, bytesRead: totalBytes, isDone: true, ...(incomplete === undefined ? {} : {incomplete})});
 	}

@@ -208,6 +208,7 @@ function summaryRecord(summary: Summary): Record<string, unknown> {
 		summary.clients?.map((entry) => ({client: entry.client, outcome: entry.outcome, decidedBy: [...entry.decidedBy], note: entry.note, connects: entry.connects, toolsListed: entry.toolsListed})),
 	);
 	put(record, 'incomplete', summary.incomplete === undefined ? undefined : {cutShort: summary.incomplete.cutShort, missingBytes: summary.incomplete.missingBytes, gaps: summary.incomplete.gaps});
+	put(record, 'stalls', summary.stalls === undefined ? undefined : {count: summary.stalls.count, totalMs: summary.stalls.totalMs, longestMs: summary.stalls.longestMs, timedOut: summary.stalls.timedOut});
 	return record;
 }
 
@@ -787,7 +788,12 @@ function decodeSummary(record: Json): Summary {
 		resources: optionalCount(record, 'resources'),
 		clients: decodeClients(record['clients']),
 		incomplete: record['incomplete'] === undefined ? undefined : decodeIncomplete(object(record['incomplete'], '`incomplete`')),
+		stalls: record['stalls'] === undefined ? undefined : decodeStalls(object(record['stalls'], '`stalls`')),
 	});
+}
+
+function decodeStalls(raw: Json): Summary['stalls'] {
+	return {count: count(raw, 'count'), totalMs: count(raw, 'totalMs'), longestMs: count(raw, 'longestMs'), timedOut: count(raw, 'timedOut')};
 }
 
 function decodeIncomplete(raw: Json): Summary['incomplete'] {

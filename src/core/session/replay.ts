@@ -1,5 +1,5 @@
 import type {SdkSchemas} from '../jsonrpc/sdk-checks.js';
-import type {FindingCode, SessionEvent, SessionMeta} from '../types.js';
+import type {FindingCode, SessionEvent, SessionMeta, Summary} from '../types.js';
 import {Session} from './session.js';
 
 /** Options for {@link replayEvents}. */
@@ -45,9 +45,11 @@ export interface Replay {
 	/**
 	 * Finish the session as {@link replayEvents} does and return it. Call once, after the last record.
 	 * @param options `isCutShort`: the reader saw the input end inside a record or without its end record
-	 *   (a capture cut after the server's exit record): the session is then incomplete even with an exit
+	 *   (a capture cut after the server's exit record): the session is then incomplete even with an exit;
+	 *   `stalls`: the capture's end record's `stalls` (binary-codec.ts), for the summary (a `--json` dump
+	 *   carries them in its summary record, which is used when this is not given)
 	 */
-	finish(options?: {readonly isCutShort?: boolean}): Session;
+	finish(options?: {readonly isCutShort?: boolean; readonly stalls?: Summary['stalls']}): Session;
 }
 
 /**
@@ -64,6 +66,7 @@ export function createReplay(meta: SessionMeta, options: ReplayOptions = {}): Re
 	let lastTMs = 0;
 	let skipped = 0;
 	let hasEnd = false;
+	let dumpStalls: Summary['stalls'];
 	return {
 		session,
 		feed(event) {
@@ -92,6 +95,8 @@ export function createReplay(meta: SessionMeta, options: ReplayOptions = {}): Re
 				case 'summary':
 					// A --json dump of a capture cut short says so in its summary: still cut short.
 					if (event.summary.incomplete?.cutShort !== true) hasEnd = true;
+					// …and the capture's stalls, which only its end record had.
+					if (event.summary.stalls !== undefined) dumpStalls = event.summary.stalls;
 					lastTMs = Math.max(lastTMs, event.summary.durationMs);
 					break;
 				case 'frame':
@@ -101,7 +106,8 @@ export function createReplay(meta: SessionMeta, options: ReplayOptions = {}): Re
 		finish(finishOptions = {}) {
 			if (skipped > 0) options.onProblem?.(`${skipped} chunk record(s) after their stream's end were skipped`);
 			// Without the process's exit the capture has no end (cut short, or taken from a tap still running).
-			session.finish(lastTMs, {isComplete: hasEnd && finishOptions.isCutShort !== true});
+			const stalls = finishOptions.stalls ?? dumpStalls;
+			session.finish(lastTMs, {isComplete: hasEnd && finishOptions.isCutShort !== true, ...(stalls === undefined ? {} : {stalls})});
 			return session;
 		},
 	};

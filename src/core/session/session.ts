@@ -140,6 +140,8 @@ export class Session implements SessionStore {
 	private summary: Summary | undefined;
 	private isFinished = false;
 	private isComplete = true;
+	/** The replayed capture's `stalls` (given to {@link Session.finish}), for the summary. */
+	private stalls: Summary['stalls'];
 	/** Per-client outcomes, folded from frames and findings as they come (core/clients/outcome.ts). */
 	private readonly clients = new ClientOutcomeTracker();
 	private snapshot: SessionSnapshot | undefined;
@@ -340,14 +342,16 @@ export class Session implements SessionStore {
 	 * End the session at `tMs`: flush every stream, run the end-of-session detectors (unanswered-request,
 	 * stderr-merged) and emit the summary. Idempotent: a second call returns the same summary.
 	 * @param options `isComplete: false` for a capture that ends without the process's exit (cut short, or
-	 *   a tap still running): findings that need the end of the session (unanswered-request) are not derived
+	 *   a tap still running): findings that need the end of the session (unanswered-request) are not derived;
+	 *   `stalls`: the capture's end record's waits (a replayed tap capture), carried into the summary
 	 */
-	finish(tMs: number, options: {readonly isComplete?: boolean} = {}): Summary {
+	finish(tMs: number, options: {readonly isComplete?: boolean; readonly stalls?: Summary['stalls']} = {}): Summary {
 		if (this.isFinished && this.summary) return this.summary;
 		this.lastTMs = Math.max(this.lastTMs, tMs);
 		for (const stream of STREAMS) this.endFramer(stream, this.lastTMs);
 		this.isFinished = true;
 		this.isComplete = options.isComplete !== false;
+		if (options.stalls !== undefined && options.stalls.count > 0) this.stalls = options.stalls;
 		for (const rule of this.rules) rule.onEnd?.({tMs: this.lastTMs, isComplete: options.isComplete !== false});
 		this.summary = this.buildSummary();
 		this.emit({type: 'summary', summary: this.summary});
@@ -663,6 +667,7 @@ export class Session implements SessionStore {
 			...this.counts,
 			clients,
 			...(this.isFinished && (!this.isComplete || this.gaps.count > 0) ? {incomplete: {cutShort: !this.isComplete, missingBytes: this.gaps.missingBytes, gaps: this.gaps.count}} : {}),
+			...(this.stalls === undefined ? {} : {stalls: this.stalls}),
 		};
 	}
 

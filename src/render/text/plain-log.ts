@@ -311,6 +311,19 @@ export function eraNote(era: Summary['era']): string {
 	return era === 'legacy' ? ' (initialize handshake)' : era === 'modern' ? ' (2026-07-28, server/discover)' : '';
 }
 
+/**
+ * What a replayed capture's `stalls` (the tap's waits for its capture, `tap --capture-wait`) mean, in one
+ * sentence for the plain log's summary and the report: e.g. `the tap held back the source 3 times, 412 ms
+ * in all (longest 260 ms), so that the capture could keep every byte; times in the capture include these
+ * waits; 1 wait reached --capture-wait and its read became a gap`. Numbers are grouped (`1,204 ms`).
+ */
+export function stallsNote(stalls: NonNullable<Summary['stalls']>): string {
+	const held = `the tap held back the source ${stalls.count === 1 ? 'once' : `${groupDigits(stalls.count)} times`}, ${groupDigits(stalls.totalMs)} ms in all${stalls.count === 1 ? '' : ` (longest ${groupDigits(stalls.longestMs)} ms)`}, so that the capture could keep every byte; times in the capture include these waits`;
+	if (stalls.timedOut === 0) return held;
+	const ranOut = stalls.timedOut === 1 ? (stalls.count === 1 ? 'the wait' : '1 wait') : `${groupDigits(stalls.timedOut)} waits`;
+	return `${held}; ${ranOut} reached --capture-wait and ${stalls.timedOut === 1 ? 'its read' : 'their reads'} became ${stalls.timedOut === 1 ? 'a gap' : 'gaps'}`;
+}
+
 /** Options for {@link formatFrameHex}. */
 export interface FrameHexOptions extends TextRenderOptions {
 	/** Rows shown at most (default 64, i.e. 1 KiB); the rest is summarised as `… (+N bytes)`. */
@@ -397,6 +410,8 @@ export function formatSummary(summary: Summary, options: {readonly color?: boole
 	if (server.length > 0) {
 		lines.push(`server   ${server.join(' · ')}`);
 	}
+
+	if (summary.stalls !== undefined) lines.push(`capture  ${stallsNote(summary.stalls)}`);
 
 	return lines;
 }

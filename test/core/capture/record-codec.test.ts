@@ -333,3 +333,21 @@ describe('round trip (property)', () => {
 		);
 	});
 });
+
+describe('the summary\'s `stalls` (a replayed tap capture whose end record has them)', () => {
+	it('is written last, in the end record\'s shape, and read back', () => {
+		const summary = makeSummary({durationMs: 900, incomplete: {cutShort: false, missingBytes: 4096, gaps: 1}, stalls: {count: 2, totalMs: 2300, longestMs: 2000, timedOut: 1}});
+		const line = encodeEvent({type: 'summary', summary});
+		expect(line.endsWith(',"incomplete":{"cutShort":false,"missingBytes":4096,"gaps":1},"stalls":{"count":2,"totalMs":2300,"longestMs":2000,"timedOut":1}}')).toBe(true);
+		const decoded = decodeRecord(line);
+		expect(decoded.kind === 'event' && decoded.event.type === 'summary' ? decoded.event.summary.stalls : undefined).toEqual({count: 2, totalMs: 2300, longestMs: 2000, timedOut: 1});
+	});
+
+	it('a summary without stalls has no `stalls` key; a malformed one is a problem with its name', () => {
+		expect(encodeEvent({type: 'summary', summary: makeSummary()})).not.toContain('stalls');
+		const bad = encodeEvent({type: 'summary', summary: makeSummary()}).replace(/}$/, ',"stalls":{"count":-1,"totalMs":0,"longestMs":0,"timedOut":0}}');
+		const decoded = decodeRecord(bad);
+		expect(decoded.kind).toBe('problem');
+		expect(decoded.kind === 'problem' ? decoded.message : '').toContain('count');
+	});
+});

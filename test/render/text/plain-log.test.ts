@@ -1,7 +1,7 @@
 import stripAnsi from 'strip-ansi';
 import {describe, expect, it} from 'vitest';
 import type {Finding, Frame} from '../../../src/core/types.js';
-import {formatFinding, formatFrameHex, formatFrameLine, formatHeader, formatSummary} from '../../../src/render/text/plain-log.js';
+import {formatFinding, formatFrameHex, formatFrameLine, formatHeader, formatSummary, stallsNote} from '../../../src/render/text/plain-log.js';
 import {makeFinding, makeFrame, makeMeta, makeSnapshot, makeStreamChunks, makeSummary} from '../../helpers/factories.js';
 
 const BANNER = 'Starting server v1.2\n'; // 21 bytes at stdout offset 0
@@ -281,6 +281,24 @@ describe('formatSummary', () => {
 			'streams  C→S stdin 0 B in 0 frames (0 chunks) · S→C stdout 0 B in 0 frames (0 chunks) · ERR stderr 0 B in 0 frames (0 chunks)',
 			'duration 2.0 ms · server killed by SIGKILL',
 		]);
+	});
+});
+
+describe('stallsNote and the summary\'s capture line (a tap capture whose end record has stalls)', () => {
+	it('says how often and how long the tap held back the source, and which waits became gaps', () => {
+		expect(stallsNote({count: 1, totalMs: 37, longestMs: 37, timedOut: 0})).toBe('the tap held back the source once, 37 ms in all, so that the capture could keep every byte; times in the capture include these waits');
+		expect(stallsNote({count: 1, totalMs: 2000, longestMs: 2000, timedOut: 1})).toBe(
+			'the tap held back the source once, 2,000 ms in all, so that the capture could keep every byte; times in the capture include these waits; the wait reached --capture-wait and its read became a gap',
+		);
+		expect(stallsNote({count: 1204, totalMs: 61_250, longestMs: 2000, timedOut: 3})).toBe(
+			'the tap held back the source 1,204 times, 61,250 ms in all (longest 2,000 ms), so that the capture could keep every byte; times in the capture include these waits; 3 waits reached --capture-wait and their reads became gaps',
+		);
+	});
+
+	it('formatSummary ends with a capture line only when the summary has stalls', () => {
+		const lines = formatSummary(makeSummary({durationMs: 2, stalls: {count: 3, totalMs: 412, longestMs: 260, timedOut: 0}}));
+		expect(lines.at(-1)).toBe('capture  the tap held back the source 3 times, 412 ms in all (longest 260 ms), so that the capture could keep every byte; times in the capture include these waits');
+		expect(lines.slice(0, -1)).toEqual(formatSummary(makeSummary({durationMs: 2})));
 	});
 });
 

@@ -1,7 +1,7 @@
-import {eraNote, listCounts} from '../../text/plain-log.js';
+import {eraNote, listCounts, stallsNote} from '../../text/plain-log.js';
 import {groupDigits} from '../../../core/bytes/glyphs.js';
 import {STREAM_LABEL, type ExitInfo, type StreamName} from '../../../core/types.js';
-import {code, ms, plural} from '../md.js';
+import {code, ms, plural, prose} from '../md.js';
 import type {ReportContext} from './context.js';
 import {readRuntime} from './runtime.js';
 
@@ -29,7 +29,8 @@ function exitText(exit: ExitInfo | undefined): string {
  * The environment as a short list: mcp-wire's version and the capture's (when they differ), the OS and
  * the Node.js mcp-wire ran on; the command (redacted, shell-quoted) and cwd; the env mode with the names of
  * `--env` variables; what the server says it is (serverInfo, protocol, era) and its runtime when it can be
- * read from the command or stderr; the bytes and frames per stream, the duration and how the process ended.
+ * read from the command or stderr; the bytes and frames per stream, the duration and how the process ended;
+ * for a tap capture whose end record has `stalls`, what the tap's waits for its capture mean.
  */
 export function environmentLines(context: ReportContext): string[] {
 	const {meta, summary} = context.snapshot;
@@ -76,5 +77,7 @@ export function environmentLines(context: ReportContext): string[] {
 		return `${STREAM_LABEL[stream]} ${stream} ${groupDigits(totals.bytes)} B in ${plural(totals.frames, unit)}`;
 	});
 	lines.push(`- wire: ${streams.join(' · ')} · ${ms(summary.durationMs)} ms · ${exitText(summary.exit ?? context.snapshot.exit)}`);
+	// A tap capture whose end record has `stalls`: the tap paused its source for the capture.
+	if (summary.stalls !== undefined) lines.push(`- capture: ${prose(stallsNote(summary.stalls))}`);
 	return lines;
 }
