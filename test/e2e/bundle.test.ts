@@ -2,13 +2,15 @@
 // 12: the others were built at every start for nothing). A verdict is a promise: the bundled checks must
 // judge every message exactly as the SDK's own types.js does. Compared here on every JSON line of the field
 // cases and on generated messages and results, for every method and revision the checks know.
-import {readdirSync} from 'node:fs';
+import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {pathToFileURL} from 'node:url';
+import {execa} from 'execa';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import type {SdkSchemas} from '../../src/core/jsonrpc/sdk-checks.js';
 import {SDK_SCHEMAS} from '../../src/core/jsonrpc/sdk-schemas.js';
+import {decodeRecords} from '../../src/core/capture/record-codec.js';
 import {FIELD_CASES} from '../fixtures/field-cases/cases.js';
 import {jsonScalar, jsonValue, messageArb} from '../core/jsonrpc/arbitraries.js';
 import {ROOT} from './helpers.js';
@@ -121,5 +123,52 @@ describe('the bundled TS SDK checks judge as the SDK does', () => {
 		);
 		// The generated results reach the schemas' inner checks, not only their first test.
 		expect(rejected).toBeGreaterThan(100);
+	});
+});
+
+// cli.cjs is the CLI that a plain `probe` runs (bin/mcp-wire.js, with V8's code cache): built from the same
+// sources as the ES module build, but with the other commands and the TUI left out, minified (whitespace and
+// syntax, names kept) and ASCII only (scripts/bundle.mjs). Its probes must say exactly what the ES module
+// build says.
+describe('dist/bundle/cli.cjs, the probe\'s script', () => {
+	const script = join(BUNDLE, 'cli.cjs');
+
+	it('is ASCII only (Node reads any other script into a two-byte string)', () => {
+		const bytes = readFileSync(script);
+		expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
+	});
+
+	it('leaves the other commands out: one is named in a clear internal error, not a crash', async () => {
+		const run = await execa('node', ['-e', `require(${JSON.stringify(script)}).main(['node', 'mcp-wire', 'explain', 'stray-output']).then((code) => { process.exitCode = code; })`], {reject: false, cwd: ROOT});
+		expect(run.exitCode).toBe(70);
+		expect(run.stderr).toMatch(/^mcp-wire: internal error \(please report it\): Error: \.\/commands\/explain\.js is not in dist\/bundle\/cli\.cjs \(the probe's script\)/);
+		expect(run.stdout).toBe('');
+	});
+
+	// Servers whose findings come from the framer, the stray-output classes (patterns with non-ASCII
+	// characters), the TS SDK's schemas and the id bookkeeping.
+	const servers = ['ansi-log.mjs', 'tool-without-input-schema.mjs', 'missing-serverinfo.mjs', 'pretty-json.mjs'];
+	it.each(servers)('a probe of %s says what the ES module build says', async (server) => {
+		const args = ['probe', '--json', '--', 'node', `examples/servers/node/${server}`];
+		const esm = `const {main} = await import(${JSON.stringify(pathToFileURL(join(BUNDLE, 'mcp-wire.js')).href)}); process.exitCode = await main(['node', 'mcp-wire', ...${JSON.stringify(args)}]);`;
+		const cjs = `require(${JSON.stringify(script)}).main(['node', 'mcp-wire', ...${JSON.stringify(args)}]).then((code) => { process.exitCode = code; });`;
+		const [fromEsm, fromCjs] = await Promise.all([
+			execa('node', ['--input-type=module', '-e', esm], {reject: false, cwd: ROOT, stdin: 'ignore'}),
+			execa('node', ['-e', cjs], {reject: false, cwd: ROOT, stdin: 'ignore'}),
+		]);
+		const said = (run: typeof fromEsm) => {
+			const {events} = decodeRecords(run.stdout);
+			// Each stream in its own order: which of stdout and stderr is read first is up to the machine.
+			const byStream = (rows: (string | number)[][]): (string | number)[][] => rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+			return {
+				exitCode: run.exitCode,
+				stderr: run.stderr,
+				frames: byStream(events.flatMap((e) => (e.type === 'frame' ? [[e.frame.stream, e.frame.offset, e.frame.byteLength, e.frame.kind]] : []))),
+				findings: byStream(events.flatMap((e) => (e.type === 'finding' ? [[e.finding.code, e.finding.severity, e.finding.stream, e.finding.offset, e.finding.byteLength, e.finding.message]] : []))),
+				verdict: events.flatMap((e) => (e.type === 'summary' ? [e.summary.verdict] : [])),
+			};
+		};
+		expect(said(fromCjs)).toEqual(said(fromEsm));
+		expect(said(fromCjs).findings.length).toBeGreaterThan(0);
 	});
 });
