@@ -1,5 +1,5 @@
 import {createHash} from 'node:crypto';
-import {mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {createRequire, Module} from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,6 +41,59 @@ export function codeCacheFile(file: string, cacheDir: string): string {
 	return path.join(cacheDir, `${path.basename(file)}-${key}.v8cache`);
 }
 
+/** How many code caches of other builds (other paths, versions, Node versions) are kept beside a new one. */
+export const KEPT_OTHER_CACHES = 3;
+/** A code cache older than this is removed when a new one is stored (ms): 30 days. */
+export const CACHE_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
+/** A temporary file of a store that never finished (a killed process) is removed after this (ms). */
+const TEMP_MAX_AGE_MS = 10 * 60 * 1000;
+
+/**
+ * Remove old code caches of `script` (a file name such as `cli.cjs`) from `cacheDir`, after `kept` was
+ * stored: each build, install path and Node version has its own file ({@link codeCacheFile}), and nothing
+ * else ever removes one. Kept: `kept`, the {@link KEPT_OTHER_CACHES} newest others (by mtime: when they were
+ * stored) that are younger than {@link CACHE_MAX_AGE_MS}; removed: the rest, and temporary files of stores
+ * older than 10 minutes. Files of other names are never touched. Runs only when a cache is stored (once per
+ * build), so a probe that uses its cache pays nothing. Never throws.
+ *
+ * @param now the time to judge ages by (ms since the epoch)
+ */
+export function pruneCodeCaches(cacheDir: string, script: string, kept: string, now: number = Date.now()): void {
+	let names: string[];
+	try {
+		names = readdirSync(cacheDir);
+	} catch {
+		return;
+	}
+	const prefix = `${script}-`;
+	const caches: {file: string; mtimeMs: number}[] = [];
+	const remove = (file: string): void => {
+		try {
+			rmSync(file, {force: true});
+		} catch {
+			// another process removed it, or it cannot be: left
+		}
+	};
+	for (const name of names) {
+		if (!name.startsWith(prefix)) continue;
+		const file = path.join(cacheDir, name);
+		const isCache = /^[0-9a-f]{16}\.v8cache$/.test(name.slice(prefix.length));
+		const isTemp = /^[0-9a-f]{16}\.v8cache\.\d+\.tmp$/.test(name.slice(prefix.length));
+		if ((!isCache && !isTemp) || file === kept) continue;
+		let mtimeMs: number;
+		try {
+			mtimeMs = statSync(file).mtimeMs;
+		} catch {
+			continue;
+		}
+		if (isTemp) {
+			if (now - mtimeMs > TEMP_MAX_AGE_MS) remove(file);
+		} else caches.push({file, mtimeMs});
+	}
+	caches.sort((a, b) => b.mtimeMs - a.mtimeMs);
+	for (const [i, {file, mtimeMs}] of caches.entries()) if (i >= KEPT_OTHER_CACHES || now - mtimeMs > CACHE_MAX_AGE_MS) remove(file);
+}
+
 /** A CommonJS script run with V8's code cache: its exports, and how to store the cache for the next run. */
 export interface CachedScript {
 	readonly exports: Record<string, unknown>;
@@ -48,7 +101,8 @@ export interface CachedScript {
 	readonly cacheUsed: boolean;
 	/**
 	 * Store the code cache when none was used: call it once the run's work is done, so that the functions
-	 * the run compiled are in it. Never throws (an unwritable directory is skipped).
+	 * the run compiled are in it; old caches are then pruned ({@link pruneCodeCaches}). Never throws (an
+	 * unwritable directory is skipped).
 	 */
 	save(): void;
 }
@@ -94,6 +148,7 @@ export function runCachedScript(file: string, cacheDir: string | undefined = cod
 				mkdirSync(path.dirname(cacheFile), {recursive: true, mode: 0o700});
 				writeFileSync(temp, script.createCachedData(), {mode: 0o600});
 				renameSync(temp, cacheFile);
+				pruneCodeCaches(path.dirname(cacheFile), path.basename(file), cacheFile);
 			} catch {
 				// an unwritable cache directory: the next run compiles again
 				try {

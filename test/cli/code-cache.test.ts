@@ -1,8 +1,8 @@
-import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {basename, join} from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
-import {codeCacheDir, codeCacheFile, runCachedScript} from '../../src/cli/code-cache.js';
+import {CACHE_MAX_AGE_MS, codeCacheDir, codeCacheFile, KEPT_OTHER_CACHES, pruneCodeCaches, runCachedScript} from '../../src/cli/code-cache.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-wire-code-cache-'));
 afterAll(() => rmSync(dir, {recursive: true, force: true}));
@@ -71,5 +71,59 @@ describe('runCachedScript', () => {
 		expect(blocked.exports['name']).toBe('cli.cjs');
 		expect(() => blocked.save()).not.toThrow();
 		expect(readdirSync(dir)).not.toContain('cache.tmp');
+	});
+});
+
+describe('pruneCodeCaches', () => {
+	const NOW = Date.UTC(2026, 11, 1);
+	const DAY = 24 * 3600 * 1000;
+	/** A file in `cacheDir` whose mtime is `ageMs` before NOW. */
+	const put = (cacheDir: string, name: string, ageMs: number): void => {
+		writeFileSync(join(cacheDir, name), 'x');
+		utimesSync(join(cacheDir, name), (NOW - ageMs) / 1000, (NOW - ageMs) / 1000);
+	};
+	const key = (n: number): string => n.toString(16).padStart(16, '0');
+
+	it('keeps the new cache and the 3 newest others younger than 30 days; removes the rest and old temporary files; leaves other names alone', () => {
+		const cacheDir = join(dir, 'prune');
+		mkdirSync(cacheDir);
+		const kept = join(cacheDir, `cli.cjs-${key(0)}.v8cache`);
+		put(cacheDir, `cli.cjs-${key(0)}.v8cache`, 40 * DAY); // the one just stored (an old mtime does not matter)
+		for (let i = 1; i <= 5; i++) put(cacheDir, `cli.cjs-${key(i)}.v8cache`, i * DAY);
+		put(cacheDir, `cli.cjs-${key(6)}.v8cache.123.tmp`, 3600 * 1000); // an unfinished store, an hour old
+		put(cacheDir, `cli.cjs-${key(7)}.v8cache.124.tmp`, 60 * 1000); // one that may still be writing
+		put(cacheDir, 'other.cjs-0000000000000001.v8cache', 100 * DAY); // another script's
+		put(cacheDir, 'notes.txt', 100 * DAY);
+		pruneCodeCaches(cacheDir, 'cli.cjs', kept, NOW);
+		expect(readdirSync(cacheDir).sort()).toEqual(
+			[`cli.cjs-${key(0)}.v8cache`, `cli.cjs-${key(1)}.v8cache`, `cli.cjs-${key(2)}.v8cache`, `cli.cjs-${key(3)}.v8cache`, `cli.cjs-${key(7)}.v8cache.124.tmp`, 'notes.txt', 'other.cjs-0000000000000001.v8cache'].sort(),
+		);
+		expect(KEPT_OTHER_CACHES).toBe(3);
+	});
+
+	it('removes another cache older than 30 days even when fewer than 3 are there', () => {
+		const cacheDir = join(dir, 'prune-old');
+		mkdirSync(cacheDir);
+		put(cacheDir, `cli.cjs-${key(0)}.v8cache`, 0);
+		put(cacheDir, `cli.cjs-${key(1)}.v8cache`, CACHE_MAX_AGE_MS + DAY);
+		put(cacheDir, `cli.cjs-${key(2)}.v8cache`, CACHE_MAX_AGE_MS - DAY);
+		pruneCodeCaches(cacheDir, 'cli.cjs', join(cacheDir, `cli.cjs-${key(0)}.v8cache`), NOW);
+		expect(readdirSync(cacheDir).sort()).toEqual([`cli.cjs-${key(0)}.v8cache`, `cli.cjs-${key(2)}.v8cache`]);
+	});
+
+	it('a missing directory: nothing, no throw', () => {
+		expect(() => pruneCodeCaches(join(dir, 'no-such-dir'), 'cli.cjs', join(dir, 'no-such-dir', 'x'), NOW)).not.toThrow();
+	});
+
+	it('save() of a new cache prunes the old ones of the same script', () => {
+		const cacheDir = join(dir, 'prune-save');
+		mkdirSync(cacheDir);
+		for (let i = 1; i <= 4; i++) put(cacheDir, `pruned.cjs-${key(i)}.v8cache`, i * DAY);
+		const script = join(dir, 'pruned.cjs');
+		writeFileSync(script, "exports.name = 'pruned';\n");
+		const run = runCachedScript(script, cacheDir);
+		run.save();
+		const own = basename(codeCacheFile(script, cacheDir));
+		expect(readdirSync(cacheDir).sort()).toEqual([own, `pruned.cjs-${key(1)}.v8cache`, `pruned.cjs-${key(2)}.v8cache`, `pruned.cjs-${key(3)}.v8cache`].sort());
 	});
 });
