@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // mcp-wire: xxd for MCP. The CLI is dist/bundle/mcp-wire.js: src/cli/main.ts as built by `npm run build`
 // (tsc, then scripts/bundle.mjs joins the modules into a few chunks so that it starts fast).
-// `probe` spawns its server as early as it can: a plain `probe [--json …] -- <command>` starts it before
+// `probe` spawns its server as early as it can: `probe [--json --timeout 5000 …] -- <command>` (no --cwd, no TUI) starts it before
 // the CLI loads (src/cli/probe-early.ts; the probe command takes it over once commander has parsed the same
 // command line). Such a probe then runs the CLI from dist/bundle/cli.cjs with V8's code cache
 // (src/cli/code-cache.ts), and falls back to the ES module build if that cannot run.

@@ -1,3 +1,4 @@
+import {FINDING_CODES} from '../core/types.js';
 import {DEFAULT_PROTOCOL_VERSION, releaseGroup, startProbeServer, type ProbeServer} from '../tap/probe-start.js';
 import {buildEnv} from '../tap/spawn.js';
 import {VERSION} from './version.js';
@@ -10,26 +11,81 @@ import {VERSION} from './version.js';
 
 /**
  * The probe's flags that take no value and do not change how the server is started, so a command line
- * made only of them before `--` is understood here without commander. Any other word before `--` (a value
- * option such as `--env`, `--cwd`, `--protocol-version`, a short flag, a typo) means no early start.
+ * made only of them and of {@link VALUE_OPTIONS} before `--` is understood here without commander. Any
+ * other word before `--` (`--cwd`, a short flag, a typo) means no early start.
  */
 const PLAIN_FLAGS = new Set(['--json', '--hex', '--report', '--no-tui', '--verbose', '--redact', '--no-redact', '--redact-payloads', '--inherit-env']);
+
+const KNOWN_CODES = new Set<string>(FINDING_CODES);
+/** A positive whole number of at most `max` digits' worth, written plainly (commander's parser also takes `1e3`: no early start then). */
+const isCount = (max: number) => (value: string): boolean => /^[1-9][0-9]*$/.test(value) && Number(value) <= max;
+
+/**
+ * The probe's options that take a value (`--timeout 5000` or `--timeout=5000`), each with the test its value
+ * must pass here: the same rule as the probe command's (commands/probe.ts, cli/options.ts) or a stricter one,
+ * so that a command line commander will reject as a usage error never starts a server. `--env` and
+ * `--protocol-version` change the spawn and `initialize`: they go into the request; the others change
+ * neither. A value that fails its test means no early start (commander then says what is wrong).
+ */
+const VALUE_OPTIONS: ReadonlyMap<string, (value: string) => boolean> = new Map([
+	['--timeout', isCount(2 ** 31 - 1)],
+	['--max-lines', isCount(Number.MAX_SAFE_INTEGER)],
+	['--fail-on', (value) => value === 'error' || value === 'warning'],
+	['--color', (value) => value === 'auto' || value === 'always' || value === 'never'],
+	[
+		'--ignore',
+		(value) => {
+			const codes = value.split(',').map((code) => code.trim()).filter((code) => code !== '');
+			return codes.every((code) => KNOWN_CODES.has(code));
+		},
+	],
+	['--protocol-version', (value) => value !== ''],
+	['--env', (value) => value !== ''],
+]);
 
 /** What the early start asked for: the spawn the probe command would make for the same command line. */
 export interface EarlySpawnRequest {
 	readonly command: readonly string[];
 	readonly env: Readonly<Record<string, string>>;
 	readonly inheritEnv: boolean;
+	/** The protocol version `initialize` offers (`--protocol-version`, else the default). */
+	readonly protocolVersion: string;
+}
+
+/**
+ * The words before `--` read as the probe's options: the plain flags given and each value option's values
+ * in order, or undefined when a word is neither (or a value fails its test, is missing, or starts with `-`).
+ */
+function readOptions(words: readonly string[]): {readonly flags: ReadonlySet<string>; readonly values: ReadonlyMap<string, readonly string[]>} | undefined {
+	const flags = new Set<string>();
+	const values = new Map<string, string[]>();
+	for (let i = 0; i < words.length; i++) {
+		const word = words[i]!;
+		if (PLAIN_FLAGS.has(word)) {
+			flags.add(word);
+			continue;
+		}
+		const equals = word.indexOf('=');
+		const name = equals === -1 ? word : word.slice(0, equals);
+		const test = VALUE_OPTIONS.get(name);
+		if (test === undefined) return undefined;
+		const value = equals === -1 ? words[++i] : word.slice(equals + 1);
+		if (value === undefined || value.startsWith('-') || !test(value)) return undefined;
+		values.set(name, [...(values.get(name) ?? []), value]);
+	}
+	return {flags, values};
 }
 
 /**
  * Read `argv` (as `process.argv`) the way the probe command will, for the one shape this module starts
- * early: `probe`, plain flags only ({@link PLAIN_FLAGS}), `--`, a non-empty command. Undefined for every
- * other command line, for one that will run the TUI (the TUI builds its session first), one that asks
- * for both `--json` and `--report` (a usage error), and on Windows (execa starts servers there).
+ * early: `probe`, plain flags ({@link PLAIN_FLAGS}) and value options ({@link VALUE_OPTIONS}) whose values
+ * pass their tests, `--`, a non-empty command. Undefined for every other command line, for one that will
+ * run the TUI (the TUI builds its session first), one that asks for both `--json` and `--report` (a usage
+ * error), one whose `--env` the probe command would reject, and on Windows (execa starts servers there).
  *
  * @param io whether stdin and stdout are terminals, the environment and the platform (`process`'s)
- * @returns the command and the environment the server gets (the SDK allow-list, or all with `--inherit-env`)
+ * @returns the command, the environment the server gets (the SDK allow-list with each `--env`, or all with
+ *   `--inherit-env`) and the protocol version `initialize` offers
  */
 export function earlySpawnRequest(
 	argv: readonly string[],
@@ -38,18 +94,25 @@ export function earlySpawnRequest(
 	if (argv[2] !== 'probe' || io.platform === 'win32') return undefined;
 	const dashDash = argv.indexOf('--', 3);
 	if (dashDash === -1) return undefined;
-	const flags = argv.slice(3, dashDash);
-	if (!flags.every((flag) => PLAIN_FLAGS.has(flag))) return undefined;
+	const options = readOptions(argv.slice(3, dashDash));
+	if (options === undefined) return undefined;
 	const command = argv.slice(dashDash + 1);
 	if (command.length === 0 || command[0] === '') return undefined;
-	const has = (flag: string): boolean => flags.includes(flag);
+	const has = (flag: string): boolean => options.flags.has(flag);
 	if (has('--json') && has('--report')) return undefined;
 	// The probe command's own rule (commands/probe.ts): the TUI takes a terminal unless an output was asked for.
 	const isTui = !has('--no-tui') && !has('--json') && !has('--report') && !has('--hex') && io.stdoutIsTTY && io.stdinIsTTY;
 	if (isTui) return undefined;
 	const inheritEnv = has('--inherit-env');
-	const {env} = buildEnv({inheritEnv, env: [], parentEnv: io.env, platform: io.platform});
-	return {command, env, inheritEnv};
+	let env: Record<string, string>;
+	try {
+		({env} = buildEnv({inheritEnv, env: options.values.get('--env') ?? [], parentEnv: io.env, platform: io.platform}));
+	} catch {
+		return undefined; // an --env the probe command rejects (a usage error)
+	}
+	// commander keeps the last of a repeated option.
+	const protocolVersion = options.values.get('--protocol-version')?.at(-1) ?? DEFAULT_PROTOCOL_VERSION;
+	return {command, env, inheritEnv, protocolVersion};
 }
 
 /**
@@ -70,7 +133,7 @@ export function startEarlyProbe(argv: readonly string[] = process.argv): ProbeSe
 	if (slot.value !== undefined) return undefined;
 	const request = earlySpawnRequest(argv, {stdinIsTTY: process.stdin.isTTY === true, stdoutIsTTY: process.stdout.isTTY === true, env: process.env, platform: process.platform});
 	if (request === undefined) return undefined;
-	const server = startProbeServer({command: request.command, env: request.env, initialize: {protocolVersion: DEFAULT_PROTOCOL_VERSION, clientVersion: VERSION}});
+	const server = startProbeServer({command: request.command, env: request.env, initialize: {protocolVersion: request.protocolVersion, clientVersion: VERSION}});
 	slot.value = {request, server};
 	return server;
 }
@@ -92,7 +155,7 @@ export function takeEarlyProbe(wanted: {
 	const {request, server} = early;
 	const isSame =
 		wanted.cwd === undefined &&
-		wanted.initialize.protocolVersion === DEFAULT_PROTOCOL_VERSION &&
+		wanted.initialize.protocolVersion === request.protocolVersion &&
 		wanted.initialize.clientVersion === VERSION &&
 		sameList(wanted.command, request.command) &&
 		sameEnv(wanted.env, request.env);

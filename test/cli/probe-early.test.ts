@@ -10,21 +10,50 @@ const argv = (...words: string[]): string[] => ['/usr/bin/node', '/x/bin/mcp-wir
 
 describe('earlySpawnRequest: the command lines the CLI starts a probe server for before commander loads', () => {
 	it('probe, plain flags, --, a command: the command and the SDK allow-list environment', () => {
-		expect(earlySpawnRequest(argv('probe', '--json', '--', 'node', 'server.js', '--port', '1'), io)).toEqual({command: ['node', 'server.js', '--port', '1'], env: {PATH: '/usr/bin:/bin', HOME: '/home/u', TERM: 'dumb'}, inheritEnv: false});
+		expect(earlySpawnRequest(argv('probe', '--json', '--', 'node', 'server.js', '--port', '1'), io)).toEqual({command: ['node', 'server.js', '--port', '1'], env: {PATH: '/usr/bin:/bin', HOME: '/home/u', TERM: 'dumb'}, inheritEnv: false, protocolVersion: DEFAULT_PROTOCOL_VERSION});
 		expect(earlySpawnRequest(argv('probe', '--', 'python3', 's.py'), io)?.command).toEqual(['python3', 's.py']);
 		// The environment is the one the probe command builds for the same flags.
 		expect(earlySpawnRequest(argv('probe', '--hex', '--verbose', '--no-redact', '--', 'x'), io)?.env).toEqual(buildEnv({inheritEnv: false, env: [], parentEnv, platform: 'linux'}).env);
-		expect(earlySpawnRequest(argv('probe', '--inherit-env', '--report', '--', 'x'), io)).toEqual({command: ['x'], env: parentEnv, inheritEnv: true});
+		expect(earlySpawnRequest(argv('probe', '--inherit-env', '--report', '--', 'x'), io)).toEqual({command: ['x'], env: parentEnv, inheritEnv: true, protocolVersion: DEFAULT_PROTOCOL_VERSION});
+	});
+
+	it('value options whose values the probe command takes: the ones that change neither spawn nor initialize are read past; --env and --protocol-version go into the request', () => {
+		const plain = {command: ['node', 's.js'], env: {PATH: '/usr/bin:/bin', HOME: '/home/u', TERM: 'dumb'}, inheritEnv: false, protocolVersion: DEFAULT_PROTOCOL_VERSION};
+		expect(earlySpawnRequest(argv('probe', '--json', '--timeout', '5000', '--fail-on', 'warning', '--color', 'never', '--max-lines', '40', '--ignore', 'stray-output,crlf', '--ignore', 'bom', '--', 'node', 's.js'), io)).toEqual(plain);
+		expect(earlySpawnRequest(argv('probe', '--timeout=5000', '--fail-on=error', '--color=always', '--json', '--', 'node', 's.js'), io)).toEqual(plain);
+		expect(earlySpawnRequest(argv('probe', '--json', '--env', 'A=1', '--env=SECRET', '--', 'node', 's.js'), io)).toEqual({...plain, env: buildEnv({inheritEnv: false, env: ['A=1', 'SECRET'], parentEnv, platform: 'linux'}).env});
+		expect(earlySpawnRequest(argv('probe', '--json', '--env', 'A=1', '--', 'node', 's.js'), io)?.env).toEqual({...plain.env, A: '1'});
+		// commander keeps the last of a repeated option.
+		expect(earlySpawnRequest(argv('probe', '--json', '--protocol-version', '2024-11-05', '--protocol-version=2025-06-18', '--', 'node', 's.js'), io)).toEqual({...plain, protocolVersion: '2025-06-18'});
+	});
+
+	it('a value the probe command would reject (a usage error) or cannot be sure of: no early start, commander says what is wrong', () => {
+		for (const words of [
+			['--timeout', 'abc'],
+			['--timeout', '0'],
+			['--timeout', '1e3'],
+			['--timeout', String(2 ** 31)],
+			['--timeout'],
+			['--timeout='],
+			['--max-lines', '-1'],
+			['--fail-on', 'info'],
+			['--color', 'maybe'],
+			['--ignore', 'no-such-code'],
+			['--ignore', 'stray-output,typo'],
+			['--env', '=x'],
+			['--env', '-x'],
+			['--protocol-version='],
+			['--json=1'],
+		]) {
+			expect(earlySpawnRequest(argv('probe', '--json', ...words, '--', 'node'), io), words.join(' ')).toBeUndefined();
+		}
 	});
 
 	it('anything else is left to commander: other commands, value options, unknown or short flags, no --, no command', () => {
 		for (const words of [
 			['tap', '--', 'node', 's.js'],
-			['probe', '--env', 'A=1', '--', 'node'],
 			['probe', '--cwd', '/tmp', '--', 'node'],
-			['probe', '--timeout', '5000', '--', 'node'],
-			['probe', '--protocol-version', '2024-11-05', '--', 'node'],
-			['probe', '--timeout=5000', '--', 'node'],
+			['probe', '--cwd=/tmp', '--', 'node'],
 			['probe', '--jsn', '--', 'node'],
 			['probe', '-h', '--', 'node'],
 			['probe', '--help', '--', 'node'],
@@ -79,6 +108,18 @@ describe('the early server is handed over only for exactly the spawn the probe c
 			expect(takeEarlyProbe(other)).toBeUndefined();
 			expect((await server!.server.exited)?.signal).toBe('SIGKILL');
 		}
+	});
+
+	it('--protocol-version: initialize at the spawn offers it, and the server is handed over only to a probe that offers the same', async () => {
+		const env = buildEnv({inheritEnv: false, env: [], parentEnv: process.env, platform: process.platform}).env;
+		const server = startEarlyProbe(argv('probe', '--json', '--protocol-version', '2024-11-05', '--', ...sleeper));
+		expect(new TextDecoder().decode(server!.initialize!.bytes)).toContain('"protocolVersion":"2024-11-05"');
+		expect(takeEarlyProbe({...wanted(env), initialize: {...initialize, protocolVersion: '2024-11-05'}})).toBe(server);
+		server!.server.kill('SIGKILL');
+		await server!.server.exited;
+		const other = startEarlyProbe(argv('probe', '--json', '--protocol-version', '2024-11-05', '--', ...sleeper));
+		expect(takeEarlyProbe(wanted(env))).toBeUndefined();
+		expect((await other!.server.exited)?.signal).toBe('SIGKILL');
 	});
 
 	it('discardEarlyProbe ends a server nobody took (a command line that turned out to be --help or a usage error)', async () => {

@@ -45,8 +45,9 @@ describe('probe CLI', () => {
 	it('a plain probe runs from the code-cached script: the cache is stored by the first run, and a run with it gives the same record', async () => {
 		const cacheHome = mkdtempSync(join(tmpdir(), 'mcp-wire-cache-'));
 		try {
-			// No --timeout: the early start (and with it the cached script) is for plain flags only (src/cli/probe-early.ts).
-			const args = ['probe', '--json', '--', 'node', 'examples/servers/node/healthy.mjs'];
+			// Value options that change neither the spawn nor initialize take the early start (and with it the
+			// cached script) too (src/cli/probe-early.ts): the cache is stored by such a run.
+			const args = ['probe', '--json', '--timeout', LONG, '--fail-on', 'warning', '--', 'node', 'examples/servers/node/healthy.mjs'];
 			const first = await runJson(args, {env: {XDG_CACHE_HOME: cacheHome}});
 			expect(readdirSync(join(cacheHome, 'mcp-wire'))).toEqual([expect.stringMatching(/^cli\.cjs-[0-9a-f]{16}\.v8cache$/)]);
 			const second = await runJson(args, {env: {XDG_CACHE_HOME: cacheHome}});
