@@ -12,7 +12,7 @@ import type {SdkSchemas} from '../../src/core/jsonrpc/sdk-checks.js';
 import {SDK_SCHEMAS} from '../../src/core/jsonrpc/sdk-schemas.js';
 import {decodeRecords} from '../../src/core/capture/record-codec.js';
 import {FIELD_CASES} from '../fixtures/field-cases/cases.js';
-import {jsonScalar, jsonValue, messageArb} from '../core/jsonrpc/arbitraries.js';
+import {messageArb, sdkResultArb as resultArb} from '../core/jsonrpc/arbitraries.js';
 import {ROOT} from './helpers.js';
 
 const BUNDLE = join(ROOT, 'dist', 'bundle');
@@ -36,50 +36,6 @@ function judge(schemas: SdkSchemas, message: unknown): unknown {
 		results: METHODS.flatMap((method) => VERSIONS.map((version) => schemas.result(method, version, result))),
 	};
 }
-
-/** Results shaped like the ones the schemas check (lists, content, completion, initialize), with faults anywhere. */
-const leaf = fc.oneof({weight: 3, arbitrary: fc.string({maxLength: 6})}, {weight: 1, arbitrary: jsonValue});
-const item = fc.record(
-	{
-		name: leaf,
-		uri: fc.oneof(fc.constantFrom('file:///a.txt', 'https://x.test/r', 'not a uri', ''), jsonScalar),
-		uriTemplate: leaf,
-		type: fc.oneof(fc.constantFrom('text', 'image', 'audio', 'resource', 'resource_link', 'object'), jsonScalar),
-		text: leaf,
-		data: fc.oneof(fc.constantFrom('aGVsbG8=', 'not base64!', ''), jsonScalar),
-		mimeType: leaf,
-		description: leaf,
-		title: leaf,
-		inputSchema: fc.oneof(fc.constant({type: 'object'}), fc.constant({type: 'object', properties: {a: {type: 'string'}}, required: ['a']}), jsonValue),
-		outputSchema: fc.oneof(fc.constant({type: 'object'}), jsonValue),
-		annotations: fc.oneof(fc.constant({readOnlyHint: true}), jsonValue),
-		arguments: fc.oneof(fc.constant([{name: 'a', required: true}]), jsonValue),
-		icons: fc.oneof(fc.constant([{src: 'https://x.test/i.png'}]), jsonValue),
-		_meta: jsonValue,
-	},
-	{requiredKeys: []},
-);
-const resultArb = fc.record(
-	{
-		tools: fc.array(item, {maxLength: 2}),
-		prompts: fc.array(item, {maxLength: 2}),
-		resources: fc.array(item, {maxLength: 2}),
-		resourceTemplates: fc.array(item, {maxLength: 2}),
-		contents: fc.array(item, {maxLength: 2}),
-		content: fc.array(item, {maxLength: 2}),
-		messages: fc.array(fc.record({role: fc.oneof(fc.constantFrom('user', 'assistant'), jsonScalar), content: item}), {maxLength: 2}),
-		completion: fc.oneof(fc.record({values: fc.array(leaf, {maxLength: 2}), total: fc.oneof(fc.nat(), jsonScalar), hasMore: fc.oneof(fc.boolean(), jsonScalar)}, {requiredKeys: []}), jsonValue),
-		structuredContent: jsonValue,
-		isError: fc.oneof(fc.boolean(), jsonScalar),
-		nextCursor: leaf,
-		protocolVersion: fc.oneof(fc.constantFrom('2025-11-25', '2025-06-18', '2024-11-05'), jsonScalar),
-		capabilities: fc.oneof(fc.constant({tools: {}}), fc.constant({tools: {listChanged: true}, logging: {}}), jsonValue),
-		serverInfo: fc.oneof(fc.constant({name: 's', version: '1'}), fc.record({name: leaf, version: leaf}, {requiredKeys: []}), jsonValue),
-		instructions: leaf,
-		_meta: jsonValue,
-	},
-	{requiredKeys: []},
-).map((result) => JSON.parse(JSON.stringify(result)) as unknown);
 
 describe('the bundled TS SDK checks judge as the SDK does', () => {
 	it('on every JSON line of the field cases', async () => {

@@ -20,6 +20,15 @@ import {installSdkSchemas, type SchemaIssue, type SdkSchemas} from './sdk-checks
 // the library entry and by replay, by `import()` in the probe while the server starts (issue 12).
 
 const ACCEPTED: SdkVerdict = Object.freeze({accepted: true as const});
+
+/**
+ * zod's parse option `jitless`: skip its eval-based fast path for objects. That path compiles a parser
+ * (`new Function`) for each object schema the first time it parses; a probe checks a handful of messages,
+ * so the compiling cost more than it saved (issue 12). The result is the same: zod's fast path is an
+ * optimisation of the same parse, and test/core/jsonrpc/sdk-jitless.test.ts compares both on every field
+ * case and on generated messages and results.
+ */
+const PARSE = Object.freeze({jitless: true});
 const MAX_ISSUE_LENGTH = 160;
 
 /** The parts of a zod 4 issue this module reads (zod's own types are not imported into core). */
@@ -82,7 +91,7 @@ function shorten(text: string): string {
  * frames that already have problems or on request. Never throws.
  */
 export function tsSdkVerdict(message: unknown): SdkVerdict {
-	const parsed = JSONRPCMessageSchema.safeParse(message);
+	const parsed = JSONRPCMessageSchema.safeParse(message, PARSE);
 	if (parsed.success) return ACCEPTED;
 	const issues = parsed.error.issues as unknown as readonly ZodIssueLike[];
 	return {accepted: false, issue: shorten(describeIssues(issues, intendedBranch(message), []))};
@@ -91,7 +100,7 @@ export function tsSdkVerdict(message: unknown): SdkVerdict {
 
 /** The TS SDK's `InitializeResultSchema` (1.32.2): undefined when accepted, else its first issue. Never throws. */
 export function tsSdkInitializeResult(result: unknown): {readonly path: string; readonly message: string} | undefined {
-	const parsed = InitializeResultSchema.safeParse(result);
+	const parsed = InitializeResultSchema.safeParse(result, PARSE);
 	if (parsed.success) return undefined;
 	const first = parsed.error.issues[0];
 	return {path: first ? first.path.map(String).join('.') : '', message: first ? first.message : 'rejected'};
@@ -102,7 +111,7 @@ export function tsSdkInitializeResult(result: unknown): {readonly path: string; 
  * each method it sends: `listTools` → `ListToolsResultSchema`, `ping` → `EmptyResultSchema` (strict), ….
  * `Protocol.request` runs `safeParse(resultSchema, response.result)` and rejects the call with the ZodError.
  */
-const RESULT_SCHEMAS: Readonly<Record<string, {safeParse(value: unknown): {success: boolean; error?: {issues: readonly {path: readonly PropertyKey[]; message: string}[]}}}>> = {
+const RESULT_SCHEMAS: Readonly<Record<string, {safeParse(value: unknown, params?: {readonly jitless?: boolean}): {success: boolean; error?: {issues: readonly {path: readonly PropertyKey[]; message: string}[]}}}>> = {
 	ping: EmptyResultSchema,
 	'tools/list': ListToolsResultSchema,
 	'tools/call': CallToolResultSchema,
@@ -130,7 +139,7 @@ const MAX_RESULT_ISSUES = 5;
 export function tsSdkResult(method: string, protocolVersion: string | undefined, result: unknown): readonly SchemaIssue[] | undefined {
 	const schema = RESULT_SCHEMAS[method];
 	if (schema === undefined || protocolVersion === undefined || !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) return undefined;
-	const parsed = schema.safeParse(result);
+	const parsed = schema.safeParse(result, PARSE);
 	if (parsed.success || !parsed.error) return undefined;
 	return parsed.error.issues.slice(0, MAX_RESULT_ISSUES).map((issue) => ({path: issue.path.map(String).join('.'), message: shorten(issue.message)}));
 }
