@@ -64,6 +64,8 @@ async function loadTui(first?: FirstScreenInfo): Promise<StartTui> {
 		firstScreen = paintFirstScreen(process.stdout, {...first, title: escapeText(first.title)});
 	}
 
+	// Before ink and the capture load: the TUI's process collects its garbage sooner (RSS, issue 12 goal 3).
+	(await import('./tui-heap.js')).tuneHeapForTui();
 	// Loaded before the capture is read: reading it meanwhile (5 MB frames) slows the loading down more than it gains.
 	const [{startTui}, {formatSummary}] = await Promise.all([import('../render/tui/start-tui.js'), import('../render/text/plain-log.js')]);
 	return async (store, {session, loading}) => {

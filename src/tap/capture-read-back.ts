@@ -1,7 +1,7 @@
 import {Buffer} from 'node:buffer';
 import {closeSync, fstatSync, openSync, readSync} from 'node:fs';
 import {isBinaryCapture, RECORD_HEAD_BYTES, RECORD_TYPE} from '../core/capture/binary-codec.js';
-import {decodeRecordBytes} from '../core/capture/record-codec.js';
+import {decodeBase64Bytes, decodeRecordBytes, isBase64Alphabet} from '../core/capture/record-codec.js';
 import type {SessionEvent, StreamName} from '../core/types.js';
 
 /**
@@ -9,7 +9,9 @@ import type {SessionEvent, StreamName} from '../core/types.js';
  * limit is not held whole in memory for display; its offset and length are kept and its bytes are read
  * back from the file when they are shown). Both capture formats: format 2 (binary records,
  * core/capture/binary-codec.ts; only the record heads and the wanted payload bytes are read) and
- * format 1 (NDJSON records with base64 bytes; the chunk lines of the stream are decoded).
+ * format 1 (NDJSON records with base64 bytes; the chunk lines of the stream are decoded, except that of a
+ * big chunk record, as `encodeEvent` writes one, only the base64 of the bytes wanted is read and decoded,
+ * once its whole base64 has been checked).
  *
  * Use: while the file is read (tap/attach.ts `readRecordFile`, whose `onEvent` gives each record's
  * file offset), feed every event to a {@link CaptureIndex}; later open a {@link CaptureBytesReader} on
@@ -88,8 +90,33 @@ export class CaptureIndex {
 /** How `encodeEvent` writes a record's stream member (a record written otherwise is decoded to tell). */
 const ANY_STREAM = Buffer.from('"stream":"');
 
-/** Bytes read from the file at a time while scanning records. */
+/** Bytes read from the file at a time while scanning records (a multiple of 4: base64 is checked in such blocks). */
 const READ_BYTES = 1024 * 1024;
+
+/** How every chunk record written by `encodeEvent` starts. */
+const CHUNK_START = Buffer.from('{"type":"chunk",');
+/** The member the base64 of a chunk record starts after. */
+const BASE64_MEMBER = Buffer.from(',"base64":"');
+/** The record head (everything before the base64) is looked for in this many bytes. */
+const HEAD_BYTES = 1024;
+/** Chunk records of at least this many bytes of data are read back in part (see `CaptureBytesReader.bigChunkAt`). */
+const BIG_CHUNK_BYTES = 64 * 1024;
+/** Big chunk records whose base64 was checked whole, by file position of the record (the last few). */
+const CHECKED_KEPT = 16;
+
+/**
+ * A format-1 chunk record as `encodeEvent` writes a chunk longer than its text preview: the head, then
+ * the base64, then `"}` and the line end; where its base64 starts and where the next record starts.
+ */
+interface BigChunkRecord {
+	readonly stream: StreamName;
+	readonly offset: number;
+	readonly length: number;
+	/** File position of the first base64 character. */
+	readonly base64At: number;
+	/** File position of the next record (past the LF; the file's size for a last line without one). */
+	readonly next: number;
+}
 
 /**
  * Reads stream bytes back from one capture file (kept open until {@link close}). Synchronous: a read
@@ -101,6 +128,10 @@ export class CaptureBytesReader {
 	private readonly fd: number;
 	private readonly size: number;
 	private firstRecord: number | undefined;
+	/** Big chunk records whose base64 was checked whole: position → valid (see {@link CHECKED_KEPT}). */
+	private readonly checked = new Map<number, boolean>();
+	/** The block format-1 reads go through (allocated on first use). */
+	private block: Buffer | undefined;
 
 	/**
 	 * Open `file` for reading back.
@@ -209,7 +240,8 @@ export class CaptureBytesReader {
 		const decoder = new TextDecoder('utf-8');
 		let filled = 0;
 		let pending: Buffer[] = [];
-		const block = Buffer.alloc(READ_BYTES);
+		// One block per reader, used again by every read (the TUI reads back on every redraw).
+		const block = (this.block ??= Buffer.alloc(READ_BYTES));
 		let position = at;
 		// Returns false when reading should stop. `parts`: the line's bytes in the blocks they were read in.
 		const onLine = (parts: Buffer[]): boolean => {
@@ -252,11 +284,112 @@ export class CaptureBytesReader {
 				if (!onLine(line)) return filled;
 			}
 
-			if (start < n) pending.push(Buffer.from(data.subarray(start)));
+			if (start < n) {
+				// A line that goes on past this block: a big chunk record is read in part from the file, not whole.
+				const big = pending.length === 0 ? this.bigChunkAt(position - n + start) : undefined;
+				if (big === undefined) {
+					pending.push(Buffer.from(data.subarray(start)));
+				} else {
+					const now = this.fromBigChunk(big, stream, offset, out, filled, block);
+					if (now === undefined) return filled;
+					filled = now;
+					if (filled >= out.length) return filled;
+					position = big.next;
+				}
+			}
 		}
 
 		if (pending.length > 0) onLine(pending);
 		return filled;
+	}
+
+	/**
+	 * Format 1: the big chunk record starting at file position `at`, when it is one as `encodeEvent`
+	 * writes it (the head parses as a chunk record's, at least {@link BIG_CHUNK_BYTES} of data, and `"}`
+	 * and a line end stand right after its base64): then its data is read back in part (issue 12 goal 3:
+	 * the hex pane shows a few hundred bytes of a 5 MB frame, and reading the whole 7 MB line and decoding
+	 * it for them cost 12 MB per frame while a big capture loads). Undefined for any other line, which
+	 * is then read whole and decoded as before.
+	 */
+	private bigChunkAt(at: number): BigChunkRecord | undefined {
+		const head = Buffer.alloc(Math.min(HEAD_BYTES, Math.max(0, this.size - at)));
+		const got = readSync(this.fd, head, 0, head.length, at);
+		if (got < CHUNK_START.length || head.compare(CHUNK_START, 0, CHUNK_START.length, 0, CHUNK_START.length) !== 0) return undefined;
+		const member = head.subarray(0, got).indexOf(BASE64_MEMBER);
+		if (member === -1) return undefined;
+		const base64Start = member + BASE64_MEMBER.length;
+		const text = head.toString('utf8', 0, base64Start);
+		// A second `base64` member (an odd hand-made line) is left to the whole-line decoder.
+		if (text.indexOf('"base64"') !== text.lastIndexOf('"base64"')) return undefined;
+		let value: Record<string, unknown>;
+		try {
+			value = JSON.parse(`${text}"}`) as Record<string, unknown>;
+		} catch {
+			return undefined;
+		}
+
+		const {type, seq, stream, tMs, offset, length} = value;
+		if (type !== 'chunk') return undefined;
+		const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+		if (!isCount(seq) || !isCount(offset) || !isCount(length) || typeof tMs !== 'number' || !Number.isFinite(tMs)) return undefined;
+		if (typeof stream !== 'string' || !(STREAMS as readonly string[]).includes(stream) || length < BIG_CHUNK_BYTES) return undefined;
+		const base64At = at + base64Start;
+		const end = base64At + Math.ceil(length / 3) * 4;
+		const tail = Buffer.alloc(4);
+		const tailBytes = readSync(this.fd, tail, 0, 4, end);
+		let next: number;
+		if (tailBytes >= 3 && tail[0] === 0x22 && tail[1] === 0x7d && tail[2] === 0x0a) next = end + 3;
+		else if (tailBytes === 4 && tail[0] === 0x22 && tail[1] === 0x7d && tail[2] === 0x0d && tail[3] === 0x0a) next = end + 4;
+		else if (tailBytes === 2 && tail[0] === 0x22 && tail[1] === 0x7d) next = end + 2;
+		else return undefined;
+		return {stream: stream as StreamName, offset, length, base64At, next};
+	}
+
+	/**
+	 * Copy the bytes of `big` wanted for `out` (from `out[filled]`: stream byte `offset + filled` on),
+	 * decoding only the base64 quads that hold them. Returns the bytes of `out` filled now, or undefined
+	 * when reading should stop (the record starts past the byte wanted: a hole). A record whose base64
+	 * does not decode (checked whole once) is skipped, as the whole-line decoder skips it.
+	 */
+	private fromBigChunk(big: BigChunkRecord, stream: StreamName, offset: number, out: Uint8Array, filled: number, block: Buffer): number | undefined {
+		if (big.stream !== stream) return filled;
+		const want = offset + filled;
+		if (big.offset > want) return undefined;
+		if (big.offset + big.length <= want || !this.isValidBase64(big, block)) return filled;
+		const from = want - big.offset;
+		const count = Math.min(big.length - from, out.length - filled);
+		const firstQuad = Math.floor(from / 3);
+		const endQuad = Math.ceil((from + count) / 3);
+		const chars = Buffer.alloc((endQuad - firstQuad) * 4);
+		readFully(this.fd, chars, 0, chars.length, big.base64At + firstQuad * 4);
+		const bytes = decodeBase64Bytes(chars);
+		if (bytes === undefined) return filled;
+		const skip = from - firstQuad * 3;
+		out.set(bytes.subarray(skip, skip + count), filled);
+		return filled + count;
+	}
+
+	/**
+	 * Whether the whole base64 of `big` is standard padded base64 of exactly `length` bytes (read in
+	 * blocks into `block`, nothing kept); remembered for the last {@link CHECKED_KEPT} records.
+	 */
+	private isValidBase64(big: BigChunkRecord, block: Buffer): boolean {
+		const known = this.checked.get(big.base64At);
+		if (known !== undefined) return known;
+		const chars = Math.ceil(big.length / 3) * 4;
+		const pad = (3 - (big.length % 3)) % 3;
+		let isValid = true;
+		for (let at = 0; at < chars && isValid; at += block.length) {
+			const n = Math.min(block.length, chars - at);
+			readFully(this.fd, block, 0, n, big.base64At + at);
+			const isLast = at + n === chars;
+			isValid = isBase64Alphabet(block.subarray(0, isLast ? n - pad : n));
+			for (let i = n - pad; isLast && i < n; i++) if (block[i] !== 0x3d) isValid = false;
+		}
+
+		if (this.checked.size >= CHECKED_KEPT) this.checked.delete(this.checked.keys().next().value!);
+		this.checked.set(big.base64At, isValid);
+		return isValid;
 	}
 }
 

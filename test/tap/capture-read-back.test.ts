@@ -156,3 +156,88 @@ describe('reading back across a gap (format 2)', () => {
 		}
 	});
 });
+
+describe('reading back part of a big chunk record (format 1: only the base64 that holds the bytes wanted)', () => {
+	// Chunks longer than a read block (1 MiB) of base64, of every padding (2_000_000 % 3 = 2, 1_500_001 % 3 = 1,
+	// 1_200_000 % 3 = 0), between small ones; stdin and stdout take turns.
+	const BIG_SIZES = [10, 2_000_000, 1_500_001, 5, 1_200_000, 300_000, 7, 1_100_000];
+	const lines = (): string[] => {
+		const out = [encodeHeader(META)];
+		for (const [i, chunk] of chunks(BIG_SIZES).entries()) out.push(encodeEvent({type: 'chunk', chunk: {seq: i, stream: chunk.stream, tMs: i, offset: chunk.offset, bytes: chunk.bytes}}));
+		return out;
+	};
+
+	const total = (stream: StreamName): number => BIG_SIZES.filter((_, i) => (i % 2 === 0) === (stream === 'stdin')).reduce((a, b) => a + b, 0);
+	// stdin: 10, 1_500_001, 1_200_000, 7 (ends 2_700_018); stdout: 2_000_000, 5, 300_000, 1_100_000 (ends 3_400_005).
+	const RANGES = [
+		['stdout', 0, 100],
+		['stdout', 1_000_001, 3],
+		['stdout', 1_999_990, 20],
+		['stdout', 1_999_999, 1],
+		['stdout', 2_000_003, 400_000],
+		['stdout', 2_300_004, 1_100_001],
+		['stdin', 9, 2],
+		['stdin', 10, 1_500_001],
+		['stdin', 1_500_009, 1_200_005],
+		['stdin', 2_700_010, 100],
+		['stdin', 1_234_567, 10],
+	] as const;
+
+	const variants: Array<[string, () => Buffer]> = [
+		['LF line ends', () => Buffer.from(`${lines().join('\n')}\n`)],
+		['CRLF line ends', () => Buffer.from(`${lines().join('\r\n')}\r\n`)],
+		['no LF after the last record', () => Buffer.from(lines().join('\n'))],
+		// Not as encodeEvent writes a big chunk: a member after the base64. Read whole, as any other line.
+		['a member after the base64', () => Buffer.from(`${lines().map((line) => line.replace(/"\}$/, '","note":"x"}')).join('\n')}\n`)],
+	];
+
+	describe.each(variants)('%s', (name, make) => {
+		const bytes = make();
+		const file = path.join(dir, `big-${name.replaceAll(' ', '-')}.ndjson`);
+		writeFileSync(file, bytes);
+		const {index} = readAll(bytes);
+
+		it.each(RANGES)('%s bytes at %i, %i long, with and without the index', (stream, offset, length) => {
+			for (const withIndex of [true, false]) {
+				const reader = new CaptureBytesReader(file, withIndex ? index : undefined);
+				try {
+					const got = reader.read(stream, offset, length);
+					expect(got.length).toBe(Math.max(0, Math.min(length, total(stream) - offset)));
+					expect(Buffer.from(got).equals(Buffer.from(streamBytes(stream, offset, got.length)))).toBe(true);
+				} finally {
+					reader.close();
+				}
+			}
+		});
+	});
+
+	it('skips a big record whose base64 does not decode, far from the bytes wanted too, as the record readers skip it', () => {
+		const good = lines();
+		// The 2_000_000-byte stdout chunk (line 2) gets a bad character near its end; the 1_500_001-byte stdin
+		// chunk (line 3) a base64 of one quad too few (its length no longer matches).
+		const bad = [...good];
+		const at = bad[2]!.length - 100;
+		bad[2] = `${bad[2]!.slice(0, at)}*${bad[2]!.slice(at + 1)}`;
+		bad[3] = bad[3]!.replace(/[A-Za-z\d+/]{4}(={0,2}"\}$)/, '$1');
+		const bytes = Buffer.from(`${bad.join('\n')}\n`);
+		const file = path.join(dir, 'big-damaged.ndjson');
+		writeFileSync(file, bytes);
+		const problems: number[] = [];
+		const reader = new RecordReader({onHeader() {}, onEvent() {}});
+		reader.push(bytes);
+		reader.end();
+		for (const problem of reader.problems) problems.push(problem.line);
+		expect(problems).toEqual([3, 4]);
+		const back = new CaptureBytesReader(file);
+		try {
+			expect(back.read('stdout', 0, 100)).toHaveLength(0);
+			expect(back.read('stdin', 10, 50)).toHaveLength(0);
+			// The records after them read back as ever.
+			expect(Buffer.from(back.read('stdout', 2_000_003, 50)).equals(Buffer.from(streamBytes('stdout', 2_000_003, 50)))).toBe(true);
+			expect(Buffer.from(back.read('stdin', 1_500_011, 50)).equals(Buffer.from(streamBytes('stdin', 1_500_011, 50)))).toBe(true);
+			expect(Buffer.from(back.read('stdin', 0, 10)).equals(Buffer.from(streamBytes('stdin', 0, 10)))).toBe(true);
+		} finally {
+			back.close();
+		}
+	});
+});

@@ -930,6 +930,27 @@ function base64Bytes(spans: readonly Span[]): Uint8Array | undefined {
 }
 
 /**
+ * The bytes of a piece of standard padded base64 given as its ASCII bytes (length a multiple of 4,
+ * `=` only as the last one or two characters), decoded without making a string of it; undefined when it
+ * is not valid. Used to read part of a big chunk record's `base64` back (tap/capture-read-back.ts).
+ */
+export function decodeBase64Bytes(bytes: Uint8Array): Uint8Array | undefined {
+	return base64Bytes([{bytes, start: 0, end: bytes.length}]);
+}
+
+/**
+ * True when `bytes` are base64 alphabet characters only (no padding): a middle piece of a record's
+ * `base64`, checked without decoding it (tap/capture-read-back.ts checks a big chunk record whole once
+ * before it reads part of it back, as a record that does not decode is skipped).
+ */
+export function isBase64Alphabet(bytes: Uint8Array): boolean {
+	const v = BASE64_VALUE;
+	let bad = 0;
+	for (let i = 0; i < bytes.length; i++) bad |= v[bytes[i]!]!;
+	return bad >= 0;
+}
+
+/**
  * {@link decodeRecord} of a line given as its UTF-8 bytes (without the LF), whole or in the parts it
  * arrived in: the same result. A big chunk record as `encodeEvent` writes it has its `base64` decoded
  * straight from the bytes, so the line is neither joined into one buffer nor made into one string and its
