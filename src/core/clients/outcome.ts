@@ -78,7 +78,8 @@ export interface OutcomeFacts {
  * - `skip`, `skip-log`, `drop-log` on a frame that is the reply to a request → that reply is lost, so
  *   the request hangs: `fails`. On any other frame: `degraded` (`skip`: no harm, still `works`).
  * - `corrupt` → `degraded`.
- * - `unknown` → `unknown`, unless something else already makes it fail.
+ * - `unknown` → `unknown`, unless something else already makes it fail; an `unknown` at or before the
+ *   handshake (tools/list) reply, or naming that request, leaves `connects` (`toolsListed`) `null`.
  * - No handshake reply in a complete session (with nothing that explains it) → `unknown`; a server that
  *   speaks only 2026-07-28 → the family's {@link MODERN_ONLY} reaction.
  * Worst wins: fails > unknown > degraded > works. Pure; never throws.
@@ -179,7 +180,18 @@ export class ClientOutcomeTracker {
 		}
 		const unknown = effects.filter((e) => e.kind === 'unknown');
 		if (unknown.length > 0) {
-			return {client, outcome: 'unknown', decidedBy: codes(unknown), note: join(reached, `not established: ${codes(unknown).join(', ')}`), connects, toolsListed};
+			// A reaction nobody established, at or before a reply, may have lost that reply: claim only what
+			// no such reaction puts in doubt (a verdict is a promise).
+			const inDoubt = (method: string, point: Point | undefined): boolean =>
+				unknown.some((e) => e.method === method || (method === 'initialize' && e.method === 'server/discover') || isBefore(e, point));
+			const sureConnects = connects === true && inDoubt('initialize', handshake) ? null : connects;
+			const sureTools = sureConnects === null ? null : toolsListed === true && inDoubt('tools/list', this.toolsReply) ? null : toolsListed;
+			const list = codes(unknown).join(', ');
+			let note: string;
+			if (sureConnects === null && connects === true) note = `whether it connects is not established: ${list}`;
+			else if (sureTools === null && toolsListed === true) note = `connects; whether it lists tools is not established: ${list}`;
+			else note = join(reached, `not established: ${list}`);
+			return {client, outcome: 'unknown', decidedBy: codes(unknown), note, connects: sureConnects, toolsListed: sureTools};
 		}
 		if (connects !== true) {
 			const note = this.handshakeRequested ? 'no handshake reply seen' : 'no handshake seen';

@@ -79,8 +79,38 @@ describe('ClientOutcomeTracker', () => {
 		tracker.finding(makeFinding({code: 'crlf', frameIndex: 1, impact: impact({cursor: 'unknown', rmcp: 'unknown'})}));
 		tracker.finding(makeFinding({code: 'early-exit', tMs: 30, impact: impact({rmcp: 'fatal'})}));
 		const out = byClient(tracker.outcomes({isComplete: true}));
-		expect(out.cursor).toMatchObject({outcome: 'unknown', decidedBy: ['crlf'], note: 'connects and lists tools; not established: crlf'});
+		// crlf on the initialize reply (frame 1): whether cursor reads that reply nobody established, so it claims no connection.
+		expect(out.cursor).toEqual({client: 'cursor', outcome: 'unknown', decidedBy: ['crlf'], note: 'whether it connects is not established: crlf', connects: null, toolsListed: null});
 		expect(out.rmcp).toMatchObject({outcome: 'fails', decidedBy: ['early-exit']});
+	});
+
+	it('an unknown reaction claims only the replies before it: before the handshake reply nothing, on the tools/list reply the connection, after it both', () => {
+		const at = (finding: NonNullable<Parameters<typeof makeFinding>[0]>) => {
+			const tracker = new ClientOutcomeTracker();
+			tracker.frame(makeFrame({index: 0, stream: 'stdin', kind: 'request', method: 'initialize', id: 0, tMs: 0}));
+			// A banner line before the initialize reply, as stray-print sends it.
+			if (finding.frameIndex === 1) tracker.finding(makeFinding(finding));
+			tracker.frame(makeFrame({index: 1, kind: 'text', tMs: 9}));
+			tracker.frame(makeFrame({index: 2, kind: 'response', id: 0, tMs: 10, answers: {method: 'initialize', requestIndex: 0, latencyMs: 10}}));
+			tracker.frame(makeFrame({index: 3, stream: 'stdin', kind: 'request', method: 'tools/list', id: 1, tMs: 12}));
+			tracker.frame(makeFrame({index: 4, kind: 'response', id: 1, tMs: 20, answers: {method: 'tools/list', requestIndex: 3, latencyMs: 8}}));
+			if (finding.frameIndex !== 1) tracker.finding(makeFinding(finding));
+			return byClient(tracker.outcomes({isComplete: true, tools: 1}));
+		};
+		const unknownForCursor = impact({cursor: 'unknown'});
+		expect(at({code: 'stray-output', frameIndex: 1, tMs: 9, impact: unknownForCursor}).cursor).toEqual({
+			client: 'cursor', outcome: 'unknown', decidedBy: ['stray-output'], note: 'whether it connects is not established: stray-output', connects: null, toolsListed: null,
+		});
+		expect(at({code: 'invalid-utf8', frameIndex: 4, tMs: 20, impact: unknownForCursor}).cursor).toEqual({
+			client: 'cursor', outcome: 'unknown', decidedBy: ['invalid-utf8'], note: 'connects; whether it lists tools is not established: invalid-utf8', connects: true, toolsListed: null,
+		});
+		// A finding without a frame, named after the request it leaves waiting, counts for that request.
+		expect(at({code: 'unanswered-request', tMs: 30, detail: {method: 'tools/list', id: 1}, impact: unknownForCursor}).cursor).toMatchObject({connects: true, toolsListed: null});
+		expect(at({code: 'ping-error', frameIndex: 6, tMs: 30, impact: unknownForCursor}).cursor).toEqual({
+			client: 'cursor', outcome: 'unknown', decidedBy: ['ping-error'], note: 'connects and lists tools (1 tool); not established: ping-error', connects: true, toolsListed: true,
+		});
+		// The same findings with a known reaction keep their claims: only the unknown cell is in doubt.
+		expect(at({code: 'stray-output', frameIndex: 1, tMs: 9, impact: unknownForCursor}).vscode).toMatchObject({outcome: 'works', connects: true, toolsListed: true});
 	});
 
 	it('without a handshake reply: unknown while the session runs, a failure to connect once it ended', () => {
