@@ -99,10 +99,8 @@ const common = {
 await build({
 	...common,
 	// probe-command: the probe command under a fixed name, so that bin/mcp-wire.js can start loading it
-	// together with the CLI entry (main.js's import() of it resolves to the same file). probe-early: what
-	// bin/mcp-wire.js runs first to start a probe's server before the CLI loads (src/cli/probe-early.ts).
-	// code-cache: how bin/mcp-wire.js runs cli.cjs (below) with V8's code cache.
-	entryPoints: {'mcp-wire': 'dist/cli/main.js', 'probe-command': 'dist/cli/commands/probe.js', 'probe-early': 'dist/cli/probe-early.js', 'code-cache': 'dist/cli/code-cache.js', 'capture-writer-worker': 'dist/tap/capture-writer-worker.js'},
+	// together with the CLI entry (main.js's import() of it resolves to the same file).
+	entryPoints: {'mcp-wire': 'dist/cli/main.js', 'probe-command': 'dist/cli/commands/probe.js', 'capture-writer-worker': 'dist/tap/capture-writer-worker.js'},
 	outdir,
 	splitting: true,
 	format: 'esm',
@@ -113,6 +111,22 @@ await build({
 	},
 	entryNames: '[name]',
 	chunkNames: '[name]-[hash]',
+});
+
+// probe-early.js: what bin/mcp-wire.js runs first to start a probe's server before the CLI loads
+// (src/cli/probe-early.ts), and code-cache.js: how it then runs cli.cjs (below) with V8's code cache. Each is
+// one file with no chunk to import: the ES module loader reads, compiles and links every file on its own,
+// and the spawn waits for all of it (eight chunks took ~10 ms more than one on this machine). Their module
+// state is another copy of the CLI's; what the copies share (the server started early, the live process
+// groups) is kept on globalThis (probe-early.ts, tap/probe-start.ts).
+await build({
+	...common,
+	entryPoints: {'probe-early': 'dist/cli/probe-early.js', 'code-cache': 'dist/cli/code-cache.js'},
+	outdir,
+	format: 'esm',
+	minifyWhitespace: true,
+	minifySyntax: true,
+	entryNames: '[name]',
 });
 
 // cli.cjs: the same CLI (dist/cli/main.js) as one CommonJS script, for the code cache of a plain `probe`

@@ -82,6 +82,17 @@ describe('the bundled TS SDK checks judge as the SDK does', () => {
 	});
 });
 
+// bin/mcp-wire.js loads these two before the probe's server is spawned: each one file, so that the ES module
+// loader reads, compiles and links one module (not a chunk per shared module) before the spawn.
+describe('dist/bundle/probe-early.js and code-cache.js', () => {
+	it.each(['probe-early.js', 'code-cache.js'])('%s imports nothing but Node\'s own modules', (name) => {
+		const text = readFileSync(join(BUNDLE, name), 'utf8');
+		const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map((match) => match[1]!);
+		expect(specifiers.length).toBeGreaterThan(0);
+		expect(specifiers.filter((specifier) => !specifier.startsWith('node:'))).toEqual([]);
+	});
+});
+
 // cli.cjs is the CLI that a plain `probe` runs (bin/mcp-wire.js, with V8's code cache): built from the same
 // sources as the ES module build, but with the other commands and the TUI left out, minified (whitespace and
 // syntax, names kept) and ASCII only (scripts/bundle.mjs). Its probes must say exactly what the ES module
