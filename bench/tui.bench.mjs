@@ -20,7 +20,8 @@
 //    terminals instead of the process's), fully loaded, then keys (j/k) are pressed on both TUIs,
 //    interleaved press by press, the order of the two rotated each repetition. A measurement writes
 //    one key and waits for the next write to that fake stdout (the next rendered frame); presses are
-//    spaced by 40 ms so ink's 30 fps throttle never delays one. Reported: the median over repetitions
+//    spaced by 40 ms so ink's 30 fps throttle never delays one. The V8 settings of the CLI's TUI process
+//    (cli/tui-heap.ts) are set in this process first. Reported: the median over repetitions
 //    of the per-repetition ratio of medians (large/small), and this process's RSS and peak RSS with
 //    both captures open.
 // 3. Peak RSS of the real CLI's `view` (as in 1) once the whole capture is shown, for the captures of
@@ -312,6 +313,9 @@ async function openView(viewCommand, startTui, file) {
 }
 
 async function keyLatency() {
+	// The GC settings the CLI's TUI process runs with (cli/tui-heap.ts), when the build has them.
+	const tuiHeap = await import(new URL('cli/tui-heap.js', distRoot).href).catch(() => undefined);
+	tuiHeap?.tuneHeapForTui();
 	const {viewCommand} = await import(new URL('cli/commands/view.js', distRoot).href);
 	const {startTui} = await import(new URL('render/tui/start-tui.js', distRoot).href);
 	// `view` picks the TUI only when stdout is a terminal; the TUIs here draw on fake terminals.
