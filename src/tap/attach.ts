@@ -42,10 +42,10 @@ export interface RecordHandlers {
 	 */
 	onEvent(event: SessionEvent, recordOffset: number): void;
 	/**
-	 * {@link readRecordFile} only: called after each block read from the file (up to 1 MiB) has been
-	 * decoded, with the bytes of the file read so far (a progress line: `view` in the TUI). When it
-	 * returns a promise, the next block is read once it settles (output backpressure: `view` waits
-	 * for stdout to drain).
+	 * {@link readRecordFile} and {@link followTap} only: called after each block read from the file (up to
+	 * 1 MiB) or received from the tap's socket has been decoded, with the bytes read or received so far (a
+	 * progress line: `view` in the TUI). When it returns a promise, the next block is read (the socket is
+	 * paused) once it settles (output backpressure: `view` and `attach` wait for stdout to drain).
 	 */
 	onProgress?(bytesRead: number): void | Promise<void> | undefined;
 	/**
@@ -604,7 +604,20 @@ export function followTap(address: string, handlers: FollowHandlers): {readonly 
 		socket.once('error', (error) => reject(error));
 	});
 	connected.catch(() => undefined);
-	socket.on('data', (bytes: Buffer) => reader.push(bytes));
+	let received = 0;
+	socket.on('data', (bytes: Buffer) => {
+		reader.push(bytes);
+		received += bytes.length;
+		// Output backpressure (stdout a pipe read slower than the tap sends): read on once it drained. The tap
+		// sends a client it cannot write to from its capture file meanwhile (live-socket.ts), so nothing waits on us.
+		const wait = handlers.onProgress?.(received);
+		if (!(wait instanceof Promise)) return;
+		socket.pause();
+		void wait.then(
+			() => socket.resume(),
+			() => socket.resume(),
+		);
+	});
 	socket.on('error', () => undefined);
 	socket.on('close', end);
 	return {
@@ -626,6 +639,7 @@ async function finishFromCapture(header: SessionHeader, delivered: number, handl
 	let seen = 0;
 	try {
 		const fileReader = await readRecordFile(header.capturePath!, {
+			...(handlers.onProgress === undefined ? {} : {onProgress: handlers.onProgress}),
 			onHeader: (fileHeader) => {
 				isSame = fileHeader.startedAt === header.startedAt && fileHeader.pid === header.pid && fileHeader.capturePath === header.capturePath;
 			},

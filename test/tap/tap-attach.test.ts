@@ -386,6 +386,44 @@ describe('followTap: a viewer the tap cut off finishes from the capture file (is
 		expect(reader.isTruncated || reader.pendingBytes === 0).toBe(true);
 	});
 
+	it('reads no more from the socket while onProgress holds (stdout not drained), then hands out the rest (issue 12: attach --json into a slow pipe)', async () => {
+		const file = path.join(dir, 'cap.ndjson');
+		writeFileSync(file, [encodeHeader(META), ...bulk.map((e) => encodeEvent(e))].join('\n') + '\n');
+		const live = new LiveSocketServer(path.join(dir, 'tap.sock'), {path: file, size: () => readFileSync(file).length}, () => undefined);
+		expect(await live.listen()).toBe(true);
+		const events: SessionEvent[] = [];
+		const received: number[] = [];
+		let release: () => void = () => undefined;
+		let held: () => void = () => undefined;
+		const isHeld = new Promise<void>((resolve) => (held = resolve));
+		const ended = new Promise<RecordReader>((resolve) => {
+			followTap(live.address, {
+				onHeader: () => undefined,
+				onEvent: (event) => events.push(event),
+				onProgress: (bytes) => {
+					received.push(bytes);
+					if (received.length > 1) return undefined;
+					held();
+					return new Promise<void>((resolve) => (release = resolve));
+				},
+				onEnd: resolve,
+			});
+		});
+		await Promise.race([isHeld, new Promise((_, reject) => setTimeout(() => reject(new Error('onProgress was never called')), 10_000))]);
+		const atHold = events.length;
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		// The file is 3.3 MB: far more than one read; nothing more was read while held.
+		expect([events.length, received.length]).toEqual([atHold, 1]);
+		expect(atHold).toBeLessThan(bulk.length);
+		release();
+		const closing = live.close(30_000);
+		const reader = await ended;
+		await closing;
+		expect(events.map((e) => (e.type === 'chunk' ? e.chunk.seq : e.type))).toEqual(bulk.map((e) => (e.type === 'chunk' ? e.chunk.seq : e.type)));
+		expect(received.at(-1)).toBe(readFileSync(file).length);
+		expect([reader.problems, reader.isTruncated]).toEqual([[], false]);
+	});
+
 	it('ignores a capture path whose file is another session', async () => {
 		const file = path.join(dir, 'cap.ndjson');
 		const other = path.join(dir, 'other.ndjson');

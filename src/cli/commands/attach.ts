@@ -79,6 +79,9 @@ async function attachAction(target: string | undefined, options: WatchCliOptions
 					badRecords++;
 				}
 			},
+			// The plain log and --json: read on once stdout has taken what was written (a slow pipe reader), so
+			// the output queue does not grow with the session (issue 12 goal 2: 676 MiB at 200k frames before).
+			...(output.tui === undefined ? {onProgress: () => output.presenter.whenWritable()} : {}),
 			onEnd: resolve,
 		});
 		detach = () => follower.stop();
