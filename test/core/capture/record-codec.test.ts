@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import {Buffer, isUtf8} from 'node:buffer';
 import {describe, expect, it} from 'vitest';
 import {decodeRecord, decodeRecords, encodeEvent, encodeHeader, RECORD_FORMAT} from '../../../src/core/capture/record-codec.js';
 import {FINDING_CODES, type Finding, type Frame, type SessionEvent} from '../../../src/core/types.js';
@@ -349,5 +350,47 @@ describe('the summary\'s `stalls` (a replayed tap capture whose end record has t
 		const decoded = decodeRecord(bad);
 		expect(decoded.kind).toBe('problem');
 		expect(decoded.kind === 'problem' ? decoded.message : '').toContain('count');
+	});
+});
+
+describe('a chunk record\'s line is written directly (issue 12): the same text as stringifying the record', () => {
+	/** The record as an object, stringified with the line-end escapes: how chunk lines were written before. */
+	function reference(chunk: {seq: number; stream: string; tMs: number; offset: number; bytes: Uint8Array}): string {
+		const buffer = Buffer.from(chunk.bytes);
+		const record: Record<string, unknown> = {type: 'chunk', seq: chunk.seq, stream: chunk.stream, tMs: chunk.tMs, offset: chunk.offset, length: buffer.length, base64: buffer.toString('base64')};
+		if (buffer.length > 0 && buffer.length <= 1024 && isUtf8(buffer)) record['text'] = buffer.toString('utf8');
+		return JSON.stringify(record).replaceAll(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+	}
+
+	it('ASCII, UTF-8 with U+0085/U+2028/U+2029 and control bytes, invalid UTF-8, empty, 1024 and 1025 bytes, odd numbers', () => {
+		const cases = [
+			makeChunk({seq: 1, stream: 'stdin', tMs: 2.15, offset: 206, bytes: '{"jsonrpc":"2.0","id":1,"method":"tools/call"}\n'}),
+			makeChunk({seq: 2, tMs: 0.1 + 0.2, offset: 0, bytes: 'a\u0085b\u2028c\u2029d "q" \\ \u0000\u001f\u007f é 😀\n'}),
+			makeChunk({bytes: bytesOf('{"x":"', 0xff, 0xfe, '"}', 0x0a)}),
+			makeChunk({bytes: ''}),
+			makeChunk({bytes: 'x'.repeat(1024)}),
+			makeChunk({bytes: 'x'.repeat(1025)}),
+			makeChunk({bytes: '\u2028'.repeat(400)}),
+			makeChunk({seq: 0, tMs: -0, offset: 9_007_199_254_740_991, bytes: 'z'}),
+			makeChunk({tMs: Number.NaN, bytes: 'n'}),
+			makeChunk({tMs: Number.POSITIVE_INFINITY, bytes: 'i'}),
+			makeChunk({tMs: 1e21, bytes: 'e'}),
+			makeChunk({tMs: 5e-7, bytes: 'e'}),
+		];
+		for (const chunk of cases) expect(encodeEvent({type: 'chunk', chunk})).toBe(reference(chunk));
+		expect(encodeEvent({type: 'chunk', chunk: cases[1]!})).toContain(String.raw`a\u0085b\u2028c\u2029d \"q\" \\ \u0000\u001f`);
+		expect(encodeEvent({type: 'chunk', chunk: cases[8]!})).toContain('"tMs":null,');
+	});
+
+	it('any bytes and numbers (property)', () => {
+		const piece = fc.oneof(fc.uint8Array({maxLength: 40}), fc.constantFrom(bytesOf(0xe2, 0x80, 0xa8), bytesOf(0xe2, 0x80, 0xa9), bytesOf(0xc2, 0x85), bytesOf(0xf0, 0x9f, 0x98, 0x80), bytesOf(0x22, 0x5c, 0x0a)), fc.string({maxLength: 30}).map((s) => Buffer.from(s)));
+		const bytes = fc.array(piece, {maxLength: 60}).map((parts) => new Uint8Array(Buffer.concat(parts)));
+		const number = fc.oneof(fc.double(), fc.nat(), fc.constant(-0));
+		fc.assert(
+			fc.property(fc.record({seq: number, stream: fc.constantFrom('stdin' as const, 'stdout' as const, 'stderr' as const), tMs: number, offset: number, bytes}), (chunk) => {
+				expect(encodeEvent({type: 'chunk', chunk})).toBe(reference(chunk));
+			}),
+			{numRuns: 500},
+		);
 	});
 });
