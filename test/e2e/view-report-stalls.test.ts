@@ -3,7 +3,7 @@
 // shape), `view --no-tui` in a `capture` line of its summary, `report` in a `- capture:` line of its
 // environment list, and `report` of a `view --json` dump says it as `report` of the capture does. A capture
 // without stalls has none of these.
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {execa} from 'execa';
@@ -11,6 +11,7 @@ import {afterAll, describe, expect, it} from 'vitest';
 import {encodeCaptureStart, encodeChunkRecord, encodeEndRecord, encodeGapRecord, encodeJsonRecord, RECORD_TYPE, type CaptureStalls} from '../../src/core/capture/binary-codec.js';
 import {encodeEvent} from '../../src/core/capture/record-codec.js';
 import type {SessionMeta} from '../../src/core/types.js';
+import {LiveSocketServer} from '../../src/tap/live-socket.js';
 import {BIN} from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-wire-stalls-'));
@@ -91,5 +92,20 @@ describe('the capture\'s stalls in view and report', () => {
 		const fromCapture = await run('report', file);
 		const fromDump = await run('report', dump);
 		expect(fromDump.stdout).toBe(fromCapture.stdout);
+	});
+
+	it('attach following a tap (its socket sends the capture, end record last) puts the stalls in its --json summary', {timeout: 60_000}, async () => {
+		const stalls = {count: 5, totalMs: 1_234, longestMs: 700, timedOut: 0};
+		const file = wholeCapture('attached', stalls);
+		const live = new LiveSocketServer(join(dir, 'tap.sock'), {path: file, size: () => statSync(file).size}, () => undefined);
+		expect(await live.listen()).toBe(true);
+		const attach = execa('node', [BIN, 'attach', live.address, '--json'], {reject: false, stdin: 'ignore'});
+		for (let waited = 0; live.clientCount === 0 && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+		expect(live.clientCount).toBe(1);
+		await live.close(30_000);
+		const result = await attach;
+		expect(result.exitCode).toBe(0);
+		const summary = JSON.parse(result.stdout.trimEnd().split('\n').at(-1)!) as Record<string, unknown>;
+		expect([summary['type'], summary['stalls']]).toEqual(['summary', stalls]);
 	});
 });
