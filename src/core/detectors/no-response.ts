@@ -51,7 +51,12 @@ export function noResponseDraft(facts: NoResponseFacts): FindingDraft {
 }
 
 const OWN_LIMIT_IMPACT = row({'ts-sdk-v1': UNKNOWN, 'ts-sdk-v2': UNKNOWN, 'python-sdk': UNKNOWN, vscode: UNKNOWN, rmcp: UNKNOWN, cursor: UNKNOWN});
-const CLIENT_IMPACT = row({
+/**
+ * What each client does with a server that stays silent (no byte on stdout) after `initialize`: the
+ * `no-response` row, shared with `content-length-framing` when the server answers only Content-Length
+ * input (every client sends newline-delimited JSON, so it sees the same silence).
+ */
+export const SILENT_SERVER_IMPACT = row({
 	'ts-sdk-v1': ['hang', '`Request timed out` after 60 s; Claude Code fails after 30 s'],
 	'ts-sdk-v2': ['hang', 'times out'],
 	'python-sdk': ['hang', 'waits forever'],
@@ -90,10 +95,13 @@ export const noResponse: Rule = {
 			what: 'The process is alive and silent: it does not answer `initialize` within the probe\'s wait, and closing stdin releases nothing. The server is blocked before its read loop (network calls, telemetry, model loading at import).',
 			recognised:
 				'A live probe only: no byte on stdout during the wait (30 s by default, Claude Code\'s startup limit), then stdin closed and still nothing. The finding quotes the stderr tail and, on Linux, what the processes were doing. When the wait was the user\'s shorter `--timeout`, the finding is a warning that says so (`detail.ownLimit`): mcp-wire\'s own limit, not a client failure. A server seen blocked reading stdin twice in a row ends the wait early (`detail.stoppedEarly`).',
-			variants: [{label: 'the wait was the user\'s `--timeout`, shorter than 30 s', severity: 'warning', detail: {ownLimit: true}}],
+			variants: [
+				{label: 'the wait reached 30 s, or the server was seen blocked reading stdin', detail: {}},
+				{label: 'the wait was the user\'s `--timeout`, shorter than 30 s', severity: 'warning', detail: {ownLimit: true}},
+			],
 			example: {steps: [{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{...}}\n', tMs: 0}], note: 'Then nothing on stdout for the whole wait.', live: true},
 		},
-		impact: (d) => (d.detail?.['ownLimit'] === true ? OWN_LIMIT_IMPACT() : CLIENT_IMPACT()),
+		impact: (d) => (d.detail?.['ownLimit'] === true ? OWN_LIMIT_IMPACT() : SILENT_SERVER_IMPACT()),
 	},
 	create: () => ({}),
 };

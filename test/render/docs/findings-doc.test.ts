@@ -38,6 +38,15 @@ describe('docs/findings.md', () => {
 		},
 	);
 
+	it.each(Object.entries(CATALOG).filter(([, entry]) => entry.doc?.variants !== undefined))(
+		'the variants of %s include its default impact (the page prints only the variants\' tables)',
+		(code, entry) => {
+			const draft = {code: code as FindingCode, stream: 'stdout' as const, offset: 0, byteLength: 0, tMs: 0};
+			const tables = entry.doc!.variants!.map((v) => entry.impact({...draft, ...(v.severity ? {severity: v.severity} : {}), ...(v.detail ? {detail: v.detail} : {})}));
+			expect(tables).toContainEqual(entry.impact(draft));
+		},
+	);
+
 	it('refuses an example that does not produce its code', () => {
 		const broken = {...CATALOG, bom: {...CATALOG.bom, doc: {...CATALOG.bom.doc!, example: {steps: [{stream: 'stdout' as const, bytes: '{}\n'}]}}}};
 		expect(() => renderFindingsDoc(otherDocs(), broken)).toThrow('the example of `bom` does not produce `bom`');
