@@ -222,7 +222,7 @@ interface Token {
  * Joins tokens, truncating to `maxColumns` with a byte-count marker when they do not fit. Tokens are
  * pulled lazily, so a 10 MiB input with a small budget costs only the visible prefix.
  */
-function assemble(tokens: Iterable<Token>, totalBytes: number, maxColumns: number | undefined): string {
+function assemble(tokens: Iterable<Token>, totalBytes: number, maxColumns: number | undefined, cut?: {isCut: boolean}): string {
 	if (maxColumns === undefined) {
 		let out = '';
 		for (const token of tokens) {
@@ -249,6 +249,8 @@ function assemble(tokens: Iterable<Token>, totalBytes: number, maxColumns: numbe
 	if (!isOver) {
 		return kept.map((token) => token.text).join('');
 	}
+
+	if (cut !== undefined) cut.isCut = true;
 
 	// Drop tokens from the end until prefix + marker fits (the marker shrinks as fewer bytes are omitted,
 	// so the first fit from the end is the longest one).
@@ -419,4 +421,18 @@ export function escapeBytes(bytes: Uint8Array, maxColumns?: number): string {
  */
 export function escapeText(text: string, maxColumns?: number): string {
 	return assemble(textTokens(text), maxColumns === undefined ? 0 : utf8ByteLengthOfString(text), maxColumns);
+}
+
+/**
+ * {@link escapeText} with a column budget, and whether the text was cut to fit it: a caller can tell
+ * whether a text fits without escaping it whole (a 5 MB JSON string escaped whole to be measured cost
+ * ~150 MiB of transient memory in the TUI's JSON pane; issue 12 goal 3).
+ * @param text any string.
+ * @param maxColumns column budget.
+ * @returns the escaped text (with the truncation marker when cut) and `isCut`.
+ */
+export function escapeTextWithin(text: string, maxColumns: number): {readonly text: string; readonly isCut: boolean} {
+	const cut = {isCut: false};
+	const escaped = assemble(textTokens(text), utf8ByteLengthOfString(text), maxColumns, cut);
+	return {text: escaped, isCut: cut.isCut};
 }

@@ -1,5 +1,5 @@
 import {Box} from 'ink';
-import {displayWidth, escapeText} from '../../../core/bytes/glyphs.js';
+import {escapeText, escapeTextWithin} from '../../../core/bytes/glyphs.js';
 import {Line, pushSegment, type Segment} from './line.js';
 
 /**
@@ -98,9 +98,11 @@ export function jsonLines(value: unknown, width: number): JsonLine[] {
  */
 export function quotedString(value: string, budget: number): string {
 	const json = JSON.stringify(value);
-	const whole = escapeText(json);
-	if (displayWidth(whole) <= budget) return whole;
-	const cut = escapeText(json.slice(1, -1), Math.max(1, budget - 2));
+	// Measured cut to the budget, never escaped whole (a 5 MB string would be: ~150 MiB for one frame's JSON
+	// tab). It fits when its inside fits in `budget - 2` columns: the quotes are one column each, and JSON
+	// leaves no control character that could join them to a neighbour.
+	const {text: cut, isCut} = escapeTextWithin(json.slice(1, -1), Math.max(1, budget - 2));
+	if (!isCut) return `"${cut}"`;
 	const marker = /… \(\+[\d,]+ bytes?\)$/.exec(cut);
 	return marker === null ? `"${cut}"` : `"${cut.slice(0, marker.index)}…"${cut.slice(marker.index + 1)}`;
 }
