@@ -1,5 +1,6 @@
 import {CATALOG, dressFinding} from './detectors/catalog.js';
-import type {ClientImpact, FindingCode, FindingDraft, Severity} from './types.js';
+import {findingDocsRef} from './detectors/docs-ref.js';
+import {FINDING_CODES, type ClientImpact, type FindingCode, type FindingDraft, type Severity} from './types.js';
 
 /**
  * `mcp-wire explain`: maps an error message a user copied from a client log back to the wire fault behind
@@ -32,6 +33,12 @@ export interface ExplainResult {
 	readonly source?: string;
 	/** The faults, most likely first; empty when nothing known matches. */
 	readonly explanations: readonly Explanation[];
+	/**
+	 * Set when the input is a finding code itself (`stray-output`, as the plain log's `docs:` line names
+	 * it): its one explanation is the code's catalog entry, `why` its description, and this is its
+	 * documentation pointer (`docs/findings.md#stray-output`).
+	 */
+	readonly docs?: string;
 }
 
 const V8 = "V8's JSON.parse, in TS SDK v1 hosts (Claude Desktop, Claude Code, MCP Inspector) and Cursor";
@@ -149,6 +156,12 @@ function fromUnexpectedToken(token: string, snippet: string): Candidate[] {
  */
 export function explainError(text: string): ExplainResult {
 	const input = text.trim();
+	const code = FINDING_CODES.find((known) => known === input.toLowerCase());
+	if (code !== undefined) {
+		// Markdown links of the catalog's description read as their text in a terminal.
+		const what = CATALOG[code].doc?.what.replaceAll(/\[([^\]]+)\]\([^)]*\)/g, '$1') ?? CATALOG[code].title;
+		return {input, explanations: [explain({code, likelihood: 'likely', why: what})], docs: findingDocsRef(code)};
+	}
 	const message = unescapePasted(input);
 	const candidates: Candidate[] = [];
 	let source: string | undefined;

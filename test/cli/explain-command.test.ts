@@ -27,3 +27,27 @@ describe('explain without text', () => {
 		expect(out.join('')).toContain('stray-output');
 	});
 });
+
+describe('explain with a finding code', () => {
+	it('describes the code (what, fix, clients, docs) instead of saying nothing matches', async () => {
+		const out: string[] = [];
+		const exitCode = process.exitCode;
+		try {
+			const command = explainCommand({...PROCESS_IO, writeOut: (text) => out.push(text)}).exitOverride();
+			await command.parseAsync(['Stray-Output'], {from: 'user'});
+			expect(process.exitCode ?? 0).toBe(0);
+		} finally {
+			process.exitCode = exitCode;
+		}
+		expect(out.join('').split('\n')).toEqual([
+			'stray-output (error): stray output on the protocol stream',
+			'  what: A line on the protocol stream that is not JSON at all: a start-up banner, a `print()` or `console.log`, a log line, usage text, a progress bar, or what a launcher (npm, dotenv, a wrapper script, `dotnet run`) printed before the server started.',
+			'  fix: Only MCP messages may go to stdout (R5): move this output to stderr.',
+			'  clients: skip+log: TS SDK v1 (Claude Desktop, Claude Code, MCP Inspector), Python SDK, VS Code · skip: TS SDK v2, rmcp (Rust SDK) · not established: Cursor',
+			'  docs: docs/findings.md#stray-output',
+			'',
+			'See it in the bytes: mcp-wire probe -- <your server command>   (add --report for a paste-ready report)',
+			'',
+		]);
+	});
+});

@@ -146,4 +146,15 @@ describe('explainError: variants users paste', () => {
 		]);
 		expect(codes('Unexpected non-whitespace character after JSON at position 57')).toEqual(['stray-output:likely', 'concatenated-json:likely', 'multiline-json:possible']);
 	});
+
+	it('a finding code by name is its catalog entry: the description as why (links as their text), the docs pointer', () => {
+		const result = explainError(' no-response ');
+		expect(result.docs).toBe('docs/findings.md#no-response');
+		expect(result.source).toBeUndefined();
+		expect(result.explanations.map((e) => `${e.code}:${e.likelihood}:${e.severity}`)).toEqual(['no-response:likely:error']);
+		expect(result.explanations[0]!.why).toMatch(/^The process is alive and silent: /);
+		expect(explainError('invalid-utf8').explanations[0]!.why).toContain('MCP messages must be UTF-8 (R3).');
+		// Not a code: a message that merely contains one is matched as text.
+		expect(explainError('stray-output in my log').docs).toBeUndefined();
+	});
 });

@@ -26,9 +26,15 @@ export function formatExplanation(result: ExplainResult): string {
 	}
 
 	for (const explanation of result.explanations) {
-		lines.push('');
-		lines.push(`${explanation.code} (${explanation.severity}, ${explanation.likelihood}): ${explanation.title}`);
-		lines.push(`  why: ${escapeText(explanation.why)}`);
+		// A finding code asked for by name: what it is, not why a message points at it.
+		if (result.docs !== undefined) {
+			lines.push(`${explanation.code} (${explanation.severity}): ${explanation.title}`);
+			lines.push(`  what: ${escapeText(explanation.why)}`);
+		} else {
+			lines.push('');
+			lines.push(`${explanation.code} (${explanation.severity}, ${explanation.likelihood}): ${explanation.title}`);
+			lines.push(`  why: ${escapeText(explanation.why)}`);
+		}
 		lines.push(`  fix: ${explanation.hint}`);
 		const groups = REACTION_ORDER.map((reaction) => {
 			const clients = explanation.impact.filter((entry) => entry.reaction === reaction).map((entry) => CLIENT_FAMILY_LABEL[entry.client]);
@@ -37,6 +43,7 @@ export function formatExplanation(result: ExplainResult): string {
 		if (groups.length > 0) {
 			lines.push(`  clients: ${groups.join(' · ')}`);
 		}
+		if (result.docs !== undefined) lines.push(`  docs: ${result.docs}`);
 	}
 
 	lines.push('');
@@ -53,8 +60,8 @@ export function formatExplanation(result: ExplainResult): string {
  */
 export function explainCommand(io: CommandIo = PROCESS_IO): Command {
 	return new Command('explain')
-		.description('map an error message from a client log to the wire fault behind it, with the fix')
-		.argument('[text...]', 'the error text, e.g. "Unexpected token \'S\', \\"Starting B\\"... is not valid JSON" (- or absent: stdin)')
+		.description('map an error message from a client log to the wire fault behind it, with the fix (or describe a finding code)')
+		.argument('[text...]', 'the error text, e.g. "Unexpected token \'S\', \\"Starting B\\"... is not valid JSON", or a finding code such as stray-output (- or absent: stdin)')
 		.option('--json', 'print the explanation as JSON')
 		.action(async (words: string[], flags: {readonly json?: boolean}) => {
 			const text = words.length === 0 || (words.length === 1 && words[0] === '-') ? await readErrorText(io) : words.join(' ');
