@@ -146,10 +146,13 @@ describe('sessions, attach and view (real processes)', () => {
 		expect(decodeRecords(again.stdout).events.filter((e) => e.type === 'frame')).toEqual(decoded.events.filter((e) => e.type === 'frame'));
 	});
 
-	it('view refuses a missing file and a file that is not a capture (exit 2, one line)', async () => {
+	it('view refuses a missing file, stdin (-) and a file that is not a capture (exit 2, one line)', async () => {
 		const missing = await cli(['view', path.join(box.dir, 'nope.ndjson')]);
 		expect(missing.exitCode).toBe(2);
-		expect(missing.stderr).toBe(`mcp-wire: view: cannot open ${path.join(box.dir, 'nope.ndjson')} (ENOENT)`);
+		expect(missing.stderr).toBe(`mcp-wire: view: cannot open ${path.join(box.dir, 'nope.ndjson')}: no such file (ENOENT)`);
+		const stdin = await cli(['view', '-']);
+		expect(stdin.exitCode).toBe(2);
+		expect(stdin.stderr).toBe('mcp-wire: view: reads a capture FILE, not stdin; save the capture to a file (or use `mcp-wire report -`)');
 		const other = path.join(box.dir, 'other.ndjson');
 		writeFileSync(other, '{"hello":1}\n');
 		const bad = await cli(['view', other]);

@@ -10,6 +10,7 @@ import {describeIncomplete, readRecordFile, RecordReader, type CaptureCompletene
 import {buildReport, DEFAULT_MAX_LINES} from '../../render/report/markdown.js';
 import {keepForReport, type ReportKeeper} from '../../render/report/keep.js';
 import {UsageError} from '../exit-codes.js';
+import {fileErrorReason} from '../file-errors.js';
 import {localRedactOptions} from '../redact-options.js';
 import {VERSION} from '../version.js';
 
@@ -152,7 +153,7 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 					throw error;
 				}
 
-				throw new UsageError(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+				throw new UsageError(`cannot read ${name}: ${fileErrorReason(error)}`);
 			}
 
 			if (replay === undefined) {
@@ -194,7 +195,7 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 				try {
 					await writeFile(flags.out, report.markdown);
 				} catch (error) {
-					throw new UsageError(`cannot write ${flags.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+					throw new UsageError(`cannot write ${flags.out}: ${fileErrorReason(error)}`);
 				}
 
 				io.writeErr(`mcp-wire: report written to ${flags.out} (${report.lineCount} lines)\n`);

@@ -10,6 +10,7 @@ import {describeIncomplete, readRecordFile, type CaptureCompleteness} from '../.
 import {CaptureBytesReader, CaptureIndex} from '../../tap/capture-read-back.js';
 import type {FirstScreenInfo} from '../../render/tui/first-screen.js';
 import {UsageError} from '../exit-codes.js';
+import {fileErrorReason} from '../file-errors.js';
 import {collect, exitCodeFor, parseFailOn, parseIgnore, resolveColor, type FailOn} from '../options.js';
 import {createPresenter, type Presenter} from '../present.js';
 import {createReadProgress, framesOf} from '../read-progress.js';
@@ -144,11 +145,12 @@ export function viewCommand(hooks: WatchHooks = {}): Command {
 }
 
 async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHooks): Promise<number> {
+	if (file === '-') throw new UsageError('view: reads a capture FILE, not stdin; save the capture to a file (or use `mcp-wire report -`)');
 	try {
 		if (!statSync(file).isFile()) throw new UsageError(`view: ${file} is not a file`);
 	} catch (error) {
 		if (error instanceof UsageError) throw error;
-		throw new UsageError(`view: cannot open ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+		throw new UsageError(`view: cannot open ${file}: ${fileErrorReason(error)}`);
 	}
 
 	const output = await watchOutput(options, hooks, {title: file, totalBytes: statSync(file).size});
@@ -199,7 +201,7 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 			},
 		});
 	} catch (error) {
-		throw new UsageError(`view: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+		throw new UsageError(`view: cannot read ${file}: ${fileErrorReason(error)}`);
 	} finally {
 		progress.done();
 	}
@@ -317,7 +319,7 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 		});
 	} catch (error) {
 		if (!(error instanceof QuitWhileLoading)) {
-			if (tuiDone === undefined) throw new UsageError(`view: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+			if (tuiDone === undefined) throw new UsageError(`view: cannot read ${file}: ${fileErrorReason(error)}`);
 			readError = error as Error;
 		}
 	}
@@ -350,7 +352,7 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 		if (reader.isTruncated) process.stderr.write(`mcp-wire: ${file}: the capture was cut short (its last record is incomplete); showing everything before it\n`);
 	}
 
-	if (readError !== undefined) throw new UsageError(`view: cannot read ${file} (${(readError as NodeJS.ErrnoException).code ?? readError.message})`);
+	if (readError !== undefined) throw new UsageError(`view: cannot read ${file}: ${fileErrorReason(readError)}`);
 	if (replayError !== undefined) throw new UsageError(`view: ${file} cannot be replayed: ${replayError.message}`);
 	return code;
 }

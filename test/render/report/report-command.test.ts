@@ -133,7 +133,8 @@ describe('mcp-wire report', () => {
 		const notCapture = join(dir, 'notes.txt');
 		writeFileSync(notCapture, 'hello\n');
 		await expect(runReport([notCapture])).rejects.toThrow(new UsageError(`${notCapture} is not an mcp-wire capture or --json dump (no session header)`));
-		await expect(runReport([join(dir, 'nope.ndjson')])).rejects.toThrow(`cannot read ${join(dir, 'nope.ndjson')}: ENOENT`);
+		await expect(runReport([join(dir, 'nope.ndjson')])).rejects.toThrow(new UsageError(`cannot read ${join(dir, 'nope.ndjson')}: no such file (ENOENT)`));
+		await expect(runReport([dir])).rejects.toThrow(new UsageError(`cannot read ${dir}: it is a directory (EISDIR)`));
 	});
 
 	it('renders a --json dump with only a header as an empty session', async () => {
