@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import {CLIENT_FAMILY_LABEL} from '../../../core/detectors/catalog.js';
+import {CLIENT_FAMILY_LABEL, REACTION_WORDS} from '../../../core/detectors/catalog.js';
 import {escapeText} from '../../../core/bytes/glyphs.js';
 import {CLIENT_SHORT_LABEL, outcomesLine} from '../../../core/clients/outcome.js';
 import {STREAM_LABEL, type ClientOutcome, type Finding} from '../../../core/types.js';
@@ -38,7 +38,8 @@ export function findingItemSegments(finding: Finding, width: number): Segment[] 
 
 /**
  * The lines describing one finding in full, wrapped to `width`: the headline (code, severity, rules,
- * message), the fix, then one paragraph per client family (`reaction, note`).
+ * message), the fix, then one paragraph per client family (`reaction, note`, the reaction in
+ * {@link REACTION_WORDS}: `skip+log`, `not established`).
  */
 export function findingDetailLines(finding: Finding, width: number): Segment[][] {
 	const headline = `${SEVERITY_MARK[finding.severity]} ${finding.code} (${finding.severity}${finding.rules.length > 0 ? `, ${finding.rules.join(' ')}` : ''}): ${escapeText(finding.message)}`;
@@ -49,7 +50,10 @@ export function findingDetailLines(finding: Finding, width: number): Segment[][]
 
 	for (const impact of finding.impact) {
 		const label = `  ${CLIENT_FAMILY_LABEL[impact.client]}: `;
-		wrapText(`${label}${impact.reaction}, ${escapeText(impact.note)}`, width, 4).forEach((text, i) => {
+		// The reaction in the words the plain log and the report use (skip+log, not established), the note unless it only repeats them.
+		const word = REACTION_WORDS[impact.reaction];
+		const said = impact.note === '' || impact.note === word ? word : `${word}, ${escapeText(impact.note)}`;
+		wrapText(`${label}${said}`, width, 4).forEach((text, i) => {
 			lines.push(i === 0 && text.startsWith(label) ? [{text: label, token: 'ui.dim'}, {text: text.slice(label.length), token: 'ui.plain'}] : [{text, token: 'ui.plain'}]);
 		});
 	}
