@@ -178,7 +178,7 @@ export function createPresenter(options: PresenterOptions): Presenter {
 					if (line !== undefined) ordered.add(event.type === 'mark' ? event.mark.tMs : event.exit.tMs, [line]);
 				} else if (event.type === 'frame') {
 					kept.frame(event.frame);
-					const lines = [formatFrameLine(event.frame, {color: options.isColor})];
+					const lines = [formatFrameLine(event.frame, {color: options.isColor, bytes: hexView.bytes})];
 					if (options.hex) lines.push(...formatFrameHex(event.frame, hexView, textOptions));
 					ordered.add(event.frame.tMs, lines);
 				} else return;

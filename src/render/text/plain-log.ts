@@ -102,7 +102,13 @@ function errorDetail(message: unknown): string | undefined {
 	return parts.join(' ');
 }
 
-function frameDetail(frame: Frame): string {
+/** A text frame up to this many bytes is quoted from its bytes when its decoded text has U+FFFD. */
+const RAW_TEXT_BYTES = 4096;
+
+/** Bytes of a stream, as a snapshot gives them (`[offset, offset + length)`, shorter or empty when not kept). */
+type BytesOf = (stream: Frame['stream'], offset: number, length: number) => Uint8Array;
+
+function frameDetail(frame: Frame, bytesOf?: BytesOf): string {
 	const parts: string[] = [];
 	switch (frame.kind) {
 		case 'request':
@@ -148,7 +154,11 @@ function frameDetail(frame: Frame): string {
 		}
 
 		case 'text': {
-			parts.push(`"${escapeText(frame.text ?? '', frame.stream === 'stderr' ? STDERR_COLUMNS : PREVIEW_COLUMNS)}"`);
+			const columns = frame.stream === 'stderr' ? STDERR_COLUMNS : PREVIEW_COLUMNS;
+			const text = frame.text ?? '';
+			// U+FFFD stands for bytes that are not UTF-8 (or for itself): quote the bytes, so `\xff` shows as the hex does.
+			const raw = bytesOf !== undefined && text.includes('\uFFFD') && frame.bodyLength <= RAW_TEXT_BYTES ? bytesOf(frame.stream, frame.bodyOffset, frame.bodyLength) : undefined;
+			parts.push(`"${raw !== undefined && raw.length === frame.bodyLength ? escapeBytes(raw, columns) : escapeText(text, columns)}"`);
 			break;
 		}
 
@@ -189,14 +199,15 @@ function frameDetail(frame: Frame): string {
  * notifications), id, answered method and latency from `frame.answers` (responses; errors add the
  * error code and message), a JSON preview (`json`), the escaped, truncated line in quotes (`text`),
  * the terminator glyphs (`blank`); tags `[content-length, CRLF, no LF, N lines]` follow.
- * @param options `color` paints time dim and the label by stream (default off).
+ * @param options `color` paints time dim and the label by stream (default off); `bytes` (a snapshot's
+ *   `bytes`), when given, lets a text line whose decoded text has U+FFFD be quoted from its bytes (`\xff`).
  */
-export function formatFrameLine(frame: Frame, options: {readonly color?: boolean} = {}): string {
+export function formatFrameLine(frame: Frame, options: {readonly color?: boolean; readonly bytes?: BytesOf} = {}): string {
 	const isColor = options.color === true;
 	const time = paint('ui.dim', `${formatMs(frame.tMs).padStart(7)} ms`, isColor);
 	const label = paint(streamToken(frame.stream), STREAM_LABEL[frame.stream], isColor);
 	const kind = frame.kind === 'error' ? paint('severity.error', frame.kind.padEnd(12), isColor) : frame.kind.padEnd(12);
-	return `${time}  ${label} ${String(frame.byteLength).padStart(5)} B  ${kind} ${frameDetail(frame)}`.trimEnd();
+	return `${time}  ${label} ${String(frame.byteLength).padStart(5)} B  ${kind} ${frameDetail(frame, options.bytes)}`.trimEnd();
 }
 
 function paintRows(rows: readonly HexRow[], options: TextRenderOptions): string[] {

@@ -100,6 +100,17 @@ describe('formatFrameLine', () => {
 		).toBe(' 1234.6 ms  S→C    80 B  error        id="a\\"b" foo/bar  (1.0 ms)  error -32601 Method not found');
 	});
 
+	it('quotes a text line whose decoded text has U+FFFD from its bytes: bytes that are not UTF-8 as \\xNN, a real U+FFFD as itself', () => {
+		// ff fe 41 ef bf bd 0a at stdout offset 10: two invalid bytes, "A", an encoded U+FFFD, LF.
+		const stdout = Uint8Array.from([...Buffer.from('0123456789'), 0xff, 0xfe, 0x41, 0xef, 0xbf, 0xbd, 0x0a]);
+		const bytes = (stream: Frame['stream'], offset: number, length: number) => (stream === 'stdout' ? stdout.subarray(offset, offset + length) : new Uint8Array());
+		const frame = makeFrame({kind: 'text', text: '\uFFFD\uFFFDA\uFFFD', offset: 10, bodyOffset: 10, byteLength: 7, bodyLength: 6, tMs: 5});
+		expect(formatFrameLine(frame, {bytes})).toBe('    5.0 ms  S→C     7 B  text         "\\xff\\xfeA\uFFFD"');
+		// Without the bytes (or when they are no longer kept) the decoded text, as before.
+		expect(formatFrameLine(frame)).toBe('    5.0 ms  S→C     7 B  text         "\uFFFD\uFFFDA\uFFFD"');
+		expect(formatFrameLine(frame, {bytes: () => new Uint8Array()})).toBe('    5.0 ms  S→C     7 B  text         "\uFFFD\uFFFDA\uFFFD"');
+	});
+
 	it('shows text, blank and json frames as escaped, truncated previews', () => {
 		expect(formatFrameLine(BANNER_FRAME)).toBe('    3.3 ms  S→C    21 B  text         "Starting server v1.2"');
 		expect(line({stream: 'stderr', kind: 'text', text: '\u001b[31merror\u001b[0m\tboom\r', byteLength: 30, tMs: 22, terminator: 'none'})).toBe(
