@@ -17,6 +17,9 @@
 //
 // Printed: the median wall time of each (ms) and the median of the per-repetition ratios to the floor
 // and to the guard. Targets: mcp-wire ≤ 1.3× the floor, and ≤ 1.0× the guard in the same run.
+// Also printed, as a steadier figure on a loaded machine: each client's own CPU time (user + system of
+// its process, not its server's; bench/clients/cpu-at-exit.cjs is preloaded into every run) and the
+// same ratios of it.
 // Usage: npm run bench:probe [-- --repeat N]
 // Env: MCP_WIRE_BIN (default bin/mcp-wire.js), MCP_STDIO_GUARD (path to mcp-stdio-guard's bin/mcp-stdio-guard.js),
 //      MCP_WIRE_BASELINE_BIN (another build to compare with), BENCH_REPEAT (default 15).
@@ -44,16 +47,23 @@ if (existsSync(GUARD)) configs.push({name: 'guard', args: [GUARD, '--json', '--r
 else process.stderr.write(`probe bench: peer not found: mcp-stdio-guard not measured (no ${GUARD}; set MCP_STDIO_GUARD to its bin/mcp-stdio-guard.js, it is not on npm)\n`);
 if (BASELINE !== undefined) configs.push({name: 'baseline', args: [BASELINE, 'probe', '--json', '--', 'node', SERVER]});
 
-/** Run `node ...args` to its exit; resolve the wall time in ms. Rejects on a non-zero exit (the run is void). */
+const CPU_AT_EXIT = path.join(ROOT, 'bench', 'clients', 'cpu-at-exit.cjs');
+
+/**
+ * Run `node ...args` to its exit; resolve the wall time and the process's own CPU time (ms). Rejects on a
+ * non-zero exit (the run is void).
+ */
 function timeRun(args) {
 	return new Promise((resolve, reject) => {
 		const t0 = process.hrtime.bigint();
-		const child = spawn(process.execPath, args, {stdio: ['ignore', 'ignore', 'pipe']});
+		const child = spawn(process.execPath, ['-r', CPU_AT_EXIT, ...args], {stdio: ['ignore', 'ignore', 'pipe']});
 		let err = '';
 		child.stderr.on('data', (d) => (err += d));
 		child.on('close', (code) => {
 			const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-			if (code === 0) resolve(ms);
+			const cpu = /\n@@cpu ([\d.]+)\n/.exec(err);
+			err = err.replace(/\n@@cpu [\d.]+\n/, '');
+			if (code === 0 && cpu !== null) resolve({ms, cpu: Number(cpu[1])});
 			else reject(new Error(`${args.join(' ')} exited ${code}: ${err.slice(0, 500)}`));
 		});
 	});
@@ -69,11 +79,16 @@ const median = (values) => {
 for (const config of configs) await timeRun(config.args);
 
 const times = new Map(configs.map((c) => [c.name, []]));
+const cpus = new Map(configs.map((c) => [c.name, []]));
 const ratios = {floor: [], guard: [], sdk: [], baselineFloor: [], toBaseline: []};
 for (let rep = 0; rep < REPEAT; rep++) {
 	const order = configs.map((_, i) => configs[(i + rep) % configs.length]);
 	const t = {};
-	for (const config of order) t[config.name] = await timeRun(config.args);
+	for (const config of order) {
+		const {ms, cpu} = await timeRun(config.args);
+		t[config.name] = ms;
+		cpus.get(config.name).push(cpu);
+	}
 	for (const [name, ms] of Object.entries(t)) times.get(name).push(ms);
 	ratios.floor.push(t['mcp-wire'] / t.floor);
 	ratios.sdk.push(t['mcp-wire'] / t.sdk);
@@ -102,3 +117,8 @@ if (ratios.toBaseline.length > 0) {
 	console.log(`baseline (${BASELINE}) / floor: ${median(ratios.baselineFloor).toFixed(2)}`);
 	console.log(`mcp-wire / baseline: ${median(ratios.toBaseline).toFixed(2)}`);
 }
+// CPU time of each client's own process (not its server's), per repetition as the wall times are.
+const cpuRatio = (name, to) => median(cpus.get(name).map((ms, i) => ms / cpus.get(to)[i])).toFixed(2);
+console.log('own CPU time (user + system of the client process, not its server), median:');
+for (const [name, list] of cpus) console.log(`  ${name.padEnd(10)} ${median(list).toFixed(0).padStart(5)} ms   ${cpuRatio(name, 'floor')}× floor`);
+console.log(`mcp-wire CPU / floor: ${cpuRatio('mcp-wire', 'floor')}${cpus.has('guard') ? `, / mcp-stdio-guard: ${cpuRatio('mcp-wire', 'guard')}` : ''}${cpus.has('baseline') ? `, / baseline: ${cpuRatio('mcp-wire', 'baseline')}` : ''}`);
