@@ -214,8 +214,18 @@ export function createPresenter(options: PresenterOptions): Presenter {
 		if (reprobe) {
 			writeLine('');
 			writeLine('Content-Length re-probe (a fresh process, LSP-framed initialize):');
-			const frames = [...reprobe.getSnapshot().frames].sort((a, b) => a.firstTMs - b.firstTMs);
-			for (const frame of frames) writeLine(formatFrameLine(frame, {color: options.isColor}));
+			// Its frames, and its marks and exit (the wait that ended without a reply, the shutdown), in time order.
+			// When it answered, the wait's end is no news (a Content-Length reply ends it as "no response" to an NDJSON client).
+			const re = reprobe.getSnapshot();
+			const rows: {readonly tMs: number; readonly line: string}[] = re.frames.map((frame) => ({tMs: frame.firstTMs, line: formatFrameLine(frame, {color: options.isColor})}));
+			const answered = re.frames.some((frame) => frame.stream === 'stdout' && frame.kind !== 'text' && frame.kind !== 'blank');
+			const marks = answered ? re.marks.filter((mark) => mark.type !== 'timeout' && mark.type !== 'phase') : re.marks;
+			const exit = re.summary.exit;
+			for (const mark of [...marks, ...(exit === undefined ? [] : [{type: 'exit' as const, ...exit}])]) {
+				const line = formatMarkLine(mark, {color: options.isColor});
+				if (line !== undefined) rows.push({tMs: mark.tMs, line});
+			}
+			for (const row of rows.sort((a, b) => a.tMs - b.tMs)) writeLine(row.line);
 		}
 		writeLine('');
 		// A session that keeps its bytes reads them from itself; a streaming one from what was kept.

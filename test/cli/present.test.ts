@@ -127,3 +127,50 @@ describe('createPresenter (plain): lines in time order (issue 11)', () => {
 		]);
 	});
 });
+
+describe('createPresenter (plain) finish: the Content-Length re-probe block', () => {
+	const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}';
+	const framed = (body: string) => Buffer.from(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+	/** A re-probe session: the framed initialize, then what `tail` adds, then the shutdown. */
+	function reprobe(tail: (s: Session) => void): Session {
+		const s = new Session(makeMeta());
+		s.pushChunk('stdin', 10, framed(INIT));
+		tail(s);
+		s.mark({type: 'stdin-closed', tMs: 3010});
+		s.endStream('stdout', 3020);
+		s.exit({code: 0, signal: null, tMs: 3021});
+		s.finish(3022);
+		return s;
+	}
+	async function block(re: Session): Promise<string[]> {
+		const main = new Session(makeMeta());
+		main.finish(1);
+		const {out, text} = collector();
+		await createPresenter({mode: 'plain', isColor: false, hex: false, redact: false, redactPayloads: false, out}).finish(main, re);
+		await new Promise((resolve) => setImmediate(resolve));
+		const lines = text().split('\n');
+		const start = lines.indexOf('Content-Length re-probe (a fresh process, LSP-framed initialize):');
+		return lines.slice(start + 1, lines.indexOf('', start));
+	}
+
+	it('a silent server: ends with the wait that found no reply, then the shutdown (it ended after the request)', async () => {
+		const re = reprobe((s) => s.mark({type: 'timeout', id: 0, method: 'initialize', timeoutMs: 3000, tMs: 3005}));
+		expect(await block(re)).toEqual([
+			'   10.0 ms  C→S    80 B  request      id=0 initialize  [content-length, 2 lines]',
+			' 3005.0 ms  ···  no response to initialize (id 0) within 3,000 ms',
+			' 3010.0 ms  ···  stdin closed (EOF sent to the server)',
+			' 3020.0 ms  ···  stdout closed by the server',
+			' 3021.0 ms  ···  process exited, code 0',
+		]);
+	});
+
+	it('a server that answered: its reply, no "no response" line for the wait a Content-Length reply ends', async () => {
+		const re = reprobe((s) => {
+			s.pushChunk('stdout', 500, framed('{"jsonrpc":"2.0","id":0,"result":{}}'));
+			s.mark({type: 'timeout', id: 0, method: 'initialize', timeoutMs: 1000, tMs: 1000});
+		});
+		const lines = await block(re);
+		expect(lines[1]).toMatch(/^ {2}500\.0 ms {2}S→C {4}\d+ B {2}response {5}id=0 initialize .*\[content-length, 2 lines\]$/);
+		expect(lines.slice(2)).toEqual([' 3010.0 ms  ···  stdin closed (EOF sent to the server)', ' 3020.0 ms  ···  stdout closed by the server', ' 3021.0 ms  ···  process exited, code 0']);
+	});
+});
