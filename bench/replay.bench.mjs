@@ -57,6 +57,8 @@ let worstRatio = 0;
 let worstCpuRatio = 0;
 let worstRss = 0;
 for (const {label, file} of captures) {
+	// The 1-minute load average before and after this capture's runs: figures from a loaded machine are noisy (prefer CPU ratios then).
+	const loadBefore = os.loadavg()[0];
 	const configs = [
 		{name: 'floor', args: [path.join(ROOT, 'bench', 'clients', 'replay-floor.mjs'), file]},
 		{name: 'view --json', args: [BIN, 'view', '--json', file]},
@@ -75,7 +77,7 @@ for (const {label, file} of captures) {
 			}
 		}
 	}
-	console.log(`${label} (${path.basename(file)}):`);
+	console.log(`${label} (${path.basename(file)}), load ${loadBefore.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}:`);
 	const floor = runs.get('floor');
 	for (const [name, list] of runs) {
 		const ratio = median(list.map((r, i) => r.ms / floor[i].ms));

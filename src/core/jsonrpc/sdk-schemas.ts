@@ -24,11 +24,25 @@ const ACCEPTED: SdkVerdict = Object.freeze({accepted: true as const});
 /**
  * zod's parse option `jitless`: skip its eval-based fast path for objects. That path compiles a parser
  * (`new Function`) for each object schema the first time it parses; a probe checks a handful of messages,
- * so the compiling cost more than it saved (issue 12). The result is the same: zod's fast path is an
- * optimisation of the same parse, and test/core/jsonrpc/sdk-jitless.test.ts compares both on every field
- * case and on generated messages and results.
+ * so the compiling cost more than it saved (issue 12). A replay checks every frame of a capture (a million
+ * at 1M frames), where the compiled parsers pay: jitless there made `report` and `view` ~3 % slower at 1M
+ * frames (tsSdkResult 3× the CPU). So the first {@link JITLESS_PARSES} parses of this process are jitless,
+ * and the rest use zod's default. The result is the same either way: zod's fast path is an optimisation of
+ * the same parse, and test/core/jsonrpc/sdk-jitless.test.ts compares both on every field case and on
+ * generated messages and results.
  */
-const PARSE = Object.freeze({jitless: true});
+const JITLESS = Object.freeze({jitless: true});
+/** Parses made jitless before the checks use zod's compiled parsers (a probe makes far fewer). */
+const JITLESS_PARSES = 256;
+let parses = 0;
+
+/** zod parse options for the next check: jitless for the first {@link JITLESS_PARSES}, then zod's default. */
+function parseOptions(): typeof JITLESS | undefined {
+	if (parses >= JITLESS_PARSES) return undefined;
+	parses++;
+	return JITLESS;
+}
+
 const MAX_ISSUE_LENGTH = 160;
 
 /** The parts of a zod 4 issue this module reads (zod's own types are not imported into core). */
@@ -91,7 +105,7 @@ function shorten(text: string): string {
  * frames that already have problems or on request. Never throws.
  */
 export function tsSdkVerdict(message: unknown): SdkVerdict {
-	const parsed = JSONRPCMessageSchema.safeParse(message, PARSE);
+	const parsed = JSONRPCMessageSchema.safeParse(message, parseOptions());
 	if (parsed.success) return ACCEPTED;
 	const issues = parsed.error.issues as unknown as readonly ZodIssueLike[];
 	return {accepted: false, issue: shorten(describeIssues(issues, intendedBranch(message), []))};
@@ -100,7 +114,7 @@ export function tsSdkVerdict(message: unknown): SdkVerdict {
 
 /** The TS SDK's `InitializeResultSchema` (1.32.2): undefined when accepted, else its first issue. Never throws. */
 export function tsSdkInitializeResult(result: unknown): {readonly path: string; readonly message: string} | undefined {
-	const parsed = InitializeResultSchema.safeParse(result, PARSE);
+	const parsed = InitializeResultSchema.safeParse(result, parseOptions());
 	if (parsed.success) return undefined;
 	const first = parsed.error.issues[0];
 	return {path: first ? first.path.map(String).join('.') : '', message: first ? first.message : 'rejected'};
@@ -139,7 +153,7 @@ const MAX_RESULT_ISSUES = 5;
 export function tsSdkResult(method: string, protocolVersion: string | undefined, result: unknown): readonly SchemaIssue[] | undefined {
 	const schema = RESULT_SCHEMAS[method];
 	if (schema === undefined || protocolVersion === undefined || !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) return undefined;
-	const parsed = schema.safeParse(result, PARSE);
+	const parsed = schema.safeParse(result, parseOptions());
 	if (parsed.success || !parsed.error) return undefined;
 	return parsed.error.issues.slice(0, MAX_RESULT_ISSUES).map((issue) => ({path: issue.path.map(String).join('.'), message: shorten(issue.message)}));
 }
