@@ -211,7 +211,8 @@ async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession' | 's
 		stdin: process.stdin,
 		stdout: process.stdout,
 		color: resolveColor('auto', process.stdout),
-		waitLimitMs: probeOptions.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		// The status bar counts the handshake's wait: initialize's limit (30 s), not a later request's.
+		waitLimitMs: probeOptions.timeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS,
 		actions: {
 			send: (method, params) => current.send?.(method, params) ?? false,
 			rerun: async () => {
@@ -239,19 +240,23 @@ async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession' | 's
 		return exitCodeFor(result.summary, failOn);
 	}
 	// The user quit before the exchange was over: what was seen stays a finding, the silence is not one.
-	const stopped = stoppedLine(stop.tMs, result.summary, probeOptions.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+	const stopped = stoppedLine(stop.tMs, result.summary, probeOptions.timeoutMs);
 	const hasFindings = result.summary.errors + result.summary.warnings > 0;
 	for (const line of hasFindings ? [lines[0]!, stopped, ...lines.slice(1)] : [`verdict STOPPED: ${stopped}`, ...lines.slice(1)]) process.stdout.write(`${line}\n`);
 	return result.summary.errors > 0 || (failOn === 'warning' && result.summary.warnings > 0) ? exitCodeFor(result.summary, failOn) : EXIT.stopped;
 }
 
 /**
- * What the summary says when the user stopped the probe early: when, and before what.
+ * What the summary says when the user stopped the probe early: when, before what, and how long the probe
+ * would have waited for that reply.
  * @param tMs when the user stopped (ms since the session started).
- * @param limitMs how long the probe would have waited for a reply.
+ * @param timeoutMs the user's `--timeout` (ms), or undefined: then initialize's limit (30 s) before the
+ *   server answered it, a later request's (10 s) after.
  */
-export function stoppedLine(tMs: number, summary: ProbeResult['summary'], limitMs: number): string {
+export function stoppedLine(tMs: number, summary: ProbeResult['summary'], timeoutMs: number | undefined): string {
 	const seconds = (tMs / 1000).toFixed(1);
-	const before = summary.serverInfo === undefined && summary.protocolVersion === undefined ? 'before the server answered initialize' : 'before the probe\'s exchange was over';
+	const beforeInitialize = summary.serverInfo === undefined && summary.protocolVersion === undefined;
+	const before = beforeInitialize ? 'before the server answered initialize' : 'before the probe\'s exchange was over';
+	const limitMs = timeoutMs ?? (beforeInitialize ? DEFAULT_INITIALIZE_TIMEOUT_MS : DEFAULT_TIMEOUT_MS);
 	return `stopped by the user after ${seconds} s, ${before} (the probe would wait ${Math.round(limitMs / 1000)} s)`;
 }
