@@ -3,6 +3,7 @@
  * string building; the CLI writes the lines to stdout.
  */
 import {Chalk} from 'chalk';
+import {shellWord} from '../render/text/plain-log.js';
 import type {DoctorReport, DoctorRow, DoctorStatus} from './types.js';
 import {CLIENT_LABEL} from './verdict.js';
 
@@ -116,10 +117,13 @@ export function formatReport(report: DoctorReport, options: FormatOptions): stri
 		lines.push('', 'Notes:');
 		for (const note of notes) lines.push(`  ${note}`);
 	}
-	const captures = report.rows.flatMap((row) => [
-		...(row.capture ? [`  ${row.client}/${row.name ?? ''}  ${row.capture}`] : []),
-		...(row.fullEnvCapture ? [`  ${row.client}/${row.name ?? ''} (your shell's environment)  ${row.fullEnvCapture}`] : []),
+	// One column of labels, the paths aligned after it and shell-quoted when they need it, so they paste after `mcp-wire view`.
+	const entries = report.rows.flatMap((row): (readonly [string, string])[] => [
+		...(row.capture ? [[`${row.client}/${row.name ?? ''}`, row.capture] as const] : []),
+		...(row.fullEnvCapture ? [[`${row.client}/${row.name ?? ''} (your shell's environment)`, row.fullEnvCapture] as const] : []),
 	]);
+	const labelWidth = Math.max(0, ...entries.map(([label]) => label.length));
+	const captures = entries.map(([label, file]) => `  ${label.padEnd(labelWidth)}  ${shellWord(file)}`);
 	if (captures.length > 0) {
 		lines.push('', 'Captures (open with `mcp-wire view FILE` or `mcp-wire report FILE`):', ...captures);
 	}

@@ -86,11 +86,17 @@ describe('formatReport', () => {
 			'  /h/c.json:2:3: server "a" is defined twice; the client uses the later one at line 4',
 			'',
 			'Captures (open with `mcp-wire view FILE` or `mcp-wire report FILE`):',
-			'  claude-desktop/py  /s/a.ndjson',
+			`  ${'claude-desktop/py'.padEnd(44)}  /s/a.ndjson`,
 			"  claude-desktop/py (your shell's environment)  /s/b.ndjson",
 			'',
 			'4 entries: 1 ✔ ok, 0 ▲ warn, 2 ✘ fail, 1 skipped (2.3 s)',
 		]);
+	});
+
+	it('quotes a capture path that a shell would split, so it pastes after mcp-wire view', () => {
+		const rows = [{...ROWS[0]!, capture: "/h/my state/it's.ndjson", fullEnvCapture: undefined} as DoctorRow];
+		const lines = formatReport({...REPORT, rows, notes: []}, {color: false});
+		expect(lines[lines.indexOf('Captures (open with `mcp-wire view FILE` or `mcp-wire report FILE`):') + 1]).toBe(`  claude-desktop/${ROWS[0]!.name}  '/h/my state/it'\\''s.ndjson'`);
 	});
 
 	it('says where it looked when no config file exists', () => {
