@@ -26,7 +26,8 @@ export const slowResponse: Rule = {
 			const seen = detailString(d, 'whileWaiting');
 			return `${detailString(d, 'method') ?? 'a request'} took ${Math.round(detailNumber(d, 'latencyMs') ?? 0)} ms (limit of the strictest client: ${detailNumber(d, 'limitMs') ?? '?'} ms)${seen ? `; meanwhile ${seen}` : ''}`;
 		},
-		hint: () => 'Answer the handshake first and do slow work later or in the background; report progress on long tool calls.',
+		hint: () =>
+			'If the first start downloads the package (`npx`, `uvx`), install or pin it beforehand; otherwise answer the handshake first and do slow work later or in the background; report progress on long tool calls.',
 		rules: ['R15'],
 		doc: {
 			what: 'A reply arrived, but so late that a strict client would already have been close to giving up: Claude Code waits 30 s for start-up, the TS SDK 60 s per request. A first start that downloads the package (`npx`, `uvx`) is the usual cause.',
