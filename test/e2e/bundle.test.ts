@@ -11,7 +11,7 @@ import {describe, expect, it} from 'vitest';
 import type {SdkSchemas} from '../../src/core/jsonrpc/sdk-checks.js';
 import {SDK_SCHEMAS} from '../../src/core/jsonrpc/sdk-schemas.js';
 import {decodeRecords} from '../../src/core/capture/record-codec.js';
-import {FIELD_CASES} from '../fixtures/field-cases/cases.js';
+import {fieldCaseJsonLines} from '../fixtures/field-cases/json-lines.js';
 import {messageArb, sdkResultArb as resultArb} from '../core/jsonrpc/arbitraries.js';
 import {ROOT} from './helpers.js';
 
@@ -42,20 +42,9 @@ describe('the bundled TS SDK checks judge as the SDK does', () => {
 		const bundled = await bundledSchemas();
 		expect(bundled.loaded).toBe(true);
 		let lines = 0;
-		for (const fieldCase of FIELD_CASES) {
-			for (const chunk of fieldCase.chunks) {
-				if (chunk.bytes.byteLength > 1 << 20) continue; // F26's 10.6 MB frame: the size is its point, not its shape
-				for (const line of Buffer.from(chunk.bytes).toString('utf8').split('\n')) {
-					let message: unknown;
-					try {
-						message = JSON.parse(line);
-					} catch {
-						continue;
-					}
-					lines += 1;
-					expect(judge(bundled, message), `${fieldCase.id}: ${line.slice(0, 120)}`).toEqual(judge(SDK_SCHEMAS, message));
-				}
-			}
+		for (const {caseId, line, message} of fieldCaseJsonLines()) {
+			lines += 1;
+			expect(judge(bundled, message), `${caseId}: ${line.slice(0, 120)}`).toEqual(judge(SDK_SCHEMAS, message));
 		}
 		expect(lines).toBeGreaterThan(100);
 	});

@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {FIELD_CASES} from '../../fixtures/field-cases/cases.js';
+import {fieldCaseJsonLines} from '../../fixtures/field-cases/json-lines.js';
 import {messageArb, sdkResultArb} from './arbitraries.js';
 
 type Schema = {safeParse(value: unknown, params?: {jitless?: boolean}): {success: boolean; data?: unknown; error?: {issues: unknown[]}}};
@@ -53,23 +53,12 @@ describe('zod with jitless parses the TS SDK schemas as the SDK client (fast pat
 		let lines = 0;
 		let rejected = 0;
 		let rejectedResults = 0;
-		for (const fieldCase of FIELD_CASES) {
-			for (const chunk of fieldCase.chunks) {
-				if (chunk.bytes.byteLength > 1 << 20) continue; // F26's 10.6 MB frame: the size is its point, not its shape
-				for (const line of Buffer.from(chunk.bytes).toString('utf8').split('\n')) {
-					let message: unknown;
-					try {
-						message = JSON.parse(line);
-					} catch {
-						continue;
-					}
-					lines += 1;
-					expectSame(message);
-					if (!JSONRPCMessageSchema.safeParse(message).success) rejected += 1;
-					const result = message !== null && typeof message === 'object' && 'result' in message ? (message as {result: unknown}).result : message;
-					if (!ListToolsResultSchema.safeParse(result).success) rejectedResults += 1;
-				}
-			}
+		for (const {message} of fieldCaseJsonLines()) {
+			lines += 1;
+			expectSame(message);
+			if (!JSONRPCMessageSchema.safeParse(message).success) rejected += 1;
+			const result = message !== null && typeof message === 'object' && 'result' in message ? (message as {result: unknown}).result : message;
+			if (!ListToolsResultSchema.safeParse(result).success) rejectedResults += 1;
 		}
 		expect(lines).toBeGreaterThan(100);
 		// Lines the SDK rejects are among them: the issues are compared, not only the successes.
