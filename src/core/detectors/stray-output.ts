@@ -55,7 +55,7 @@ export const strayOutput: Rule = {
 		title: 'stray output on the protocol stream',
 		message: (d) => {
 			const kind = detailString(d, 'kind') ?? 'text';
-			const what = kind === 'banner' ? 'a banner line before the first message' : kind === 'log' ? 'a log line' : kind === 'launcher' ? 'launcher output' : kind === 'progress' ? 'progress output' : 'a line that is not JSON';
+			const what = kind === 'banner' ? 'a banner line before any message' : kind === 'log' ? 'a log line' : kind === 'launcher' ? 'launcher output' : kind === 'progress' ? 'progress output' : 'a line that is not JSON';
 			return `${d.stream} carries ${what}, not an MCP message${d.detail?.['merged'] === true ? ' (stderr output, merged into stdout upstream)' : ''}`;
 		},
 		hint: strayHint,

@@ -45,7 +45,7 @@ const STRAY: Finding = makeFinding({
 	byteLength: 21,
 	frameIndex: 0,
 	tMs: 3.25,
-	message: 'stdout carries a banner line before the first message',
+	message: 'stdout carries a banner line before any message',
 	hint: 'Print startup messages to stderr.',
 	rules: ['R5'],
 	impact: [{client: 'ts-sdk-v2', reaction: 'skip', note: 'skips the line silently'}],
@@ -162,7 +162,7 @@ describe('formatFinding', () => {
 	it('caps long evidence: 16 bytes inline, one row of context after', () => {
 		expect(formatFinding(STRAY, SNAPSHOT, {color: false, hex: 'plain'})).toEqual([
 			'ERROR stray-output · stdout S→C · offset 0 (0x0) · frame 0 · 3.3 ms · R5',
-			'  stdout carries a banner line before the first message',
+			'  stdout carries a banner line before any message',
 			'  bytes: 53 74 61 72 74 69 6e 67 20 73 65 72 76 65 72 20 … (+5 bytes)  "Starting server "',
 			'  00000000: 5374 6172 7469 6e67 2073 6572 7665 7220  Starting server ',
 			'            ^^^^ ^^^^ ^^^^ ^^^^ ^^^^ ^^^^ ^^^^ ^^^^  ^^^^^^^^^^^^^^^^',

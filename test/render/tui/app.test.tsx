@@ -181,7 +181,7 @@ describe('TUI: panes', () => {
 		expect(findings.slice(12, 17).map((line) => line.trimEnd())).toEqual([
 			'clients: ? not established: Cursor (stray-output, crlf) · ▲ degraded: TS SDK v1 (Claude Desktop/Cod…',
 			'✖ stray-output ×1',
-			'    #2 S→C @0x0000 25 B  stdout carries a banner line before the first message, not an MCP message',
+			'    #2 S→C @0x0000 25 B  stdout carries a banner line before any message, not an MCP message',
 			'▲ crlf ×1',
 			'    #3 S→C @0x00a7 2 B  a message on stdout ends with CR LF (0D 0A) instead of LF',
 		]);

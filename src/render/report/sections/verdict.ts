@@ -7,7 +7,7 @@ import type {ReportContext} from './context.js';
 /**
  * The one-line verdict that opens the report, e.g.
  * `**mcp-wire: FAIL** · 1 error, 1 warning · first: `stray-output` at stdout offset 0 — stdout carries a
- * banner line before the first message, not an MCP message`.
+ * banner line before any message, not an MCP message`.
  * OK reports say how many frames crossed; a capture cut short or a session still running says so.
  */
 export function verdictLine(context: ReportContext): string {

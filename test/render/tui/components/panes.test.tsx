@@ -212,7 +212,7 @@ describe('FindingsPane', () => {
 		],
 		80: [
 			"✖ stray-output ×1",
-			"    #2 S→C @0x0000 25 B  stdout carries a banner line before the first message,…",
+			"    #2 S→C @0x0000 25 B  stdout carries a banner line before any message, not a…",
 			"▲ crlf ×1",
 			"    #3 S→C @0x00a7 2 B  a message on stdout ends with CR LF (0D 0A) instead of …",
 			"────────────────────────────────────────────────────────────────────────────────",
@@ -224,7 +224,7 @@ describe('FindingsPane', () => {
 		],
 		120: [
 			"✖ stray-output ×1",
-			"    #2 S→C @0x0000 25 B  stdout carries a banner line before the first message, not an MCP message",
+			"    #2 S→C @0x0000 25 B  stdout carries a banner line before any message, not an MCP message",
 			"▲ crlf ×1",
 			"    #3 S→C @0x00a7 2 B  a message on stdout ends with CR LF (0D 0A) instead of LF",
 			"────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────",
