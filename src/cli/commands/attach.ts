@@ -102,8 +102,7 @@ async function attachAction(target: string | undefined, options: WatchCliOptions
 	if (badRecords > 0) process.stderr.write(`mcp-wire: ${label}: ${badRecords} records contradicted the session and were skipped\n`);
 	if (!session) throw new UsageError(`attach: ${label} sent no session header`);
 	// A binary capture's end record (sent last, or read from the file) may have the tap's waits for its capture.
-	const stalls = reader.captureEnd?.stalls;
-	session.finish(lastTMs, stalls === undefined ? {} : {stalls});
+	session.finish(lastTMs, {stalls: reader.captureEnd?.stalls});
 	if (tuiDone) return tuiDone;
 	await output.presenter.finish(session);
 	return exitCodeFor(session.getSnapshot().summary, output.failOn);

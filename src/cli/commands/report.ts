@@ -180,8 +180,7 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 			}
 
 			// The tap's waits for its capture (the end record's `stalls`): a line of the report's environment.
-			const stalls = reader.captureEnd?.stalls;
-			const session = replay.finish({isCutShort: reader.isTruncated, ...(stalls === undefined ? {} : {stalls})});
+			const session = replay.finish({isCutShort: reader.isTruncated, stalls: reader.captureEnd?.stalls});
 			const report = buildReport(keeper!.snapshot(), {
 				kept: keeper!.facts,
 				maxLines: flags.maxLines,

@@ -213,8 +213,7 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	if (replayError !== undefined) throw new UsageError(`view: ${file} cannot be replayed: ${replayError.message}`);
 	// Cut after the exit record (before the end record): the summary still says cut short (`incomplete`).
 	// The tap's waits for its capture (the end record's `stalls`) go into the summary (`--json`, the plain log's end).
-	const stalls = reader.captureEnd?.stalls;
-	const session = replay.finish({isCutShort: reader.isTruncated, ...(stalls === undefined ? {} : {stalls})});
+	const session = replay.finish({isCutShort: reader.isTruncated, stalls: reader.captureEnd?.stalls});
 	await output.presenter.finish(session);
 	return exitCodeFor(session.getSnapshot().summary, output.failOn);
 }
@@ -328,8 +327,7 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 	const isRead = reader !== undefined;
 	if (isRead) {
 		// Cut after the exit record (before the end record): the summary still says cut short, as on the plain path.
-		const stalls = reader!.captureEnd?.stalls;
-		replay.finish({isCutShort: reader!.isTruncated, ...(stalls === undefined ? {} : {stalls})});
+		replay.finish({isCutShort: reader!.isTruncated, stalls: reader!.captureEnd?.stalls});
 		const incomplete = isBinaryCapture ? progress.getSnapshot().incomplete : incompleteSentence(reader!.completeness, reader!.isTruncated);
 		progress.update({frames, bytesRead: totalBytes, isDone: true, ...(incomplete === undefined ? {} : {incomplete})});
 	}

@@ -2,6 +2,16 @@ import {detailNumber, row, UNKNOWN} from './meta.js';
 import {SILENT_SERVER_IMPACT} from './no-response.js';
 import type {Rule} from './rule.js';
 
+/** What a client does with Content-Length headers the server writes to it. */
+const WRITES_HEADERS_IMPACT = row({
+	'ts-sdk-v1': ['hang', 'logs `Unexpected token \'C\', "Content-Le"...` and `Unexpected end of JSON input`; connect times out'],
+	'ts-sdk-v2': ['hang', 'silent until the timeout'],
+	'python-sdk': ['hang', 'logs parse errors; never initializes'],
+	vscode: ['hang', 'logs `Failed to parse message`'],
+	rmcp: ['hang', 'skips the lines'],
+	cursor: UNKNOWN,
+});
+
 /**
  * `content-length-framing` (L1–L6, R1; docs/findings.md): LSP-style `Content-Length: N` headers, a blank
  * line, then a body. The framer recognises a header block at any frame boundary and reports it
@@ -14,16 +24,6 @@ import type {Rule} from './rule.js';
  * `missing-newline`, the header lines did end in LF), `hasContentType`, `lineEndings` (`crlf` | `lf`),
  * `headers`, `clientError` (what a TS SDK client logs for the first header line).
  */
-/** What a client does with Content-Length headers the server writes to it. */
-const WRITES_HEADERS_IMPACT = row({
-	'ts-sdk-v1': ['hang', 'logs `Unexpected token \'C\', "Content-Le"...` and `Unexpected end of JSON input`; connect times out'],
-	'ts-sdk-v2': ['hang', 'silent until the timeout'],
-	'python-sdk': ['hang', 'logs parse errors; never initializes'],
-	vscode: ['hang', 'logs `Failed to parse message`'],
-	rmcp: ['hang', 'skips the lines'],
-	cursor: UNKNOWN,
-});
-
 export const contentLengthFraming: Rule = {
 	code: 'content-length-framing',
 	meta: {

@@ -49,7 +49,7 @@ export interface Replay {
 	 *   `stalls`: the capture's end record's `stalls` (binary-codec.ts), for the summary (a `--json` dump
 	 *   carries them in its summary record, which is used when this is not given)
 	 */
-	finish(options?: {readonly isCutShort?: boolean; readonly stalls?: Summary['stalls']}): Session;
+	finish(options?: {readonly isCutShort?: boolean; readonly stalls?: Summary['stalls'] | undefined}): Session;
 }
 
 /**
@@ -107,7 +107,7 @@ export function createReplay(meta: SessionMeta, options: ReplayOptions = {}): Re
 			if (skipped > 0) options.onProblem?.(`${skipped} chunk record(s) after their stream's end were skipped`);
 			// Without the process's exit the capture has no end (cut short, or taken from a tap still running).
 			const stalls = finishOptions.stalls ?? dumpStalls;
-			session.finish(lastTMs, {isComplete: hasEnd && finishOptions.isCutShort !== true, ...(stalls === undefined ? {} : {stalls})});
+			session.finish(lastTMs, {isComplete: hasEnd && finishOptions.isCutShort !== true, stalls});
 			return session;
 		},
 	};

@@ -345,7 +345,7 @@ export class Session implements SessionStore {
 	 *   a tap still running): findings that need the end of the session (unanswered-request) are not derived;
 	 *   `stalls`: the capture's end record's waits (a replayed tap capture), carried into the summary
 	 */
-	finish(tMs: number, options: {readonly isComplete?: boolean; readonly stalls?: Summary['stalls']} = {}): Summary {
+	finish(tMs: number, options: {readonly isComplete?: boolean; readonly stalls?: Summary['stalls'] | undefined} = {}): Summary {
 		if (this.isFinished && this.summary) return this.summary;
 		this.lastTMs = Math.max(this.lastTMs, tMs);
 		for (const stream of STREAMS) this.endFramer(stream, this.lastTMs);
