@@ -54,7 +54,8 @@ export interface FindingCount {
  *   `claude mcp list` reports as "Connected" (docs/protocol.md "Measured: Claude Code's claude mcp list"). A `fail` row can be connected: it
  *   then breaks later in the session (a `tools/list` reply with the wrong id, a crash on the next
  *   request). Absent for config problems and skipped rows.
- * - `startupMs`: `initialize` latency (ms) when connected; absent otherwise.
+ * - `startupMs`: ms from the spawn to the `initialize` reply when connected (start-up and handshake);
+ *   absent otherwise.
  * - `tools`: the number of tools `tools/list` returned, when it was answered.
  * - `finding`: the finding that decides the status (for `fail`, the first whose reaction for this
  *   client is hang/fatal; else the first error or warning), with `detail.envDifference` when the

@@ -54,7 +54,9 @@ export function breaksClient(finding: Finding, client: ClientName): boolean {
  * - `connected`: the server answered `initialize` before the probe gave up on it (or, for a
  *   2026-07-28 server, `server/discover`) in a frame this client can read (no finding on that frame
  *   breaks it), i.e. what `claude mcp list` calls "Connected".
- * - `startupMs`: the `initialize` latency in ms when `connected`.
+ * - `startupMs`: ms from the spawn (the session clock's 0) to the `initialize` reply when `connected`:
+ *   the server's start-up and the handshake, as a client waits for both (not only the reply's latency
+ *   after our write, which doctor makes ~100 ms after the spawn, more under load).
  * - `tools`: the number of tools from `tools/list`, when answered.
  * - `finding`: the finding that decides the status (see {@link DoctorStatus}); absent for `ok`.
  */
@@ -95,7 +97,8 @@ export function evaluateProbe(snapshot: SessionSnapshot, client: ClientName): Pr
 	// A handshake reply this client cannot read (pretty-printed, behind a BOM…) does not connect it.
 	const unreadable = handshake !== undefined && findings.some((f) => f.frameIndex === handshake.index && breaksClient(f, client));
 	const connected = handshake !== undefined && !unreadable && (gaveUp === undefined || handshake.tMs <= gaveUp.tMs);
-	const startupMs = connected && method === 'initialize' ? handshake.answers?.latencyMs : undefined;
+	// From the spawn, not from our write of initialize: the column promises start-up (spawn → reply).
+	const startupMs = connected && method === 'initialize' ? handshake.tMs : undefined;
 	const tools = snapshot.summary.tools;
 	const counts = snapshot.summary.findings.map((f) => ({code: f.code, severity: f.severity, count: f.count}));
 	const base = {connected, ...(startupMs === undefined ? {} : {startupMs}), ...(tools === undefined ? {} : {tools}), findings: counts};

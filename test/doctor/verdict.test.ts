@@ -24,10 +24,10 @@ const RESULT = {protocolVersion: '2025-11-25', capabilities: {tools: {}}, server
 const REPLY = JSON.stringify({jsonrpc: '2.0', id: 0, result: RESULT});
 const TOOLS = `${JSON.stringify({jsonrpc: '2.0', id: 1, result: {tools: [{name: 'a', inputSchema: {type: 'object'}}, {name: 'b', inputSchema: {type: 'object'}}]}})}\n`;
 
-/** A session: initialize at 0 ms, the given stdout at `replyAt` ms, optionally initialized + tools/list, then stdin closed and a clean exit. */
-function session(stdout: string, options: {replyAt?: number; tools?: boolean; timeoutAt?: number; waitingAt?: number} = {}): Session {
+/** A session: initialize at `initAt` ms (default 0), the given stdout at `replyAt` ms, optionally initialized + tools/list, then stdin closed and a clean exit. */
+function session(stdout: string, options: {initAt?: number; replyAt?: number; tools?: boolean; timeoutAt?: number; waitingAt?: number} = {}): Session {
 	const s = new Session(META);
-	s.pushChunk('stdin', 0, utf8(INIT));
+	s.pushChunk('stdin', options.initAt ?? 0, utf8(INIT));
 	if (options.waitingAt !== undefined) s.mark(readingStdin(options.waitingAt));
 	if (options.timeoutAt !== undefined) {
 		s.mark({type: 'timeout', id: 0, method: 'initialize', timeoutMs: options.timeoutAt, tMs: options.timeoutAt});
@@ -53,7 +53,7 @@ const verdict = (s: Session, client: ClientName) => {
 };
 
 describe('evaluateProbe', () => {
-	it('a healthy server is ok for every client, with its initialize latency and tools count', () => {
+	it('a healthy server is ok for every client, with its startup time (spawn → initialize reply) and tools count', () => {
 		const s = session(`${REPLY}\n`, {tools: true});
 		for (const client of ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const) {
 			expect(verdict(s, client)).toEqual({status: 'ok', connected: true, startupMs: 12.5, tools: 2, code: undefined});
@@ -92,6 +92,12 @@ describe('evaluateProbe', () => {
 		s.finish(12);
 		expect(verdict(s, 'claude-code')).toMatchObject({status: 'fail', connected: false, startupMs: undefined});
 		expect(verdict(s, 'vscode')).toMatchObject({status: 'warn'});
+	});
+
+	it('startupMs runs from the spawn (the session clock\'s 0) to the initialize reply, not from our write of initialize', () => {
+		// doctor writes initialize ~100 ms after the spawn (more under load); the column says startup, spawn → reply.
+		const s = session(`${REPLY}\n`, {initAt: 100, replyAt: 4_100});
+		expect(verdict(s, 'claude-code')).toEqual({status: 'ok', connected: true, startupMs: 4_100, tools: undefined, code: undefined});
 	});
 
 	it('a server that answers initialize after 11 s, inside the 30 s wait, is ✔ (not unflushed-output, not slow-response)', () => {
