@@ -171,7 +171,8 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 				if (line !== undefined) io.writeErr(`mcp-wire: ${name}: ${line}\n`);
 			}
 
-			if (reader.isTruncated) {
+			// A binary capture cut short was already said so at its header (its end record is missing): once is enough.
+			if (reader.isTruncated && !(isBinaryCapture && completeness.cutShort)) {
 				io.writeErr(`mcp-wire: ${name} is cut short; the report covers the records before the cut\n`);
 			}
 

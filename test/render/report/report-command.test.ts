@@ -7,6 +7,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, afterEach, describe, expect, it} from 'vitest';
 import {encodeEvent, encodeHeader} from '../../../src/core/capture/record-codec.js';
+import {encodeCaptureStart, encodeChunkRecord} from '../../../src/core/capture/binary-codec.js';
 import {replayEvents} from '../../../src/core/session/replay.js';
 import {Session} from '../../../src/core/session/session.js';
 import type {SessionEvent} from '../../../src/core/types.js';
@@ -127,6 +128,21 @@ describe('mcp-wire report', () => {
 		const io = await runReport([cut]);
 		expect(io.err).toBe(`mcp-wire: ${cut} is cut short; the report covers the records before the cut\n`);
 		expect(io.out.split('\n')[0]).toContain('· the capture was cut short (this report covers the bytes before the cut)');
+	});
+
+	it('a binary (format 2) capture cut inside its last record says it is cut short once on stderr, and once in the report', async () => {
+		const scenario = SCENARIOS.find((entry) => entry.name === 'crlf')!;
+		const parts = [encodeCaptureStart(scenario.meta)];
+		for (const step of scenario.steps) {
+			if ('stream' in step) parts.push(encodeChunkRecord(step.stream, step.tMs, 0, typeof step.bytes === 'string' ? Buffer.from(step.bytes) : step.bytes));
+		}
+		const whole = Buffer.concat(parts);
+		const cut = join(dir, 'cut.mcpcap');
+		// No end record (the tap was killed), and the last record is cut 3 bytes short.
+		writeFileSync(cut, whole.subarray(0, whole.length - 3));
+		const io = await runReport([cut]);
+		expect(io.err).toBe(`mcp-wire: ${cut}: the capture is incomplete: it was cut short (no end record: the tap was killed or the file was cut); everything before the cut is shown\n`);
+		expect(io.out.match(/cut short/g)).toHaveLength(1);
 	});
 
 	it('gives one clear usage error for a file that is not a capture, or missing', async () => {
