@@ -1,6 +1,6 @@
 import {statSync} from 'node:fs';
 import {Command, Option} from 'commander';
-import type {DecodeProblem} from '../../core/capture/record-codec.js';
+import {problemPlace, type DecodeProblem} from '../../core/capture/record-codec.js';
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import {createReplay, type Replay} from '../../core/session/replay.js';
 import type {Session} from '../../core/session/session.js';
@@ -124,7 +124,8 @@ export async function watchOutput(options: WatchCliOptions, hooks: WatchHooks, f
 
 /** Print record problems on stderr (at most `max`, then a count). */
 export function reportProblems(source: string, problems: readonly DecodeProblem[], max = 20): void {
-	for (const problem of problems.slice(0, max)) process.stderr.write(`mcp-wire: ${source}:${problem.line}: ${problem.message}\n`);
+	// FILE:LINE for an NDJSON capture (editors jump there); a binary capture has no lines: its record and byte.
+	for (const problem of problems.slice(0, max)) process.stderr.write(`mcp-wire: ${source}${problem.byteOffset === undefined ? `:${problem.line}` : `: ${problemPlace(problem)}`}: ${problem.message}\n`);
 	if (problems.length > max) process.stderr.write(`mcp-wire: ${source}: … and ${problems.length - max} more problems\n`);
 }
 

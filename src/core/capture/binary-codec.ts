@@ -241,7 +241,8 @@ const STATE_DONE = 3;
 /**
  * An incremental decoder of a binary capture (format 2). Bytes may arrive split anywhere. Never throws
  * on bad input: each problem becomes a {@link DecodeProblem} whose `line` is the record's number (the
- * magic line is 1, the header 2, records from 3), and decoding goes on where it can.
+ * magic line is 1, the header 2, records from 3) and `byteOffset` where that record starts in the input,
+ * and decoding goes on where it can.
  * - Chunk bytes come back as fresh `Uint8Array`s (a copy, no per-byte work), numbered `seq` in file order.
  * - A chunk that starts past the bytes recorded so far without a gap record in between yields an
  *   `unrecorded` gap mark first; one that overlaps them is a problem and skipped.
@@ -267,6 +268,8 @@ export class CaptureDecoder {
 	private received = 0;
 	private base = 0;
 	private currentRecord = 0;
+	/** Where the magic or header line being decoded starts in the input. */
+	private lineAt = 0;
 
 	constructor(private readonly handlers: CaptureDecoderHandlers) {}
 
@@ -307,7 +310,10 @@ export class CaptureDecoder {
 	/** Feed the next bytes. */
 	push(bytes: Uint8Array): void {
 		if (this.state === STATE_DONE || bytes.byteLength === 0) {
-			if (this.state === STATE_DONE) this.afterEnd(bytes.byteLength);
+			if (this.state === STATE_DONE) {
+				this.received += bytes.byteLength;
+				this.afterEnd(bytes.byteLength);
+			}
 			return;
 		}
 
@@ -345,13 +351,13 @@ export class CaptureDecoder {
 		this.isEnded = true;
 		if (this.partsLength > 0) {
 			this.cutBytes = this.partsLength;
-			this.problems.push({line: this.record + 1, message: `the capture ends inside a record (${this.partsLength} bytes of it); the cut record is skipped`});
+			this.problems.push({line: this.record + 1, byteOffset: this.received - this.partsLength, message: `the capture ends inside a record (${this.partsLength} bytes of it); the cut record is skipped`});
 			this.parts = [];
 			this.partsLength = 0;
 		}
 
 		if (this.state === STATE_MAGIC || this.state === STATE_HEADER) {
-			if (this.header === undefined) this.problems.push({line: 1, message: 'no session header'});
+			if (this.header === undefined) this.problems.push({line: 1, byteOffset: 0, message: 'no session header'});
 		}
 	}
 
@@ -372,7 +378,7 @@ export class CaptureDecoder {
 				const newline = buffer.indexOf(0x0a, at);
 				if (newline === -1) {
 					if (buffer.length - at > 1024 * 1024) {
-						this.problems.push({line: this.record + 1, message: 'no line end within 1 MiB at the start of the capture; not readable'});
+						this.problems.push({line: this.record + 1, byteOffset: this.base + at, message: 'no line end within 1 MiB at the start of the capture; not readable'});
 						this.state = STATE_DONE;
 						return buffer.length;
 					}
@@ -381,6 +387,7 @@ export class CaptureDecoder {
 				}
 
 				const line = this.utf8.decode(buffer.subarray(at, newline));
+				this.lineAt = this.base + at;
 				at = newline + 1;
 				this.record++;
 				if (this.state === STATE_MAGIC) {
@@ -396,7 +403,7 @@ export class CaptureDecoder {
 			if (buffer.length - at < RECORD_HEAD_BYTES) return at;
 			const length = buffer.readUInt32LE(at + 4);
 			if (length > MAX_RECORD_BYTES) {
-				this.problems.push({line: this.record + 1, message: `a record says it holds ${length} bytes (corrupt capture); the rest is not read`});
+				this.problems.push({line: this.record + 1, byteOffset: this.base + at, message: `a record says it holds ${length} bytes (corrupt capture); the rest is not read`});
 				this.state = STATE_DONE;
 				return buffer.length;
 			}
@@ -414,13 +421,13 @@ export class CaptureDecoder {
 	private magic(line: string): void {
 		const version = Number(line.slice(MAGIC_PREFIX.length));
 		if (!line.startsWith(MAGIC_PREFIX) || !Number.isSafeInteger(version)) {
-			this.problems.push({line: this.record, message: 'not a binary mcp-wire capture (no magic line)'});
+			this.problems.push({line: this.record, byteOffset: this.lineAt, message: 'not a binary mcp-wire capture (no magic line)'});
 			this.state = STATE_DONE;
 			return;
 		}
 
 		if (version > CAPTURE_FORMAT) {
-			this.problems.push({line: this.record, message: `capture format ${version} is newer than this version of mcp-wire reads (${CAPTURE_FORMAT}); records are read as format ${CAPTURE_FORMAT}`});
+			this.problems.push({line: this.record, byteOffset: this.lineAt, message: `capture format ${version} is newer than this version of mcp-wire reads (${CAPTURE_FORMAT}); records are read as format ${CAPTURE_FORMAT}`});
 		}
 
 		this.state = STATE_HEADER;
@@ -429,13 +436,13 @@ export class CaptureDecoder {
 	private headerLine(line: string): void {
 		const decoded = decodeRecord(line);
 		if (decoded.kind !== 'header') {
-			this.problems.push({line: this.record, message: decoded.kind === 'problem' ? `bad session header: ${decoded.message}` : 'no session header'});
+			this.problems.push({line: this.record, byteOffset: this.lineAt, message: decoded.kind === 'problem' ? `bad session header: ${decoded.message}` : 'no session header'});
 			this.state = STATE_DONE;
 			return;
 		}
 
 		this.header = decoded.header;
-		if (decoded.problem !== undefined) this.problems.push({line: this.record, message: decoded.problem});
+		if (decoded.problem !== undefined) this.problems.push({line: this.record, byteOffset: this.lineAt, message: decoded.problem});
 		this.state = STATE_RECORDS;
 		this.handlers.onHeader(decoded.header);
 	}
@@ -447,7 +454,7 @@ export class CaptureDecoder {
 		const offset = buffer.readUInt32LE(at + 16) + buffer.readUInt32LE(at + 20) * 0x1_0000_0000;
 		const payloadAt = at + RECORD_HEAD_BYTES;
 		const problem = (message: string): void => {
-			this.problems.push({line: this.record, message: `record ${this.record} at byte ${at}: ${message}, skipped`});
+			this.problems.push({line: this.record, byteOffset: this.base + at, message: `${message}, skipped`});
 		};
 
 		if (stream === undefined) return problem(`stream code ${buffer[at + 1]} is not 0, 1 or 2`);
@@ -517,7 +524,7 @@ export class CaptureDecoder {
 	private afterEnd(bytes: number): void {
 		if (bytes === 0 || this.endRecord === undefined || this.isAfterEndReported) return;
 		this.isAfterEndReported = true;
-		this.problems.push({line: this.record + 1, message: 'bytes after the end record, ignored'});
+		this.problems.push({line: this.record + 1, byteOffset: this.received - bytes, message: 'bytes after the end record, ignored'});
 	}
 }
 

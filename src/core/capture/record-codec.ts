@@ -46,10 +46,24 @@ export const CHUNK_PREVIEW_MAX_BYTES = 1024;
 /** The decoded header: session facts plus the format version of the file. */
 export type SessionHeader = SessionMeta & {readonly format: number};
 
-/** A problem met while decoding, with its 1-based line number. */
+/**
+ * A problem met while decoding. `line`: its 1-based line number in an NDJSON capture (format 1); in a
+ * binary capture (format 2, binary-codec.ts) the 1-based number of its record (the magic line is 1,
+ * the session header 2, records from 3), and then `byteOffset` is where that record starts in the file
+ * (bytes from 0): a binary capture has no lines to point at.
+ */
 export interface DecodeProblem {
 	readonly line: number;
+	readonly byteOffset?: number;
 	readonly message: string;
+}
+
+/**
+ * Where a {@link DecodeProblem} is, in words for a `FILE: PLACE: message` line: `line 10` for an NDJSON
+ * capture, `record 4 at byte 1480` for a binary one.
+ */
+export function problemPlace(problem: DecodeProblem): string {
+	return problem.byteOffset === undefined ? `line ${problem.line}` : `record ${problem.line} at byte ${problem.byteOffset}`;
 }
 
 /** What {@link decodeRecords} returns. */

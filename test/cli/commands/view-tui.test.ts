@@ -219,6 +219,16 @@ describe('view in the TUI: an incomplete capture', () => {
 		expect(bar.endsWith('■ ended, exit 0  ▲ incomplete')).toBe(true);
 	});
 
+	it('a binary capture cut inside a record: its problem line gives the record and its byte offset, never a line number', async () => {
+		const file = path.join(dir, 'cut.mcpcap');
+		const whole = Buffer.concat([encodeCaptureStart(makeMeta({mode: 'tap'})), encodeChunkRecord('stdin', 1, 0, Buffer.from(REQUEST)), encodeChunkRecord('stdout', 2, 0, Buffer.from(REPLY))]);
+		writeFileSync(file, whole.subarray(0, whole.length - 5));
+		const cutAt = whole.length - (24 + Buffer.byteLength(REPLY));
+		const stderr = await plainStderr(file);
+		expect(stderr).toContain(`mcp-wire: ${file}: record 4 at byte ${cutAt}: the capture ends inside a record (${24 + Buffer.byteLength(REPLY) - 5} bytes of it); the cut record is skipped\n`);
+		expect(stderr).not.toContain(`${file}:4:`);
+	});
+
 	it('an NDJSON capture cut inside its last record: said once read, in the plain path\'s words, and the summary says cut short', async () => {
 		const file = path.join(dir, 'cut.ndjson');
 		const chunk = (stream: 'stdin' | 'stdout', seq: number, tMs: number, text: string) => encodeEvent({type: 'chunk', chunk: {seq, stream, tMs, offset: 0, bytes: new TextEncoder().encode(text)}});

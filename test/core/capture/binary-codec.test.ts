@@ -11,10 +11,11 @@ import {
 	encodeJsonRecord,
 	isBinaryCapture,
 	readCaptureEnd,
+	RECORD_HEAD_BYTES,
 	RECORD_TYPE,
 	type CaptureEnd,
 } from '../../../src/core/capture/binary-codec.js';
-import {encodeEvent, encodeHeader} from '../../../src/core/capture/record-codec.js';
+import {encodeEvent, encodeHeader, problemPlace} from '../../../src/core/capture/record-codec.js';
 import type {SessionEvent} from '../../../src/core/types.js';
 import {makeMeta} from '../../helpers/factories.js';
 
@@ -141,7 +142,23 @@ describe('binary capture records (format 2)', () => {
 			{type: 'gap', stream: 'stdout', offset: 2, length: 8, reason: 'unrecorded', tMs: 2},
 			['chunk', 10],
 		]);
-		expect(decoded.problems).toEqual([{line: 5, message: expect.stringMatching(/^record 5 at byte \d+: stdout chunk at offset 5 overlaps the 12 bytes before it, skipped$/)}]);
+		// The third chunk record starts after the magic line, the header and two chunk records of 2 bytes each.
+		const thirdAt = encodeCaptureStart(META).length + 2 * (RECORD_HEAD_BYTES + 2);
+		expect(decoded.problems).toEqual([{line: 5, byteOffset: thirdAt, message: 'stdout chunk at offset 5 overlaps the 12 bytes before it, skipped'}]);
+		// Pushed in pieces, the offset is still the file's (not the piece's).
+		const decoder = new CaptureDecoder({onHeader: () => undefined, onEvent: () => undefined});
+		for (let at = 0; at < bytes.length; at += 7) decoder.push(bytes.subarray(at, at + 7));
+		decoder.end();
+		expect(decoder.problems).toEqual(decoded.problems);
+	});
+
+	it('a record cut by the end of the file is placed at the byte where that record starts (a binary capture has no lines)', () => {
+		const whole = Buffer.concat([encodeCaptureStart(META), encodeChunkRecord('stdout', 1, 0, Buffer.from('a\n')), encodeChunkRecord('stdout', 2, 2, Buffer.from('bcdef\n'))]);
+		const secondAt = encodeCaptureStart(META).length + RECORD_HEAD_BYTES + 2;
+		const decoded = decodeCapture(whole.subarray(0, whole.length - 3));
+		expect(decoded.problems).toEqual([{line: 4, byteOffset: secondAt, message: `the capture ends inside a record (${RECORD_HEAD_BYTES + 6 - 3} bytes of it); the cut record is skipped`}]);
+		expect(problemPlace(decoded.problems[0]!)).toBe(`record 4 at byte ${secondAt}`);
+		expect(problemPlace({line: 10, message: 'x'})).toBe('line 10');
 	});
 
 	it('skips a record of an unknown type (its length is known) and goes on', () => {
