@@ -1,3 +1,4 @@
+import {isAtSpawn} from '../../core/detectors/at-spawn.js';
 import {carriedBytes} from '../../core/bytes/carried.js';
 import {escapeBytes, escapeText, groupDigits} from '../../core/bytes/glyphs.js';
 import {hexRows, hexWindow, type HexHighlight, type HexRow} from '../../core/bytes/hex-layout.js';
@@ -248,8 +249,9 @@ export function formatFinding(finding: Finding, snapshot: SessionSnapshot, optio
 		' ',
 		paint('ui.accent', finding.code, isColor),
 		' · ',
-		paint(streamToken(finding.stream), `${finding.stream} ${STREAM_LABEL[finding.stream]}`, isColor),
-		` · offset ${finding.offset} (0x${finding.offset.toString(16)})`,
+		// A command that did not start was read from no stream: placed at the spawn, not at stdout offset 0.
+		isAtSpawn(finding) ? 'at the spawn (the command did not start)' : paint(streamToken(finding.stream), `${finding.stream} ${STREAM_LABEL[finding.stream]}`, isColor),
+		isAtSpawn(finding) ? '' : ` · offset ${finding.offset} (0x${finding.offset.toString(16)})`,
 		finding.frameIndex === undefined ? '' : ` · frame ${finding.frameIndex}`,
 		` · ${formatMs(finding.tMs)} ms`,
 		finding.rules.length > 0 ? ` · ${finding.rules.join(', ')}` : '',
@@ -270,7 +272,7 @@ export function formatFinding(finding: Finding, snapshot: SessionSnapshot, optio
 		// The evidence crossed another process's pipe (a Content-Length re-probe): show what it answered.
 		lines.push(`${INDENT}a fresh process probed with Content-Length framing answered (its first ${carried.length} bytes):`);
 		lines.push(...paintRows(hexRows(carried, {baseOffset: 0}), options));
-	} else if (finding.code !== 'spawn-failed') {
+	} else if (!isAtSpawn(finding)) {
 		lines.push(...excerptLines(finding, snapshot, options));
 	}
 

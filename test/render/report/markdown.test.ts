@@ -221,6 +221,18 @@ describe('renderReport: capture facts and options', () => {
 		);
 	});
 
+	it('places a spawn failure at the spawn: no stream offset in its table row, heading or where line (nothing was read)', () => {
+		const session = new Session(goldenMeta());
+		session.addFinding({code: 'spawn-failed', stream: 'stdout', offset: 0, byteLength: 0, tMs: 69.5, origin: 'probe', detail: {file: 'nosuch', errno: 'ENOENT', reason: 'command not found', command: ['nosuch']}});
+		session.finish(69.5);
+		const lines = renderReport(session.getSnapshot(), {toolVersion: '0.1.0'}).split('\n');
+		expect(lines).toContain('| 1 | `spawn-failed` | error | the spawn | – | – |');
+		expect(lines.find((line) => line.startsWith('**1. `spawn-failed`'))).toBe('**1. `spawn-failed`: the command could not be started** · error · at the spawn · 69.5 ms');
+		expect(lines).toContain('Where: the spawn; the command did not start, so nothing was read from its stdout or stderr.');
+		expect(lines.join('\n')).not.toContain('stdout offset 0');
+		expect(lines.join('\n')).not.toContain('0 (0x0)');
+	});
+
 	it('says when the session is still running', () => {
 		const session = new Session(goldenMeta());
 		session.pushChunk('stdin', 0, new Uint8Array(Buffer.from(INITIALIZE)));

@@ -202,6 +202,16 @@ describe('formatFinding', () => {
 		]);
 	});
 
+	it('places a spawn failure at the spawn, not at a stdout offset (nothing was read from any stream)', () => {
+		const finding = makeFinding({code: 'spawn-failed', severity: 'error', stream: 'stdout', offset: 0, byteLength: 0, tMs: 88.9, message: 'cannot start `x`: command not found (ENOENT)', hint: 'Use an absolute path.', impact: [], rules: []});
+		expect(formatFinding(finding, makeSnapshot(), {color: false, hex: 'plain'})).toEqual([
+			'ERROR spawn-failed · at the spawn (the command did not start) · 88.9 ms',
+			'  cannot start `x`: command not found (ENOENT)',
+			'  fix: Use an absolute path.',
+			'  docs: docs/findings.md#spawn-failed',
+		]);
+	});
+
 	it('says so when the stream has no bytes', () => {
 		const finding = makeFinding({code: 'no-response', stream: 'stdout', offset: 0, byteLength: 0, impact: [], rules: []});
 		expect(formatFinding(finding, makeSnapshot(), {color: false, hex: 'plain'})[2]).toBe('  (no bytes on stdout before offset 0)');

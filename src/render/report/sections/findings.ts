@@ -1,3 +1,4 @@
+import {isAtSpawn} from '../../../core/detectors/at-spawn.js';
 import {clientsSummary, REACTION_WORDS as REACTION_LABEL} from '../../../core/detectors/catalog.js';
 import {carriedBytes} from '../../../core/bytes/carried.js';
 import {escapeBytes, groupDigits} from '../../../core/bytes/glyphs.js';
@@ -22,7 +23,7 @@ function frameText(finding: Finding): string {
 }
 
 function streamText(finding: Finding): string {
-	return `${finding.stream} ${STREAM_LABEL[finding.stream]}`;
+	return isAtSpawn(finding) ? 'the spawn' : `${finding.stream} ${STREAM_LABEL[finding.stream]}`;
 }
 
 /**
@@ -93,7 +94,7 @@ export function findingsTable(context: ReportContext): SectionOutput {
 		} else {
 			for (let k = start; k < end; k++) {
 				const finding = findings[k]!;
-				rows.push({cells: [String(numbers[k]), code(finding.code), severity(finding), streamText(finding), offsetText(finding.offset), frameText(finding)], first: numbers[k]!, last: numbers[k]!});
+				rows.push({cells: [String(numbers[k]), code(finding.code), severity(finding), streamText(finding), isAtSpawn(finding) ? '–' : offsetText(finding.offset), frameText(finding)], first: numbers[k]!, last: numbers[k]!});
 			}
 		}
 
@@ -150,8 +151,8 @@ function heading(finding: Finding, number: number): string {
 	const parts = [
 		`**${number}. ${code(finding.code)}: ${CATALOG[finding.code].title}**`,
 		finding.severity + (finding.confidence === 'inferred' ? ' (inferred)' : ''),
-		streamText(finding),
-		`offset ${offsetText(finding.offset)}`,
+		// A command that did not start was read from no stream: at the spawn, no offset.
+		...(isAtSpawn(finding) ? ['at the spawn'] : [streamText(finding), `offset ${offsetText(finding.offset)}`]),
 		...(finding.frameIndex === undefined ? [] : [`frame ${finding.frameIndex}`]),
 		`${ms(finding.tMs)} ms`,
 		...(finding.rules.length > 0 ? [`rule ${finding.rules.join(', ')}`] : []),
@@ -184,6 +185,7 @@ function hexExcerpt(context: ReportContext, finding: Finding): string[] {
 }
 
 function caption(context: ReportContext, finding: Finding): string {
+	if (isAtSpawn(finding)) return 'Where: the spawn; the command did not start, so nothing was read from its stdout or stderr.';
 	const carried = finding.byteLength === 0 ? carriedBytes(finding) : undefined;
 	if (carried) {
 		const replyBytes = finding.detail?.['replyBytes'];

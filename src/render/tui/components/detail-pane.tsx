@@ -1,3 +1,4 @@
+import {isAtSpawn} from '../../../core/detectors/at-spawn.js';
 import {Box} from 'ink';
 import {escapeText} from '../../../core/bytes/glyphs.js';
 import type {HexRow} from '../../../core/bytes/hex-layout.js';
@@ -56,7 +57,7 @@ export function findingSummarySegments(finding: Finding, width: number): Segment
 	const segments: Segment[] = [];
 	const head = `${SEVERITY_MARK[finding.severity]} ${finding.code}`;
 	pushSegment(segments, head, severityToken(finding.severity));
-	const where = ` @${formatOffset(finding.offset)}${finding.byteLength > 0 ? ` (${formatBytes(finding.byteLength)})` : ''}: `;
+	const where = isAtSpawn(finding) ? ' at the spawn: ' : ` @${formatOffset(finding.offset)}${finding.byteLength > 0 ? ` (${formatBytes(finding.byteLength)})` : ''}: `;
 	pushSegment(segments, where, 'ui.dim');
 	pushSegment(segments, fitColumns(escapeText(finding.message), Math.max(0, width - head.length - where.length)), 'ui.plain');
 	return segments;

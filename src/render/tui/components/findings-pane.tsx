@@ -1,3 +1,4 @@
+import {isAtSpawn} from '../../../core/detectors/at-spawn.js';
 import {Box, Text} from 'ink';
 import {CLIENT_FAMILY_LABEL, REACTION_WORDS} from '../../../core/detectors/catalog.js';
 import {escapeText} from '../../../core/bytes/glyphs.js';
@@ -30,7 +31,7 @@ export function findingItemSegments(finding: Finding, width: number): Segment[] 
 	const segments: Segment[] = [];
 	const frame = finding.frameIndex === undefined ? '#–' : `#${finding.frameIndex}`;
 	const size = finding.byteLength > 0 ? ` ${formatBytes(finding.byteLength)}` : '';
-	const head = `    ${frame} ${STREAM_LABEL[finding.stream]} @${formatOffset(finding.offset)}${size}  `;
+	const head = `    ${frame} ${isAtSpawn(finding) ? 'at the spawn' : `${STREAM_LABEL[finding.stream]} @${formatOffset(finding.offset)}`}${size}  `;
 	pushSegment(segments, head, 'ui.dim');
 	pushSegment(segments, fitColumns(escapeText(finding.message), Math.max(0, width - head.length)), 'ui.plain');
 	return segments;

@@ -1,3 +1,4 @@
+import {isAtSpawn} from '../../../core/detectors/at-spawn.js';
 import {useInput, type Key} from 'ink';
 import {useCallback, useRef, type Dispatch} from 'react';
 import type {FrameTable} from '../../../core/session/frame-index.js';
@@ -248,7 +249,7 @@ function jumpToFrame(context: KeymapContext): void {
 
 	const frame = finding.frameIndex === undefined ? undefined : context.frames.at(finding.frameIndex);
 	if (!frame) {
-		dispatch({type: 'set-notice', text: `${finding.code} points at no frame (stream offset ${finding.offset})`});
+		dispatch({type: 'set-notice', text: isAtSpawn(finding) ? `${finding.code} points at no frame (the command did not start)` : `${finding.code} points at no frame (stream offset ${finding.offset})`});
 		return;
 	}
 

@@ -3,6 +3,8 @@ import {describe, expect, it} from 'vitest';
 import {hexRows} from '../../../../src/core/bytes/hex-layout.js';
 import {chunkLines, chunkSummary} from '../../../../src/render/tui/components/chunks-pane.js';
 import {detailHeader, findingSummarySegments} from '../../../../src/render/tui/components/detail-pane.js';
+import {findingItemSegments} from '../../../../src/render/tui/components/findings-pane.js';
+import {makeFinding} from '../../../helpers/factories.js';
 import {footerSegments, type FooterModel} from '../../../../src/render/tui/components/footer.js';
 import {HexPane, hexLineSegments, hexRowCount, visibleHexRows} from '../../../../src/render/tui/components/hex-pane.js';
 import {jsonLines, MAX_JSON_LINES} from '../../../../src/render/tui/components/json-pane.js';
@@ -171,6 +173,12 @@ describe('pane text', () => {
 			{text: ' @0x00a7 (2 B): ', token: 'ui.dim'},
 			{text: 'a message on stdout ends with CR LF (…', token: 'ui.plain'},
 		]);
+	});
+
+	it('places a spawn failure at the spawn, not at stdout @0x0000 (nothing was read)', () => {
+		const spawn = makeFinding({code: 'spawn-failed', severity: 'error', offset: 0, byteLength: 0, message: 'cannot start `x`'});
+		expect(segmentsText(findingItemSegments(spawn, 60))).toBe('    #– at the spawn  cannot start `x`');
+		expect(segmentsText(findingSummarySegments(spawn, 60))).toBe('✖ spawn-failed at the spawn: cannot start `x`');
 	});
 
 	it('builds the tab line and the status bar from tokens', () => {
