@@ -105,7 +105,7 @@ const KIND_WHAT = {
 /** Explanations for a line that V8 refused with "Unexpected token 'X', "<snippet>"…". */
 function fromUnexpectedToken(token: string, snippet: string): Candidate[] {
 	const shown = JSON.stringify(snippet);
-	const starts = `the client read a line on the server's stdout that starts with ${shown}`;
+	const starts = `The client read a line on the server's stdout that starts with ${shown}`;
 	if (/^content-le/i.test(snippet) || (token === 'C' && snippet === '')) {
 		return [
 			{code: 'content-length-framing', likelihood: 'likely', why: `${starts}: an LSP \`Content-Length:\` header. The server frames messages like a language server; MCP stdio is one JSON message per line.`},
@@ -293,11 +293,11 @@ export function explainError(text: string): ExplainResult {
 		add(
 			{code: 'no-response', likelihood: 'possible', why: 'The client waited for a response that never came: the server may be blocked before reading stdin.'},
 			{code: 'unflushed-output', likelihood: 'possible', why: 'Or the response sits in a stdout buffer (Python `print` without flush, C stdio) and comes out only at exit.'},
-			{code: 'multiline-json', likelihood: 'possible', why: 'Or the response was written but lost: pretty-printed over several lines,'},
-			{code: 'missing-newline', likelihood: 'possible', why: '… written without the final "\\n",'},
-			{code: 'content-length-framing', likelihood: 'possible', why: '… framed with Content-Length headers,'},
-			{code: 'bom', likelihood: 'possible', why: '… preceded by a byte order mark,'},
-			{code: 'unknown-id', likelihood: 'possible', why: '… or sent with an id that does not match the request.'},
+			{code: 'multiline-json', likelihood: 'possible', why: 'Or the response was written but lost on the way: it was pretty-printed over several lines, and the client parses each line alone.'},
+			{code: 'missing-newline', likelihood: 'possible', why: 'Or it was written without the final "\\n", so the client never sees the line end.'},
+			{code: 'content-length-framing', likelihood: 'possible', why: 'Or it was framed with Content-Length headers, which an MCP stdio client does not read.'},
+			{code: 'bom', likelihood: 'possible', why: 'Or a byte order mark (EF BB BF) came before it, and the client could not parse the line.'},
+			{code: 'unknown-id', likelihood: 'possible', why: 'Or it was sent with an id that does not match the request.'},
 		);
 	}
 
@@ -307,8 +307,8 @@ export function explainError(text: string): ExplainResult {
 			{code: 'no-response', likelihood: 'likely', why: 'Claude Code gave up waiting for the `initialize` answer: the server never answered (blocked before reading stdin, or its answer was lost on the wire).'},
 			{code: 'slow-response', likelihood: 'possible', why: 'Or the server answers, but later than 30 s (a first-start package download by `npx`/`uvx`, slow start-up work): raise `MCP_TIMEOUT` or start faster.'},
 			{code: 'unflushed-output', likelihood: 'possible', why: 'Or the answer sits in a stdout buffer (Python `print` without flush, C stdio).'},
-			{code: 'multiline-json', likelihood: 'possible', why: 'Or it was written but lost: pretty-printed over several lines,'},
-			{code: 'content-length-framing', likelihood: 'possible', why: '… or framed with Content-Length headers.'},
+			{code: 'multiline-json', likelihood: 'possible', why: 'Or it was written but lost on the way: it was pretty-printed over several lines, and the client parses each line alone.'},
+			{code: 'content-length-framing', likelihood: 'possible', why: 'Or it was framed with Content-Length headers, which an MCP stdio client does not read.'},
 		);
 	}
 

@@ -11,7 +11,7 @@ describe('explainError: the messages of issue 5', () => {
 		expect(result.explanations.map((explanation) => explanation.code)).toEqual(['stray-output']);
 		const [stray] = result.explanations;
 		expect(stray!.likelihood).toBe('likely');
-		expect(stray!.why).toBe(`the client read a line on the server's stdout that starts with "Starting B": a text line (a banner or print), not a JSON message.`);
+		expect(stray!.why).toBe(`The client read a line on the server's stdout that starts with "Starting B": a text line (a banner or print), not a JSON message.`);
 		// The catalog's fix and impact for a banner, not a restatement.
 		const dressed = dressFinding({code: 'stray-output', stream: 'stdout', offset: 0, byteLength: 0, tMs: 0, detail: {kind: 'banner'}});
 		expect(stray!.hint).toBe(dressed.hint);
@@ -109,6 +109,35 @@ describe('explainError: variants users paste', () => {
 
 	it('gives the 10 MiB error severity for a ReadBuffer overflow', () => {
 		expect(explainError('ReadBuffer exceeded maximum size of 10485760 bytes').explanations[0]!.severity).toBe('error');
+	});
+
+	it('every why reads as a sentence of its own: a capital (or a lowercase name such as pydantic), a full stop, no "…" or "," chaining it to the one before', () => {
+		const texts = [
+			`Unexpected token 'S', "Starting B"... is not valid JSON`,
+			`Unexpected token 'C', "Content-Le"... is not valid JSON`,
+			`Unexpected token '\u001b', "\u001b[33m[2026"... is not valid JSON`,
+			`Unexpected token '}', "}" is not valid JSON`,
+			`[error] Unexpected token 'i', "info: Micr"... is not valid JSON`,
+			'Unexpected end of JSON input',
+			`Expected property name or '}' in JSON at position 1`,
+			'Unexpected non-whitespace character after JSON at position 4',
+			'✗ Failed to connect',
+			'MCP error -32001: Request timed out',
+			'Connection timeout triggered after 30000ms',
+			'Client closed for command',
+			'Failed to parse JSONRPC message from server',
+			String.raw`Failed to parse JSONRPC message from server ... input_value='\n'`,
+			'Failed to parse message: "Server started on port 3000"',
+			'MCP error -32000: Connection closed',
+			'Error: spawn uvx ENOENT',
+		];
+		const whys = texts.flatMap((text) => explainError(text).explanations.map((explanation) => explanation.why));
+		expect(whys.length).toBeGreaterThan(30);
+		for (const why of whys) {
+			expect(why, why).toMatch(/^([A-Z`]|pydantic)/);
+			expect(why, why).toMatch(/[.)]$/);
+			expect(why, why).not.toMatch(/,$/);
+		}
 	});
 
 	it('returns no explanation for text it does not know', () => {
