@@ -26,5 +26,7 @@ try {
 } finally {
 	// A server started early for a command line that did not run it (a usage error, --help) ends here.
 	earlyProbe?.discardEarlyProbe();
-	cached?.save();
+	// The code cache is stored after a probe that ran, never after a run that compiled little of the CLI:
+	// V8 would take such a thin cache at every later run (src/cli/code-cache.ts).
+	if (earlyProbe?.earlyProbeTaken() === true) cached?.save();
 }

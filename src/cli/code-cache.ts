@@ -1,7 +1,5 @@
-import {createHash} from 'node:crypto';
 import {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {createRequire, Module} from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 
@@ -18,11 +16,15 @@ import vm from 'node:vm';
  * `$XDG_CACHE_HOME/mcp-wire` (set to an absolute path, not Windows), `~/Library/Caches/mcp-wire` (macOS),
  * `%LOCALAPPDATA%\mcp-wire\Cache` (Windows), else `~/.cache/mcp-wire`. Undefined on POSIX when `$HOME` is
  * not an absolute path (a process started without a home: nothing is written into the working directory).
+ * On Windows without `%LOCALAPPDATA%` the home directory is `facts.homedir`, else `%USERPROFILE%` (what
+ * `os.homedir()` reads first there; `node:os` is not loaded for it: every module counts on the probe's start).
  */
-export function codeCacheDir(facts: {readonly platform: NodeJS.Platform; readonly env: NodeJS.ProcessEnv; readonly homedir: string} = {platform: process.platform, env: process.env, homedir: os.homedir()}): string | undefined {
+export function codeCacheDir(facts: {readonly platform: NodeJS.Platform; readonly env: NodeJS.ProcessEnv; readonly homedir?: string} = {platform: process.platform, env: process.env}): string | undefined {
 	if (facts.platform === 'win32') {
 		const local = facts.env['LOCALAPPDATA'];
-		return path.win32.join(local !== undefined && local !== '' ? local : path.win32.join(facts.homedir, 'AppData', 'Local'), 'mcp-wire', 'Cache');
+		if (local !== undefined && local !== '') return path.win32.join(local, 'mcp-wire', 'Cache');
+		const home = facts.homedir ?? facts.env['USERPROFILE'];
+		return home === undefined || home === '' ? undefined : path.win32.join(home, 'AppData', 'Local', 'mcp-wire', 'Cache');
 	}
 	const xdg = facts.env['XDG_CACHE_HOME'];
 	if (xdg !== undefined && path.posix.isAbsolute(xdg)) return path.posix.join(xdg, 'mcp-wire');
@@ -32,13 +34,39 @@ export function codeCacheDir(facts: {readonly platform: NodeJS.Platform; readonl
 }
 
 /**
- * Where the code cache of the script `file` is kept in `cacheDir`: `<name>-<key>.v8cache`, the key a hash
- * of the script's path, size and mtime, Node's version and the CPU architecture.
+ * Where the code cache of the script `file` is kept in `cacheDir`: `<name>-<key>.v8cache`, the key
+ * ({@link cacheKey}) a hash of the script's path, size and mtime, Node's version and the CPU architecture.
  */
 export function codeCacheFile(file: string, cacheDir: string): string {
 	const {size, mtimeMs} = statSync(file);
-	const key = createHash('sha256').update(`${file}\0${size}\0${mtimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 16);
-	return path.join(cacheDir, `${path.basename(file)}-${key}.v8cache`);
+	return path.join(cacheDir, `${path.basename(file)}-${cacheKey(`${file}\0${size}\0${mtimeMs}\0${process.version}\0${process.arch}`)}.v8cache`);
+}
+
+/**
+ * A 64-bit FNV-1a hash of `text`'s UTF-16 code units, as 16 lower-case hex digits. It names a cache file,
+ * it guards nothing: a collision would only give V8 a cache it checks and rejects (then the script is
+ * compiled). Not `node:crypto`'s SHA-256: loading `node:crypto` loads ~16 more of Node's own modules, about
+ * 10 ms of a probe's start-up CPU on this machine (issue 12).
+ */
+export function cacheKey(text: string): string {
+	// The 64-bit state in four 16-bit limbs (h3 the highest); the FNV prime is 2^40 + 0x1b3.
+	let h0 = 0x2325;
+	let h1 = 0x8422;
+	let h2 = 0x9ce4;
+	let h3 = 0xcbf2;
+	for (let i = 0; i < text.length; i++) {
+		h0 ^= text.charCodeAt(i);
+		// h * 0x1b3 + (h << 40), limb by limb with carries, mod 2^64: h << 40 puts h0 at bit 8 of h2, h1 at bit 8 of h3.
+		const t0 = h0 * 0x1b3;
+		const t1 = h1 * 0x1b3 + (t0 >>> 16);
+		const t2 = h2 * 0x1b3 + (t1 >>> 16) + (h0 << 8);
+		const t3 = h3 * 0x1b3 + (t2 >>> 16) + (h1 << 8);
+		h0 = t0 & 0xffff;
+		h1 = t1 & 0xffff;
+		h2 = t2 & 0xffff;
+		h3 = t3 & 0xffff;
+	}
+	return [h3, h2, h1, h0].map((limb) => limb.toString(16).padStart(4, '0')).join('');
 }
 
 /** How many code caches of other builds (other paths, versions, Node versions) are kept beside a new one. */
@@ -94,15 +122,26 @@ export function pruneCodeCaches(cacheDir: string, script: string, kept: string, 
 	for (const [i, {file, mtimeMs}] of caches.entries()) if (i >= KEPT_OTHER_CACHES || now - mtimeMs > CACHE_MAX_AGE_MS) remove(file);
 }
 
+/**
+ * A stored cache smaller than this share of its script's length (bytes of cache per character of source) is
+ * thin: it is used, and replaced by the cache of the run that used it ({@link CachedScript.save}). V8 takes
+ * any cache made from the same source, however little of it was compiled when it was made, and compiles the
+ * rest lazily at every run: a cache stored after a run that did almost nothing (measured: a 904-byte cache
+ * for the 575 KB cli.cjs, whose own top level alone makes ~170 KB) would otherwise stay, and every later
+ * probe compile most of the CLI as if it had none. A probe's full cache is about 1.1 bytes per character.
+ */
+export const THIN_CACHE_RATIO = 1 / 8;
+
 /** A CommonJS script run with V8's code cache: its exports, and how to store the cache for the next run. */
 export interface CachedScript {
 	readonly exports: Record<string, unknown>;
 	/** Whether V8 took the stored cache (false: none was stored, or V8 rejected it and compiled the source). */
 	readonly cacheUsed: boolean;
 	/**
-	 * Store the code cache when none was used: call it once the run's work is done, so that the functions
-	 * the run compiled are in it; old caches are then pruned ({@link pruneCodeCaches}). Never throws (an
-	 * unwritable directory is skipped).
+	 * Store the code cache when none was used, or when the one used was thin ({@link THIN_CACHE_RATIO}):
+	 * call it once the run's work is done, so that the functions the run compiled are in it, and only after
+	 * a run that did the work the next runs will do (bin/mcp-wire.js: a probe that ran); old caches are then
+	 * pruned ({@link pruneCodeCaches}). Once per run. Never throws (an unwritable directory is skipped).
 	 */
 	save(): void;
 }
@@ -136,7 +175,8 @@ export function runCachedScript(file: string, cacheDir: string | undefined = cod
 	const cacheUsed = cachedData !== undefined && script.cachedDataRejected !== true;
 	const module = {exports: {} as Record<string, unknown>};
 	(script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
-	let saved = cacheUsed;
+	const isThin = cachedData !== undefined && cachedData.byteLength < source.length * THIN_CACHE_RATIO;
+	let saved = cacheUsed && !isThin;
 	return {
 		exports: module.exports,
 		cacheUsed,

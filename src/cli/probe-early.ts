@@ -120,7 +120,7 @@ export function earlySpawnRequest(
  * ES module build, and the probe command may run from the code-cached script (src/cli/code-cache.ts), a
  * second copy of this module.
  */
-const slot = ((globalThis as Record<symbol, unknown>)[Symbol.for('mcp-wire.early-probe')] ??= {}) as {value?: {readonly request: EarlySpawnRequest; readonly server: ProbeServer}};
+const slot = ((globalThis as Record<symbol, unknown>)[Symbol.for('mcp-wire.early-probe')] ??= {}) as {value?: {readonly request: EarlySpawnRequest; readonly server: ProbeServer}; taken?: boolean};
 
 /**
  * Start the probe's server now, when `argv` is a command line {@link earlySpawnRequest} understands:
@@ -164,7 +164,16 @@ export function takeEarlyProbe(wanted: {
 		return undefined;
 	}
 	slot.value = undefined;
+	slot.taken = true;
 	return server;
+}
+
+/**
+ * Whether the probe command took the server started early ({@link takeEarlyProbe}): the run was the probe
+ * it was started for (bin/mcp-wire.js stores the code cache only after such a run, src/cli/code-cache.ts).
+ */
+export function earlyProbeTaken(): boolean {
+	return slot.taken === true;
 }
 
 /**

@@ -3,7 +3,6 @@
  * client launches the server → one row per server with the verdict, the first finding and its fix.
  * No stdout writes here: the CLI presents the report.
  */
-import {performance} from 'node:perf_hooks';
 import {formatProblem, resolveCommand, type ConfigFile} from '../configs/index.js';
 import type {Finding} from '../core/types.js';
 import {DEFAULT_MAX_ENV_PROBES, differingVariables, ENV_SENSITIVE_CODES, findEnvDifference, orderCandidates} from './env-difference.js';
@@ -12,6 +11,7 @@ import {envValue, planTargets, type DoctorTarget, type Plan, type PlanContext, t
 import {probeOnce, ProbeProcesses} from './probe-once.js';
 import {relativePathFix} from './launch-checks.js';
 import {informativeLine, variablesNamedIn} from './stderr.js';
+import {monotonicMs} from '../tap/clock.js';
 import type {DoctorReport, DoctorRow, DoctorTotals, EnvDifference} from './types.js';
 import {CLIENT_LABEL, evaluateProbe, type ProbeVerdict} from './verdict.js';
 
@@ -170,7 +170,7 @@ function skippedRow(target: Extract<DoctorTarget, {kind: 'skipped'}>): DoctorRow
  * Never throws for what servers do; config files are only read.
  */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
-	const started = performance.now();
+	const started = monotonicMs();
 	const plan = options.plan ?? planTargets(options.files, options.context);
 	const targets: (DoctorTarget | HeldTarget)[] = selectTargets(plan, options);
 	const spawning = targets.filter((target): target is ProbeTarget => target.kind === 'probe' && target.resolved !== null);
@@ -186,7 +186,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 	const processes = new ProbeProcesses();
 	const deadline: Deadline = {firedAt: undefined};
 	const timer = setTimeout(() => {
-		deadline.firedAt = performance.now();
+		deadline.firedAt = monotonicMs();
 		processes.killAll();
 	}, options.totalTimeoutMs);
 	let done = 0;
@@ -222,7 +222,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 		notes: plan.notes,
 		totals: totalsOf(finished),
 		timedOut: deadline.firedAt !== undefined,
-		durationMs: performance.now() - started,
+		durationMs: monotonicMs() - started,
 		...(options.captureDir === undefined ? {} : {captureDir: options.captureDir}),
 		warnings,
 	};
@@ -264,7 +264,7 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 	const platform = options.context.platform;
 	const label = `${file.client}/${entry.name}`;
 	const log = options.onLog === undefined ? undefined : (line: string): void => options.onLog?.(`${label}: ${line}`);
-	const started = performance.now();
+	const started = monotonicMs();
 	const base = {
 		client: file.client,
 		scope: file.scope,
@@ -386,7 +386,7 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 		...(likelyMissing.length > 0 ? {likelyMissing} : {}),
 		...(capture === undefined ? {} : {capture}),
 		...(fullEnvCapture === undefined ? {} : {fullEnvCapture}),
-		durationMs: performance.now() - started,
+		durationMs: monotonicMs() - started,
 		notes,
 	};
 }

@@ -1,10 +1,10 @@
 import {closeSync, fchmodSync, ftruncateSync, writeSync} from 'node:fs';
 import path from 'node:path';
 import {Worker} from 'node:worker_threads';
-import {performance} from 'node:perf_hooks';
 import {encodeCaptureStart, encodeEndRecord, encodeGapRecord, type CaptureStalls} from '../core/capture/binary-codec.js';
 import type {CaptureGapReason, ExitInfo, FindingDraft, Mark, SessionMeta, StreamName} from '../core/types.js';
 import {ensurePrivateDir, openCaptureFile, type PruneLimits} from './capture-store.js';
+import {monotonicMs} from './clock.js';
 import {ARENA, createRing, DEFAULT_RING_BYTES, ENTRY, RING_RESERVE_BYTES, RingProducer, type EntryKind, type RingMemory} from './capture-ring.js';
 
 /**
@@ -95,7 +95,7 @@ export interface CaptureWriterOptions {
 	 * per wait; default {@link DEFAULT_CAPTURE_WAIT_MS}; 0: never wait, drop at once).
 	 */
 	readonly waitMs?: number;
-	/** The clock waits are measured with (ms; default `performance.now`). */
+	/** The clock waits are measured with (ms; default {@link monotonicMs}: `process.hrtime` in ms). */
 	readonly now?: () => number;
 }
 
@@ -169,7 +169,7 @@ export class CaptureWriter {
 	private constructor(options: CaptureWriterOptions) {
 		this.path = options.path;
 		this.waitMs = Math.max(0, options.waitMs ?? DEFAULT_CAPTURE_WAIT_MS);
-		this.now = options.now ?? (() => performance.now());
+		this.now = options.now ?? monotonicMs;
 		this.privateDir = options.privateDir;
 		this.onWarning = options.onWarning;
 		const memory = createRing(options.ringBytes ?? DEFAULT_RING_BYTES);

@@ -1,9 +1,10 @@
-import {performance} from 'node:perf_hooks';
-
 /**
  * A session clock: a monotonic millisecond counter that reads 0 at the session start, plus the wall
- * clock at that instant. Times come from `performance.now()` (monotonic, sub-millisecond, never jumps
- * with NTP or DST), so `tMs` values of one session are comparable with each other (style.md §1.6 units).
+ * clock at that instant. Times come from `process.hrtime.bigint()` (monotonic, nanosecond resolution,
+ * never jumps with NTP or DST), so `tMs` values of one session are comparable with each other (style.md
+ * §1.6 units). Not `performance.now()`, the same clock: in Node 20 the first use of `performance` (global
+ * or from `node:perf_hooks`) loads ~10 of Node's own modules (histograms, event-loop delay, timerify), which
+ * every probe paid at start-up (issue 12: a probe as fast as a bare client).
  */
 export interface Clock {
 	/** ISO-8601 wall clock at `now() === 0` (the `startedAt` of the session header). */
@@ -13,11 +14,19 @@ export interface Clock {
 }
 
 /**
+ * Milliseconds on a monotonic clock with an arbitrary origin (fractional): `process.hrtime.bigint()` in ms.
+ * Differences of two readings are what count; the origin is not the process start (unlike `performance.now()`).
+ */
+export function monotonicMs(): number {
+	return Number(process.hrtime.bigint()) / 1e6;
+}
+
+/**
  * Start a clock now.
  * @returns a {@link Clock} whose `now()` is 0 at this call; never throws
  */
 export function createClock(): Clock {
-	const origin = performance.now();
+	const origin = process.hrtime.bigint();
 	const startedAt = new Date().toISOString();
-	return {startedAt, now: () => performance.now() - origin};
+	return {startedAt, now: () => Number(process.hrtime.bigint() - origin) / 1e6};
 }

@@ -1,8 +1,10 @@
 import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {basename, join} from 'node:path';
+import fc from 'fast-check';
 import {afterAll, describe, expect, it} from 'vitest';
-import {CACHE_MAX_AGE_MS, codeCacheDir, codeCacheFile, KEPT_OTHER_CACHES, pruneCodeCaches, runCachedScript} from '../../src/cli/code-cache.js';
+import {execFileSync} from 'node:child_process';
+import {CACHE_MAX_AGE_MS, cacheKey, codeCacheDir, codeCacheFile, KEPT_OTHER_CACHES, pruneCodeCaches, runCachedScript, THIN_CACHE_RATIO} from '../../src/cli/code-cache.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-wire-code-cache-'));
 afterAll(() => rmSync(dir, {recursive: true, force: true}));
@@ -16,10 +18,44 @@ describe('codeCacheDir', () => {
 		expect(codeCacheDir({platform: 'win32', env: {LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local'}, homedir: 'C:\\Users\\u'})).toBe('C:\\Users\\u\\AppData\\Local\\mcp-wire\\Cache');
 	});
 
+	it('Windows without %LOCALAPPDATA%: under the home directory given, else %USERPROFILE%, else none', () => {
+		expect(codeCacheDir({platform: 'win32', env: {}, homedir: 'C:\\Users\\u'})).toBe('C:\\Users\\u\\AppData\\Local\\mcp-wire\\Cache');
+		expect(codeCacheDir({platform: 'win32', env: {USERPROFILE: 'C:\\Users\\v'}})).toBe('C:\\Users\\v\\AppData\\Local\\mcp-wire\\Cache');
+		expect(codeCacheDir({platform: 'win32', env: {}})).toBeUndefined();
+	});
+
 	it('none on POSIX without an absolute $HOME (nothing is written into the working directory)', () => {
 		expect(codeCacheDir({platform: 'linux', env: {}, homedir: ''})).toBeUndefined();
 		expect(codeCacheDir({platform: 'linux', env: {HOME: ''}, homedir: ''})).toBeUndefined();
 		expect(codeCacheDir({platform: 'linux', env: {HOME: 'u'}, homedir: 'u'})).toBeUndefined();
+	});
+});
+
+describe('cacheKey (the 16 hex digits of a cache file name)', () => {
+	it('is 64-bit FNV-1a: the published test vectors', () => {
+		expect(cacheKey('')).toBe('cbf29ce484222325');
+		expect(cacheKey('a')).toBe('af63dc4c8601ec8c');
+		expect(cacheKey('foobar')).toBe('85944171f73967e8');
+	});
+
+	it('agrees with a BigInt FNV-1a over UTF-16 code units on generated strings', () => {
+		const reference = (text: string): string => {
+			let hash = 0xcbf29ce484222325n;
+			for (let i = 0; i < text.length; i++) hash = ((hash ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n) & 0xffffffffffffffffn;
+			return hash.toString(16).padStart(16, '0');
+		};
+		fc.assert(fc.property(fc.string({unit: 'binary', maxLength: 300}), (text) => {
+			expect(cacheKey(text)).toBe(reference(text));
+		}), {numRuns: 500});
+	});
+
+	it('names the file after the path, size and mtime of the script', () => {
+		const script = join(dir, 'keyed.cjs');
+		writeFileSync(script, 'exports.a = 1;\n');
+		const first = codeCacheFile(script, '/c');
+		expect(first).toMatch(/^\/c\/keyed\.cjs-[0-9a-f]{16}\.v8cache$/);
+		writeFileSync(script, 'exports.a = 22;\n');
+		expect(codeCacheFile(script, '/c')).not.toBe(first);
 	});
 });
 
@@ -58,6 +94,30 @@ describe('runCachedScript', () => {
 		expect(run.exports['name']).toBe('cli.cjs');
 		run.save();
 		expect(readFileSync(file).byteLength).toBeGreaterThan('not a code cache'.length);
+		expect(readdirSync(cacheDir)).toEqual([basename(file)]);
+	});
+
+	it('a thin cache (stored after a run that compiled almost nothing) is used once, then replaced by the cache of the run that used it', () => {
+		const cacheDir = join(dir, 'thin');
+		// A script whose functions are compiled only when called: most of its code is in them.
+		const script = join(dir, 'lazy.cjs');
+		const body = Array.from({length: 400}, (_, i) => `\tconst v${i} = (x) => [x, ${i}, 'value ${i}'].join('-');\n\tout.push(v${i}(n));`).join('\n');
+		writeFileSync(script, `exports.run = (n) => {\n\tconst out = [];\n${body}\n\treturn out.length;\n};\n`);
+		const source = readFileSync(script, 'utf8');
+		// The thin cache: made in another process from the compiled but not yet run script (only its top
+		// level), as a run that ended at once would leave it. V8 takes it: same source.
+		const file = codeCacheFile(script, cacheDir);
+		mkdirSync(cacheDir);
+		execFileSync(process.execPath, ['-e', `const vm = require('node:vm'), fs = require('node:fs'), {Module} = require('node:module'); fs.writeFileSync(${JSON.stringify(file)}, new vm.Script(Module.wrap(fs.readFileSync(${JSON.stringify(script)}, 'utf8')), {filename: ${JSON.stringify(script)}}).createCachedData());`]);
+		const thinBytes = readFileSync(file).byteLength;
+		expect(thinBytes).toBeLessThan(source.length * THIN_CACHE_RATIO);
+		const run = runCachedScript(script, cacheDir);
+		expect(run.cacheUsed).toBe(true);
+		expect((run.exports['run'] as (n: number) => number)(7)).toBe(400);
+		run.save();
+		// Replaced by a cache that holds what the run compiled.
+		const fullBytes = readFileSync(file).byteLength;
+		expect(fullBytes).toBeGreaterThan(source.length * THIN_CACHE_RATIO);
 		expect(readdirSync(cacheDir)).toEqual([basename(file)]);
 	});
 

@@ -1,5 +1,5 @@
 import {afterEach, describe, expect, it} from 'vitest';
-import {discardEarlyProbe, earlySpawnRequest, startEarlyProbe, takeEarlyProbe} from '../../src/cli/probe-early.js';
+import {discardEarlyProbe, earlyProbeTaken, earlySpawnRequest, startEarlyProbe, takeEarlyProbe} from '../../src/cli/probe-early.js';
 import {DEFAULT_PROTOCOL_VERSION} from '../../src/tap/probe-start.js';
 import {buildEnv} from '../../src/tap/spawn.js';
 import {VERSION} from '../../src/cli/version.js';
@@ -89,7 +89,10 @@ describe('the early server is handed over only for exactly the spawn the probe c
 		expect(server?.server.pid).toBeGreaterThan(0);
 		expect(startEarlyProbe(argv('probe', '--json', '--', ...sleeper))).toBeUndefined();
 		const env = buildEnv({inheritEnv: false, env: [], parentEnv: process.env, platform: process.platform}).env;
+		// Started, not yet taken: bin/mcp-wire.js would not store the code cache after this run.
+		expect(earlyProbeTaken()).toBe(false);
 		expect(takeEarlyProbe(wanted(env))).toBe(server);
+		expect(earlyProbeTaken()).toBe(true);
 		expect(takeEarlyProbe(wanted(env))).toBeUndefined();
 		expect(new TextDecoder().decode(server!.initialize!.bytes)).toBe(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"${DEFAULT_PROTOCOL_VERSION}","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"${VERSION}"}}}\n`);
 		server!.server.kill('SIGKILL');
