@@ -206,6 +206,7 @@ export function createPresenter(options: PresenterOptions): Presenter {
 			const text = renderReport(snapshot, {
 				redact: options.redact ? localRedactOptions(options.serverEnv, options.redactPayloads, snapshot.meta) : false,
 				toolVersion: VERSION,
+				command: 'mcp-wire probe --report',
 				...(options.maxLines === undefined ? {} : {maxLines: options.maxLines}),
 			});
 			writeLine(text.endsWith('\n') ? text.slice(0, -1) : text);

@@ -23,6 +23,8 @@ export interface ReportContext {
 	readonly isPayloadRedacted: boolean;
 	/** The version of mcp-wire rendering the report (may differ from the one that recorded the capture). */
 	readonly toolVersion: string;
+	/** The command that made the report (`mcp-wire report`, `mcp-wire probe --report`), named in the footer. */
+	readonly command: string;
 	/** Facts about the capture file the session was replayed from, if any. */
 	readonly source: ReportSource;
 	readonly plan: ReportPlan;
