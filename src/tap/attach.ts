@@ -2,7 +2,7 @@ import {Buffer} from 'node:buffer';
 import {closeSync, createReadStream, fstatSync, openSync, readdirSync, readSync, unlinkSync} from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import {CaptureDecoder, isBinaryCapture, readCaptureEnd, type CaptureEnd, type StreamBytes} from '../core/capture/binary-codec.js';
+import {CaptureDecoder, isBinaryCapture, readCaptureEnd, type CaptureEnd, type CaptureStalls, type StreamBytes} from '../core/capture/binary-codec.js';
 import {decodeRecordBytes, type DecodeProblem, type SessionHeader} from '../core/capture/record-codec.js';
 import type {Session} from '../core/session/session.js';
 import type {SessionEvent} from '../core/types.js';
@@ -29,6 +29,8 @@ export interface CaptureCompleteness {
 	readonly missing: StreamBytes;
 	/** Number of gaps. */
 	readonly gaps: number;
+	/** The end record's `stalls` (the tap paused reading for its capture), when it has them. */
+	readonly stalls?: CaptureStalls;
 }
 
 /** Callbacks of {@link RecordReader}. */
@@ -376,7 +378,7 @@ export function peekCompleteness(file: string): CaptureCompleteness | undefined 
 		readSync(fd, tail, 0, tail.length, size - tail.length);
 		const end = readCaptureEnd(tail);
 		if (end === undefined) return {format: 2, complete: false, cutShort: true, missing: {stdin: 0, stdout: 0, stderr: 0}, gaps: 0};
-		return {format: 2, complete: end.complete && end.gaps === 0, cutShort: false, missing: end.missing, gaps: end.gaps};
+		return {format: 2, complete: end.complete && end.gaps === 0, cutShort: false, missing: end.missing, gaps: end.gaps, ...(end.stalls === undefined ? {} : {stalls: end.stalls})};
 	} finally {
 		closeSync(fd);
 	}

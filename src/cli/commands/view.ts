@@ -6,6 +6,7 @@ import {createReplay, type Replay} from '../../core/session/replay.js';
 import type {Session} from '../../core/session/session.js';
 import {IndexedSession, type TableStore} from '../../core/session/frame-index.js';
 import type {FindingCode} from '../../core/types.js';
+import type {CaptureStalls} from '../../core/capture/binary-codec.js';
 import {describeIncomplete, readRecordFile, type CaptureCompleteness} from '../../tap/attach.js';
 import {CaptureBytesReader, CaptureIndex} from '../../tap/capture-read-back.js';
 import type {FirstScreenInfo} from '../../render/tui/first-screen.js';
@@ -37,6 +38,8 @@ export interface CaptureLoadProgress {
 	readonly isDone: boolean;
 	/** What the capture is missing, in the plain path's words (see {@link incompleteSentence}); absent when complete. */
 	readonly incomplete?: string;
+	/** A binary tap capture's `stalls` (its end record, read before the records): the status bar shows them while it loads. */
+	readonly stalls?: CaptureStalls;
 }
 
 /** {@link CaptureLoadProgress} as an external store: `getSnapshot` returns the same object until `update` changes it. */
@@ -280,7 +283,7 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 			onCompleteness: (completeness) => {
 				isBinaryCapture = true;
 				const incomplete = describeIncomplete(completeness);
-				if (incomplete !== undefined) progress.update({incomplete});
+				if (incomplete !== undefined || completeness.stalls !== undefined) progress.update({...(incomplete === undefined ? {} : {incomplete}), ...(completeness.stalls === undefined ? {} : {stalls: completeness.stalls})});
 			},
 			onHeader: (header) => {
 				replay = createReplay(header, {schemas: SDK_SCHEMAS, ignore, retain: false, onProblem: (message) => replayProblems.push(message)});

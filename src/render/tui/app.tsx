@@ -103,7 +103,8 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 	// While the handshake request is outstanding, the status says so (and counts the seconds), never OK.
 	// Bytes a capture's gaps lost are not counted as captured; an incomplete capture says so (as the plain path does).
 	const missing = useMemo(() => gapBytes(snapshot.marks), [snapshot.marks]);
-	const status = statusModel(snapshot, {missing, ...(progress?.incomplete === undefined ? {} : {incomplete: progress.incomplete})});
+	// A tap capture's stalls: from its end record while it loads, then from the summary.
+	const status = statusModel(snapshot, {missing, ...(progress?.incomplete === undefined ? {} : {incomplete: progress.incomplete}), ...(progress?.stalls === undefined ? {} : {stalls: progress.stalls})});
 	// A capture being read waits for nothing: its handshake reply may just not be read yet.
 	const waiting = useMemo(() => (isLoading ? undefined : pendingHandshake(snapshot)), [snapshot.frames, snapshot.marks, snapshot.isEnded, isLoading]); // eslint-disable-line react-hooks/exhaustive-deps
 	const nowTMs = useSessionClock(snapshot.meta.startedAt, waiting !== undefined);

@@ -219,6 +219,36 @@ describe('view in the TUI: an incomplete capture', () => {
 		expect(bar.endsWith('■ ended, exit 0  ▲ incomplete')).toBe(true);
 	});
 
+	it('a tap capture whose end record has stalls: the status bar says so from the start (while it loads) and after', async () => {
+		const file = path.join(dir, 'stalls.cap');
+		const enc = (text: string) => new TextEncoder().encode(text);
+		const stalls = {count: 3, totalMs: 120, longestMs: 80, timedOut: 0};
+		writeFileSync(
+			file,
+			Buffer.concat([
+				encodeCaptureStart(makeMeta({mode: 'tap'})),
+				encodeChunkRecord('stdin', 1, 0, enc(REQUEST)),
+				encodeChunkRecord('stdout', 3, 0, enc(REPLY)),
+				encodeJsonRecord(RECORD_TYPE.exit, 4, encodeEvent({type: 'exit', exit: {code: 0, signal: null, tMs: 4}})),
+				encodeEndRecord({complete: true, recorded: {stdin: REQUEST.length, stdout: REPLY.length, stderr: 0}, missing: {stdin: 0, stdout: 0, stderr: 0}, gaps: 0, stalls}, 5),
+			]),
+		);
+		const seen: Seen[] = [];
+		await runView(file, recordingTui(seen, (progress) => progress.isDone));
+		const [run] = seen as [Seen];
+		// Known from the end record before the first frame is read: the bar shows it while the capture loads.
+		expect(run.startProgress.stalls).toEqual(stalls);
+		const bar = (model: ReturnType<typeof statusModel>, width: number) =>
+			statusSegments(model, width)
+				.map((segment) => segment.text)
+				.join('');
+		const snapshot = run.store!.getSnapshot();
+		expect(snapshot.summary.stalls).toEqual(stalls);
+		expect(bar(statusModel(snapshot), 120).endsWith('■ ended, exit 0  stalls 3×, 120 ms')).toBe(true);
+		expect(bar(statusModel(snapshot), 80).endsWith('■ ended, exit 0  stalls 3×')).toBe(true);
+		expect(statusModel(snapshot).stalls).toEqual(stalls);
+	});
+
 	it('a binary capture cut inside a record: its problem line gives the record and its byte offset, never a line number', async () => {
 		const file = path.join(dir, 'cut.mcpcap');
 		const whole = Buffer.concat([encodeCaptureStart(makeMeta({mode: 'tap'})), encodeChunkRecord('stdin', 1, 0, Buffer.from(REQUEST)), encodeChunkRecord('stdout', 2, 0, Buffer.from(REPLY))]);

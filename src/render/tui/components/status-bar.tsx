@@ -1,5 +1,5 @@
 import {Box} from 'ink';
-import {escapeText} from '../../../core/bytes/glyphs.js';
+import {escapeText, groupDigits} from '../../../core/bytes/glyphs.js';
 import {formatBytes, SEVERITY_MARK} from '../format.js';
 import {loadPercent, type LoadProgress} from '../state/loading.js';
 import type {StatusModel} from '../state/selectors.js';
@@ -35,6 +35,7 @@ export function waitingText(waiting: WaitingStatus): string {
  * The status bar's segments at a width. While the handshake is outstanding (`waiting`), an OK verdict is not shown (nothing has been judged yet): the label says WAIT and the
  * live segment counts the seconds. Findings already made (a banner before the reply) keep their verdict.
  * While `view` still reads the capture (`loading`), OK is shown as LOAD and the last segment is `● loading 21%`.
+ * A tap capture whose tap paused reading for its capture (`model.stalls`) says `stalls 3×, 120 ms` (narrow: `stalls 3×`).
  * An incomplete capture (`model.incomplete`) ends the bar with `▲ incomplete` (the app shows the whole sentence on a line of its own).
  */
 export function statusSegments(model: StatusModel, width: number, waiting?: WaitingStatus, loading?: LoadProgress): Segment[] {
@@ -73,6 +74,12 @@ export function statusSegments(model: StatusModel, width: number, waiting?: Wait
 		pushSegment(segments, `● ${waitingText(waiting)}`, 'stream.stdout');
 	} else {
 		pushSegment(segments, `● live${model.exit === undefined ? '' : ` (${model.exit})`}`, 'stream.stdout');
+	}
+
+	if (model.stalls !== undefined) {
+		// Times in the capture include these waits (README: tap --capture-wait); the plain log's end says it in full.
+		pushSegment(segments, '  ', 'ui.plain');
+		pushSegment(segments, `stalls ${groupDigits(model.stalls.count)}×${isWide ? `, ${groupDigits(model.stalls.totalMs)} ms` : ''}`, 'severity.info');
 	}
 
 	if (model.incomplete !== undefined) {

@@ -1,3 +1,4 @@
+import type {Summary} from '../../../core/types.js';
 import {formatBytes} from '../format.js';
 
 /**
@@ -19,6 +20,8 @@ export interface LoadProgress {
 	 * incomplete: 1000 bytes of stdout crossed the wire but are not in it (1 gap, marked where they are)`.
 	 */
 	readonly incomplete?: string;
+	/** Set once the capture's `stalls` are known (a binary tap capture: from its end record, at once): see {@link Summary.stalls}. */
+	readonly stalls?: Summary['stalls'];
 }
 
 /** The load as an external store (React `useSyncExternalStore` shape); `getSnapshot` returns the same object until it changes. */

@@ -1,5 +1,5 @@
 import type {FrameTable, TableSnapshot as SessionSnapshot} from '../../../core/session/frame-index.js';
-import {STREAM_LABEL, type Finding, type FindingCode, type Frame, type Severity, type StreamName, type Verdict} from '../../../core/types.js';
+import {STREAM_LABEL, type Finding, type FindingCode, type Frame, type Severity, type StreamName, type Summary, type Verdict} from '../../../core/types.js';
 
 /**
  * Pure selectors: what the TUI derives from a session snapshot and the view state. Anything that walks
@@ -263,6 +263,8 @@ export interface StatusModel {
 	 * `the capture is incomplete: 1000 bytes of stdout crossed the wire but are not in it (1 gap, …)`.
 	 */
 	readonly incomplete?: string;
+	/** The tap's waits for its capture (`Summary.stalls`: a replayed tap capture whose end record has them). */
+	readonly stalls?: NonNullable<Summary['stalls']>;
 }
 
 /** The handshake request the client is still waiting for: its method and when it was sent (session ms). */
@@ -308,9 +310,10 @@ export function gapBytes(marks: SessionSnapshot['marks']): Readonly<Record<Strea
 /**
  * The status bar model of a snapshot (O(1)). Bytes per stream are the bytes captured: the session counts
  * a gap's bytes in the stream's length (offsets stay true), `missing` (from {@link gapBytes}) takes them
- * out. `incomplete`: see {@link StatusModel.incomplete}.
+ * out. `incomplete`: see {@link StatusModel.incomplete}. `stalls`: the summary's, else `options.stalls` (a
+ * capture still loading, whose end record gave them before the session is finished).
  */
-export function statusModel(snapshot: SessionSnapshot, options: {readonly missing?: Readonly<Record<StreamName, number>>; readonly incomplete?: string} = {}): StatusModel {
+export function statusModel(snapshot: SessionSnapshot, options: {readonly missing?: Readonly<Record<StreamName, number>>; readonly incomplete?: string; readonly stalls?: Summary['stalls']} = {}): StatusModel {
 	const {summary} = snapshot;
 	const streams = (['stdin', 'stdout', 'stderr'] as const).map((stream) => ({
 		label: STREAM_LABEL[stream],
@@ -320,6 +323,7 @@ export function statusModel(snapshot: SessionSnapshot, options: {readonly missin
 	}));
 	const exit = snapshot.exit ?? summary.exit;
 	const server = summary.serverInfo?.name;
+	const stalls = summary.stalls ?? options.stalls;
 	return {
 		verdict: summary.verdict,
 		streams,
@@ -330,6 +334,7 @@ export function statusModel(snapshot: SessionSnapshot, options: {readonly missin
 		...(exit ? {exit: exit.signal ? exit.signal : `exit ${String(exit.code)}`} : {}),
 		...(server === undefined ? {} : {server}),
 		...(options.incomplete === undefined ? {} : {incomplete: options.incomplete}),
+		...(stalls === undefined ? {} : {stalls}),
 	};
 }
 
