@@ -100,7 +100,9 @@ await build({
 	...common,
 	// probe-command: the probe command under a fixed name, so that bin/mcp-wire.js can start loading it
 	// together with the CLI entry (main.js's import() of it resolves to the same file).
-	entryPoints: {'mcp-wire': 'dist/cli/main.js', 'probe-command': 'dist/cli/commands/probe.js', 'capture-writer-worker': 'dist/tap/capture-writer-worker.js'},
+	// sdk-schemas: the TS SDK's zod checks under a fixed name, for test/e2e/bundle.test.ts to compare with the
+	// SDK's own (view, report and attach import the same chunk).
+	entryPoints: {'mcp-wire': 'dist/cli/main.js', 'probe-command': 'dist/cli/commands/probe.js', 'capture-writer-worker': 'dist/tap/capture-writer-worker.js', 'sdk-schemas': 'dist/core/jsonrpc/sdk-schemas.js'},
 	outdir,
 	splitting: true,
 	format: 'esm',
@@ -150,6 +152,22 @@ await build({
 	banner: {js: "const __mcpWireImportMetaUrl = require('node:url').pathToFileURL(__filename).href;"},
 	entryNames: '[name]',
 });
+// sdk-schemas.cjs: the TS SDK's zod checks (dist/core/jsonrpc/sdk-schemas.js, with zod and the schemas they
+// use) as one CommonJS script, for the probe. A probe answers "accepted" without zod (src/core/jsonrpc/
+// sdk-fast.ts); only a value that check does not accept needs zod to word its issue, and it needs it at
+// once, inside a synchronous check: src/tap/probe-start.ts then `require`s this file. cli.cjs holds no zod.
+await build({
+	...common,
+	minifyWhitespace: true,
+	minifySyntax: true,
+	charset: 'ascii',
+	entryPoints: {'sdk-schemas': 'dist/core/jsonrpc/sdk-schemas.js'},
+	outdir,
+	outExtension: {'.js': '.cjs'},
+	format: 'cjs',
+	entryNames: '[name]',
+});
+
 // Node reads a script with any non-ASCII character into a two-byte string: twice the memory, and on this
 // machine ~20 ms more to read 1 MB. esbuild's `charset: 'ascii'` escapes strings, templates and
 // identifiers, not regular expression literals (`/[█▉…]/`): those characters are escaped here, the same

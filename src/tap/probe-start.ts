@@ -1,4 +1,6 @@
 import {Buffer} from 'node:buffer';
+import {createRequire} from 'node:module';
+import {fileURLToPath} from 'node:url';
 import {STARTUP_LIMIT_MS} from '../core/detectors/no-response.js';
 import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
 import {createClock, type Clock} from './clock.js';
@@ -20,9 +22,29 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
  */
 export const DEFAULT_INITIALIZE_TIMEOUT_MS = STARTUP_LIMIT_MS;
 
-/** Load the TS SDK's schema checks (zod, ~100 modules) by `import()`: off the start-up path of a command. */
+/**
+ * The TS SDK's zod checks as one CommonJS script (scripts/bundle.mjs). The path holds from this module's
+ * every build: src/tap/, dist/tap/ and dist/bundle/ are all two levels below the package root.
+ */
+const FULL_SDK_SCHEMAS = new URL('../../dist/bundle/sdk-schemas.cjs', import.meta.url);
+
+/**
+ * Load the full TS SDK checks (zod with the SDK's schemas, ~40 ms of CPU) synchronously: called by the fast
+ * checks only when they meet a value they do not accept.
+ *
+ * @throws when dist/bundle/sdk-schemas.cjs is missing (a source checkout that was not built: `npm run build`)
+ */
+function loadFullSdkSchemas(): SdkSchemas {
+	return (createRequire(import.meta.url)(fileURLToPath(FULL_SDK_SCHEMAS)) as {SDK_SCHEMAS: SdkSchemas}).SDK_SCHEMAS;
+}
+
+/**
+ * Load the TS SDK's checks for a probe, by `import()` (off the start-up path of a command): the fast checks
+ * (core/jsonrpc/sdk-fast.ts), which accept a healthy server's messages without zod and hand anything else
+ * to the full checks, loaded then ({@link loadFullSdkSchemas}). Same verdicts as `SDK_SCHEMAS`.
+ */
 export async function loadSdkSchemas(): Promise<SdkSchemas> {
-	return (await import('../core/jsonrpc/sdk-schemas.js')).SDK_SCHEMAS;
+	return (await import('../core/jsonrpc/sdk-fast.js')).fastSdkSchemas(loadFullSdkSchemas);
 }
 
 /** A server the probe started: its session clock (tMs 0 = the spawn), the process, and the watch on its tree. */

@@ -2,7 +2,9 @@
 // 12: the others were built at every start for nothing). A verdict is a promise: the bundled checks must
 // judge every message exactly as the SDK's own types.js does. Compared here on every JSON line of the field
 // cases and on generated messages and results, for every method and revision the checks know.
-import {readdirSync, readFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {createRequire} from 'node:module';
 import {join} from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {execa} from 'execa';
@@ -17,10 +19,10 @@ import {ROOT} from './helpers.js';
 
 const BUNDLE = join(ROOT, 'dist', 'bundle');
 
-async function bundledSchemas(): Promise<SdkSchemas> {
-	const file = readdirSync(BUNDLE).find((name) => /^sdk-schemas-[A-Z0-9]+\.js$/.test(name));
-	if (file === undefined) throw new Error(`no sdk-schemas chunk in ${BUNDLE} (run npm run build)`);
-	return ((await import(pathToFileURL(join(BUNDLE, file)).href)) as {SDK_SCHEMAS: SdkSchemas}).SDK_SCHEMAS;
+/** The bundled checks: the ES module chunk (view, report, attach) or the CommonJS script a probe loads when its fast checks do not accept a value. */
+async function bundledSchemas(form: 'esm chunk' | 'sdk-schemas.cjs'): Promise<SdkSchemas> {
+	if (form === 'sdk-schemas.cjs') return (createRequire(import.meta.url)(join(BUNDLE, 'sdk-schemas.cjs')) as {SDK_SCHEMAS: SdkSchemas}).SDK_SCHEMAS;
+	return ((await import(pathToFileURL(join(BUNDLE, 'sdk-schemas.js')).href)) as {SDK_SCHEMAS: SdkSchemas}).SDK_SCHEMAS;
 }
 
 /** Every method with a result schema in sdk-schemas.ts, and two without one. */
@@ -37,9 +39,9 @@ function judge(schemas: SdkSchemas, message: unknown): unknown {
 	};
 }
 
-describe('the bundled TS SDK checks judge as the SDK does', () => {
+describe.each(['esm chunk', 'sdk-schemas.cjs'] as const)('the bundled TS SDK checks (%s) judge as the SDK does', (form) => {
 	it('on every JSON line of the field cases', async () => {
-		const bundled = await bundledSchemas();
+		const bundled = await bundledSchemas(form);
 		expect(bundled.loaded).toBe(true);
 		let lines = 0;
 		for (const {caseId, line, message} of fieldCaseJsonLines()) {
@@ -50,7 +52,7 @@ describe('the bundled TS SDK checks judge as the SDK does', () => {
 	});
 
 	it('on generated JSON-RPC messages and generated results', async () => {
-		const bundled = await bundledSchemas();
+		const bundled = await bundledSchemas(form);
 		fc.assert(
 			fc.property(messageArb, (message) => {
 				expect(judge(bundled, message)).toEqual(judge(SDK_SCHEMAS, message));
@@ -99,6 +101,25 @@ describe('dist/bundle/cli.cjs, the probe\'s script', () => {
 		expect(run.exitCode).toBe(70);
 		expect(run.stderr).toMatch(/^mcp-wire: internal error \(please report it\): Error: \.\/commands\/explain\.js is not in dist\/bundle\/cli\.cjs \(the probe's script\)/);
 		expect(run.stdout).toBe('');
+	});
+
+	it('holds no zod: the probe checks without it (core/jsonrpc/sdk-fast.ts) and requires sdk-schemas.cjs only for a value it does not accept', () => {
+		const text = readFileSync(script, 'utf8');
+		expect(text).toContain('fastSdkSchemas');
+		expect(text).not.toMatch(/\$ZodObject|\$constructor/);
+	});
+
+	// A preload that says at exit whether the process required the full checks.
+	const preload = join(mkdtempSync(join(tmpdir(), 'mcp-wire-bundle-')), 'full-checks.cjs');
+	writeFileSync(preload, "process.on('exit', () => process.stderr.write('full-checks:' + Object.keys(require.cache).some((file) => file.endsWith('sdk-schemas.cjs')) + '\\n'));\n");
+	it.each([
+		['healthy.mjs', false, []],
+		['tool-without-input-schema.mjs', true, ['invalid-result']],
+	])('a probe of %s requires the full checks: %s, and finds %j', async (server, loaded, codes) => {
+		const run = await execa('node', ['--require', preload, join(ROOT, 'bin', 'mcp-wire.js'), 'probe', '--json', '--', 'node', `examples/servers/node/${server}`], {reject: false, cwd: ROOT, stdin: 'ignore'});
+		expect(run.stderr).toContain(`full-checks:${loaded}`);
+		const found = decodeRecords(run.stdout).events.flatMap((e) => (e.type === 'finding' ? [e.finding.code] : []));
+		expect(found).toEqual(codes);
 	});
 
 	// Servers whose findings come from the framer, the stray-output classes (patterns with non-ASCII
