@@ -121,8 +121,24 @@ await build({
 // and the spawn waits for all of it (eight chunks took ~10 ms more than one on this machine). Their module
 // state is another copy of the CLI's; what the copies share (the server started early, the live process
 // groups) is kept on globalThis (probe-early.ts, tap/probe-start.ts).
+// Node's own modules that these two files take by require(), not by import: an ES module import of a
+// built-in builds its module facade, which reads every export, lazy getters included: `node:fs`'s load
+// Node's file streams (`ReadStream`…, ~2 ms on this machine), `node:buffer`'s its `File`. With require()
+// they stay unloaded, as in the CommonJS cli.cjs. The banner's `require` is made from node:module, which
+// code-cache.js imports anyway.
+const REQUIRED_BUILTINS = /^node:(fs|buffer)$/;
+const requireBuiltins = {
+	name: 'require-builtins',
+	setup(pluginBuild) {
+		// The import becomes a module whose one line requires the built-in (that require() is left to Node).
+		pluginBuild.onResolve({filter: REQUIRED_BUILTINS}, (args) => (args.namespace === 'required-builtin' ? {path: args.path, external: true} : {path: args.path, namespace: 'required-builtin'}));
+		pluginBuild.onLoad({filter: /.*/, namespace: 'required-builtin'}, (args) => ({contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js'}));
+	},
+};
 await build({
 	...common,
+	plugins: [pureSdkSchemas, requireBuiltins],
+	banner: {js: "import {createRequire as __mcpWireCreateRequire} from 'node:module';\nconst require = __mcpWireCreateRequire(import.meta.url);"},
 	entryPoints: {'probe-early': 'dist/cli/probe-early.js', 'code-cache': 'dist/cli/code-cache.js'},
 	outdir,
 	format: 'esm',

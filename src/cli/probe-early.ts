@@ -131,7 +131,20 @@ const slot = ((globalThis as Record<symbol, unknown>)[Symbol.for('mcp-wire.early
  */
 export function startEarlyProbe(argv: readonly string[] = process.argv): ProbeServer | undefined {
 	if (slot.value !== undefined) return undefined;
-	const request = earlySpawnRequest(argv, {stdinIsTTY: process.stdin.isTTY === true, stdoutIsTTY: process.stdout.isTTY === true, env: process.env, platform: process.platform});
+	// Read only when the TUI rule asks (never with --json, --report, --hex): the first read of process.stdin
+	// makes its stream (for a file or /dev/null an fs.ReadStream, which loads Node's file streams), and a
+	// probe never reads its stdin.
+	const io = {
+		get stdinIsTTY() {
+			return process.stdin.isTTY === true;
+		},
+		get stdoutIsTTY() {
+			return process.stdout.isTTY === true;
+		},
+		env: process.env,
+		platform: process.platform,
+	};
+	const request = earlySpawnRequest(argv, io);
 	if (request === undefined) return undefined;
 	const server = startProbeServer({command: request.command, env: request.env, initialize: {protocolVersion: request.protocolVersion, clientVersion: VERSION}});
 	slot.value = {request, server};

@@ -266,9 +266,17 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
 			const target = link(`${proc}/${pid}/fd/${name}`);
 			if (target === undefined) continue;
 			const fd = Number(name);
+			let isSessionPipe = false;
 			for (const stream of ['stdin', 'stdout', 'stderr'] as const) {
-				if (pipes[stream] !== undefined && target === pipes[stream]) (holds[stream] ??= []).push(fd);
+				if (pipes[stream] !== undefined && target === pipes[stream]) {
+					(holds[stream] ??= []).push(fd);
+					isSessionPipe = true;
+				}
 			}
+			// The session's own pipes are the socket pairs (or pipes) the spawn made, never a TCP connection:
+			// a process holding no other socket needs no look at the TCP tables (each read of
+			// /proc/<pid>/net/tcp and tcp6 costs ~0.5 ms of kernel time, and a Node server's stdio are sockets).
+			if (isSessionPipe) continue;
 			const socket = /^socket:\[(\d+)\]$/.exec(target);
 			if (socket) sockets.add(Number(socket[1]));
 		}

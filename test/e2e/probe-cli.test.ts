@@ -1,4 +1,4 @@
-import {mkdtempSync, readdirSync, rmSync} from 'node:fs';
+import {mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
@@ -50,7 +50,17 @@ describe('probe CLI', () => {
 			const args = ['probe', '--json', '--timeout', LONG, '--fail-on', 'warning', '--', 'node', 'examples/servers/node/healthy.mjs'];
 			const first = await runJson(args, {env: {XDG_CACHE_HOME: cacheHome}});
 			expect(readdirSync(join(cacheHome, 'mcp-wire'))).toEqual([expect.stringMatching(/^cli\.cjs-[0-9a-f]{16}\.v8cache$/)]);
-			const second = await runJson(args, {env: {XDG_CACHE_HOME: cacheHome}});
+			// The run with the cache also writes the list of Node's own modules it loaded (a preload, at exit).
+			const preload = join(cacheHome, 'modules.cjs');
+			const loaded = join(cacheHome, 'modules.txt');
+			writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join('\\n')));\n`);
+			const second = await runJson(args, {env: {XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: `--require=${preload}`}});
+			// Issue 12: none of these is needed by a probe, and each cost start-up CPU: node:crypto (~16 modules:
+			// the cache file's name), perf_hooks (~10: the session clock), Node's file streams (an ES module
+			// import of node:fs, or making process.stdin from /dev/null).
+			const modules = readFileSync(loaded, 'utf8').split('\n');
+			expect(modules).toContain('NativeModule child_process');
+			expect(modules.filter((name) => /^NativeModule (crypto|perf_hooks|internal\/fs\/streams)$/.test(name))).toEqual([]);
 			for (const run of [first, second]) {
 				expect(run.exitCode).toBe(0);
 				expect(run.stderr).toBe('');

@@ -70,6 +70,34 @@ describe('watchProcessTree after the exit', () => {
 	});
 });
 
+describe('watchProcessTree while the server runs', () => {
+	/** A /proc/<pid>/net/tcp line for a socket of `inode` connecting (SYN_SENT) from 127.0.0.1:40000 to 10.0.0.1:5432. */
+	const synSent = (inode: number): string => `   0: 0100007F:9C40 0100000A:1538 02 00000000:00000000 01:00000064 00000000  1000        0 ${inode} 1 0000000000000000 100 0 0 10 0`;
+	const header = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode';
+
+	it('a socket other than the session\'s pipes is looked up in the TCP tables: a connect in progress is reported', () => {
+		const proc = fakeProc();
+		proc.add(100, {ppid: 1, start: 5000, fds: {...PIPES, 5: 'socket:[55]'}});
+		mkdirSync(join(proc.root, '100', 'net'));
+		writeFileSync(join(proc.root, '100', 'net', 'tcp'), `${header}\n${synSent(55)}\n`);
+		const watch = watchProcessTree(100, {now: () => 50, platform: 'linux', arch: 'x64', procRoot: proc.root, selfPid: 99});
+		const [observation] = watch.observe('shutdown', {rootAlive: true}).processes;
+		expect(observation).toMatchObject({pid: 100, activity: 'network', connecting: ['10.0.0.1:5432'], holds: {stdin: [0], stdout: [1], stderr: [2]}});
+	});
+
+	it('the session\'s own pipes (socket pairs) are never TCP connections: a process holding no other socket is not looked up', () => {
+		const proc = fakeProc();
+		proc.add(100, {ppid: 1, start: 5000, fds: PIPES});
+		// A table that would say the session's stdout socket is connecting: it must not be read.
+		mkdirSync(join(proc.root, '100', 'net'));
+		writeFileSync(join(proc.root, '100', 'net', 'tcp'), `${header}\n${synSent(12)}\n`);
+		const watch = watchProcessTree(100, {now: () => 50, platform: 'linux', arch: 'x64', procRoot: proc.root, selfPid: 99});
+		const [observation] = watch.observe('shutdown', {rootAlive: true}).processes;
+		expect(observation?.connecting).toBeUndefined();
+		expect(observation).toMatchObject({pid: 100, activity: 'idle', holds: {stdin: [0], stdout: [1], stderr: [2]}});
+	});
+});
+
 describe('readWhole (the /proc reader)', () => {
 	it('reads a whole file as latin1 at every size around its 16 KiB buffer, and undefined for what cannot be read', () => {
 		const dir = mkdtempSync(join(tmpdir(), 'mcp-wire-readwhole-'));
