@@ -16,6 +16,7 @@
 // capture writer's worker is an entry of its own in the same directory as every chunk, so
 // `new URL('capture-writer-worker.js', import.meta.url)` (src/tap/capture-writer.ts) finds it.
 import {readFile} from 'node:fs/promises';
+import {execFileSync} from 'node:child_process';
 import {rmSync, writeFileSync} from 'node:fs';
 import {dirname, join, relative} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -130,9 +131,17 @@ const REQUIRED_BUILTINS = /^node:(fs|buffer)$/;
 const requireBuiltins = {
 	name: 'require-builtins',
 	setup(pluginBuild) {
-		// The import becomes a module whose one line requires the built-in (that require() is left to Node).
+		// The import becomes an ES module that requires the built-in (that require() is left to Node) and
+		// exports its plain values by name, read once: not its lazy getters (reading them is what loads the
+		// modules this avoids), and not a CommonJS wrapper (esbuild's __toESM would define a getter per export,
+		// ~100 for node:fs, at each import). A name imported that is not exported here fails the build.
 		pluginBuild.onResolve({filter: REQUIRED_BUILTINS}, (args) => (args.namespace === 'required-builtin' ? {path: args.path, external: true} : {path: args.path, namespace: 'required-builtin'}));
-		pluginBuild.onLoad({filter: /.*/, namespace: 'required-builtin'}, (args) => ({contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js'}));
+		pluginBuild.onLoad({filter: /.*/, namespace: 'required-builtin'}, (args) => {
+			// Asked of a fresh node: in this process some lazy exports were read already (they are then plain values).
+			const script = `const d = Object.getOwnPropertyDescriptors(require(${JSON.stringify(args.path)})); console.log(JSON.stringify(Object.keys(d).filter((k) => 'value' in d[k])))`;
+			const names = JSON.parse(execFileSync(process.execPath, ['-e', script], {encoding: 'utf8'})).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+			return {contents: `const builtin = require(${JSON.stringify(args.path)});\nexport default builtin;\nexport const {${names.join(', ')}} = builtin;\n`, loader: 'js'};
+		});
 	},
 };
 await build({

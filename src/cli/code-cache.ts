@@ -1,3 +1,4 @@
+import {isAscii} from 'node:buffer';
 import {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {createRequire, Module} from 'node:module';
 import path from 'node:path';
@@ -147,6 +148,16 @@ export interface CachedScript {
 }
 
 /**
+ * The text of the script `file` (UTF-8). An ASCII-only file (cli.cjs is made so, scripts/bundle.mjs) is
+ * decoded as latin1, the same characters without UTF-8's decoding: ~2.5 ms less of a probe's start-up CPU
+ * for the 0.57 MB script on this machine.
+ */
+function readScript(file: string): string {
+	const bytes = readFileSync(file);
+	return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+}
+
+/**
  * Run the CommonJS script `file` in this context (as Node runs a `.cjs` module: `exports`, `require`,
  * `module`, `__filename`, `__dirname`), with the code cache stored for it in `cacheDir` when there is one.
  * The cache file ({@link codeCacheFile}) is named after the script's path, size and mtime, Node's version and
@@ -156,7 +167,7 @@ export interface CachedScript {
  * @throws what reading the script or running its top level throws (the caller falls back)
  */
 export function runCachedScript(file: string, cacheDir: string | undefined = codeCacheDir()): CachedScript {
-	const source = readFileSync(file, 'utf8');
+	const source = readScript(file);
 	let cacheFile: string | undefined;
 	let cachedData: Buffer | undefined;
 	if (cacheDir !== undefined) {

@@ -121,6 +121,15 @@ describe('runCachedScript', () => {
 		expect(readdirSync(cacheDir)).toEqual([basename(file)]);
 	});
 
+	it('reads a script with non-ASCII characters as UTF-8 (an ASCII-only one is read as latin1: the same text)', () => {
+		const script = join(dir, 'text.cjs');
+		writeFileSync(script, "exports.text = 'caf\u00e9 \u20ac \u{1f600} \\u00e9';\n");
+		expect(runCachedScript(script, undefined).exports['text']).toBe('caf\u00e9 \u20ac \u{1f600} \u00e9');
+		const ascii = join(dir, 'ascii.cjs');
+		writeFileSync(ascii, "exports.text = 'plain ~ \\x7f';\n");
+		expect(runCachedScript(ascii, undefined).exports['text']).toBe('plain ~ \x7f');
+	});
+
 	it('no cache directory, or one that cannot be written: runs all the same, save() does nothing and does not throw', () => {
 		const none = runCachedScript(script, undefined);
 		expect(none.exports['name']).toBe('cli.cjs');
