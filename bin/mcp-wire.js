@@ -4,7 +4,7 @@
 // `probe` spawns its server as early as it can: `probe [--json --timeout 5000 …] -- <command>` (no --cwd, no TUI) starts it before
 // the CLI loads (src/cli/probe-early.ts; the probe command takes it over once commander has parsed the same
 // command line). Such a probe then runs the CLI from dist/bundle/cli.cjs with V8's code cache
-// (src/cli/code-cache.ts), and falls back to the ES module build if that cannot run.
+// (src/cli/code-cache.ts, in the same file as the early start), and falls back to the ES module build if that cannot run.
 // The early start's few modules load alone (loading the CLI at the same time would delay the spawn).
 let earlyProbe;
 let cached;
@@ -12,9 +12,11 @@ if (process.argv[2] === 'probe') {
 	earlyProbe = await import('../dist/bundle/probe-early.js').catch(() => undefined);
 	earlyProbe?.startEarlyProbe(process.argv);
 	if (earlyProbe?.hasEarlyProbe() === true) {
-		cached = await import('../dist/bundle/code-cache.js')
-			.then(async ({runCachedScript}) => runCachedScript((await import('node:url')).fileURLToPath(new URL('../dist/bundle/cli.cjs', import.meta.url))))
-			.catch(() => undefined);
+		try {
+			cached = earlyProbe.runCachedScript(earlyProbe.fileURLToPath(new URL('../dist/bundle/cli.cjs', import.meta.url)));
+		} catch {
+			// no script, or it cannot run: the ES module build below
+		}
 	} else {
 		import('../dist/bundle/probe-command.js').catch(() => undefined);
 	}

@@ -117,17 +117,18 @@ await build({
 });
 
 // probe-early.js: what bin/mcp-wire.js runs first to start a probe's server before the CLI loads
-// (src/cli/probe-early.ts), and code-cache.js: how it then runs cli.cjs (below) with V8's code cache. Each is
-// one file with no chunk to import: the ES module loader reads, compiles and links every file on its own,
-// and the spawn waits for all of it (eight chunks took ~10 ms more than one on this machine). Their module
+// (src/cli/probe-early.ts), with how it then runs cli.cjs (below) with V8's code cache (runCachedScript,
+// src/cli/code-cache.ts). One file with no chunk to import: the ES module loader reads, compiles and links
+// every file on its own, and the spawn waits for all of it (eight chunks took ~10 ms more than one on this
+// machine; code-cache.js as a second file ~3 ms of CPU more than one). Its module
 // state is another copy of the CLI's; what the copies share (the server started early, the live process
 // groups) is kept on globalThis (probe-early.ts, tap/probe-start.ts).
 // Node's own modules that these two files take by require(), not by import: an ES module import of a
 // built-in builds its module facade, which reads every export, lazy getters included: `node:fs`'s load
-// Node's file streams (`ReadStream`…, ~2 ms on this machine), `node:buffer`'s its `File`. With require()
-// they stay unloaded, as in the CommonJS cli.cjs. The banner's `require` is made from node:module, which
-// code-cache.js imports anyway.
-const REQUIRED_BUILTINS = /^node:(fs|buffer)$/;
+// Node's file streams (`ReadStream`…, ~2 ms on this machine), `node:buffer`'s its `File`; and each facade
+// is one more module for the loader to link. With require() they stay unloaded, as in the CommonJS cli.cjs. The banner's `require` is made from node:module, which
+// code-cache.ts imports anyway.
+const REQUIRED_BUILTINS = /^node:(fs|buffer|child_process|path|vm|url)$/;
 const requireBuiltins = {
 	name: 'require-builtins',
 	setup(pluginBuild) {
@@ -148,12 +149,15 @@ await build({
 	...common,
 	plugins: [pureSdkSchemas, requireBuiltins],
 	banner: {js: "import {createRequire as __mcpWireCreateRequire} from 'node:module';\nconst require = __mcpWireCreateRequire(import.meta.url);"},
-	entryPoints: {'probe-early': 'dist/cli/probe-early.js', 'code-cache': 'dist/cli/code-cache.js'},
-	outdir,
+	stdin: {
+		contents: "export * from './dist/cli/probe-early.js';\nexport {runCachedScript} from './dist/cli/code-cache.js';\nexport {fileURLToPath} from 'node:url';\n",
+		resolveDir: root,
+		sourcefile: 'probe-early-entry.js',
+	},
+	outfile: join(outdir, 'probe-early.js'),
 	format: 'esm',
 	minifyWhitespace: true,
 	minifySyntax: true,
-	entryNames: '[name]',
 });
 
 // cli.cjs: the same CLI (dist/cli/main.js) as one CommonJS script, for the code cache of a plain `probe`
