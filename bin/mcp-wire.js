@@ -28,7 +28,8 @@ try {
 } finally {
 	// A server started early for a command line that did not run it (a usage error, --help) ends here.
 	earlyProbe?.discardEarlyProbe();
-	// The code cache is stored after a probe that ran, never after a run that compiled little of the CLI:
-	// V8 would take such a thin cache at every later run (src/cli/code-cache.ts).
-	if (earlyProbe?.earlyProbeTaken() === true) cached?.save();
+	// The code cache is stored after a probe whose server answered initialize, never after a run that
+	// compiled little of the CLI (a usage error, a command that could not start): V8 would take such a thin
+	// cache at every later run (src/cli/code-cache.ts).
+	if (earlyProbe?.earlyProbeExchanged() === true) cached?.save();
 }

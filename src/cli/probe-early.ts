@@ -120,7 +120,7 @@ export function earlySpawnRequest(
  * ES module build, and the probe command may run from the code-cached script (src/cli/code-cache.ts), a
  * second copy of this module.
  */
-const slot = ((globalThis as Record<symbol, unknown>)[Symbol.for('mcp-wire.early-probe')] ??= {}) as {value?: {readonly request: EarlySpawnRequest; readonly server: ProbeServer}; taken?: boolean};
+const slot = ((globalThis as Record<symbol, unknown>)[Symbol.for('mcp-wire.early-probe')] ??= {}) as {value?: {readonly request: EarlySpawnRequest; readonly server: ProbeServer}; taken?: boolean; exchanged?: boolean};
 
 /**
  * Start the probe's server now, when `argv` is a command line {@link earlySpawnRequest} understands:
@@ -183,10 +183,25 @@ export function takeEarlyProbe(wanted: {
 
 /**
  * Whether the probe command took the server started early ({@link takeEarlyProbe}): the run was the probe
- * it was started for (bin/mcp-wire.js stores the code cache only after such a run, src/cli/code-cache.ts).
+ * it was started for.
  */
 export function earlyProbeTaken(): boolean {
 	return slot.taken === true;
+}
+
+/** The probe command says that its probe got an answer to `initialize` (see {@link earlyProbeExchanged}). */
+export function noteProbeExchanged(): void {
+	slot.exchanged = true;
+}
+
+/**
+ * Whether the probe took the server started early and got an answer to `initialize`: the run went through
+ * the exchange and compiled what a probe runs. bin/mcp-wire.js stores the code cache only after such a
+ * run (src/cli/code-cache.ts): a cache stored after a command that could not start (`spawn-failed`) would
+ * lack the exchange's functions, and V8 would take it at every later run.
+ */
+export function earlyProbeExchanged(): boolean {
+	return slot.taken === true && slot.exchanged === true;
 }
 
 /**

@@ -1,5 +1,5 @@
 import {afterEach, describe, expect, it} from 'vitest';
-import {discardEarlyProbe, earlyProbeTaken, earlySpawnRequest, startEarlyProbe, takeEarlyProbe} from '../../src/cli/probe-early.js';
+import {discardEarlyProbe, earlyProbeExchanged, earlyProbeTaken, earlySpawnRequest, noteProbeExchanged, startEarlyProbe, takeEarlyProbe} from '../../src/cli/probe-early.js';
 import {DEFAULT_PROTOCOL_VERSION} from '../../src/tap/probe-start.js';
 import {buildEnv} from '../../src/tap/spawn.js';
 import {VERSION} from '../../src/cli/version.js';
@@ -93,6 +93,10 @@ describe('the early server is handed over only for exactly the spawn the probe c
 		expect(earlyProbeTaken()).toBe(false);
 		expect(takeEarlyProbe(wanted(env))).toBe(server);
 		expect(earlyProbeTaken()).toBe(true);
+		// Taken, but no answer to initialize yet: still no code cache stored after such a run.
+		expect(earlyProbeExchanged()).toBe(false);
+		noteProbeExchanged();
+		expect(earlyProbeExchanged()).toBe(true);
 		expect(takeEarlyProbe(wanted(env))).toBeUndefined();
 		expect(new TextDecoder().decode(server!.initialize!.bytes)).toBe(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"${DEFAULT_PROTOCOL_VERSION}","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"${VERSION}"}}}\n`);
 		server!.server.kill('SIGKILL');

@@ -48,6 +48,11 @@ describe('probe CLI', () => {
 			// Value options that change neither the spawn nor initialize take the early start (and with it the
 			// cached script) too (src/cli/probe-early.ts): the cache is stored by such a run.
 			const args = ['probe', '--json', '--timeout', LONG, '--fail-on', 'warning', '--', 'node', 'examples/servers/node/healthy.mjs'];
+			// A command that cannot start runs little of the probe: no cache is stored after it (V8 would take
+			// that thin cache at every later run), nor with no answer to initialize.
+			const failed = await runJson(['probe', '--json', '--', join(cacheHome, 'no-such-command')], {env: {XDG_CACHE_HOME: cacheHome}});
+			expect(failed.findings.map((f) => f.code)).toEqual(['spawn-failed']);
+			expect(readdirSync(cacheHome)).toEqual([]);
 			const first = await runJson(args, {env: {XDG_CACHE_HOME: cacheHome}});
 			expect(readdirSync(join(cacheHome, 'mcp-wire'))).toEqual([expect.stringMatching(/^cli\.cjs-[0-9a-f]{16}\.v8cache$/)]);
 			// The run with the cache also writes the list of Node's own modules it loaded (a preload, at exit).

@@ -4,7 +4,7 @@ import {USER_STOP_PHASE, type SessionMeta} from '../../core/types.js';
 import {createWaitProgress} from '../wait-progress.js';
 import type {ProbeOptions, ProbeResult, SessionInit} from '../../tap/probe.js';
 import {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, loadSdkSchemas, startProbeServer, type ProbeServer} from '../../tap/probe-start.js';
-import {discardEarlyProbe, takeEarlyProbe} from '../probe-early.js';
+import {discardEarlyProbe, noteProbeExchanged, takeEarlyProbe} from '../probe-early.js';
 import {buildEnv, EnvOptionError, loadProcessStarter} from '../../tap/spawn.js';
 import {EXIT, UsageError} from '../exit-codes.js';
 import {collect, exitCodeFor, parseFailOn, parseIgnore, parseMs, parsePositiveInt, resolveColor, type FailOn} from '../options.js';
@@ -163,6 +163,7 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		},
 	});
 	await presenter!.finish(result.session, result.reprobe);
+	if (result.era !== 'unknown') noteProbeExchanged();
 	return exitCodeFor(result.summary, failOn);
 }
 
