@@ -181,14 +181,6 @@ export function takeEarlyProbe(wanted: {
 	return server;
 }
 
-/**
- * Whether the probe command took the server started early ({@link takeEarlyProbe}): the run was the probe
- * it was started for.
- */
-export function earlyProbeTaken(): boolean {
-	return slot.taken === true;
-}
-
 /** The probe command says that its probe got an answer to `initialize` (see {@link earlyProbeExchanged}). */
 export function noteProbeExchanged(): void {
 	slot.exchanged = true;
