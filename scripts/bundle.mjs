@@ -17,6 +17,7 @@
 // `new URL('capture-writer-worker.js', import.meta.url)` (src/tap/capture-writer.ts) finds it.
 import {readFile} from 'node:fs/promises';
 import {execFileSync} from 'node:child_process';
+import {createHash} from 'node:crypto';
 import {rmSync, writeFileSync} from 'node:fs';
 import {dirname, join, relative} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -208,3 +209,10 @@ if (/[^\x00-\x7f]/.test(cliText)) {
 	const escaped = cliText.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 	writeFileSync(cliScript, escaped);
 }
+// V8 checks a code cache against its source's length only: another build of the same length, at the same
+// path with the same mtime (installs that set every mtime to one date), would run the functions cached from
+// this one. The code cache's key holds the script's first line (src/cli/code-cache.ts, firstLineOf), which
+// ends here with a hash of the whole text: a comment on the banner's line, so no other line moves.
+const built = await readFile(cliScript, 'latin1');
+const firstEnd = built.indexOf('\n');
+writeFileSync(cliScript, `${built.slice(0, firstEnd)} // build ${createHash('sha256').update(built).digest('hex').slice(0, 16)}${built.slice(firstEnd)}`, 'latin1');

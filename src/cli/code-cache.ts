@@ -1,5 +1,5 @@
 import {Buffer, isAscii} from 'node:buffer';
-import {closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {createRequire, Module} from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -36,16 +36,29 @@ export function codeCacheDir(facts: {readonly platform: NodeJS.Platform; readonl
 
 /**
  * Where the code cache of the script `file` is kept in `cacheDir`: `<name>-<key>.v8cache`, the key
- * ({@link cacheKey}) a hash of the script's path, size and mtime, Node's version and the CPU architecture.
+ * ({@link cacheKey}) a hash of the script's path, size, mtime and first line ({@link firstLineOf}), Node's
+ * version and the CPU architecture.
  */
 export function codeCacheFile(file: string, cacheDir: string): string {
 	const {size, mtimeMs} = statSync(file);
-	return cacheFileOf(file, size, mtimeMs, cacheDir);
+	return cacheFileOf(file, size, mtimeMs, firstLineOf(readFileSync(file, 'latin1')), cacheDir);
 }
 
-/** {@link codeCacheFile} for a script whose size (bytes) and mtime (ms) are known. */
-function cacheFileOf(file: string, size: number, mtimeMs: number, cacheDir: string): string {
-	return path.join(cacheDir, `${path.basename(file)}-${cacheKey(`${file}\0${size}\0${mtimeMs}\0${process.version}\0${process.arch}`)}.v8cache`);
+/**
+ * The part of a script's text that goes into its cache key: its first line, at most 200 characters.
+ * V8 checks a code cache against the source's length only, not its text: a script replaced by another of
+ * the same length at the same path with the same mtime (installers and image builds that set every mtime to
+ * one date do) would run the functions cached from the old text. cli.cjs's first line ends with a hash of
+ * its whole text (scripts/bundle.mjs), so another build never shares its cache file.
+ */
+export function firstLineOf(source: string): string {
+	const end = source.indexOf('\n');
+	return source.slice(0, Math.min(end === -1 ? source.length : end, 200));
+}
+
+/** {@link codeCacheFile} for a script whose size (bytes), mtime (ms) and first line are known. */
+function cacheFileOf(file: string, size: number, mtimeMs: number, firstLine: string, cacheDir: string): string {
+	return path.join(cacheDir, `${path.basename(file)}-${cacheKey(`${file}\0${size}\0${mtimeMs}\0${process.version}\0${process.arch}\0${firstLine}`)}.v8cache`);
 }
 
 /**
@@ -167,37 +180,39 @@ function readInto(fd: number, buffer: Buffer, length: number): number {
  * scripts/bundle.mjs) is decoded as latin1, the same characters without UTF-8's decoding (~2.5 ms less).
  */
 function readScriptAndCache(file: string, cacheDir: string | undefined): {source: string; cacheFile?: string; cachedData?: Buffer} {
+	let buffer: Buffer;
+	let source: string;
+	let cacheFile: string | undefined;
 	const fd = openSync(file, 'r');
 	try {
 		const {size, mtimeMs} = fstatSync(fd);
-		const cacheFile = cacheDir === undefined ? undefined : cacheFileOf(file, size, mtimeMs, cacheDir);
-		let cacheFd: number | undefined;
-		let cacheSize = 0;
-		if (cacheFile !== undefined) {
-			try {
-				cacheFd = openSync(cacheFile, 'r');
-				cacheSize = fstatSync(cacheFd).size;
-			} catch {
-				// not stored yet, or unreadable: compile
-			}
-		}
-		try {
-			const buffer = Buffer.allocUnsafeSlow(Math.max(size, cacheSize));
-			const text = buffer.subarray(0, readInto(fd, buffer, size));
-			const source = text.toString(isAscii(text) ? 'latin1' : 'utf8');
-			if (cacheFd === undefined || cacheSize === 0) return {source, ...(cacheFile === undefined ? {} : {cacheFile})};
-			let cachedData: Buffer | undefined;
-			try {
-				cachedData = buffer.subarray(0, readInto(cacheFd, buffer, cacheSize));
-			} catch {
-				// unreadable: compile
-			}
-			return {source, cacheFile: cacheFile!, ...(cachedData === undefined ? {} : {cachedData})};
-		} finally {
-			if (cacheFd !== undefined) closeSync(cacheFd);
-		}
+		buffer = Buffer.allocUnsafeSlow(size);
+		const text = buffer.subarray(0, readInto(fd, buffer, size));
+		source = text.toString(isAscii(text) ? 'latin1' : 'utf8');
+		// The key holds the first line: the text must be read before the cache file is named.
+		cacheFile = cacheDir === undefined ? undefined : cacheFileOf(file, size, mtimeMs, firstLineOf(source), cacheDir);
 	} finally {
 		closeSync(fd);
+	}
+	if (cacheFile === undefined) return {source};
+	let cacheFd: number;
+	try {
+		cacheFd = openSync(cacheFile, 'r');
+	} catch {
+		// not stored yet, or unreadable: compile
+		return {source, cacheFile};
+	}
+	try {
+		const cacheSize = fstatSync(cacheFd).size;
+		if (cacheSize === 0) return {source, cacheFile};
+		// The script's buffer is reused (its text was taken out): the cache is smaller than the script.
+		if (cacheSize > buffer.byteLength) buffer = Buffer.allocUnsafeSlow(cacheSize);
+		return {source, cacheFile, cachedData: buffer.subarray(0, readInto(cacheFd, buffer, cacheSize))};
+	} catch {
+		// unreadable (a directory): compile
+		return {source, cacheFile};
+	} finally {
+		closeSync(cacheFd);
 	}
 }
 

@@ -97,6 +97,30 @@ describe('runCachedScript', () => {
 		expect(readdirSync(cacheDir)).toEqual([basename(file)]);
 	});
 
+	it('a script replaced by another of the same length, path and mtime with another first line (cli.cjs: its build hash) does not run the old one\'s cached code', () => {
+		// V8 checks a cache against the source's length only: with the old key it took the first build's cache
+		// and ran its cached functions ('verdict OK') for the second build's text.
+		const cacheDir = join(dir, 'rebuilt');
+		const script = join(dir, 'rebuilt.cjs');
+		const first = "// build 1111111111111111\nexports.f = () => 'verdict OK'  ;\n";
+		const second = "// build 2222222222222222\nexports.f = () => 'verdict FAIL';\n";
+		expect(second.length).toBe(first.length);
+		const mtime = new Date('1985-10-26T08:15:00Z');
+		const run = (): string => {
+			const cached = runCachedScript(script, cacheDir);
+			const said = `${(cached.exports['f'] as () => string)()} ${cached.cacheUsed}`;
+			cached.save();
+			return said;
+		};
+		writeFileSync(script, first);
+		utimesSync(script, mtime, mtime);
+		expect(run()).toBe('verdict OK false');
+		writeFileSync(script, second);
+		utimesSync(script, mtime, mtime);
+		expect(run()).toBe('verdict FAIL false');
+		expect(readdirSync(cacheDir)).toHaveLength(2);
+	});
+
 	it('a thin cache (stored after a run that compiled almost nothing) is used once, then replaced by the cache of the run that used it', () => {
 		const cacheDir = join(dir, 'thin');
 		// A script whose functions are compiled only when called: most of its code is in them.

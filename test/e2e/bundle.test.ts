@@ -2,6 +2,7 @@
 // 12: the others were built at every start for nothing). A verdict is a promise: the bundled checks must
 // judge every message exactly as the SDK's own types.js does. Compared here on every JSON line of the field
 // cases and on generated messages and results, for every method and revision the checks know.
+import {createHash} from 'node:crypto';
 import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {createRequire} from 'node:module';
@@ -95,6 +96,15 @@ describe('dist/bundle/cli.cjs, the probe\'s script', () => {
 	it('is ASCII only (Node reads any other script into a two-byte string)', () => {
 		const bytes = readFileSync(script);
 		expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
+	});
+
+	it('ends its first line with a hash of its text, which the code cache\'s key holds (V8 checks a cache against the length only)', () => {
+		const text = readFileSync(script, 'latin1');
+		const firstLine = text.slice(0, text.indexOf('\n'));
+		const match = / \/\/ build ([0-9a-f]{16})$/.exec(firstLine);
+		expect(match).not.toBeNull();
+		const hashed = text.slice(0, firstLine.length - match![0].length) + text.slice(firstLine.length);
+		expect(createHash('sha256').update(hashed).digest('hex').slice(0, 16)).toBe(match![1]);
 	});
 
 	it('leaves the other commands out: one is named in a clear internal error, not a crash', async () => {
