@@ -29,13 +29,30 @@ export const DEFAULT_INITIALIZE_TIMEOUT_MS = STARTUP_LIMIT_MS;
 const FULL_SDK_SCHEMAS = new URL('../../dist/bundle/sdk-schemas.cjs', import.meta.url);
 
 /**
+ * A file of mcp-wire's own build is missing or cannot load: an incomplete install, or a source checkout that
+ * was not built. The CLI prints its message as one line (src/cli/main.ts, by the name), not as an internal
+ * error with a stack trace.
+ */
+export class BrokenInstallError extends Error {
+	override readonly name = 'BrokenInstallError';
+}
+
+/**
  * Load the full TS SDK checks (zod with the SDK's schemas, ~40 ms of CPU) synchronously: called by the fast
  * checks only when they meet a value they do not accept.
  *
- * @throws when dist/bundle/sdk-schemas.cjs is missing (a source checkout that was not built: `npm run build`)
+ * @param file the script (default dist/bundle/sdk-schemas.cjs)
+ * @throws {BrokenInstallError} when the script is missing or cannot load (a source checkout that was not
+ *   built: `npm run build`)
  */
-function loadFullSdkSchemas(): SdkSchemas {
-	return (createRequire(import.meta.url)(fileURLToPath(FULL_SDK_SCHEMAS)) as {SDK_SCHEMAS: SdkSchemas}).SDK_SCHEMAS;
+export function loadFullSdkSchemas(file: URL = FULL_SDK_SCHEMAS): SdkSchemas {
+	const path = fileURLToPath(file);
+	try {
+		return (createRequire(import.meta.url)(path) as {SDK_SCHEMAS: SdkSchemas}).SDK_SCHEMAS;
+	} catch (error) {
+		const reason = (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' ? 'missing' : error instanceof Error ? error.message.split('\n')[0] : String(error);
+		throw new BrokenInstallError(`cannot load the TS SDK checks (${path}: ${reason}): mcp-wire's install is incomplete; reinstall it (in a source checkout: npm run build)`);
+	}
 }
 
 /**
@@ -44,7 +61,7 @@ function loadFullSdkSchemas(): SdkSchemas {
  * to the full checks, loaded then ({@link loadFullSdkSchemas}). Same verdicts as `SDK_SCHEMAS`.
  */
 export async function loadSdkSchemas(): Promise<SdkSchemas> {
-	return (await import('../core/jsonrpc/sdk-fast.js')).fastSdkSchemas(loadFullSdkSchemas);
+	return (await import('../core/jsonrpc/sdk-fast.js')).fastSdkSchemas(() => loadFullSdkSchemas());
 }
 
 /** A server the probe started: its session clock (tMs 0 = the spawn), the process, and the watch on its tree. */
