@@ -86,27 +86,40 @@ export function initializeRequest(protocolVersion: string, clientVersion: string
 }
 
 /**
- * Process groups the probe started and has not ended yet: killed if this process exits first. One record
- * per process, not per module instance: the CLI's early start and the rest of a `probe` can be two copies
- * of this module (the ES module bin/mcp-wire.js spawns with, and the code-cached script, src/cli/code-cache.ts).
+ * Process groups the probe started and has not ended yet: killed if this process exits first, or is ended
+ * by SIGINT, SIGTERM or SIGHUP (Ctrl-C on a plain or --json probe, a CI job's timeout, a closed terminal):
+ * the server is in a group of its own, so the signal does not reach it, and Node's 'exit' does not run when
+ * a signal ends the process. One record per process, not per module instance: the CLI's early start and the
+ * rest of a `probe` can be two copies of this module (the ES module bin/mcp-wire.js spawns with, and the
+ * code-cached script, src/cli/code-cache.ts).
  */
 const groups: {readonly live: Set<number>; hooked: boolean} = ((globalThis as Record<symbol, unknown>)[Symbol.for('mcp-wire.probe-groups')] ??= {live: new Set<number>(), hooked: false}) as {readonly live: Set<number>; hooked: boolean};
 const liveGroups = groups.live;
+/** The signals after which the probe's servers are ended (then the signal's own action, when no one else listens). */
+const ENDING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+function killLiveGroups(): void {
+	for (const group of liveGroups) {
+		try {
+			process.kill(-group, 'SIGKILL');
+		} catch {
+			// already gone
+		}
+	}
+}
 function trackGroup(pid: number): void {
 	liveGroups.add(pid);
 	if (groups.hooked) return;
 	groups.hooked = true;
-	process.once('exit', () => {
-		for (const group of liveGroups) {
-			try {
-				process.kill(-group, 'SIGKILL');
-			} catch {
-				// already gone
-			}
-		}
-	});
+	process.once('exit', killLiveGroups);
+	for (const signal of ENDING_SIGNALS) {
+		process.once(signal, () => {
+			killLiveGroups();
+			// No other listener (a TUI, attach): the signal's default action, as if none had been added (our
+			// listener is gone, so libuv set it back): the process ends of it and a shell sees 128 + n.
+			if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+		});
+	}
 }
-
 /** The process group led by `pid` is gone (the probe ended it): no SIGKILL to it when this process exits. */
 export function releaseGroup(pid: number): void {
 	liveGroups.delete(pid);

@@ -1,9 +1,12 @@
 // The probe must never leak a process (issue 10, field case F41): a server that starts a worker which
 // ignores SIGTERM and outlives the server gets `orphaned-process`, naming the worker, and the probe then
 // ends the whole tree it started. One real probe, generous limits (a loaded 2-core machine).
-import {readFileSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {execa} from 'execa';
 import {describe, expect, it} from 'vitest';
-import {runJson} from './helpers.js';
+import {BIN, runJson} from './helpers.js';
 
 /** True while a process with this pid runs: it exists (signal 0 only checks) and is not a zombie waiting for init to reap it. */
 function isAlive(pid: number): boolean {
@@ -38,4 +41,39 @@ describe.skipIf(process.platform !== 'linux')('probe of a server that orphans a 
 		// …and the probe said that it ended them.
 		expect(run.events.some((e) => e.type === 'mark' && e.mark.type === 'reaped')).toBe(true);
 	});
+});
+
+// A probe ended by a signal (Ctrl-C on a plain or --json probe, a CI job's timeout, a closed terminal): its
+// server is in a process group of its own, so the signal does not reach it, and Node's 'exit' hook does not
+// run. Before: the server was left running, its parent init. Now the probe ends its group, then dies of the
+// signal (a shell sees 128 + n).
+describe.skipIf(process.platform !== 'linux')('probe ended by a signal (real processes)', () => {
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		it(`${signal}: the server it started is ended, and the probe dies of ${signal}`, {timeout: 60_000}, async () => {
+			const dir = mkdtempSync(join(tmpdir(), 'mcp-wire-signal-'));
+			const pidFile = join(dir, 'server.pid');
+			// A server that never answers initialize: the probe would wait 30 s for it.
+			const server = join(dir, 'silent.mjs');
+			writeFileSync(server, `import {writeFileSync} from 'node:fs';\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nsetInterval(() => {}, 1000);\n`);
+			const probe = execa('node', [BIN, 'probe', '--json', '--', 'node', server], {reject: false, stdin: 'ignore'});
+			const started = Date.now();
+			while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8') === '') {
+				if (Date.now() - started > 40_000) throw new Error('the server did not start');
+				await new Promise((resolve) => setTimeout(resolve, 50));
+			}
+			const serverPid = Number(readFileSync(pidFile, 'utf8'));
+			try {
+				expect(isAlive(serverPid)).toBe(true);
+				probe.kill(signal);
+				const result = await probe;
+				expect(result.signal).toBe(signal);
+				const ended = Date.now();
+				while (isAlive(serverPid) && Date.now() - ended < 10_000) await new Promise((resolve) => setTimeout(resolve, 50));
+				expect(isAlive(serverPid)).toBe(false);
+			} finally {
+				if (isAlive(serverPid)) process.kill(serverPid, 'SIGKILL');
+				rmSync(dir, {recursive: true, force: true});
+			}
+		});
+	}
 });
