@@ -11,7 +11,7 @@
 // Also used by test/e2e/tap-concurrent.test.ts (runConcurrentTaps) with a small, generous setting.
 
 import {spawn} from 'node:child_process';
-import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';

@@ -76,7 +76,7 @@ const mib = (bytes) => bytes / 1024 ** 2;
 // Part 1: the real CLI in a pseudo terminal.
 
 // Escape sequences (CSI, OSC, single-character) out of the terminal output, to look for text.
-// eslint-disable-next-line no-control-regex
+ 
 const ANSI = /\u001B(?:\[[0-9;?]*[ -/]*[@-~]|\][^\u0007\u001B]*(?:\u0007|\u001B\\)|[@-Z\\-_])/g;
 
 /** Peak RSS (VmHWM) of a process in bytes, or undefined when /proc cannot tell. */

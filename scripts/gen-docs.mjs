@@ -18,7 +18,9 @@ const target = join(docsDir, 'findings.md');
 let current = '';
 try {
 	current = readFileSync(target, 'utf8');
-} catch {}
+} catch {
+	// no docs yet: the first run writes them
+}
 
 if (process.argv.includes('--check')) {
 	if (current !== page) {

@@ -6,7 +6,7 @@
  */
 
 /** ANSI colour/cursor sequences, dropped before a line is judged or shown. */
-// eslint-disable-next-line no-control-regex
+ 
 const ANSI = /\u001B\[[0-9;?]*[ -/]*[@-~]/g;
 
 /**

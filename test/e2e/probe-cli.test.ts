@@ -117,7 +117,7 @@ describe('probe CLI', () => {
 		expect(run.stdout).toContain('fix: Print startup messages to stderr');
 		// An error finding that no mainstream client fails on: the verdict is WARN, the exit code still 1.
 		expect(run.stdout).toContain('verdict WARN: 1 error, 0 warnings, 0 info');
-		expect(run.stdout).toMatch(/^clients  ▲ degraded {9}TS SDK v1 \(Claude Desktop\/Code\) {2}connects and lists tools \(1 tool\); stray-output: logs `Unexpected token …`/m);
+		expect(run.stdout).toMatch(/^clients {2}▲ degraded {9}TS SDK v1 \(Claude Desktop\/Code\) {2}connects and lists tools \(1 tool\); stray-output: logs `Unexpected token …`/m);
 		expect(run.stdout).toMatch(/^ {9}\? not established {2}Cursor {27}whether it connects is not established: stray-output$/m);
 	});
 

@@ -167,7 +167,7 @@ export class Session implements SessionStore {
 
 	/** The read-only view of this session's derived state that rule modules get (rule.ts). */
 	private facts(): SessionFacts {
-		const session = this;
+		const session = this; // eslint-disable-line @typescript-eslint/no-this-alias
 		return {
 			meta: this.meta,
 			get offeredVersion() {

@@ -76,9 +76,8 @@ function both(feed: (session: Session, before: (event: SessionEvent) => void) =>
 	const kept = new Session(META);
 	feed(kept, () => undefined);
 	const file = memoryFile();
-	let indexed: IndexedSession | undefined;
 	const streaming = new Session(META, {retain: false});
-	indexed = new IndexedSession(streaming, file.read);
+	const indexed = new IndexedSession(streaming, file.read);
 	feed(streaming, (event) => {
 		if (event.type === 'chunk') file.add(event.chunk.stream, event.chunk.bytes);
 	});

@@ -151,7 +151,7 @@ function hexRowsOf(report: string): Array<{stream: StreamName; offset: number; b
 			continue;
 		}
 
-		const row = /^([0-9a-f]{8}): (.{39})  /.exec(line);
+		const row = /^([0-9a-f]{8}): (.{39}) {2}/.exec(line);
 		if (isInFence && stream !== undefined && row !== null) {
 			const hex = row[2]!.replaceAll(' ', '');
 			rows.push({stream, offset: Number.parseInt(row[1]!, 16), bytes: (hex.match(/../g) ?? []).map((pair) => Number.parseInt(pair, 16))});

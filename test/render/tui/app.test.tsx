@@ -286,10 +286,10 @@ describe('TUI: acting and quitting', () => {
 		// Replace `""}}` by `"hi"}`: one brace short, so Enter reports the JSON error and sends nothing.
 		await tui.press(BACKSPACE, BACKSPACE, BACKSPACE, BACKSPACE, '"', 'h', 'i', '"', '}', ENTER);
 		expect(send).toHaveBeenCalledTimes(0);
-		expect(footer(tui.lastFrame())).toMatch(/^params› \{"name":"echo","arguments":\{"text":"hi"\}█  ✖ params are not JSON/);
+		expect(footer(tui.lastFrame())).toMatch(/^params› \{"name":"echo","arguments":\{"text":"hi"\}█ {2}✖ params are not JSON/);
 		await tui.press('}', ENTER);
 		expect(send).toHaveBeenCalledWith('tools/call', {name: 'echo', arguments: {text: 'hi'}});
-		expect(footer(tui.lastFrame())).toMatch(/^8\/8 follow  sent tools\/call/);
+		expect(footer(tui.lastFrame())).toMatch(/^8\/8 follow {2}sent tools\/call/);
 		session.pushChunk('stdin', 50, new TextEncoder().encode('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}\n'));
 		session.pushChunk('stdout', 52, new TextEncoder().encode('{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"hi"}]}}\n'));
 		await tui.waitForFrame((frame) => selectedRow(frame) === '▶    9      52.0 S→C     76 resp     2.0ms #3 tools/call');

@@ -55,7 +55,6 @@ export function ChunksPane({lines, scroll, height}: ChunksPaneProps) {
 	return (
 		<Box flexDirection="column" height={height} overflow="hidden">
 			{lines.slice(scroll, scroll + height).map((line, i) => (
-				// eslint-disable-next-line react/no-array-index-key
 				<Text key={scroll + i} wrap="truncate-end">
 					{line}
 				</Text>

@@ -111,7 +111,6 @@ export function DetailPane({frame, findings, readCount, content, scroll, width, 
 		<Box flexDirection="column" height={height} overflow="hidden">
 			<Line segments={detailHeader(frame, readCount)} />
 			{findingLines.map((segments, i) => (
-				// eslint-disable-next-line react/no-array-index-key
 				<Line key={i} segments={segments} />
 			))}
 			{content.tab === 'hex' ? <HexPane rows={content.rows} perRow={content.perRow} height={rows} /> : null}

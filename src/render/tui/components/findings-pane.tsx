@@ -119,7 +119,6 @@ export function FindingsPane({findings, layout, cursor, scroll, width, height, i
 					? findingDetailLines(current, width)
 							.slice(0, detailRows)
 							.map((segments, i) => (
-								// eslint-disable-next-line react/no-array-index-key
 								<Line key={i} segments={segments} />
 							))
 					: null}

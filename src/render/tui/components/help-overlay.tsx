@@ -99,7 +99,6 @@ export function HelpOverlay({lines, scroll, width, height}: HelpOverlayProps) {
 				Keys (? or Esc closes help{range})
 			</Text>
 			{visible.map((segments, i) => (
-				// eslint-disable-next-line react/no-array-index-key
 				<Line key={scroll + i} segments={segments} />
 			))}
 		</Box>

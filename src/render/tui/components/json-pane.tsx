@@ -121,7 +121,6 @@ export function JsonPane({lines, scroll, height}: JsonPaneProps) {
 	return (
 		<Box flexDirection="column" height={height} overflow="hidden">
 			{visible.map((line, i) => (
-				// eslint-disable-next-line react/no-array-index-key
 				<Line key={scroll + i} segments={line} />
 			))}
 		</Box>

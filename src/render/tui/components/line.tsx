@@ -44,7 +44,6 @@ export const Line = memo(function Line({segments, isSelected = false}: LineProps
 		<Text wrap="truncate-end" {...(isSelected ? theme.tokens['ui.selected'] : {})}>
 			{segments.map((segment, i) => (
 				// Segments of one line never reorder, so the position is a stable key.
-				// eslint-disable-next-line react/no-array-index-key
 				<Text key={i} {...theme.tokens[segment.token]}>
 					{segment.text}
 				</Text>

@@ -68,7 +68,6 @@ export function RawPane({lines, scroll, height}: RawPaneProps) {
 		<Box flexDirection="column" height={height} overflow="hidden">
 			{visible.length === 0 ? <Text {...theme.tokens['ui.dim']}>(empty)</Text> : null}
 			{visible.map((line, i) => (
-				// eslint-disable-next-line react/no-array-index-key
 				<Text key={scroll + i} wrap="truncate-end">
 					{line === '' ? ' ' : line}
 				</Text>
