@@ -53,13 +53,27 @@ process.stdin.on('end', () => process.exit(0));
 /** A Claude Desktop config of `count` such servers; returns its path. */
 function config(count) {
 	const file = path.join(dir, `claude_desktop_config-${count}.json`);
-	const servers = Object.fromEntries(Array.from({length: count}, (_, i) => [`s${i}`, {command: process.execPath, args: [server]}]));
+	const servers = Object.fromEntries(
+		Array.from({length: count}, (_, i) => [`s${i}`, {command: process.execPath, args: [server]}]),
+	);
 	writeFileSync(file, JSON.stringify({mcpServers: servers}));
 	return file;
 }
 const one = config(1);
 const many = config(SERVERS);
-const doctor = (file, extra) => [BIN, 'doctor', '--config', file, '--client', 'claude-desktop', '--no-capture', '--yes', '--timeout', '30000', ...extra];
+const doctor = (file, extra) => [
+	BIN,
+	'doctor',
+	'--config',
+	file,
+	'--client',
+	'claude-desktop',
+	'--no-capture',
+	'--yes',
+	'--timeout',
+	'30000',
+	...extra,
+];
 
 const configs = [
 	{name: 'floor', args: doctor(one, [])},
@@ -99,7 +113,10 @@ try {
 	const floor = times.get('floor');
 	const ratio = (name) => median(times.get(name).map((ms, i) => ms / floor[i]));
 	console.log(`doctor bench: ${REPEAT} interleaved repetitions, ${SERVERS} servers that start in ${STARTUP_MS} ms`);
-	for (const [name, list] of times) console.log(`  ${name.padEnd(9)} median ${median(list).toFixed(0).padStart(6)} ms   ${ratio(name).toFixed(2)}× floor`);
+	for (const [name, list] of times)
+		console.log(
+			`  ${name.padEnd(9)} median ${median(list).toFixed(0).padStart(6)} ms   ${ratio(name).toFixed(2)}× floor`,
+		);
 	const parallel = ratio(`jobs ${SERVERS}`);
 	console.log(`jobs ${SERVERS} / floor: ${parallel.toFixed(2)} (target ≤ 1.50) ${parallel <= 1.5 ? 'PASS' : 'FAIL'}`);
 	const byDefault = median(times.get('default').map((ms, i) => ms / times.get('jobs 4')[i]));

@@ -35,7 +35,32 @@ function prng(seed) {
 	};
 }
 
-const WORDS = ['the', 'file', 'server', 'returned', 'résumé', 'naïve', 'données', 'über', 'Straße', '数据', '文件', '検索', '😀', 'λ', 'path', 'value', 'tool', 'result', 'line', 'error', 'count', 'quote"d', 'tab\there', 'C:\\dir'];
+const WORDS = [
+	'the',
+	'file',
+	'server',
+	'returned',
+	'résumé',
+	'naïve',
+	'données',
+	'über',
+	'Straße',
+	'数据',
+	'文件',
+	'検索',
+	'😀',
+	'λ',
+	'path',
+	'value',
+	'tool',
+	'result',
+	'line',
+	'error',
+	'count',
+	'quote"d',
+	'tab\there',
+	'C:\\dir',
+];
 
 function sentence(random, words) {
 	const out = [];
@@ -59,11 +84,24 @@ export function makeNdjsonStream(targetBytes = 100 * 1024 * 1024, seed = 42) {
 		const pick = random();
 		let message;
 		if (pick < 0.35) {
-			message = {jsonrpc: '2.0', method: 'notifications/progress', params: {progressToken: `tok-${i}`, progress: i % 100, total: 100}};
+			message = {
+				jsonrpc: '2.0',
+				method: 'notifications/progress',
+				params: {progressToken: `tok-${i}`, progress: i % 100, total: 100},
+			};
 		} else if (pick < 0.5) {
-			message = {jsonrpc: '2.0', method: 'notifications/message', params: {level: 'info', logger: 'fs', data: sentence(random, 12)}};
+			message = {
+				jsonrpc: '2.0',
+				method: 'notifications/message',
+				params: {level: 'info', logger: 'fs', data: sentence(random, 12)},
+			};
 		} else if (pick < 0.75) {
-			message = {jsonrpc: '2.0', id: i, method: 'tools/call', params: {name: 'search_files', arguments: {query: sentence(random, 4), limit: 20}}};
+			message = {
+				jsonrpc: '2.0',
+				id: i,
+				method: 'tools/call',
+				params: {name: 'search_files', arguments: {query: sentence(random, 4), limit: 20}},
+			};
 		} else {
 			const text = sentence(random, 150 + Math.floor(random() * 800));
 			message = {jsonrpc: '2.0', id: i, result: {content: [{type: 'text', text}], isError: false}};
@@ -87,7 +125,13 @@ export function makeNdjsonStream(targetBytes = 100 * 1024 * 1024, seed = 42) {
 export function toChunks(data, chunkBytes = 65_536, stream = 'stdout') {
 	const chunks = [];
 	for (let offset = 0, seq = 0; offset < data.length; offset += chunkBytes, seq++) {
-		chunks.push({seq, stream, tMs: seq * 0.01, offset, bytes: data.subarray(offset, Math.min(data.length, offset + chunkBytes))});
+		chunks.push({
+			seq,
+			stream,
+			tMs: seq * 0.01,
+			offset,
+			bytes: data.subarray(offset, Math.min(data.length, offset + chunkBytes)),
+		});
 	}
 
 	return chunks;
@@ -157,7 +201,9 @@ export function makeExchangeChunks(targetBytes = 100 * 1024 * 1024, chunkBytes =
 		`${JSON.stringify({jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'bench', version: '0'}}})}\n`,
 		`${JSON.stringify({jsonrpc: '2.0', method: 'notifications/initialized'})}\n`,
 	];
-	const stdout = [`${JSON.stringify({jsonrpc: '2.0', id: 0, result: {protocolVersion: '2025-11-25', capabilities: {tools: {}}, serverInfo: {name: 'bench', version: '0'}}})}\n`];
+	const stdout = [
+		`${JSON.stringify({jsonrpc: '2.0', id: 0, result: {protocolVersion: '2025-11-25', capabilities: {tools: {}}, serverInfo: {name: 'bench', version: '0'}}})}\n`,
+	];
 	let size = 0;
 	for (let id = 1; size < targetBytes; id++) {
 		const request = `${JSON.stringify({jsonrpc: '2.0', id, method: 'tools/call', params: {name: 'search_files', arguments: {query: texts[id % 200].slice(0, 40), limit: 20}}})}\n`;
@@ -175,7 +221,8 @@ export function makeExchangeChunks(targetBytes = 100 * 1024 * 1024, chunkBytes =
 	let i = 0;
 	let o = 0;
 	while (i < inChunks.length || o < outChunks.length) {
-		if (i < inChunks.length && (o >= outChunks.length || i / inChunks.length < (o + 1) / outChunks.length)) chunks.push(inChunks[i++]);
+		if (i < inChunks.length && (o >= outChunks.length || i / inChunks.length < (o + 1) / outChunks.length))
+			chunks.push(inChunks[i++]);
 		else chunks.push(outChunks[o++]);
 	}
 
@@ -210,7 +257,15 @@ export function baselineTwoStreams(chunks) {
  */
 export function sessionThroughput(core, chunks, options = {}) {
 	const session = new core.Session(
-		{tool: {name: 'mcp-wire', version: 'bench'}, node: process.version, platform: process.platform, command: ['bench'], envMode: 'sdk-default', startedAt: new Date(0).toISOString(), mode: 'replay'},
+		{
+			tool: {name: 'mcp-wire', version: 'bench'},
+			node: process.version,
+			platform: process.platform,
+			command: ['bench'],
+			envMode: 'sdk-default',
+			startedAt: new Date(0).toISOString(),
+			mode: 'replay',
+		},
 		options,
 	);
 	let frames = 0;
@@ -274,14 +329,19 @@ async function main() {
 	const data = makeNdjsonStream(megabytes * 1024 * 1024);
 	const chunks = toChunks(data, chunkBytes);
 	const mb = data.length / 1e6;
-	process.stdout.write(`stream: ${mb.toFixed(1)} MB NDJSON, ${chunks.length} chunks of ${chunkBytes} bytes, ${runs} interleaved repetitions (medians)\n`);
+	process.stdout.write(
+		`stream: ${mb.toFixed(1)} MB NDJSON, ${chunks.length} chunks of ${chunkBytes} bytes, ${runs} interleaved repetitions (medians)\n`,
+	);
 
 	// Warm up both on a slice so that neither pays the JIT in the timed runs.
 	const warm = chunks.slice(0, 64);
 	baselineThroughput(warm);
 	framerThroughput(framing, warm);
 
-	const [baseline, framer] = interleave([() => baselineThroughput(chunks), () => framerThroughput(framing, chunks)], runs);
+	const [baseline, framer] = interleave(
+		[() => baselineThroughput(chunks), () => framerThroughput(framing, chunks)],
+		runs,
+	);
 	if (baseline.result.messages !== framer.result.frames) {
 		throw new Error(`frame count mismatch: baseline ${baseline.result.messages}, framer ${framer.result.frames}`);
 	}
@@ -294,7 +354,10 @@ async function main() {
 	const exchangeMb = exchange.bytes / 1e6;
 	sessionThroughput(core, exchange.chunks.slice(0, 64));
 	baselineTwoStreams(exchange.chunks.slice(0, 64));
-	const [baseline2, whole] = interleave([() => baselineTwoStreams(exchange.chunks), () => sessionThroughput(core, exchange.chunks)], runs);
+	const [baseline2, whole] = interleave(
+		[() => baselineTwoStreams(exchange.chunks), () => sessionThroughput(core, exchange.chunks)],
+		runs,
+	);
 	if (baseline2.result.messages !== whole.result.frames) {
 		throw new Error(`frame count mismatch: baseline ${baseline2.result.messages}, session ${whole.result.frames}`);
 	}
@@ -311,7 +374,18 @@ async function main() {
 			const partMb = part.reduce((n, c) => n + c.bytes.length, 0) / 1e6;
 			globalThis.gc();
 			const before = process.memoryUsage();
-			const session = new core.Session({tool: {name: 'mcp-wire', version: 'bench'}, node: '', platform: '', command: [], envMode: 'sdk-default', startedAt: '', mode: 'replay'}, options);
+			const session = new core.Session(
+				{
+					tool: {name: 'mcp-wire', version: 'bench'},
+					node: '',
+					platform: '',
+					command: [],
+					envMode: 'sdk-default',
+					startedAt: '',
+					mode: 'replay',
+				},
+				options,
+			);
 			for (const chunk of part) session.pushChunk(chunk.stream, chunk.tMs, chunk.bytes);
 			globalThis.gc();
 			const after = process.memoryUsage();

@@ -63,13 +63,49 @@ const line = (message) => Buffer.from(`${JSON.stringify(message)}\n`);
 /** An initialize exchange, then tools/call requests and their results. */
 function* exchange(pairs, textBytes) {
 	let t = 0;
-	yield ['stdin', (t += 1), line({jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'bench', version: '0'}}})];
-	yield ['stdout', (t += 1), line({jsonrpc: '2.0', id: 0, result: {protocolVersion: '2025-11-25', capabilities: {tools: {}}, serverInfo: {name: 'bench', version: '0'}}})];
+	yield [
+		'stdin',
+		(t += 1),
+		line({
+			jsonrpc: '2.0',
+			id: 0,
+			method: 'initialize',
+			params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'bench', version: '0'}},
+		}),
+	];
+	yield [
+		'stdout',
+		(t += 1),
+		line({
+			jsonrpc: '2.0',
+			id: 0,
+			result: {protocolVersion: '2025-11-25', capabilities: {tools: {}}, serverInfo: {name: 'bench', version: '0'}},
+		}),
+	];
 	yield ['stdin', (t += 0.1), line({jsonrpc: '2.0', method: 'notifications/initialized'})];
 	const text = 'x'.repeat(textBytes);
 	for (let id = 1; id < pairs; id++) {
-		yield ['stdin', (t += 0.05), line({jsonrpc: '2.0', id, method: 'tools/call', params: {name: 'echo', arguments: {text: textBytes > 0 ? text : `call ${id}`}}})];
-		yield ['stdout', (t += 0.05), line({jsonrpc: '2.0', id, result: {content: [{type: 'text', text: textBytes > 0 ? text : `echo of call ${id}: ${'lorem ipsum '.repeat(8)}`}]}})];
+		yield [
+			'stdin',
+			(t += 0.05),
+			line({
+				jsonrpc: '2.0',
+				id,
+				method: 'tools/call',
+				params: {name: 'echo', arguments: {text: textBytes > 0 ? text : `call ${id}`}},
+			}),
+		];
+		yield [
+			'stdout',
+			(t += 0.05),
+			line({
+				jsonrpc: '2.0',
+				id,
+				result: {
+					content: [{type: 'text', text: textBytes > 0 ? text : `echo of call ${id}: ${'lorem ipsum '.repeat(8)}`}],
+				},
+			}),
+		];
 	}
 }
 

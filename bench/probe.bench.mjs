@@ -43,8 +43,12 @@ const configs = [
 	{name: 'sdk', args: [path.join(ROOT, 'bench', 'clients', 'sdk-client.mjs'), SERVER]},
 	{name: 'node -e 0', args: ['-e', '0']},
 ];
-if (existsSync(GUARD)) configs.push({name: 'guard', args: [GUARD, '--json', '--request', 'tools/list', '--', 'node', SERVER]});
-else process.stderr.write(`probe bench: peer not found: mcp-stdio-guard not measured (no ${GUARD}; set MCP_STDIO_GUARD to its bin/mcp-stdio-guard.js, it is not on npm)\n`);
+if (existsSync(GUARD))
+	configs.push({name: 'guard', args: [GUARD, '--json', '--request', 'tools/list', '--', 'node', SERVER]});
+else
+	process.stderr.write(
+		`probe bench: peer not found: mcp-stdio-guard not measured (no ${GUARD}; set MCP_STDIO_GUARD to its bin/mcp-stdio-guard.js, it is not on npm)\n`,
+	);
 if (BASELINE !== undefined) configs.push({name: 'baseline', args: [BASELINE, 'probe', '--json', '--', 'node', SERVER]});
 
 const CPU_AT_EXIT = path.join(ROOT, 'bench', 'clients', 'cpu-at-exit.cjs');
@@ -102,7 +106,9 @@ for (let rep = 0; rep < REPEAT; rep++) {
 console.log(`probe bench: ${REPEAT} interleaved repetitions, server ${path.relative(ROOT, SERVER)}`);
 for (const [name, list] of times) {
 	const floorRatio = median(list.map((ms, i) => ms / times.get('floor')[i]));
-	console.log(`  ${name.padEnd(10)} median ${median(list).toFixed(0).padStart(5)} ms   ${floorRatio.toFixed(2)}× floor`);
+	console.log(
+		`  ${name.padEnd(10)} median ${median(list).toFixed(0).padStart(5)} ms   ${floorRatio.toFixed(2)}× floor`,
+	);
 }
 const toFloor = median(ratios.floor);
 console.log(`mcp-wire / floor: ${toFloor.toFixed(2)} (target ≤ 1.30) ${toFloor <= 1.3 ? 'PASS' : 'FAIL'}`);
@@ -120,5 +126,8 @@ if (ratios.toBaseline.length > 0) {
 // CPU time of each client's own process (not its server's), per repetition as the wall times are.
 const cpuRatio = (name, to) => median(cpus.get(name).map((ms, i) => ms / cpus.get(to)[i])).toFixed(2);
 console.log('own CPU time (user + system of the client process, not its server), median:');
-for (const [name, list] of cpus) console.log(`  ${name.padEnd(10)} ${median(list).toFixed(0).padStart(5)} ms   ${cpuRatio(name, 'floor')}× floor`);
-console.log(`mcp-wire CPU / floor: ${cpuRatio('mcp-wire', 'floor')}${cpus.has('guard') ? `, / mcp-stdio-guard: ${cpuRatio('mcp-wire', 'guard')}` : ''}${cpus.has('baseline') ? `, / baseline: ${cpuRatio('mcp-wire', 'baseline')}` : ''}`);
+for (const [name, list] of cpus)
+	console.log(`  ${name.padEnd(10)} ${median(list).toFixed(0).padStart(5)} ms   ${cpuRatio(name, 'floor')}× floor`);
+console.log(
+	`mcp-wire CPU / floor: ${cpuRatio('mcp-wire', 'floor')}${cpus.has('guard') ? `, / mcp-stdio-guard: ${cpuRatio('mcp-wire', 'guard')}` : ''}${cpus.has('baseline') ? `, / baseline: ${cpuRatio('mcp-wire', 'baseline')}` : ''}`,
+);

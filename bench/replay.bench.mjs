@@ -26,14 +26,29 @@ const FRAMES = arg('--frames', '10000,100000,1000000').split(',');
 const REPEAT = Number(arg('--repeat', '3'));
 const HUGE = process.argv.includes('--huge');
 
-const gen = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'gen-captures.mjs'), '--dir', DIR, '--frames', FRAMES.join(','), ...(HUGE ? [] : ['--no-huge'])], {stdio: 'inherit'});
+const gen = spawnSync(
+	process.execPath,
+	[
+		path.join(ROOT, 'bench', 'gen-captures.mjs'),
+		'--dir',
+		DIR,
+		'--frames',
+		FRAMES.join(','),
+		...(HUGE ? [] : ['--no-huge']),
+	],
+	{stdio: 'inherit'},
+);
 if (gen.status !== 0) process.exit(1);
 
 /** Run `node ...args` under GNU time; resolve {ms, cpuMs, rssMiB}. stdout is discarded. */
 function timeRun(args) {
 	return new Promise((resolve, reject) => {
 		const t0 = process.hrtime.bigint();
-		const child = spawn('/usr/bin/time', ['-f', 'RSS %M CPU %U %S', process.execPath, '--max-old-space-size=8192', ...args], {stdio: ['ignore', 'ignore', 'pipe']});
+		const child = spawn(
+			'/usr/bin/time',
+			['-f', 'RSS %M CPU %U %S', process.execPath, '--max-old-space-size=8192', ...args],
+			{stdio: ['ignore', 'ignore', 'pipe']},
+		);
 		let err = '';
 		child.stderr.on('data', (d) => (err += d));
 		child.on('close', (code) => {
@@ -41,7 +56,13 @@ function timeRun(args) {
 			const rss = /RSS (\d+)/.exec(err);
 			const cpu = /CPU ([\d.]+) ([\d.]+)/.exec(err);
 			if (code !== 0 && code !== 1) reject(new Error(`${args.join(' ')} exited ${code}: ${err.slice(-500)}`));
-			else resolve({ms, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : NaN, rssMiB: rss ? Number(rss[1]) / 1024 : NaN, failed: false});
+			else
+				resolve({
+					ms,
+					cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : NaN,
+					rssMiB: rss ? Number(rss[1]) / 1024 : NaN,
+					failed: false,
+				});
 		});
 	});
 }
@@ -52,7 +73,10 @@ const median = (values) => {
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-const captures = [...FRAMES.map((n) => ({label: `${n} frames`, file: path.join(DIR, `frames-${n}.ndjson`)})), ...(HUGE ? [{label: '40 × 5 MB', file: path.join(DIR, 'huge-5mb.ndjson')}] : [])];
+const captures = [
+	...FRAMES.map((n) => ({label: `${n} frames`, file: path.join(DIR, `frames-${n}.ndjson`)})),
+	...(HUGE ? [{label: '40 × 5 MB', file: path.join(DIR, 'huge-5mb.ndjson')}] : []),
+];
 let worstRatio = 0;
 let worstCpuRatio = 0;
 let worstRss = 0;
@@ -88,9 +112,21 @@ for (const {label, file} of captures) {
 			worstCpuRatio = Math.max(worstCpuRatio, Number.isNaN(cpuRatio) ? Infinity : cpuRatio);
 			worstRss = Math.max(worstRss, Number.isNaN(rss) ? Infinity : rss);
 		}
-		console.log(`  ${name.padEnd(14)} ${median(list.map((r) => r.ms)).toFixed(0).padStart(7)} ms  ${ratio.toFixed(2).padStart(6)}× floor  CPU ${median(list.map((r) => r.cpuMs)).toFixed(0).padStart(7)} ms ${cpuRatio.toFixed(2).padStart(6)}× floor  peak RSS ${rss.toFixed(0)} MiB${list.some((r) => r.failed) ? '  (FAILED runs)' : ''}`);
+		console.log(
+			`  ${name.padEnd(14)} ${median(list.map((r) => r.ms))
+				.toFixed(0)
+				.padStart(7)} ms  ${ratio.toFixed(2).padStart(6)}× floor  CPU ${median(list.map((r) => r.cpuMs))
+				.toFixed(0)
+				.padStart(
+					7,
+				)} ms ${cpuRatio.toFixed(2).padStart(6)}× floor  peak RSS ${rss.toFixed(0)} MiB${list.some((r) => r.failed) ? '  (FAILED runs)' : ''}`,
+		);
 	}
 }
-console.log(`worst time ratio to the floor: ${worstRatio.toFixed(2)} (target ≤ 3) ${worstRatio <= 3 ? 'PASS' : 'FAIL'}`);
-console.log(`worst CPU-time ratio to the floor: ${worstCpuRatio.toFixed(2)} (target ≤ 3) ${worstCpuRatio <= 3 ? 'PASS' : 'FAIL'}`);
+console.log(
+	`worst time ratio to the floor: ${worstRatio.toFixed(2)} (target ≤ 3) ${worstRatio <= 3 ? 'PASS' : 'FAIL'}`,
+);
+console.log(
+	`worst CPU-time ratio to the floor: ${worstCpuRatio.toFixed(2)} (target ≤ 3) ${worstCpuRatio <= 3 ? 'PASS' : 'FAIL'}`,
+);
 console.log(`worst peak RSS: ${worstRss.toFixed(0)} MiB (target < 200) ${worstRss < 200 ? 'PASS' : 'FAIL'}`);

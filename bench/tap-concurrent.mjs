@@ -58,10 +58,19 @@ pump();
  * Run `taps` taps at once, each forwarding `bytes` each way, and check every capture.
  * @returns per tap: {code, captured: {stdin, stdout}, missing: {stdin, stdout}, unaccounted, mismatched, hasHeader, hasEnd, problems}
  */
-export async function runConcurrentTaps({taps, bytes, bin = process.env.MCP_WIRE_BIN ?? path.join(ROOT, 'bin', 'mcp-wire.js'), root = ROOT}) {
-	const {decodeCapture} = await import(pathToFileURL(path.join(root, 'dist', 'core', 'capture', 'binary-codec.js')).href).catch(async () => {
+export async function runConcurrentTaps({
+	taps,
+	bytes,
+	bin = process.env.MCP_WIRE_BIN ?? path.join(ROOT, 'bin', 'mcp-wire.js'),
+	root = ROOT,
+}) {
+	const {decodeCapture} = await import(
+		pathToFileURL(path.join(root, 'dist', 'core', 'capture', 'binary-codec.js')).href
+	).catch(async () => {
 		// An older build without format 2: NDJSON only.
-		const {decodeRecords} = await import(pathToFileURL(path.join(root, 'dist', 'core', 'capture', 'record-codec.js')).href);
+		const {decodeRecords} = await import(
+			pathToFileURL(path.join(root, 'dist', 'core', 'capture', 'record-codec.js')).href
+		);
 		return {decodeCapture: (buffer) => ({...decodeRecords(buffer.toString('utf8')), format: 1})};
 	});
 	const work = mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-concurrent-'));
@@ -74,7 +83,11 @@ export async function runConcurrentTaps({taps, bytes, bin = process.env.MCP_WIRE
 			mkdirSync(path.join(dir, 'run'), {recursive: true, mode: 0o700});
 			const env = {...process.env, XDG_STATE_HOME: path.join(dir, 'state'), XDG_RUNTIME_DIR: path.join(dir, 'run')};
 			const capture = path.join(dir, 'capture.ndjson');
-			const child = spawn(process.execPath, [bin, 'tap', '--capture', capture, '--', process.execPath, server, String(bytes), String(1000 + i)], {env, stdio: ['pipe', 'pipe', 'pipe']});
+			const child = spawn(
+				process.execPath,
+				[bin, 'tap', '--capture', capture, '--', process.execPath, server, String(bytes), String(1000 + i)],
+				{env, stdio: ['pipe', 'pipe', 'pipe']},
+			);
 			const up = pattern(bytes, 2000 + i);
 			let received = 0;
 			child.stdout.on('data', (d) => {
@@ -86,7 +99,15 @@ export async function runConcurrentTaps({taps, bytes, bin = process.env.MCP_WIRE
 			});
 			child.stdin.on('error', () => undefined);
 			child.stdin.end(up);
-			runs.push({i, capture, up, child, stderr: () => stderr, received: () => received, exited: new Promise((resolve) => child.on('close', (code, signal) => resolve({code, signal})))});
+			runs.push({
+				i,
+				capture,
+				up,
+				child,
+				stderr: () => stderr,
+				received: () => received,
+				exited: new Promise((resolve) => child.on('close', (code, signal) => resolve({code, signal}))),
+			});
 		}
 
 		const results = [];
@@ -109,7 +130,8 @@ export async function runConcurrentTaps({taps, bytes, bin = process.env.MCP_WIRE
 				if (event.type === 'chunk' && event.chunk.stream !== 'stderr') {
 					const {stream, offset, bytes: chunk} = event.chunk;
 					const sent = stream === 'stdin' ? run.up : down;
-					if (offset !== at[stream] || !Buffer.from(chunk).equals(sent.subarray(offset, offset + chunk.length))) mismatched++;
+					if (offset !== at[stream] || !Buffer.from(chunk).equals(sent.subarray(offset, offset + chunk.length)))
+						mismatched++;
 					at[stream] = offset + chunk.length;
 					captured[stream] += chunk.length;
 				} else if (event.type === 'mark' && event.mark.type === 'gap' && event.mark.stream !== 'stderr') {
@@ -151,10 +173,18 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
 	const results = await runConcurrentTaps({taps, bytes: mb * MIB});
 	const sum = (f) => results.reduce((n, r) => n + f(r), 0);
 	const total = 2 * taps * mb * MIB;
-	console.log(`${taps} taps at once × ${mb} MiB each way · ${((performance.now() - t0) / 1000).toFixed(1)} s · ${os.cpus().length} CPUs · cli ${process.env.MCP_WIRE_BIN ?? 'bin/mcp-wire.js'}`);
-	console.log(`  forwarded to the client: ${sum((r) => r.received)} of ${taps * mb * MIB} bytes; exit codes ${[...new Set(results.map((r) => r.code))].join(',')}`);
-	console.log(`  captured ${(sum((r) => r.captured.stdin + r.captured.stdout) / MIB).toFixed(1)} of ${total / MIB} MiB; in gap records ${(sum((r) => r.missing.stdin + r.missing.stdout) / MIB).toFixed(1)} MiB; unaccounted (lies) ${(sum((r) => r.unaccounted) / MIB).toFixed(1)} MiB`);
-	console.log(`  with header ${results.filter((r) => r.hasHeader).length}/${taps}, with end record ${results.filter((r) => r.hasEnd).length}/${taps}, complete ${results.filter((r) => r.unaccounted === 0 && r.missing.stdin + r.missing.stdout === 0).length}/${taps}, bytes that differ ${sum((r) => r.mismatched)} records, decode problems ${sum((r) => r.problems)}`);
+	console.log(
+		`${taps} taps at once × ${mb} MiB each way · ${((performance.now() - t0) / 1000).toFixed(1)} s · ${os.cpus().length} CPUs · cli ${process.env.MCP_WIRE_BIN ?? 'bin/mcp-wire.js'}`,
+	);
+	console.log(
+		`  forwarded to the client: ${sum((r) => r.received)} of ${taps * mb * MIB} bytes; exit codes ${[...new Set(results.map((r) => r.code))].join(',')}`,
+	);
+	console.log(
+		`  captured ${(sum((r) => r.captured.stdin + r.captured.stdout) / MIB).toFixed(1)} of ${total / MIB} MiB; in gap records ${(sum((r) => r.missing.stdin + r.missing.stdout) / MIB).toFixed(1)} MiB; unaccounted (lies) ${(sum((r) => r.unaccounted) / MIB).toFixed(1)} MiB`,
+	);
+	console.log(
+		`  with header ${results.filter((r) => r.hasHeader).length}/${taps}, with end record ${results.filter((r) => r.hasEnd).length}/${taps}, complete ${results.filter((r) => r.unaccounted === 0 && r.missing.stdin + r.missing.stdout === 0).length}/${taps}, bytes that differ ${sum((r) => r.mismatched)} records, decode problems ${sum((r) => r.problems)}`,
+	);
 	const lies = results.filter((r) => r.unaccounted !== 0 || r.mismatched > 0 || !r.hasHeader);
 	if (lies.length > 0) {
 		console.log(`  FAIL: ${lies.length} captures lie (bytes neither captured nor in a gap, or no header)`);

@@ -31,7 +31,18 @@
 // BENCH_LONG_REPEAT (default 3), MCP_WIRE_BASELINE_BIN.
 
 import {spawn} from 'node:child_process';
-import {closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {
+	closeSync,
+	mkdirSync,
+	mkdtempSync,
+	openSync,
+	readdirSync,
+	readFileSync,
+	readSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
@@ -142,9 +153,14 @@ const CONFIGS = {
 	'relay+file': (args) => ['node', [RELAY_FILE, 'node', SERVER, ...args]],
 	tap: (args) => ['node', [BIN, 'tap', '--name', 'bench', '--', 'node', SERVER, ...args]],
 	'tap (whole)': (args) => ['node', [BIN, 'tap', '--name', 'bench', '--', 'node', SERVER, ...args]],
-	...(BASELINE_BIN === undefined ? {} : {'tap (before)': (args) => ['node', [BASELINE_BIN, 'tap', '--name', 'bench', '--', 'node', SERVER, ...args]]}),
+	...(BASELINE_BIN === undefined
+		? {}
+		: {'tap (before)': (args) => ['node', [BASELINE_BIN, 'tap', '--name', 'bench', '--', 'node', SERVER, ...args]]}),
 };
-const CONFIG_ENV = {'tap (whole)': {MCP_WIRE_CAPTURE_LAG_MB: String(2 * THROUGHPUT_BYTES / MIB)}, 'relay+file': {RELAY_FILE_OUT: path.join(work, 'relay-file.out')}};
+const CONFIG_ENV = {
+	'tap (whole)': {MCP_WIRE_CAPTURE_LAG_MB: String((2 * THROUGHPUT_BYTES) / MIB)},
+	'relay+file': {RELAY_FILE_OUT: path.join(work, 'relay-file.out')},
+};
 
 function start(config, args) {
 	const [file, argv] = CONFIGS[config](args);
@@ -177,7 +193,9 @@ function clearCaptures() {
 
 /** The end record of the (single) capture in the capture directory, undefined when there is none or it was cut short. */
 async function captureEnd() {
-	const {readCaptureEnd} = await import(pathToFileURL(path.join(ROOT, 'dist', 'core', 'capture', 'binary-codec.js')).href);
+	const {readCaptureEnd} = await import(
+		pathToFileURL(path.join(ROOT, 'dist', 'core', 'capture', 'binary-codec.js')).href
+	);
 	let files;
 	try {
 		files = readdirSync(captures);
@@ -255,7 +273,12 @@ async function throughputDown(config, bytes, onPid) {
 	run.child.stdin.end();
 	await run.exited;
 	if (received !== bytes) throw new Error(`${config}: received ${received} of ${bytes} bytes`);
-	return {mbps: bytes / MIB / seconds, stderr: run.stderr(), capture: captureInfo(), end: config.startsWith('tap') ? await captureEnd() : undefined};
+	return {
+		mbps: bytes / MIB / seconds,
+		stderr: run.stderr(),
+		capture: captureInfo(),
+		end: config.startsWith('tap') ? await captureEnd() : undefined,
+	};
 }
 
 /** Ping-pong: one request, wait for its response; WARMUP_PINGS, then PINGS counted; round-trip times in µs. */
@@ -287,7 +310,11 @@ async function pingPong(config) {
 	await run.exited;
 	const warm = times.slice(0, WARMUP_PINGS).sort();
 	const counted = times.slice(WARMUP_PINGS).sort();
-	return {p50: counted[Math.floor(PINGS * 0.5)], p99: counted[Math.floor(PINGS * 0.99)], warmP99: warm[Math.floor(WARMUP_PINGS * 0.99)]};
+	return {
+		p50: counted[Math.floor(PINGS * 0.5)],
+		p99: counted[Math.floor(PINGS * 0.99)],
+		warmP99: warm[Math.floor(WARMUP_PINGS * 0.99)],
+	};
 }
 
 /** Peak RSS (VmHWM, bytes) of `pid`, sampled until `done` settles (Linux /proc; `ps` elsewhere). */
@@ -315,7 +342,8 @@ function watchRss(getPid, done) {
  * Whether the tap said its capture is complete: no stop (format 1 taps stop at the lag limit: "capture
  * stopped") and no gap (format 2 taps say "the capture is incomplete" when a gap record was written).
  */
-const isCaptureComplete = (stderr) => !stderr.includes('capture stopped') && !stderr.includes('the capture is incomplete');
+const isCaptureComplete = (stderr) =>
+	!stderr.includes('capture stopped') && !stderr.includes('the capture is incomplete');
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const fmt = (n, digits = 0) => n.toFixed(digits).padStart(8);
@@ -351,7 +379,8 @@ async function shortStreams(warnings) {
 	}
 
 	for (let i = 0; i < REPEAT; i++) {
-		for (const config of ['direct', 'relay', 'tap', ...(BASELINE_BIN === undefined ? [] : ['tap (before)'])]) runs[config].pp.push(await pingPong(config));
+		for (const config of ['direct', 'relay', 'tap', ...(BASELINE_BIN === undefined ? [] : ['tap (before)'])])
+			runs[config].pp.push(await pingPong(config));
 	}
 
 	const results = {};
@@ -359,7 +388,13 @@ async function shortStreams(warnings) {
 		results[config] = {
 			up: median(r.up),
 			down: median(r.down),
-			...(r.pp.length === 0 ? {} : {p50: median(r.pp.map((p) => p.p50)), p99: median(r.pp.map((p) => p.p99)), warmP99: median(r.pp.map((p) => p.warmP99))}),
+			...(r.pp.length === 0
+				? {}
+				: {
+						p50: median(r.pp.map((p) => p.p50)),
+						p99: median(r.pp.map((p) => p.p99)),
+						warmP99: median(r.pp.map((p) => p.warmP99)),
+					}),
 		};
 	}
 
@@ -372,23 +407,46 @@ async function shortStreams(warnings) {
 	console.log(`throughput (${THROUGHPUT_BYTES / MIB} MiB each way in ${BLOCK}-byte lines, median of ${REPEAT}, MB/s)`);
 	console.log('                 C→S      S→C');
 	const before = results['tap (before)'];
-	for (const [name, r] of [['direct', direct], ['relay', relay], ['relay+file', floor], ['tap', tap], ['tap (whole)', whole], ...(before ? [['tap (before)', before]] : [])]) console.log(`  ${name.padEnd(11)}${fmt(r.up)} ${fmt(r.down)}`);
+	for (const [name, r] of [
+		['direct', direct],
+		['relay', relay],
+		['relay+file', floor],
+		['tap', tap],
+		['tap (whole)', whole],
+		...(before ? [['tap (before)', before]] : []),
+	])
+		console.log(`  ${name.padEnd(11)}${fmt(r.up)} ${fmt(r.down)}`);
 	const upRatio = ratioTo('tap', 'up');
 	const downRatio = ratioTo('tap', 'down');
 	const isComplete = capture.complete === capture.runs;
-	console.log(`  tap captures complete in ${capture.complete} of ${capture.runs} runs (largest ${(capture.largest / MIB).toFixed(1)} MiB for ${THROUGHPUT_BYTES / MIB} MiB of traffic)`);
+	console.log(
+		`  tap captures complete in ${capture.complete} of ${capture.runs} runs (largest ${(capture.largest / MIB).toFixed(1)} MiB for ${THROUGHPUT_BYTES / MIB} MiB of traffic)`,
+	);
 	console.log(
 		`  tap / relay+file ${fmt(upRatio, 2)} ${fmt(downRatio, 2)}   target ≥ 0.90 with every capture complete: ${upRatio >= 0.9 && downRatio >= 0.9 && isComplete ? 'PASS' : `FAIL${isComplete ? '' : ' (captures stopped)'}`}`,
 	);
-	if (before) console.log(`  tap (before) / relay+file ${ratioTo('tap (before)', 'up').toFixed(2)} ${ratioTo('tap (before)', 'down').toFixed(2)}   (${BASELINE_BIN})`);
-	console.log(`  tap (whole) / relay+file ${ratioTo('tap (whole)', 'up').toFixed(2)} ${ratioTo('tap (whole)', 'down').toFixed(2)}   (lag limit raised to ${CONFIG_ENV['tap (whole)'].MCP_WIRE_CAPTURE_LAG_MB} MiB; complete in ${wholeCapture.complete} of ${wholeCapture.runs}: what a complete capture costs)`);
+	if (before)
+		console.log(
+			`  tap (before) / relay+file ${ratioTo('tap (before)', 'up').toFixed(2)} ${ratioTo('tap (before)', 'down').toFixed(2)}   (${BASELINE_BIN})`,
+		);
+	console.log(
+		`  tap (whole) / relay+file ${ratioTo('tap (whole)', 'up').toFixed(2)} ${ratioTo('tap (whole)', 'down').toFixed(2)}   (lag limit raised to ${CONFIG_ENV['tap (whole)'].MCP_WIRE_CAPTURE_LAG_MB} MiB; complete in ${wholeCapture.complete} of ${wholeCapture.runs}: what a complete capture costs)`,
+	);
 	console.log('');
 	console.log(`ping-pong round trip (${PINGS} messages after ${WARMUP_PINGS} warm-up, median of ${REPEAT}, µs)`);
 	console.log('              p50      p99   warm-up p99');
-	for (const [name, r] of [['direct', direct], ['relay', relay], ['tap', tap], ...(before ? [['tap (before)', before]] : [])]) console.log(`  ${name.padEnd(8)}${fmt(r.p50, 1)} ${fmt(r.p99, 1)} ${fmt(r.warmP99, 1)}`);
+	for (const [name, r] of [
+		['direct', direct],
+		['relay', relay],
+		['tap', tap],
+		...(before ? [['tap (before)', before]] : []),
+	])
+		console.log(`  ${name.padEnd(8)}${fmt(r.p50, 1)} ${fmt(r.p99, 1)} ${fmt(r.warmP99, 1)}`);
 	const p50Over = tap.p50 / relay.p50 - 1;
 	const p99Over = tap.p99 / relay.p99 - 1;
-	console.log(`  tap over relay  ${(p50Over * 100).toFixed(1)}%  ${(p99Over * 100).toFixed(1)}%   target ≤ 25%: ${p50Over <= 0.25 && p99Over <= 0.25 ? 'PASS' : 'FAIL'}   (warm-up p99 ${((tap.warmP99 / relay.warmP99 - 1) * 100).toFixed(1)}%, not a target)`);
+	console.log(
+		`  tap over relay  ${(p50Over * 100).toFixed(1)}%  ${(p99Over * 100).toFixed(1)}%   target ≤ 25%: ${p50Over <= 0.25 && p99Over <= 0.25 ? 'PASS' : 'FAIL'}   (warm-up p99 ${((tap.warmP99 / relay.warmP99 - 1) * 100).toFixed(1)}%, not a target)`,
+	);
 	const p50Added = tap.p50 - relay.p50;
 	console.log(`  tap p50 − relay p50: ${p50Added.toFixed(1)} µs   target ≤ 50 µs: ${p50Added <= 50 ? 'PASS' : 'FAIL'}`);
 	if (before) console.log(`  tap (before) p50 − relay p50: ${(before.p50 - relay.p50).toFixed(1)} µs`);
@@ -409,25 +467,51 @@ async function longStream(warnings) {
 		for (let k = 0; k < order.length; k++) {
 			const config = order[(k + i) % order.length];
 			let pid;
-			const result = await watchRss(() => pid, throughputDown(config, RSS_BYTES, (p) => (pid = p)));
-			for (const line of result.stderr.split('\n')) if (line.trim() !== '') warnings.add(`${config} (${RSS_BYTES / MIB} MiB): ${line.replace(/\(\/[^)]*\)$/, '(…)').replace(/\d+ (ms|bytes|times)/g, 'N $1')}`);
+			const result = await watchRss(
+				() => pid,
+				throughputDown(config, RSS_BYTES, (p) => (pid = p)),
+			);
+			for (const line of result.stderr.split('\n'))
+				if (line.trim() !== '')
+					warnings.add(
+						`${config} (${RSS_BYTES / MIB} MiB): ${line.replace(/\(\/[^)]*\)$/, '(…)').replace(/\d+ (ms|bytes|times)/g, 'N $1')}`,
+					);
 			(config === 'relay+file' ? floorRuns : runsOf[config]).push(result);
 		}
 	}
 
 	let relayPid;
-	const relayRss = await watchRss(() => relayPid, throughputDown('relay', RSS_BYTES, (pid) => (relayPid = pid)));
+	const relayRss = await watchRss(
+		() => relayPid,
+		throughputDown('relay', RSS_BYTES, (pid) => (relayPid = pid)),
+	);
 	for (const config of taps) {
 		console.log('');
-		console.log(`long stream (${config}): ${RSS_BYTES / MIB} MiB S→C in ${BLOCK}-byte lines, ${LONG_REPEAT} runs beside the relay+file floor (peak RSS = VmHWM)`);
-		console.log('  run   captured MiB   gap bytes   peak RSS MiB   MB/s   floor MB/s   tap/floor   waits (ms in all, longest)');
+		console.log(
+			`long stream (${config}): ${RSS_BYTES / MIB} MiB S→C in ${BLOCK}-byte lines, ${LONG_REPEAT} runs beside the relay+file floor (peak RSS = VmHWM)`,
+		);
+		console.log(
+			'  run   captured MiB   gap bytes   peak RSS MiB   MB/s   floor MB/s   tap/floor   waits (ms in all, longest)',
+		);
 		const rows = runsOf[config].map((run, i) => {
 			const recorded = run.end ? run.end.recorded.stdin + run.end.recorded.stdout + run.end.recorded.stderr : 0;
 			const missing = run.end ? run.end.missing.stdin + run.end.missing.stdout + run.end.missing.stderr : Number.NaN;
-			const complete = run.end?.complete === true && isCaptureComplete(run.stderr) && run.end.recorded.stdout >= RSS_BYTES;
+			const complete =
+				run.end?.complete === true && isCaptureComplete(run.stderr) && run.end.recorded.stdout >= RSS_BYTES;
 			const stalls = run.end?.stalls;
-			const row = {recorded, missing, complete, rss: run.peakRss, mbps: run.mbps, ratio: run.mbps / floorRuns[i].mbps, stalls};
-			const waits = stalls === undefined ? '0' : `${stalls.count} (${stalls.totalMs}, ${stalls.longestMs})${stalls.timedOut > 0 ? `, ${stalls.timedOut} ran out` : ''}`;
+			const row = {
+				recorded,
+				missing,
+				complete,
+				rss: run.peakRss,
+				mbps: run.mbps,
+				ratio: run.mbps / floorRuns[i].mbps,
+				stalls,
+			};
+			const waits =
+				stalls === undefined
+					? '0'
+					: `${stalls.count} (${stalls.totalMs}, ${stalls.longestMs})${stalls.timedOut > 0 ? `, ${stalls.timedOut} ran out` : ''}`;
 			console.log(
 				`  ${String(i + 1).padStart(3)} ${fmt(recorded / MIB, 1).padStart(14)} ${String(run.end ? missing : 'no end record').padStart(11)} ${fmt(row.rss / MIB, 1).padStart(14)} ${fmt(row.mbps)} ${fmt(floorRuns[i].mbps).padStart(12)} ${fmt(row.ratio, 2).padStart(11)}   ${waits}${complete ? '' : '   INCOMPLETE'}`,
 			);
@@ -438,19 +522,27 @@ async function longStream(warnings) {
 		const worstRatio = Math.min(...rows.map((row) => row.ratio));
 		const worstMissing = Math.max(...rows.map((row) => (Number.isNaN(row.missing) ? Infinity : row.missing)));
 		const longest = Math.max(0, ...rows.map((row) => row.stalls?.longestMs ?? 0));
-		console.log(`  median: peak RSS ${(median(rows.map((row) => row.rss)) / MIB).toFixed(1)} MiB, tap/floor ${median(rows.map((row) => row.ratio)).toFixed(2)}, gap bytes ${median(rows.map((row) => row.missing))}`);
-		console.log(`  worst:  peak RSS ${(worstRss / MIB).toFixed(1)} MiB, tap/floor ${worstRatio.toFixed(2)}, gap bytes ${worstMissing}, longest wait ${longest} ms; captures complete in ${completeRuns} of ${rows.length}`);
+		console.log(
+			`  median: peak RSS ${(median(rows.map((row) => row.rss)) / MIB).toFixed(1)} MiB, tap/floor ${median(rows.map((row) => row.ratio)).toFixed(2)}, gap bytes ${median(rows.map((row) => row.missing))}`,
+		);
+		console.log(
+			`  worst:  peak RSS ${(worstRss / MIB).toFixed(1)} MiB, tap/floor ${worstRatio.toFixed(2)}, gap bytes ${worstMissing}, longest wait ${longest} ms; captures complete in ${completeRuns} of ${rows.length}`,
+		);
 		const isMeasured = worstRss > 0;
 		console.log(
 			`  target: every capture complete, peak RSS < 150 MiB in every run: ${!isMeasured ? 'n/a (no /proc)' : completeRuns === rows.length && worstRss < 150 * MIB ? 'PASS' : 'FAIL'}   (throughput: median tap/floor ${median(rows.map((row) => row.ratio)).toFixed(2)}, target ≥ 0.90: ${median(rows.map((row) => row.ratio)) >= 0.9 ? 'PASS' : 'FAIL'})`,
 		);
 	}
 
-	console.log(`  relay ${(relayRss.peakRss / MIB).toFixed(1)} MiB at ${relayRss.mbps.toFixed(0)} MB/s; relay+file ${(median(floorRuns.map((run) => run.peakRss)) / MIB).toFixed(1)} MiB (median)`);
+	console.log(
+		`  relay ${(relayRss.peakRss / MIB).toFixed(1)} MiB at ${relayRss.mbps.toFixed(0)} MB/s; relay+file ${(median(floorRuns.map((run) => run.peakRss)) / MIB).toFixed(1)} MiB (median)`,
+	);
 }
 
 async function main() {
-	console.log(`mcp-wire tap benchmark · Node ${process.version} · ${os.cpus().length} CPUs · ${os.platform()}-${os.arch()}${QUICK ? ' · QUICK' : ''}`);
+	console.log(
+		`mcp-wire tap benchmark · Node ${process.version} · ${os.cpus().length} CPUs · ${os.platform()}-${os.arch()}${QUICK ? ' · QUICK' : ''}`,
+	);
 	console.log(`cli: ${BIN}`);
 	const warnings = new Set();
 	if (!LONG_ONLY) await shortStreams(warnings);

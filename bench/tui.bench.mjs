@@ -76,7 +76,7 @@ const mib = (bytes) => bytes / 1024 ** 2;
 // Part 1: the real CLI in a pseudo terminal.
 
 // Escape sequences (CSI, OSC, single-character) out of the terminal output, to look for text.
- 
+
 const ANSI = /\u001B(?:\[[0-9;?]*[ -/]*[@-~]|\][^\u0007\u001B]*(?:\u0007|\u001B\\)|[@-Z\\-_])/g;
 
 /** Peak RSS (VmHWM) of a process in bytes, or undefined when /proc cannot tell. */
@@ -157,7 +157,8 @@ function runInPty(bin, args, {isView}) {
 
 async function firstScreen() {
 	const versions = [{label: 'new', bin: path.join(ROOT, 'bin', 'mcp-wire.js')}];
-	if (BEFORE !== undefined) versions.push({label: 'before', bin: path.join(path.resolve(BEFORE), 'bin', 'mcp-wire.js')});
+	if (BEFORE !== undefined)
+		versions.push({label: 'before', bin: path.join(path.resolve(BEFORE), 'bin', 'mcp-wire.js')});
 	const runs = Object.fromEntries(versions.map((v) => [v.label, []]));
 	const starts = [];
 	const ratios = [];
@@ -180,23 +181,42 @@ async function firstScreen() {
 		}
 	}
 
-	const lines = [`first screen of \`view\` on ${path.basename(HUGE)} (${mib(statSize(HUGE)).toFixed(0)} MiB, 40 frames of 5 MB), real CLI in a ${COLUMNS}×${ROWS} pty, ${SCREEN_REPS} reps; ms since spawn (medians)`];
+	const lines = [
+		`first screen of \`view\` on ${path.basename(HUGE)} (${mib(statSize(HUGE)).toFixed(0)} MiB, 40 frames of 5 MB), real CLI in a ${COLUMNS}×${ROWS} pty, ${SCREEN_REPS} reps; ms since spawn (medians)`,
+	];
 	lines.push(`  version   first screen   frames drawn   key while loading   all shown   peak RSS MiB`);
 	for (const version of versions) {
 		const r = runs[version.label];
 		const rss = r.map((s) => s.peakRss).filter((v) => v !== undefined);
 		lines.push(
-			`  ${version.label.padEnd(8)}  ${median(r.map((s) => s.firstScreen)).toFixed(0).padStart(12)}   ${median(r.map((s) => s.framesDrawn)).toFixed(0).padStart(12)}   ${median(r.map((s) => s.keyMs)).toFixed(0).padStart(17)}   ${median(r.map((s) => s.loaded)).toFixed(0).padStart(9)}   ${rss.length > 0 ? mib(median(rss)).toFixed(0).padStart(12) : '           ?'}`,
+			`  ${version.label.padEnd(8)}  ${median(r.map((s) => s.firstScreen))
+				.toFixed(0)
+				.padStart(12)}   ${median(r.map((s) => s.framesDrawn))
+				.toFixed(0)
+				.padStart(12)}   ${median(r.map((s) => s.keyMs))
+				.toFixed(0)
+				.padStart(17)}   ${median(r.map((s) => s.loaded))
+				.toFixed(0)
+				.padStart(9)}   ${rss.length > 0 ? mib(median(rss)).toFixed(0).padStart(12) : '           ?'}`,
 		);
 	}
 
 	lines.push(`  \`mcp-wire --version\` (starting Node and the CLI on this machine): ${median(starts).toFixed(0)} ms`);
-	if (framesRatios.length > 0) lines.push(`  frames drawn new/before, median of per-rep ratios: ${median(framesRatios).toFixed(3)} (reps: ${framesRatios.map((r) => r.toFixed(3)).join(' ')})`);
-	if (ratios.length > 0) lines.push(`  first screen new/before, median of per-rep ratios: ${median(ratios).toFixed(3)} (reps: ${ratios.map((r) => r.toFixed(3)).join(' ')})`);
+	if (framesRatios.length > 0)
+		lines.push(
+			`  frames drawn new/before, median of per-rep ratios: ${median(framesRatios).toFixed(3)} (reps: ${framesRatios.map((r) => r.toFixed(3)).join(' ')})`,
+		);
+	if (ratios.length > 0)
+		lines.push(
+			`  first screen new/before, median of per-rep ratios: ${median(ratios).toFixed(3)} (reps: ${ratios.map((r) => r.toFixed(3)).join(' ')})`,
+		);
 	const screenMs = median(runs.new.map((s) => s.firstScreen));
 	lines.push(`  first screen ${screenMs.toFixed(0)} ms (target <= 1000) ${screenMs <= 1000 ? 'OK' : 'OVER'}`);
 	const newRss = runs.new.map((s) => s.peakRss).filter((v) => v !== undefined);
-	if (newRss.length > 0) lines.push(`  peak RSS ${mib(median(newRss)).toFixed(0)} MiB (target < 200) ${mib(median(newRss)) < 200 ? 'OK' : 'OVER'}`);
+	if (newRss.length > 0)
+		lines.push(
+			`  peak RSS ${mib(median(newRss)).toFixed(0)} MiB (target < 200) ${mib(median(newRss)) < 200 ? 'OK' : 'OVER'}`,
+		);
 	return lines;
 }
 
@@ -206,11 +226,20 @@ function statSize(file) {
 
 /** Part 3: peak RSS of the CLI's `view` by capture size. */
 async function rssBySize() {
-	const lines = [`peak RSS of \`view\` (real CLI in a pty) once the whole capture is shown`, `  capture                     all shown ms   peak RSS MiB`];
+	const lines = [
+		`peak RSS of \`view\` (real CLI in a pty) once the whole capture is shown`,
+		`  capture                     all shown ms   peak RSS MiB`,
+	];
 	for (const n of RSS_FRAMES) {
-		const seen = await runInPty(path.join(ROOT, 'bin', 'mcp-wire.js'), ['view', path.join(CAPTURE_DIR, `frames-${n}.ndjson`)], {isView: true});
+		const seen = await runInPty(
+			path.join(ROOT, 'bin', 'mcp-wire.js'),
+			['view', path.join(CAPTURE_DIR, `frames-${n}.ndjson`)],
+			{isView: true},
+		);
 		const rss = seen.peakRss === undefined ? undefined : mib(seen.peakRss);
-		lines.push(`  frames-${String(n).padEnd(20)} ${seen.loaded?.toFixed(0).padStart(12)}   ${rss === undefined ? '?' : rss.toFixed(0).padStart(12)}  (target < 200) ${rss !== undefined && rss < 200 ? 'OK' : 'OVER'}`);
+		lines.push(
+			`  frames-${String(n).padEnd(20)} ${seen.loaded?.toFixed(0).padStart(12)}   ${rss === undefined ? '?' : rss.toFixed(0).padStart(12)}  (target < 200) ${rss !== undefined && rss < 200 ? 'OK' : 'OVER'}`,
+		);
 		process.stderr.write(`${lines.at(-1)}\n`);
 	}
 
@@ -367,7 +396,11 @@ async function keyLatency() {
 
 async function main() {
 	const counts = [...new Set([100, FRAMES, ...RSS_FRAMES])].join(',');
-	const gen = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'gen-captures.mjs'), '--dir', CAPTURE_DIR, '--frames', counts], {stdio: 'inherit'});
+	const gen = spawnSync(
+		process.execPath,
+		[path.join(ROOT, 'bench', 'gen-captures.mjs'), '--dir', CAPTURE_DIR, '--frames', counts],
+		{stdio: 'inherit'},
+	);
 	if (gen.status !== 0) throw new Error('bench/gen-captures.mjs failed');
 	const lines = [];
 	if (!process.argv.includes('--skip-screen')) lines.push(...(await firstScreen()), '');

@@ -26,7 +26,8 @@ import ts from 'typescript';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'bundle');
-if (relative(root, outdir).split(/[\\/]/).length !== 2) throw new Error('dist/bundle must sit two levels below the package root (see src/cli/version.ts)');
+if (relative(root, outdir).split(/[\\/]/).length !== 2)
+	throw new Error('dist/bundle must sit two levels below the package root (see src/cli/version.ts)');
 
 /**
  * The TS SDK's types.js builds ~170 zod schemas when it loads; the probe's checks (src/core/jsonrpc/
@@ -50,12 +51,20 @@ const pureSdkSchemas = {
 				if (!ts.isVariableStatement(statement)) continue;
 				for (const declaration of statement.declarationList.declarations) {
 					const init = declaration.initializer;
-					if (init === undefined || !ts.isIdentifier(declaration.name) || ts.isArrowFunction(init) || ts.isFunctionExpression(init) || ts.isLiteralExpression(init)) continue;
+					if (
+						init === undefined ||
+						!ts.isIdentifier(declaration.name) ||
+						ts.isArrowFunction(init) ||
+						ts.isFunctionExpression(init) ||
+						ts.isLiteralExpression(init)
+					)
+						continue;
 					out += `${text.slice(last, init.getStart(source))}/* @__PURE__ */ (() => (${text.slice(init.getStart(source), init.getEnd())}))()`;
 					last = init.getEnd();
 				}
 			}
-			if (last === 0) throw new Error(`${args.path}: no top-level schema found to mark (has the SDK's types.js changed shape?)`);
+			if (last === 0)
+				throw new Error(`${args.path}: no top-level schema found to mark (has the SDK's types.js changed shape?)`);
 			return {contents: out + text.slice(last), loader: 'js'};
 		});
 	},
@@ -67,7 +76,8 @@ const pureSdkSchemas = {
  * throws when it loads (unreachable in that script: `buildProgram` loads only the command its argv names).
  * About half of the CLI's code, read and compiled (or deserialized from the code cache) at every probe.
  */
-const NOT_IN_PROBE_SCRIPT = /^\.\.?\/(commands\/(tap|view|attach|sessions|report|explain|doctor|wrap)|\.\.\/render\/tui\/[^/]+|render\/tui\/[^/]+)\.js$/;
+const NOT_IN_PROBE_SCRIPT =
+	/^\.\.?\/(commands\/(tap|view|attach|sessions|report|explain|doctor|wrap)|\.\.\/render\/tui\/[^/]+|render\/tui\/[^/]+)\.js$/;
 const probeOnly = {
 	name: 'probe-only',
 	setup(pluginBuild) {
@@ -104,7 +114,12 @@ await build({
 	// together with the CLI entry (main.js's import() of it resolves to the same file).
 	// sdk-schemas: the TS SDK's zod checks under a fixed name, for test/e2e/bundle.test.ts to compare with the
 	// SDK's own (view, report and attach import the same chunk).
-	entryPoints: {'mcp-wire': 'dist/cli/main.js', 'probe-command': 'dist/cli/commands/probe.js', 'capture-writer-worker': 'dist/tap/capture-writer-worker.js', 'sdk-schemas': 'dist/core/jsonrpc/sdk-schemas.js'},
+	entryPoints: {
+		'mcp-wire': 'dist/cli/main.js',
+		'probe-command': 'dist/cli/commands/probe.js',
+		'capture-writer-worker': 'dist/tap/capture-writer-worker.js',
+		'sdk-schemas': 'dist/core/jsonrpc/sdk-schemas.js',
+	},
 	outdir,
 	splitting: true,
 	format: 'esm',
@@ -137,21 +152,33 @@ const requireBuiltins = {
 		// exports its plain values by name, read once: not its lazy getters (reading them is what loads the
 		// modules this avoids), and not a CommonJS wrapper (esbuild's __toESM would define a getter per export,
 		// ~100 for node:fs, at each import). A name imported that is not exported here fails the build.
-		pluginBuild.onResolve({filter: REQUIRED_BUILTINS}, (args) => (args.namespace === 'required-builtin' ? {path: args.path, external: true} : {path: args.path, namespace: 'required-builtin'}));
+		pluginBuild.onResolve({filter: REQUIRED_BUILTINS}, (args) =>
+			args.namespace === 'required-builtin'
+				? {path: args.path, external: true}
+				: {path: args.path, namespace: 'required-builtin'},
+		);
 		pluginBuild.onLoad({filter: /.*/, namespace: 'required-builtin'}, (args) => {
 			// Asked of a fresh node: in this process some lazy exports were read already (they are then plain values).
 			const script = `const d = Object.getOwnPropertyDescriptors(require(${JSON.stringify(args.path)})); console.log(JSON.stringify(Object.keys(d).filter((k) => 'value' in d[k])))`;
-			const names = JSON.parse(execFileSync(process.execPath, ['-e', script], {encoding: 'utf8'})).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
-			return {contents: `const builtin = require(${JSON.stringify(args.path)});\nexport default builtin;\nexport const {${names.join(', ')}} = builtin;\n`, loader: 'js'};
+			const names = JSON.parse(execFileSync(process.execPath, ['-e', script], {encoding: 'utf8'})).filter(
+				(name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default',
+			);
+			return {
+				contents: `const builtin = require(${JSON.stringify(args.path)});\nexport default builtin;\nexport const {${names.join(', ')}} = builtin;\n`,
+				loader: 'js',
+			};
 		});
 	},
 };
 await build({
 	...common,
 	plugins: [pureSdkSchemas, requireBuiltins],
-	banner: {js: "import {createRequire as __mcpWireCreateRequire} from 'node:module';\nconst require = __mcpWireCreateRequire(import.meta.url);"},
+	banner: {
+		js: "import {createRequire as __mcpWireCreateRequire} from 'node:module';\nconst require = __mcpWireCreateRequire(import.meta.url);",
+	},
 	stdin: {
-		contents: "export * from './dist/cli/probe-early.js';\nexport {runCachedScript} from './dist/cli/code-cache.js';\nexport {fileURLToPath} from 'node:url';\n",
+		contents:
+			"export * from './dist/cli/probe-early.js';\nexport {runCachedScript} from './dist/cli/code-cache.js';\nexport {fileURLToPath} from 'node:url';\n",
 		resolveDir: root,
 		sourcefile: 'probe-early-entry.js',
 	},
@@ -205,7 +232,8 @@ await build({
 const cliScript = join(outdir, 'cli.cjs');
 const cliText = await readFile(cliScript, 'utf8');
 if (/[^\x00-\x7f]/.test(cliText)) {
-	if (/\\[^\x00-\x7f]/.test(cliText)) throw new Error(`${cliScript}: a backslash before a non-ASCII character: escaping it would change its meaning`);
+	if (/\\[^\x00-\x7f]/.test(cliText))
+		throw new Error(`${cliScript}: a backslash before a non-ASCII character: escaping it would change its meaning`);
 	const escaped = cliText.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 	writeFileSync(cliScript, escaped);
 }
@@ -215,4 +243,8 @@ if (/[^\x00-\x7f]/.test(cliText)) {
 // ends here with a hash of the whole text: a comment on the banner's line, so no other line moves.
 const built = await readFile(cliScript, 'latin1');
 const firstEnd = built.indexOf('\n');
-writeFileSync(cliScript, `${built.slice(0, firstEnd)} // build ${createHash('sha256').update(built).digest('hex').slice(0, 16)}${built.slice(firstEnd)}`, 'latin1');
+writeFileSync(
+	cliScript,
+	`${built.slice(0, firstEnd)} // build ${createHash('sha256').update(built).digest('hex').slice(0, 16)}${built.slice(firstEnd)}`,
+	'latin1',
+);

@@ -6,6 +6,10 @@ import {spawnSync} from 'node:child_process';
 
 const result = spawnSync('npx', ['vitest', 'run', 'test/fuzz/no-crash.test.ts', '--reporter=verbose'], {
 	stdio: 'inherit',
-	env: {...process.env, MCP_WIRE_FUZZ: 'full', NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --max-old-space-size=4096`.trim()},
+	env: {
+		...process.env,
+		MCP_WIRE_FUZZ: 'full',
+		NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --max-old-space-size=4096`.trim(),
+	},
 });
 process.exitCode = result.status ?? 1;

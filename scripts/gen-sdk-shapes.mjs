@@ -40,7 +40,8 @@ export const ROOT_SCHEMAS = Object.freeze({
  */
 const KNOWN_PREDICATES = Object.freeze({
 	"(v)=>v!==null&&(typeofv==='object'||typeofv==='function')": 'object-or-function',
-	"val=>{try{//atobthrowsaDOMExceptionifthestringcontainscharacters//thatarenotpartoftheBase64characterset.atob(val);returntrue;}catch{returnfalse;}}": 'base64',
+	'val=>{try{//atobthrowsaDOMExceptionifthestringcontainscharacters//thatarenotpartoftheBase64characterset.atob(val);returntrue;}catch{returnfalse;}}':
+		'base64',
 });
 
 /** zod string formats that are checked by their pattern alone (`z.iso.datetime()`, `z.iso.date()`, `z.iso.time()`). */
@@ -53,7 +54,8 @@ function checkOf(type, check) {
 	const def = check._zod.def;
 	if (def.when !== undefined && def.check !== 'max_length') return undefined;
 	if (type === 'number' && def.check === 'number_format' && def.format === 'safeint') return ['safeint'];
-	if (type === 'number' && (def.check === 'greater_than' || def.check === 'less_than') && typeof def.value === 'number') return [def.check === 'greater_than' ? 'gt' : 'lt', def.value, def.inclusive === true];
+	if (type === 'number' && (def.check === 'greater_than' || def.check === 'less_than') && typeof def.value === 'number')
+		return [def.check === 'greater_than' ? 'gt' : 'lt', def.value, def.inclusive === true];
 	if (type === 'array' && def.check === 'max_length' && typeof def.maximum === 'number') return ['max', def.maximum];
 	if (type === 'string' && def.check === 'custom' && typeof def.fn === 'function') {
 		const name = KNOWN_PREDICATES[squeeze(def.fn.toString())];
@@ -100,47 +102,77 @@ export function deriveSdkShapes(types) {
 			case 'any':
 			case 'never':
 			case 'boolean':
-				return only(def, ['type', 'checks']) && checks.length === 0 ? {t: def.type === 'any' ? 'unknown' : def.type} : opaque(`${def.type} def`);
+				return only(def, ['type', 'checks']) && checks.length === 0
+					? {t: def.type === 'any' ? 'unknown' : def.type}
+					: opaque(`${def.type} def`);
 			case 'string':
 				if (def.coerce === true) return opaque('string def');
 				if (only(def, ['type', 'checks', 'coerce'])) return withChecks({t: 'string'});
 				// z.iso.datetime() and its kin: a string whose check is its own pattern (zod's $ZodCheckStringFormat)
-				if (def.check === 'string_format' && PATTERN_FORMATS.includes(def.format) && def.pattern instanceof RegExp && only(def, ['type', 'checks', 'coerce', 'check', 'format', 'pattern', 'offset', 'local', 'precision'])) {
+				if (
+					def.check === 'string_format' &&
+					PATTERN_FORMATS.includes(def.format) &&
+					def.pattern instanceof RegExp &&
+					only(def, ['type', 'checks', 'coerce', 'check', 'format', 'pattern', 'offset', 'local', 'precision'])
+				) {
 					return withChecks({t: 'string', pattern: [def.pattern.source, def.pattern.flags]});
 				}
 				return opaque(`string def (${def.format ?? 'no format'})`);
 			case 'number':
-				return only(def, ['type', 'checks', 'coerce']) && def.coerce !== true ? withChecks({t: 'number'}) : opaque('number def');
+				return only(def, ['type', 'checks', 'coerce']) && def.coerce !== true
+					? withChecks({t: 'number'})
+					: opaque('number def');
 			case 'literal':
 			case 'enum': {
 				const values = [...schema._zod.values];
-				if (checks.length > 0 || !values.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) return opaque(`${def.type} values`);
+				if (checks.length > 0 || !values.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)))
+					return opaque(`${def.type} values`);
 				return {t: 'values', values};
 			}
 			case 'custom': {
 				const name = typeof def.fn === 'function' ? KNOWN_PREDICATES[squeeze(def.fn.toString())] : undefined;
-				return name !== undefined && checks.length === 0 ? {t: 'custom', predicate: name} : opaque('custom function not known');
+				return name !== undefined && checks.length === 0
+					? {t: 'custom', predicate: name}
+					: opaque('custom function not known');
 			}
 			case 'optional':
 			case 'default':
-				return only(def, ['type', 'innerType', 'defaultValue', 'checks']) && checks.length === 0 ? {t: def.type, inner: visit(def.innerType)} : opaque(`${def.type} def`);
+				return only(def, ['type', 'innerType', 'defaultValue', 'checks']) && checks.length === 0
+					? {t: def.type, inner: visit(def.innerType)}
+					: opaque(`${def.type} def`);
 			case 'array':
-				return only(def, ['type', 'element', 'checks']) ? withChecks({t: 'array', element: visit(def.element)}) : opaque('array def');
+				return only(def, ['type', 'element', 'checks'])
+					? withChecks({t: 'array', element: visit(def.element)})
+					: opaque('array def');
 			case 'union':
-				if (!only(def, ['type', 'options', 'checks']) || checks.length > 0) return opaque('union def (exclusive, discriminated or checked)');
+				if (!only(def, ['type', 'options', 'checks']) || checks.length > 0)
+					return opaque('union def (exclusive, discriminated or checked)');
 				return {t: 'union', options: def.options.map(visit)};
 			case 'record': {
 				const key = def.keyType._zod.def;
-				if (!only(def, ['type', 'keyType', 'valueType', 'checks']) || checks.length > 0 || key.type !== 'string' || (key.checks ?? []).length > 0 || key.coerce === true) return opaque('record def');
+				if (
+					!only(def, ['type', 'keyType', 'valueType', 'checks']) ||
+					checks.length > 0 ||
+					key.type !== 'string' ||
+					(key.checks ?? []).length > 0 ||
+					key.coerce === true
+				)
+					return opaque('record def');
 				return {t: 'record', value: visit(def.valueType)};
 			}
 			case 'object': {
 				if (!only(def, ['type', 'shape', 'catchall', 'checks']) || checks.length > 0) return opaque('object def');
 				const keys = Object.keys(def.shape);
-				if (keys.includes('__proto__') || Object.getOwnPropertySymbols(def.shape).length > 0) return opaque('object shape keys');
+				if (keys.includes('__proto__') || Object.getOwnPropertySymbols(def.shape).length > 0)
+					return opaque('object shape keys');
 				const shape = {};
 				for (const key of keys) shape[key] = visit(def.shape[key]);
-				const catchall = def.catchall === undefined ? 'strip' : def.catchall._zod.def.type === 'never' ? 'strict' : visit(def.catchall);
+				const catchall =
+					def.catchall === undefined
+						? 'strip'
+						: def.catchall._zod.def.type === 'never'
+							? 'strict'
+							: visit(def.catchall);
 				return {t: 'object', shape, catchall};
 			}
 			default:
@@ -182,7 +214,9 @@ export function installedVersions(root) {
 	const require = createRequire(join(root, 'package.json'));
 	// The SDK's exports map `./*` into dist/: its package.json is read from beside dist/.
 	const sdkTypes = require.resolve('@modelcontextprotocol/sdk/types.js');
-	const sdk = JSON.parse(readFileSync(join(sdkTypes.slice(0, sdkTypes.lastIndexOf(`${sep}dist${sep}`)), 'package.json'), 'utf8'));
+	const sdk = JSON.parse(
+		readFileSync(join(sdkTypes.slice(0, sdkTypes.lastIndexOf(`${sep}dist${sep}`)), 'package.json'), 'utf8'),
+	);
 	return {sdk: sdk.version, zod: require('zod/package.json').version};
 }
 
@@ -194,5 +228,7 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
 	const shapes = deriveSdkShapes(types);
 	writeFileSync(SHAPES_FILE, sdkShapesModule(shapes, [...types.SUPPORTED_PROTOCOL_VERSIONS], installedVersions(root)));
 	const opaque = shapes.nodes.filter((node) => node.t === 'opaque');
-	process.stdout.write(`${SHAPES_FILE}: ${shapes.nodes.length} nodes, ${opaque.length} opaque${opaque.length > 0 ? ` (${[...new Set(opaque.map((node) => node.why))].join('; ')})` : ''}\n`);
+	process.stdout.write(
+		`${SHAPES_FILE}: ${shapes.nodes.length} nodes, ${opaque.length} opaque${opaque.length > 0 ? ` (${[...new Set(opaque.map((node) => node.why))].join('; ')})` : ''}\n`,
+	);
 }

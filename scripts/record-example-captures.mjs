@@ -80,7 +80,8 @@ function escapeRegExp(text) {
 	return text.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const userPattern = user === undefined ? undefined : new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(user)}(?![A-Za-z0-9_])`);
+const userPattern =
+	user === undefined ? undefined : new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(user)}(?![A-Za-z0-9_])`);
 
 /** Replaces paths in every string inside a parsed record (header fields, finding details, the summary). */
 function scrubDeep(value) {
@@ -142,7 +143,10 @@ function scrubRecords(lines) {
 }
 
 function encode(record) {
-	return JSON.stringify(record).replaceAll(/[\u0085\u2028\u2029]/g, (char) => `\\u${char.codePointAt(0).toString(16).padStart(4, '0')}`);
+	return JSON.stringify(record).replaceAll(
+		/[\u0085\u2028\u2029]/g,
+		(char) => `\\u${char.codePointAt(0).toString(16).padStart(4, '0')}`,
+	);
 }
 
 function probe(entry) {
@@ -156,7 +160,9 @@ function probe(entry) {
 		const err = [];
 		child.stdout.on('data', (part) => out.push(part));
 		child.stderr.on('data', (part) => err.push(part));
-		child.on('close', (code) => resolve({code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8')}));
+		child.on('close', (code) =>
+			resolve({code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8')}),
+		);
 	});
 }
 
@@ -171,17 +177,25 @@ async function record(entry) {
 	const text = `${records.map((item) => encode(item)).join('\n')}\n`;
 	const leaks = [];
 	for (const item of records) {
-		const shown = JSON.stringify({...item, base64: undefined}) + (item.type === 'chunk' ? Buffer.from(item.base64, 'base64').toString('latin1') : '');
-		const what = replacements.find(([from]) => shown.includes(from))?.[0] ?? (userPattern?.test(shown) ? `the user name "${user}"` : undefined);
+		const shown =
+			JSON.stringify({...item, base64: undefined}) +
+			(item.type === 'chunk' ? Buffer.from(item.base64, 'base64').toString('latin1') : '');
+		const what =
+			replacements.find(([from]) => shown.includes(from))?.[0] ??
+			(userPattern?.test(shown) ? `the user name "${user}"` : undefined);
 		if (what !== undefined) {
 			leaks.push(`${what} in ${item.type}${item.type === 'chunk' ? ` ${item.stream}@${item.offset}` : ''}`);
 		}
 	}
 
 	writeFileSync(join(OUT_DIR, `${entry.name}.ndjson`), text);
-	const findings = records.filter((item) => item.type === 'finding').map((item) => `${item.code}@${item.stream}:${item.offset}`);
+	const findings = records
+		.filter((item) => item.type === 'finding')
+		.map((item) => `${item.code}@${item.stream}:${item.offset}`);
 	const note = rewritten.size > 0 ? ` (rewrote paths in ${[...rewritten].join(', ')})` : '';
-	process.stderr.write(`${entry.name}: exit ${run.code}, ${records.length} records${note}; ${findings.join(', ') || 'no findings'}\n`);
+	process.stderr.write(
+		`${entry.name}: exit ${run.code}, ${records.length} records${note}; ${findings.join(', ') || 'no findings'}\n`,
+	);
 	return leaks.length > 0 ? `${entry.name}: still holds ${leaks.join(', ')}` : undefined;
 }
 
@@ -201,5 +215,7 @@ for (const failure of failures) {
 	process.stderr.write(`record-example-captures: ${failure}\n`);
 }
 
-process.stderr.write(`record-example-captures: ${entries.length - failures.length}/${entries.length} clean in ${OUT_DIR.slice(ROOT.length + 1)}\n`);
+process.stderr.write(
+	`record-example-captures: ${entries.length - failures.length}/${entries.length} clean in ${OUT_DIR.slice(ROOT.length + 1)}\n`,
+);
 process.exit(failures.length === 0 ? 0 : 1);

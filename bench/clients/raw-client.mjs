@@ -4,10 +4,19 @@
 // R14 shutdown's first step (close stdin) and the wait for the exit. Usage: raw-client.mjs <server.mjs>
 import {spawn} from 'node:child_process';
 
-const child = spawn(process.execPath, [process.argv[2]], {stdio: ['pipe', 'pipe', 'pipe'], env: {PATH: process.env.PATH ?? ''}});
+const child = spawn(process.execPath, [process.argv[2]], {
+	stdio: ['pipe', 'pipe', 'pipe'],
+	env: {PATH: process.env.PATH ?? ''},
+});
 const send = (message) => child.stdin.write(`${JSON.stringify(message)}\n`);
 const steps = [
-	() => send({jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'raw', version: '0'}}}),
+	() =>
+		send({
+			jsonrpc: '2.0',
+			id: 0,
+			method: 'initialize',
+			params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'raw', version: '0'}},
+		}),
 	() => {
 		send({jsonrpc: '2.0', method: 'notifications/initialized'});
 		send({jsonrpc: '2.0', id: 1, method: 'tools/list'});

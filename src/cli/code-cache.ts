@@ -1,5 +1,17 @@
 import {Buffer, isAscii} from 'node:buffer';
-import {closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {
+	closeSync,
+	fstatSync,
+	mkdirSync,
+	openSync,
+	readdirSync,
+	readFileSync,
+	readSync,
+	renameSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import {createRequire, Module} from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -20,18 +32,27 @@ import vm from 'node:vm';
  * On Windows without `%LOCALAPPDATA%` the home directory is `facts.homedir`, else `%USERPROFILE%` (what
  * `os.homedir()` reads first there; `node:os` is not loaded for it: every module counts on the probe's start).
  */
-export function codeCacheDir(facts: {readonly platform: NodeJS.Platform; readonly env: NodeJS.ProcessEnv; readonly homedir?: string} = {platform: process.platform, env: process.env}): string | undefined {
+export function codeCacheDir(
+	facts: {readonly platform: NodeJS.Platform; readonly env: NodeJS.ProcessEnv; readonly homedir?: string} = {
+		platform: process.platform,
+		env: process.env,
+	},
+): string | undefined {
 	if (facts.platform === 'win32') {
 		const local = facts.env['LOCALAPPDATA'];
 		if (local !== undefined && local !== '') return path.win32.join(local, 'mcp-wire', 'Cache');
 		const home = facts.homedir ?? facts.env['USERPROFILE'];
-		return home === undefined || home === '' ? undefined : path.win32.join(home, 'AppData', 'Local', 'mcp-wire', 'Cache');
+		return home === undefined || home === ''
+			? undefined
+			: path.win32.join(home, 'AppData', 'Local', 'mcp-wire', 'Cache');
 	}
 	const xdg = facts.env['XDG_CACHE_HOME'];
 	if (xdg !== undefined && path.posix.isAbsolute(xdg)) return path.posix.join(xdg, 'mcp-wire');
 	const home = facts.env['HOME'];
 	if (home === undefined || !path.posix.isAbsolute(home)) return undefined;
-	return facts.platform === 'darwin' ? path.posix.join(home, 'Library', 'Caches', 'mcp-wire') : path.posix.join(home, '.cache', 'mcp-wire');
+	return facts.platform === 'darwin'
+		? path.posix.join(home, 'Library', 'Caches', 'mcp-wire')
+		: path.posix.join(home, '.cache', 'mcp-wire');
 }
 
 /**
@@ -58,7 +79,10 @@ export function firstLineOf(source: string): string {
 
 /** {@link codeCacheFile} for a script whose size (bytes), mtime (ms) and first line are known. */
 function cacheFileOf(file: string, size: number, mtimeMs: number, firstLine: string, cacheDir: string): string {
-	return path.join(cacheDir, `${path.basename(file)}-${cacheKey(`${file}\0${size}\0${mtimeMs}\0${process.version}\0${process.arch}\0${firstLine}`)}.v8cache`);
+	return path.join(
+		cacheDir,
+		`${path.basename(file)}-${cacheKey(`${file}\0${size}\0${mtimeMs}\0${process.version}\0${process.arch}\0${firstLine}`)}.v8cache`,
+	);
 }
 
 /**
@@ -138,7 +162,8 @@ export function pruneCodeCaches(cacheDir: string, script: string, kept: string, 
 		} else caches.push({file, mtimeMs});
 	}
 	caches.sort((a, b) => b.mtimeMs - a.mtimeMs);
-	for (const [i, {file, mtimeMs}] of caches.entries()) if (i >= KEPT_OTHER_CACHES || now - mtimeMs > CACHE_MAX_AGE_MS) remove(file);
+	for (const [i, {file, mtimeMs}] of caches.entries())
+		if (i >= KEPT_OTHER_CACHES || now - mtimeMs > CACHE_MAX_AGE_MS) remove(file);
 }
 
 /**
@@ -168,7 +193,7 @@ export interface CachedScript {
 /** Read up to `length` bytes of `fd` from its start into `buffer`; returns how many were read (fewer at an early end). */
 function readInto(fd: number, buffer: Buffer, length: number): number {
 	let got = 0;
-	for (let n; got < length && (n = readSync(fd, buffer, got, length - got, got)) > 0; ) got += n;
+	for (let n; got < length && (n = readSync(fd, buffer, got, length - got, got)) > 0;) got += n;
 	return got;
 }
 
@@ -179,7 +204,10 @@ function readInto(fd: number, buffer: Buffer, length: number): number {
  * cost ~1.5 ms of page faults per probe on this machine. An ASCII-only script (cli.cjs is made so,
  * scripts/bundle.mjs) is decoded as latin1, the same characters without UTF-8's decoding (~2.5 ms less).
  */
-function readScriptAndCache(file: string, cacheDir: string | undefined): {source: string; cacheFile?: string; cachedData?: Buffer} {
+function readScriptAndCache(
+	file: string,
+	cacheDir: string | undefined,
+): {source: string; cacheFile?: string; cachedData?: Buffer} {
 	let buffer: Buffer;
 	let source: string;
 	let cacheFile: string | undefined;
@@ -235,7 +263,14 @@ export function runCachedScript(file: string, cacheDir: string | undefined = cod
 	});
 	const cacheUsed = cachedData !== undefined && script.cachedDataRejected !== true;
 	const module = {exports: {} as Record<string, unknown>};
-	(script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+	(script.runInThisContext() as (...args: unknown[]) => void).call(
+		module.exports,
+		module.exports,
+		createRequire(file),
+		module,
+		file,
+		path.dirname(file),
+	);
 	const isThin = cachedData !== undefined && cachedBytes < source.length * THIN_CACHE_RATIO;
 	let saved = cacheUsed && !isThin;
 	return {

@@ -7,7 +7,10 @@ import {UsageError} from './exit-codes.js';
  * A config error and a `--config` file that does not exist are usage errors (exit 2) naming the file.
  * @param prefix what the error lines start with (e.g. `doctor: `)
  */
-export function discoverForCli(prefix: string, options: {readonly home: string; readonly cwd: string; readonly client?: ClientName; readonly config?: string}): ConfigFile[] {
+export function discoverForCli(
+	prefix: string,
+	options: {readonly home: string; readonly cwd: string; readonly client?: ClientName; readonly config?: string},
+): ConfigFile[] {
 	let files: ConfigFile[];
 	try {
 		files = discoverConfigs({
@@ -23,7 +26,9 @@ export function discoverForCli(prefix: string, options: {readonly home: string; 
 		throw error;
 	}
 	if (options.config !== undefined && !files.some((file) => file.exists)) {
-		throw new UsageError(`${prefix}--config ${options.config}: no such file (${path.resolve(options.cwd, options.config)})`);
+		throw new UsageError(
+			`${prefix}--config ${options.config}: no such file (${path.resolve(options.cwd, options.config)})`,
+		);
 	}
 	return files;
 }

@@ -34,7 +34,9 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
  */
 export async function buildProgram(argv: readonly string[] = []): Promise<Command> {
 	const program = new Command('mcp-wire')
-		.description('xxd for MCP: every byte on an MCP stdio transport, frame by frame, and the faults that break real clients')
+		.description(
+			'xxd for MCP: every byte on an MCP stdio transport, frame by frame, and the faults that break real clients',
+		)
 		.version(VERSION)
 		.enablePositionalOptions()
 		.showHelpAfterError('(run with --help for usage)')
@@ -47,7 +49,12 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
 		});
 	const named = argv[2];
 	// `--version` needs no command; a command name loads that one; anything else (`--help`, a typo) all of them.
-	const names = named === '--version' || named === '-V' ? [] : named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
+	const names =
+		named === '--version' || named === '-V'
+			? []
+			: named !== undefined && Object.hasOwn(COMMANDS, named)
+				? [named]
+				: Object.keys(COMMANDS);
 	for (const name of names) program.addCommand((await COMMANDS[name]!()).copyInheritedSettings(program));
 	return program;
 }
@@ -67,13 +74,22 @@ async function loadTui(first?: FirstScreenInfo): Promise<StartTui> {
 	// Before ink and the capture load: the TUI's process collects its garbage sooner (RSS, issue 12 goal 3).
 	(await import('./tui-heap.js')).tuneHeapForTui();
 	// Loaded before the capture is read: reading it meanwhile (5 MB frames) slows the loading down more than it gains.
-	const [{startTui}, {formatSummary}] = await Promise.all([import('../render/tui/start-tui.js'), import('../render/text/plain-log.js')]);
+	const [{startTui}, {formatSummary}] = await Promise.all([
+		import('../render/tui/start-tui.js'),
+		import('../render/text/plain-log.js'),
+	]);
 	return async (store, {session, loading}) => {
 		const isColor = resolveColor('auto', process.stdout);
 		// The TUI takes the alternate screen over (and leaves it when it quits).
 		firstScreen?.release();
 		firstScreen = undefined;
-		await startTui({store, stdin: process.stdin, stdout: process.stdout, color: isColor, ...(loading === undefined ? {} : {loading})});
+		await startTui({
+			store,
+			stdin: process.stdin,
+			stdout: process.stdout,
+			color: isColor,
+			...(loading === undefined ? {} : {loading}),
+		});
 		const summary = session.getSnapshot().summary;
 		for (const line of formatSummary(summary, {color: isColor})) process.stdout.write(`${line}\n`);
 		return exitCodeFor(summary, 'error');

@@ -15,7 +15,8 @@ export function collect(value: string, previous: string[]): string[] {
 export function parsePositiveInt(name: string): (value: string) => number {
 	return (value) => {
 		const n = Number(value);
-		if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`${name} takes a positive whole number, got "${value}"`);
+		if (!Number.isInteger(n) || n <= 0)
+			throw new InvalidArgumentError(`${name} takes a positive whole number, got "${value}"`);
 		return n;
 	};
 }
@@ -31,7 +32,8 @@ export function parseMs(name: string): (value: string) => number {
 	const positive = parsePositiveInt(name);
 	return (value) => {
 		const n = positive(value);
-		if (n > MAX_TIMER_MS) throw new InvalidArgumentError(`${name} takes at most ${MAX_TIMER_MS} ms (about 24.8 days), got "${value}"`);
+		if (n > MAX_TIMER_MS)
+			throw new InvalidArgumentError(`${name} takes at most ${MAX_TIMER_MS} ms (about 24.8 days), got "${value}"`);
 		return n;
 	};
 }
@@ -43,13 +45,22 @@ export function parseMs(name: string): (value: string) => number {
  * @param options the command's options (commander `Option`s: `long`, `short`, `required` = takes `<value>`)
  * @throws UsageError naming the option, when an option that takes a value is followed directly by `--`
  */
-export function checkValuesBeforeDashDash(command: string, options: readonly {readonly long?: string | undefined; readonly short?: string | undefined; readonly required: boolean}[], args: readonly string[]): void {
+export function checkValuesBeforeDashDash(
+	command: string,
+	options: readonly {
+		readonly long?: string | undefined;
+		readonly short?: string | undefined;
+		readonly required: boolean;
+	}[],
+	args: readonly string[],
+): void {
 	for (let i = 0; i < args.length; i++) {
 		const word = args[i]!;
 		if (word === '--') return;
 		const option = options.find((o) => o.long === word || o.short === word);
 		if (option === undefined || !option.required) continue;
-		if (args[i + 1] === '--') throw new UsageError(`${command}: ${word} needs a value before "--" (the server command starts after "--")`);
+		if (args[i + 1] === '--')
+			throw new UsageError(`${command}: ${word} needs a value before "--" (the server command starts after "--")`);
 		i += 1;
 	}
 }
@@ -60,9 +71,13 @@ export function checkValuesBeforeDashDash(command: string, options: readonly {re
  */
 export function parseIgnore(values: readonly string[]): FindingCode[] {
 	const known = new Set<string>(FINDING_CODES);
-	const codes = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+	const codes = values
+		.flatMap((v) => v.split(','))
+		.map((v) => v.trim())
+		.filter((v) => v !== '');
 	for (const code of codes) {
-		if (!known.has(code)) throw new UsageError(`--ignore: unknown finding code "${code}" (known: ${FINDING_CODES.join(', ')})`);
+		if (!known.has(code))
+			throw new UsageError(`--ignore: unknown finding code "${code}" (known: ${FINDING_CODES.join(', ')})`);
 	}
 	return codes as FindingCode[];
 }

@@ -7,7 +7,14 @@ import {createEventRedactor} from '../render/report/redact.js';
 import {localRedactOptions} from './redact-options.js';
 import {VERSION} from './version.js';
 import {createTimeOrder, type TimeOrder} from '../render/text/time-order.js';
-import {formatFinding, formatFrameHex, formatFrameLine, formatHeader, formatMarkLine, formatSummary} from '../render/text/plain-log.js';
+import {
+	formatFinding,
+	formatFrameHex,
+	formatFrameLine,
+	formatHeader,
+	formatMarkLine,
+	formatSummary,
+} from '../render/text/plain-log.js';
 
 /** Which renderer presents a session on stdout. */
 export type OutputMode = 'plain' | 'json' | 'report';
@@ -120,7 +127,9 @@ export function createPresenter(options: PresenterOptions): Presenter {
 				const writer = createNdjsonPieceWriter(writeText);
 				if (options.redact) {
 					// --json --redact: secrets masked in bytes too (same length, so offsets stay true).
-					const redactor = createEventRedactor(localRedactOptions(options.serverEnv, options.redactPayloads, session.meta));
+					const redactor = createEventRedactor(
+						localRedactOptions(options.serverEnv, options.redactPayloads, session.meta),
+					);
 					writer.header(redactor.meta(session.meta));
 					session.on((event: SessionEvent) => writer.event(redactor.event(event)));
 				} else {
@@ -166,7 +175,8 @@ export function createPresenter(options: PresenterOptions): Presenter {
 			session.on((event) => {
 				if (event.type === 'chunk') {
 					kept.chunk(event.chunk);
-					if (event.chunk.stream === 'stdout') stdoutChunks.push({end: event.chunk.offset + event.chunk.bytes.byteLength, tMs: event.chunk.tMs});
+					if (event.chunk.stream === 'stdout')
+						stdoutChunks.push({end: event.chunk.offset + event.chunk.bytes.byteLength, tMs: event.chunk.tMs});
 					return;
 				}
 				if (event.type === 'finding') {
@@ -174,7 +184,9 @@ export function createPresenter(options: PresenterOptions): Presenter {
 					return;
 				}
 				if (event.type === 'mark' || event.type === 'exit') {
-					const line = formatMarkLine(event.type === 'mark' ? event.mark : {type: 'exit', ...event.exit}, {color: options.isColor});
+					const line = formatMarkLine(event.type === 'mark' ? event.mark : {type: 'exit', ...event.exit}, {
+						color: options.isColor,
+					});
 					if (line !== undefined) ordered.add(event.type === 'mark' ? event.mark.tMs : event.exit.tMs, [line]);
 				} else if (event.type === 'frame') {
 					kept.frame(event.frame);
@@ -218,8 +230,13 @@ export function createPresenter(options: PresenterOptions): Presenter {
 			// Its frames, and its marks and exit (the wait that ended without a reply, the shutdown), in time order.
 			// When it answered, the wait's end is no news (a Content-Length reply ends it as "no response" to an NDJSON client).
 			const re = reprobe.getSnapshot();
-			const rows: {readonly tMs: number; readonly line: string}[] = re.frames.map((frame) => ({tMs: frame.firstTMs, line: formatFrameLine(frame, {color: options.isColor})}));
-			const answered = re.frames.some((frame) => frame.stream === 'stdout' && frame.kind !== 'text' && frame.kind !== 'blank');
+			const rows: {readonly tMs: number; readonly line: string}[] = re.frames.map((frame) => ({
+				tMs: frame.firstTMs,
+				line: formatFrameLine(frame, {color: options.isColor}),
+			}));
+			const answered = re.frames.some(
+				(frame) => frame.stream === 'stdout' && frame.kind !== 'text' && frame.kind !== 'blank',
+			);
 			const marks = answered ? re.marks.filter((mark) => mark.type !== 'timeout' && mark.type !== 'phase') : re.marks;
 			const exit = re.summary.exit;
 			for (const mark of [...marks, ...(exit === undefined ? [] : [{type: 'exit' as const, ...exit}])]) {
@@ -236,9 +253,12 @@ export function createPresenter(options: PresenterOptions): Presenter {
 		for (const group of shown.groups()) {
 			for (const finding of group.full) for (const line of formatFinding(finding, view, textOptions)) writeLine(line);
 			for (const finding of group.more) {
-				writeLine(`  also ${finding.code} at ${finding.stream} offset ${finding.offset}${finding.frameIndex === undefined ? '' : ` (frame ${finding.frameIndex})`}`);
+				writeLine(
+					`  also ${finding.code} at ${finding.stream} offset ${finding.offset}${finding.frameIndex === undefined ? '' : ` (frame ${finding.frameIndex})`}`,
+				);
 			}
-			if (group.count > FULL_PER_CODE + MORE_LINES) writeLine(`  … and ${group.count - FULL_PER_CODE - MORE_LINES} more ${group.code}`);
+			if (group.count > FULL_PER_CODE + MORE_LINES)
+				writeLine(`  … and ${group.count - FULL_PER_CODE - MORE_LINES} more ${group.code}`);
 			writeLine('');
 		}
 		for (const line of formatSummary(snapshot.summary, {color: options.isColor})) writeLine(line);
@@ -254,8 +274,12 @@ interface ShownFindings {
 }
 
 function createShownFindings(): ShownFindings {
-	const byCode = new Map<FindingCode, {code: FindingCode; full: Finding[]; more: Finding[]; count: number; rank: number}>();
-	const rankOf = (finding: Finding): number => (finding.severity === 'error' ? 2 : finding.severity === 'warning' ? 1 : 0);
+	const byCode = new Map<
+		FindingCode,
+		{code: FindingCode; full: Finding[]; more: Finding[]; count: number; rank: number}
+	>();
+	const rankOf = (finding: Finding): number =>
+		finding.severity === 'error' ? 2 : finding.severity === 'warning' ? 1 : 0;
 	return {
 		add(finding, kept) {
 			let group = byCode.get(finding.code);

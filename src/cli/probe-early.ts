@@ -14,11 +14,24 @@ import {VERSION} from './version.js';
  * made only of them and of {@link VALUE_OPTIONS} before `--` is understood here without commander. Any
  * other word before `--` (`--cwd`, a short flag, a typo) means no early start.
  */
-const PLAIN_FLAGS = new Set(['--json', '--hex', '--report', '--no-tui', '--verbose', '--redact', '--no-redact', '--redact-payloads', '--inherit-env']);
+const PLAIN_FLAGS = new Set([
+	'--json',
+	'--hex',
+	'--report',
+	'--no-tui',
+	'--verbose',
+	'--redact',
+	'--no-redact',
+	'--redact-payloads',
+	'--inherit-env',
+]);
 
 const KNOWN_CODES = new Set<string>(FINDING_CODES);
 /** A positive whole number of at most `max` digits' worth, written plainly (commander's parser also takes `1e3`: no early start then). */
-const isCount = (max: number) => (value: string): boolean => /^[1-9][0-9]*$/.test(value) && Number(value) <= max;
+const isCount =
+	(max: number) =>
+	(value: string): boolean =>
+		/^[1-9][0-9]*$/.test(value) && Number(value) <= max;
 
 /**
  * The probe's options that take a value (`--timeout 5000` or `--timeout=5000`), each with the test its value
@@ -35,7 +48,10 @@ const VALUE_OPTIONS: ReadonlyMap<string, (value: string) => boolean> = new Map([
 	[
 		'--ignore',
 		(value) => {
-			const codes = value.split(',').map((code) => code.trim()).filter((code) => code !== '');
+			const codes = value
+				.split(',')
+				.map((code) => code.trim())
+				.filter((code) => code !== '');
 			return codes.every((code) => KNOWN_CODES.has(code));
 		},
 	],
@@ -56,7 +72,9 @@ export interface EarlySpawnRequest {
  * The words before `--` read as the probe's options: the plain flags given and each value option's values
  * in order, or undefined when a word is neither (or a value fails its test, is missing, or starts with `-`).
  */
-function readOptions(words: readonly string[]): {readonly flags: ReadonlySet<string>; readonly values: ReadonlyMap<string, readonly string[]>} | undefined {
+function readOptions(
+	words: readonly string[],
+): {readonly flags: ReadonlySet<string>; readonly values: ReadonlyMap<string, readonly string[]>} | undefined {
 	const flags = new Set<string>();
 	const values = new Map<string, string[]>();
 	for (let i = 0; i < words.length; i++) {
@@ -89,7 +107,12 @@ function readOptions(words: readonly string[]): {readonly flags: ReadonlySet<str
  */
 export function earlySpawnRequest(
 	argv: readonly string[],
-	io: {readonly stdinIsTTY: boolean; readonly stdoutIsTTY: boolean; readonly env: NodeJS.ProcessEnv; readonly platform: NodeJS.Platform},
+	io: {
+		readonly stdinIsTTY: boolean;
+		readonly stdoutIsTTY: boolean;
+		readonly env: NodeJS.ProcessEnv;
+		readonly platform: NodeJS.Platform;
+	},
 ): EarlySpawnRequest | undefined {
 	if (argv[2] !== 'probe' || io.platform === 'win32') return undefined;
 	const dashDash = argv.indexOf('--', 3);
@@ -101,7 +124,8 @@ export function earlySpawnRequest(
 	const has = (flag: string): boolean => options.flags.has(flag);
 	if (has('--json') && has('--report')) return undefined;
 	// The probe command's own rule (commands/probe.ts): the TUI takes a terminal unless an output was asked for.
-	const isTui = !has('--no-tui') && !has('--json') && !has('--report') && !has('--hex') && io.stdoutIsTTY && io.stdinIsTTY;
+	const isTui =
+		!has('--no-tui') && !has('--json') && !has('--report') && !has('--hex') && io.stdoutIsTTY && io.stdinIsTTY;
 	if (isTui) return undefined;
 	const inheritEnv = has('--inherit-env');
 	let env: Record<string, string>;
@@ -120,7 +144,11 @@ export function earlySpawnRequest(
  * ES module build, and the probe command may run from the code-cached script (src/cli/code-cache.ts), a
  * second copy of this module.
  */
-const slot = ((globalThis as Record<symbol, unknown>)[Symbol.for('mcp-wire.early-probe')] ??= {}) as {value?: {readonly request: EarlySpawnRequest; readonly server: ProbeServer}; taken?: boolean; exchanged?: boolean};
+const slot = ((globalThis as Record<symbol, unknown>)[Symbol.for('mcp-wire.early-probe')] ??= {}) as {
+	value?: {readonly request: EarlySpawnRequest; readonly server: ProbeServer};
+	taken?: boolean;
+	exchanged?: boolean;
+};
 
 /**
  * Start the probe's server now, when `argv` is a command line {@link earlySpawnRequest} understands:
@@ -146,7 +174,11 @@ export function startEarlyProbe(argv: readonly string[] = process.argv): ProbeSe
 	};
 	const request = earlySpawnRequest(argv, io);
 	if (request === undefined) return undefined;
-	const server = startProbeServer({command: request.command, env: request.env, initialize: {protocolVersion: request.protocolVersion, clientVersion: VERSION}});
+	const server = startProbeServer({
+		command: request.command,
+		env: request.env,
+		initialize: {protocolVersion: request.protocolVersion, clientVersion: VERSION},
+	});
 	slot.value = {request, server};
 	return server;
 }
@@ -222,7 +254,8 @@ export function hasEarlyProbe(): boolean {
 	return slot.value !== undefined;
 }
 
-const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((value, i) => value === b[i]);
+const sameList = (a: readonly string[], b: readonly string[]): boolean =>
+	a.length === b.length && a.every((value, i) => value === b[i]);
 
 function sameEnv(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
 	const keys = Object.keys(a);

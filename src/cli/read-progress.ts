@@ -62,7 +62,15 @@ export function createReadProgress(options: ReadProgressOptions): ReadProgress {
 }
 
 /** Frames a replay has derived so far (0 before the header). */
-export function framesOf(replay: {readonly session: {getSnapshot(): {readonly summary: {readonly streams: Record<string, {readonly frames: number}>}}}} | undefined): number {
+export function framesOf(
+	replay:
+		| {
+				readonly session: {
+					getSnapshot(): {readonly summary: {readonly streams: Record<string, {readonly frames: number}>}};
+				};
+		  }
+		| undefined,
+): number {
 	if (replay === undefined) return 0;
 	const streams = replay.session.getSnapshot().summary.streams;
 	return Object.values(streams).reduce((sum, stream) => sum + stream.frames, 0);

@@ -21,7 +21,11 @@ function accountName(): string | undefined {
  * @param payloads `--redact-payloads`.
  * @param captured the session header (its `home` and `user` are used when present).
  */
-export function localRedactOptions(env?: Readonly<Record<string, string | undefined>>, payloads = false, captured?: Pick<SessionMeta, 'home' | 'user'>): RedactOptions {
+export function localRedactOptions(
+	env?: Readonly<Record<string, string | undefined>>,
+	payloads = false,
+	captured?: Pick<SessionMeta, 'home' | 'user'>,
+): RedactOptions {
 	let home: string | undefined = captured?.home;
 	if (home === undefined) {
 		try {
@@ -32,7 +36,12 @@ export function localRedactOptions(env?: Readonly<Record<string, string | undefi
 	}
 
 	const user = captured?.user ?? accountName();
-	return {...(home === undefined || home === '' ? {} : {home}), ...(user === undefined ? {} : {user}), ...(env === undefined ? {} : {env}), payloads};
+	return {
+		...(home === undefined || home === '' ? {} : {home}),
+		...(user === undefined ? {} : {user}),
+		...(env === undefined ? {} : {env}),
+		payloads,
+	};
 }
 
 /**
@@ -48,7 +57,9 @@ export function captureIdentity(): Pick<SessionMeta, 'home' | 'user'> {
 		home = undefined;
 	}
 
-	const fromEnv = [process.env['USER'], process.env['LOGNAME'], process.env['USERNAME']].find((name) => name !== undefined && name !== '');
+	const fromEnv = [process.env['USER'], process.env['LOGNAME'], process.env['USERNAME']].find(
+		(name) => name !== undefined && name !== '',
+	);
 	const user = fromEnv ?? accountName();
 	return {...(home === undefined || home === '' ? {} : {home}), ...(user === undefined || user === '' ? {} : {user})};
 }

@@ -12,12 +12,21 @@ import {summarizeEvidence} from '../core/detectors/evidence.js';
  * @param write takes one line without a newline (the caller adds the `mcp-wire:` prefix)
  * @returns a function that stops following the session
  */
-export function followVerbose(session: Session, init: Pick<SessionInit, 'pid' | 'purpose'>, write: (line: string) => void): () => void {
+export function followVerbose(
+	session: Session,
+	init: Pick<SessionInit, 'pid' | 'purpose'>,
+	write: (line: string) => void,
+): () => void {
 	const who = init.purpose === 'reprobe-content-length' ? 're-probe ' : '';
 	const command = session.meta.command.join(' ');
 	write(init.pid === undefined ? `${who}starting ${command}` : `${who}spawned pid ${init.pid}: ${command}`);
 	return session.on((event: SessionEvent) => {
-		const line = event.type === 'mark' ? markLine(event.mark) : event.type === 'exit' ? exitLine(event.exit.code, event.exit.signal, event.exit.tMs) : undefined;
+		const line =
+			event.type === 'mark'
+				? markLine(event.mark)
+				: event.type === 'exit'
+					? exitLine(event.exit.code, event.exit.signal, event.exit.tMs)
+					: undefined;
 		if (line !== undefined) write(`${who}${line}`);
 	});
 }
@@ -46,5 +55,7 @@ function markLine(mark: Mark): string | undefined {
 }
 
 function exitLine(code: number | null, signal: string | null, tMs: number): string {
-	return signal === null ? `the server exited with code ${code} ${at(tMs)}` : `the server was ended by ${signal} ${at(tMs)}`;
+	return signal === null
+		? `the server exited with code ${code} ${at(tMs)}`
+		: `the server was ended by ${signal} ${at(tMs)}`;
 }

@@ -66,7 +66,11 @@ export function unifiedDiff(before: string, after: string, label: string, contex
 		prefix++;
 	}
 	let suffix = 0;
-	while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) {
+	while (
+		suffix < a.length - prefix &&
+		suffix < b.length - prefix &&
+		a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
+	) {
 		suffix++;
 	}
 	const kinds: Array<' ' | '-' | '+'> = [

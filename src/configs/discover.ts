@@ -56,7 +56,15 @@ function candidates(options: DiscoverOptions, client: ClientName): Candidate[] {
 	const jsonc = 'jsonc' as const;
 	switch (client) {
 		case 'claude-desktop':
-			return [{client, scope: 'user', path: p.join(appDataDir(options), 'Claude', 'claude_desktop_config.json'), serversPath: ['mcpServers'], format: json}];
+			return [
+				{
+					client,
+					scope: 'user',
+					path: p.join(appDataDir(options), 'Claude', 'claude_desktop_config.json'),
+					serversPath: ['mcpServers'],
+					format: json,
+				},
+			];
 		case 'claude-code': {
 			const claudeJson = claudeJsonPath(options);
 			return [
@@ -79,7 +87,13 @@ function candidates(options: DiscoverOptions, client: ClientName): Candidate[] {
 			return [
 				{client, scope: 'user', path: p.join(userDir, 'mcp.json'), serversPath: ['servers'], format: jsonc},
 				{client, scope: 'user', path: p.join(userDir, 'settings.json'), serversPath: ['mcp', 'servers'], format: jsonc},
-				{client, scope: 'project', path: p.join(options.cwd, '.vscode', 'mcp.json'), serversPath: ['servers'], format: jsonc},
+				{
+					client,
+					scope: 'project',
+					path: p.join(options.cwd, '.vscode', 'mcp.json'),
+					serversPath: ['servers'],
+					format: jsonc,
+				},
 			];
 		}
 	}
@@ -99,7 +113,10 @@ export function clientFromPath(file: string, platform: NodeJS.Platform): ClientN
 	if (base === 'mcp.json' && parent === '.cursor') {
 		return 'cursor';
 	}
-	if ((base === 'mcp.json' && (parent === '.vscode' || parent === 'User')) || (base === 'settings.json' && parent === 'User')) {
+	if (
+		(base === 'mcp.json' && (parent === '.vscode' || parent === 'User')) ||
+		(base === 'settings.json' && parent === 'User')
+	) {
 		return 'vscode';
 	}
 	return undefined;
@@ -136,7 +153,15 @@ function explicitFile(options: DiscoverOptions, file: string): Candidate[] {
 			if (base === 'settings.json') {
 				return [{client, scope: 'user', path: file, serversPath: ['mcp', 'servers'], format: 'jsonc'}];
 			}
-			return [{client, scope: parent === '.vscode' ? 'project' : 'user', path: file, serversPath: ['servers'], format: 'jsonc'}];
+			return [
+				{
+					client,
+					scope: parent === '.vscode' ? 'project' : 'user',
+					path: file,
+					serversPath: ['servers'],
+					format: 'jsonc',
+				},
+			];
 		}
 	}
 }
@@ -168,8 +193,11 @@ function isFile(file: string): boolean {
  */
 export function discoverConfigs(options: DiscoverOptions): ConfigFile[] {
 	const p = pathApi(options.platform);
-	const list = options.config !== undefined
-		? explicitFile(options, p.resolve(options.cwd, options.config))
-		: CLIENT_NAMES.filter((client) => options.client === undefined || options.client === client).flatMap((client) => candidates(options, client));
+	const list =
+		options.config !== undefined
+			? explicitFile(options, p.resolve(options.cwd, options.config))
+			: CLIENT_NAMES.filter((client) => options.client === undefined || options.client === client).flatMap((client) =>
+					candidates(options, client),
+				);
 	return list.map((candidate) => ({...candidate, exists: isFile(candidate.path)}));
 }

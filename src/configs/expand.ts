@@ -33,24 +33,31 @@ export interface ExpandResult {
 export function expandEntry(entry: ServerEntry, options: ExpandOptions): ExpandResult {
 	const unresolved = new Set<string>();
 	const separator = options.platform === 'win32' ? '\\' : '/';
-	const basename = options.cwd.split(/[/\\]/).filter((part) => part !== '').pop() ?? '';
+	const basename =
+		options.cwd
+			.split(/[/\\]/)
+			.filter((part) => part !== '')
+			.pop() ?? '';
 	let expand: (value: string) => string;
 	switch (entry.client) {
 		case 'claude-desktop':
 			return {entry, unresolved: []};
 		case 'claude-code':
 			expand = (value) =>
-				value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (match, name: string, fallback: string | undefined) => {
-					const found = options.env[name];
-					if (found !== undefined) {
-						return found;
-					}
-					if (fallback !== undefined) {
-						return fallback;
-					}
-					unresolved.add(name);
-					return match;
-				});
+				value.replace(
+					/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+					(match, name: string, fallback: string | undefined) => {
+						const found = options.env[name];
+						if (found !== undefined) {
+							return found;
+						}
+						if (fallback !== undefined) {
+							return fallback;
+						}
+						unresolved.add(name);
+						return match;
+					},
+				);
 			break;
 		case 'vscode':
 		case 'cursor':

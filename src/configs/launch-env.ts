@@ -65,7 +65,11 @@ function modeOf(client: LaunchClient): LaunchMode {
 	}
 }
 
-function lookup(env: Readonly<Record<string, string | undefined>>, key: string, isWindows: boolean): string | undefined {
+function lookup(
+	env: Readonly<Record<string, string | undefined>>,
+	key: string,
+	isWindows: boolean,
+): string | undefined {
 	if (!isWindows) {
 		return env[key];
 	}
@@ -105,7 +109,9 @@ export function launchEnv(
 				env[key] = value;
 			}
 		}
-		notes.push(`${client === 'vscode' ? 'VS Code' : 'Claude Code'} passes its whole environment (here: this shell's) plus the config env`);
+		notes.push(
+			`${client === 'vscode' ? 'VS Code' : 'Claude Code'} passes its whole environment (here: this shell's) plus the config env`,
+		);
 	} else {
 		const allowList = isWindows ? SDK_ENV_ALLOWLIST_WIN32 : SDK_ENV_ALLOWLIST_POSIX;
 		const minimalPath = mode === 'gui-minimal' ? guiMinimalPath(platform) : undefined;
@@ -162,7 +168,9 @@ export function launchEnv(
 		.filter((key) => parentEnv[key] !== undefined && !kept.has(isWindows ? key.toUpperCase() : key))
 		.sort();
 	if (dropped.length > 0 && mode !== 'client-full') {
-		notes.push(`${dropped.length} variable${dropped.length === 1 ? '' : 's'} of this shell ${dropped.length === 1 ? 'is' : 'are'} not passed`);
+		notes.push(
+			`${dropped.length} variable${dropped.length === 1 ? '' : 's'} of this shell ${dropped.length === 1 ? 'is' : 'are'} not passed`,
+		);
 	}
 	return {env, mode, dropped, notes};
 }

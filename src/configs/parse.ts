@@ -94,7 +94,8 @@ export interface ParseFailure {
 }
 
 /** The result of {@link parseConfigText}: the syntax tree, or the first failure. */
-export type ParseResult = {readonly root: Node; readonly failure?: undefined} | {readonly root?: undefined; readonly failure: ParseFailure};
+export type ParseResult =
+	{readonly root: Node; readonly failure?: undefined} | {readonly root?: undefined; readonly failure: ParseFailure};
 
 const BOM = '\uFEFF';
 
@@ -155,9 +156,10 @@ function describeError(text: string, error: ParseError): ParseFailure {
 			}
 			return {
 				offset: error.offset,
-				message: code === 'PropertyNameExpected'
-					? `expected a property name in double quotes, found ${found}`
-					: `expected a value, found ${found}`,
+				message:
+					code === 'PropertyNameExpected'
+						? `expected a property name in double quotes, found ${found}`
+						: `expected a value, found ${found}`,
 			};
 		}
 		case 'InvalidCommentToken':

@@ -6,7 +6,15 @@ import {readFileSync} from 'node:fs';
 import type {Node} from 'jsonc-parser';
 import {createLineIndex, findProperty, firstInvalidUtf8, parseConfigText} from './parse.js';
 import {detectWrap} from './wrap-marker.js';
-import {ConfigError, type ConfigFile, type ConfigProblem, type ConfigProblemKind, type Position, type ServerEntry, type ServerTransport} from './types.js';
+import {
+	ConfigError,
+	type ConfigFile,
+	type ConfigProblem,
+	type ConfigProblemKind,
+	type Position,
+	type ServerEntry,
+	type ServerTransport,
+} from './types.js';
 
 /** The result of reading one config file: its well-formed entries and every problem found. */
 export interface ReadResult {
@@ -54,7 +62,9 @@ export function findServersNode(root: Node, file: ConfigFile): {node: Node | und
 		if (property === undefined && file.scope === 'local' && index === 1) {
 			const wanted = normaliseProjectKey(key);
 			property = (node.children ?? []).findLast(
-				(candidate) => typeof candidate.children?.[0]?.value === 'string' && normaliseProjectKey(candidate.children[0].value as string) === wanted,
+				(candidate) =>
+					typeof candidate.children?.[0]?.value === 'string' &&
+					normaliseProjectKey(candidate.children[0].value as string) === wanted,
 			);
 		}
 		const actualKey = property?.children?.[0]?.value;
@@ -107,7 +117,11 @@ export function parseServers(file: ConfigFile, text: string): ReadResult {
 	}
 	const containerName = containerPath.map((key) => JSON.stringify(key)).join(' → ');
 	if (container.type !== 'object') {
-		problem('not-object', container.offset, `${containerName} must be an object mapping server names to entries, found ${describe(container)}`);
+		problem(
+			'not-object',
+			container.offset,
+			`${containerName} must be an object mapping server names to entries, found ${describe(container)}`,
+		);
 		return {servers, problems};
 	}
 	const properties = (container.children ?? []).filter((property) => property.type === 'property');
@@ -125,10 +139,23 @@ export function parseServers(file: ConfigFile, text: string): ReadResult {
 		if (lastIndex.get(name) !== index) {
 			const later = properties[lastIndex.get(name) ?? index]?.children?.[0];
 			const laterAt = positionOf(later?.offset ?? keyNode.offset);
-			problem('duplicate-name', keyNode.offset, `server "${name}" is defined twice; the client uses the later one at line ${laterAt.line}`, name);
+			problem(
+				'duplicate-name',
+				keyNode.offset,
+				`server "${name}" is defined twice; the client uses the later one at line ${laterAt.line}`,
+				name,
+			);
 			continue;
 		}
-		const entry = readEntry(file, name, keyNode, valueNode, [...containerPath, name], positionOf(keyNode.offset), problem);
+		const entry = readEntry(
+			file,
+			name,
+			keyNode,
+			valueNode,
+			[...containerPath, name],
+			positionOf(keyNode.offset),
+			problem,
+		);
 		if (entry !== undefined) {
 			servers.push(entry);
 		}
@@ -178,7 +205,10 @@ function readEntry(
 	if (type !== undefined) {
 		transport = parseTransport(type);
 		if (transport === undefined && typeNode !== undefined) {
-			bad(typeNode, `server "${name}" has an unknown "type" ${JSON.stringify(type)} (expected "stdio", "http" or "sse")`);
+			bad(
+				typeNode,
+				`server "${name}" has an unknown "type" ${JSON.stringify(type)} (expected "stdio", "http" or "sse")`,
+			);
 		}
 	} else if (field('command') !== undefined) {
 		transport = 'stdio';
@@ -286,7 +316,10 @@ export function readServers(file: ConfigFile): ReadResult {
 	if (invalidUtf8At >= 0) {
 		const prefix = bytes.subarray(0, invalidUtf8At).toString('utf8');
 		const {line, column} = createLineIndex(prefix)(prefix.length);
-		return {servers: [], problems: [{kind: 'broken-json', file: file.path, line, column, message: 'the file is not valid UTF-8'}]};
+		return {
+			servers: [],
+			problems: [{kind: 'broken-json', file: file.path, line, column, message: 'the file is not valid UTF-8'}],
+		};
 	}
 	return parseServers(file, text);
 }
@@ -307,6 +340,9 @@ export function locateServer(files: readonly ConfigFile[], name: string): Config
 		} catch {
 			return false;
 		}
-		return result.servers.some((server) => server.name === name) || result.problems.some((problem) => problem.server === name);
+		return (
+			result.servers.some((server) => server.name === name) ||
+			result.problems.some((problem) => problem.server === name)
+		);
 	});
 }

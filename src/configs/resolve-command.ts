@@ -40,22 +40,27 @@ function isExecutableFile(file: string, isWindows: boolean): boolean {
  *   command that already has one is tried as is first.
  * Returns the absolute path found (the host's separators, since it is checked on this file system).
  */
-export function resolveCommand(command: string, pathValue: string, cwd: string, options: ResolveOptions = {}): string | null {
+export function resolveCommand(
+	command: string,
+	pathValue: string,
+	cwd: string,
+	options: ResolveOptions = {},
+): string | null {
 	const platform = options.platform ?? process.platform;
 	const isWindows = platform === 'win32';
 	if (command === '') {
 		return null;
 	}
-	const extensions = isWindows
-		? (options.pathExt ?? '.COM;.EXE;.BAT;.CMD').split(';').filter((ext) => ext !== '')
-		: [];
+	const extensions = isWindows ? (options.pathExt ?? '.COM;.EXE;.BAT;.CMD').split(';').filter((ext) => ext !== '') : [];
 	const names = (base: string): string[] => {
 		if (!isWindows) {
 			return [base];
 		}
 		const ext = path.extname(base).toLowerCase();
 		const hasKnownExt = ext !== '' && extensions.some((known) => known.toLowerCase() === ext);
-		return hasKnownExt ? [base, ...extensions.map((suffix) => base + suffix)] : extensions.map((suffix) => base + suffix);
+		return hasKnownExt
+			? [base, ...extensions.map((suffix) => base + suffix)]
+			: extensions.map((suffix) => base + suffix);
 	};
 	const hasSeparator = isWindows ? /[/\\]/.test(command) : command.includes('/');
 	if (hasSeparator) {

@@ -87,7 +87,8 @@ export interface ServerEntry {
  * - `no-program`: an interpreter with no program in `args` (`"command": "node"` alone reads its
  *   program from stdin); found by `mcp-wire doctor`, not by the reader.
  */
-export type ConfigProblemKind = 'broken-json' | 'not-object' | 'no-command' | 'bad-field' | 'duplicate-name' | 'no-program';
+export type ConfigProblemKind =
+	'broken-json' | 'not-object' | 'no-command' | 'bad-field' | 'duplicate-name' | 'no-program';
 
 /**
  * One problem found while reading a config file. `message` is one line without the file or position

@@ -17,7 +17,20 @@
  * structurally, which gives the same bytes except that an `args` property wrap added stays as `[]`.
  */
 import {randomBytes} from 'node:crypto';
-import {chmodSync, chownSync, closeSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync} from 'node:fs';
+import {
+	chmodSync,
+	chownSync,
+	closeSync,
+	fsyncSync,
+	openSync,
+	readFileSync,
+	realpathSync,
+	renameSync,
+	statSync,
+	unlinkSync,
+	writeFileSync,
+	writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import {applyEdits, getNodeValue, type Edit, type Node} from 'jsonc-parser';
 import {unifiedDiff} from './diff.js';
@@ -76,20 +89,32 @@ function loadEntry(file: ConfigFile, name: string): LoadedEntry {
 	if (invalidUtf8At >= 0) {
 		const prefix = bytes.subarray(0, invalidUtf8At).toString('utf8');
 		const position = createLineIndex(prefix)(prefix.length);
-		throw new ConfigError('broken-json', file.path, `${file.path}:${position.line}:${position.column}: the file is not valid UTF-8; not editing it`, position);
+		throw new ConfigError(
+			'broken-json',
+			file.path,
+			`${file.path}:${position.line}:${position.column}: the file is not valid UTF-8; not editing it`,
+			position,
+		);
 	}
 	const parsed = parseConfigText(text, file.format);
 	if (parsed.failure) {
 		const position = createLineIndex(text)(parsed.failure.offset);
-		throw new ConfigError('broken-json', file.path, `${file.path}:${position.line}:${position.column}: broken JSON: ${parsed.failure.message}; not editing it`, position);
+		throw new ConfigError(
+			'broken-json',
+			file.path,
+			`${file.path}:${position.line}:${position.column}: broken JSON: ${parsed.failure.message}; not editing it`,
+			position,
+		);
 	}
 	const where = file.serversPath.map((key) => JSON.stringify(key)).join(' → ');
 	const container = parsed.root.type === 'object' ? findServersNode(parsed.root, file).node : undefined;
-	const names = container?.type === 'object'
-		? (container.children ?? []).map((property) => String(property.children?.[0]?.value))
-		: [];
+	const names =
+		container?.type === 'object'
+			? (container.children ?? []).map((property) => String(property.children?.[0]?.value))
+			: [];
 	if (container?.type !== 'object' || findProperty(container, name) === undefined) {
-		const there = names.length === 0 ? 'there are no servers there' : `servers there: ${[...new Set(names)].join(', ')}`;
+		const there =
+			names.length === 0 ? 'there are no servers there' : `servers there: ${[...new Set(names)].join(', ')}`;
 		throw new ConfigError('unknown-server', file.path, `${file.path}: no server "${name}" under ${where} (${there})`);
 	}
 	const {servers, problems} = parseServers(file, text);
@@ -148,11 +173,19 @@ function argsInsertEdits(text: string, loaded: LoadedEntry, tokens: readonly str
 	const eol = eolOf(text);
 	if (argsNode === undefined) {
 		const commandProperty = commandNode.parent as Node;
-		const lineStart = Math.max(text.lastIndexOf('\n', commandProperty.offset - 1), text.lastIndexOf('\r', commandProperty.offset - 1)) + 1;
+		const lineStart =
+			Math.max(text.lastIndexOf('\n', commandProperty.offset - 1), text.lastIndexOf('\r', commandProperty.offset - 1)) +
+			1;
 		const lead = text.slice(lineStart, commandProperty.offset);
 		const isOwnLine = /^[ \t]*$/.test(lead) && lineStart > entryNode.offset;
 		const separator = isOwnLine ? `,${eol}${lead}` : ', ';
-		return [{offset: commandNode.offset + commandNode.length, length: 0, content: `${separator}"args": [${tokens.join(', ')}]`}];
+		return [
+			{
+				offset: commandNode.offset + commandNode.length,
+				length: 0,
+				content: `${separator}"args": [${tokens.join(', ')}]`,
+			},
+		];
 	}
 	const elements = argsNode.children ?? [];
 	const first = elements[0];
@@ -184,7 +217,11 @@ function argsInsertEdits(text: string, loaded: LoadedEntry, tokens: readonly str
  */
 export function planWrap(file: ConfigFile, name: string, tapCommand: readonly string[]): EditPlan {
 	const [tapProgram, ...tapArgs] = tapCommand;
-	if (tapProgram === undefined || tapArgs[tapArgs.length - 1] !== '--' || detectWrap([...tapCommand, 'x']) === undefined) {
+	if (
+		tapProgram === undefined ||
+		tapArgs[tapArgs.length - 1] !== '--' ||
+		detectWrap([...tapCommand, 'x']) === undefined
+	) {
 		throw new TypeError(`tapCommand must be "<mcp-wire launcher> tap [options] --", got ${JSON.stringify(tapCommand)}`);
 	}
 	const loaded = loadEntry(file, name);
@@ -211,7 +248,13 @@ function jsonEqual(a: unknown, b: unknown): boolean {
 	if (a === b) {
 		return true;
 	}
-	if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
+	if (
+		typeof a !== 'object' ||
+		typeof b !== 'object' ||
+		a === null ||
+		b === null ||
+		Array.isArray(a) !== Array.isArray(b)
+	) {
 		return false;
 	}
 	if (Array.isArray(a) && Array.isArray(b)) {
@@ -220,7 +263,10 @@ function jsonEqual(a: unknown, b: unknown): boolean {
 	const aRecord = a as Record<string, unknown>;
 	const bRecord = b as Record<string, unknown>;
 	const keys = Object.keys(aRecord);
-	return keys.length === Object.keys(bRecord).length && keys.every((key) => Object.hasOwn(bRecord, key) && jsonEqual(aRecord[key], bRecord[key]));
+	return (
+		keys.length === Object.keys(bRecord).length &&
+		keys.every((key) => Object.hasOwn(bRecord, key) && jsonEqual(aRecord[key], bRecord[key]))
+	);
 }
 
 /** The backup's raw entry text when the backup holds exactly the unwrapped entry; else undefined. */
@@ -289,7 +335,11 @@ export function planUnwrap(file: ConfigFile, name: string): EditPlan {
 	];
 	const after = applyEdits(text, edits);
 	const check = parseServers(file, after).servers.find((server) => server.name === name);
-	if (check === undefined || check.command !== unwrapped.command || JSON.stringify(check.args) !== JSON.stringify(originalArgs)) {
+	if (
+		check === undefined ||
+		check.command !== unwrapped.command ||
+		JSON.stringify(check.args) !== JSON.stringify(originalArgs)
+	) {
 		throw new Error(`internal error: unwrapping "${name}" in ${file.path} did not give the expected entry`);
 	}
 	return makePlan(file, loaded, 'unwrap', 'changed', after, 'args');
@@ -324,7 +374,11 @@ export interface ApplyResult {
 
 function writeFailed(file: ConfigFile, what: string, error: unknown): ConfigError {
 	const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-	return new ConfigError('write-failed', file.path, `${file.path}: cannot write ${what} (${code}); the config file is unchanged`);
+	return new ConfigError(
+		'write-failed',
+		file.path,
+		`${file.path}: cannot write ${what} (${code}); the config file is unchanged`,
+	);
 }
 
 /**
@@ -354,7 +408,12 @@ export function applyPlan(file: ConfigFile, plan: EditPlan): ApplyResult {
 	const backupPath = backupPathOf(file);
 	if (!plan.changed) {
 		const {text} = readConfigText(file);
-		if (text !== plan.before) throw new ConfigError('changed-on-disk', file.path, `${file.path} changed since the change was planned; nothing written, run the command again`);
+		if (text !== plan.before)
+			throw new ConfigError(
+				'changed-on-disk',
+				file.path,
+				`${file.path} changed since the change was planned; nothing written, run the command again`,
+			);
 		return {written: false, path: file.path, backupPath, backupWritten: false};
 	}
 	let lockTarget: string;
@@ -362,7 +421,11 @@ export function applyPlan(file: ConfigFile, plan: EditPlan): ApplyResult {
 		lockTarget = realpathSync(file.path);
 		const mode = statSync(lockTarget).mode;
 		if (process.platform !== 'win32' && (mode & 0o200) === 0) {
-			throw new ConfigError('read-only', file.path, `${file.path} is read-only (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); mcp-wire does not change a read-only config: make it writable (chmod u+w) if you mean it`);
+			throw new ConfigError(
+				'read-only',
+				file.path,
+				`${file.path} is read-only (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); mcp-wire does not change a read-only config: make it writable (chmod u+w) if you mean it`,
+			);
 		}
 	} catch (error) {
 		if (error instanceof ConfigError) throw error;
@@ -401,7 +464,11 @@ function withConfigLock<T>(file: ConfigFile, realPath: string, fn: () => T): T {
 				// released meanwhile
 			}
 			if (Date.now() > deadline) {
-				throw new ConfigError('write-failed', file.path, `${file.path}: another mcp-wire is editing it (lock file ${lock}); the config file is unchanged; run again, or remove the lock file if no mcp-wire runs`);
+				throw new ConfigError(
+					'write-failed',
+					file.path,
+					`${file.path}: another mcp-wire is editing it (lock file ${lock}); the config file is unchanged; run again, or remove the lock file if no mcp-wire runs`,
+				);
 			}
 			sleepSync(delay);
 		}
@@ -420,7 +487,11 @@ function withConfigLock<T>(file: ConfigFile, realPath: string, fn: () => T): T {
 function applyLocked(file: ConfigFile, plan: EditPlan, backupPath: string): ApplyResult {
 	const {text, bytes} = readConfigText(file);
 	if (text !== plan.before) {
-		throw new ConfigError('changed-on-disk', file.path, `${file.path} changed since the change was planned; nothing written, run the command again`);
+		throw new ConfigError(
+			'changed-on-disk',
+			file.path,
+			`${file.path} changed since the change was planned; nothing written, run the command again`,
+		);
 	}
 	let realPath: string;
 	let mode: number;
@@ -466,7 +537,10 @@ function applyLocked(file: ConfigFile, plan: EditPlan, backupPath: string): Appl
 
 /** Temp file in the target's folder + fsync + rename; the temp file is removed on failure. */
 function writeAtomic(target: string, bytes: Uint8Array, mode: number, uid: number, gid: number): void {
-	const temp = path.join(path.dirname(target), `.${path.basename(target)}.mcp-wire-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+	const temp = path.join(
+		path.dirname(target),
+		`.${path.basename(target)}.mcp-wire-${process.pid}-${randomBytes(4).toString('hex')}.tmp`,
+	);
 	let fd: number | undefined;
 	try {
 		fd = openSync(temp, 'wx', mode);

@@ -6,7 +6,15 @@
 export * from './types.js';
 export {Session, SLOW_RESPONSE_LIMITS_MS, type SessionOptions} from './session/session.js';
 export {replayEvents, type ReplayOptions} from './session/replay.js';
-export {CATALOG, CLIENT_FAMILY_LABEL, dressFinding, type CatalogEntry, type FindingDoc, type FindingExample, type ExampleStep} from './detectors/catalog.js';
+export {
+	CATALOG,
+	CLIENT_FAMILY_LABEL,
+	dressFinding,
+	type CatalogEntry,
+	type FindingDoc,
+	type FindingExample,
+	type ExampleStep,
+} from './detectors/catalog.js';
 export {FINDINGS_DOC_PATH, findingDocsRef} from './detectors/docs-ref.js';
 export {createFramer} from './framing/index.js';
 export type {Framer, FramerEmit, FramerOptions, FramerOutput, RawFrame} from './framing/framer.js';

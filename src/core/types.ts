@@ -239,11 +239,29 @@ export type Mark =
 	| {readonly type: 'stdin-closed'; readonly tMs: number}
 	| {readonly type: 'eof'; readonly stream: StreamName; readonly tMs: number}
 	| {readonly type: 'signal-sent'; readonly signal: 'SIGTERM' | 'SIGKILL'; readonly tMs: number}
-	| {readonly type: 'timeout'; readonly id: JsonRpcId; readonly method: string; readonly timeoutMs: number; readonly tMs: number}
+	| {
+			readonly type: 'timeout';
+			readonly id: JsonRpcId;
+			readonly method: string;
+			readonly timeoutMs: number;
+			readonly tMs: number;
+	  }
 	| {readonly type: 'phase'; readonly name: string; readonly tMs: number}
 	| {readonly type: 'evidence'; readonly evidence: ProcessEvidence; readonly tMs: number}
-	| {readonly type: 'reaped'; readonly pids: readonly number[]; readonly signal: 'SIGTERM' | 'SIGKILL'; readonly tMs: number}
-	| {readonly type: 'gap'; readonly stream: StreamName; readonly offset: number; readonly length: number; readonly reason: CaptureGapReason; readonly tMs: number};
+	| {
+			readonly type: 'reaped';
+			readonly pids: readonly number[];
+			readonly signal: 'SIGTERM' | 'SIGKILL';
+			readonly tMs: number;
+	  }
+	| {
+			readonly type: 'gap';
+			readonly stream: StreamName;
+			readonly offset: number;
+			readonly length: number;
+			readonly reason: CaptureGapReason;
+			readonly tMs: number;
+	  };
 
 /**
  * Why bytes are missing from a capture: `lag` (the capture writer fell the lag limit behind forwarding),
@@ -265,7 +283,18 @@ export type CaptureGapReason = 'lag' | 'write-failed' | 'writer-timeout' | 'writ
  * - `writing`: blocked writing stdout or stderr (the pipe is full);
  * - `zombie` / `stopped`; `unknown`: none of the above could be told.
  */
-export type ProcessActivity = 'reading-stdin' | 'idle' | 'timer' | 'waiting-child' | 'busy' | 'network' | 'reading' | 'writing' | 'zombie' | 'stopped' | 'unknown';
+export type ProcessActivity =
+	| 'reading-stdin'
+	| 'idle'
+	| 'timer'
+	| 'waiting-child'
+	| 'busy'
+	| 'network'
+	| 'reading'
+	| 'writing'
+	| 'zombie'
+	| 'stopped'
+	| 'unknown';
 
 /** The session's three pipes, as a process holds them: the fds on which it has each one open. */
 export interface PipeHolding {
@@ -431,7 +460,12 @@ export interface Summary {
 	 * while its capture had no room, so the capture could keep every byte; `timedOut` of those waits
 	 * reached `tap --capture-wait` and their read is a gap instead. Times in the capture include the waits.
 	 */
-	readonly stalls?: {readonly count: number; readonly totalMs: number; readonly longestMs: number; readonly timedOut: number};
+	readonly stalls?: {
+		readonly count: number;
+		readonly totalMs: number;
+		readonly longestMs: number;
+		readonly timedOut: number;
+	};
 }
 
 /** Everything a session emits, in order. Renderers observe this stream; the NDJSON records mirror it. */

@@ -18,26 +18,33 @@ export type ProjectApproval = 'approved' | 'disabled' | 'pending';
 function readJson(file: string): Record<string, unknown> | undefined {
 	try {
 		const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
-		return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+		return value !== null && typeof value === 'object' && !Array.isArray(value)
+			? (value as Record<string, unknown>)
+			: undefined;
 	} catch {
 		return undefined;
 	}
 }
 
-const names = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+const names = (value: unknown): string[] =>
+	Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
 /**
  * Whether Claude Code would start project server `name` in project `cwd`. `env` is read for
  * `CLAUDE_CONFIG_DIR` (which moves `~/.claude` and `~/.claude.json`). A rejection in any source wins
  * over an approval; unreadable files count as absent.
  */
-export function projectApproval(name: string, options: {readonly home: string; readonly cwd: string; readonly env: Readonly<Record<string, string | undefined>>}): ProjectApproval {
+export function projectApproval(
+	name: string,
+	options: {readonly home: string; readonly cwd: string; readonly env: Readonly<Record<string, string | undefined>>},
+): ProjectApproval {
 	const configDir = options.env['CLAUDE_CONFIG_DIR'];
 	const hasConfigDir = configDir !== undefined && configDir !== '';
 	const userDir = hasConfigDir ? configDir : path.join(options.home, '.claude');
 	const claudeJson = readJson(path.join(hasConfigDir ? configDir : options.home, '.claude.json'));
 	const projects = claudeJson?.['projects'];
-	const project = projects !== null && typeof projects === 'object' ? (projects as Record<string, unknown>)[options.cwd] : undefined;
+	const project =
+		projects !== null && typeof projects === 'object' ? (projects as Record<string, unknown>)[options.cwd] : undefined;
 	const legacy = project !== null && typeof project === 'object' ? (project as Record<string, unknown>) : undefined;
 	const trusted = legacy?.['hasTrustDialogAccepted'] === true;
 	const sources = [
@@ -47,6 +54,12 @@ export function projectApproval(name: string, options: {readonly home: string; r
 		legacy,
 	].filter((source): source is Record<string, unknown> => source !== undefined);
 	if (sources.some((source) => names(source['disabledMcpjsonServers']).includes(name))) return 'disabled';
-	if (sources.some((source) => source['enableAllProjectMcpServers'] === true || names(source['enabledMcpjsonServers']).includes(name))) return 'approved';
+	if (
+		sources.some(
+			(source) =>
+				source['enableAllProjectMcpServers'] === true || names(source['enabledMcpjsonServers']).includes(name),
+		)
+	)
+		return 'approved';
 	return 'pending';
 }

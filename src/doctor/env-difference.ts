@@ -26,13 +26,28 @@ const MAX_SINGLES = 3;
 const LIKELY: Readonly<Record<'spawn' | 'silent' | 'exit', readonly string[]>> = {
 	spawn: ['PATH'],
 	silent: ['PYTHONUNBUFFERED', 'PATH', 'VIRTUAL_ENV', 'PYTHONPATH', 'NODE_OPTIONS'],
-	exit: ['PATH', 'VIRTUAL_ENV', 'PYTHONPATH', 'NODE_OPTIONS', 'NODE_PATH', 'PYTHONHOME', 'CONDA_PREFIX', 'PYTHONUNBUFFERED'],
+	exit: [
+		'PATH',
+		'VIRTUAL_ENV',
+		'PYTHONPATH',
+		'NODE_OPTIONS',
+		'NODE_PATH',
+		'PYTHONHOME',
+		'CONDA_PREFIX',
+		'PYTHONUNBUFFERED',
+	],
 };
 
-const kindOf = (code: FindingCode | undefined): keyof typeof LIKELY => (code === 'spawn-failed' ? 'spawn' : code === 'early-exit' ? 'exit' : 'silent');
+const kindOf = (code: FindingCode | undefined): keyof typeof LIKELY =>
+	code === 'spawn-failed' ? 'spawn' : code === 'early-exit' ? 'exit' : 'silent';
 
 /** Codes of failures an environment can cause, and so worth a full-environment re-probe. */
-export const ENV_SENSITIVE_CODES: ReadonlySet<FindingCode> = new Set(['spawn-failed', 'early-exit', 'no-response', 'unflushed-output']);
+export const ENV_SENSITIVE_CODES: ReadonlySet<FindingCode> = new Set([
+	'spawn-failed',
+	'early-exit',
+	'no-response',
+	'unflushed-output',
+]);
 
 /** Variables whose values are safe and useful to print ("PYTHONUNBUFFERED=1"); others are named only. */
 const SHOWN_VALUES: ReadonlySet<string> = new Set([
@@ -60,7 +75,10 @@ export function showVariable(name: string, env: Readonly<Record<string, string>>
 }
 
 /** Names whose values differ between the two environments (set in `fullEnv` only, or set differently). */
-export function differingVariables(baseEnv: Readonly<Record<string, string>>, fullEnv: Readonly<Record<string, string>>): string[] {
+export function differingVariables(
+	baseEnv: Readonly<Record<string, string>>,
+	fullEnv: Readonly<Record<string, string>>,
+): string[] {
 	return Object.keys(fullEnv).filter((key) => fullEnv[key] !== baseEnv[key]);
 }
 
@@ -70,7 +88,11 @@ export function differingVariables(baseEnv: Readonly<Record<string, string>>, fu
  * sorted by name, with interactive-shell noise (`SHLVL`, `_`, `OLDPWD`, `SSL_*`…, see `isShellNoise`)
  * last.
  */
-export function orderCandidates(candidates: readonly string[], code: FindingCode | undefined, named: readonly string[] = []): string[] {
+export function orderCandidates(
+	candidates: readonly string[],
+	code: FindingCode | undefined,
+	named: readonly string[] = [],
+): string[] {
 	const present = new Set(candidates);
 	const fromStderr = named.filter((name, index) => present.has(name) && named.indexOf(name) === index);
 	const likely = LIKELY[kindOf(code)].filter((name) => present.has(name) && !fromStderr.includes(name));
@@ -99,10 +121,23 @@ export function envInterpreter(file: string): string | undefined {
  * finds a different file of that name (a system `python3` instead of the pyenv one). In `fullPath`
  * order, each folder once.
  */
-export function pathEntriesFor(command: string, clientPath: string, fullPath: string, cwd: string, platform: NodeJS.Platform): string[] {
+export function pathEntriesFor(
+	command: string,
+	clientPath: string,
+	fullPath: string,
+	cwd: string,
+	platform: NodeJS.Platform,
+): string[] {
 	const delimiter = platform === 'win32' ? ';' : ':';
-	const have = new Set(clientPath.split(delimiter).filter((dir) => dir !== '').map((dir) => normalizeDir(dir, platform)));
-	const extra = [...new Set(fullPath.split(delimiter).filter((dir) => dir !== '' && !have.has(normalizeDir(dir, platform))))];
+	const have = new Set(
+		clientPath
+			.split(delimiter)
+			.filter((dir) => dir !== '')
+			.map((dir) => normalizeDir(dir, platform)),
+	);
+	const extra = [
+		...new Set(fullPath.split(delimiter).filter((dir) => dir !== '' && !have.has(normalizeDir(dir, platform)))),
+	];
 	const hasSeparator = platform === 'win32' ? /[/\\]/.test(command) : command.includes('/');
 	const names: string[] = hasSeparator ? [] : [command];
 	const target = resolveCommand(command, fullPath, cwd, {platform});
@@ -219,7 +254,10 @@ export async function findEnvDifference(options: EnvDifferenceOptions): Promise<
 		const found = pathEntriesFor(options.command[0] ?? '', clientPath, fullPath, options.cwd, options.platform);
 		if (found.length > 0 && probes < max) {
 			const env = envWith(set.filter((name) => name !== 'PATH'));
-			const key = Object.keys(env).find((name) => (options.platform === 'win32' ? name.toUpperCase() === 'PATH' : name === 'PATH')) ?? 'PATH';
+			const key =
+				Object.keys(env).find((name) =>
+					options.platform === 'win32' ? name.toUpperCase() === 'PATH' : name === 'PATH',
+				) ?? 'PATH';
 			env[key] = [clientPath, ...found].filter((part) => part !== '').join(options.platform === 'win32' ? ';' : ':');
 			probes += 1;
 			const outcome = await options.works(env);

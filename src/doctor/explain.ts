@@ -24,7 +24,11 @@ function listNames(names: readonly string[]): string {
  * PYTHONUNBUFFERED=1; add it to the config's env`, or for a PATH folder `works only because your
  * shell's PATH has /home/me/.nvm/versions/node/v22.1.0/bin; put the absolute path … in "command"`.
  */
-export function explainEnvDifference(difference: EnvDifference, target: ProbeTarget, platform: NodeJS.Platform): string {
+export function explainEnvDifference(
+	difference: EnvDifference,
+	target: ProbeTarget,
+	platform: NodeJS.Platform,
+): string {
 	const label = CLIENT_LABEL[target.file.client];
 	const vars = difference.variables;
 	if (!difference.minimal) {
@@ -57,11 +61,15 @@ export function explainEnvDifference(difference: EnvDifference, target: ProbeTar
  */
 export function explainFinding(finding: Finding, others: readonly Finding[] = []): string {
 	if (finding.code === 'unanswered-request') {
-		const cause = others.find((other) => other !== finding && other.severity === 'error' && other.code !== 'unanswered-request');
+		const cause = others.find(
+			(other) => other !== finding && other.severity === 'error' && other.code !== 'unanswered-request',
+		);
 		if (cause !== undefined) return `${finding.message}; likely cause ${cause.code}: ${cause.hint}`;
 	}
 	const tail = finding.detail?.['stderrTail'];
-	const text = Array.isArray(tail) ? informativeLine(tail.filter((line): line is string => typeof line === 'string')) : undefined;
+	const text = Array.isArray(tail)
+		? informativeLine(tail.filter((line): line is string => typeof line === 'string'))
+		: undefined;
 	if (text === undefined) return finding.hint;
 	return `stderr: ${text.length > 160 ? `${text.slice(0, 157)}...` : text}; ${finding.hint}`;
 }
@@ -75,15 +83,23 @@ export function explainFinding(finding: Finding, others: readonly Finding[] = []
  * server only with --try-env WEATHER_API_KEY)`. `line` is the stderr line shown first, if any. Never
  * shows a value.
  */
-export function explainMissingVariables(names: readonly string[], target: ProbeTarget, shellEnv: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform, line?: string): string {
+export function explainMissingVariables(
+	names: readonly string[],
+	target: ProbeTarget,
+	shellEnv: Readonly<Record<string, string | undefined>>,
+	platform: NodeJS.Platform,
+	line?: string,
+): string {
 	const label = CLIENT_LABEL[target.file.client];
 	const them = names.length === 1 ? 'it' : 'them';
 	const head = line === undefined ? '' : `stderr: ${line.length > 160 ? `${line.slice(0, 157)}...` : line}; `;
 	const text = `${head}the server's stderr names ${listNames(names)} as missing and ${label} does not give ${them}: add ${them} to "env" of "${target.entry.name}" in ${target.file.path}`;
 	const inShell = names.filter((name) => (envValue(shellEnv, name, platform) ?? '') !== '');
-	if (inShell.length === 0) return target.mode === 'client-full' ? text : `${text} (your shell does not set ${them} either)`;
+	if (inShell.length === 0)
+		return target.mode === 'client-full' ? text : `${text} (your shell does not set ${them} either)`;
 	const untried = inShell.filter((name) => envValue(target.fullEnv, name, platform) === undefined);
-	if (untried.length === 0) return `${text} (your shell sets ${inShell.length === names.length ? them : listNames(inShell)})`;
+	if (untried.length === 0)
+		return `${text} (your shell sets ${inShell.length === names.length ? them : listNames(inShell)})`;
 	return `${text} (your shell sets ${listNames(inShell)}; doctor passes a variable to a server only with --try-env ${untried.join(',')})`;
 }
 
@@ -93,7 +109,11 @@ export function withEnvDifference(finding: Finding, difference: EnvDifference): 
 		...finding,
 		detail: {
 			...finding.detail,
-			envDifference: {variables: [...difference.variables], ...(difference.pathEntries ? {pathEntries: [...difference.pathEntries]} : {}), minimal: difference.minimal},
+			envDifference: {
+				variables: [...difference.variables],
+				...(difference.pathEntries ? {pathEntries: [...difference.pathEntries]} : {}),
+				minimal: difference.minimal,
+			},
 		},
 	};
 }
@@ -131,7 +151,9 @@ export function explainNotOnPath(target: ProbeTarget, platform: NodeJS.Platform)
 	const elsewhere = resolveCommand(program, fullPath, target.cwd, {platform});
 	const label = CLIENT_LABEL[target.file.client];
 	const pathText = target.clientPath === '' ? 'no PATH' : `PATH ${target.clientPath}`;
-	if (target.mode === 'client-full') return `\`${program}\` is not on your PATH: install it, fix the name, or put its absolute path in "command"`;
-	if (elsewhere !== null) return `\`${program}\` is ${elsewhere} in your shell but ${label} searches ${pathText}; put the absolute path in "command"`;
+	if (target.mode === 'client-full')
+		return `\`${program}\` is not on your PATH: install it, fix the name, or put its absolute path in "command"`;
+	if (elsewhere !== null)
+		return `\`${program}\` is ${elsewhere} in your shell but ${label} searches ${pathText}; put the absolute path in "command"`;
 	return `\`${program}\` is not on ${label}'s ${pathText}: install it, fix the name, or put its absolute path in "command"`;
 }

@@ -26,7 +26,11 @@ export function rowCells(row: DoctorRow): string[] {
 	const finding = row.finding?.code ?? (row.problem ? 'config' : '—');
 	let fix: string;
 	if (row.status === 'skipped') fix = row.reason ?? '';
-	else if (row.problem) fix = row.problem.kind === 'broken-json' ? `${row.fix ?? ''} (${CLIENT_LABEL[row.client]} loads no server from this file)` : (row.fix ?? '');
+	else if (row.problem)
+		fix =
+			row.problem.kind === 'broken-json'
+				? `${row.fix ?? ''} (${CLIENT_LABEL[row.client]} loads no server from this file)`
+				: (row.fix ?? '');
 	else if (row.finding === undefined && row.reason !== undefined) fix = `${row.reason}; ${row.fix ?? ''}`;
 	else fix = row.fix ?? '';
 	return [row.client, row.scope, row.name ?? '(file)', STATUS_TEXT[row.status], startup, tools, finding, fix];
@@ -54,13 +58,17 @@ export function formatTable(rows: readonly DoctorRow[], options: FormatOptions):
 		'not-checked': chalk.dim,
 	};
 	const cells = rows.map(rowCells);
-	const widths = TABLE_COLUMNS.map((title, column) => Math.max(title.length, ...cells.map((line) => [...line[column]!].length)));
+	const widths = TABLE_COLUMNS.map((title, column) =>
+		Math.max(title.length, ...cells.map((line) => [...line[column]!].length)),
+	);
 	const pad = (text: string, column: number): string => {
 		if (column === TABLE_COLUMNS.length - 1) return text;
 		const fill = ' '.repeat(widths[column]! - [...text].length);
 		return RIGHT_ALIGNED.has(column) ? fill + text : text + fill;
 	};
-	const header = TABLE_COLUMNS.map((title, column) => pad(title, column)).join('  ').trimEnd();
+	const header = TABLE_COLUMNS.map((title, column) => pad(title, column))
+		.join('  ')
+		.trimEnd();
 	const lines = cells.map((line, index) =>
 		line
 			.map((text, column) => (column === 3 ? paint[rows[index]!.status](pad(text, column)) : pad(text, column)))
@@ -120,7 +128,9 @@ export function formatReport(report: DoctorReport, options: FormatOptions): stri
 	// One column of labels, the paths aligned after it and shell-quoted when they need it, so they paste after `mcp-wire view`.
 	const entries = report.rows.flatMap((row): (readonly [string, string])[] => [
 		...(row.capture ? [[`${row.client}/${row.name ?? ''}`, row.capture] as const] : []),
-		...(row.fullEnvCapture ? [[`${row.client}/${row.name ?? ''} (your shell's environment)`, row.fullEnvCapture] as const] : []),
+		...(row.fullEnvCapture
+			? [[`${row.client}/${row.name ?? ''} (your shell's environment)`, row.fullEnvCapture] as const]
+			: []),
 	]);
 	const labelWidth = Math.max(0, ...entries.map(([label]) => label.length));
 	const captures = entries.map(([label, file]) => `  ${label.padEnd(labelWidth)}  ${shellWord(file)}`);
@@ -150,7 +160,12 @@ export function formatJsonRecords(report: DoctorReport, exitCode: number): strin
 		timedOut: report.timedOut,
 		durationMs: report.durationMs,
 		...(report.captureDir === undefined ? {} : {captureDir: report.captureDir}),
-		configs: report.files.map((file) => ({client: file.client, scope: file.scope, path: file.path, exists: file.exists})),
+		configs: report.files.map((file) => ({
+			client: file.client,
+			scope: file.scope,
+			path: file.path,
+			exists: file.exists,
+		})),
 		notes: report.notes,
 		warnings: report.warnings,
 	});

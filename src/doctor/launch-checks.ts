@@ -22,14 +22,53 @@ export function interpreterOf(command: string, platform: NodeJS.Platform): Inter
 
 /** Options after which the interpreter has its program (inline code, a module, or nothing to run: `--version`). */
 const PROGRAM_OPTIONS: Readonly<Record<Interpreter, readonly string[]>> = {
-	node: ['-e', '--eval', '-p', '--print', '-pe', '-v', '--version', '-h', '--help', '--test', '--run', '-c', '--check', '--v8-options', '--completion-bash'],
+	node: [
+		'-e',
+		'--eval',
+		'-p',
+		'--print',
+		'-pe',
+		'-v',
+		'--version',
+		'-h',
+		'--help',
+		'--test',
+		'--run',
+		'-c',
+		'--check',
+		'--v8-options',
+		'--completion-bash',
+	],
 	python: ['-c', '-m', '-V', '--version', '-h', '--help', '-?'],
 	shell: ['-c', '--version', '--help'],
 };
 
 /** Options whose value is the next argument (when not written `--name=value`). */
 const VALUE_OPTIONS: Readonly<Record<Interpreter, readonly string[]>> = {
-	node: ['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--title', '--env-file', '--env-file-if-exists', '--inspect-port', '--debug-port', '--redirect-warnings', '--diagnostic-dir', '--report-dir', '--icu-data-dir', '--openssl-config', '--unhandled-rejections', '--watch-path', '--stack-trace-limit', '--disable-warning'],
+	node: [
+		'-r',
+		'--require',
+		'--import',
+		'--loader',
+		'--experimental-loader',
+		'-C',
+		'--conditions',
+		'--input-type',
+		'--title',
+		'--env-file',
+		'--env-file-if-exists',
+		'--inspect-port',
+		'--debug-port',
+		'--redirect-warnings',
+		'--diagnostic-dir',
+		'--report-dir',
+		'--icu-data-dir',
+		'--openssl-config',
+		'--unhandled-rejections',
+		'--watch-path',
+		'--stack-trace-limit',
+		'--disable-warning',
+	],
 	python: ['-W', '-X', '--check-hash-based-pycs'],
 	shell: ['-o', '+o', '-O', '+O', '--rcfile', '--init-file'],
 };
@@ -62,15 +101,19 @@ export function programArgument(command: readonly string[], platform: NodeJS.Pla
 		if (arg === '-' || (interpreter === 'shell' && arg === '-s')) return {interpreter, readsStdin: true};
 		if (arg === '--') {
 			const next = command[index + 1];
-			return next === undefined ? {interpreter, readsStdin: true} : {interpreter, script: {arg: next, index: index + 1}, readsStdin: false};
+			return next === undefined
+				? {interpreter, readsStdin: true}
+				: {interpreter, script: {arg: next, index: index + 1}, readsStdin: false};
 		}
-		if (!arg.startsWith('-') && !(interpreter === 'shell' && arg.startsWith('+'))) return {interpreter, script: {arg, index}, readsStdin: false};
+		if (!arg.startsWith('-') && !(interpreter === 'shell' && arg.startsWith('+')))
+			return {interpreter, script: {arg, index}, readsStdin: false};
 		const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
 		if (programs.includes(name)) return {interpreter, readsStdin: false};
 		if (interpreter === 'python' && /^-[WX]./.test(arg)) continue;
 		// Short clusters: `python3 -uc CODE`, `python3 -um mod`, `bash -ec CODE`.
 		if (interpreter !== 'node' && /^-[A-Za-z]{2,}$/.test(arg)) {
-			if (/[cm]/.test(arg.slice(1)) && (interpreter === 'python' || arg.includes('c'))) return {interpreter, readsStdin: false};
+			if (/[cm]/.test(arg.slice(1)) && (interpreter === 'python' || arg.includes('c')))
+				return {interpreter, readsStdin: false};
 			if (interpreter === 'python' && /[WX]$/.test(arg)) index++;
 			continue;
 		}
@@ -80,9 +123,18 @@ export function programArgument(command: readonly string[], platform: NodeJS.Pla
 }
 
 const WHAT: Readonly<Record<Interpreter, {readonly as: string; readonly example: string}>> = {
-	node: {as: 'a program from stdin, so it would take the client\'s JSON-RPC messages as JavaScript', example: '"args": ["/path/to/server.js"]'},
-	python: {as: 'a program from stdin, so it would take the client\'s JSON-RPC messages as Python', example: '"args": ["/path/to/server.py"] or ["-m", "package"]'},
-	shell: {as: 'commands from stdin, so it would run the client\'s JSON-RPC messages as shell commands', example: '"args": ["/path/to/script.sh"] or ["-c", "..."]'},
+	node: {
+		as: "a program from stdin, so it would take the client's JSON-RPC messages as JavaScript",
+		example: '"args": ["/path/to/server.js"]',
+	},
+	python: {
+		as: "a program from stdin, so it would take the client's JSON-RPC messages as Python",
+		example: '"args": ["/path/to/server.py"] or ["-m", "package"]',
+	},
+	shell: {
+		as: "commands from stdin, so it would run the client's JSON-RPC messages as shell commands",
+		example: '"args": ["/path/to/script.sh"] or ["-c", "..."]',
+	},
 };
 
 /**
@@ -113,11 +165,16 @@ export interface RelativePath {
 }
 
 /** The {@link RelativePath} of `[command, ...args]` launched in `cwd`, if any (the command first). */
-export function relativePathOf(command: readonly string[], cwd: string, platform: NodeJS.Platform): RelativePath | undefined {
+export function relativePathOf(
+	command: readonly string[],
+	cwd: string,
+	platform: NodeJS.Platform,
+): RelativePath | undefined {
 	const p = platform === 'win32' ? path.win32 : path.posix;
 	const program = command[0] ?? '';
 	const hasSeparator = platform === 'win32' ? /[/\\]/.test(program) : program.includes('/');
-	if (hasSeparator && isRelativePath(program, platform)) return {arg: program, field: 'command', resolved: p.resolve(cwd, program)};
+	if (hasSeparator && isRelativePath(program, platform))
+		return {arg: program, field: 'command', resolved: p.resolve(cwd, program)};
 	const script = programArgument(command, platform)?.script;
 	if (script === undefined || !isRelativePath(script.arg, platform) || script.arg.includes('${')) return undefined;
 	return {arg: script.arg, field: 'args', resolved: p.resolve(cwd, script.arg)};
@@ -130,7 +187,13 @@ export function relativePathOf(command: readonly string[], cwd: string, platform
  * (Claude Desktop on macOS in /, VS Code in your home folder, Claude Code in the folder you start it
  * from): put the absolute path in "args"`. `client` is the client's label.
  */
-export function relativePathNote(relative: RelativePath, exists: boolean, cwd: string, cwdAssumed: boolean, client: string): string {
+export function relativePathNote(
+	relative: RelativePath,
+	exists: boolean,
+	cwd: string,
+	cwdAssumed: boolean,
+	client: string,
+): string {
 	return `${JSON.stringify(relative.arg)} in "${relative.field}" is relative: doctor resolved it against ${cwd} (→ ${relative.resolved}, ${exists ? 'found' : 'no such file'}), the folder ${client} ${cwdAssumed ? 'is assumed to start' : 'starts'} it in; clients start servers in different folders (Claude Desktop on macOS in /, VS Code in your home folder, Claude Code in the folder you start it from): put the absolute path in "${relative.field}"`;
 }
 

@@ -19,7 +19,13 @@ import {
 } from '../configs/index.js';
 import {existsSync} from 'node:fs';
 import {projectApproval} from './claude-approval.js';
-import {programArgument, readsStdinMessage, relativePathNote, relativePathOf, type RelativePath} from './launch-checks.js';
+import {
+	programArgument,
+	readsStdinMessage,
+	relativePathNote,
+	relativePathOf,
+	type RelativePath,
+} from './launch-checks.js';
 import {CLIENT_LABEL} from './verdict.js';
 
 /** The machine facts a plan depends on (injectable for tests). */
@@ -89,20 +95,35 @@ export function trustOf(file: ConfigFile, name: string, context: PlanContext): T
 		case 'claude-code': {
 			const approval = projectApproval(name, context);
 			if (approval === 'approved') return {trusted: true};
-			return {trusted: false, reason: approval === 'disabled' ? 'a project server you rejected in Claude Code' : 'a project server not approved in Claude Code'};
+			return {
+				trusted: false,
+				reason:
+					approval === 'disabled'
+						? 'a project server you rejected in Claude Code'
+						: 'a project server not approved in Claude Code',
+			};
 		}
 		case 'cursor':
-			return {trusted: false, reason: 'a Cursor project server (mcp-wire cannot read whether you enabled it in Cursor)'};
+			return {
+				trusted: false,
+				reason: 'a Cursor project server (mcp-wire cannot read whether you enabled it in Cursor)',
+			};
 		case 'vscode':
-			return {trusted: false, reason: 'a VS Code workspace server (mcp-wire cannot read VS Code\'s workspace trust)'};
+			return {trusted: false, reason: "a VS Code workspace server (mcp-wire cannot read VS Code's workspace trust)"};
 		default:
 			return {trusted: false, reason: 'a project server'};
 	}
 }
 
 /** `env` cut down to {@link SEARCHABLE_VARIABLES} and `extra` (names compared case-insensitively on Windows). */
-export function searchableEnv(env: Readonly<Record<string, string | undefined>>, extra: readonly string[], platform: NodeJS.Platform): Record<string, string> {
-	const allowed = new Set([...SEARCHABLE_VARIABLES, ...extra].map((name) => (platform === 'win32' ? name.toUpperCase() : name)));
+export function searchableEnv(
+	env: Readonly<Record<string, string | undefined>>,
+	extra: readonly string[],
+	platform: NodeJS.Platform,
+): Record<string, string> {
+	const allowed = new Set(
+		[...SEARCHABLE_VARIABLES, ...extra].map((name) => (platform === 'win32' ? name.toUpperCase() : name)),
+	);
 	const out: Record<string, string> = {};
 	for (const [key, value] of Object.entries(env)) {
 		if (value !== undefined && allowed.has(platform === 'win32' ? key.toUpperCase() : key)) out[key] = value;
@@ -170,7 +191,11 @@ export interface Plan {
 }
 
 /** The value of `key` in `env`; case-insensitive on Windows (`Path`). */
-export function envValue(env: Readonly<Record<string, string | undefined>>, key: string, platform: NodeJS.Platform): string | undefined {
+export function envValue(
+	env: Readonly<Record<string, string | undefined>>,
+	key: string,
+	platform: NodeJS.Platform,
+): string | undefined {
 	if (platform !== 'win32') return env[key];
 	const upper = key.toUpperCase();
 	const found = Object.keys(env).find((name) => name.toUpperCase() === upper);
@@ -179,23 +204,47 @@ export function envValue(env: Readonly<Record<string, string | undefined>>, key:
 
 /** Launch plan of one stdio entry (see {@link ProbeTarget}). */
 export function planProbe(file: ConfigFile, written: ServerEntry, context: PlanContext): ProbeTarget {
-	const {entry, unresolved} = expandEntry(written, {env: context.env, home: context.home, cwd: context.cwd, platform: context.platform});
+	const {entry, unresolved} = expandEntry(written, {
+		env: context.env,
+		home: context.home,
+		cwd: context.cwd,
+		platform: context.platform,
+	});
 	const launch = launchEnv(file.client, entry, context.env, context.platform);
-	const full = launchEnv('claude-code', entry, searchableEnv(context.env, context.tryEnv ?? [], context.platform), context.platform);
+	const full = launchEnv(
+		'claude-code',
+		entry,
+		searchableEnv(context.env, context.tryEnv ?? [], context.platform),
+		context.platform,
+	);
 	const where = launchCwd(file.client, entry, {home: context.home, cwd: context.cwd, platform: context.platform});
 	const command = [entry.command ?? '', ...entry.args];
 	const clientPath = envValue(launch.env, 'PATH', context.platform) ?? '';
-	const resolved = resolveCommand(command[0] ?? '', clientPath, where.cwd, {platform: context.platform, ...(envValue(launch.env, 'PATHEXT', context.platform) === undefined ? {} : {pathExt: envValue(launch.env, 'PATHEXT', context.platform)!})});
+	const resolved = resolveCommand(command[0] ?? '', clientPath, where.cwd, {
+		platform: context.platform,
+		...(envValue(launch.env, 'PATHEXT', context.platform) === undefined
+			? {}
+			: {pathExt: envValue(launch.env, 'PATHEXT', context.platform)!}),
+	});
 	const notes: string[] = [];
 	if (file.client === 'claude-code' && file.scope === 'project') {
 		const approval = projectApproval(entry.name, context);
-		if (approval === 'pending') notes.push('not approved in Claude Code yet: it starts .mcp.json servers only once you approve them (and trust the folder) in `claude`; `claude mcp list` shows ⏸ Pending approval');
+		if (approval === 'pending')
+			notes.push(
+				'not approved in Claude Code yet: it starts .mcp.json servers only once you approve them (and trust the folder) in `claude`; `claude mcp list` shows ⏸ Pending approval',
+			);
 		if (approval === 'disabled') notes.push('Claude Code does not start it: rejected in disabledMcpjsonServers');
 	}
-	if (unresolved.length > 0) notes.push(`unresolved variable reference${unresolved.length === 1 ? '' : 's'} left as written: ${unresolved.map((name) => `\${${name}}`).join(', ')}`);
+	if (unresolved.length > 0)
+		notes.push(
+			`unresolved variable reference${unresolved.length === 1 ? '' : 's'} left as written: ${unresolved.map((name) => `\${${name}}`).join(', ')}`,
+		);
 	const relative = relativePathOf(command, where.cwd, context.platform);
 	const relativePath = relative === undefined ? undefined : {...relative, exists: existsSync(relative.resolved)};
-	if (relativePath !== undefined) notes.push(relativePathNote(relativePath, relativePath.exists, where.cwd, where.isAssumed, CLIENT_LABEL[file.client]));
+	if (relativePath !== undefined)
+		notes.push(
+			relativePathNote(relativePath, relativePath.exists, where.cwd, where.isAssumed, CLIENT_LABEL[file.client]),
+		);
 	return {
 		kind: 'probe',
 		file,
@@ -233,7 +282,11 @@ export function planTargets(files: readonly ConfigFile[], context: PlanContext):
 			result = readServers(file);
 		} catch (error) {
 			const message = error instanceof Error ? error.message : String(error);
-			targets.push({kind: 'problem', file, problem: {kind: 'broken-json', file: file.path, line: 1, column: 1, message}});
+			targets.push({
+				kind: 'problem',
+				file,
+				problem: {kind: 'broken-json', file: file.path, line: 1, column: 1, message},
+			});
 			continue;
 		}
 		for (const problem of result.problems) {
@@ -250,7 +303,18 @@ export function planTargets(files: readonly ConfigFile[], context: PlanContext):
 				if (program?.readsStdin === true) {
 					// Not started: whatever it does, it reads the client's messages as its program (issue 11).
 					const message = readsStdinMessage(program, entry.command ?? '');
-					targets.push({kind: 'problem', file, problem: {kind: 'no-program', file: file.path, line: entry.position.line, column: entry.position.column, message, server: entry.name}});
+					targets.push({
+						kind: 'problem',
+						file,
+						problem: {
+							kind: 'no-program',
+							file: file.path,
+							line: entry.position.line,
+							column: entry.position.column,
+							message,
+							server: entry.name,
+						},
+					});
 				} else {
 					targets.push(target);
 				}

@@ -115,7 +115,11 @@ export async function probeOnce(options: ProbeOnceOptions): Promise<ProbeOnce> {
 					pids.push(init.pid);
 					options.processes.add(init.pid);
 				}
-				const meta: SessionMeta = {...baseMeta, startedAt: init.startedAt, ...(init.pid === undefined ? {} : {pid: init.pid})};
+				const meta: SessionMeta = {
+					...baseMeta,
+					startedAt: init.startedAt,
+					...(init.pid === undefined ? {} : {pid: init.pid}),
+				};
 				const session = new Session(meta, {schemas: init.schemas});
 				if (init.purpose === 'probe' && options.capture) {
 					try {
@@ -130,7 +134,12 @@ export async function probeOnce(options: ProbeOnceOptions): Promise<ProbeOnce> {
 			},
 		});
 		if (capture) warning ??= await capture.close();
-		return {result, snapshot: result.session.getSnapshot(), ...(capture ? {capture: capture.path} : {}), ...(warning === undefined ? {} : {warning})};
+		return {
+			result,
+			snapshot: result.session.getSnapshot(),
+			...(capture ? {capture: capture.path} : {}),
+			...(warning === undefined ? {} : {warning}),
+		};
 	} finally {
 		for (const pid of pids) options.processes.delete(pid);
 	}

@@ -5,8 +5,21 @@
  */
 import {formatProblem, resolveCommand, type ConfigFile} from '../configs/index.js';
 import type {Finding} from '../core/types.js';
-import {DEFAULT_MAX_ENV_PROBES, differingVariables, ENV_SENSITIVE_CODES, findEnvDifference, orderCandidates} from './env-difference.js';
-import {explainEnvDifference, explainFinding, explainMissingVariables, explainNotOnPath, notOnPathFinding, withEnvDifference} from './explain.js';
+import {
+	DEFAULT_MAX_ENV_PROBES,
+	differingVariables,
+	ENV_SENSITIVE_CODES,
+	findEnvDifference,
+	orderCandidates,
+} from './env-difference.js';
+import {
+	explainEnvDifference,
+	explainFinding,
+	explainMissingVariables,
+	explainNotOnPath,
+	notOnPathFinding,
+	withEnvDifference,
+} from './explain.js';
 import {envValue, planTargets, type DoctorTarget, type Plan, type PlanContext, type ProbeTarget} from './plan.js';
 import {probeOnce, ProbeProcesses} from './probe-once.js';
 import {relativePathFix} from './launch-checks.js';
@@ -71,7 +84,9 @@ export interface DoctorOptions {
 	 * asked for, and on the client's PATH); resolves to those allowed to run (the CLI lists them and
 	 * asks). The others become `skipped` rows with the reason `declined`. Absent: all run.
 	 */
-	readonly approve?: (targets: readonly ProbeTarget[]) => Promise<{readonly run: readonly ProbeTarget[]; readonly declined: string}>;
+	readonly approve?: (
+		targets: readonly ProbeTarget[],
+	) => Promise<{readonly run: readonly ProbeTarget[]; readonly declined: string}>;
 }
 
 /** A probe target that is not spawned, with the reason shown in its row. */
@@ -85,14 +100,21 @@ interface HeldTarget {
  * The targets of `plan` narrowed to `names` (when given), with the untrusted ones held back unless
  * `includeUntrusted` or named (issue 13). Returns the rows-to-be in plan order.
  */
-export function selectTargets(plan: Plan, options: {readonly includeUntrusted?: boolean; readonly names?: readonly string[]}): (DoctorTarget | HeldTarget)[] {
+export function selectTargets(
+	plan: Plan,
+	options: {readonly includeUntrusted?: boolean; readonly names?: readonly string[]},
+): (DoctorTarget | HeldTarget)[] {
 	const names = options.names === undefined || options.names.length === 0 ? undefined : new Set(options.names);
 	const out: (DoctorTarget | HeldTarget)[] = [];
 	for (const target of plan.targets) {
 		const name = target.kind === 'problem' ? target.problem.server : target.entry.name;
 		if (names !== undefined && (name === undefined || !names.has(name))) continue;
 		if (target.kind === 'probe' && !target.trust.trusted && options.includeUntrusted !== true && names === undefined) {
-			out.push({kind: 'held', target, reason: `not started: ${target.trust.reason ?? 'not trusted'}; run \`mcp-wire doctor ${target.entry.name}\` or pass --include-untrusted to probe it`});
+			out.push({
+				kind: 'held',
+				target,
+				reason: `not started: ${target.trust.reason ?? 'not trusted'}; run \`mcp-wire doctor ${target.entry.name}\` or pass --include-untrusted to probe it`,
+			});
 		} else {
 			out.push(target);
 		}
@@ -107,7 +129,14 @@ interface Deadline {
 /** The totals of a list of rows. */
 export function totalsOf(rows: readonly DoctorRow[]): DoctorTotals {
 	const count = (status: DoctorRow['status']): number => rows.filter((row) => row.status === status).length;
-	return {servers: rows.length, ok: count('ok'), warn: count('warn'), fail: count('fail'), skipped: count('skipped'), notChecked: count('not-checked')};
+	return {
+		servers: rows.length,
+		ok: count('ok'),
+		warn: count('warn'),
+		fail: count('fail'),
+		skipped: count('skipped'),
+		notChecked: count('not-checked'),
+	};
 }
 
 /** The process exit code for a report: 1 when any row failed, else 0 (rows `not-checked` at `--total-timeout` do not count as failed). */
@@ -126,7 +155,10 @@ function problemRow(target: Extract<DoctorTarget, {kind: 'problem'}>): DoctorRow
 		status: 'fail',
 		findings: [],
 		problem,
-		reason: problem.kind === 'broken-json' ? `${problem.message}: ${file.client} loads no server from this file` : problem.message,
+		reason:
+			problem.kind === 'broken-json'
+				? `${problem.message}: ${file.client} loads no server from this file`
+				: problem.message,
 		fix: formatProblem(problem),
 		notes: [],
 	};
@@ -173,12 +205,15 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 	const started = monotonicMs();
 	const plan = options.plan ?? planTargets(options.files, options.context);
 	const targets: (DoctorTarget | HeldTarget)[] = selectTargets(plan, options);
-	const spawning = targets.filter((target): target is ProbeTarget => target.kind === 'probe' && target.resolved !== null);
+	const spawning = targets.filter(
+		(target): target is ProbeTarget => target.kind === 'probe' && target.resolved !== null,
+	);
 	if (options.approve !== undefined && spawning.length > 0) {
 		const answer = await options.approve(spawning);
 		const allowed = new Set(answer.run);
 		for (const [index, target] of targets.entries()) {
-			if (target.kind === 'probe' && target.resolved !== null && !allowed.has(target)) targets[index] = {kind: 'held', target, reason: answer.declined};
+			if (target.kind === 'probe' && target.resolved !== null && !allowed.has(target))
+				targets[index] = {kind: 'held', target, reason: answer.declined};
 		}
 	}
 	const rows: (DoctorRow | undefined)[] = targets.map(() => undefined);
@@ -248,7 +283,12 @@ function heldRow(target: ProbeTarget, reason: string): DoctorRow {
 }
 
 /** The row of a server `--total-timeout` kept from a verdict (not started, or stopped by us): `not-checked`. */
-function stoppedRow(target: ProbeTarget, base: Omit<DoctorRow, 'status' | 'findings' | 'notes'>, options: DoctorOptions, what: string): DoctorRow {
+function stoppedRow(
+	target: ProbeTarget,
+	base: Omit<DoctorRow, 'status' | 'findings' | 'notes'>,
+	options: DoctorOptions,
+	what: string,
+): DoctorRow {
 	return {
 		...base,
 		status: 'not-checked',
@@ -259,7 +299,13 @@ function stoppedRow(target: ProbeTarget, base: Omit<DoctorRow, 'status' | 'findi
 	};
 }
 
-async function probeTarget(target: ProbeTarget, options: DoctorOptions, processes: ProbeProcesses, deadline: Deadline, warnings: string[]): Promise<DoctorRow> {
+async function probeTarget(
+	target: ProbeTarget,
+	options: DoctorOptions,
+	processes: ProbeProcesses,
+	deadline: Deadline,
+	warnings: string[],
+): Promise<DoctorRow> {
 	const {file, entry} = target;
 	const platform = options.context.platform;
 	const label = `${file.client}/${entry.name}`;
@@ -310,13 +356,20 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 	let likelyMissing: string[] = [];
 	if (target.resolved === null) {
 		finding = notOnPathFinding(target);
-		verdict = {status: 'fail', connected: false, finding, findings: [{code: 'spawn-failed', severity: 'error', count: 1}]};
+		verdict = {
+			status: 'fail',
+			connected: false,
+			finding,
+			findings: [{code: 'spawn-failed', severity: 'error', count: 1}],
+		};
 		fix = explainNotOnPath(target, platform);
 		log?.(`${target.command[0] ?? ''} is not on the PATH the client gives (${target.clientPath}); not spawned`);
 	} else {
 		const main = await probe(target.env, 'client');
 		const killedByUs =
-			deadline.firedAt !== undefined && main.result.exit?.signal === 'SIGKILL' && !main.snapshot.marks.some((mark) => mark.type === 'signal-sent' && mark.signal === 'SIGKILL');
+			deadline.firedAt !== undefined &&
+			main.result.exit?.signal === 'SIGKILL' &&
+			!main.snapshot.marks.some((mark) => mark.type === 'signal-sent' && mark.signal === 'SIGKILL');
 		if (killedByUs) {
 			return {...stoppedRow(target, base, options, 'stopped'), ...(main.capture ? {capture: main.capture} : {})};
 		}
@@ -326,7 +379,9 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 		fix = finding === undefined ? undefined : explainFinding(finding, main.snapshot.findings);
 		if (verdict.status === 'fail') {
 			stderrTail = main.snapshot.stderrTail(STDERR_LINES);
-			likelyMissing = variablesNamedIn(stderrTail).filter((name) => (envValue(target.env, name, platform) ?? '') === '');
+			likelyMissing = variablesNamedIn(stderrTail).filter(
+				(name) => (envValue(target.env, name, platform) ?? '') === '',
+			);
 			if (likelyMissing.length > 0) log?.(`stderr names ${likelyMissing.join(', ')} as missing`);
 		}
 	}
@@ -334,8 +389,17 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 	let envDifference: EnvDifference | undefined;
 	let fullEnvCapture: string | undefined;
 	const code = finding?.code;
-	const startsInShell = target.resolved !== null || resolveCommand(target.command[0] ?? '', envValue(target.fullEnv, 'PATH', platform) ?? '', target.cwd, {platform}) !== null;
-	const mayDependOnEnv = verdict.status === 'fail' && code !== undefined && ENV_SENSITIVE_CODES.has(code) && target.mode !== 'client-full' && startsInShell;
+	const startsInShell =
+		target.resolved !== null ||
+		resolveCommand(target.command[0] ?? '', envValue(target.fullEnv, 'PATH', platform) ?? '', target.cwd, {
+			platform,
+		}) !== null;
+	const mayDependOnEnv =
+		verdict.status === 'fail' &&
+		code !== undefined &&
+		ENV_SENSITIVE_CODES.has(code) &&
+		target.mode !== 'client-full' &&
+		startsInShell;
 	if (mayDependOnEnv && differingVariables(target.env, target.fullEnv).length > 0 && deadline.firedAt === undefined) {
 		log?.('failed under the client environment; re-probing with the harmless variables of your shell (and --try-env)');
 		const shell = await probe(target.fullEnv, 'shell');
@@ -362,7 +426,9 @@ async function probeTarget(target: ProbeTarget, options: DoctorOptions, processe
 			envDifference = found ?? {variables: candidates, minimal: false, probes: 0, candidates};
 			log?.(`works with ${envDifference.variables.join(', ')} from your shell`);
 		} else if (deadline.firedAt === undefined) {
-			notes.push(`fails too with what doctor may take from your shell (its harmless variables and any --try-env names; never your whole environment) (${shellVerdict.finding?.code ?? 'no handshake'})`);
+			notes.push(
+				`fails too with what doctor may take from your shell (its harmless variables and any --try-env names; never your whole environment) (${shellVerdict.finding?.code ?? 'no handshake'})`,
+			);
 		}
 	}
 	if (envDifference && finding) {

@@ -6,7 +6,7 @@
  */
 
 /** ANSI colour/cursor sequences, dropped before a line is judged or shown. */
- 
+
 const ANSI = /\u001B\[[0-9;?]*[ -/]*[@-~]/g;
 
 /**
@@ -38,7 +38,8 @@ const HEADLINE: readonly RegExp[] = [
 ];
 
 /** Words of an error without a name: `failed`, `fatal`, `is not set`, `missing`, `denied`. */
-const ERRORISH = /\b(?:error|errors|fail|failed|failure|fatal|cannot|can't|could not|couldn't|unable|denied|refused|invalid|missing|required|not set|must be set|not found|unauthorized|forbidden|panic|abort(?:ed)?)\b/i;
+const ERRORISH =
+	/\b(?:error|errors|fail|failed|failure|fatal|cannot|can't|could not|couldn't|unable|denied|refused|invalid|missing|required|not set|must be set|not found|unauthorized|forbidden|panic|abort(?:ed)?)\b/i;
 
 /** One line as it is shown: ANSI sequences dropped, runs of white space made one space, trimmed. */
 export function cleanLine(line: string): string {
@@ -84,7 +85,31 @@ export function informativeLine(lines: readonly string[]): string | undefined {
 const VARIABLE = /^[A-Z][A-Z0-9_]+$/;
 
 /** Upper-case words of log lines that look like names but are not variables. */
-const NOT_VARIABLES: ReadonlySet<string> = new Set(['ERROR', 'ERR', 'WARN', 'WARNING', 'INFO', 'DEBUG', 'FATAL', 'CRITICAL', 'NOTE', 'TODO', 'API', 'ENV', 'KEY', 'THE', 'IS', 'NOT', 'SET', 'JSON', 'HTTP', 'HTTPS', 'URL', 'MCP', 'NPM']);
+const NOT_VARIABLES: ReadonlySet<string> = new Set([
+	'ERROR',
+	'ERR',
+	'WARN',
+	'WARNING',
+	'INFO',
+	'DEBUG',
+	'FATAL',
+	'CRITICAL',
+	'NOTE',
+	'TODO',
+	'API',
+	'ENV',
+	'KEY',
+	'THE',
+	'IS',
+	'NOT',
+	'SET',
+	'JSON',
+	'HTTP',
+	'HTTPS',
+	'URL',
+	'MCP',
+	'NPM',
+]);
 
 const NAME = String.raw`[A-Za-z_][A-Za-z0-9_]*`;
 const Q = String.raw`['"\`]`;
@@ -100,13 +125,22 @@ const Q = String.raw`['"\`]`;
 const SHAPES: readonly RegExp[] = [
 	new RegExp(String.raw`\bKeyError: ${Q}(${NAME})${Q}`),
 	new RegExp(String.raw`\benviron(?:\.get\(|\[)\s*${Q}(${NAME})${Q}`),
-	new RegExp(String.raw`\bgetenv\(\s*${Q}(${NAME})${Q}\s*\)\s*(?:is|was|returned)\s+(?:None|null|undefined|empty)`, 'i'),
+	new RegExp(
+		String.raw`\bgetenv\(\s*${Q}(${NAME})${Q}\s*\)\s*(?:is|was|returned)\s+(?:None|null|undefined|empty)`,
+		'i',
+	),
 	new RegExp(String.raw`\bprocess\.env\.(${NAME})\b`),
 	new RegExp(String.raw`\bprocess\.env\[\s*${Q}(${NAME})${Q}\s*\]`),
 	new RegExp(String.raw`\benv(?:ironment)?[ _-]?var(?:iable)?s?\b[^A-Za-z0-9_'"\`]*(?:${Q})?(${NAME})`, 'i'),
 	new RegExp(String.raw`(?<![\w$])(?:${Q})?\$?(${NAME})(?:${Q})?\s+(?:env(?:ironment)?\s+)?var(?:iable)?\b`, 'i'),
-	new RegExp(String.raw`(?<![\w$])(?:${Q})?\$?(${NAME})(?:${Q})?\s+(?:is\s+|was\s+)?(?:not set|unset|not defined in (?:the )?env(?:ironment)?|not found in (?:the )?env(?:ironment)?|missing|required|must be (?:set|provided|defined)|is empty|empty)\b`, 'i'),
-	new RegExp(String.raw`\b(?:please\s+)?(?:set|export|provide|define)\s+(?:the\s+)?(?:${Q})?\$?(${NAME})(?:${Q})?\s+(?:env(?:ironment)?\s+var(?:iable)?|in (?:the |your )?env(?:ironment)?)`, 'i'),
+	new RegExp(
+		String.raw`(?<![\w$])(?:${Q})?\$?(${NAME})(?:${Q})?\s+(?:is\s+|was\s+)?(?:not set|unset|not defined in (?:the )?env(?:ironment)?|not found in (?:the )?env(?:ironment)?|missing|required|must be (?:set|provided|defined)|is empty|empty)\b`,
+		'i',
+	),
+	new RegExp(
+		String.raw`\b(?:please\s+)?(?:set|export|provide|define)\s+(?:the\s+)?(?:${Q})?\$?(${NAME})(?:${Q})?\s+(?:env(?:ironment)?\s+var(?:iable)?|in (?:the |your )?env(?:ironment)?)`,
+		'i',
+	),
 ];
 
 /**
@@ -179,7 +213,22 @@ const SHELL_NOISE: ReadonlySet<string> = new Set([
 ]);
 
 /** Prefixes of shell and terminal noise (`SSL_*`, `SSH_*`, `TERM_*`, `XDG_SESSION_*`, `ITERM_*`…). */
-const SHELL_NOISE_PREFIXES: readonly string[] = ['SSL_', 'SSH_', 'TERM_', 'XDG_SESSION_', 'ITERM_', 'XPC_', '__CF', 'KITTY_', 'WEZTERM_', 'ALACRITTY_', 'LC_TERMINAL', 'BASH_FUNC_', 'GNOME_TERMINAL_', 'KONSOLE_'];
+const SHELL_NOISE_PREFIXES: readonly string[] = [
+	'SSL_',
+	'SSH_',
+	'TERM_',
+	'XDG_SESSION_',
+	'ITERM_',
+	'XPC_',
+	'__CF',
+	'KITTY_',
+	'WEZTERM_',
+	'ALACRITTY_',
+	'LC_TERMINAL',
+	'BASH_FUNC_',
+	'GNOME_TERMINAL_',
+	'KONSOLE_',
+];
 
 /**
  * True for a variable of interactive-shell or terminal state (`SHLVL`, `_`, `OLDPWD`, `PWD`, `TERM`,

@@ -2,7 +2,15 @@
  * The data `mcp-wire doctor` works with (issue 6): one row per configured server (or per config
  * problem), with the verdict for the client that launches it.
  */
-import type {ClientName, ConfigFile, ConfigProblem, ConfigScope, LaunchMode, Position, ServerTransport} from '../configs/index.js';
+import type {
+	ClientName,
+	ConfigFile,
+	ConfigProblem,
+	ConfigScope,
+	LaunchMode,
+	Position,
+	ServerTransport,
+} from '../configs/index.js';
 import type {Finding, FindingCode, Severity} from '../core/types.js';
 
 /**

@@ -90,18 +90,26 @@ function pick(findings: readonly Finding[], test: (finding: Finding) => boolean)
 export function evaluateProbe(snapshot: SessionSnapshot, client: ClientName): ProbeVerdict {
 	const findings = snapshot.findings;
 	const answered = (method: string) =>
-		snapshot.frames.find((frame) => frame.stream === 'stdout' && frame.kind === 'response' && frame.answers?.method === method);
+		snapshot.frames.find(
+			(frame) => frame.stream === 'stdout' && frame.kind === 'response' && frame.answers?.method === method,
+		);
 	const handshake = answered('initialize') ?? answered('server/discover');
 	const method = handshake?.answers?.method;
 	const gaveUp = snapshot.marks.find((mark) => mark.type === 'timeout' && mark.method === method);
 	// A handshake reply this client cannot read (pretty-printed, behind a BOM…) does not connect it.
-	const unreadable = handshake !== undefined && findings.some((f) => f.frameIndex === handshake.index && breaksClient(f, client));
+	const unreadable =
+		handshake !== undefined && findings.some((f) => f.frameIndex === handshake.index && breaksClient(f, client));
 	const connected = handshake !== undefined && !unreadable && (gaveUp === undefined || handshake.tMs <= gaveUp.tMs);
 	// From the spawn, not from our write of initialize: the column promises start-up (spawn → reply).
 	const startupMs = connected && method === 'initialize' ? handshake.tMs : undefined;
 	const tools = snapshot.summary.tools;
 	const counts = snapshot.summary.findings.map((f) => ({code: f.code, severity: f.severity, count: f.count}));
-	const base = {connected, ...(startupMs === undefined ? {} : {startupMs}), ...(tools === undefined ? {} : {tools}), findings: counts};
+	const base = {
+		connected,
+		...(startupMs === undefined ? {} : {startupMs}),
+		...(tools === undefined ? {} : {tools}),
+		findings: counts,
+	};
 
 	// The session's outcome for this client's family decides (core/clients/outcome.ts, docs/clients.md);
 	// a summary without outcomes (an older capture) falls back to the per-finding reactions.
@@ -111,17 +119,24 @@ export function evaluateProbe(snapshot: SessionSnapshot, client: ClientName): Pr
 		const {startupMs: _startup, ...withoutStartup} = base;
 		const fixed = connects ? {...base, connected: true} : {...withoutStartup, connected: false};
 		if (outcome.outcome === 'fails') {
-			const decisive = pick(findings, (f) => outcome.decidedBy.includes(f.code)) ?? pick(findings, (f) => breaksClient(f, client));
+			const decisive =
+				pick(findings, (f) => outcome.decidedBy.includes(f.code)) ?? pick(findings, (f) => breaksClient(f, client));
 			return {...fixed, status: 'fail', ...(decisive ? {finding: decisive} : {})};
 		}
 		if (!connects) {
 			const first = pick(findings, (f) => f.severity === 'error') ?? pick(findings, (f) => f.severity === 'warning');
 			// The probe gave up at the user's --timeout, shorter than every client's startup limit: mcp-wire's own limit.
 			const gaveUp = snapshot.marks.find((mark) => mark.type === 'timeout' && mark.method === 'initialize');
-			const ownLimit = gaveUp?.type === 'timeout' && gaveUp.timeoutMs < STARTUP_LIMIT_MS && findings.some((f) => f.code === 'no-response' && f.detail?.['ownLimit'] === true);
+			const ownLimit =
+				gaveUp?.type === 'timeout' &&
+				gaveUp.timeoutMs < STARTUP_LIMIT_MS &&
+				findings.some((f) => f.code === 'no-response' && f.detail?.['ownLimit'] === true);
 			return {...fixed, status: ownLimit ? 'warn' : 'fail', ...(first ? {finding: first} : {})};
 		}
-		const shown = pick(findings, (f) => f.severity === 'error') ?? pick(findings, (f) => f.severity === 'warning') ?? pick(findings, (f) => outcome.decidedBy.includes(f.code));
+		const shown =
+			pick(findings, (f) => f.severity === 'error') ??
+			pick(findings, (f) => f.severity === 'warning') ??
+			pick(findings, (f) => outcome.decidedBy.includes(f.code));
 		if (shown || outcome.outcome !== 'works') return {...fixed, status: 'warn', ...(shown ? {finding: shown} : {})};
 		return {...fixed, status: 'ok'};
 	}

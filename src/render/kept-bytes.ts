@@ -86,7 +86,10 @@ export function createKeptBytes(): KeptBytes {
 				open.delete(piece);
 				return;
 			}
-			const part = chunk.bytes.subarray(want - chunk.offset, Math.min(chunk.bytes.length, want - chunk.offset + piece.length - piece.filled));
+			const part = chunk.bytes.subarray(
+				want - chunk.offset,
+				Math.min(chunk.bytes.length, want - chunk.offset + piece.length - piece.filled),
+			);
 			piece.data.set(part, piece.filled);
 			piece.filled += part.length;
 			if (piece.filled === piece.length) {
@@ -104,7 +107,10 @@ export function createKeptBytes(): KeptBytes {
 			const end = chunk.offset + chunk.bytes.length;
 			if (end <= want) continue;
 			if (chunk.offset > want || at >= length) break;
-			const part = chunk.bytes.subarray(want - chunk.offset, Math.min(chunk.bytes.length, want - chunk.offset + length - at));
+			const part = chunk.bytes.subarray(
+				want - chunk.offset,
+				Math.min(chunk.bytes.length, want - chunk.offset + length - at),
+			);
 			out.set(part, at);
 			at += part.length;
 		}

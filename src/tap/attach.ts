@@ -2,11 +2,27 @@ import {Buffer} from 'node:buffer';
 import {closeSync, createReadStream, fstatSync, openSync, readdirSync, readSync, unlinkSync} from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import {CaptureDecoder, isBinaryCapture, readCaptureEnd, type CaptureEnd, type CaptureStalls, type StreamBytes} from '../core/capture/binary-codec.js';
+import {
+	CaptureDecoder,
+	isBinaryCapture,
+	readCaptureEnd,
+	type CaptureEnd,
+	type CaptureStalls,
+	type StreamBytes,
+} from '../core/capture/binary-codec.js';
 import {decodeRecordBytes, type DecodeProblem, type SessionHeader} from '../core/capture/record-codec.js';
 import type {Session} from '../core/session/session.js';
 import type {SessionEvent} from '../core/types.js';
-import {checkPrivateDir, currentPlatform, isOwnEntry, isProcessAlive, parseSocketName, runtimeDir, sanitizeName, type PlatformFacts} from './capture-store.js';
+import {
+	checkPrivateDir,
+	currentPlatform,
+	isOwnEntry,
+	isProcessAlive,
+	parseSocketName,
+	runtimeDir,
+	sanitizeName,
+	type PlatformFacts,
+} from './capture-store.js';
 
 /**
  * The watching side of a tap (issue 3 item 4): read NDJSON records incrementally (from a live socket or
@@ -59,10 +75,18 @@ export interface RecordHandlers {
 
 /** One line for the top of a view, attach or report: what is missing from an incomplete capture. */
 export function describeIncomplete(completeness: CaptureCompleteness): string | undefined {
-	const missing = (['stdin', 'stdout', 'stderr'] as const).filter((stream) => completeness.missing[stream] > 0).map((stream) => `${completeness.missing[stream]} bytes of ${stream}`);
+	const missing = (['stdin', 'stdout', 'stderr'] as const)
+		.filter((stream) => completeness.missing[stream] > 0)
+		.map((stream) => `${completeness.missing[stream]} bytes of ${stream}`);
 	const parts: string[] = [];
-	if (missing.length > 0) parts.push(`${missing.join(' and ')} crossed the wire but are not in it (${completeness.gaps} gap${completeness.gaps === 1 ? '' : 's'}, marked where they are)`);
-	if (completeness.cutShort) parts.push('it was cut short (no end record: the tap was killed or the file was cut); everything before the cut is shown');
+	if (missing.length > 0)
+		parts.push(
+			`${missing.join(' and ')} crossed the wire but are not in it (${completeness.gaps} gap${completeness.gaps === 1 ? '' : 's'}, marked where they are)`,
+		);
+	if (completeness.cutShort)
+		parts.push(
+			'it was cut short (no end record: the tap was killed or the file was cut); everything before the cut is shown',
+		);
 	return parts.length === 0 ? undefined : `the capture is incomplete: ${parts.join('; ')}`;
 }
 
@@ -117,7 +141,13 @@ export class RecordReader {
 		const missing = end?.missing ?? {...this.missing};
 		const gaps = end?.gaps ?? this.gapCount;
 		const isCut = this.truncated || this.isDumpOfCut;
-		return {format: this.format ?? 1, complete: !isCut && gaps === 0 && (this.binary ? end !== undefined && end.complete : true), cutShort: isCut, missing, gaps};
+		return {
+			format: this.format ?? 1,
+			complete: !isCut && gaps === 0 && (this.binary ? end !== undefined && end.complete : true),
+			cutShort: isCut,
+			missing,
+			gaps,
+		};
 	}
 
 	/** The header, once read. */
@@ -250,7 +280,11 @@ export class RecordReader {
 			this.line(line, true);
 		}
 
-		if (this.header === undefined && this.lineNumber > 0 && this.problems.every((p) => p.message !== 'no session header')) {
+		if (
+			this.header === undefined &&
+			this.lineNumber > 0 &&
+			this.problems.every((p) => p.message !== 'no session header')
+		) {
 			this.problems.push({line: 1, message: 'no session header'});
 		}
 	}
@@ -292,7 +326,10 @@ export class RecordReader {
 			case 'problem': {
 				if (isLast && !decoded.isJson) {
 					this.truncated = true;
-					this.problems.push({line: this.lineNumber, message: `the input ends inside a record (${byteLength} bytes cut); the cut record is skipped`});
+					this.problems.push({
+						line: this.lineNumber,
+						message: `the input ends inside a record (${byteLength} bytes cut); the cut record is skipped`,
+					});
 				} else {
 					this.problems.push({line: this.lineNumber, message: decoded.message});
 				}
@@ -377,8 +414,16 @@ export function peekCompleteness(file: string): CaptureCompleteness | undefined 
 		const tail = Buffer.alloc(Math.min(size, TAIL_BYTES));
 		readSync(fd, tail, 0, tail.length, size - tail.length);
 		const end = readCaptureEnd(tail);
-		if (end === undefined) return {format: 2, complete: false, cutShort: true, missing: {stdin: 0, stdout: 0, stderr: 0}, gaps: 0};
-		return {format: 2, complete: end.complete && end.gaps === 0, cutShort: false, missing: end.missing, gaps: end.gaps, ...(end.stalls === undefined ? {} : {stalls: end.stalls})};
+		if (end === undefined)
+			return {format: 2, complete: false, cutShort: true, missing: {stdin: 0, stdout: 0, stderr: 0}, gaps: 0};
+		return {
+			format: 2,
+			complete: end.complete && end.gaps === 0,
+			cutShort: false,
+			missing: end.missing,
+			gaps: end.gaps,
+			...(end.stalls === undefined ? {} : {stalls: end.stalls}),
+		};
 	} finally {
 		closeSync(fd);
 	}
@@ -447,7 +492,8 @@ export async function listLiveTaps(options: ListLiveOptions = {}): Promise<LiveT
 			// Only sockets this user owns (not followed through a symlink): a socket's owner is the
 			// process that bound it, so this stands in for a peer-credential check (SO_PEERCRED is not
 			// reachable from Node without native code).
-			if (parsed && isOwnEntry(path.join(dir, entry), 'socket', facts.uid)) candidates.push({...parsed, address: path.join(dir, entry)});
+			if (parsed && isOwnEntry(path.join(dir, entry), 'socket', facts.uid))
+				candidates.push({...parsed, address: path.join(dir, entry)});
 		}
 	}
 
@@ -472,7 +518,8 @@ export async function listLiveTaps(options: ListLiveOptions = {}): Promise<LiveT
 		.sort((a, b) => (b.header?.startedAt ?? '').localeCompare(a.header?.startedAt ?? '') || b.pid - a.pid);
 }
 
-type HeaderAnswer = {readonly kind: 'header'; readonly header: SessionHeader} | {readonly kind: 'silent'} | {readonly kind: 'refused'};
+type HeaderAnswer =
+	{readonly kind: 'header'; readonly header: SessionHeader} | {readonly kind: 'silent'} | {readonly kind: 'refused'};
 
 /** Connect, read the first record line, disconnect. */
 async function readHeader(address: string, timeoutMs: number): Promise<HeaderAnswer> {
@@ -507,7 +554,9 @@ async function readHeader(address: string, timeoutMs: number): Promise<HeaderAns
 			else if (reader.format === 1 ? bytes.includes(0x0a) : seen > 64 * 1024) finish({kind: 'silent'});
 		});
 		socket.on('error', () => finish({kind: 'refused'}));
-		socket.on('close', () => finish(header ? {kind: 'header', header} : isConnected ? {kind: 'silent'} : {kind: 'refused'}));
+		socket.on('close', () =>
+			finish(header ? {kind: 'header', header} : isConnected ? {kind: 'silent'} : {kind: 'refused'}),
+		);
 	});
 }
 
@@ -523,10 +572,16 @@ export class AttachTargetError extends Error {
  */
 export function chooseTap(taps: readonly LiveTap[], target: string | undefined): LiveTap {
 	const live = taps.filter((tap) => tap.state === 'live');
-	const list = (): string => live.map((tap) => `${tap.name} (pid ${tap.pid}${tap.header?.pid === undefined ? '' : `, server ${tap.header.pid}`})`).join(', ');
+	const list = (): string =>
+		live
+			.map((tap) => `${tap.name} (pid ${tap.pid}${tap.header?.pid === undefined ? '' : `, server ${tap.header.pid}`})`)
+			.join(', ');
 	if (target === undefined) {
 		if (live.length === 1) return live[0]!;
-		if (live.length === 0) throw new AttachTargetError('no live taps (start one with `mcp-wire tap -- <command>`; `mcp-wire sessions` lists them)');
+		if (live.length === 0)
+			throw new AttachTargetError(
+				'no live taps (start one with `mcp-wire tap -- <command>`; `mcp-wire sessions` lists them)',
+			);
 		throw new AttachTargetError(`several taps are live, name one: ${list()}`);
 	}
 
@@ -561,7 +616,10 @@ export interface FollowHandlers extends RecordHandlers {
  * Not after `stop()`.
  * @returns `stop()` to disconnect early; `connected` resolves once connected, rejects when it cannot
  */
-export function followTap(address: string, handlers: FollowHandlers): {readonly stop: () => void; readonly connected: Promise<void>} {
+export function followTap(
+	address: string,
+	handlers: FollowHandlers,
+): {readonly stop: () => void; readonly connected: Promise<void>} {
 	let header: SessionHeader | undefined;
 	let sawExit = false;
 	const reader = new RecordReader({
@@ -636,14 +694,21 @@ export function followTap(address: string, handlers: FollowHandlers): {readonly 
  * @returns the file's reader (its problems and truncation cover the whole session), or undefined when the
  * file is not this session's capture or cannot be read (nothing was handed out then)
  */
-async function finishFromCapture(header: SessionHeader, delivered: number, handlers: RecordHandlers): Promise<RecordReader | undefined> {
+async function finishFromCapture(
+	header: SessionHeader,
+	delivered: number,
+	handlers: RecordHandlers,
+): Promise<RecordReader | undefined> {
 	let isSame = false;
 	let seen = 0;
 	try {
 		const fileReader = await readRecordFile(header.capturePath!, {
 			...(handlers.onProgress === undefined ? {} : {onProgress: handlers.onProgress}),
 			onHeader: (fileHeader) => {
-				isSame = fileHeader.startedAt === header.startedAt && fileHeader.pid === header.pid && fileHeader.capturePath === header.capturePath;
+				isSame =
+					fileHeader.startedAt === header.startedAt &&
+					fileHeader.pid === header.pid &&
+					fileHeader.capturePath === header.capturePath;
 			},
 			onEvent: (event, recordOffset) => {
 				if (!isSame) return;

@@ -139,7 +139,10 @@ export class CaptureBytesReader {
 	 * @param index the file's {@link CaptureIndex}, built while it was read (optional)
 	 * @throws Error (an `ErrnoException`) when the file cannot be opened or read
 	 */
-	constructor(file: string, private readonly index?: CaptureIndex) {
+	constructor(
+		file: string,
+		private readonly index?: CaptureIndex,
+	) {
 		this.fd = openSync(file, 'r');
 		try {
 			this.size = fstatSync(this.fd).size;
@@ -166,7 +169,8 @@ export class CaptureBytesReader {
 		if (out.length === 0) return out;
 		const from = this.index?.startFor(stream, offset) ?? this.recordsStart();
 		if (from === undefined) return out.subarray(0, 0);
-		const filled = this.format === 2 ? this.readBinary(from, stream, offset, out) : this.readLines(from, stream, offset, out);
+		const filled =
+			this.format === 2 ? this.readBinary(from, stream, offset, out) : this.readLines(from, stream, offset, out);
 		return out.subarray(0, filled);
 	}
 
@@ -250,7 +254,8 @@ export class CaptureBytesReader {
 			// then starts past the byte wanted.
 			// A line read in one block is searched as it is; a longer one (a big chunk record) has its stream
 			// member in its first part as encodeEvent writes it, and is joined only when it does not.
-			const whole = parts[0]!.indexOf(marker) !== -1 ? undefined : parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+			const whole =
+				parts[0]!.indexOf(marker) !== -1 ? undefined : parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 			if (whole !== undefined && whole.indexOf(marker) === -1 && whole.indexOf(ANY_STREAM) !== -1) return true;
 			// Decoded from its parts: a big chunk record's base64 straight from the bytes (no 7 MB string per read of a 5 MB frame).
 			const decoded = decodeRecordBytes(parts, decoder);
@@ -261,7 +266,10 @@ export class CaptureBytesReader {
 			const {offset: chunkOffset, bytes} = event.chunk;
 			if (chunkOffset > want) return false;
 			if (chunkOffset + bytes.length > want) {
-				const part = bytes.subarray(want - chunkOffset, Math.min(bytes.length, want - chunkOffset + out.length - filled));
+				const part = bytes.subarray(
+					want - chunkOffset,
+					Math.min(bytes.length, want - chunkOffset + out.length - filled),
+				);
 				out.set(part, filled);
 				filled += part.length;
 			}
@@ -314,7 +322,8 @@ export class CaptureBytesReader {
 	private bigChunkAt(at: number): BigChunkRecord | undefined {
 		const head = Buffer.alloc(Math.min(HEAD_BYTES, Math.max(0, this.size - at)));
 		const got = readSync(this.fd, head, 0, head.length, at);
-		if (got < CHUNK_START.length || head.compare(CHUNK_START, 0, CHUNK_START.length, 0, CHUNK_START.length) !== 0) return undefined;
+		if (got < CHUNK_START.length || head.compare(CHUNK_START, 0, CHUNK_START.length, 0, CHUNK_START.length) !== 0)
+			return undefined;
 		const member = head.subarray(0, got).indexOf(BASE64_MEMBER);
 		if (member === -1) return undefined;
 		const base64Start = member + BASE64_MEMBER.length;
@@ -331,15 +340,18 @@ export class CaptureBytesReader {
 		const {type, seq, stream, tMs, offset, length} = value;
 		if (type !== 'chunk') return undefined;
 		const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
-		if (!isCount(seq) || !isCount(offset) || !isCount(length) || typeof tMs !== 'number' || !Number.isFinite(tMs)) return undefined;
-		if (typeof stream !== 'string' || !(STREAMS as readonly string[]).includes(stream) || length < BIG_CHUNK_BYTES) return undefined;
+		if (!isCount(seq) || !isCount(offset) || !isCount(length) || typeof tMs !== 'number' || !Number.isFinite(tMs))
+			return undefined;
+		if (typeof stream !== 'string' || !(STREAMS as readonly string[]).includes(stream) || length < BIG_CHUNK_BYTES)
+			return undefined;
 		const base64At = at + base64Start;
 		const end = base64At + Math.ceil(length / 3) * 4;
 		const tail = Buffer.alloc(4);
 		const tailBytes = readSync(this.fd, tail, 0, 4, end);
 		let next: number;
 		if (tailBytes >= 3 && tail[0] === 0x22 && tail[1] === 0x7d && tail[2] === 0x0a) next = end + 3;
-		else if (tailBytes === 4 && tail[0] === 0x22 && tail[1] === 0x7d && tail[2] === 0x0d && tail[3] === 0x0a) next = end + 4;
+		else if (tailBytes === 4 && tail[0] === 0x22 && tail[1] === 0x7d && tail[2] === 0x0d && tail[3] === 0x0a)
+			next = end + 4;
 		else if (tailBytes === 2 && tail[0] === 0x22 && tail[1] === 0x7d) next = end + 2;
 		else return undefined;
 		return {stream: stream as StreamName, offset, length, base64At, next};
@@ -351,7 +363,14 @@ export class CaptureBytesReader {
 	 * when reading should stop (the record starts past the byte wanted: a hole). A record whose base64
 	 * does not decode (checked whole once) is skipped, as the whole-line decoder skips it.
 	 */
-	private fromBigChunk(big: BigChunkRecord, stream: StreamName, offset: number, out: Uint8Array, filled: number, block: Buffer): number | undefined {
+	private fromBigChunk(
+		big: BigChunkRecord,
+		stream: StreamName,
+		offset: number,
+		out: Uint8Array,
+		filled: number,
+		block: Buffer,
+	): number | undefined {
 		if (big.stream !== stream) return filled;
 		const want = offset + filled;
 		if (big.offset > want) return undefined;

@@ -210,7 +210,12 @@ export class RingProducer extends RingViews {
 		// hold bytes here): go back to the arena's start (its pages are resident already), as a restart
 		// does. So a capture that keeps up touches about WORKING_BYTES of a large arena, and a consumer
 		// that stalls right after still has all of it but those writes (bytes it held would bound it).
-		if (at + length > WORKING_BYTES && this.consumerLag(arena) === 0 && head - bound <= WORKING_BYTES / 4 && fits(head + (size - at))) {
+		if (
+			at + length > WORKING_BYTES &&
+			this.consumerLag(arena) === 0 &&
+			head - bound <= WORKING_BYTES / 4 &&
+			fits(head + (size - at))
+		) {
 			head += size - at;
 			this.heads[arena] = head;
 			this.floors[arena] = head;
@@ -233,7 +238,15 @@ export class RingProducer extends RingViews {
 	 * @param useReserve allow the last {@link QUEUE_RESERVE} queue slots (control entries)
 	 * @returns false (and publishes nothing, takes nothing) when the queue is full
 	 */
-	commit(kind: EntryKind, stream: StreamName, arena: number, tMs: number, position: number, length: number, useReserve = false): boolean {
+	commit(
+		kind: EntryKind,
+		stream: StreamName,
+		arena: number,
+		tMs: number,
+		position: number,
+		length: number,
+		useReserve = false,
+	): boolean {
 		if (this.isConsumerGone) return false;
 		const tail = this.load(QUEUE_TAIL);
 		const free = QUEUE_SLOTS - (this.queueHead - tail);
@@ -254,7 +267,10 @@ export class RingProducer extends RingViews {
 		const state = Atomics.load(this.signal, WAITING);
 		if (
 			state === PARKED ||
-			(state === NAPPING && (kind === ENTRY.close || this.publishedBytes - this.load(CONSUMED) >= this.urgent || this.queueHead - tail >= QUEUE_SLOTS / 4))
+			(state === NAPPING &&
+				(kind === ENTRY.close ||
+					this.publishedBytes - this.load(CONSUMED) >= this.urgent ||
+					this.queueHead - tail >= QUEUE_SLOTS / 4))
 		) {
 			Atomics.store(this.signal, WAITING, 0);
 			Atomics.add(this.signal, SIGNAL, 1);
@@ -269,7 +285,14 @@ export class RingProducer extends RingViews {
 	 * @param useReserve allow the reserved arena bytes and queue slots (control entries)
 	 * @returns false (and writes nothing) when it does not fit
 	 */
-	append(kind: EntryKind, stream: StreamName, arena: number, tMs: number, payload: Uint8Array, useReserve = false): boolean {
+	append(
+		kind: EntryKind,
+		stream: StreamName,
+		arena: number,
+		tMs: number,
+		payload: Uint8Array,
+		useReserve = false,
+	): boolean {
 		if (this.isConsumerGone) return false;
 		const position = this.reserve(arena, payload.length, useReserve ? 0 : RING_RESERVE_BYTES);
 		if (position < 0) return false;
@@ -314,7 +337,9 @@ export class RingProducer extends RingViews {
 
 	/** Bytes of `arena` published and not yet released by the consumer (0 once it is gone). */
 	consumerLag(arena: number): number {
-		return this.isConsumerGone ? 0 : Math.max(0, this.published[arena]! - Math.max(this.load(ARENA_TAIL + arena), this.floors[arena]!));
+		return this.isConsumerGone
+			? 0
+			: Math.max(0, this.published[arena]! - Math.max(this.load(ARENA_TAIL + arena), this.floors[arena]!));
 	}
 
 	/** The oldest position of `arena` still in use (Infinity when none is). */
@@ -374,7 +399,12 @@ export class RingConsumer extends RingViews {
 			const arena = (word >>> 16) & 0xff;
 			const array = this.arenas[arena]!;
 			const at = position % array.length;
-			const done = handler({kind: (word & 0xff) as EntryKind, stream: STREAM_CODES[(word >>> 8) & 0xff] ?? 'stdout', tMs, payload: array.subarray(at, at + length)});
+			const done = handler({
+				kind: (word & 0xff) as EntryKind,
+				stream: STREAM_CODES[(word >>> 8) & 0xff] ?? 'stdout',
+				tMs,
+				payload: array.subarray(at, at + length),
+			});
 			this.consumed += length;
 			this.tail++;
 			this.tails[arena] = position + length;
@@ -438,6 +468,13 @@ export class RingConsumer extends RingViews {
 }
 
 /** `Atomics.waitAsync` (ES2024; in Node since 16, missing from the ES2023 lib typings). */
-const waitAsync = (Atomics as unknown as {
-	waitAsync(array: Int32Array, index: number, value: number, timeoutMs?: number): {readonly async: false; readonly value: string} | {readonly async: true; readonly value: Promise<string>};
-}).waitAsync;
+const waitAsync = (
+	Atomics as unknown as {
+		waitAsync(
+			array: Int32Array,
+			index: number,
+			value: number,
+			timeoutMs?: number,
+		): {readonly async: false; readonly value: string} | {readonly async: true; readonly value: Promise<string>};
+	}
+).waitAsync;

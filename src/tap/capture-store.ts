@@ -1,4 +1,15 @@
-import {chmodSync, closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync} from 'node:fs';
+import {
+	chmodSync,
+	closeSync,
+	constants,
+	fstatSync,
+	ftruncateSync,
+	lstatSync,
+	mkdirSync,
+	openSync,
+	readdirSync,
+	unlinkSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -72,7 +83,8 @@ function homedirOrEmpty(): string {
 	}
 }
 
-const isAbsoluteEnv = (value: string | undefined): value is string => value !== undefined && value !== '' && path.isAbsolute(value);
+const isAbsoluteEnv = (value: string | undefined): value is string =>
+	value !== undefined && value !== '' && path.isAbsolute(value);
 
 /**
  * The directory default captures go to (see the module table). Not created here.
@@ -82,7 +94,11 @@ export function capturesDir(facts: PlatformFacts = currentPlatform()): string {
 	const p = facts.platform === 'win32' ? path.win32 : path.posix;
 	if (facts.platform === 'win32') {
 		const local = facts.env['LOCALAPPDATA'];
-		return p.join(local !== undefined && local !== '' ? local : p.join(facts.homedir, 'AppData', 'Local'), 'mcp-wire', 'captures');
+		return p.join(
+			local !== undefined && local !== '' ? local : p.join(facts.homedir, 'AppData', 'Local'),
+			'mcp-wire',
+			'captures',
+		);
 	}
 
 	const state = facts.env['XDG_STATE_HOME'];
@@ -132,7 +148,33 @@ export function sanitizeName(name: string): string {
 	return clean === '' ? 'server' : clean;
 }
 
-const LAUNCHERS = new Set(['node', 'nodejs', 'npx', 'pnpx', 'bunx', 'bun', 'deno', 'python', 'python3', 'py', 'uv', 'uvx', 'pipx', 'docker', 'podman', 'npm', 'pnpm', 'yarn', 'sh', 'bash', 'cmd', 'java', 'dotnet', 'ruby', 'go']);
+const LAUNCHERS = new Set([
+	'node',
+	'nodejs',
+	'npx',
+	'pnpx',
+	'bunx',
+	'bun',
+	'deno',
+	'python',
+	'python3',
+	'py',
+	'uv',
+	'uvx',
+	'pipx',
+	'docker',
+	'podman',
+	'npm',
+	'pnpm',
+	'yarn',
+	'sh',
+	'bash',
+	'cmd',
+	'java',
+	'dotnet',
+	'ruby',
+	'go',
+]);
 /** Options whose value is inline code, not a script name (`sh -c '…'`, `node -e '…'`). */
 const CODE_OPTIONS = new Set(['-c', '/c', '-e', '--eval', '-p', '--print']);
 const GENERIC_SCRIPTS = new Set(['index', 'main', 'server', 'cli', 'dist', 'run', 'start', 'app', 'build']);
@@ -158,7 +200,8 @@ export function defaultName(command: readonly string[]): string {
 			continue;
 		}
 
-		if (word.startsWith('-') || word === 'run' || word === 'exec' || word === 'x' || word === 'dlx' || word === 'stdio') continue;
+		if (word.startsWith('-') || word === 'run' || word === 'exec' || word === 'x' || word === 'dlx' || word === 'stdio')
+			continue;
 		const unversioned = word.replace(/(?<=.)@[^/@]*$/, '');
 		const parts = unversioned.split(/[\\/]/).filter((part) => part !== '' && part !== '.' && part !== '..');
 		for (let j = parts.length - 1; j >= 0; j--) {
@@ -239,7 +282,8 @@ export function ensurePrivateDir(dir: string, uid: number | undefined = currentP
 	if (process.platform === 'win32') return;
 	const stat = lstatSync(dir);
 	if (stat.isSymbolicLink() || !stat.isDirectory()) throw new UnsafeDirectoryError(`${dir} is not a directory`);
-	if (uid !== undefined && stat.uid !== uid) throw new UnsafeDirectoryError(`${dir} is owned by uid ${stat.uid}, not ${uid}`);
+	if (uid !== undefined && stat.uid !== uid)
+		throw new UnsafeDirectoryError(`${dir} is owned by uid ${stat.uid}, not ${uid}`);
 	if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
@@ -261,8 +305,14 @@ export function checkPrivateDir(dir: string, uid: number | undefined = currentPl
 	}
 	if (stat.isSymbolicLink()) throw new UnsafeDirectoryError(`${dir} is a symlink, not a directory of yours`);
 	if (!stat.isDirectory()) throw new UnsafeDirectoryError(`${dir} is not a directory`);
-	if (uid !== undefined && stat.uid !== uid) throw new UnsafeDirectoryError(`${dir} is owned by uid ${stat.uid}, not ${uid}: someone else made it; remove it or set XDG_RUNTIME_DIR`);
-	if ((stat.mode & 0o022) !== 0) throw new UnsafeDirectoryError(`${dir} is writable by others (mode ${(stat.mode & 0o777).toString(8)}); chmod 700 it`);
+	if (uid !== undefined && stat.uid !== uid)
+		throw new UnsafeDirectoryError(
+			`${dir} is owned by uid ${stat.uid}, not ${uid}: someone else made it; remove it or set XDG_RUNTIME_DIR`,
+		);
+	if ((stat.mode & 0o022) !== 0)
+		throw new UnsafeDirectoryError(
+			`${dir} is writable by others (mode ${(stat.mode & 0o777).toString(8)}); chmod 700 it`,
+		);
 	return true;
 }
 
@@ -270,7 +320,11 @@ export function checkPrivateDir(dir: string, uid: number | undefined = currentPl
  * Whether `file` (not followed if a symlink) is a file of `type` owned by `uid`: what a reader checks
  * before it trusts a socket or capture it found in a directory.
  */
-export function isOwnEntry(file: string, type: 'socket' | 'file', uid: number | undefined = currentPlatform().uid): boolean {
+export function isOwnEntry(
+	file: string,
+	type: 'socket' | 'file',
+	uid: number | undefined = currentPlatform().uid,
+): boolean {
 	if (process.platform === 'win32') return true;
 	try {
 		const stat = lstatSync(file);
@@ -290,9 +344,17 @@ export function isOwnEntry(file: string, type: 'socket' | 'file', uid: number | 
  * @throws the open error (ELOOP for a symlink, EEXIST with `exclusive`), or an Error naming why an
  *   existing file is refused
  */
-export function openCaptureFile(file: string, options: {readonly exclusive: boolean; readonly uid?: number | undefined}): number {
+export function openCaptureFile(
+	file: string,
+	options: {readonly exclusive: boolean; readonly uid?: number | undefined},
+): number {
 	if (process.platform === 'win32') return openSync(file, options.exclusive ? 'wx' : 'w', 0o600);
-	const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK | (options.exclusive ? constants.O_EXCL : 0);
+	const flags =
+		constants.O_WRONLY |
+		constants.O_CREAT |
+		constants.O_NOFOLLOW |
+		constants.O_NONBLOCK |
+		(options.exclusive ? constants.O_EXCL : 0);
 	const fd = openSync(file, flags, 0o600);
 	try {
 		const stat = fstatSync(fd);
@@ -347,7 +409,9 @@ export interface PruneLimits {
  * `MCP_WIRE_MAX_CAPTURE_MB` (MiB, default 200); `0` means no limit (`Infinity`). A value that is not a
  * non-negative number is ignored and reported in `problems`.
  */
-export function pruneLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): PruneLimits & {readonly problems: readonly string[]} {
+export function pruneLimitsFromEnv(
+	env: NodeJS.ProcessEnv = process.env,
+): PruneLimits & {readonly problems: readonly string[]} {
 	const problems: string[] = [];
 	const read = (key: string, fallback: number): number => {
 		const raw = env[key];
@@ -362,7 +426,8 @@ export function pruneLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): PruneL
 	};
 	// 0 means "no limit" (issue 11): a limit of 0 files would delete every capture, the new one included.
 	const maxFiles = Math.floor(read('MCP_WIRE_MAX_CAPTURES', DEFAULT_MAX_CAPTURES)) || Number.POSITIVE_INFINITY;
-	const maxBytes = Math.floor(read('MCP_WIRE_MAX_CAPTURE_MB', DEFAULT_MAX_CAPTURE_MB) * 1024 * 1024) || Number.POSITIVE_INFINITY;
+	const maxBytes =
+		Math.floor(read('MCP_WIRE_MAX_CAPTURE_MB', DEFAULT_MAX_CAPTURE_MB) * 1024 * 1024) || Number.POSITIVE_INFINITY;
 	return {maxFiles, maxBytes, problems};
 }
 
@@ -396,7 +461,8 @@ export function listCaptures(dir: string): CaptureEntry[] {
 		try {
 			const stat = lstatSync(file);
 			if (!stat.isFile()) continue;
-			if (process.platform !== 'win32' && typeof process.getuid === 'function' && stat.uid !== process.getuid()) continue;
+			if (process.platform !== 'win32' && typeof process.getuid === 'function' && stat.uid !== process.getuid())
+				continue;
 			entries.push({...parsed, path: file, fileName, bytes: stat.size, mtimeMs: stat.mtimeMs});
 		} catch {
 			// vanished meanwhile
@@ -432,10 +498,16 @@ export interface PruneResult {
  * toward the limits first.
  * @param isAlive injectable liveness check (default {@link isProcessAlive})
  */
-export function pruneCaptures(dir: string, limits: PruneLimits, keep?: string, isAlive: (pid: number) => boolean = isProcessAlive): PruneResult {
+export function pruneCaptures(
+	dir: string,
+	limits: PruneLimits,
+	keep?: string,
+	isAlive: (pid: number) => boolean = isProcessAlive,
+): PruneResult {
 	const entries = listCaptures(dir);
 	const keepResolved = keep === undefined ? undefined : path.resolve(keep);
-	const pinned = (entry: CaptureEntry): boolean => path.resolve(entry.path) === keepResolved || (entry.pid !== process.pid && isAlive(entry.pid));
+	const pinned = (entry: CaptureEntry): boolean =>
+		path.resolve(entry.path) === keepResolved || (entry.pid !== process.pid && isAlive(entry.pid));
 	let files = 0;
 	let bytes = 0;
 	for (const entry of entries) {
@@ -459,7 +531,8 @@ export function pruneCaptures(dir: string, limits: PruneLimits, keep?: string, i
 			unlinkSync(entry.path);
 			removed.push(entry.path);
 		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`cannot remove ${entry.path}: ${(error as Error).message}`);
+			if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+				problems.push(`cannot remove ${entry.path}: ${(error as Error).message}`);
 		}
 	}
 

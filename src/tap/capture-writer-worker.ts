@@ -2,7 +2,16 @@ import {Buffer} from 'node:buffer';
 import {ftruncateSync, writeSync, writevSync} from 'node:fs';
 import path from 'node:path';
 import {isMainThread, parentPort, workerData} from 'node:worker_threads';
-import {encodeEndRecord, encodeGapRecord, encodeJsonRecord, RECORD_HEAD_BYTES, RECORD_TYPE, writeRecordHead, type CaptureEnd, type CaptureStalls} from '../core/capture/binary-codec.js';
+import {
+	encodeEndRecord,
+	encodeGapRecord,
+	encodeJsonRecord,
+	RECORD_HEAD_BYTES,
+	RECORD_TYPE,
+	writeRecordHead,
+	type CaptureEnd,
+	type CaptureStalls,
+} from '../core/capture/binary-codec.js';
 import {encodeEvent} from '../core/capture/record-codec.js';
 import {dressFinding} from '../core/detectors/catalog.js';
 import type {CaptureGapReason, ExitInfo, FindingDraft, Mark, StreamName} from '../core/types.js';
@@ -69,7 +78,12 @@ export class CaptureSink {
 	private readonly recorded: Record<StreamName, number> = {stdin: 0, stdout: 0, stderr: 0};
 	private readonly missing: Record<StreamName, number> = {stdin: 0, stdout: 0, stderr: 0};
 	private gaps = 0;
-	private written = {offsets: {stdin: 0, stdout: 0, stderr: 0}, recorded: {stdin: 0, stdout: 0, stderr: 0}, missing: {stdin: 0, stdout: 0, stderr: 0}, gaps: 0};
+	private written = {
+		offsets: {stdin: 0, stdout: 0, stderr: 0},
+		recorded: {stdin: 0, stdout: 0, stderr: 0},
+		missing: {stdin: 0, stdout: 0, stderr: 0},
+		gaps: 0,
+	};
 	/**
 	 * Records not yet written, as the pieces of one `writev`: record heads and control records in one
 	 * reused buffer (`own`, no allocation per record), chunk bytes as views of the ring itself (no copy:
@@ -133,12 +147,18 @@ export class CaptureSink {
 					ensurePrivateDir(options.socket.dir);
 				} catch (error) {
 					isSafe = false;
-					this.warn(`live attach unavailable: runtime directory ${options.socket.dir} is not usable (${describe(error)})`);
+					this.warn(
+						`live attach unavailable: runtime directory ${options.socket.dir} is not usable (${describe(error)})`,
+					);
 				}
 			}
 
 			if (isSafe) {
-				const live = new LiveSocketServer(options.socket.address, {path: options.path, size: () => this.size}, (message) => this.warn(message));
+				const live = new LiveSocketServer(
+					options.socket.address,
+					{path: options.path, size: () => this.size},
+					(message) => this.warn(message),
+				);
 				if (await live.listen()) this.live = live;
 			}
 		}
@@ -193,7 +213,12 @@ export class CaptureSink {
 
 			case ENTRY.finding: {
 				const draft = parseJson<FindingDraft>(entry.payload);
-				if (draft) this.json(RECORD_TYPE.finding, draft.tMs, encodeEvent({type: 'finding', finding: dressFinding({origin: 'probe', ...draft})}));
+				if (draft)
+					this.json(
+						RECORD_TYPE.finding,
+						draft.tMs,
+						encodeEvent({type: 'finding', finding: dressFinding({origin: 'probe', ...draft})}),
+					);
 				break;
 			}
 
@@ -243,7 +268,13 @@ export class CaptureSink {
 		}
 
 		this.isEnded = true;
-		const end: CaptureEnd = {complete: this.gaps === 0 && !this.hasFailed, recorded: {...this.recorded}, missing: {...this.missing}, gaps: this.gaps, ...(stalls === undefined ? {} : {stalls})};
+		const end: CaptureEnd = {
+			complete: this.gaps === 0 && !this.hasFailed,
+			recorded: {...this.recorded},
+			missing: {...this.missing},
+			gaps: this.gaps,
+			...(stalls === undefined ? {} : {stalls}),
+		};
 		this.push(encodeEndRecord(end, tMs));
 	}
 
@@ -274,7 +305,10 @@ export class CaptureSink {
 			writeAll(this.fd, pieces, total, start);
 		} catch (error) {
 			this.clearBatch();
-			if (!this.hasFailed) this.warn(`capture stopped: cannot write ${this.options.path} (${describe(error)}); forwarding goes on, a gap record marks what is missing when it can be written`);
+			if (!this.hasFailed)
+				this.warn(
+					`capture stopped: cannot write ${this.options.path} (${describe(error)}); forwarding goes on, a gap record marks what is missing when it can be written`,
+				);
 			this.hasFailed = true;
 			// Keep the file on a record boundary (a reader sees what was written, then "cut short").
 			try {
@@ -289,7 +323,12 @@ export class CaptureSink {
 		this.clearBatch();
 		this.size += total;
 		if (this.isEnded) this.isEndWritten = true;
-		this.written = {offsets: {...this.offsets}, recorded: {...this.recorded}, missing: {...this.missing}, gaps: this.gaps};
+		this.written = {
+			offsets: {...this.offsets},
+			recorded: {...this.recorded},
+			missing: {...this.missing},
+			gaps: this.gaps,
+		};
 		this.publish();
 		if (copy) this.live?.appended(copy, start);
 	}
@@ -456,7 +495,12 @@ if (!isMainThread && (workerData as Partial<CaptureWorkerConfig> | undefined)?.k
 	// Keep the thread alive while it waits on the ring (Atomics.waitAsync alone does not hold the loop).
 	const keepAlive = setInterval(() => undefined, 1 << 30);
 	runWorker(workerData as CaptureWorkerConfig)
-		.catch((error: unknown) => parentPort?.postMessage({type: 'warning', message: `capture worker: ${describe(error)}`} satisfies CaptureWorkerMessage))
+		.catch((error: unknown) =>
+			parentPort?.postMessage({
+				type: 'warning',
+				message: `capture worker: ${describe(error)}`,
+			} satisfies CaptureWorkerMessage),
+		)
 		.finally(() => {
 			clearInterval(keepAlive);
 			parentPort?.postMessage({type: 'done'} satisfies CaptureWorkerMessage);

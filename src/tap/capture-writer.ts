@@ -1,11 +1,25 @@
 import {closeSync, fchmodSync, ftruncateSync, writeSync} from 'node:fs';
 import path from 'node:path';
 import {Worker} from 'node:worker_threads';
-import {encodeCaptureStart, encodeEndRecord, encodeGapRecord, type CaptureStalls} from '../core/capture/binary-codec.js';
+import {
+	encodeCaptureStart,
+	encodeEndRecord,
+	encodeGapRecord,
+	type CaptureStalls,
+} from '../core/capture/binary-codec.js';
 import type {CaptureGapReason, ExitInfo, FindingDraft, Mark, SessionMeta, StreamName} from '../core/types.js';
 import {ensurePrivateDir, openCaptureFile, type PruneLimits} from './capture-store.js';
 import {monotonicMs} from './clock.js';
-import {ARENA, createRing, DEFAULT_RING_BYTES, ENTRY, RING_RESERVE_BYTES, RingProducer, type EntryKind, type RingMemory} from './capture-ring.js';
+import {
+	ARENA,
+	createRing,
+	DEFAULT_RING_BYTES,
+	ENTRY,
+	RING_RESERVE_BYTES,
+	RingProducer,
+	type EntryKind,
+	type RingMemory,
+} from './capture-ring.js';
 
 /**
  * The tap's capture, main-thread side (issue 3 items 1–2). Forwarding hands each read to the capture
@@ -98,7 +112,6 @@ export interface CaptureWriterOptions {
 	/** The clock waits are measured with (ms; default {@link monotonicMs}: `process.hrtime` in ms). */
 	readonly now?: () => number;
 }
-
 
 const encoder = new TextEncoder();
 
@@ -275,7 +288,8 @@ export class CaptureWriter {
 		// After dropped bytes, the gap is told only once the chunk fits too (one gap per stretch, not one per read).
 		if (this.held.length > 0) this.flushHeld();
 		if (this.held.length === 0) {
-			const fits = this.dropped[stream] === 0 || this.ring.reserve(ARENA[stream], bytes.length, RING_RESERVE_BYTES) >= 0;
+			const fits =
+				this.dropped[stream] === 0 || this.ring.reserve(ARENA[stream], bytes.length, RING_RESERVE_BYTES) >= 0;
 			if (fits && this.tellGap(stream) && this.ring.append(ENTRY.chunk, stream, ARENA[stream], tMs, bytes)) {
 				this.isWaitOver[stream] = false;
 				return true;
@@ -296,12 +310,20 @@ export class CaptureWriter {
 		this.forwarded[stream] += length;
 		const arena = ARENA[stream];
 		if (this.held.length > 0) this.flushHeld();
-		if (this.isRecording && this.held.length === 0 && this.tellGap(stream) && this.ring.commit(ENTRY.chunk, stream, arena, tMs, position, length)) {
+		if (
+			this.isRecording &&
+			this.held.length === 0 &&
+			this.tellGap(stream) &&
+			this.ring.commit(ENTRY.chunk, stream, arena, tMs, position, length)
+		) {
 			this.isWaitOver[stream] = false;
 			return true;
 		}
 
-		const bytes = this.isRecording && this.canWait(stream, resume) ? Buffer.from(this.ring.view(arena, position, length)) : undefined;
+		const bytes =
+			this.isRecording && this.canWait(stream, resume)
+				? Buffer.from(this.ring.view(arena, position, length))
+				: undefined;
 		this.ring.claim(arena, position, length);
 		return this.isRecording ? this.wait(stream, tMs, bytes, length, resume) : true;
 	}
@@ -332,7 +354,13 @@ export class CaptureWriter {
 	 * A read of `stream` that could not be recorded now: keep `bytes` behind the held entries and have the
 	 * caller pause its source (false), or, when it may not wait, drop it (a gap).
 	 */
-	private wait(stream: StreamName, tMs: number, bytes: Uint8Array | undefined, length: number, resume: (() => void) | undefined): boolean {
+	private wait(
+		stream: StreamName,
+		tMs: number,
+		bytes: Uint8Array | undefined,
+		length: number,
+		resume: (() => void) | undefined,
+	): boolean {
 		if (bytes === undefined || !this.canWait(stream, resume)) {
 			this.drop(stream, tMs, length);
 			return true;
@@ -356,10 +384,13 @@ export class CaptureWriter {
 		let size = 0;
 		try {
 			if (this.privateDir !== undefined) ensurePrivateDir(this.privateDir);
-			fd = openCaptureFile(this.path, {exclusive: this.privateDir !== undefined && path.dirname(path.resolve(this.path)) === path.resolve(this.privateDir)});
+			fd = openCaptureFile(this.path, {
+				exclusive:
+					this.privateDir !== undefined && path.dirname(path.resolve(this.path)) === path.resolve(this.privateDir),
+			});
 			if (process.platform !== 'win32') fchmodSync(fd, 0o600);
 			const start = encodeCaptureStart(meta);
-			for (let at = 0; at < start.length; ) at += writeSync(fd, start, at, start.length - at, at);
+			for (let at = 0; at < start.length;) at += writeSync(fd, start, at, start.length - at, at);
 			size = start.length;
 		} catch (error) {
 			if (fd !== undefined) {
@@ -409,14 +440,24 @@ export class CaptureWriter {
 		this.isClosing = true;
 		if (!this.isDisabled && this.fd !== undefined) {
 			// Reads still waiting go first (recorded, or a gap when their wait runs out), so the end record counts every wait.
-			while (this.held.some((entry) => entry.since !== undefined) && !this.isDisabled && Date.now() - started < idleMs) {
+			while (
+				this.held.some((entry) => entry.since !== undefined) &&
+				!this.isDisabled &&
+				Date.now() - started < idleMs
+			) {
 				await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
 				this.flushHeld();
 			}
 
 			this.holdGaps();
 			const stalls = this.stalls;
-			this.hold({kind: ENTRY.close, tMs: this.lastTMs, payload: encoder.encode(JSON.stringify({forwarded: this.forwarded, ...(stalls.count === 0 ? {} : {stalls})} satisfies CaptureClose))});
+			this.hold({
+				kind: ENTRY.close,
+				tMs: this.lastTMs,
+				payload: encoder.encode(
+					JSON.stringify({forwarded: this.forwarded, ...(stalls.count === 0 ? {} : {stalls})} satisfies CaptureClose),
+				),
+			});
 			this.isClosed = true;
 			while (this.held.length > 0 && !this.isDisabled && Date.now() - started < idleMs) {
 				await new Promise((resolve) => setTimeout(resolve, 2));
@@ -460,11 +501,16 @@ export class CaptureWriter {
 		const stalls = this.stalls;
 		if (stalls.count > 0) {
 			const over = stalls.timedOut === 0 ? '' : `; ${stalls.timedOut} ran out, their reads are in gap records`;
-			this.warn(`reading paused ${stalls.count} time${stalls.count === 1 ? '' : 's'} for the capture to catch up (${stalls.totalMs} ms in all, longest ${stalls.longestMs} ms; --capture-wait ${this.waitMs} ms each at most${over}) (${this.path})`);
+			this.warn(
+				`reading paused ${stalls.count} time${stalls.count === 1 ? '' : 's'} for the capture to catch up (${stalls.totalMs} ms in all, longest ${stalls.longestMs} ms; --capture-wait ${this.waitMs} ms each at most${over}) (${this.path})`,
+			);
 		}
 
 		const missing = Object.entries(this.lastMissing).filter(([, n]) => n > 0);
-		if (missing.length > 0) this.warn(`the capture is incomplete: ${missing.map(([stream, n]) => `${n} bytes of ${stream}`).join(' and ')} not recorded (gap records mark them) (${this.path})`);
+		if (missing.length > 0)
+			this.warn(
+				`the capture is incomplete: ${missing.map(([stream, n]) => `${n} bytes of ${stream}`).join(' and ')} not recorded (gap records mark them) (${this.path})`,
+			);
 	}
 
 	/** Missing bytes per stream as the file's end record says (set by {@link hasEnd} / {@link finishFile}). */
@@ -475,7 +521,11 @@ export class CaptureWriter {
 		if (this.fd === undefined) return true;
 		if (!this.workerEnded) return false;
 		const p = this.progress;
-		this.lastMissing = {stdin: p[PROGRESS.missing]!, stdout: p[PROGRESS.missing + 1]!, stderr: p[PROGRESS.missing + 2]!};
+		this.lastMissing = {
+			stdin: p[PROGRESS.missing]!,
+			stdout: p[PROGRESS.missing + 1]!,
+			stderr: p[PROGRESS.missing + 2]!,
+		};
 		return true;
 	}
 
@@ -500,7 +550,11 @@ export class CaptureWriter {
 		const p = this.progress;
 		const streams = ['stdin', 'stdout', 'stderr'] as const;
 		const size = p[PROGRESS.size]!;
-		const recorded = {stdin: p[PROGRESS.recorded]!, stdout: p[PROGRESS.recorded + 1]!, stderr: p[PROGRESS.recorded + 2]!};
+		const recorded = {
+			stdin: p[PROGRESS.recorded]!,
+			stdout: p[PROGRESS.recorded + 1]!,
+			stderr: p[PROGRESS.recorded + 2]!,
+		};
 		const missing = {stdin: p[PROGRESS.missing]!, stdout: p[PROGRESS.missing + 1]!, stderr: p[PROGRESS.missing + 2]!};
 		let gaps = p[PROGRESS.gaps]!;
 		const records: Buffer[] = [];
@@ -511,20 +565,26 @@ export class CaptureWriter {
 			const offset = p[PROGRESS.offsets + i]!;
 			const length = this.forwarded[stream] - offset;
 			if (length <= 0) continue;
-			records.push(encodeGapRecord({stream, offset, length, reason: p[PROGRESS.failed] === 1 ? 'write-failed' : reason, tMs}));
+			records.push(
+				encodeGapRecord({stream, offset, length, reason: p[PROGRESS.failed] === 1 ? 'write-failed' : reason, tMs}),
+			);
 			missing[stream] += length;
 			gaps++;
 		}
 
 		const stalls = this.stalls;
-		records.push(encodeEndRecord({complete: gaps === 0, recorded, missing, gaps, ...(stalls.count === 0 ? {} : {stalls})}, tMs));
+		records.push(
+			encodeEndRecord({complete: gaps === 0, recorded, missing, gaps, ...(stalls.count === 0 ? {} : {stalls})}, tMs),
+		);
 		this.lastMissing = missing;
 		const bytes = Buffer.concat(records);
 		try {
 			ftruncateSync(fd, size);
-			for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at, size + at);
+			for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at, size + at);
 		} catch (error) {
-			this.warn(`the capture could not be finished (${describeError(error)}): it ends without its end record (${this.path})`);
+			this.warn(
+				`the capture could not be finished (${describeError(error)}): it ends without its end record (${this.path})`,
+			);
 			try {
 				ftruncateSync(fd, size);
 			} catch {
@@ -552,8 +612,13 @@ export class CaptureWriter {
 	private warnLag(stream: StreamName): void {
 		if (!this.hasWarnedLag) {
 			this.hasWarnedLag = true;
-			const waited = this.waitMs > 0 && this.isWaitOver[stream] ? ` and did not catch up within --capture-wait ${this.waitMs} ms` : '';
-			this.warn(`the capture fell ${this.ring.pendingBytes} bytes behind forwarding (MCP_WIRE_CAPTURE_LAG_MB)${waited}; reads it has no room for are not recorded (a gap record marks them) until it catches up; forwarding goes on (${this.path})`);
+			const waited =
+				this.waitMs > 0 && this.isWaitOver[stream]
+					? ` and did not catch up within --capture-wait ${this.waitMs} ms`
+					: '';
+			this.warn(
+				`the capture fell ${this.ring.pendingBytes} bytes behind forwarding (MCP_WIRE_CAPTURE_LAG_MB)${waited}; reads it has no room for are not recorded (a gap record marks them) until it catches up; forwarding goes on (${this.path})`,
+			);
 		}
 	}
 
@@ -563,7 +628,12 @@ export class CaptureWriter {
 			const length = this.dropped[stream];
 			if (length === 0) continue;
 			this.dropped[stream] = 0;
-			this.hold({kind: ENTRY.gap, stream, tMs: this.droppedAt[stream], payload: encoder.encode(JSON.stringify({length, reason: 'lag'}))});
+			this.hold({
+				kind: ENTRY.gap,
+				stream,
+				tMs: this.droppedAt[stream],
+				payload: encoder.encode(JSON.stringify({length, reason: 'lag'})),
+			});
 		}
 	}
 
@@ -575,7 +645,16 @@ export class CaptureWriter {
 		const length = this.dropped[stream];
 		if (length === 0) return true;
 		// Room for the gap and the chunk's descriptor, keeping the control reserve for marks and the end.
-		if (!this.ring.append(ENTRY.gap, stream, CONTROL_ARENA, this.droppedAt[stream], encoder.encode(JSON.stringify({length, reason: 'lag'})))) return false;
+		if (
+			!this.ring.append(
+				ENTRY.gap,
+				stream,
+				CONTROL_ARENA,
+				this.droppedAt[stream],
+				encoder.encode(JSON.stringify({length, reason: 'lag'})),
+			)
+		)
+			return false;
 		this.dropped[stream] = 0;
 		return true;
 	}
@@ -608,7 +687,9 @@ export class CaptureWriter {
 			if (entry.since !== undefined) {
 				const stream = entry.stream ?? 'stdout';
 				const arena = ARENA[stream];
-				const isRoom = this.ring.consumerLag(arena) <= this.ring.arenaSize(arena) / 2 && this.ring.append(ENTRY.chunk, stream, arena, entry.tMs, entry.payload);
+				const isRoom =
+					this.ring.consumerLag(arena) <= this.ring.arenaSize(arena) / 2 &&
+					this.ring.append(ENTRY.chunk, stream, arena, entry.tMs, entry.payload);
 				const isOver = !isRoom && now - entry.since >= this.waitMs;
 				if (!isRoom && !isOver) break;
 				this.endStall(now - entry.since, isOver);
@@ -623,11 +704,19 @@ export class CaptureWriter {
 				this.isWaitOver[stream] = true;
 				this.droppedTotal[stream] += entry.payload.length;
 				this.warnLag(stream);
-				this.held[i] = {kind: ENTRY.gap, stream, tMs: entry.tMs, payload: encoder.encode(JSON.stringify({length: entry.payload.length, reason: 'lag'}))};
+				this.held[i] = {
+					kind: ENTRY.gap,
+					stream,
+					tMs: entry.tMs,
+					payload: encoder.encode(JSON.stringify({length: entry.payload.length, reason: 'lag'})),
+				};
 			}
 
 			const control = this.held[i]!;
-			if (!this.ring.append(control.kind, control.stream ?? 'stdout', CONTROL_ARENA, control.tMs, control.payload, true)) break;
+			if (
+				!this.ring.append(control.kind, control.stream ?? 'stdout', CONTROL_ARENA, control.tMs, control.payload, true)
+			)
+				break;
 			count++;
 		}
 
@@ -664,7 +753,12 @@ export class CaptureWriter {
 			if (entry.since === undefined) return entry;
 			const stream = entry.stream ?? 'stdout';
 			this.droppedTotal[stream] += entry.payload.length;
-			return {kind: ENTRY.gap, stream, tMs: entry.tMs, payload: encoder.encode(JSON.stringify({length: entry.payload.length, reason: 'lag'}))};
+			return {
+				kind: ENTRY.gap,
+				stream,
+				tMs: entry.tMs,
+				payload: encoder.encode(JSON.stringify({length: entry.payload.length, reason: 'lag'})),
+			};
 		});
 		for (const entry of waiting) {
 			this.endStall(now - entry.since!, false);

@@ -64,7 +64,9 @@ export class LiveSocketServer {
 	async listen(): Promise<boolean> {
 		if (process.platform !== 'win32' && Buffer.byteLength(this.address) > MAX_SOCKET_PATH_BYTES) {
 			// Node (libuv) would silently bind a truncated path outside the private directory.
-			this.onWarning(`live attach unavailable: ${this.address} is longer than a Unix socket path may be (${MAX_SOCKET_PATH_BYTES} bytes); set XDG_RUNTIME_DIR to a shorter directory`);
+			this.onWarning(
+				`live attach unavailable: ${this.address} is longer than a Unix socket path may be (${MAX_SOCKET_PATH_BYTES} bytes); set XDG_RUNTIME_DIR to a shorter directory`,
+			);
 			return false;
 		}
 
@@ -78,7 +80,8 @@ export class LiveSocketServer {
 
 		// On Unix the socket is bound under a hidden name (not a `<name>-<pid>.sock` that `sessions` lists),
 		// made 0600, and only then renamed into place: it is never visible with the umask's wider mode.
-		const bound = process.platform === 'win32' ? this.address : path.join(path.dirname(this.address), `.bind-${process.pid}`);
+		const bound =
+			process.platform === 'win32' ? this.address : path.join(path.dirname(this.address), `.bind-${process.pid}`);
 		if (bound !== this.address) {
 			try {
 				unlinkSync(bound);
@@ -109,7 +112,9 @@ export class LiveSocketServer {
 				} catch {
 					// gone already
 				}
-				this.onWarning(`live attach unavailable: cannot place the socket at ${this.address} (${(error as Error).message})`);
+				this.onWarning(
+					`live attach unavailable: cannot place the socket at ${this.address} (${(error as Error).message})`,
+				);
 				return false;
 			}
 		}

@@ -94,7 +94,6 @@ export interface TapOptions {
  */
 export const DEFAULT_KILL_AFTER_MS = 1500;
 
-
 /** How a tap session ended. */
 export interface TapResult {
 	/** How the server ended; undefined when it never started. */
@@ -211,9 +210,24 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 			reason = typeof result.code === 'string' ? result : (result.cause ?? result);
 		}
 
-		const error: SpawnError = file === '' ? {code: 'EINVAL', file, reason: 'the command is empty (EINVAL)', message: 'cannot start: the command is empty (EINVAL)'} : describeSpawnError(reason, file, options.cwd);
+		const error: SpawnError =
+			file === ''
+				? {
+						code: 'EINVAL',
+						file,
+						reason: 'the command is empty (EINVAL)',
+						message: 'cannot start: the command is empty (EINVAL)',
+					}
+				: describeSpawnError(reason, file, options.cwd);
 		safe(() => capture?.header(options.capture!.meta(undefined)));
-		capture?.finding({code: 'spawn-failed', stream: 'stdout', offset: 0, byteLength: 0, tMs: clock.now(), detail: {code: error.code, reason: error.reason ?? error.message, file: error.file}});
+		capture?.finding({
+			code: 'spawn-failed',
+			stream: 'stdout',
+			offset: 0,
+			byteLength: 0,
+			tMs: clock.now(),
+			detail: {code: error.code, reason: error.reason ?? error.message, file: error.file},
+		});
 		try {
 			io.stderr.write(`mcp-wire: ${error.message}\n`);
 		} catch {
@@ -228,8 +242,12 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 	safe(() => capture?.header(options.capture!.meta(child.pid)));
 	// Process evidence for the capture (issue 10 §1): only with a capture, only what the tap can see (its
 	// child's tree). It never changes what is forwarded or when the server ends.
-	const evidence = capture && child.pid !== undefined ? safe(() => watchProcessTree(child.pid!, {now: () => clock.now()})) : undefined;
-	const observe = (reason: 'stall' | 'timeout' | 'shutdown' | 'exit', observeOptions?: Parameters<ProcessWatch['observe']>[1]): void => {
+	const evidence =
+		capture && child.pid !== undefined ? safe(() => watchProcessTree(child.pid!, {now: () => clock.now()})) : undefined;
+	const observe = (
+		reason: 'stall' | 'timeout' | 'shutdown' | 'exit',
+		observeOptions?: Parameters<ProcessWatch['observe']>[1],
+	): void => {
 		if (!evidence) return;
 		safe(() => {
 			const observed = evidence.observe(reason, observeOptions);
@@ -393,7 +411,9 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 				clearTimeout(timer);
 				if (lookedAtExit) return;
 				lookedAtExit = true;
-				const openPipes = (['stdout', 'stderr'] as const).filter((name) => (name === 'stdout' ? !isOutEnded : !isErrEnded));
+				const openPipes = (['stdout', 'stderr'] as const).filter((name) =>
+					name === 'stdout' ? !isOutEnded : !isErrEnded,
+				);
 				observe('exit', {rootAlive: false, openPipes});
 				resolve();
 			}
@@ -468,7 +488,8 @@ class InPlaceReader {
 				this.position = position;
 				return position < 0 ? Buffer.allocUnsafe(readBytes) : this.ring.view(arena, position, readBytes);
 			},
-			callback: (bytesRead, buffer) => this.handler?.(Buffer.from(buffer.buffer, buffer.byteOffset, bytesRead), this.position) ?? true,
+			callback: (bytesRead, buffer) =>
+				this.handler?.(Buffer.from(buffer.buffer, buffer.byteOffset, bytesRead), this.position) ?? true,
 		};
 	}
 }

@@ -50,8 +50,15 @@ export function loadFullSdkSchemas(file: URL = FULL_SDK_SCHEMAS): SdkSchemas {
 	try {
 		return (createRequire(import.meta.url)(path) as {SDK_SCHEMAS: SdkSchemas}).SDK_SCHEMAS;
 	} catch (error) {
-		const reason = (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' ? 'missing' : error instanceof Error ? error.message.split('\n')[0] : String(error);
-		throw new BrokenInstallError(`cannot load the TS SDK checks (${path}: ${reason}): mcp-wire's install is incomplete; reinstall it (in a source checkout: npm run build)`);
+		const reason =
+			(error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND'
+				? 'missing'
+				: error instanceof Error
+					? error.message.split('\n')[0]
+					: String(error);
+		throw new BrokenInstallError(
+			`cannot load the TS SDK checks (${path}: ${reason}): mcp-wire's install is incomplete; reinstall it (in a source checkout: npm run build)`,
+		);
 	}
 }
 
@@ -75,14 +82,28 @@ export interface ProbeServer {
 }
 
 /** The probe's `initialize` request (id 0, no client capabilities, R8). */
-export type InitializeRequest = {jsonrpc: '2.0'; id: 0; method: 'initialize'; params: {protocolVersion: string; capabilities: Record<string, never>; clientInfo: {name: 'mcp-wire'; version: string}}};
+export type InitializeRequest = {
+	jsonrpc: '2.0';
+	id: 0;
+	method: 'initialize';
+	params: {
+		protocolVersion: string;
+		capabilities: Record<string, never>;
+		clientInfo: {name: 'mcp-wire'; version: string};
+	};
+};
 
 /**
  * The `initialize` request the probe sends (id 0, R8): the offered protocol version, no client
  * capabilities, `clientInfo` `{name: 'mcp-wire', version}`.
  */
 export function initializeRequest(protocolVersion: string, clientVersion: string): InitializeRequest {
-	return {jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion, capabilities: {}, clientInfo: {name: 'mcp-wire', version: clientVersion}}};
+	return {
+		jsonrpc: '2.0',
+		id: 0,
+		method: 'initialize',
+		params: {protocolVersion, capabilities: {}, clientInfo: {name: 'mcp-wire', version: clientVersion}},
+	};
 }
 
 /**
@@ -93,7 +114,9 @@ export function initializeRequest(protocolVersion: string, clientVersion: string
  * rest of a `probe` can be two copies of this module (the ES module bin/mcp-wire.js spawns with, and the
  * code-cached script, src/cli/code-cache.ts).
  */
-const groups: {readonly live: Set<number>; hooked: boolean} = ((globalThis as Record<symbol, unknown>)[Symbol.for('mcp-wire.probe-groups')] ??= {live: new Set<number>(), hooked: false}) as {readonly live: Set<number>; hooked: boolean};
+const groups: {readonly live: Set<number>; hooked: boolean} = ((globalThis as Record<symbol, unknown>)[
+	Symbol.for('mcp-wire.probe-groups')
+] ??= {live: new Set<number>(), hooked: false}) as {readonly live: Set<number>; hooked: boolean};
 const liveGroups = groups.live;
 /** The signals after which the probe's servers are ended (then the signal's own action, when no one else listens). */
 const ENDING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -147,7 +170,13 @@ export function startProbeServer(
 	starter: ProcessStarter = nodeStarter,
 ): ProbeServer {
 	const clock = createClock();
-	const server = spawnServer(options.command, {env: options.env, ...(options.cwd === undefined ? {} : {cwd: options.cwd}), clock, starter, processGroup: true});
+	const server = spawnServer(options.command, {
+		env: options.env,
+		...(options.cwd === undefined ? {} : {cwd: options.cwd}),
+		clock,
+		starter,
+		processGroup: true,
+	});
 	if (server.pid === undefined) return {clock, server};
 	if (process.platform !== 'win32') trackGroup(server.pid);
 	let initialize: ProbeServer['initialize'];

@@ -7,14 +7,38 @@ import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
 import type {Session} from '../core/session/session.js';
 import {explainStall, isWaitingForInputOnly, summarizeEvidence} from '../core/detectors/evidence.js';
 import {noResponseDraft} from '../core/detectors/no-response.js';
-import {USER_STOP_PHASE, type ExitInfo, type Frame, type FrameKind, type ProcessEvidence, type StreamName, type Summary} from '../core/types.js';
+import {
+	USER_STOP_PHASE,
+	type ExitInfo,
+	type Frame,
+	type FrameKind,
+	type ProcessEvidence,
+	type StreamName,
+	type Summary,
+} from '../core/types.js';
 import type {Clock} from './clock.js';
 import type {ProcessWatch} from './proc-evidence.js';
 import {readProcInfo, type ProcInfo} from './proc-info.js';
-import {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, initializeRequest, loadSdkSchemas, releaseGroup, startProbeServer, type ProbeServer} from './probe-start.js';
+import {
+	DEFAULT_INITIALIZE_TIMEOUT_MS,
+	DEFAULT_PROTOCOL_VERSION,
+	DEFAULT_TIMEOUT_MS,
+	initializeRequest,
+	loadSdkSchemas,
+	releaseGroup,
+	startProbeServer,
+	type ProbeServer,
+} from './probe-start.js';
 import {loadProcessStarter, nodeStarter, type ProcessStarter, type SpawnError, type SpawnedServer} from './spawn.js';
 
-export {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, loadSdkSchemas, startProbeServer, type ProbeServer} from './probe-start.js';
+export {
+	DEFAULT_INITIALIZE_TIMEOUT_MS,
+	DEFAULT_PROTOCOL_VERSION,
+	DEFAULT_TIMEOUT_MS,
+	loadSdkSchemas,
+	startProbeServer,
+	type ProbeServer,
+} from './probe-start.js';
 
 /** How many bytes of a Content-Length re-probe's reply are kept in the finding (`detail.replyHead`). */
 export const REPLY_HEAD_BYTES = 96;
@@ -51,7 +75,13 @@ export const REPROBE_TIMEOUT_MS = 5_000;
  * before the probe began the shutdown, the probe first waits up to `exitAfterStdoutEof` for it to exit
  * on its own (an early exit, not a reaction to stdin closing).
  */
-export const SHUTDOWN_MS = {afterStdinClose: 2_000, afterSigterm: 2_000, afterSigkill: 2_000, drainAfterExit: 2_000, exitAfterStdoutEof: 500} as const;
+export const SHUTDOWN_MS = {
+	afterStdinClose: 2_000,
+	afterSigterm: 2_000,
+	afterSigkill: 2_000,
+	drainAfterExit: 2_000,
+	exitAfterStdoutEof: 500,
+} as const;
 
 /**
  * Phase marks the probe records (`{type: 'phase', name}`), in the order they can occur:
@@ -62,7 +92,14 @@ export const SHUTDOWN_MS = {afterStdinClose: 2_000, afterSigterm: 2_000, afterSi
  * (first mark of a re-probe session), and `stopped-by-user` ({@link USER_STOP_PHASE}: the signal aborted
  * the probe before its exchange was over).
  */
-export const PROBE_PHASES = ['modern-era', 'stopped-early', 'content-length-reply', 'shutdown', 'reprobe-content-length', USER_STOP_PHASE] as const;
+export const PROBE_PHASES = [
+	'modern-era',
+	'stopped-early',
+	'content-length-reply',
+	'shutdown',
+	'reprobe-content-length',
+	USER_STOP_PHASE,
+] as const;
 
 /** What {@link ProbeOptions.createSession} learns before the session starts. */
 export interface SessionInit {
@@ -140,7 +177,6 @@ export interface ProbeOptions {
 	/** `clientInfo.version` in `initialize` (default: the session's `meta.tool.version`, which waits for the session). */
 	readonly clientVersion?: string;
 }
-
 
 /** What {@link ProbeOptions.onWait} is told while a request is outstanding. `done` once the wait ended. */
 export interface ProbeWait {
@@ -248,7 +284,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 			byteLength: 0,
 			tMs,
 			origin: 'probe',
-			detail: {file: error.file, errno: error.code, reason: error.reason ?? error.message, command: [...options.command], ...(error.cwd === undefined ? {} : {cwd: error.cwd})},
+			detail: {
+				file: error.file,
+				errno: error.code,
+				reason: error.reason ?? error.message,
+				command: [...options.command],
+				...(error.cwd === undefined ? {} : {cwd: error.cwd}),
+			},
 		});
 		main.detach();
 		return {session, summary: session.finish(tMs), era: 'unknown', spawnError: error, answersContentLength: false};
@@ -269,10 +311,15 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	const written = spawned.initialize;
 	const init = written
 		? await main.request(written.message, initializeTimeoutMs, {written})
-		: await main.request(initializeRequest(protocolVersion, options.clientVersion ?? (await main.ready).meta.tool.version), initializeTimeoutMs);
+		: await main.request(
+				initializeRequest(protocolVersion, options.clientVersion ?? (await main.ready).meta.tool.version),
+				initializeTimeoutMs,
+			);
 	let era: ProbeResult['era'] = 'unknown';
 	let procInfo: ProcInfo | undefined;
-	let initTimeout: {tMs: number; stdoutBytes: number; waitedMs: number; evidence?: ProcessEvidence; stoppedEarly?: boolean} | undefined;
+	let initTimeout:
+		| {tMs: number; stdoutBytes: number; waitedMs: number; evidence?: ProcessEvidence; stoppedEarly?: boolean}
+		| undefined;
 
 	if (init.type === 'frame') {
 		const message = init.frame.message as {result?: unknown; error?: unknown};
@@ -290,7 +337,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 			log('initialize was rejected with an error');
 		}
 	} else if (init.type === 'timeout') {
-		initTimeout = {tMs: init.tMs, stdoutBytes: main.stdoutBytes(), waitedMs: init.waitedMs, ...(init.evidence ? {evidence: init.evidence} : {}), ...(init.stoppedEarly ? {stoppedEarly: true} : {})};
+		initTimeout = {
+			tMs: init.tMs,
+			stdoutBytes: main.stdoutBytes(),
+			waitedMs: init.waitedMs,
+			...(init.evidence ? {evidence: init.evidence} : {}),
+			...(init.stoppedEarly ? {stoppedEarly: true} : {}),
+		};
 		procInfo = readProcInfo(started.pid);
 		log(
 			`no reply to initialize in ${init.waitedMs} ms${init.stoppedEarly ? ' (stopped early: the server is blocked reading stdin, waiting longer cannot help)' : ''}${init.contentLengthReply ? ' (stopped early: the reply came framed with Content-Length; no MCP client reads it)' : ''}${init.evidence ? `; ${summarizeEvidence(init.evidence)}` : procInfo ? `; ${procInfo.summary}` : ''}`,
@@ -317,7 +370,10 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 			});
 			return isWritten;
 		});
-		await Promise.race([options.interactive.hold, new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), {once: true}))]);
+		await Promise.race([
+			options.interactive.hold,
+			new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), {once: true})),
+		]);
 	}
 
 	const exit = await main.shutdown();
@@ -329,7 +385,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	const stdoutSilent = initTimeout !== undefined && initTimeout.stdoutBytes === 0 && !hasServerMessage(session);
 	if (stdoutSilent && options.contentLengthReprobe !== false && !options.signal?.aborted) {
 		log('the server was silent to newline-delimited JSON; re-probing a fresh process with Content-Length framing');
-		const result = await contentLengthReprobe(options, protocolVersion, Math.min(timeoutMs, REPROBE_TIMEOUT_MS), await schemasLoading, starter);
+		const result = await contentLengthReprobe(
+			options,
+			protocolVersion,
+			Math.min(timeoutMs, REPROBE_TIMEOUT_MS),
+			await schemasLoading,
+			starter,
+		);
 		reprobeSession = result.session;
 		reply = result.reply;
 	}
@@ -348,7 +410,9 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 				replyFraming: reply.framing,
 				// The evidence lives in another process's stdout: keep its first bytes with the finding, so a
 				// report or a replay can show them (base64, at most REPLY_HEAD_BYTES).
-				replyHead: Buffer.from(reprobeSession!.getSnapshot().bytes('stdout', reply.offset, Math.min(reply.byteLength, REPLY_HEAD_BYTES))).toString('base64'),
+				replyHead: Buffer.from(
+					reprobeSession!.getSnapshot().bytes('stdout', reply.offset, Math.min(reply.byteLength, REPLY_HEAD_BYTES)),
+				).toString('base64'),
 			},
 		});
 	} else if (initTimeout && session.streamLength('stdout') === 0) {
@@ -396,8 +460,14 @@ async function legacyExchange(run: Started, result: JsonObject, timeoutMs: numbe
 
 /** A 2026-07-28 server: `server/discover`, then `tools/list` if advertised, each with per-request `_meta` (R19). */
 async function modernExchange(run: Started, timeoutMs: number): Promise<void> {
-	const meta = {'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION, 'io.modelcontextprotocol/clientCapabilities': {}};
-	const discover = await run.request({jsonrpc: '2.0', id: 1, method: 'server/discover', params: {_meta: meta}}, timeoutMs);
+	const meta = {
+		'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
+		'io.modelcontextprotocol/clientCapabilities': {},
+	};
+	const discover = await run.request(
+		{jsonrpc: '2.0', id: 1, method: 'server/discover', params: {_meta: meta}},
+		timeoutMs,
+	);
 	if (discover.type !== 'frame' || discover.frame.kind !== 'response') return;
 	const result = asObject((discover.frame.message as {result?: unknown}).result);
 	const capabilities = asObject(result['capabilities']);
@@ -467,7 +537,14 @@ type Reply = Pick<Frame, 'stream' | 'offset' | 'byteLength' | 'framing' | 'kind'
  */
 type WaitOutcome =
 	| {readonly type: 'frame'; readonly frame: Reply}
-	| {readonly type: 'timeout'; readonly tMs: number; readonly waitedMs: number; readonly evidence?: ProcessEvidence; readonly stoppedEarly?: boolean; readonly contentLengthReply?: boolean}
+	| {
+			readonly type: 'timeout';
+			readonly tMs: number;
+			readonly waitedMs: number;
+			readonly evidence?: ProcessEvidence;
+			readonly stoppedEarly?: boolean;
+			readonly contentLengthReply?: boolean;
+	  }
 	| {readonly type: 'eof'}
 	| {readonly type: 'closed'};
 
@@ -494,7 +571,12 @@ interface Started {
 	request(
 		message: JsonObject & {id: number; method: string},
 		timeoutMs: number,
-		options?: {framing?: 'newline' | 'content-length'; anyJson?: boolean; onWritten?: (written: boolean) => void; written?: {readonly tMs: number}},
+		options?: {
+			framing?: 'newline' | 'content-length';
+			anyJson?: boolean;
+			onWritten?: (written: boolean) => void;
+			written?: {readonly tMs: number};
+		},
 	): Promise<WaitOutcome>;
 	/**
 	 * R14 shutdown (skipped steps once the process is gone), then drain to EOF, then end what is left of
@@ -523,7 +605,12 @@ const SESSION_DEFER_MS = 1_000;
  * is built once `schemas` is loaded and then fed every event so far, in order. With `schemas` given as a
  * value the session is built at once (a throwing `createSession` then throws here).
  */
-function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: ProbeServer, schemas: SdkSchemas | Promise<SdkSchemas>): Started {
+function start(
+	options: ProbeOptions,
+	purpose: SessionInit['purpose'],
+	spawned: ProbeServer,
+	schemas: SdkSchemas | Promise<SdkSchemas>,
+): Started {
 	const log = options.onLog ?? ((): void => undefined);
 	const {clock, server, tree} = spawned;
 	const reaped: number[] = [];
@@ -537,7 +624,12 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 	const build = (loaded: SdkSchemas): Session => {
 		let built: Session;
 		try {
-			built = options.createSession({...(server.pid === undefined ? {} : {pid: server.pid}), startedAt: clock.startedAt, purpose, schemas: loaded});
+			built = options.createSession({
+				...(server.pid === undefined ? {} : {pid: server.pid}),
+				startedAt: clock.startedAt,
+				purpose,
+				schemas: loaded,
+			});
 		} catch (error) {
 			server.kill('SIGKILL');
 			server.dispose();
@@ -560,7 +652,10 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		clearTimeout(deferTimer);
 		releaseBuild();
 	};
-	const ready = schemas instanceof Promise ? Promise.all([schemas, exchangeOver]).then(([loaded]) => build(loaded)) : Promise.resolve(build(schemas));
+	const ready =
+		schemas instanceof Promise
+			? Promise.all([schemas, exchangeOver]).then(([loaded]) => build(loaded))
+			: Promise.resolve(build(schemas));
 	ready.catch(() => undefined);
 	// An initialize written at the spawn comes first on the session's record, before anything the server wrote.
 	const {initialize: written} = spawned;
@@ -610,12 +705,20 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 	const pendingStdout = (): Uint8Array => {
 		const from = replyFramer.pendingOffset;
 		unframed = unframed.filter((chunk) => chunk.offset + chunk.bytes.byteLength > from);
-		const parts = unframed.map((chunk) => (chunk.offset < from ? chunk.bytes.subarray(from - chunk.offset) : chunk.bytes));
+		const parts = unframed.map((chunk) =>
+			chunk.offset < from ? chunk.bytes.subarray(from - chunk.offset) : chunk.bytes,
+		);
 		return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 	};
 	const onReply = (output: FramerOutput): void => {
 		const raw = output.frame;
-		const base = {stream: raw.stream, offset: raw.offset, byteLength: raw.byteLength, framing: raw.framing, ...(raw.isJson ? {message: raw.message} : {})};
+		const base = {
+			stream: raw.stream,
+			offset: raw.offset,
+			byteLength: raw.byteLength,
+			framing: raw.framing,
+			...(raw.isJson ? {message: raw.message} : {}),
+		};
 		let reply: Reply;
 		if (raw.isJson) {
 			const cls = classifyMessage(raw.message, {direction: 'server-to-client'});
@@ -656,7 +759,10 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 				serverBytes += event.bytes.byteLength;
 				feedInOrder(event.stream, (s) => s.pushChunk(event.stream, event.tMs, event.bytes));
 				if (event.stream === 'stdout') {
-					replyFramer.push({seq: stdoutSeq++, stream: 'stdout', tMs: event.tMs, offset: stdoutOffset, bytes: event.bytes}, onReply);
+					replyFramer.push(
+						{seq: stdoutSeq++, stream: 'stdout', tMs: event.tMs, offset: stdoutOffset, bytes: event.bytes},
+						onReply,
+					);
 					if (replyFramer.pendingBytes === 0) unframed = [];
 					else unframed.push({offset: stdoutOffset, bytes: event.bytes});
 					stdoutOffset += event.bytes.byteLength;
@@ -686,12 +792,20 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		const {id} = reply;
 		const method = (reply.message as {method?: unknown}).method;
 		queueMicrotask(() => {
-			if (attached) run.send(method === 'ping' ? {jsonrpc: '2.0', id, result: {}} : {jsonrpc: '2.0', id, error: {code: -32601, message: 'Method not found'}});
+			if (attached)
+				run.send(
+					method === 'ping'
+						? {jsonrpc: '2.0', id, result: {}}
+						: {jsonrpc: '2.0', id, error: {code: -32601, message: 'Method not found'}},
+				);
 		});
 	});
 
 	/** Look at the server's processes now and record what they do as an `evidence` mark. */
-	const observe = (reason: ProcessEvidence['reason'], observeOptions?: Parameters<ProcessWatch['observe']>[1]): ProcessEvidence | undefined => {
+	const observe = (
+		reason: ProcessEvidence['reason'],
+		observeOptions?: Parameters<ProcessWatch['observe']>[1],
+	): ProcessEvidence | undefined => {
 		if (!tree || !attached) return undefined;
 		const evidence = tree.observe(reason, observeOptions);
 		const tMs = clock.now();
@@ -708,7 +822,10 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 	 * `evidence` mark, passed to `then`) only when no byte of the server's arrived meanwhile; otherwise it
 	 * is dropped as stale (issue 11: a healthy server was taken for unflushed output under load 20).
 	 */
-	const observeSettled = (reason: ProcessEvidence['reason'], then: (evidence: ProcessEvidence, tMs: number) => void): void => {
+	const observeSettled = (
+		reason: ProcessEvidence['reason'],
+		then: (evidence: ProcessEvidence, tMs: number) => void,
+	): void => {
 		if (!tree || !attached) return;
 		const bytesBefore = serverBytes;
 		const evidence = tree.observe(reason);
@@ -721,7 +838,12 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 	};
 
 	/** Wait until `check` returns a value, stdout reaches EOF (with `stopOnEof`), `stop` resolves, or `ms` pass. */
-	const waitUntil = <T>(check: () => T | undefined, ms: number, stopOnEof: boolean, stop?: Promise<void>): Promise<{value: T} | 'timeout' | 'eof' | 'stopped'> =>
+	const waitUntil = <T>(
+		check: () => T | undefined,
+		ms: number,
+		stopOnEof: boolean,
+		stop?: Promise<void>,
+	): Promise<{value: T} | 'timeout' | 'eof' | 'stopped'> =>
 		new Promise((resolve) => {
 			let isDone = false;
 			const test = (): boolean => {
@@ -776,7 +898,10 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		send(message, framing = 'newline') {
 			if (stdinClosed || server.exitInfo) return false;
 			const body = JSON.stringify(message);
-			const bytes = framing === 'newline' ? Buffer.from(`${body}\n`, 'utf8') : Buffer.from(`Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n${body}`, 'utf8');
+			const bytes =
+				framing === 'newline'
+					? Buffer.from(`${body}\n`, 'utf8')
+					: Buffer.from(`Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n${body}`, 'utf8');
 			const tMs = clock.now();
 			if (!server.write(bytes)) return false;
 			feed((s) => s.pushChunk('stdin', tMs, bytes));
@@ -784,7 +909,9 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 		},
 		async request(message, timeoutMs, requestOptions = {}) {
 			const isReply = (f: Pick<Reply, 'kind' | 'id'>): boolean =>
-				requestOptions.anyJson ? isMessageKind(f) : (f.kind === 'response' || f.kind === 'error') && f.id === message.id;
+				requestOptions.anyJson
+					? isMessageKind(f)
+					: (f.kind === 'response' || f.kind === 'error') && f.id === message.id;
 			const watch = frameWatch(isReply);
 			const timers: NodeJS.Timeout[] = [];
 			let stopEarly!: () => void;
@@ -828,7 +955,8 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 						if (watch.get() !== undefined || server.exitInfo) return;
 						lastEvidence = evidence;
 						const when = {requestTMs, firstReplyTMs};
-						const isFinal = isWaitingForInputOnly(evidence, when) || explainStall(evidence, when).state === 'stdin-inherited';
+						const isFinal =
+							isWaitingForInputOnly(evidence, when) || explainStall(evidence, when).state === 'stdin-inherited';
 						// Two final looks must be apart in time: looks that fell due together saw one instant.
 						if (!isFinal) finalLooks = 0;
 						else if (tMs - lastFinalTMs >= FINAL_LOOK_SPACING_MS) {
@@ -839,20 +967,33 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 					});
 				};
 				const marks: number[] = [...STALL_MARKS_MS];
-				for (let at = STALL_MARKS_MS[STALL_MARKS_MS.length - 1]! + STALL_EVERY_MS; at < timeoutMs; at += STALL_EVERY_MS) marks.push(at);
+				for (let at = STALL_MARKS_MS[STALL_MARKS_MS.length - 1]! + STALL_EVERY_MS; at < timeoutMs; at += STALL_EVERY_MS)
+					marks.push(at);
 				for (const at of marks) if (at < timeoutMs) timers.push(setTimeout(look, Math.max(0, at - sinceMs)));
 				const onWait = options.onWait;
 				if (onWait) {
 					const tick = (): void => {
 						if (watch.get() !== undefined) return;
-						onWait({method: message.method, id: message.id, elapsedMs: clock.now() - requestTMs, limitMs: timeoutMs, ...(lastEvidence ? {seen: summarizeEvidence(lastEvidence)} : {})});
+						onWait({
+							method: message.method,
+							id: message.id,
+							elapsedMs: clock.now() - requestTMs,
+							limitMs: timeoutMs,
+							...(lastEvidence ? {seen: summarizeEvidence(lastEvidence)} : {}),
+						});
 					};
 					timers.push(setInterval(tick, 1000));
 				}
 				const outcome = await waitUntil(watch.get, Math.max(0, timeoutMs - sinceMs), true, early);
 				for (const timer of timers) clearTimeout(timer);
 				const ended = (done: NonNullable<ProbeWait['done']>): void =>
-					onWait?.({method: message.method, id: message.id, elapsedMs: clock.now() - requestTMs, limitMs: timeoutMs, done});
+					onWait?.({
+						method: message.method,
+						id: message.id,
+						elapsedMs: clock.now() - requestTMs,
+						limitMs: timeoutMs,
+						done,
+					});
 				if (outcome === 'timeout' || outcome === 'stopped') {
 					// The deadline timer may have run before the read of bytes the server wrote in time (this
 					// process starved of CPU): read what is there before calling it a timeout.
@@ -866,8 +1007,17 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 					const tMs = clock.now();
 					const waitedMs = Math.round(tMs - requestTMs);
 					const isHeld = outcome === 'stopped' && stopReason === 'content-length';
-					if (outcome === 'stopped') feed((s) => s.mark({type: 'phase', name: isHeld ? 'content-length-reply' : 'stopped-early', tMs}));
-					feed((s) => s.mark({type: 'timeout', id: message.id, method: message.method, timeoutMs: outcome === 'stopped' ? waitedMs : timeoutMs, tMs}));
+					if (outcome === 'stopped')
+						feed((s) => s.mark({type: 'phase', name: isHeld ? 'content-length-reply' : 'stopped-early', tMs}));
+					feed((s) =>
+						s.mark({
+							type: 'timeout',
+							id: message.id,
+							method: message.method,
+							timeoutMs: outcome === 'stopped' ? waitedMs : timeoutMs,
+							tMs,
+						}),
+					);
 					ended(outcome === 'stopped' ? 'stopped-early' : 'timeout');
 					const how = isHeld ? {contentLengthReply: true} : outcome === 'stopped' ? {stoppedEarly: true} : {};
 					return {type: 'timeout', tMs, waitedMs, ...(evidence ? {evidence} : {}), ...how};
@@ -912,10 +1062,18 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 				if (outcome === 'timeout') log(`pid ${server.pid} did not exit even after SIGKILL; giving up`);
 			}
 			if (server.exitInfo) {
-				const eofs = await waitUntil(() => (server.ended.stdout && server.ended.stderr ? true : undefined), SHUTDOWN_MS.drainAfterExit, false);
+				const eofs = await waitUntil(
+					() => (server.ended.stdout && server.ended.stderr ? true : undefined),
+					SHUTDOWN_MS.drainAfterExit,
+					false,
+				);
 				if (eofs === 'timeout') log('the server exited but its stdout/stderr stayed open (a child process holds them)');
 				else if (tree && tree.alive().some((pid) => pid !== server.pid)) {
-					await waitUntil(() => (tree.alive().some((pid) => pid !== server.pid) ? undefined : true), EXIT_SETTLE_MS, false);
+					await waitUntil(
+						() => (tree.alive().some((pid) => pid !== server.pid) ? undefined : true),
+						EXIT_SETTLE_MS,
+						false,
+					);
 				}
 				releaseExit();
 				const openPipes = (['stdout', 'stderr'] as const).filter((name) => !server.ended[name]);
@@ -949,7 +1107,9 @@ function start(options: ProbeOptions, purpose: SessionInit['purpose'], spawned: 
 			for (const pid of pids) if (!reaped.includes(pid)) reaped.push(pid);
 			const tMs = clock.now();
 			feed((s) => s.mark({type: 'reaped', pids, signal, tMs}));
-			log(`ended ${pids.length} leftover process${pids.length === 1 ? '' : 'es'} of the server's tree with ${signal}: pid ${pids.join(', ')}`);
+			log(
+				`ended ${pids.length} leftover process${pids.length === 1 ? '' : 'es'} of the server's tree with ${signal}: pid ${pids.join(', ')}`,
+			);
 		};
 		const first = tree.endAll('SIGTERM', endOptions);
 		if (first.length > 0) {

@@ -39,7 +39,10 @@ export interface ProcessWatch {
 	 * @param options `rootAlive` false after the exit: then the processes are the survivors (any process
 	 *   seen in the tree before, or holding one of the pipes, still alive); `openPipes` recorded as given
 	 */
-	observe(reason: ProcessEvidence['reason'], options?: {readonly rootAlive?: boolean; readonly openPipes?: readonly ('stdout' | 'stderr')[]}): ProcessEvidence;
+	observe(
+		reason: ProcessEvidence['reason'],
+		options?: {readonly rootAlive?: boolean; readonly openPipes?: readonly ('stdout' | 'stderr')[]},
+	): ProcessEvidence;
 	/**
 	 * End every process of the tree still alive except the spawned one's own pid when it is still running
 	 * (`includeRoot` true: it too): its process group (when it leads one), every descendant seen, every
@@ -48,7 +51,10 @@ export interface ProcessWatch {
 	 *   after the exit and found no process left, so none can have started one since)
 	 * @returns the pids signalled (empty when none was alive)
 	 */
-	endAll(signal: 'SIGTERM' | 'SIGKILL', options?: {readonly includeRoot?: boolean; readonly group?: boolean; readonly scan?: boolean}): number[];
+	endAll(
+		signal: 'SIGTERM' | 'SIGKILL',
+		options?: {readonly includeRoot?: boolean; readonly group?: boolean; readonly scan?: boolean},
+	): number[];
 	/** Pids of processes seen in the tree (and still the same process: start time checked) that are alive now. */
 	alive(): number[];
 }
@@ -133,7 +139,11 @@ export function parseSyscallLine(text: string, arch: string = process.arch): Omi
  * What a process does, from its threads (main thread first) and the pipes it holds (see
  * {@link ProcessActivity}). Exported for tests.
  */
-export function activityOf(threads: readonly ThreadCall[], holds: PipeHolding | undefined, connecting: number): ProcessActivity {
+export function activityOf(
+	threads: readonly ThreadCall[],
+	holds: PipeHolding | undefined,
+	connecting: number,
+): ProcessActivity {
 	const main = threads[0];
 	if (!main) return 'unknown';
 	if (main.state === 'Z' || main.state === 'X') return 'zombie';
@@ -143,14 +153,25 @@ export function activityOf(threads: readonly ThreadCall[], holds: PipeHolding | 
 	if (main.name !== undefined && WAITS.has(main.name)) return 'waiting-child';
 	if (threads.some((t) => t.name !== undefined && SLEEPS.has(t.name))) return 'timer';
 	const stdinFds = holds?.stdin ?? [];
-	const isStdinRead = (t: ThreadCall): boolean => t.name !== undefined && READS.has(t.name) && t.fd === 0 && stdinFds.includes(0);
+	const isStdinRead = (t: ThreadCall): boolean =>
+		t.name !== undefined && READS.has(t.name) && t.fd === 0 && stdinFds.includes(0);
 	// A thread blocked reading something else (a socket, a child's pipe): a reply may still come from there.
 	if (threads.some((t) => t.name !== undefined && READS.has(t.name) && !isStdinRead(t))) return 'reading';
 	if (threads.some(isStdinRead)) return 'reading-stdin';
 	// A timer pending in any thread's event wait: something will happen without input.
-	if (threads.some((t) => typeof t.timeoutMs === 'number' && t.timeoutMs !== 0 && t.name !== undefined && EVENT_WAITS[t.name] !== undefined)) return 'timer';
+	if (
+		threads.some(
+			(t) =>
+				typeof t.timeoutMs === 'number' &&
+				t.timeoutMs !== 0 &&
+				t.name !== undefined &&
+				EVENT_WAITS[t.name] !== undefined,
+		)
+	)
+		return 'timer';
 	if (main.name !== undefined && WRITES.has(main.name) && (main.fd === 1 || main.fd === 2)) return 'writing';
-	if (main.name !== undefined && EVENT_WAITS[main.name] !== undefined) return main.timeoutMs === null ? 'idle' : main.timeoutMs === 0 ? 'busy' : 'timer';
+	if (main.name !== undefined && EVENT_WAITS[main.name] !== undefined)
+		return main.timeoutMs === null ? 'idle' : main.timeoutMs === 0 ? 'busy' : 'timer';
 	return 'unknown';
 }
 
@@ -175,7 +196,11 @@ export function readWhole(file: string): string | undefined {
 		for (;;) {
 			let length = 0;
 			let got: number;
-			while (length < readBuffer.length && (got = readSync(fd, readBuffer, length, readBuffer.length - length, null)) > 0) length += got;
+			while (
+				length < readBuffer.length &&
+				(got = readSync(fd, readBuffer, length, readBuffer.length - length, null)) > 0
+			)
+				length += got;
 			parts.push(readBuffer.toString('latin1', 0, length));
 			if (length < readBuffer.length) return parts.length === 1 ? parts[0]! : parts.join('');
 		}
@@ -221,7 +246,8 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
 		for (const [fd, name] of names.entries()) {
 			if (pipes[name] !== undefined) continue;
 			const target = link(`${proc}/${rootPid}/fd/${fd}`);
-			if (target !== undefined && /^(pipe|socket):\[\d+\]$/.test(target) && !Object.values(pipes).includes(target)) pipes[name] = target;
+			if (target !== undefined && /^(pipe|socket):\[\d+\]$/.test(target) && !Object.values(pipes).includes(target))
+				pipes[name] = target;
 		}
 	};
 	learnPipes();
@@ -234,7 +260,10 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
 		const open = text.indexOf('(');
 		const close = text.lastIndexOf(')');
 		if (open === -1 || close < open) return {};
-		const rest = text.slice(close + 1).trim().split(/\s+/);
+		const rest = text
+			.slice(close + 1)
+			.trim()
+			.split(/\s+/);
 		// rest[0] = state (field 3), rest[1] = ppid (4), rest[19] = starttime (22)
 		const ppid = Number(rest[1]);
 		const start = Number(rest[19]);
@@ -294,11 +323,21 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
 		if (stat === undefined) return undefined;
 		if (stat.start !== undefined && !seen.has(pid)) seen.set(pid, stat.start);
 		const cmdline = read(`${proc}/${pid}/cmdline`);
-		const command = cmdline === undefined || cmdline === '' ? undefined : cmdline.replace(/\0$/, '').split('\0').slice(0, 8).map((word) => (word.length > 200 ? `${word.slice(0, 199)}…` : word));
+		const command =
+			cmdline === undefined || cmdline === ''
+				? undefined
+				: cmdline
+						.replace(/\0$/, '')
+						.split('\0')
+						.slice(0, 8)
+						.map((word) => (word.length > 200 ? `${word.slice(0, 199)}…` : word));
 		const {holds, sockets} = holdingsOf(pid);
 		let connecting: string[] = [];
 		if (sockets.size > 0) {
-			const table = [...parseNetTcp(read(`${proc}/${pid}/net/tcp`) ?? ''), ...parseNetTcp(read(`${proc}/${pid}/net/tcp6`) ?? '')];
+			const table = [
+				...parseNetTcp(read(`${proc}/${pid}/net/tcp`) ?? ''),
+				...parseNetTcp(read(`${proc}/${pid}/net/tcp6`) ?? ''),
+			];
 			connecting = table.filter((c) => c.state === 'SYN_SENT' && sockets.has(c.inode)).map((c) => c.remote);
 		}
 		const tids = list(`${proc}/${pid}/task`)
@@ -316,11 +355,18 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
 		const main = threads[0];
 		const wchanRaw = read(`${proc}/${pid}/wchan`)?.trim();
 		const wchan = wchanRaw && wchanRaw !== '0' ? wchanRaw : undefined;
-		const startTMs = stat.start === undefined || upMs === undefined ? undefined : Math.round(nowTMs - (upMs - (stat.start * 1000) / CLOCK_TICKS));
+		const startTMs =
+			stat.start === undefined || upMs === undefined
+				? undefined
+				: Math.round(nowTMs - (upMs - (stat.start * 1000) / CLOCK_TICKS));
 		const syscall =
 			main?.name === undefined
 				? undefined
-				: {name: main.name, ...(main.fd === undefined ? {} : {fd: main.fd}), ...(main.timeoutMs === undefined ? {} : {timeoutMs: main.timeoutMs})};
+				: {
+						name: main.name,
+						...(main.fd === undefined ? {} : {fd: main.fd}),
+						...(main.timeoutMs === undefined ? {} : {timeoutMs: main.timeoutMs}),
+					};
 		return {
 			pid,
 			...(stat.ppid === undefined ? {} : {ppid: stat.ppid}),
@@ -378,13 +424,26 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
 		return out;
 	};
 
-	const alive = (): number[] => [...seen].filter(([pid, start]) => pid !== self && isSame(pid, start)).map(([pid]) => pid);
+	const alive = (): number[] =>
+		[...seen].filter(([pid, start]) => pid !== self && isSame(pid, start)).map(([pid]) => pid);
 
 	const watch: ProcessWatch = {
 		pipes,
 		observe(reason, observeOptions = {}) {
-			const base = {reason, ...(observeOptions.openPipes && observeOptions.openPipes.length > 0 ? {openPipes: [...observeOptions.openPipes]} : {})};
-			if (!isLinux) return {...base, observed: false, note: `process evidence is read from Linux /proc; not on ${platform}`, rootPid, processes: []};
+			const base = {
+				reason,
+				...(observeOptions.openPipes && observeOptions.openPipes.length > 0
+					? {openPipes: [...observeOptions.openPipes]}
+					: {}),
+			};
+			if (!isLinux)
+				return {
+					...base,
+					observed: false,
+					note: `process evidence is read from Linux /proc; not on ${platform}`,
+					rootPid,
+					processes: [],
+				};
 			const nowTMs = options.now();
 			const upMs = uptimeMs();
 			const rootAlive = observeOptions.rootAlive ?? isSame(rootPid, seen.get(rootPid));
@@ -405,7 +464,7 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
 			return {
 				...base,
 				observed: true,
-				...(pipes.stdout === undefined ? {note: 'the server\'s pipes could not be read from /proc'} : {}),
+				...(pipes.stdout === undefined ? {note: "the server's pipes could not be read from /proc"} : {}),
 				rootPid,
 				rootAlive,
 				processes,
@@ -432,7 +491,11 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
 				}
 			}
 			if (isLinux) {
-				const targets = new Set([...alive(), ...(isSame(rootPid, seen.get(rootPid)) ? tree() : []), ...(endOptions.scan === false ? [] : pipeHolders())]);
+				const targets = new Set([
+					...alive(),
+					...(isSame(rootPid, seen.get(rootPid)) ? tree() : []),
+					...(endOptions.scan === false ? [] : pipeHolders()),
+				]);
 				for (const pid of targets) send(pid);
 			}
 			return signalled;

@@ -77,12 +77,30 @@ const TCP_STATES: Readonly<Record<string, string>> = {
 
 /** Well-known kernel wait functions and what they mean for a stdio server that does not answer. */
 const WCHAN_MEANING: readonly (readonly [RegExp, string])[] = [
-	[/^(do_epoll_wait|ep_poll|do_select|do_sys_poll|core_sys_select)$/, 'event loop idle, waiting for an event (a pending connection, timer or child)'],
-	[/^(pipe_read|pipe_wait|pipe_wait_readable|anon_pipe_read)$/, 'blocked reading a pipe (its stdin, or a child it spawned)'],
-	[/^(pipe_write|pipe_wait_writable|anon_pipe_write)$/, 'blocked writing a pipe (a full stdout/stderr pipe that nobody reads)'],
-	[/^(inet_wait_for_connect|__inet_stream_connect|inet_stream_connect)$/, 'blocked in connect(): a network peer is not answering'],
-	[/^(wait_woken|sk_wait_data|tcp_recvmsg|tcp_recvmsg_locked|unix_stream_read_generic|__skb_wait_for_more_packets)$/, 'blocked reading a socket (Node gives children socket pairs as stdio pipes, so this may be its stdin)'],
-	[/^(futex_wait_queue|futex_wait_queue_me|futex_wait|futex_do_wait|__futex_wait)$/, 'waiting on a lock or another thread (futex)'],
+	[
+		/^(do_epoll_wait|ep_poll|do_select|do_sys_poll|core_sys_select)$/,
+		'event loop idle, waiting for an event (a pending connection, timer or child)',
+	],
+	[
+		/^(pipe_read|pipe_wait|pipe_wait_readable|anon_pipe_read)$/,
+		'blocked reading a pipe (its stdin, or a child it spawned)',
+	],
+	[
+		/^(pipe_write|pipe_wait_writable|anon_pipe_write)$/,
+		'blocked writing a pipe (a full stdout/stderr pipe that nobody reads)',
+	],
+	[
+		/^(inet_wait_for_connect|__inet_stream_connect|inet_stream_connect)$/,
+		'blocked in connect(): a network peer is not answering',
+	],
+	[
+		/^(wait_woken|sk_wait_data|tcp_recvmsg|tcp_recvmsg_locked|unix_stream_read_generic|__skb_wait_for_more_packets)$/,
+		'blocked reading a socket (Node gives children socket pairs as stdio pipes, so this may be its stdin)',
+	],
+	[
+		/^(futex_wait_queue|futex_wait_queue_me|futex_wait|futex_do_wait|__futex_wait)$/,
+		'waiting on a lock or another thread (futex)',
+	],
 	[/^(hrtimer_nanosleep|do_nanosleep|schedule_hrtimeout_range_clock|schedule_hrtimeout_range)$/, 'sleeping on a timer'],
 	[/^(do_wait|kernel_wait4)$/, 'waiting for a child process to exit'],
 	[/^(n_tty_read|wait_for_completion)$/, 'blocked reading a terminal'],
@@ -90,11 +108,75 @@ const WCHAN_MEANING: readonly (readonly [RegExp, string])[] = [
 
 /** Linux syscall numbers by CPU (x86_64: arch/x86/entry/syscalls/syscall_64.tbl; arm64: the generic table). */
 export const SYSCALLS: Readonly<Record<string, Readonly<Record<number, string>>>> = {
-	x64: {0: 'read', 1: 'write', 7: 'poll', 17: 'pread64', 19: 'readv', 20: 'writev', 23: 'select', 34: 'pause', 35: 'nanosleep', 42: 'connect', 43: 'accept', 45: 'recvfrom', 47: 'recvmsg', 61: 'wait4', 128: 'rt_sigtimedwait', 130: 'rt_sigsuspend', 202: 'futex', 230: 'clock_nanosleep', 232: 'epoll_wait', 247: 'waitid', 270: 'pselect6', 271: 'ppoll', 281: 'epoll_pwait', 288: 'accept4', 441: 'epoll_pwait2', 449: 'futex_waitv'},
-	arm64: {22: 'epoll_pwait', 63: 'read', 64: 'write', 65: 'readv', 66: 'writev', 67: 'pread64', 72: 'pselect6', 73: 'ppoll', 95: 'waitid', 98: 'futex', 101: 'nanosleep', 115: 'clock_nanosleep', 133: 'rt_sigsuspend', 137: 'rt_sigtimedwait', 202: 'accept', 203: 'connect', 207: 'recvfrom', 212: 'recvmsg', 242: 'accept4', 260: 'wait4', 441: 'epoll_pwait2', 449: 'futex_waitv'},
+	x64: {
+		0: 'read',
+		1: 'write',
+		7: 'poll',
+		17: 'pread64',
+		19: 'readv',
+		20: 'writev',
+		23: 'select',
+		34: 'pause',
+		35: 'nanosleep',
+		42: 'connect',
+		43: 'accept',
+		45: 'recvfrom',
+		47: 'recvmsg',
+		61: 'wait4',
+		128: 'rt_sigtimedwait',
+		130: 'rt_sigsuspend',
+		202: 'futex',
+		230: 'clock_nanosleep',
+		232: 'epoll_wait',
+		247: 'waitid',
+		270: 'pselect6',
+		271: 'ppoll',
+		281: 'epoll_pwait',
+		288: 'accept4',
+		441: 'epoll_pwait2',
+		449: 'futex_waitv',
+	},
+	arm64: {
+		22: 'epoll_pwait',
+		63: 'read',
+		64: 'write',
+		65: 'readv',
+		66: 'writev',
+		67: 'pread64',
+		72: 'pselect6',
+		73: 'ppoll',
+		95: 'waitid',
+		98: 'futex',
+		101: 'nanosleep',
+		115: 'clock_nanosleep',
+		133: 'rt_sigsuspend',
+		137: 'rt_sigtimedwait',
+		202: 'accept',
+		203: 'connect',
+		207: 'recvfrom',
+		212: 'recvmsg',
+		242: 'accept4',
+		260: 'wait4',
+		441: 'epoll_pwait2',
+		449: 'futex_waitv',
+	},
 };
 /** Syscalls whose first argument is a file descriptor. */
-const FD_SYSCALLS = new Set(['read', 'write', 'pread64', 'readv', 'writev', 'connect', 'accept', 'accept4', 'recvfrom', 'recvmsg', 'epoll_wait', 'epoll_pwait', 'epoll_pwait2']);
+const FD_SYSCALLS = new Set([
+	'read',
+	'write',
+	'pread64',
+	'readv',
+	'writev',
+	'connect',
+	'accept',
+	'accept4',
+	'recvfrom',
+	'recvmsg',
+	'epoll_wait',
+	'epoll_pwait',
+	'epoll_pwait2',
+]);
 const READ_SYSCALLS = new Set(['read', 'pread64', 'readv', 'recvfrom', 'recvmsg']);
 
 /**
@@ -164,13 +246,17 @@ function readProcessState(pid: number): ProcessState | undefined {
 	const inodes = socketInodes(pid);
 	let connecting: TcpConnection[] = [];
 	if (inodes.size > 0) {
-		const table = [...parseNetTcp(readText(`/proc/${pid}/net/tcp`) ?? ''), ...parseNetTcp(readText(`/proc/${pid}/net/tcp6`) ?? '')];
+		const table = [
+			...parseNetTcp(readText(`/proc/${pid}/net/tcp`) ?? ''),
+			...parseNetTcp(readText(`/proc/${pid}/net/tcp6`) ?? ''),
+		];
 		connecting = table.filter((c) => c.state === 'SYN_SENT' && inodes.has(c.inode));
 	}
 	const syscallText = readText(`/proc/${pid}/syscall`);
 	const syscall = syscallText === undefined ? undefined : parseSyscall(syscallText);
 	const waitingOn =
-		(syscall === undefined ? undefined : syscallMeaning(syscall)) ?? (wchan === undefined ? undefined : WCHAN_MEANING.find(([re]) => re.test(wchan))?.[1]);
+		(syscall === undefined ? undefined : syscallMeaning(syscall)) ??
+		(wchan === undefined ? undefined : WCHAN_MEANING.find(([re]) => re.test(wchan))?.[1]);
 	return {
 		pid,
 		...(parsed.comm === undefined ? {} : {comm: parsed.comm}),
@@ -193,7 +279,10 @@ export function parseStat(text: string): {comm?: string; state?: string} {
 	const close = text.lastIndexOf(')');
 	if (open === -1 || close < open) return {};
 	const comm = text.slice(open + 1, close);
-	const state = text.slice(close + 1).trim().split(/\s+/)[0];
+	const state = text
+		.slice(close + 1)
+		.trim()
+		.split(/\s+/)[0];
 	return {comm, ...(state ? {state} : {})};
 }
 
@@ -249,7 +338,7 @@ function littleEndianWord(hex8: string): number[] {
 function compressV6(groups: readonly string[]): string {
 	let bestStart = -1;
 	let bestLen = 0;
-	for (let i = 0; i < groups.length; ) {
+	for (let i = 0; i < groups.length;) {
 		if (groups[i] !== '0') {
 			i++;
 			continue;

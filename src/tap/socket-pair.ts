@@ -36,7 +36,13 @@ export interface OnRead {
  * @throws whatever Node throws for an fd it cannot wrap (ERR_INVALID_FD_TYPE)
  */
 export function inPlaceSocket(fd: number, onread: OnRead): net.Socket {
-	const options: net.SocketConstructorOpts & {onread: OnRead} = {fd, readable: true, writable: false, allowHalfOpen: true, onread};
+	const options: net.SocketConstructorOpts & {onread: OnRead} = {
+		fd,
+		readable: true,
+		writable: false,
+		allowHalfOpen: true,
+		onread,
+	};
 	return new net.Socket(options);
 }
 

@@ -232,7 +232,13 @@ export async function loadProcessStarter(platform: NodeJS.Platform = process.pla
 			() => undefined,
 			() => undefined,
 		);
-		const failed = subprocess.pid === undefined ? subprocess.then((result) => result, (error: unknown) => error) : new Promise<unknown>(() => undefined);
+		const failed =
+			subprocess.pid === undefined
+				? subprocess.then(
+						(result) => result,
+						(error: unknown) => error,
+					)
+				: new Promise<unknown>(() => undefined);
 		return {child: subprocess, failed};
 	};
 }
@@ -242,7 +248,9 @@ export interface SpawnedServer {
 	/** The OS process id, or undefined when the command could not start. */
 	readonly pid: number | undefined;
 	/** Resolves once the spawn outcome is known: the pid, or the clean error. Never rejects. */
-	readonly started: Promise<{readonly ok: true; readonly pid: number} | {readonly ok: false; readonly error: SpawnError}>;
+	readonly started: Promise<
+		{readonly ok: true; readonly pid: number} | {readonly ok: false; readonly error: SpawnError}
+	>;
 	/** Resolves with the exit once it happened (undefined when the command never started). Never rejects. */
 	readonly exited: Promise<ExitInfo | undefined>;
 	/** The exit, once it happened. */
@@ -321,7 +329,8 @@ function checkCwd(cwd: string, file: string): SpawnError | undefined {
 function checkNotDirectory(file: string, cwd: string | undefined): SpawnError | undefined {
 	if (!file.includes('/') && !(process.platform === 'win32' && file.includes('\\'))) return undefined;
 	try {
-		if (statSync(path.resolve(cwd ?? process.cwd(), file)).isDirectory()) return spawnError('EISDIR', file, 'is a directory, not a program (EISDIR)');
+		if (statSync(path.resolve(cwd ?? process.cwd(), file)).isDirectory())
+			return spawnError('EISDIR', file, 'is a directory, not a program (EISDIR)');
 	} catch {
 		// Missing or unreadable: the spawn itself reports it with its own code.
 	}
@@ -381,7 +390,9 @@ export function spawnServer(command: readonly string[], options: SpawnServerOpti
 
 	let started: ReturnType<ProcessStarter>;
 	try {
-		started = (options.starter ?? nodeStarter)(file, args, definedEnv(options.env), cwd, {processGroup: options.processGroup === true});
+		started = (options.starter ?? nodeStarter)(file, args, definedEnv(options.env), cwd, {
+			processGroup: options.processGroup === true,
+		});
 	} catch (error) {
 		return failed(describeSpawnError(error, file));
 	}
@@ -469,7 +480,10 @@ export function spawnServer(command: readonly string[], options: SpawnServerOpti
  * How every MCP server is spawned, by the probe and by the tap: no shell (C3), exactly the given
  * environment, three pipes, raw Buffers, no buffering or rejection by execa, killed with us.
  */
-export function serverExecaOptions(env: Readonly<Record<string, string | undefined>>, cwd: string | undefined): ExecaServerOptions {
+export function serverExecaOptions(
+	env: Readonly<Record<string, string | undefined>>,
+	cwd: string | undefined,
+): ExecaServerOptions {
 	return {
 		shell: false,
 		extendEnv: false,

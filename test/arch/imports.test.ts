@@ -15,7 +15,9 @@ function filesUnder(dir: string): string[] {
 function importsOf(file: string): string[] {
 	const text = readFileSync(file, 'utf8');
 	// `from '…'`, `import '…'` and `import('…')`; not `Buffer.from('…')`, whose argument is data.
-	const specs = [...text.matchAll(/(?:(?<![.\w])from\s+|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+	const specs = [...text.matchAll(/(?:(?<![.\w])from\s+|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g)].map(
+		(m) => m[1]!,
+	);
 	return specs;
 }
 
@@ -51,7 +53,8 @@ describe('import rules', () => {
 			}
 			for (const file of files) {
 				for (const spec of importsOf(file)) {
-					if (spec === 'ink' || spec === 'react' || /\/(tap|cli)\//.test(spec)) offenders.push(`${relative(root, file)} -> ${spec}`);
+					if (spec === 'ink' || spec === 'react' || /\/(tap|cli)\//.test(spec))
+						offenders.push(`${relative(root, file)} -> ${spec}`);
 				}
 			}
 		}

@@ -50,8 +50,18 @@ describe('probe start-up path', () => {
 	it('loads no session, detector registry, framer, probe exchange or renderer before the spawn', () => {
 		const names = beforeSpawn();
 		expect(names).toContain(join('tap', 'probe-start.ts'));
-		expect(names.filter((name) => /^core[/\\](session|framing|jsonrpc)[/\\]/.test(name) || /^render[/\\](json|report|tui)[/\\]/.test(name))).toEqual([]);
-		for (const heavy of [join('tap', 'probe.ts'), join('core', 'detectors', 'registry.ts'), join('render', 'text', 'plain-log.ts'), join('cli', 'present.ts')]) {
+		expect(
+			names.filter(
+				(name) =>
+					/^core[/\\](session|framing|jsonrpc)[/\\]/.test(name) || /^render[/\\](json|report|tui)[/\\]/.test(name),
+			),
+		).toEqual([]);
+		for (const heavy of [
+			join('tap', 'probe.ts'),
+			join('core', 'detectors', 'registry.ts'),
+			join('render', 'text', 'plain-log.ts'),
+			join('cli', 'present.ts'),
+		]) {
 			expect(names).not.toContain(heavy);
 		}
 		// 18 files today (the CLI entry, the option checks, redact-options, tap/spawn, tap/probe-start and its /proc watch);

@@ -4,23 +4,46 @@ import {basename, join} from 'node:path';
 import fc from 'fast-check';
 import {afterAll, describe, expect, it} from 'vitest';
 import {execFileSync} from 'node:child_process';
-import {CACHE_MAX_AGE_MS, cacheKey, codeCacheDir, codeCacheFile, KEPT_OTHER_CACHES, pruneCodeCaches, runCachedScript, THIN_CACHE_RATIO} from '../../src/cli/code-cache.js';
+import {
+	CACHE_MAX_AGE_MS,
+	cacheKey,
+	codeCacheDir,
+	codeCacheFile,
+	KEPT_OTHER_CACHES,
+	pruneCodeCaches,
+	runCachedScript,
+	THIN_CACHE_RATIO,
+} from '../../src/cli/code-cache.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-wire-code-cache-'));
 afterAll(() => rmSync(dir, {recursive: true, force: true}));
 
 describe('codeCacheDir', () => {
-	it('follows each platform\'s cache directory', () => {
-		expect(codeCacheDir({platform: 'linux', env: {HOME: '/home/u'}, homedir: '/home/u'})).toBe('/home/u/.cache/mcp-wire');
-		expect(codeCacheDir({platform: 'linux', env: {HOME: '/home/u', XDG_CACHE_HOME: '/c'}, homedir: '/home/u'})).toBe('/c/mcp-wire');
-		expect(codeCacheDir({platform: 'linux', env: {HOME: '/home/u', XDG_CACHE_HOME: 'rel'}, homedir: '/home/u'})).toBe('/home/u/.cache/mcp-wire');
-		expect(codeCacheDir({platform: 'darwin', env: {HOME: '/Users/u'}, homedir: '/Users/u'})).toBe('/Users/u/Library/Caches/mcp-wire');
-		expect(codeCacheDir({platform: 'win32', env: {LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local'}, homedir: 'C:\\Users\\u'})).toBe('C:\\Users\\u\\AppData\\Local\\mcp-wire\\Cache');
+	it("follows each platform's cache directory", () => {
+		expect(codeCacheDir({platform: 'linux', env: {HOME: '/home/u'}, homedir: '/home/u'})).toBe(
+			'/home/u/.cache/mcp-wire',
+		);
+		expect(codeCacheDir({platform: 'linux', env: {HOME: '/home/u', XDG_CACHE_HOME: '/c'}, homedir: '/home/u'})).toBe(
+			'/c/mcp-wire',
+		);
+		expect(codeCacheDir({platform: 'linux', env: {HOME: '/home/u', XDG_CACHE_HOME: 'rel'}, homedir: '/home/u'})).toBe(
+			'/home/u/.cache/mcp-wire',
+		);
+		expect(codeCacheDir({platform: 'darwin', env: {HOME: '/Users/u'}, homedir: '/Users/u'})).toBe(
+			'/Users/u/Library/Caches/mcp-wire',
+		);
+		expect(
+			codeCacheDir({platform: 'win32', env: {LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local'}, homedir: 'C:\\Users\\u'}),
+		).toBe('C:\\Users\\u\\AppData\\Local\\mcp-wire\\Cache');
 	});
 
 	it('Windows without %LOCALAPPDATA%: under the home directory given, else %USERPROFILE%, else none', () => {
-		expect(codeCacheDir({platform: 'win32', env: {}, homedir: 'C:\\Users\\u'})).toBe('C:\\Users\\u\\AppData\\Local\\mcp-wire\\Cache');
-		expect(codeCacheDir({platform: 'win32', env: {USERPROFILE: 'C:\\Users\\v'}})).toBe('C:\\Users\\v\\AppData\\Local\\mcp-wire\\Cache');
+		expect(codeCacheDir({platform: 'win32', env: {}, homedir: 'C:\\Users\\u'})).toBe(
+			'C:\\Users\\u\\AppData\\Local\\mcp-wire\\Cache',
+		);
+		expect(codeCacheDir({platform: 'win32', env: {USERPROFILE: 'C:\\Users\\v'}})).toBe(
+			'C:\\Users\\v\\AppData\\Local\\mcp-wire\\Cache',
+		);
 		expect(codeCacheDir({platform: 'win32', env: {}})).toBeUndefined();
 	});
 
@@ -41,12 +64,16 @@ describe('cacheKey (the 16 hex digits of a cache file name)', () => {
 	it('agrees with a BigInt FNV-1a over UTF-16 code units on generated strings', () => {
 		const reference = (text: string): string => {
 			let hash = 0xcbf29ce484222325n;
-			for (let i = 0; i < text.length; i++) hash = ((hash ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n) & 0xffffffffffffffffn;
+			for (let i = 0; i < text.length; i++)
+				hash = ((hash ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n) & 0xffffffffffffffffn;
 			return hash.toString(16).padStart(16, '0');
 		};
-		fc.assert(fc.property(fc.string({unit: 'binary', maxLength: 300}), (text) => {
-			expect(cacheKey(text)).toBe(reference(text));
-		}), {numRuns: 500});
+		fc.assert(
+			fc.property(fc.string({unit: 'binary', maxLength: 300}), (text) => {
+				expect(cacheKey(text)).toBe(reference(text));
+			}),
+			{numRuns: 500},
+		);
 	});
 
 	it('names the file after the path, size and mtime of the script', () => {
@@ -61,7 +88,10 @@ describe('cacheKey (the 16 hex digits of a cache file name)', () => {
 
 describe('runCachedScript', () => {
 	const script = join(dir, 'cli.cjs');
-	writeFileSync(script, "const path = require('node:path');\nexports.name = path.basename(__filename);\nexports.twice = (n) => n * 2;\nexports.self = module.exports === exports;\n");
+	writeFileSync(
+		script,
+		"const path = require('node:path');\nexports.name = path.basename(__filename);\nexports.twice = (n) => n * 2;\nexports.self = module.exports === exports;\n",
+	);
 
 	it('runs a CommonJS script (exports, require, module, __filename), then stores the code cache once, and uses it next time', () => {
 		const cacheDir = join(dir, 'cache');
@@ -97,7 +127,7 @@ describe('runCachedScript', () => {
 		expect(readdirSync(cacheDir)).toEqual([basename(file)]);
 	});
 
-	it('a script replaced by another of the same length, path and mtime with another first line (cli.cjs: its build hash) does not run the old one\'s cached code', () => {
+	it("a script replaced by another of the same length, path and mtime with another first line (cli.cjs: its build hash) does not run the old one's cached code", () => {
 		// V8 checks a cache against the source's length only: with the old key it took the first build's cache
 		// and ran its cached functions ('verdict OK') for the second build's text.
 		const cacheDir = join(dir, 'rebuilt');
@@ -125,14 +155,20 @@ describe('runCachedScript', () => {
 		const cacheDir = join(dir, 'thin');
 		// A script whose functions are compiled only when called: most of its code is in them.
 		const script = join(dir, 'lazy.cjs');
-		const body = Array.from({length: 400}, (_, i) => `\tconst v${i} = (x) => [x, ${i}, 'value ${i}'].join('-');\n\tout.push(v${i}(n));`).join('\n');
+		const body = Array.from(
+			{length: 400},
+			(_, i) => `\tconst v${i} = (x) => [x, ${i}, 'value ${i}'].join('-');\n\tout.push(v${i}(n));`,
+		).join('\n');
 		writeFileSync(script, `exports.run = (n) => {\n\tconst out = [];\n${body}\n\treturn out.length;\n};\n`);
 		const source = readFileSync(script, 'utf8');
 		// The thin cache: made in another process from the compiled but not yet run script (only its top
 		// level), as a run that ended at once would leave it. V8 takes it: same source.
 		const file = codeCacheFile(script, cacheDir);
 		mkdirSync(cacheDir);
-		execFileSync(process.execPath, ['-e', `const vm = require('node:vm'), fs = require('node:fs'), {Module} = require('node:module'); fs.writeFileSync(${JSON.stringify(file)}, new vm.Script(Module.wrap(fs.readFileSync(${JSON.stringify(script)}, 'utf8')), {filename: ${JSON.stringify(script)}}).createCachedData());`]);
+		execFileSync(process.execPath, [
+			'-e',
+			`const vm = require('node:vm'), fs = require('node:fs'), {Module} = require('node:module'); fs.writeFileSync(${JSON.stringify(file)}, new vm.Script(Module.wrap(fs.readFileSync(${JSON.stringify(script)}, 'utf8')), {filename: ${JSON.stringify(script)}}).createCachedData());`,
+		]);
 		const thinBytes = readFileSync(file).byteLength;
 		expect(thinBytes).toBeLessThan(source.length * THIN_CACHE_RATIO);
 		const run = runCachedScript(script, cacheDir);
@@ -189,7 +225,15 @@ describe('pruneCodeCaches', () => {
 		put(cacheDir, 'notes.txt', 100 * DAY);
 		pruneCodeCaches(cacheDir, 'cli.cjs', kept, NOW);
 		expect(readdirSync(cacheDir).sort()).toEqual(
-			[`cli.cjs-${key(0)}.v8cache`, `cli.cjs-${key(1)}.v8cache`, `cli.cjs-${key(2)}.v8cache`, `cli.cjs-${key(3)}.v8cache`, `cli.cjs-${key(7)}.v8cache.124.tmp`, 'notes.txt', 'other.cjs-0000000000000001.v8cache'].sort(),
+			[
+				`cli.cjs-${key(0)}.v8cache`,
+				`cli.cjs-${key(1)}.v8cache`,
+				`cli.cjs-${key(2)}.v8cache`,
+				`cli.cjs-${key(3)}.v8cache`,
+				`cli.cjs-${key(7)}.v8cache.124.tmp`,
+				'notes.txt',
+				'other.cjs-0000000000000001.v8cache',
+			].sort(),
 		);
 		expect(KEPT_OTHER_CACHES).toBe(3);
 	});
@@ -205,7 +249,9 @@ describe('pruneCodeCaches', () => {
 	});
 
 	it('a missing directory: nothing, no throw', () => {
-		expect(() => pruneCodeCaches(join(dir, 'no-such-dir'), 'cli.cjs', join(dir, 'no-such-dir', 'x'), NOW)).not.toThrow();
+		expect(() =>
+			pruneCodeCaches(join(dir, 'no-such-dir'), 'cli.cjs', join(dir, 'no-such-dir', 'x'), NOW),
+		).not.toThrow();
 	});
 
 	it('save() of a new cache prunes the old ones of the same script', () => {
@@ -217,6 +263,8 @@ describe('pruneCodeCaches', () => {
 		const run = runCachedScript(script, cacheDir);
 		run.save();
 		const own = basename(codeCacheFile(script, cacheDir));
-		expect(readdirSync(cacheDir).sort()).toEqual([own, `pruned.cjs-${key(1)}.v8cache`, `pruned.cjs-${key(2)}.v8cache`, `pruned.cjs-${key(3)}.v8cache`].sort());
+		expect(readdirSync(cacheDir).sort()).toEqual(
+			[own, `pruned.cjs-${key(1)}.v8cache`, `pruned.cjs-${key(2)}.v8cache`, `pruned.cjs-${key(3)}.v8cache`].sort(),
+		);
 	});
 });

@@ -16,13 +16,19 @@ describe('explain without text', () => {
 		} finally {
 			Object.defineProperty(process.stdin, 'isTTY', {value: isTTY, configurable: true});
 		}
-		expect(EXPLAIN_USAGE).toBe('explain takes the error text from a client log: mcp-wire explain "<error text>" (or pipe the text into it)');
+		expect(EXPLAIN_USAGE).toBe(
+			'explain takes the error text from a client log: mcp-wire explain "<error text>" (or pipe the text into it)',
+		);
 		expect(out).toEqual([]);
 	});
 
 	it('piped text is explained as before', async () => {
 		const out: string[] = [];
-		const command = explainCommand({...PROCESS_IO, writeOut: (text) => out.push(text), readStdin: async () => 'Unexpected token \'S\', "Starting B"... is not valid JSON'}).exitOverride();
+		const command = explainCommand({
+			...PROCESS_IO,
+			writeOut: (text) => out.push(text),
+			readStdin: async () => 'Unexpected token \'S\', "Starting B"... is not valid JSON',
+		}).exitOverride();
 		await command.parseAsync([], {from: 'user'});
 		expect(out.join('')).toContain('stray-output');
 	});

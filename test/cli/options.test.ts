@@ -9,14 +9,17 @@ describe('parseMs', () => {
 		const parse = parseMs('--timeout');
 		expect(parse('1')).toBe(1);
 		expect(parse(String(MAX_TIMER_MS))).toBe(2_147_483_647);
-		expect(() => parse('2147483648')).toThrow('--timeout takes at most 2147483647 ms (about 24.8 days), got "2147483648"');
+		expect(() => parse('2147483648')).toThrow(
+			'--timeout takes at most 2147483647 ms (about 24.8 days), got "2147483648"',
+		);
 		expect(() => parse('1e12')).toThrow('--timeout takes at most');
 		expect(() => parse('0')).toThrow('--timeout takes a positive whole number, got "0"');
 	});
 });
 
 describe('checkValuesBeforeDashDash', () => {
-	const options = async (name: string) => (await buildProgram(['node', 'mcp-wire', name])).commands.find((c) => c.name() === name)!.options;
+	const options = async (name: string) =>
+		(await buildProgram(['node', 'mcp-wire', name])).commands.find((c) => c.name() === name)!.options;
 
 	it.each([
 		[['--protocol-version', '--', 'node', 'server.js'], '--protocol-version'],
@@ -25,7 +28,9 @@ describe('checkValuesBeforeDashDash', () => {
 		[['--env', 'A=1', '--cwd', '--', 'node'], '--cwd'],
 	])('probe %j is a usage error naming %s', async (args, flag) => {
 		const probe = await options('probe');
-		expect(() => checkValuesBeforeDashDash('probe', probe, args)).toThrow(new UsageError(`probe: ${flag} needs a value before "--" (the server command starts after "--")`));
+		expect(() => checkValuesBeforeDashDash('probe', probe, args)).toThrow(
+			new UsageError(`probe: ${flag} needs a value before "--" (the server command starts after "--")`),
+		);
 	});
 
 	it.each([
@@ -40,8 +45,12 @@ describe('checkValuesBeforeDashDash', () => {
 
 	it('tap: --name and --capture need a value too', async () => {
 		const tap = await options('tap');
-		expect(() => checkValuesBeforeDashDash('tap', tap, ['--name', '--', 'node', 's.js'])).toThrow('tap: --name needs a value before "--"');
-		expect(() => checkValuesBeforeDashDash('tap', tap, ['--capture', '--', 'node', 's.js'])).toThrow('tap: --capture needs a value before "--"');
+		expect(() => checkValuesBeforeDashDash('tap', tap, ['--name', '--', 'node', 's.js'])).toThrow(
+			'tap: --name needs a value before "--"',
+		);
+		expect(() => checkValuesBeforeDashDash('tap', tap, ['--capture', '--', 'node', 's.js'])).toThrow(
+			'tap: --capture needs a value before "--"',
+		);
 	});
 });
 
@@ -50,6 +59,17 @@ describe('buildProgram loads only the commands a run needs (issue 12: start-up t
 		expect((await buildProgram(['node', 'mcp-wire', '--version'])).commands).toEqual([]);
 		expect((await buildProgram(['node', 'mcp-wire', '-V'])).commands).toEqual([]);
 		expect((await buildProgram(['node', 'mcp-wire', 'probe'])).commands.map((c) => c.name())).toEqual(['probe']);
-		expect((await buildProgram(['node', 'mcp-wire', '--help'])).commands.map((c) => c.name())).toEqual(['probe', 'tap', 'view', 'attach', 'sessions', 'report', 'explain', 'doctor', 'wrap', 'unwrap']);
+		expect((await buildProgram(['node', 'mcp-wire', '--help'])).commands.map((c) => c.name())).toEqual([
+			'probe',
+			'tap',
+			'view',
+			'attach',
+			'sessions',
+			'report',
+			'explain',
+			'doctor',
+			'wrap',
+			'unwrap',
+		]);
 	});
 });

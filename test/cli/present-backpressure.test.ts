@@ -22,12 +22,22 @@ describe('presenter output backpressure', () => {
 				pending.push(callback);
 			},
 		});
-		const presenter = createPresenter({mode: 'json', isColor: false, hex: false, redact: false, redactPayloads: false, out});
+		const presenter = createPresenter({
+			mode: 'json',
+			isColor: false,
+			hex: false,
+			redact: false,
+			redactPayloads: false,
+			out,
+		});
 		expect(presenter.whenWritable()).toBeUndefined();
 		const meta = makeMeta({mode: 'tap'});
 		const line = `${JSON.stringify({jsonrpc: '2.0', id: 1, result: {text: 'x'.repeat(100_000)}})}\n`;
 		const replay = createReplay(meta, {retain: false, onSession: (session) => presenter.attach(session)});
-		replay.feed({type: 'chunk', chunk: {seq: 0, stream: 'stdout', tMs: 1, offset: 0, bytes: new Uint8Array(Buffer.from(line))}});
+		replay.feed({
+			type: 'chunk',
+			chunk: {seq: 0, stream: 'stdout', tMs: 1, offset: 0, bytes: new Uint8Array(Buffer.from(line))},
+		});
 		const wait = presenter.whenWritable();
 		expect(wait).toBeInstanceOf(Promise);
 		let isSettled = false;

@@ -21,14 +21,22 @@ describe('createPresenter (plain) finish', () => {
 	it('prints 150,001 findings of one code and one of another without a RangeError: the error code first, five "also" lines, then a count', async () => {
 		const count = 150_001;
 		const session = new Session(makeMeta());
-		for (let i = 0; i < count; i++) session.addFinding({code: 'crlf', stream: 'stdout', offset: 2 * i, byteLength: 2, tMs: 0, severity: 'warning'});
+		for (let i = 0; i < count; i++)
+			session.addFinding({code: 'crlf', stream: 'stdout', offset: 2 * i, byteLength: 2, tMs: 0, severity: 'warning'});
 		session.addFinding({code: 'invalid-jsonrpc', stream: 'stdin', offset: 7, byteLength: 3, tMs: 1, severity: 'error'});
 		session.finish(2);
 		const snapshot = session.getSnapshot();
 		expect(snapshot.findings).toHaveLength(count + 1);
 
 		const {out, text} = collector();
-		const presenter = createPresenter({mode: 'plain', isColor: false, hex: false, redact: false, redactPayloads: false, out});
+		const presenter = createPresenter({
+			mode: 'plain',
+			isColor: false,
+			hex: false,
+			redact: false,
+			redactPayloads: false,
+			out,
+		});
 		await presenter.finish(session);
 		await new Promise((resolve) => setImmediate(resolve));
 
@@ -59,8 +67,10 @@ describe('createPresenter (plain) finish', () => {
 });
 
 describe('createPresenter (plain): lines in time order (issue 11)', () => {
-	const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"0.1.0"}}}\n';
-	const BODY = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"open-agreements","version":"0.9.2"}}}';
+	const INIT =
+		'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"0.1.0"}}}\n';
+	const BODY =
+		'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"open-agreements","version":"0.9.2"}}}';
 	/** F18: a Content-Length reply with a Content-Type header and no line end after the body. */
 	const REPLY = `Content-Length: ${Buffer.byteLength(BODY)}\r\nContent-Type: application/json\r\n\r\n${BODY}`;
 
@@ -68,7 +78,14 @@ describe('createPresenter (plain): lines in time order (issue 11)', () => {
 	async function plainLog(feed: (session: Session) => void): Promise<string[]> {
 		const session = new Session(makeMeta());
 		const {out, text} = collector();
-		const presenter = createPresenter({mode: 'plain', isColor: false, hex: false, redact: false, redactPayloads: false, out});
+		const presenter = createPresenter({
+			mode: 'plain',
+			isColor: false,
+			hex: false,
+			redact: false,
+			redactPayloads: false,
+			out,
+		});
 		presenter.attach(session);
 		feed(session);
 		session.finish(5000);
@@ -104,7 +121,7 @@ describe('createPresenter (plain): lines in time order (issue 11)', () => {
 		]);
 	});
 
-	it('keeps arrival order when nothing is held, and holds only what came after the held frame\'s first byte', async () => {
+	it("keeps arrival order when nothing is held, and holds only what came after the held frame's first byte", async () => {
 		const log = await plainLog((session) => {
 			session.pushChunk('stdin', 10, Buffer.from(INIT));
 			session.pushChunk('stderr', 20, Buffer.from('starting\n'));
@@ -146,7 +163,14 @@ describe('createPresenter (plain) finish: the Content-Length re-probe block', ()
 		const main = new Session(makeMeta());
 		main.finish(1);
 		const {out, text} = collector();
-		await createPresenter({mode: 'plain', isColor: false, hex: false, redact: false, redactPayloads: false, out}).finish(main, re);
+		await createPresenter({
+			mode: 'plain',
+			isColor: false,
+			hex: false,
+			redact: false,
+			redactPayloads: false,
+			out,
+		}).finish(main, re);
 		await new Promise((resolve) => setImmediate(resolve));
 		const lines = text().split('\n');
 		const start = lines.indexOf('Content-Length re-probe (a fresh process, LSP-framed initialize):');
@@ -170,7 +194,13 @@ describe('createPresenter (plain) finish: the Content-Length re-probe block', ()
 			s.mark({type: 'timeout', id: 0, method: 'initialize', timeoutMs: 1000, tMs: 1000});
 		});
 		const lines = await block(re);
-		expect(lines[1]).toMatch(/^ {2}500\.0 ms {2}S→C {4}\d+ B {2}response {5}id=0 initialize .*\[content-length, 2 lines\]$/);
-		expect(lines.slice(2)).toEqual([' 3010.0 ms  ···  stdin closed (EOF sent to the server)', ' 3020.0 ms  ···  stdout closed by the server', ' 3021.0 ms  ···  process exited, code 0']);
+		expect(lines[1]).toMatch(
+			/^ {2}500\.0 ms {2}S→C {4}\d+ B {2}response {5}id=0 initialize .*\[content-length, 2 lines\]$/,
+		);
+		expect(lines.slice(2)).toEqual([
+			' 3010.0 ms  ···  stdin closed (EOF sent to the server)',
+			' 3020.0 ms  ···  stdout closed by the server',
+			' 3021.0 ms  ···  process exited, code 0',
+		]);
 	});
 });

@@ -1,5 +1,12 @@
 import {afterEach, describe, expect, it} from 'vitest';
-import {discardEarlyProbe, earlyProbeExchanged, earlySpawnRequest, noteProbeExchanged, startEarlyProbe, takeEarlyProbe} from '../../src/cli/probe-early.js';
+import {
+	discardEarlyProbe,
+	earlyProbeExchanged,
+	earlySpawnRequest,
+	noteProbeExchanged,
+	startEarlyProbe,
+	takeEarlyProbe,
+} from '../../src/cli/probe-early.js';
 import {DEFAULT_PROTOCOL_VERSION} from '../../src/tap/probe-start.js';
 import {buildEnv} from '../../src/tap/spawn.js';
 import {VERSION} from '../../src/cli/version.js';
@@ -10,21 +17,85 @@ const argv = (...words: string[]): string[] => ['/usr/bin/node', '/x/bin/mcp-wir
 
 describe('earlySpawnRequest: the command lines the CLI starts a probe server for before commander loads', () => {
 	it('probe, plain flags, --, a command: the command and the SDK allow-list environment', () => {
-		expect(earlySpawnRequest(argv('probe', '--json', '--', 'node', 'server.js', '--port', '1'), io)).toEqual({command: ['node', 'server.js', '--port', '1'], env: {PATH: '/usr/bin:/bin', HOME: '/home/u', TERM: 'dumb'}, inheritEnv: false, protocolVersion: DEFAULT_PROTOCOL_VERSION});
+		expect(earlySpawnRequest(argv('probe', '--json', '--', 'node', 'server.js', '--port', '1'), io)).toEqual({
+			command: ['node', 'server.js', '--port', '1'],
+			env: {PATH: '/usr/bin:/bin', HOME: '/home/u', TERM: 'dumb'},
+			inheritEnv: false,
+			protocolVersion: DEFAULT_PROTOCOL_VERSION,
+		});
 		expect(earlySpawnRequest(argv('probe', '--', 'python3', 's.py'), io)?.command).toEqual(['python3', 's.py']);
 		// The environment is the one the probe command builds for the same flags.
-		expect(earlySpawnRequest(argv('probe', '--hex', '--verbose', '--no-redact', '--', 'x'), io)?.env).toEqual(buildEnv({inheritEnv: false, env: [], parentEnv, platform: 'linux'}).env);
-		expect(earlySpawnRequest(argv('probe', '--inherit-env', '--report', '--', 'x'), io)).toEqual({command: ['x'], env: parentEnv, inheritEnv: true, protocolVersion: DEFAULT_PROTOCOL_VERSION});
+		expect(earlySpawnRequest(argv('probe', '--hex', '--verbose', '--no-redact', '--', 'x'), io)?.env).toEqual(
+			buildEnv({inheritEnv: false, env: [], parentEnv, platform: 'linux'}).env,
+		);
+		expect(earlySpawnRequest(argv('probe', '--inherit-env', '--report', '--', 'x'), io)).toEqual({
+			command: ['x'],
+			env: parentEnv,
+			inheritEnv: true,
+			protocolVersion: DEFAULT_PROTOCOL_VERSION,
+		});
 	});
 
 	it('value options whose values the probe command takes: the ones that change neither spawn nor initialize are read past; --env and --protocol-version go into the request', () => {
-		const plain = {command: ['node', 's.js'], env: {PATH: '/usr/bin:/bin', HOME: '/home/u', TERM: 'dumb'}, inheritEnv: false, protocolVersion: DEFAULT_PROTOCOL_VERSION};
-		expect(earlySpawnRequest(argv('probe', '--json', '--timeout', '5000', '--fail-on', 'warning', '--color', 'never', '--max-lines', '40', '--ignore', 'stray-output,crlf', '--ignore', 'bom', '--', 'node', 's.js'), io)).toEqual(plain);
-		expect(earlySpawnRequest(argv('probe', '--timeout=5000', '--fail-on=error', '--color=always', '--json', '--', 'node', 's.js'), io)).toEqual(plain);
-		expect(earlySpawnRequest(argv('probe', '--json', '--env', 'A=1', '--env=SECRET', '--', 'node', 's.js'), io)).toEqual({...plain, env: buildEnv({inheritEnv: false, env: ['A=1', 'SECRET'], parentEnv, platform: 'linux'}).env});
-		expect(earlySpawnRequest(argv('probe', '--json', '--env', 'A=1', '--', 'node', 's.js'), io)?.env).toEqual({...plain.env, A: '1'});
+		const plain = {
+			command: ['node', 's.js'],
+			env: {PATH: '/usr/bin:/bin', HOME: '/home/u', TERM: 'dumb'},
+			inheritEnv: false,
+			protocolVersion: DEFAULT_PROTOCOL_VERSION,
+		};
+		expect(
+			earlySpawnRequest(
+				argv(
+					'probe',
+					'--json',
+					'--timeout',
+					'5000',
+					'--fail-on',
+					'warning',
+					'--color',
+					'never',
+					'--max-lines',
+					'40',
+					'--ignore',
+					'stray-output,crlf',
+					'--ignore',
+					'bom',
+					'--',
+					'node',
+					's.js',
+				),
+				io,
+			),
+		).toEqual(plain);
+		expect(
+			earlySpawnRequest(
+				argv('probe', '--timeout=5000', '--fail-on=error', '--color=always', '--json', '--', 'node', 's.js'),
+				io,
+			),
+		).toEqual(plain);
+		expect(
+			earlySpawnRequest(argv('probe', '--json', '--env', 'A=1', '--env=SECRET', '--', 'node', 's.js'), io),
+		).toEqual({...plain, env: buildEnv({inheritEnv: false, env: ['A=1', 'SECRET'], parentEnv, platform: 'linux'}).env});
+		expect(earlySpawnRequest(argv('probe', '--json', '--env', 'A=1', '--', 'node', 's.js'), io)?.env).toEqual({
+			...plain.env,
+			A: '1',
+		});
 		// commander keeps the last of a repeated option.
-		expect(earlySpawnRequest(argv('probe', '--json', '--protocol-version', '2024-11-05', '--protocol-version=2025-06-18', '--', 'node', 's.js'), io)).toEqual({...plain, protocolVersion: '2025-06-18'});
+		expect(
+			earlySpawnRequest(
+				argv(
+					'probe',
+					'--json',
+					'--protocol-version',
+					'2024-11-05',
+					'--protocol-version=2025-06-18',
+					'--',
+					'node',
+					's.js',
+				),
+				io,
+			),
+		).toEqual({...plain, protocolVersion: '2025-06-18'});
 	});
 
 	it('a value the probe command would reject (a usage error) or cannot be sure of: no early start, commander says what is wrong', () => {
@@ -72,8 +143,11 @@ describe('earlySpawnRequest: the command lines the CLI starts a probe server for
 		expect(earlySpawnRequest(argv('probe', '--', 'node'), terminal)).toBeUndefined();
 		expect(earlySpawnRequest(argv('probe', '--verbose', '--', 'node'), terminal)).toBeUndefined();
 		// An output asked for, or --no-tui: no TUI, so the server starts early on a terminal too.
-		for (const flag of ['--json', '--report', '--hex', '--no-tui']) expect(earlySpawnRequest(argv('probe', flag, '--', 'node'), terminal)?.command).toEqual(['node']);
-		expect(earlySpawnRequest(argv('probe', '--json', '--', 'node'), {...io, stdinIsTTY: true})?.command).toEqual(['node']);
+		for (const flag of ['--json', '--report', '--hex', '--no-tui'])
+			expect(earlySpawnRequest(argv('probe', flag, '--', 'node'), terminal)?.command).toEqual(['node']);
+		expect(earlySpawnRequest(argv('probe', '--json', '--', 'node'), {...io, stdinIsTTY: true})?.command).toEqual([
+			'node',
+		]);
 		expect(earlySpawnRequest(argv('probe', '--json', '--', 'node'), {...io, platform: 'win32'})).toBeUndefined();
 	});
 });
@@ -97,7 +171,9 @@ describe('the early server is handed over only for exactly the spawn the probe c
 		noteProbeExchanged();
 		expect(earlyProbeExchanged()).toBe(true);
 		expect(takeEarlyProbe(wanted(env))).toBeUndefined();
-		expect(new TextDecoder().decode(server!.initialize!.bytes)).toBe(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"${DEFAULT_PROTOCOL_VERSION}","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"${VERSION}"}}}\n`);
+		expect(new TextDecoder().decode(server!.initialize!.bytes)).toBe(
+			`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"${DEFAULT_PROTOCOL_VERSION}","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"${VERSION}"}}}\n`,
+		);
 		server!.server.kill('SIGKILL');
 		expect((await server!.server.exited)?.signal).toBe('SIGKILL');
 	});

@@ -19,7 +19,10 @@ describe('createReadProgress', () => {
 		t += 50;
 		progress.update(57_000_000, () => 123_999); // within 100 ms of the last line: not rewritten
 		progress.done();
-		expect(written).toEqual(['\r\u001B[Kmcp-wire: reading capture: 123,456 frames · 53.4 MiB of 267.0 MiB · 20%', '\r\u001B[K']);
+		expect(written).toEqual([
+			'\r\u001B[Kmcp-wire: reading capture: 123,456 frames · 53.4 MiB of 267.0 MiB · 20%',
+			'\r\u001B[K',
+		]);
 	});
 
 	it('writes nothing when stderr is not a terminal, nor through an object without write', () => {
@@ -40,10 +43,17 @@ describe('createReadProgress', () => {
 		expect(formatReadProgress(10, 10, 1)).toBe('reading capture: 1 frames · 10 B of 10 B · 100%');
 	});
 
-	it('gives sizes in the units of the TUI\'s progress line (MiB, not MB): the same figures for the same progress', () => {
-		for (const [bytesRead, totalBytes, frames] of [[0, 0, 0], [1_048_576, 280_000_000, 100], [56_000_000, 280_000_000, 123_456], [5_000_000_000, 6_000_000_000, 9]] as const) {
+	it("gives sizes in the units of the TUI's progress line (MiB, not MB): the same figures for the same progress", () => {
+		for (const [bytesRead, totalBytes, frames] of [
+			[0, 0, 0],
+			[1_048_576, 280_000_000, 100],
+			[56_000_000, 280_000_000, 123_456],
+			[5_000_000_000, 6_000_000_000, 9],
+		] as const) {
 			const tui = progressText({frames, bytesRead, totalBytes, isDone: false});
-			expect(formatReadProgress(bytesRead, totalBytes, frames).replace(/^reading capture: /, '')).toBe(tui.replace(/^loading… /, ''));
+			expect(formatReadProgress(bytesRead, totalBytes, frames).replace(/^reading capture: /, '')).toBe(
+				tui.replace(/^loading… /, ''),
+			);
 		}
 	});
 });

@@ -13,7 +13,9 @@ function tableFlags(heading: string): string[] {
 	expect(start, heading).toBeGreaterThan(-1);
 	const end = README.indexOf('\n### ', start + 1);
 	const section = README.slice(start, end === -1 ? undefined : end);
-	return [...section.matchAll(/^\| (.+?) \|/gm)].flatMap((row) => [...row[1]!.matchAll(/`(--[a-z-]+)/g)].map((flag) => flag[1]!));
+	return [...section.matchAll(/^\| (.+?) \|/gm)].flatMap((row) =>
+		[...row[1]!.matchAll(/`(--[a-z-]+)/g)].map((flag) => flag[1]!),
+	);
 }
 
 describe('README option tables', () => {
@@ -32,6 +34,8 @@ describe('README option tables', () => {
 		expect(flat).toContain(`"${describeRedactions({}, {quotesPayloads: false})}"`);
 		const masked = describeRedactions({'secret-value': 1});
 		expect(flat).toContain(`"${masked}"`);
-		expect(flat).not.toMatch(/home directory becomes `~`, the user name `<user>`, secret-looking values and well-known key shapes are masked/);
+		expect(flat).not.toMatch(
+			/home directory becomes `~`, the user name `<user>`, secret-looking values and well-known key shapes are masked/,
+		);
 	});
 });

@@ -15,15 +15,29 @@ describe('tap --capture-wait', () => {
 			expect(() => parseCaptureWait(bad), bad).toThrow(InvalidArgumentError);
 		}
 
-		expect(() => parseCaptureWait('-1')).toThrow('--capture-wait takes a whole number of ms from 0 (never wait) to 2147483647, got "-1"');
+		expect(() => parseCaptureWait('-1')).toThrow(
+			'--capture-wait takes a whole number of ms from 0 (never wait) to 2147483647, got "-1"',
+		);
 	});
 
-	it('a bad value is a usage error (exit 2, the CLI\'s usual two lines, no stack) and nothing is started', {timeout: 60_000}, () => {
-		const result = spawnSync('node', [BIN, 'tap', '--capture-wait', 'soon', '--', 'node', '-e', 'process.stderr.write("started")'], {encoding: 'utf8'});
-		expect(result.status).toBe(2);
-		expect(result.stdout).toBe('');
-		expect(result.stderr).toContain('--capture-wait takes a whole number of ms from 0 (never wait) to 2147483647, got "soon"');
-		expect(result.stderr).not.toContain('started');
-		expect(result.stderr).toBe(`mcp-wire: option '--capture-wait <ms>' argument 'soon' is invalid. --capture-wait takes a whole number of ms from 0 (never wait) to 2147483647, got "soon"\n(run with --help for usage)\n`);
-	});
+	it(
+		"a bad value is a usage error (exit 2, the CLI's usual two lines, no stack) and nothing is started",
+		{timeout: 60_000},
+		() => {
+			const result = spawnSync(
+				'node',
+				[BIN, 'tap', '--capture-wait', 'soon', '--', 'node', '-e', 'process.stderr.write("started")'],
+				{encoding: 'utf8'},
+			);
+			expect(result.status).toBe(2);
+			expect(result.stdout).toBe('');
+			expect(result.stderr).toContain(
+				'--capture-wait takes a whole number of ms from 0 (never wait) to 2147483647, got "soon"',
+			);
+			expect(result.stderr).not.toContain('started');
+			expect(result.stderr).toBe(
+				`mcp-wire: option '--capture-wait <ms>' argument 'soon' is invalid. --capture-wait takes a whole number of ms from 0 (never wait) to 2147483647, got "soon"\n(run with --help for usage)\n`,
+			);
+		},
+	);
 });

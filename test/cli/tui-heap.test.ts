@@ -25,7 +25,10 @@ process.stdout.write(JSON.stringify({youngBefore, young, old}));
 `;
 
 function churn(flags: readonly string[]): {youngBefore: number; young: number; old: number} {
-	const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHURN, JSON.stringify(flags)], {encoding: 'utf8', timeout: 60_000});
+	const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHURN, JSON.stringify(flags)], {
+		encoding: 'utf8',
+		timeout: 60_000,
+	});
 	return JSON.parse(out) as {youngBefore: number; young: number; old: number};
 }
 

@@ -4,8 +4,12 @@ import {followVerbose} from '../../src/cli/verbose-log.js';
 import {Session} from '../../src/core/session/session.js';
 import {makeMeta} from '../helpers/factories.js';
 
-const INIT = Buffer.from('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"0.1.0"}}}\n');
-const REPLY = Buffer.from('{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}\n');
+const INIT = Buffer.from(
+	'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"0.1.0"}}}\n',
+);
+const REPLY = Buffer.from(
+	'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}\n',
+);
 
 describe('followVerbose', () => {
 	it('a healthy run: spawn, stdin closed, EOFs and the exit, with times', () => {

@@ -18,7 +18,9 @@ export interface Example {
 	readonly command: readonly string[];
 }
 
-export const EXAMPLES: readonly Example[] = JSON.parse(readFileSync(join(ROOT, 'examples', 'servers', 'manifest.json'), 'utf8')) as Example[];
+export const EXAMPLES: readonly Example[] = JSON.parse(
+	readFileSync(join(ROOT, 'examples', 'servers', 'manifest.json'), 'utf8'),
+) as Example[];
 
 /** What a real client did: connected (its handshake succeeded), the tool count when `tools/list` succeeded, the error, what it logged. */
 export interface RealOutcome {
@@ -58,11 +60,19 @@ export function disagreements(key: string, prediction: ClientOutcome, real: Real
 	const out: string[] = [];
 	const realFails = !real.connected || real.tools === undefined;
 	if (prediction.outcome === 'unknown') out.push(`predicted unknown (${prediction.note})`);
-	else if ((prediction.outcome === 'fails') !== realFails) out.push(`predicted ${prediction.outcome} (${prediction.note}), but the real client ${realFails ? `failed: ${real.error ?? 'no tools'}` : 'connected and listed tools'}`);
-	if (prediction.connects !== null && prediction.connects !== real.connected && CONNECTS_NOT_COMPARABLE[key] === undefined) {
+	else if ((prediction.outcome === 'fails') !== realFails)
+		out.push(
+			`predicted ${prediction.outcome} (${prediction.note}), but the real client ${realFails ? `failed: ${real.error ?? 'no tools'}` : 'connected and listed tools'}`,
+		);
+	if (
+		prediction.connects !== null &&
+		prediction.connects !== real.connected &&
+		CONNECTS_NOT_COMPARABLE[key] === undefined
+	) {
 		out.push(`predicted connects=${prediction.connects}, the real client connected=${real.connected}`);
 	}
-	if (!realFails && real.logged.length > 0 && prediction.outcome === 'works') out.push(`predicted works, but the real client logged: ${real.logged[0]}`);
+	if (!realFails && real.logged.length > 0 && prediction.outcome === 'works')
+		out.push(`predicted works, but the real client logged: ${real.logged[0]}`);
 	return out;
 }
 
@@ -82,6 +92,10 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, task: (
 
 /** One line of the agreement table printed by the tests: example, prediction, real result. */
 export function agreementLine(name: string, prediction: ClientOutcome, real: RealOutcome): string {
-	const realText = !real.connected ? `does not connect (${real.error ?? '?'})` : real.tools === undefined ? `connects, tools/list fails (${real.error ?? '?'})` : `connects, ${real.tools} tool(s)${real.logged.length > 0 ? ', logs errors' : ''}`;
+	const realText = !real.connected
+		? `does not connect (${real.error ?? '?'})`
+		: real.tools === undefined
+			? `connects, tools/list fails (${real.error ?? '?'})`
+			: `connects, ${real.tools} tool(s)${real.logged.length > 0 ? ', logs errors' : ''}`;
 	return `${name.padEnd(22)} predicted ${prediction.outcome.padEnd(8)} real: ${realText.slice(0, 110)}`;
 }

@@ -25,7 +25,9 @@ let python: {readonly path: string; readonly version: string} | {readonly skip: 
 
 async function mcpVersion(path: string): Promise<string | undefined> {
 	try {
-		const {stdout} = await run(path, ['-c', 'import importlib.metadata as m; import mcp; print(m.version("mcp"))'], {timeout: 60_000});
+		const {stdout} = await run(path, ['-c', 'import importlib.metadata as m; import mcp; print(m.version("mcp"))'], {
+			timeout: 60_000,
+		});
 		return stdout.trim();
 	} catch {
 		return undefined;
@@ -41,15 +43,22 @@ async function ensurePythonSdk(): Promise<typeof python> {
 		rmSync(building, {recursive: true, force: true});
 		await run('python3', ['-m', 'venv', building], {timeout: 120_000});
 		// No retries against an index this machine cannot reach: the local one answers at once.
-		await run(join(building, 'bin', 'pip'), ['install', '--quiet', 'mcp'], {timeout: 400_000, env: {...process.env, PIP_RETRIES: '0', PIP_DISABLE_PIP_VERSION_CHECK: '1'}});
+		await run(join(building, 'bin', 'pip'), ['install', '--quiet', 'mcp'], {
+			timeout: 400_000,
+			env: {...process.env, PIP_RETRIES: '0', PIP_DISABLE_PIP_VERSION_CHECK: '1'},
+		});
 		rmSync(VENV, {recursive: true, force: true});
 		renameSync(building, VENV);
 	} catch (error) {
 		rmSync(building, {recursive: true, force: true});
-		return {skip: `the MCP Python SDK could not be installed (python3 -m venv + pip install mcp): ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`};
+		return {
+			skip: `the MCP Python SDK could not be installed (python3 -m venv + pip install mcp): ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`,
+		};
 	}
 	const version = await mcpVersion(PYTHON);
-	return version === undefined ? {skip: 'the MCP Python SDK was installed but `import mcp` fails'} : {path: PYTHON, version};
+	return version === undefined
+		? {skip: 'the MCP Python SDK was installed but `import mcp` fails'}
+		: {path: PYTHON, version};
 }
 
 describe('the real MCP Python SDK client on every example server', () => {
@@ -67,11 +76,15 @@ describe('the real MCP Python SDK client on every example server', () => {
 		mkdirSync(dir, {recursive: true});
 		const jobs = join(dir, 'jobs.json');
 		writeFileSync(jobs, JSON.stringify(EXAMPLES.map((e) => ({name: e.name, command: e.command}))));
-		const {stdout} = await run(python.path, [join(ROOT, 'test', 'clients', 'python-sdk-client.py'), jobs, ROOT, String(REQUEST_TIMEOUT_S), String(PARALLEL)], {
-			cwd: ROOT,
-			timeout: 540_000,
-			maxBuffer: 16 * 1024 * 1024,
-		});
+		const {stdout} = await run(
+			python.path,
+			[join(ROOT, 'test', 'clients', 'python-sdk-client.py'), jobs, ROOT, String(REQUEST_TIMEOUT_S), String(PARALLEL)],
+			{
+				cwd: ROOT,
+				timeout: 540_000,
+				maxBuffer: 16 * 1024 * 1024,
+			},
+		);
 		rmSync(dir, {recursive: true, force: true});
 		const reals = new Map<string, RealOutcome>();
 		for (const line of stdout.split('\n').filter((l) => l.trim() !== '')) {
@@ -85,11 +98,15 @@ describe('the real MCP Python SDK client on every example server', () => {
 			expect(real, `${example.name}: no result from the Python client`).toBeDefined();
 			const prediction = predicted(example.name, 'python-sdk');
 			lines.push(agreementLine(example.name, prediction, real!));
-			for (const problem of disagreements(`python-sdk/${example.name}`, prediction, real!)) problems.push(`${example.name}: ${problem}`);
+			for (const problem of disagreements(`python-sdk/${example.name}`, prediction, real!))
+				problems.push(`${example.name}: ${problem}`);
 		}
 		console.log(`MCP Python SDK ${python.version} client vs mcp-wire (python-sdk):\n${lines.join('\n')}`);
 		expect(problems).toEqual([]);
 		// Where clients differ: bytes that are not UTF-8 end the Python client's session (the TS one reads U+FFFD).
-		expect(reals.get('invalid-utf8')).toMatchObject({connected: true, error: expect.stringMatching(/^UnicodeDecodeError/)});
+		expect(reals.get('invalid-utf8')).toMatchObject({
+			connected: true,
+			error: expect.stringMatching(/^UnicodeDecodeError/),
+		});
 	}, 600_000);
 });

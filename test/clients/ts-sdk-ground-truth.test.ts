@@ -7,7 +7,16 @@
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {describe, expect, it} from 'vitest';
-import {agreementLine, disagreements, EXAMPLES, mapLimit, predicted, ROOT, type Example, type RealOutcome} from './ground-truth.js';
+import {
+	agreementLine,
+	disagreements,
+	EXAMPLES,
+	mapLimit,
+	predicted,
+	ROOT,
+	type Example,
+	type RealOutcome,
+} from './ground-truth.js';
 
 /** Per request: a slow-by-design example (first-start-download, 20 s) must not hit it on a 2-core machine at load 20 (the ground truth failed twice at 30 s there). PARALLEL: the examples mostly wait (the hanging ones for this whole limit), so they wait together. */
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -15,7 +24,12 @@ const PARALLEL = 16;
 
 async function runTsClient(example: Example): Promise<RealOutcome> {
 	const logged: string[] = [];
-	const transport = new StdioClientTransport({command: example.command[0]!, args: example.command.slice(1), cwd: ROOT, stderr: 'pipe'});
+	const transport = new StdioClientTransport({
+		command: example.command[0]!,
+		args: example.command.slice(1),
+		cwd: ROOT,
+		stderr: 'pipe',
+	});
 	transport.stderr?.on('data', () => {});
 	const client = new Client({name: 'mcp-wire-ground-truth', version: '1.0.0'});
 	client.onerror = (error) => logged.push(String(error.message).slice(0, 200));
@@ -41,7 +55,8 @@ describe('the real TS SDK 1.x client on every example server', () => {
 		EXAMPLES.forEach((example, index) => {
 			const prediction = predicted(example.name, 'ts-sdk-v1');
 			lines.push(agreementLine(example.name, prediction, reals[index]!));
-			for (const problem of disagreements(`ts-sdk-v1/${example.name}`, prediction, reals[index]!)) problems.push(`${example.name}: ${problem}`);
+			for (const problem of disagreements(`ts-sdk-v1/${example.name}`, prediction, reals[index]!))
+				problems.push(`${example.name}: ${problem}`);
 		});
 		console.log(`TS SDK 1.x client vs mcp-wire (ts-sdk-v1):\n${lines.join('\n')}`);
 		expect(problems).toEqual([]);

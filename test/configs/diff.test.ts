@@ -10,7 +10,9 @@ describe('unifiedDiff', () => {
 	it('shows removed lines before added ones, with 3 lines of context', () => {
 		const before = ['1', '2', '3', '4', '5', '6', '7', '8', '9'].join('\n') + '\n';
 		const after = before.replace('5\n', 'five\n');
-		expect(unifiedDiff(before, after, 'f')).toBe(['--- f', '+++ f', '@@ -2,7 +2,7 @@', ' 2', ' 3', ' 4', '-5', '+five', ' 6', ' 7', ' 8', ''].join('\n'));
+		expect(unifiedDiff(before, after, 'f')).toBe(
+			['--- f', '+++ f', '@@ -2,7 +2,7 @@', ' 2', ' 3', ' 4', '-5', '+five', ' 6', ' 7', ' 8', ''].join('\n'),
+		);
 	});
 
 	it('splits distant changes into hunks and merges close ones', () => {
@@ -40,7 +42,11 @@ describe('unifiedDiff', () => {
 			].join('\n'),
 		);
 		const close = before.replace('l2\n', 'L2\n').replace('l7\n', 'L7\n');
-		expect(unifiedDiff(before, close, 'f').split('\n').filter((line) => line.startsWith('@@'))).toEqual(['@@ -1,10 +1,10 @@']);
+		expect(
+			unifiedDiff(before, close, 'f')
+				.split('\n')
+				.filter((line) => line.startsWith('@@')),
+		).toEqual(['@@ -1,10 +1,10 @@']);
 	});
 
 	it('counts an insertion into an empty file and CR LF lines', () => {
@@ -64,8 +70,16 @@ describe('wrap marker', () => {
 	});
 
 	it('finds `<launcher> tap ... --` and the original command after it', () => {
-		expect(detectWrap(['npx', '-y', 'mcp-wire', 'tap', '--name', 'fs', '--', 'node', 's.js'])).toEqual({tapIndex: 3, separatorIndex: 6, originalIndex: 7});
-		expect(detectWrap(['mcp-wire', 'tap', '--', 'uvx', 'x'])).toEqual({tapIndex: 1, separatorIndex: 2, originalIndex: 3});
+		expect(detectWrap(['npx', '-y', 'mcp-wire', 'tap', '--name', 'fs', '--', 'node', 's.js'])).toEqual({
+			tapIndex: 3,
+			separatorIndex: 6,
+			originalIndex: 7,
+		});
+		expect(detectWrap(['mcp-wire', 'tap', '--', 'uvx', 'x'])).toEqual({
+			tapIndex: 1,
+			separatorIndex: 2,
+			originalIndex: 3,
+		});
 		expect(detectWrap(['npx', '-y', 'mcp-wire', 'tap', '--'])).toBeUndefined();
 		expect(detectWrap(['npx', 'other', 'tap', '--', 'node'])).toBeUndefined();
 		expect(detectWrap(['node', 'server.js', 'tap', '--', 'x'])).toBeUndefined();

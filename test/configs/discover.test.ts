@@ -15,15 +15,78 @@ describe('discoverConfigs on a Linux home', () => {
 	it('lists every client file in order, with exists flags', () => {
 		const files = discoverConfigs({home: t.home, cwd: t.project, platform: 'linux', env: {}});
 		const expected: ConfigFile[] = [
-			{client: 'claude-desktop', scope: 'user', path: t.files.claudeDesktop, exists: true, serversPath: ['mcpServers'], format: 'json'},
-			{client: 'claude-code', scope: 'user', path: t.files.claudeJson, exists: true, serversPath: ['mcpServers'], format: 'json'},
-			{client: 'claude-code', scope: 'local', path: t.files.claudeJson, exists: true, serversPath: ['projects', t.project, 'mcpServers'], format: 'json'},
-			{client: 'claude-code', scope: 'project', path: t.files.mcpJson, exists: true, serversPath: ['mcpServers'], format: 'json'},
-			{client: 'cursor', scope: 'user', path: t.files.cursorUser, exists: true, serversPath: ['mcpServers'], format: 'json'},
-			{client: 'cursor', scope: 'project', path: t.files.cursorProject, exists: true, serversPath: ['mcpServers'], format: 'json'},
-			{client: 'vscode', scope: 'user', path: path.join(t.home, '.config', 'Code', 'User', 'mcp.json'), exists: false, serversPath: ['servers'], format: 'jsonc'},
-			{client: 'vscode', scope: 'user', path: t.files.vscodeSettings, exists: true, serversPath: ['mcp', 'servers'], format: 'jsonc'},
-			{client: 'vscode', scope: 'project', path: t.files.vscodeProject, exists: true, serversPath: ['servers'], format: 'jsonc'},
+			{
+				client: 'claude-desktop',
+				scope: 'user',
+				path: t.files.claudeDesktop,
+				exists: true,
+				serversPath: ['mcpServers'],
+				format: 'json',
+			},
+			{
+				client: 'claude-code',
+				scope: 'user',
+				path: t.files.claudeJson,
+				exists: true,
+				serversPath: ['mcpServers'],
+				format: 'json',
+			},
+			{
+				client: 'claude-code',
+				scope: 'local',
+				path: t.files.claudeJson,
+				exists: true,
+				serversPath: ['projects', t.project, 'mcpServers'],
+				format: 'json',
+			},
+			{
+				client: 'claude-code',
+				scope: 'project',
+				path: t.files.mcpJson,
+				exists: true,
+				serversPath: ['mcpServers'],
+				format: 'json',
+			},
+			{
+				client: 'cursor',
+				scope: 'user',
+				path: t.files.cursorUser,
+				exists: true,
+				serversPath: ['mcpServers'],
+				format: 'json',
+			},
+			{
+				client: 'cursor',
+				scope: 'project',
+				path: t.files.cursorProject,
+				exists: true,
+				serversPath: ['mcpServers'],
+				format: 'json',
+			},
+			{
+				client: 'vscode',
+				scope: 'user',
+				path: path.join(t.home, '.config', 'Code', 'User', 'mcp.json'),
+				exists: false,
+				serversPath: ['servers'],
+				format: 'jsonc',
+			},
+			{
+				client: 'vscode',
+				scope: 'user',
+				path: t.files.vscodeSettings,
+				exists: true,
+				serversPath: ['mcp', 'servers'],
+				format: 'jsonc',
+			},
+			{
+				client: 'vscode',
+				scope: 'project',
+				path: t.files.vscodeProject,
+				exists: true,
+				serversPath: ['servers'],
+				format: 'jsonc',
+			},
 		];
 		expect(files).toEqual(expected);
 	});
@@ -50,7 +113,13 @@ describe('discoverConfigs on a Linux home', () => {
 			'/xdg/Code/User/settings.json',
 			t.files.vscodeProject,
 		]);
-		const relative = discoverConfigs({home: t.home, cwd: t.project, platform: 'linux', env: {XDG_CONFIG_HOME: 'rel'}, client: 'claude-desktop'});
+		const relative = discoverConfigs({
+			home: t.home,
+			cwd: t.project,
+			platform: 'linux',
+			env: {XDG_CONFIG_HOME: 'rel'},
+			client: 'claude-desktop',
+		});
 		expect(relative[0]?.path).toBe(t.files.claudeDesktop);
 	});
 
@@ -96,7 +165,13 @@ describe('discoverConfigs per platform', () => {
 			'C:\\src\\p\\.vscode\\mcp.json',
 		]);
 		expect(files[2]?.serversPath).toEqual(['projects', 'C:\\src\\p', 'mcpServers']);
-		const noAppData = discoverConfigs({home: 'C:\\Users\\ana', cwd: 'C:\\src\\p', platform: 'win32', env: {}, client: 'claude-desktop'});
+		const noAppData = discoverConfigs({
+			home: 'C:\\Users\\ana',
+			cwd: 'C:\\src\\p',
+			platform: 'win32',
+			env: {},
+			client: 'claude-desktop',
+		});
 		expect(noAppData[0]?.path).toBe('C:\\Users\\ana\\AppData\\Roaming\\Claude\\claude_desktop_config.json');
 	});
 });
@@ -104,7 +179,11 @@ describe('discoverConfigs per platform', () => {
 describe('discoverConfigs with --config', () => {
 	it('tells the client from the file name', () => {
 		const one = (config: string): Array<[string, string, readonly string[]]> =>
-			discoverConfigs({home: t.home, cwd: t.project, platform: 'linux', env: {}, config}).map((file) => [file.client, file.scope, file.serversPath]);
+			discoverConfigs({home: t.home, cwd: t.project, platform: 'linux', env: {}, config}).map((file) => [
+				file.client,
+				file.scope,
+				file.serversPath,
+			]);
 		expect(one(t.files.claudeDesktop)).toEqual([['claude-desktop', 'user', ['mcpServers']]]);
 		expect(one(t.files.claudeJson)).toEqual([
 			['claude-code', 'user', ['mcpServers']],
@@ -120,16 +199,34 @@ describe('discoverConfigs with --config', () => {
 	it('resolves a relative --config against cwd and reports a missing one as exists: false', () => {
 		const files = discoverConfigs({home: t.home, cwd: t.project, platform: 'linux', env: {}, config: 'nope/.mcp.json'});
 		expect(files).toEqual([
-			{client: 'claude-code', scope: 'project', path: path.join(t.project, 'nope', '.mcp.json'), exists: false, serversPath: ['mcpServers'], format: 'json'},
+			{
+				client: 'claude-code',
+				scope: 'project',
+				path: path.join(t.project, 'nope', '.mcp.json'),
+				exists: false,
+				serversPath: ['mcpServers'],
+				format: 'json',
+			},
 		]);
 	});
 
 	it('takes the client from --client for an unknown name, and throws unknown-client without it', () => {
 		const config = path.join(t.home, 'my-servers.json');
-		expect(discoverConfigs({home: t.home, cwd: t.project, platform: 'linux', env: {}, config, client: 'claude-desktop'})).toEqual([
-			{client: 'claude-desktop', scope: 'user', path: config, exists: false, serversPath: ['mcpServers'], format: 'json'},
+		expect(
+			discoverConfigs({home: t.home, cwd: t.project, platform: 'linux', env: {}, config, client: 'claude-desktop'}),
+		).toEqual([
+			{
+				client: 'claude-desktop',
+				scope: 'user',
+				path: config,
+				exists: false,
+				serversPath: ['mcpServers'],
+				format: 'json',
+			},
 		]);
-		expect(discoverConfigs({home: t.home, cwd: t.project, platform: 'linux', env: {}, config, client: 'vscode'})[0]?.format).toBe('jsonc');
+		expect(
+			discoverConfigs({home: t.home, cwd: t.project, platform: 'linux', env: {}, config, client: 'vscode'})[0]?.format,
+		).toBe('jsonc');
 		let error: unknown;
 		try {
 			discoverConfigs({home: t.home, cwd: t.project, platform: 'linux', env: {}, config});

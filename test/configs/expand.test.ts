@@ -15,15 +15,30 @@ const entry = (client: ServerEntry['client'], fields: Partial<ServerEntry>): Ser
 	isWrapped: false,
 	...fields,
 });
-const options = {env: {HOME: '/home/ana', TOKEN: 't0k'}, home: '/home/ana', cwd: '/work/proj', platform: 'linux' as const};
+const options = {
+	env: {HOME: '/home/ana', TOKEN: 't0k'},
+	home: '/home/ana',
+	cwd: '/work/proj',
+	platform: 'linux' as const,
+};
 
 describe('expandEntry', () => {
 	it('Claude Code: ${VAR} and ${VAR:-default}; unset ones stay and are listed', () => {
 		const result = expandEntry(
-			entry('claude-code', {command: '${HOME}/bin/srv', args: ['--port', '${PORT:-8080}', '${MISSING}'], env: {KEY: '${TOKEN}'}, cwd: '${NOPE}/x'}),
+			entry('claude-code', {
+				command: '${HOME}/bin/srv',
+				args: ['--port', '${PORT:-8080}', '${MISSING}'],
+				env: {KEY: '${TOKEN}'},
+				cwd: '${NOPE}/x',
+			}),
 			options,
 		);
-		expect(result.entry).toMatchObject({command: '/home/ana/bin/srv', args: ['--port', '8080', '${MISSING}'], env: {KEY: 't0k'}, cwd: '${NOPE}/x'});
+		expect(result.entry).toMatchObject({
+			command: '/home/ana/bin/srv',
+			args: ['--port', '8080', '${MISSING}'],
+			env: {KEY: 't0k'},
+			cwd: '${NOPE}/x',
+		});
 		expect(result.unresolved).toEqual(['MISSING', 'NOPE']);
 	});
 

@@ -15,13 +15,7 @@ export interface TempHome {
 }
 
 export type FixtureName =
-	| 'claudeDesktop'
-	| 'claudeJson'
-	| 'mcpJson'
-	| 'cursorUser'
-	| 'cursorProject'
-	| 'vscodeProject'
-	| 'vscodeSettings';
+	'claudeDesktop' | 'claudeJson' | 'mcpJson' | 'cursorUser' | 'cursorProject' | 'vscodeProject' | 'vscodeSettings';
 
 export function makeTempDir(prefix = 'mcp-wire-configs-'): string {
 	// realpath: on macOS os.tmpdir() is behind a symlink, and paths are compared exactly.
@@ -104,14 +98,7 @@ export function makeTempHome(): TempHome {
 			'}',
 			'',
 		].join('\n'),
-		cursorProject: [
-			'{',
-			'  "mcpServers": {',
-			'    "x": {"command": "node" "args": []}',
-			'  }',
-			'}',
-			'',
-		].join('\n'),
+		cursorProject: ['{', '  "mcpServers": {', '    "x": {"command": "node" "args": []}', '  }', '}', ''].join('\n'),
 		vscodeProject: [
 			'{',
 			'\t// Servers for this workspace',

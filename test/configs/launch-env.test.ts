@@ -31,7 +31,7 @@ describe('launchEnv', () => {
 			dropped: ['EDITOR', 'NODE_OPTIONS', 'PYTHONUNBUFFERED'],
 			notes: [
 				'a GUI app passes only HOME, LOGNAME, PATH, SHELL, TERM, USER and the config env',
-				'PATH is the minimal GUI PATH /usr/bin:/bin:/usr/sbin:/sbin:/usr/local/bin:/opt/homebrew/bin, not this shell\'s PATH',
+				"PATH is the minimal GUI PATH /usr/bin:/bin:/usr/sbin:/sbin:/usr/local/bin:/opt/homebrew/bin, not this shell's PATH",
 				'the config env sets HOME (different from this shell)',
 				'3 variables of this shell are not passed',
 			],
@@ -61,7 +61,7 @@ describe('launchEnv', () => {
 			EXTRA: 'x',
 		});
 		expect(result.dropped).toEqual([]);
-		expect(result.notes).toEqual(['Claude Code passes its whole environment (here: this shell\'s) plus the config env']);
+		expect(result.notes).toEqual(["Claude Code passes its whole environment (here: this shell's) plus the config env"]);
 	});
 
 	it('VS Code: process env + config env, null unsets (C6)', () => {
@@ -87,10 +87,21 @@ describe('launchEnv', () => {
 		});
 	});
 
-	it('Windows: the Windows allow-list, names compared without case, the app\'s own Path', () => {
-		const windows = {Path: 'C:\\Windows;C:\\node', USERPROFILE: 'C:\\Users\\ana', SystemRoot: 'C:\\Windows', TEMP: 'C:\\Temp', FOO: 'x'};
+	it("Windows: the Windows allow-list, names compared without case, the app's own Path", () => {
+		const windows = {
+			Path: 'C:\\Windows;C:\\node',
+			USERPROFILE: 'C:\\Users\\ana',
+			SystemRoot: 'C:\\Windows',
+			TEMP: 'C:\\Temp',
+			FOO: 'x',
+		};
 		const result = launchEnv('claude-desktop', {env: {path: 'C:\\only'}}, windows, 'win32');
-		expect(result.env).toEqual({SYSTEMROOT: 'C:\\Windows', TEMP: 'C:\\Temp', USERPROFILE: 'C:\\Users\\ana', path: 'C:\\only'});
+		expect(result.env).toEqual({
+			SYSTEMROOT: 'C:\\Windows',
+			TEMP: 'C:\\Temp',
+			USERPROFILE: 'C:\\Users\\ana',
+			path: 'C:\\only',
+		});
 		expect(result.dropped).toEqual(['FOO']);
 		expect(launchEnv('sdk', {env: {}}, windows, 'win32').env['PATH']).toBe('C:\\Windows;C:\\node');
 	});
@@ -99,13 +110,19 @@ describe('launchEnv', () => {
 describe('launchCwd', () => {
 	const where = {home: '/home/ana', cwd: '/home/ana/p', platform: 'darwin' as const};
 	it('uses the entry cwd, resolved against the project', () => {
-		expect(launchCwd('vscode', {cwd: 'sub', scope: 'project'}, where)).toEqual({cwd: '/home/ana/p/sub', isAssumed: false});
+		expect(launchCwd('vscode', {cwd: 'sub', scope: 'project'}, where)).toEqual({
+			cwd: '/home/ana/p/sub',
+			isAssumed: false,
+		});
 	});
 	it('follows each client otherwise', () => {
 		expect(launchCwd('vscode', {scope: 'project'}, where)).toEqual({cwd: '/home/ana', isAssumed: false});
 		expect(launchCwd('claude-code', {scope: 'user'}, where)).toEqual({cwd: '/home/ana/p', isAssumed: false});
 		expect(launchCwd('claude-desktop', {scope: 'user'}, where)).toEqual({cwd: '/', isAssumed: false});
-		expect(launchCwd('claude-desktop', {scope: 'user'}, {...where, platform: 'linux'})).toEqual({cwd: '/home/ana', isAssumed: true});
+		expect(launchCwd('claude-desktop', {scope: 'user'}, {...where, platform: 'linux'})).toEqual({
+			cwd: '/home/ana',
+			isAssumed: true,
+		});
 		expect(launchCwd('cursor', {scope: 'project'}, where)).toEqual({cwd: '/home/ana/p', isAssumed: true});
 		expect(launchCwd('cursor', {scope: 'user'}, where)).toEqual({cwd: '/home/ana', isAssumed: true});
 	});

@@ -63,8 +63,12 @@ describe('resolveCommand on POSIX', () => {
 
 describe('resolveCommand with Windows rules', () => {
 	it('tries each PATHEXT extension, in order, on the ;-separated PATH', () => {
-		expect(resolveCommand('srv', `${a};${b}`, root, {platform: 'win32', pathExt: '.EXE;.CMD'})).toBe(path.join(b, 'srv.CMD'));
-		expect(resolveCommand('node', `"${a}";${b}`, root, {platform: 'win32', pathExt: '.COM;.exe'})).toBe(path.join(a, 'node.exe'));
+		expect(resolveCommand('srv', `${a};${b}`, root, {platform: 'win32', pathExt: '.EXE;.CMD'})).toBe(
+			path.join(b, 'srv.CMD'),
+		);
+		expect(resolveCommand('node', `"${a}";${b}`, root, {platform: 'win32', pathExt: '.COM;.exe'})).toBe(
+			path.join(a, 'node.exe'),
+		);
 		expect(resolveCommand('srv', `${a};${b}`, root, {platform: 'win32', pathExt: '.EXE'})).toBeNull();
 	});
 

@@ -1,4 +1,15 @@
-import {chmodSync, existsSync, lstatSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync} from 'node:fs';
+import {
+	chmodSync,
+	existsSync,
+	lstatSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+	statSync,
+	symlinkSync,
+	unlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
@@ -67,7 +78,10 @@ describe('planWrap', () => {
 		const plan = planWrap(file, 'fs', tap('fs'));
 		const expectedAfter = t.texts.claudeDesktop
 			.replace('"command": "node",', '"command": "npx",')
-			.replace('"args": ["/srv/fs-server.js"', '"args": ["-y", "mcp-wire", "tap", "--name", "fs", "--", "node", "/srv/fs-server.js"');
+			.replace(
+				'"args": ["/srv/fs-server.js"',
+				'"args": ["-y", "mcp-wire", "tap", "--name", "fs", "--", "node", "/srv/fs-server.js"',
+			);
 		expect(plan).toEqual({
 			action: 'wrap',
 			status: 'changed',
@@ -157,9 +171,16 @@ describe('planWrap', () => {
 
 	it('moves the original command literal unchanged (escapes included) and keeps CR LF line ends', () => {
 		const file = path.join(t.home, 'crlf', 'claude_desktop_config.json');
-		const text = '{\r\n  "mcpServers": {\r\n    "e": {\r\n      "command": "C:\\\\tools\\\\srv\\u0031.exe"\r\n    }\r\n  }\r\n}\r\n';
+		const text =
+			'{\r\n  "mcpServers": {\r\n    "e": {\r\n      "command": "C:\\\\tools\\\\srv\\u0031.exe"\r\n    }\r\n  }\r\n}\r\n';
 		writeFile(file, text);
-		const config = discoverConfigs({home: t.home, cwd: t.project, platform: 'linux', env: {}, config: file})[0] as ConfigFile;
+		const config = discoverConfigs({
+			home: t.home,
+			cwd: t.project,
+			platform: 'linux',
+			env: {},
+			config: file,
+		})[0] as ConfigFile;
 		const plan = planWrap(config, 'e', tap('e'));
 		expect(plan.after).toBe(
 			'{\r\n  "mcpServers": {\r\n    "e": {\r\n      "command": "npx",\r\n      "args": ["-y", "mcp-wire", "tap", "--name", "e", "--", "C:\\\\tools\\\\srv\\u0031.exe"]\r\n    }\r\n  }\r\n}\r\n',
@@ -173,7 +194,12 @@ describe('planWrap', () => {
 		const wrapped = read(t.files.claudeDesktop);
 		const again = planWrap(file, 'fs', tap('fs'));
 		expect(again).toMatchObject({status: 'already-wrapped', changed: false, before: wrapped, after: wrapped, diff: ''});
-		expect(applyPlan(file, again)).toEqual({written: false, path: t.files.claudeDesktop, backupPath: `${t.files.claudeDesktop}.mcp-wire.bak`, backupWritten: false});
+		expect(applyPlan(file, again)).toEqual({
+			written: false,
+			path: t.files.claudeDesktop,
+			backupPath: `${t.files.claudeDesktop}.mcp-wire.bak`,
+			backupWritten: false,
+		});
 		expect(read(t.files.claudeDesktop)).toBe(wrapped);
 		// A different launcher spelling is still recognised as wrapped.
 		expect(planWrap(file, 'fs', ['mcp-wire', 'tap', '--']).status).toBe('already-wrapped');
@@ -215,7 +241,12 @@ describe('applyPlan and planUnwrap', () => {
 		const file = fileFor('claude-code', 'user');
 		chmodSync(t.files.claudeJson, 0o600);
 		const plan = planWrap(file, 'user-tool', tap('user-tool'));
-		expect(applyPlan(file, plan)).toEqual({written: true, path: t.files.claudeJson, backupPath: `${t.files.claudeJson}.mcp-wire.bak`, backupWritten: true});
+		expect(applyPlan(file, plan)).toEqual({
+			written: true,
+			path: t.files.claudeJson,
+			backupPath: `${t.files.claudeJson}.mcp-wire.bak`,
+			backupWritten: true,
+		});
 		expect(read(t.files.claudeJson)).toBe(plan.after);
 		expect(read(`${t.files.claudeJson}.mcp-wire.bak`)).toBe(t.texts.claudeJson);
 		expect(statSync(t.files.claudeJson).mode & 0o777).toBe(0o600);
@@ -223,7 +254,7 @@ describe('applyPlan and planUnwrap', () => {
 		expect(readdirSync(t.home).filter((name) => name.endsWith('.tmp'))).toEqual([]);
 	});
 
-	it('keeps the backup while an entry is wrapped, refreshes it once the file is the user\'s again', () => {
+	it("keeps the backup while an entry is wrapped, refreshes it once the file is the user's again", () => {
 		const file = fileFor('claude-desktop', 'user');
 		const backup = backupPathOf(file);
 		wrapAndApply(file, 'fs');
@@ -263,7 +294,10 @@ describe('applyPlan and planUnwrap', () => {
 		unlinkSync(backupPathOf(file));
 		expect(unwrapAndApply(file, 'missing').restoredFrom).toBe('args');
 		expect(read(t.files.claudeDesktop)).toBe(
-			t.texts.claudeDesktop.replace('"command": "definitely-missing-mcp-server"\n', '"command": "definitely-missing-mcp-server",\n      "args": []\n'),
+			t.texts.claudeDesktop.replace(
+				'"command": "definitely-missing-mcp-server"\n',
+				'"command": "definitely-missing-mcp-server",\n      "args": []\n',
+			),
 		);
 	});
 
@@ -273,13 +307,21 @@ describe('applyPlan and planUnwrap', () => {
 		const wrapped = read(t.files.claudeDesktop);
 		writeFileSync(t.files.claudeDesktop, wrapped.replace('"LOG_LEVEL": "debug"', '"LOG_LEVEL": "trace"'));
 		expect(unwrapAndApply(file, 'fs').restoredFrom).toBe('args');
-		expect(read(t.files.claudeDesktop)).toBe(t.texts.claudeDesktop.replace('"LOG_LEVEL": "debug"', '"LOG_LEVEL": "trace"'));
+		expect(read(t.files.claudeDesktop)).toBe(
+			t.texts.claudeDesktop.replace('"LOG_LEVEL": "debug"', '"LOG_LEVEL": "trace"'),
+		);
 	});
 
 	it('is idempotent: unwrapping an entry that is not wrapped changes nothing', () => {
 		const file = fileFor('cursor', 'user');
 		const plan = planUnwrap(file, 'py');
-		expect(plan).toMatchObject({action: 'unwrap', status: 'not-wrapped', changed: false, diff: '', after: t.texts.cursorUser});
+		expect(plan).toMatchObject({
+			action: 'unwrap',
+			status: 'not-wrapped',
+			changed: false,
+			diff: '',
+			after: t.texts.cursorUser,
+		});
 		expect(applyPlan(file, plan).written).toBe(false);
 		expect(existsSync(backupPathOf(file))).toBe(false);
 	});
@@ -313,9 +355,10 @@ describe('applyPlan and planUnwrap', () => {
 				(args, hasArgs, multiLine, indent, keepBackup) => {
 					const i2 = indent.repeat(2);
 					const i3 = indent.repeat(3);
-					const argsText = multiLine && args.length > 0
-						? `[\n${args.map((arg) => i3 + indent + JSON.stringify(arg)).join(',\n')}\n${i3}]`
-						: `[${args.map((arg) => JSON.stringify(arg)).join(', ')}]`;
+					const argsText =
+						multiLine && args.length > 0
+							? `[\n${args.map((arg) => i3 + indent + JSON.stringify(arg)).join(',\n')}\n${i3}]`
+							: `[${args.map((arg) => JSON.stringify(arg)).join(', ')}]`;
 					const entry = hasArgs
 						? `{\n${i3}"command": "srv",\n${i3}"args": ${argsText}\n${i2}}`
 						: `{\n${i3}"command": "srv"\n${i2}}`;
@@ -357,18 +400,26 @@ describe('errors leave the file untouched', () => {
 	it('unknown-server names the file and lists the servers there', () => {
 		const error = thrown(() => planWrap(fileFor('claude-desktop', 'user'), 'nope', tap('nope')));
 		expect(error.code).toBe('unknown-server');
-		expect(error.message).toBe(`${t.files.claudeDesktop}: no server "nope" under "mcpServers" (servers there: fs, missing)`);
+		expect(error.message).toBe(
+			`${t.files.claudeDesktop}: no server "nope" under "mcpServers" (servers there: fs, missing)`,
+		);
 		const local = thrown(() => planUnwrap(fileFor('claude-code', 'local'), 'user-tool'));
-		expect(local.message).toBe(`${t.files.claudeJson}: no server "user-tool" under "projects" → ${JSON.stringify(t.project)} → "mcpServers" (servers there: local-tool)`);
+		expect(local.message).toBe(
+			`${t.files.claudeJson}: no server "user-tool" under "projects" → ${JSON.stringify(t.project)} → "mcpServers" (servers there: local-tool)`,
+		);
 		const none = thrown(() => planWrap(fileFor('vscode', 'user', 1), 'x', tap('x')));
-		expect(none.message).toBe(`${t.files.vscodeSettings}: no server "x" under "mcp" → "servers" (servers there: settings-srv)`);
+		expect(none.message).toBe(
+			`${t.files.vscodeSettings}: no server "x" under "mcp" → "servers" (servers there: settings-srv)`,
+		);
 		expectUntouched(t.files.claudeDesktop, t.texts.claudeDesktop);
 	});
 
 	it('not-stdio for HTTP and SSE entries', () => {
 		const http = thrown(() => planWrap(fileFor('vscode', 'project'), 'web', tap('web')));
 		expect(http.code).toBe('not-stdio');
-		expect(http.message).toBe(`${t.files.vscodeProject}:11:3: server "web" is an HTTP server (https://api.example.com/mcp); only stdio servers can run through the tap`);
+		expect(http.message).toBe(
+			`${t.files.vscodeProject}:11:3: server "web" is an HTTP server (https://api.example.com/mcp); only stdio servers can run through the tap`,
+		);
 		expect(http.position).toEqual({line: 11, column: 3});
 		expect(thrown(() => planUnwrap(fileFor('cursor', 'user'), 'sse-one')).code).toBe('not-stdio');
 		expectUntouched(t.files.vscodeProject, t.texts.vscodeProject);
@@ -377,7 +428,9 @@ describe('errors leave the file untouched', () => {
 	it('broken-json names the file, line and column', () => {
 		const error = thrown(() => planWrap(fileFor('cursor', 'project'), 'x', tap('x')));
 		expect(error.code).toBe('broken-json');
-		expect(error.message).toBe(`${t.files.cursorProject}:3:29: broken JSON: expected ',' between values (missing comma?), found '"'; not editing it`);
+		expect(error.message).toBe(
+			`${t.files.cursorProject}:3:29: broken JSON: expected ',' between values (missing comma?), found '"'; not editing it`,
+		);
 		expect(error.position).toEqual({line: 3, column: 29});
 		expectUntouched(t.files.cursorProject, t.texts.cursorProject);
 	});
@@ -408,7 +461,9 @@ describe('errors leave the file untouched', () => {
 		writeFileSync(t.files.claudeDesktop, edited);
 		const error = thrown(() => applyPlan(file, plan));
 		expect(error.code).toBe('changed-on-disk');
-		expect(error.message).toBe(`${t.files.claudeDesktop} changed since the change was planned; nothing written, run the command again`);
+		expect(error.message).toBe(
+			`${t.files.claudeDesktop} changed since the change was planned; nothing written, run the command again`,
+		);
 		expectUntouched(t.files.claudeDesktop, edited);
 	});
 
@@ -421,7 +476,9 @@ describe('errors leave the file untouched', () => {
 			writeFile(path.join(blocker, 'x'), '');
 			const error = thrown(() => applyPlan(file, plan));
 			expect(error.code).toBe('write-failed');
-			expect(error.message).toBe(`${t.files.claudeDesktop}: cannot write the backup ${blocker} (EISDIR); the config file is unchanged`);
+			expect(error.message).toBe(
+				`${t.files.claudeDesktop}: cannot write the backup ${blocker} (EISDIR); the config file is unchanged`,
+			);
 			expect(read(t.files.claudeDesktop)).toBe(t.texts.claudeDesktop);
 			return;
 		}

@@ -3,7 +3,8 @@ import {CATALOG, dressFinding} from '../../src/core/detectors/catalog.js';
 import {explainError} from '../../src/core/explain.js';
 import type {FindingCode} from '../../src/core/types.js';
 
-const codes = (text: string): string[] => explainError(text).explanations.map((explanation) => `${explanation.code}:${explanation.likelihood}`);
+const codes = (text: string): string[] =>
+	explainError(text).explanations.map((explanation) => `${explanation.code}:${explanation.likelihood}`);
 
 describe('explainError: the messages of issue 5', () => {
 	it(`Unexpected token 'S', "Starting B"... is not valid JSON → stray-output (a banner)`, () => {
@@ -11,15 +12,26 @@ describe('explainError: the messages of issue 5', () => {
 		expect(result.explanations.map((explanation) => explanation.code)).toEqual(['stray-output']);
 		const [stray] = result.explanations;
 		expect(stray!.likelihood).toBe('likely');
-		expect(stray!.why).toBe(`The client read a line on the server's stdout that starts with "Starting B": a text line (a banner or print), not a JSON message.`);
+		expect(stray!.why).toBe(
+			`The client read a line on the server's stdout that starts with "Starting B": a text line (a banner or print), not a JSON message.`,
+		);
 		// The catalog's fix and impact for a banner, not a restatement.
-		const dressed = dressFinding({code: 'stray-output', stream: 'stdout', offset: 0, byteLength: 0, tMs: 0, detail: {kind: 'banner'}});
+		const dressed = dressFinding({
+			code: 'stray-output',
+			stream: 'stdout',
+			offset: 0,
+			byteLength: 0,
+			tMs: 0,
+			detail: {kind: 'banner'},
+		});
 		expect(stray!.hint).toBe(dressed.hint);
 		expect(stray!.impact).toEqual(dressed.impact);
 		expect(stray!.title).toBe(CATALOG['stray-output'].title);
 		expect(stray!.severity).toBe('error');
 		expect(stray!.rules).toEqual(['R5']);
-		expect(result.source).toBe("V8's JSON.parse, in TS SDK v1 hosts (Claude Desktop, Claude Code, MCP Inspector) and Cursor");
+		expect(result.source).toBe(
+			"V8's JSON.parse, in TS SDK v1 hosts (Claude Desktop, Claude Code, MCP Inspector) and Cursor",
+		);
 	});
 
 	it('Unexpected end of JSON input → blank-line, or the blank line after Content-Length headers', () => {
@@ -34,9 +46,16 @@ describe('explainError: the messages of issue 5', () => {
 
 	it('Unexpected non-whitespace character after JSON at position 4 → a timestamped log line, or two values on a line', () => {
 		const result = explainError('Unexpected non-whitespace character after JSON at position 4');
-		expect(codes('Unexpected non-whitespace character after JSON at position 4')).toEqual(['stray-output:likely', 'concatenated-json:likely', 'multiline-json:possible']);
+		expect(codes('Unexpected non-whitespace character after JSON at position 4')).toEqual([
+			'stray-output:likely',
+			'concatenated-json:likely',
+			'multiline-json:possible',
+		]);
 		expect(result.explanations[0]!.why).toContain('(the year ends at position 4)');
-		expect(result.explanations[0]!.hint).toBe(dressFinding({code: 'stray-output', stream: 'stdout', offset: 0, byteLength: 0, tMs: 0, detail: {kind: 'log'}}).hint);
+		expect(result.explanations[0]!.hint).toBe(
+			dressFinding({code: 'stray-output', stream: 'stdout', offset: 0, byteLength: 0, tMs: 0, detail: {kind: 'log'}})
+				.hint,
+		);
 	});
 
 	it('Failed to connect (claude mcp list) → the faults that make spawn + initialize fail', () => {
@@ -49,7 +68,9 @@ describe('explainError: the messages of issue 5', () => {
 			'bom:possible',
 			'protocol-version:possible',
 		]);
-		expect(explainError('my-server: node /srv/index.js - ✗ Failed to connect').source).toBe('`claude mcp list` (Claude Code), after a real spawn and initialize');
+		expect(explainError('my-server: node /srv/index.js - ✗ Failed to connect').source).toBe(
+			'`claude mcp list` (Claude Code), after a real spawn and initialize',
+		);
 	});
 
 	it('Request timed out → a missing or lost response', () => {
@@ -66,27 +87,47 @@ describe('explainError: the messages of issue 5', () => {
 
 	it('Failed to parse JSONRPC message from server (Python SDK) → stray-output, and what else gives that log', () => {
 		const result = explainError('Failed to parse JSONRPC message from server');
-		expect(codes('Failed to parse JSONRPC message from server')).toEqual(['stray-output:likely', 'blank-line:possible', 'multiline-json:possible', 'invalid-jsonrpc:possible']);
+		expect(codes('Failed to parse JSONRPC message from server')).toEqual([
+			'stray-output:likely',
+			'blank-line:possible',
+			'multiline-json:possible',
+			'invalid-jsonrpc:possible',
+		]);
 		expect(result.source).toBe('the Python SDK client (mcp.client.stdio), which logs it and skips the line');
 	});
 });
 
 describe('explainError: variants users paste', () => {
 	it.each([
-		[`Unexpected token '\u001b', "\u001b[33m[2026"... is not valid JSON`, ['ansi-escape:likely', 'stray-output:likely']],
-		[String.raw`Unexpected token '', "\x1B[33m[2026"... is not valid JSON`, ['ansi-escape:likely', 'stray-output:likely']],
+		[
+			`Unexpected token '\u001b', "\u001b[33m[2026"... is not valid JSON`,
+			['ansi-escape:likely', 'stray-output:likely'],
+		],
+		[
+			String.raw`Unexpected token '', "\x1B[33m[2026"... is not valid JSON`,
+			['ansi-escape:likely', 'stray-output:likely'],
+		],
 		[`Unexpected token 'C', "Content-Le"... is not valid JSON`, ['content-length-framing:likely']],
 		[`Unexpected token '}', "}" is not valid JSON`, ['multiline-json:likely']],
 		[`Unexpected token ']', "  ]" is not valid JSON`, ['multiline-json:likely']],
 		['Unexpected token \'S\', "Starting B server" is not valid JSON', ['stray-output:likely']],
 		[`Unexpected token '\uFEFF', "\uFEFF{"jsonrp"... is not valid JSON`, ['bom:likely']],
-		[`[error] Unexpected token 'i', "info: Micr"... is not valid JSON {metadata:{context:'connection'}}`, ['stray-output:likely', 'stderr-merged:possible']],
+		[
+			`[error] Unexpected token 'i', "info: Micr"... is not valid JSON {metadata:{context:'connection'}}`,
+			['stray-output:likely', 'stderr-merged:possible'],
+		],
 		[`Unexpected token 'S', "Server sta"... is not valid JSON`, ['stray-output:likely']],
 		['Unexpected token S in JSON at position 0', ['stray-output:likely']],
 		['No number after minus sign in JSON at position 2', ['stray-output:likely']],
-		[String.raw`Invalid JSON: EOF while parsing a value at line 2 column 0 [type=json_invalid, input_value='\n', input_type=str]`, ['blank-line:likely']],
+		[
+			String.raw`Invalid JSON: EOF while parsing a value at line 2 column 0 [type=json_invalid, input_value='\n', input_type=str]`,
+			['blank-line:likely'],
+		],
 		[String.raw`Failed to parse JSONRPC message from server ... input_value='\n'`, ['blank-line:likely']],
-		[`Failed to parse JSONRPC message from server ... input_value='Content-Length: 157'`, ['content-length-framing:likely']],
+		[
+			`Failed to parse JSONRPC message from server ... input_value='Content-Length: 157'`,
+			['content-length-framing:likely'],
+		],
 		[String.raw`Failed to parse message: "\n"`, ['blank-line:likely']],
 		['Failed to parse message: "Server started on port 3000"', ['stray-output:likely', 'multiline-json:possible']],
 		['Invalid JSON-RPC message: [dotenv@17.2.2] injecting env (0) from .env', ['stray-output:likely']],
@@ -95,8 +136,14 @@ describe('explainError: variants users paste', () => {
 		["Server's protocol version is not supported: 2025-03-26", ['protocol-version:likely']],
 		['RuntimeError: Unsupported protocol version from the server: 1.0', ['protocol-version:likely']],
 		['ReadBuffer exceeded maximum size of 10485760 bytes', ['oversize-frame:likely']],
-		['Received a response for an unknown message ID: {"jsonrpc":"2.0","id":0}', ['unknown-id:likely', 'duplicate-response:possible']],
-		["UnicodeDecodeError: 'utf-8' codec can't decode byte 0xc7 in position 51: invalid continuation byte", ['invalid-utf8:likely']],
+		[
+			'Received a response for an unknown message ID: {"jsonrpc":"2.0","id":0}',
+			['unknown-id:likely', 'duplicate-response:possible'],
+		],
+		[
+			"UnicodeDecodeError: 'utf-8' codec can't decode byte 0xc7 in position 51: invalid continuation byte",
+			['invalid-utf8:likely'],
+		],
 		['Error: spawn uvx ENOENT', ['spawn-failed:likely']],
 	] as const)('%s', (text, expected) => {
 		expect(codes(text)).toEqual(expected);
@@ -104,7 +151,16 @@ describe('explainError: variants users paste', () => {
 
 	it('names the launcher kind from the first characters, and gives the launcher fix', () => {
 		const result = explainError(`Unexpected token '>', "> tsc && s"... is not valid JSON`);
-		expect(result.explanations[0]!.hint).toBe(dressFinding({code: 'stray-output', stream: 'stdout', offset: 0, byteLength: 0, tMs: 0, detail: {kind: 'launcher'}}).hint);
+		expect(result.explanations[0]!.hint).toBe(
+			dressFinding({
+				code: 'stray-output',
+				stream: 'stdout',
+				offset: 0,
+				byteLength: 0,
+				tMs: 0,
+				detail: {kind: 'launcher'},
+			}).hint,
+		);
 	});
 
 	it('gives the 10 MiB error severity for a ReadBuffer overflow', () => {
@@ -146,7 +202,11 @@ describe('explainError: variants users paste', () => {
 	});
 
 	it('gives every explanation the catalog entry of its code', () => {
-		for (const text of ['✗ Failed to connect', 'MCP error -32001: Request timed out', 'Failed to parse JSONRPC message from server']) {
+		for (const text of [
+			'✗ Failed to connect',
+			'MCP error -32001: Request timed out',
+			'Failed to parse JSONRPC message from server',
+		]) {
 			for (const explanation of explainError(text).explanations) {
 				const code: FindingCode = explanation.code;
 				expect(explanation.title).toBe(CATALOG[code].title);
@@ -164,23 +224,32 @@ describe('explainError: variants users paste', () => {
 			'content-length-framing:possible',
 		]);
 		expect(explainError('Connection timeout triggered after 30000ms').source).toContain('Claude Code');
-		expect(codes('2026-01-02 10:00:00.000 [error] user-weather: Client closed for command')).toEqual(['early-exit:likely', 'spawn-failed:possible', 'stray-output:possible']);
+		expect(codes('2026-01-02 10:00:00.000 [error] user-weather: Client closed for command')).toEqual([
+			'early-exit:likely',
+			'spawn-failed:possible',
+			'stray-output:possible',
+		]);
 		expect(explainError('Client closed for command').source).toBe('Cursor');
 		expect(codes("Error: Cannot find module '/Users/me/weather/build/index.js'")).toEqual(['early-exit:likely']);
-		expect(codes("pydantic_core._pydantic_core.ValidationError: 1 validation error for JSONRPCMessage\n  Invalid JSON: expected value at line 1 column 1 [type=json_invalid, input_value='Starting server...', input_type=str]")).toEqual([
+		expect(
+			codes(
+				"pydantic_core._pydantic_core.ValidationError: 1 validation error for JSONRPCMessage\n  Invalid JSON: expected value at line 1 column 1 [type=json_invalid, input_value='Starting server...', input_type=str]",
+			),
+		).toEqual(['stray-output:likely', 'blank-line:possible', 'multiline-json:possible', 'invalid-jsonrpc:possible']);
+		expect(codes('Unexpected non-whitespace character after JSON at position 57')).toEqual([
 			'stray-output:likely',
-			'blank-line:possible',
+			'concatenated-json:likely',
 			'multiline-json:possible',
-			'invalid-jsonrpc:possible',
 		]);
-		expect(codes('Unexpected non-whitespace character after JSON at position 57')).toEqual(['stray-output:likely', 'concatenated-json:likely', 'multiline-json:possible']);
 	});
 
 	it('a finding code by name is its catalog entry: the description as why (links as their text), the docs pointer', () => {
 		const result = explainError(' no-response ');
 		expect(result.docs).toBe('docs/findings.md#no-response');
 		expect(result.source).toBeUndefined();
-		expect(result.explanations.map((e) => `${e.code}:${e.likelihood}:${e.severity}`)).toEqual(['no-response:likely:error']);
+		expect(result.explanations.map((e) => `${e.code}:${e.likelihood}:${e.severity}`)).toEqual([
+			'no-response:likely:error',
+		]);
 		expect(result.explanations[0]!.why).toMatch(/^The process is alive and silent: /);
 		expect(explainError('invalid-utf8').explanations[0]!.why).toContain('MCP messages must be UTF-8 (R3).');
 		// Not a code: a message that merely contains one is matched as text.

@@ -63,7 +63,10 @@ describe('references resolve inside the repository', () => {
 			// The page generator and its tests name the pages of docs/ from inside docs/ (relative links).
 			if (path === relative(ROOT, import.meta.filename) || /render\/docs\/|gen-docs/.test(path)) continue;
 			for (const [index, line] of text.split('\n').entries()) {
-				if (/shared\/docs|\.\.\/shared|wire-faults\.md/.test(line) || /(?<!docs\/)\b(protocol|field-cases)\.md\b/.test(line)) {
+				if (
+					/shared\/docs|\.\.\/shared|wire-faults\.md/.test(line) ||
+					/(?<!docs\/)\b(protocol|field-cases)\.md\b/.test(line)
+				) {
 					offenders.push(`${path}:${index + 1}: ${line.trim().slice(0, 120)}`);
 				}
 			}
@@ -72,14 +75,24 @@ describe('references resolve inside the repository', () => {
 	});
 
 	it('links between the docs pages name existing anchors', () => {
-		const headings = new Map(docs.map((doc) => [doc.name, new Set([...ruleAnchors([doc]).values()].map((value) => value.split('#')[1]))]));
+		const headings = new Map(
+			docs.map((doc) => [doc.name, new Set([...ruleAnchors([doc]).values()].map((value) => value.split('#')[1]))]),
+		);
 		const broken: string[] = [];
 		for (const doc of docs) {
 			for (const match of doc.text.matchAll(/\]\(([a-z-]+\.md)#([a-z0-9-]+)\)/g)) {
 				const [, file, anchor] = match;
 				const inFile = headings.get(file!);
 				if (inFile === undefined) broken.push(`${doc.name} → ${file} (no such page)`);
-				else if (!inFile.has(anchor!) && !(file === 'findings.md' && doc.text.length > 0 && docs.find((d) => d.name === 'findings.md')!.text.includes(`\n## ${anchor}\n`))) broken.push(`${doc.name} → ${file}#${anchor}`);
+				else if (
+					!inFile.has(anchor!) &&
+					!(
+						file === 'findings.md' &&
+						doc.text.length > 0 &&
+						docs.find((d) => d.name === 'findings.md')!.text.includes(`\n## ${anchor}\n`)
+					)
+				)
+					broken.push(`${doc.name} → ${file}#${anchor}`);
 			}
 		}
 		expect(broken).toEqual([]);

@@ -20,22 +20,58 @@ function probeDouble(needs: (env: Record<string, string>) => boolean) {
 
 /** The names each probe added to BASE (or changed), in probe order. */
 const added = (tried: readonly Record<string, string>[]) =>
-	tried.map((env) => Object.keys(env).filter((key) => env[key] !== (BASE as Record<string, string>)[key]).sort());
+	tried.map((env) =>
+		Object.keys(env)
+			.filter((key) => env[key] !== (BASE as Record<string, string>)[key])
+			.sort(),
+	);
 
 describe('findEnvDifference', () => {
 	it('names PYTHONUNBUFFERED with one probe when it alone makes a silent server work', async () => {
-		const full = {...BASE, PATH: '/home/u/.pyenv/shims:/usr/bin:/bin', PYTHONUNBUFFERED: '1', EDITOR: 'vim', LANG: 'C.UTF-8'};
+		const full = {
+			...BASE,
+			PATH: '/home/u/.pyenv/shims:/usr/bin:/bin',
+			PYTHONUNBUFFERED: '1',
+			EDITOR: 'vim',
+			LANG: 'C.UTF-8',
+		};
 		const double = probeDouble((env) => env['PYTHONUNBUFFERED'] === '1');
-		const result = await findEnvDifference({baseEnv: BASE, fullEnv: full, code: 'unflushed-output', command: ['python3', 's.py'], cwd: '/', platform: 'linux', works: double.works});
-		expect(result).toEqual({variables: ['PYTHONUNBUFFERED'], minimal: true, probes: 1, candidates: ['PYTHONUNBUFFERED', 'PATH', 'LANG', 'EDITOR']});
+		const result = await findEnvDifference({
+			baseEnv: BASE,
+			fullEnv: full,
+			code: 'unflushed-output',
+			command: ['python3', 's.py'],
+			cwd: '/',
+			platform: 'linux',
+			works: double.works,
+		});
+		expect(result).toEqual({
+			variables: ['PYTHONUNBUFFERED'],
+			minimal: true,
+			probes: 1,
+			candidates: ['PYTHONUNBUFFERED', 'PATH', 'LANG', 'EDITOR'],
+		});
 		expect(added(double.tried)).toEqual([['PYTHONUNBUFFERED']]);
 	});
 
 	it('halves the rest when no likely variable works alone, within the 6-probe budget', async () => {
 		const full = {...BASE, PYTHONUNBUFFERED: '1', PATH: '/opt/x:/usr/bin:/bin', A: 'a', B: 'b', C: 'c', MY_TOKEN: 't'};
 		const double = probeDouble((env) => env['MY_TOKEN'] === 't');
-		const result = await findEnvDifference({baseEnv: BASE, fullEnv: full, code: 'no-response', command: ['srv'], cwd: '/', platform: 'linux', works: double.works});
-		expect(result).toEqual({variables: ['MY_TOKEN'], minimal: true, probes: 6, candidates: ['PYTHONUNBUFFERED', 'PATH', 'A', 'B', 'C', 'MY_TOKEN']});
+		const result = await findEnvDifference({
+			baseEnv: BASE,
+			fullEnv: full,
+			code: 'no-response',
+			command: ['srv'],
+			cwd: '/',
+			platform: 'linux',
+			works: double.works,
+		});
+		expect(result).toEqual({
+			variables: ['MY_TOKEN'],
+			minimal: true,
+			probes: 6,
+			candidates: ['PYTHONUNBUFFERED', 'PATH', 'A', 'B', 'C', 'MY_TOKEN'],
+		});
 		expect(added(double.tried)).toEqual([
 			['PYTHONUNBUFFERED'],
 			['PATH'],
@@ -49,38 +85,102 @@ describe('findEnvDifference', () => {
 	it('stops at a set whose halves are both needed, and calls it minimal', async () => {
 		const full = {...BASE, A: 'a', B: 'b', C: 'c', D: 'd'};
 		const double = probeDouble((env) => env['A'] === 'a' && env['D'] === 'd');
-		const result = await findEnvDifference({baseEnv: BASE, fullEnv: full, code: 'early-exit', command: ['srv'], cwd: '/', platform: 'linux', works: double.works});
-		expect(result).toEqual({variables: ['A', 'B', 'C', 'D'], minimal: true, probes: 2, candidates: ['A', 'B', 'C', 'D']});
+		const result = await findEnvDifference({
+			baseEnv: BASE,
+			fullEnv: full,
+			code: 'early-exit',
+			command: ['srv'],
+			cwd: '/',
+			platform: 'linux',
+			works: double.works,
+		});
+		expect(result).toEqual({
+			variables: ['A', 'B', 'C', 'D'],
+			minimal: true,
+			probes: 2,
+			candidates: ['A', 'B', 'C', 'D'],
+		});
 	});
 
 	it('reports the smallest working set seen, not minimal, when the budget runs out', async () => {
 		const letters = 'ABCDEFGHIJKLMNOP'.split('');
 		const full = {...BASE, ...Object.fromEntries(letters.map((l) => [l, l]))};
 		const double = probeDouble((env) => env['P'] === 'P');
-		const result = await findEnvDifference({baseEnv: BASE, fullEnv: full, code: 'early-exit', command: ['srv'], cwd: '/', platform: 'linux', works: double.works, maxProbes: 3});
+		const result = await findEnvDifference({
+			baseEnv: BASE,
+			fullEnv: full,
+			code: 'early-exit',
+			command: ['srv'],
+			cwd: '/',
+			platform: 'linux',
+			works: double.works,
+			maxProbes: 3,
+		});
 		// 16 → fails [A..H] (1), works [I..P] (2), fails [I..L] (3): budget spent at [I..P].
-		expect(result).toEqual({variables: ['I', 'J', 'K', 'L', 'M', 'N', 'O', 'P'], minimal: false, probes: 3, candidates: letters});
+		expect(result).toEqual({
+			variables: ['I', 'J', 'K', 'L', 'M', 'N', 'O', 'P'],
+			minimal: false,
+			probes: 3,
+			candidates: letters,
+		});
 	});
 
 	it('tries the variable the stderr names first: one probe, even among 40 candidates (issue 11)', async () => {
-		const noise = {SHLVL: '2', _: '/usr/bin/env', OLDPWD: '/tmp', PWD: '/home/u', TERM: 'xterm', SSL_CERT_DIR: '/etc/ssl'};
+		const noise = {
+			SHLVL: '2',
+			_: '/usr/bin/env',
+			OLDPWD: '/tmp',
+			PWD: '/home/u',
+			TERM: 'xterm',
+			SSL_CERT_DIR: '/etc/ssl',
+		};
 		const others = Object.fromEntries(Array.from({length: 33}, (_, i) => [`V${String(i).padStart(2, '0')}`, 'x']));
 		const full = {...BASE, ...noise, ...others, WEATHER_API_KEY: 'k'};
 		const double = probeDouble((env) => env['WEATHER_API_KEY'] === 'k');
-		const result = await findEnvDifference({baseEnv: BASE, fullEnv: full, code: 'early-exit', named: ['WEATHER_API_KEY'], command: ['srv'], cwd: '/', platform: 'linux', works: double.works});
+		const result = await findEnvDifference({
+			baseEnv: BASE,
+			fullEnv: full,
+			code: 'early-exit',
+			named: ['WEATHER_API_KEY'],
+			command: ['srv'],
+			cwd: '/',
+			platform: 'linux',
+			works: double.works,
+		});
 		expect(result?.candidates).toHaveLength(40);
-		expect(result).toEqual({variables: ['WEATHER_API_KEY'], minimal: true, probes: 1, candidates: ['WEATHER_API_KEY', ...Object.keys(others), 'OLDPWD', 'PWD', 'SHLVL', 'SSL_CERT_DIR', 'TERM', '_']});
+		expect(result).toEqual({
+			variables: ['WEATHER_API_KEY'],
+			minimal: true,
+			probes: 1,
+			candidates: ['WEATHER_API_KEY', ...Object.keys(others), 'OLDPWD', 'PWD', 'SHLVL', 'SSL_CERT_DIR', 'TERM', '_'],
+		});
 		expect(added(double.tried)).toEqual([['WEATHER_API_KEY']]);
 	});
 
 	it('gives up (undefined) when the run is stopped by the overall deadline', async () => {
 		const full = {...BASE, PYTHONUNBUFFERED: '1'};
-		const result = await findEnvDifference({baseEnv: BASE, fullEnv: full, code: 'no-response', command: ['srv'], cwd: '/', platform: 'linux', works: async () => undefined});
+		const result = await findEnvDifference({
+			baseEnv: BASE,
+			fullEnv: full,
+			code: 'no-response',
+			command: ['srv'],
+			cwd: '/',
+			platform: 'linux',
+			works: async () => undefined,
+		});
 		expect(result).toBeUndefined();
 	});
 
 	it('returns undefined when nothing differs', async () => {
-		const result = await findEnvDifference({baseEnv: BASE, fullEnv: {...BASE}, code: 'early-exit', command: ['srv'], cwd: '/', platform: 'linux', works: async () => true});
+		const result = await findEnvDifference({
+			baseEnv: BASE,
+			fullEnv: {...BASE},
+			code: 'early-exit',
+			command: ['srv'],
+			cwd: '/',
+			platform: 'linux',
+			works: async () => true,
+		});
 		expect(result).toBeUndefined();
 	});
 });
@@ -103,8 +203,22 @@ describe('PATH folders', () => {
 		executable(path.join(local, 'srv'), '#!/bin/sh\nexit 0\n');
 		const full = {...BASE, PATH: `${path.join(dir, 'other')}:${local}:/usr/bin:/bin`, VIRTUAL_ENV: '/v'};
 		const double = probeDouble((env) => (env['PATH'] ?? '').split(':').includes(local));
-		const result = await findEnvDifference({baseEnv: BASE, fullEnv: full, code: 'spawn-failed', command: ['srv', '--stdio'], cwd: dir, platform: 'linux', works: double.works});
-		expect(result).toEqual({variables: ['PATH'], pathEntries: [local], minimal: true, probes: 2, candidates: ['PATH', 'VIRTUAL_ENV']});
+		const result = await findEnvDifference({
+			baseEnv: BASE,
+			fullEnv: full,
+			code: 'spawn-failed',
+			command: ['srv', '--stdio'],
+			cwd: dir,
+			platform: 'linux',
+			works: double.works,
+		});
+		expect(result).toEqual({
+			variables: ['PATH'],
+			pathEntries: [local],
+			minimal: true,
+			probes: 2,
+			candidates: ['PATH', 'VIRTUAL_ENV'],
+		});
 		expect(double.tried[1]!['PATH']).toBe(`/usr/bin:/bin:${local}`);
 	});
 
@@ -122,13 +236,30 @@ describe('PATH folders', () => {
 
 describe('helpers', () => {
 	it('orders the likely variables for the failure first, the rest by name', () => {
-		expect(orderCandidates(['Z', 'PATH', 'A', 'PYTHONUNBUFFERED', 'VIRTUAL_ENV'], 'unflushed-output')).toEqual(['PYTHONUNBUFFERED', 'PATH', 'VIRTUAL_ENV', 'A', 'Z']);
-		expect(orderCandidates(['Z', 'PATH', 'A', 'PYTHONUNBUFFERED', 'VIRTUAL_ENV'], 'early-exit')).toEqual(['PATH', 'VIRTUAL_ENV', 'PYTHONUNBUFFERED', 'A', 'Z']);
+		expect(orderCandidates(['Z', 'PATH', 'A', 'PYTHONUNBUFFERED', 'VIRTUAL_ENV'], 'unflushed-output')).toEqual([
+			'PYTHONUNBUFFERED',
+			'PATH',
+			'VIRTUAL_ENV',
+			'A',
+			'Z',
+		]);
+		expect(orderCandidates(['Z', 'PATH', 'A', 'PYTHONUNBUFFERED', 'VIRTUAL_ENV'], 'early-exit')).toEqual([
+			'PATH',
+			'VIRTUAL_ENV',
+			'PYTHONUNBUFFERED',
+			'A',
+			'Z',
+		]);
 		expect(orderCandidates(['Z', 'PATH', 'A'], 'spawn-failed')).toEqual(['PATH', 'A', 'Z']);
 	});
 
 	it('ranks the names from stderr first and shell noise last (issue 11)', () => {
-		expect(orderCandidates(['SHLVL', '_', 'OLDPWD', 'SSL_CERT_FILE', 'TERM', 'PWD', 'API_KEY', 'PATH', 'A'], 'early-exit', ['API_KEY', 'NOT_THERE'])).toEqual(['API_KEY', 'PATH', 'A', 'OLDPWD', 'PWD', 'SHLVL', 'SSL_CERT_FILE', 'TERM', '_']);
+		expect(
+			orderCandidates(['SHLVL', '_', 'OLDPWD', 'SSL_CERT_FILE', 'TERM', 'PWD', 'API_KEY', 'PATH', 'A'], 'early-exit', [
+				'API_KEY',
+				'NOT_THERE',
+			]),
+		).toEqual(['API_KEY', 'PATH', 'A', 'OLDPWD', 'PWD', 'SHLVL', 'SSL_CERT_FILE', 'TERM', '_']);
 	});
 
 	it('shows values only of harmless variables', () => {

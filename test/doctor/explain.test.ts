@@ -16,15 +16,35 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, {recursive: true, force: true}));
 
 /** The probe target of a one-entry config of `client` (user scope), planned with `env` as the shell's. */
-function target(client: ClientName, entry: Record<string, unknown>, env: Record<string, string>, tryEnv: string[] = []): ProbeTarget {
+function target(
+	client: ClientName,
+	entry: Record<string, unknown>,
+	env: Record<string, string>,
+	tryEnv: string[] = [],
+): ProbeTarget {
 	const file = path.join(dir, `${client}.json`);
 	writeFileSync(file, JSON.stringify({mcpServers: {weather: entry}}));
-	const config: ConfigFile = {client, scope: 'user', path: file, exists: true, serversPath: ['mcpServers'], format: 'json'};
+	const config: ConfigFile = {
+		client,
+		scope: 'user',
+		path: file,
+		exists: true,
+		serversPath: ['mcpServers'],
+		format: 'json',
+	};
 	const plan = planTargets([config], {env, home: dir, cwd: dir, platform: 'linux', tryEnv});
 	return plan.targets[0] as ProbeTarget;
 }
 
-const earlyExit = (stderrTail: string[]) => dressFinding({code: 'early-exit', stream: 'stdout', offset: 0, byteLength: 0, tMs: 900, detail: {exitCode: 1, stderrTail}});
+const earlyExit = (stderrTail: string[]) =>
+	dressFinding({
+		code: 'early-exit',
+		stream: 'stdout',
+		offset: 0,
+		byteLength: 0,
+		tMs: 900,
+		detail: {exitCode: 1, stderrTail},
+	});
 
 describe('explainFinding', () => {
 	it("shows npm's 404 line, not the pointer to its log file (issue 11)", () => {
@@ -34,11 +54,19 @@ describe('explainFinding', () => {
 			'npm error 404',
 			'npm error A complete log of this run can be found in: /home/u/.npm/_logs/2026-11-30T17_01_02_003Z-debug-0.log',
 		]);
-		expect(explainFinding(finding)).toBe(`stderr: npm error 404 Not Found - GET https://registry.npmjs.org/@acme%2fweather-mcp - Not found; ${finding.hint}`);
+		expect(explainFinding(finding)).toBe(
+			`stderr: npm error 404 Not Found - GET https://registry.npmjs.org/@acme%2fweather-mcp - Not found; ${finding.hint}`,
+		);
 	});
 
 	it('shows the error of a Node crash, not the stack frames or the Node.js version footer', () => {
-		const finding = earlyExit(["Error: Cannot find module '/build/index.js'", '    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)', '}', '', 'Node.js v20.20.0']);
+		const finding = earlyExit([
+			"Error: Cannot find module '/build/index.js'",
+			'    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)',
+			'}',
+			'',
+			'Node.js v20.20.0',
+		]);
 		expect(explainFinding(finding)).toBe(`stderr: Error: Cannot find module '/build/index.js'; ${finding.hint}`);
 	});
 
@@ -61,8 +89,15 @@ describe('explainMissingVariables', () => {
 	it('says when the shell does not set it either, and never shows a value', () => {
 		const t = target('cursor', {command: 'node', args: ['s.js']}, {PATH: '/usr/bin'});
 		const text = explainMissingVariables(['GITHUB_TOKEN', 'SLACK_TOKEN'], t, {PATH: '/usr/bin'}, 'linux');
-		expect(text).toBe(`the server's stderr names GITHUB_TOKEN, SLACK_TOKEN as missing and Cursor does not give them: add them to "env" of "weather" in ${t.file.path} (your shell does not set them either)`);
-		const withKey = explainMissingVariables(['WEATHER_API_KEY'], target('cursor', {command: 'node', args: ['/srv/s.js']}, shell, ['WEATHER_API_KEY']), shell, 'linux');
+		expect(text).toBe(
+			`the server's stderr names GITHUB_TOKEN, SLACK_TOKEN as missing and Cursor does not give them: add them to "env" of "weather" in ${t.file.path} (your shell does not set them either)`,
+		);
+		const withKey = explainMissingVariables(
+			['WEATHER_API_KEY'],
+			target('cursor', {command: 'node', args: ['/srv/s.js']}, shell, ['WEATHER_API_KEY']),
+			shell,
+			'linux',
+		);
 		expect(withKey).toContain('(your shell sets it)');
 		expect(withKey).not.toContain('secret-value');
 	});

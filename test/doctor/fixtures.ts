@@ -52,7 +52,10 @@ export function makeDoctorHome(): DoctorHome {
 	mkdirSync(project, {recursive: true});
 	mkdirSync(localBin, {recursive: true});
 	const local = path.join(localBin, 'local-mcp-server');
-	writeFileSync(local, `#!/bin/sh\nexec ${JSON.stringify(NODE)} ${JSON.stringify(path.join(SERVERS, 'node', 'healthy.mjs'))}\n`);
+	writeFileSync(
+		local,
+		`#!/bin/sh\nexec ${JSON.stringify(NODE)} ${JSON.stringify(path.join(SERVERS, 'node', 'healthy.mjs'))}\n`,
+	);
 	chmodSync(local, 0o755);
 
 	const files = {
@@ -97,11 +100,25 @@ export function makeDoctorHome(): DoctorHome {
 	);
 	write(
 		files.mcpJson,
-		['{', '  "mcpServers": {', `    "import-error": ${JSON.stringify(server('python', 'import-error.py'))},`, '    "no-command": {"args": ["--stdio"]}', '  }', '}', ''].join('\n'),
+		[
+			'{',
+			'  "mcpServers": {',
+			`    "import-error": ${JSON.stringify(server('python', 'import-error.py'))},`,
+			'    "no-command": {"args": ["--stdio"]}',
+			'  }',
+			'}',
+			'',
+		].join('\n'),
 	);
-	write(files.cursorUser, `${JSON.stringify({mcpServers: {'stray-print': server('node', 'stray-print.mjs')}}, null, 2)}\n`);
+	write(
+		files.cursorUser,
+		`${JSON.stringify({mcpServers: {'stray-print': server('node', 'stray-print.mjs')}}, null, 2)}\n`,
+	);
 	// Broken: a trailing comma after the last entry (Cursor parses strict JSON), at the end of line 3.
-	write(files.cursorProject, ['{', '  "mcpServers": {', `    "x": ${JSON.stringify(server('node', 'healthy.mjs'))},`, '  }', '}', ''].join('\n'));
+	write(
+		files.cursorProject,
+		['{', '  "mcpServers": {', `    "x": ${JSON.stringify(server('node', 'healthy.mjs'))},`, '  }', '}', ''].join('\n'),
+	);
 	write(
 		files.vscodeProject,
 		[
@@ -127,7 +144,13 @@ export function makeDoctorHome(): DoctorHome {
 			delete env['XDG_CONFIG_HOME'];
 			delete env['CLAUDE_CONFIG_DIR'];
 			delete env['FORCE_COLOR'];
-			Object.assign(env, {HOME: home, XDG_STATE_HOME: state, PATH: `${localBin}:${process.env['PATH'] ?? ''}`, PYTHONUNBUFFERED: '1', NO_COLOR: '1'});
+			Object.assign(env, {
+				HOME: home,
+				XDG_STATE_HOME: state,
+				PATH: `${localBin}:${process.env['PATH'] ?? ''}`,
+				PYTHONUNBUFFERED: '1',
+				NO_COLOR: '1',
+			});
 			for (const [key, value] of Object.entries(extra)) {
 				if (value === undefined) delete env[key];
 				else env[key] = value;

@@ -4,10 +4,28 @@ import {formatJsonRecords, formatReport, formatTable, formatTotals} from '../../
 import {exitCodeOf, totalsOf} from '../../src/doctor/run.js';
 import type {DoctorReport, DoctorRow} from '../../src/doctor/types.js';
 
-const unflushed = dressFinding({code: 'unflushed-output', stream: 'stdout', offset: 0, byteLength: 147, tMs: 2001, detail: {envDifference: {variables: ['PYTHONUNBUFFERED'], minimal: true}}});
+const unflushed = dressFinding({
+	code: 'unflushed-output',
+	stream: 'stdout',
+	offset: 0,
+	byteLength: 147,
+	tMs: 2001,
+	detail: {envDifference: {variables: ['PYTHONUNBUFFERED'], minimal: true}},
+});
 
 const ROWS: DoctorRow[] = [
-	{client: 'claude-desktop', scope: 'user', file: '/h/c.json', name: 'fs', status: 'ok', connected: true, startupMs: 41.6, tools: 12, findings: [], notes: []},
+	{
+		client: 'claude-desktop',
+		scope: 'user',
+		file: '/h/c.json',
+		name: 'fs',
+		status: 'ok',
+		connected: true,
+		startupMs: 41.6,
+		tools: 12,
+		findings: [],
+		notes: [],
+	},
 	{
 		client: 'claude-desktop',
 		scope: 'user',
@@ -22,7 +40,17 @@ const ROWS: DoctorRow[] = [
 		fullEnvCapture: '/s/b.ndjson',
 		notes: [],
 	},
-	{client: 'claude-code', scope: 'user', file: '/h/.claude.json', name: 'web', transport: 'http', status: 'skipped', findings: [], reason: 'HTTP server at https://x/mcp: doctor checks stdio servers only', notes: []},
+	{
+		client: 'claude-code',
+		scope: 'user',
+		file: '/h/.claude.json',
+		name: 'web',
+		transport: 'http',
+		status: 'skipped',
+		findings: [],
+		reason: 'HTTP server at https://x/mcp: doctor checks stdio servers only',
+		notes: [],
+	},
 	{
 		client: 'cursor',
 		scope: 'project',
@@ -30,7 +58,13 @@ const ROWS: DoctorRow[] = [
 		position: {line: 3, column: 9},
 		status: 'fail',
 		findings: [],
-		problem: {kind: 'broken-json', file: '/p/.cursor/mcp.json', line: 3, column: 9, message: 'broken JSON: trailing comma'},
+		problem: {
+			kind: 'broken-json',
+			file: '/p/.cursor/mcp.json',
+			line: 3,
+			column: 9,
+			message: 'broken JSON: trailing comma',
+		},
 		fix: '/p/.cursor/mcp.json:3:9: broken JSON: trailing comma',
 		notes: ['a note'],
 	},
@@ -38,11 +72,46 @@ const ROWS: DoctorRow[] = [
 
 const REPORT: DoctorReport = {
 	files: [
-		{client: 'claude-desktop', scope: 'user', path: '/h/c.json', exists: true, serversPath: ['mcpServers'], format: 'json'},
-		{client: 'claude-code', scope: 'user', path: '/h/.claude.json', exists: true, serversPath: ['mcpServers'], format: 'json'},
-		{client: 'claude-code', scope: 'local', path: '/h/.claude.json', exists: true, serversPath: ['projects', '/p', 'mcpServers'], format: 'json'},
-		{client: 'cursor', scope: 'project', path: '/p/.cursor/mcp.json', exists: true, serversPath: ['mcpServers'], format: 'json'},
-		{client: 'vscode', scope: 'project', path: '/p/.vscode/mcp.json', exists: false, serversPath: ['servers'], format: 'jsonc'},
+		{
+			client: 'claude-desktop',
+			scope: 'user',
+			path: '/h/c.json',
+			exists: true,
+			serversPath: ['mcpServers'],
+			format: 'json',
+		},
+		{
+			client: 'claude-code',
+			scope: 'user',
+			path: '/h/.claude.json',
+			exists: true,
+			serversPath: ['mcpServers'],
+			format: 'json',
+		},
+		{
+			client: 'claude-code',
+			scope: 'local',
+			path: '/h/.claude.json',
+			exists: true,
+			serversPath: ['projects', '/p', 'mcpServers'],
+			format: 'json',
+		},
+		{
+			client: 'cursor',
+			scope: 'project',
+			path: '/p/.cursor/mcp.json',
+			exists: true,
+			serversPath: ['mcpServers'],
+			format: 'json',
+		},
+		{
+			client: 'vscode',
+			scope: 'project',
+			path: '/p/.vscode/mcp.json',
+			exists: false,
+			serversPath: ['servers'],
+			format: 'jsonc',
+		},
 	],
 	rows: ROWS,
 	notes: ['/h/c.json:2:3: server "a" is defined twice; the client uses the later one at line 4'],
@@ -65,7 +134,9 @@ describe('formatTable', () => {
 
 	it('paints the status cell when colour is on', () => {
 		const lines = formatTable(ROWS.slice(0, 2), {color: true});
-		expect(lines[0]).toBe('\u001B[1mCLIENT          SCOPE  SERVER  STATUS  STARTUP  TOOLS  FINDING           FIX\u001B[22m');
+		expect(lines[0]).toBe(
+			'\u001B[1mCLIENT          SCOPE  SERVER  STATUS  STARTUP  TOOLS  FINDING           FIX\u001B[22m',
+		);
 		expect(lines[1]).toBe('claude-desktop  user   fs      \u001B[32m✔ ok  \u001B[39m    42 ms     12  —');
 		expect(lines[2]!.includes('\u001B[31m✘ fail\u001B[39m')).toBe(true);
 	});
@@ -96,12 +167,20 @@ describe('formatReport', () => {
 	it('quotes a capture path that a shell would split, so it pastes after mcp-wire view', () => {
 		const rows = [{...ROWS[0]!, capture: "/h/my state/it's.ndjson", fullEnvCapture: undefined} as DoctorRow];
 		const lines = formatReport({...REPORT, rows, notes: []}, {color: false});
-		expect(lines[lines.indexOf('Captures (open with `mcp-wire view FILE` or `mcp-wire report FILE`):') + 1]).toBe(`  claude-desktop/${ROWS[0]!.name}  '/h/my state/it'\\''s.ndjson'`);
+		expect(lines[lines.indexOf('Captures (open with `mcp-wire view FILE` or `mcp-wire report FILE`):') + 1]).toBe(
+			`  claude-desktop/${ROWS[0]!.name}  '/h/my state/it'\\''s.ndjson'`,
+		);
 	});
 
 	it('says where it looked when no config file exists', () => {
 		const none = {...REPORT, files: REPORT.files.map((file) => ({...file, exists: false})), rows: []};
-		expect(formatReport(none, {color: false})).toEqual(['No MCP client config file found. Looked in:', '  /h/c.json', '  /h/.claude.json', '  /p/.cursor/mcp.json', '  /p/.vscode/mcp.json']);
+		expect(formatReport(none, {color: false})).toEqual([
+			'No MCP client config file found. Looked in:',
+			'  /h/c.json',
+			'  /h/.claude.json',
+			'  /p/.cursor/mcp.json',
+			'  /p/.vscode/mcp.json',
+		]);
 	});
 });
 
@@ -128,7 +207,9 @@ describe('servers --total-timeout left without a verdict (issue 11)', () => {
 			'claude-desktop  user   late    ○ not checked        —      —  —        not probed: --total-timeout (500 ms) elapsed; probe it alone: mcp-wire probe -- late-server',
 		]);
 		expect(report.totals).toEqual({servers: 2, ok: 1, warn: 0, fail: 0, skipped: 0, notChecked: 1});
-		expect(formatTotals(report)).toBe('2 entries: 1 ✔ ok, 0 ▲ warn, 0 ✘ fail, 0 skipped, 1 ○ not checked (2.3 s) — stopped at --total-timeout');
+		expect(formatTotals(report)).toBe(
+			'2 entries: 1 ✔ ok, 0 ▲ warn, 0 ✘ fail, 0 skipped, 1 ○ not checked (2.3 s) — stopped at --total-timeout',
+		);
 	});
 
 	it('do not make the exit code 1, and say "not-checked" in --json', () => {
@@ -150,7 +231,9 @@ describe('formatJsonRecords', () => {
 			['doctor-server', null, 'fail'],
 			['doctor-summary', null, null],
 		]);
-		expect((records[1]!['finding'] as {detail: unknown}).detail).toEqual({envDifference: {variables: ['PYTHONUNBUFFERED'], minimal: true}});
+		expect((records[1]!['finding'] as {detail: unknown}).detail).toEqual({
+			envDifference: {variables: ['PYTHONUNBUFFERED'], minimal: true},
+		});
 		expect(records[4]).toEqual({
 			type: 'doctor-summary',
 			servers: 4,

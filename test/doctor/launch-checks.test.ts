@@ -1,7 +1,14 @@
 // What a server's command line says before it runs (issue 11): an interpreter with no program reads
 // the client's messages as its program; a relative script depends on the client's working directory.
 import {describe, expect, it} from 'vitest';
-import {interpreterOf, programArgument, readsStdinMessage, relativePathFix, relativePathNote, relativePathOf} from '../../src/doctor/launch-checks.js';
+import {
+	interpreterOf,
+	programArgument,
+	readsStdinMessage,
+	relativePathFix,
+	relativePathNote,
+	relativePathOf,
+} from '../../src/doctor/launch-checks.js';
 
 describe('programArgument', () => {
 	it.each([
@@ -30,8 +37,16 @@ describe('programArgument', () => {
 	});
 
 	it('finds the script and its index', () => {
-		expect(programArgument(['node', '--env-file', '.env', 'server.mjs', '--port', '1'], 'linux')).toEqual({interpreter: 'node', script: {arg: 'server.mjs', index: 3}, readsStdin: false});
-		expect(programArgument(['python3', '-W', 'ignore', '--', 'srv.py'], 'linux')).toEqual({interpreter: 'python', script: {arg: 'srv.py', index: 4}, readsStdin: false});
+		expect(programArgument(['node', '--env-file', '.env', 'server.mjs', '--port', '1'], 'linux')).toEqual({
+			interpreter: 'node',
+			script: {arg: 'server.mjs', index: 3},
+			readsStdin: false,
+		});
+		expect(programArgument(['python3', '-W', 'ignore', '--', 'srv.py'], 'linux')).toEqual({
+			interpreter: 'python',
+			script: {arg: 'srv.py', index: 4},
+			readsStdin: false,
+		});
 	});
 
 	it('knows interpreters by name only', () => {
@@ -42,23 +57,41 @@ describe('programArgument', () => {
 		expect(interpreterOf('/usr/bin/nodemon', 'linux')).toBeUndefined();
 	});
 
-	it('says what node with no script does with the client\'s messages', () => {
+	it("says what node with no script does with the client's messages", () => {
 		expect(readsStdinMessage(programArgument(['node'], 'linux')!, 'node')).toBe(
 			'"command": "node" has no script in "args": node then reads a program from stdin, so it would take the client\'s JSON-RPC messages as JavaScript and no client gets an answer; put the server\'s program in "args" ("args": ["/path/to/server.js"])',
 		);
-		expect(readsStdinMessage(programArgument(['python3', '-u'], 'linux')!, 'python3')).toContain('python3 then reads a program from stdin, so it would take the client\'s JSON-RPC messages as Python');
+		expect(readsStdinMessage(programArgument(['python3', '-u'], 'linux')!, 'python3')).toContain(
+			"python3 then reads a program from stdin, so it would take the client's JSON-RPC messages as Python",
+		);
 	});
 });
 
 describe('relative paths', () => {
 	it('finds a relative script of an interpreter, or a relative command', () => {
-		expect(relativePathOf(['node', 'build/index.js'], '/home/u', 'linux')).toEqual({arg: 'build/index.js', field: 'args', resolved: '/home/u/build/index.js'});
-		expect(relativePathOf(['python3', '-u', 'server.py'], '/', 'darwin')).toEqual({arg: 'server.py', field: 'args', resolved: '/server.py'});
-		expect(relativePathOf(['./start.sh', '--stdio'], '/home/u/p', 'linux')).toEqual({arg: './start.sh', field: 'command', resolved: '/home/u/p/start.sh'});
+		expect(relativePathOf(['node', 'build/index.js'], '/home/u', 'linux')).toEqual({
+			arg: 'build/index.js',
+			field: 'args',
+			resolved: '/home/u/build/index.js',
+		});
+		expect(relativePathOf(['python3', '-u', 'server.py'], '/', 'darwin')).toEqual({
+			arg: 'server.py',
+			field: 'args',
+			resolved: '/server.py',
+		});
+		expect(relativePathOf(['./start.sh', '--stdio'], '/home/u/p', 'linux')).toEqual({
+			arg: './start.sh',
+			field: 'command',
+			resolved: '/home/u/p/start.sh',
+		});
 		expect(relativePathOf(['node', '/abs/index.js'], '/home/u', 'linux')).toBeUndefined();
 		expect(relativePathOf(['npx', '-y', 'pkg'], '/home/u', 'linux')).toBeUndefined();
 		expect(relativePathOf(['node', 'C:\\srv\\index.js'], 'C:\\Users\\u', 'win32')).toBeUndefined();
-		expect(relativePathOf(['node', 'srv\\index.js'], 'C:\\Users\\u', 'win32')).toEqual({arg: 'srv\\index.js', field: 'args', resolved: 'C:\\Users\\u\\srv\\index.js'});
+		expect(relativePathOf(['node', 'srv\\index.js'], 'C:\\Users\\u', 'win32')).toEqual({
+			arg: 'srv\\index.js',
+			field: 'args',
+			resolved: 'C:\\Users\\u\\srv\\index.js',
+		});
 	});
 
 	it('says which folder doctor used and that clients differ', () => {

@@ -20,10 +20,19 @@ function plan(env: Record<string, string>) {
 }
 
 const label = (t: DoctorTarget): string =>
-	t.kind === 'problem' ? `problem ${t.file.client} ${t.problem.kind} ${t.problem.server ?? '(file)'}` : `${t.kind} ${t.file.client} ${t.entry.name}`;
+	t.kind === 'problem'
+		? `problem ${t.file.client} ${t.problem.kind} ${t.problem.server ?? '(file)'}`
+		: `${t.kind} ${t.file.client} ${t.entry.name}`;
 
 describe('planTargets', () => {
-	const env = () => ({HOME: home.home, USER: 'u', SHELL: '/bin/bash', TERM: 'xterm', PATH: `${home.localBin}:/usr/local/bin:${MINIMAL}`, PYTHONUNBUFFERED: '1'});
+	const env = () => ({
+		HOME: home.home,
+		USER: 'u',
+		SHELL: '/bin/bash',
+		TERM: 'xterm',
+		PATH: `${home.localBin}:/usr/local/bin:${MINIMAL}`,
+		PYTHONUNBUFFERED: '1',
+	});
 
 	it('lists every entry of every client in discovery order, problems of a file first', () => {
 		expect(plan(env()).targets.map(label)).toEqual([
@@ -45,8 +54,10 @@ describe('planTargets', () => {
 		]);
 	});
 
-	it('gives a GUI client\'s server the allow-list with the minimal PATH, in the home folder', () => {
-		const target = plan(env()).targets.find((t) => t.kind === 'probe' && t.file.client === 'claude-desktop' && t.entry.name === 'unflushed') as ProbeTarget;
+	it("gives a GUI client's server the allow-list with the minimal PATH, in the home folder", () => {
+		const target = plan(env()).targets.find(
+			(t) => t.kind === 'probe' && t.file.client === 'claude-desktop' && t.entry.name === 'unflushed',
+		) as ProbeTarget;
 		expect(target.env).toEqual({HOME: home.home, PATH: MINIMAL, SHELL: '/bin/bash', TERM: 'xterm', USER: 'u'});
 		expect(target.mode).toBe('gui-minimal');
 		// The env-difference search may use only harmless variables of the shell (TERM is not one of them).
@@ -57,7 +68,7 @@ describe('planTargets', () => {
 		expect(target.resolved).toBe(PYTHON);
 	});
 
-	it('gives Claude Code\'s servers its whole environment in the project folder, VS Code\'s in the home folder', () => {
+	it("gives Claude Code's servers its whole environment in the project folder, VS Code's in the home folder", () => {
 		const targets = plan(env()).targets.filter((t): t is ProbeTarget => t.kind === 'probe');
 		const code = targets.find((t) => t.file.client === 'claude-code' && t.entry.name === 'healthy-py')!;
 		expect([code.env, code.mode, code.cwd]).toEqual([env(), 'client-full', home.project]);
@@ -66,7 +77,9 @@ describe('planTargets', () => {
 	});
 
 	it('resolves each command on the PATH its client gives: a ~/.local/bin command is not found by a GUI client', () => {
-		const targets = plan(env()).targets.filter((t): t is ProbeTarget => t.kind === 'probe' && t.file.client === 'claude-desktop');
+		const targets = plan(env()).targets.filter(
+			(t): t is ProbeTarget => t.kind === 'probe' && t.file.client === 'claude-desktop',
+		);
 		expect(targets.map((t) => [t.entry.name, t.resolved, t.clientPath])).toEqual([
 			['healthy-node', NODE, MINIMAL],
 			['unflushed', PYTHON, MINIMAL],
@@ -79,11 +92,21 @@ describe('planTargets', () => {
 	it('says why HTTP/SSE entries are skipped and names the file and position of config problems', () => {
 		const targets = plan(env()).targets;
 		const skipped = targets.filter((t) => t.kind === 'skipped').map((t) => (t.kind === 'skipped' ? t.reason : ''));
-		expect(skipped).toEqual(['HTTP server at https://example.com/mcp: doctor checks stdio servers only', 'SSE server at http://localhost:8000/sse: doctor checks stdio servers only']);
-		const problems = targets.flatMap((t) => (t.kind === 'problem' ? [[t.problem.file, t.problem.line, t.problem.column, t.problem.message]] : []));
+		expect(skipped).toEqual([
+			'HTTP server at https://example.com/mcp: doctor checks stdio servers only',
+			'SSE server at http://localhost:8000/sse: doctor checks stdio servers only',
+		]);
+		const problems = targets.flatMap((t) =>
+			t.kind === 'problem' ? [[t.problem.file, t.problem.line, t.problem.column, t.problem.message]] : [],
+		);
 		expect(problems).toEqual([
 			[home.files.mcpJson, 4, 5, 'server "no-command" has neither "command" nor "url"'],
-			[home.files.cursorProject, 3, readFileSync(home.files.cursorProject, 'utf8').split('\n')[2]!.length, 'broken JSON: trailing comma (not allowed in JSON)'],
+			[
+				home.files.cursorProject,
+				3,
+				readFileSync(home.files.cursorProject, 'utf8').split('\n')[2]!.length,
+				'broken JSON: trailing comma (not allowed in JSON)',
+			],
 		]);
 	});
 
@@ -91,8 +114,12 @@ describe('planTargets', () => {
 		writeFileSync(home.files.mcpJson, '{"mcpServers": {"a": {"command": "x"}, "a": {"command": "y"}}}\n');
 		const result = plan(env());
 		const a = result.targets.find((t) => t.kind === 'probe' && t.entry.name === 'a') as ProbeTarget;
-		expect(a.notes).toEqual(['not approved in Claude Code yet: it starts .mcp.json servers only once you approve them (and trust the folder) in `claude`; `claude mcp list` shows ⏸ Pending approval']);
-		expect(result.notes).toEqual([`${home.files.mcpJson}:1:17: server "a" is defined twice; the client uses the later one at line 1`]);
+		expect(a.notes).toEqual([
+			'not approved in Claude Code yet: it starts .mcp.json servers only once you approve them (and trust the folder) in `claude`; `claude mcp list` shows ⏸ Pending approval',
+		]);
+		expect(result.notes).toEqual([
+			`${home.files.mcpJson}:1:17: server "a" is defined twice; the client uses the later one at line 1`,
+		]);
 	});
 });
 

@@ -40,7 +40,12 @@ afterEach(() => rmSync(dir, {recursive: true, force: true}));
 
 function config(servers: Record<string, {delayMs: number}>) {
 	const file = path.join(dir, '.mcp.json');
-	const entries = Object.fromEntries(Object.entries(servers).map(([name, {delayMs}]) => [name, {command: process.execPath, args: ['-e', SERVER, log, String(delayMs)]}]));
+	const entries = Object.fromEntries(
+		Object.entries(servers).map(([name, {delayMs}]) => [
+			name,
+			{command: process.execPath, args: ['-e', SERVER, log, String(delayMs)]},
+		]),
+	);
 	writeFileSync(file, JSON.stringify({mcpServers: entries}));
 	return discoverConfigs({home: dir, cwd: dir, platform: process.platform, env: {}, config: file});
 }
@@ -109,7 +114,7 @@ describe('runDoctor', () => {
 	});
 });
 
-describe('runDoctor: a variable named by the server\'s stderr (issue 11)', () => {
+describe("runDoctor: a variable named by the server's stderr (issue 11)", () => {
 	// Fails like a Python server reading os.environ['WEATHER_API_KEY'] unless the variable is set, and
 	// records every environment it was started with; with the variable it runs the healthy SERVER.
 	function weatherConfig(): ConfigFile[] {
@@ -130,15 +135,35 @@ describe('runDoctor: a variable named by the server\'s stderr (issue 11)', () =>
 		);
 		const file = path.join(dir, 'claude_desktop_config.json');
 		writeFileSync(file, JSON.stringify({mcpServers: {weather: {command: '/bin/sh', args: [script]}}}));
-		return [{client: 'claude-desktop', scope: 'user', path: file, exists: true, serversPath: ['mcpServers'], format: 'json'}];
+		return [
+			{client: 'claude-desktop', scope: 'user', path: file, exists: true, serversPath: ['mcpServers'], format: 'json'},
+		];
 	}
-	const shell = () => ({PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir, WEATHER_API_KEY: 'secret-weather-key', SHLVL: '2', OLDPWD: '/tmp'});
+	const shell = () => ({
+		PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+		HOME: dir,
+		WEATHER_API_KEY: 'secret-weather-key',
+		SHLVL: '2',
+		OLDPWD: '/tmp',
+	});
 
 	it('reports it as the likely missing variable for the config entry, without passing the secret', async () => {
 		const files = weatherConfig();
-		const report = await runDoctor({files, context: {env: shell(), home: dir, cwd: dir, platform: process.platform}, timeoutMs: 10_000, totalTimeoutMs: 60_000, jobs: 1, toolVersion: '0.0.0'});
+		const report = await runDoctor({
+			files,
+			context: {env: shell(), home: dir, cwd: dir, platform: process.platform},
+			timeoutMs: 10_000,
+			totalTimeoutMs: 60_000,
+			jobs: 1,
+			toolVersion: '0.0.0',
+		});
 		const row = report.rows[0]!;
-		expect([row.status, row.finding?.code, row.likelyMissing, row.envDifference]).toEqual(['fail', 'early-exit', ['WEATHER_API_KEY'], undefined]);
+		expect([row.status, row.finding?.code, row.likelyMissing, row.envDifference]).toEqual([
+			'fail',
+			'early-exit',
+			['WEATHER_API_KEY'],
+			undefined,
+		]);
 		expect(row.fix).toBe(
 			`stderr: KeyError: 'WEATHER_API_KEY'; the server's stderr names WEATHER_API_KEY as missing and Claude Desktop does not give it: add it to "env" of "weather" in ${files[0]!.path} (your shell sets WEATHER_API_KEY; doctor passes a variable to a server only with --try-env WEATHER_API_KEY)`,
 		);
@@ -149,7 +174,20 @@ describe('runDoctor: a variable named by the server\'s stderr (issue 11)', () =>
 
 	it('with --try-env, proves it with one extra probe and lists every candidate', async () => {
 		const files = weatherConfig();
-		const report = await runDoctor({files, context: {env: shell(), home: dir, cwd: dir, platform: process.platform, tryEnv: ['WEATHER_API_KEY', 'SHLVL', 'OLDPWD']}, timeoutMs: 10_000, totalTimeoutMs: 60_000, jobs: 1, toolVersion: '0.0.0'});
+		const report = await runDoctor({
+			files,
+			context: {
+				env: shell(),
+				home: dir,
+				cwd: dir,
+				platform: process.platform,
+				tryEnv: ['WEATHER_API_KEY', 'SHLVL', 'OLDPWD'],
+			},
+			timeoutMs: 10_000,
+			totalTimeoutMs: 60_000,
+			jobs: 1,
+			toolVersion: '0.0.0',
+		});
 		const row = report.rows[0]!;
 		expect([row.status, row.finding?.code, row.likelyMissing]).toEqual(['fail', 'early-exit', ['WEATHER_API_KEY']]);
 		expect(row.envDifference?.variables).toEqual(['WEATHER_API_KEY']);
@@ -164,8 +202,15 @@ describe('runDoctor: a variable named by the server\'s stderr (issue 11)', () =>
 describe('runDoctor: what the command line says (issue 11)', () => {
 	it('does not start node with no script (it would read the messages as its program); names a relative script and the folder used', async () => {
 		const file = path.join(dir, 'claude_desktop_config.json');
-		writeFileSync(file, JSON.stringify({mcpServers: {bare: {command: 'node'}, relative: {command: process.execPath, args: ['build/index.js']}}}));
-		const files: ConfigFile[] = [{client: 'claude-desktop', scope: 'user', path: file, exists: true, serversPath: ['mcpServers'], format: 'json'}];
+		writeFileSync(
+			file,
+			JSON.stringify({
+				mcpServers: {bare: {command: 'node'}, relative: {command: process.execPath, args: ['build/index.js']}},
+			}),
+		);
+		const files: ConfigFile[] = [
+			{client: 'claude-desktop', scope: 'user', path: file, exists: true, serversPath: ['mcpServers'], format: 'json'},
+		];
 		const asked: string[] = [];
 		const report = await runDoctor({
 			files,
@@ -181,12 +226,19 @@ describe('runDoctor: what the command line says (issue 11)', () => {
 		});
 		expect(asked).toEqual(['relative']);
 		const [bare, relative] = report.rows;
-		expect([bare!.name, bare!.status, bare!.problem?.kind, bare!.problem?.line]).toEqual(['bare', 'fail', 'no-program', 1]);
+		expect([bare!.name, bare!.status, bare!.problem?.kind, bare!.problem?.line]).toEqual([
+			'bare',
+			'fail',
+			'no-program',
+			1,
+		]);
 		expect(bare!.fix).toBe(
 			`${file}:1:16: "command": "node" has no script in "args": node then reads a program from stdin, so it would take the client's JSON-RPC messages as JavaScript and no client gets an answer; put the server's program in "args" ("args": ["/path/to/server.js"])`,
 		);
 		expect([relative!.status, relative!.finding?.code, relative!.cwd]).toEqual(['fail', 'early-exit', dir]);
-		expect(relative!.fix).toBe(`"build/index.js" is relative to the folder the client starts the server in, and there is no ${dir}/build/index.js (doctor used ${dir} for Claude Desktop; clients differ): put the absolute path in "args"`);
+		expect(relative!.fix).toBe(
+			`"build/index.js" is relative to the folder the client starts the server in, and there is no ${dir}/build/index.js (doctor used ${dir} for Claude Desktop; clients differ): put the absolute path in "args"`,
+		);
 		expect(relative!.notes).toContain(
 			`"build/index.js" in "args" is relative: doctor resolved it against ${dir} (→ ${dir}/build/index.js, no such file), the folder Claude Desktop is assumed to start it in; clients start servers in different folders (Claude Desktop on macOS in /, VS Code in your home folder, Claude Code in the folder you start it from): put the absolute path in "args"`,
 		);

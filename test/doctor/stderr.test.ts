@@ -52,8 +52,12 @@ const NODE_MISSING_MODULE = [
 
 describe('informativeLine', () => {
 	it("shows npm's 404 line, not its log-file pointer", () => {
-		expect(informativeLine(NPM_404)).toBe('npm error 404 Not Found - GET https://registry.npmjs.org/@acme%2fweather-mcp - Not found');
-		expect(informativeLine(NPM_ERR_404)).toBe('npm ERR! 404 Not Found - GET https://registry.npmjs.org/nope-mcp - Not found');
+		expect(informativeLine(NPM_404)).toBe(
+			'npm error 404 Not Found - GET https://registry.npmjs.org/@acme%2fweather-mcp - Not found',
+		);
+		expect(informativeLine(NPM_ERR_404)).toBe(
+			'npm ERR! 404 Not Found - GET https://registry.npmjs.org/nope-mcp - Not found',
+		);
 	});
 
 	it('shows the exception of a Python traceback and of a Node crash, not frames or the version footer', () => {
@@ -62,9 +66,13 @@ describe('informativeLine', () => {
 	});
 
 	it('prefers an error line over later chatter, and falls back to the last line of text', () => {
-		expect(informativeLine(['starting weather server v1.2', 'ERROR: could not connect to upstream', 'shutting down'])).toBe('ERROR: could not connect to upstream');
+		expect(
+			informativeLine(['starting weather server v1.2', 'ERROR: could not connect to upstream', 'shutting down']),
+		).toBe('ERROR: could not connect to upstream');
 		expect(informativeLine(['starting', '  listening on stdio  ', ''])).toBe('listening on stdio');
-		expect(informativeLine(['', '    at f (/x.js:1:1)', 'npm error A complete log of this run can be found in: /x.log'])).toBeUndefined();
+		expect(
+			informativeLine(['', '    at f (/x.js:1:1)', 'npm error A complete log of this run can be found in: /x.log']),
+		).toBeUndefined();
 		expect(informativeLine([])).toBeUndefined();
 	});
 
@@ -105,7 +113,16 @@ describe('variablesNamedIn', () => {
 	});
 
 	it('ignores dictionary keys, lower-case words and log levels', () => {
-		expect(variablesNamedIn(["KeyError: 'id'", 'the api key is required', 'Field required [type=missing]', 'ERROR missing argument', "Error: Cannot find module '/x'", 'ReferenceError: foo is not defined'])).toEqual([]);
+		expect(
+			variablesNamedIn([
+				"KeyError: 'id'",
+				'the api key is required',
+				'Field required [type=missing]',
+				'ERROR missing argument',
+				"Error: Cannot find module '/x'",
+				'ReferenceError: foo is not defined',
+			]),
+		).toEqual([]);
 		expect(variablesNamedIn(NPM_404)).toEqual([]);
 		expect(variablesNamedIn(NODE_MISSING_MODULE)).toEqual([]);
 	});
@@ -113,7 +130,24 @@ describe('variablesNamedIn', () => {
 
 describe('isShellNoise', () => {
 	it('marks interactive-shell and terminal state, not variables servers read', () => {
-		expect(['SHLVL', '_', 'OLDPWD', 'PWD', 'TERM', 'SSL_CERT_FILE', 'SSH_AUTH_SOCK', 'TERM_PROGRAM', 'LS_COLORS', 'XDG_SESSION_ID'].filter(isShellNoise)).toHaveLength(10);
-		expect(['PATH', 'HOME', 'WEATHER_API_KEY', 'PYTHONUNBUFFERED', 'NODE_OPTIONS', 'VIRTUAL_ENV', 'LANG'].filter(isShellNoise)).toEqual([]);
+		expect(
+			[
+				'SHLVL',
+				'_',
+				'OLDPWD',
+				'PWD',
+				'TERM',
+				'SSL_CERT_FILE',
+				'SSH_AUTH_SOCK',
+				'TERM_PROGRAM',
+				'LS_COLORS',
+				'XDG_SESSION_ID',
+			].filter(isShellNoise),
+		).toHaveLength(10);
+		expect(
+			['PATH', 'HOME', 'WEATHER_API_KEY', 'PYTHONUNBUFFERED', 'NODE_OPTIONS', 'VIRTUAL_ENV', 'LANG'].filter(
+				isShellNoise,
+			),
+		).toEqual([]);
 	});
 });

@@ -26,11 +26,29 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(home, {recursive: true, force: true}));
 
-const env = () => ({PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, OPENAI_API_KEY: 'sk-secret-do-not-leak', PYTHONUNBUFFERED: '1'});
+const env = () => ({
+	PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+	HOME: home,
+	OPENAI_API_KEY: 'sk-secret-do-not-leak',
+	PYTHONUNBUFFERED: '1',
+});
 const files = () => discoverConfigs({home, cwd: project, platform: process.platform, env: env()});
 const run = (extra: Partial<Parameters<typeof runDoctor>[0]> = {}) =>
-	runDoctor({files: files(), context: {env: env(), home, cwd: project, platform: process.platform}, timeoutMs: 3000, totalTimeoutMs: 30_000, jobs: 2, toolVersion: '0.0.0', ...extra});
-const runs = (): string[] => (existsSync(log) ? readFileSync(log, 'utf8').split('---\n').filter((part) => part !== '') : []);
+	runDoctor({
+		files: files(),
+		context: {env: env(), home, cwd: project, platform: process.platform},
+		timeoutMs: 3000,
+		totalTimeoutMs: 30_000,
+		jobs: 2,
+		toolVersion: '0.0.0',
+		...extra,
+	});
+const runs = (): string[] =>
+	existsSync(log)
+		? readFileSync(log, 'utf8')
+				.split('---\n')
+				.filter((part) => part !== '')
+		: [];
 
 describe('doctor trust model', () => {
 	it('does not start project servers no client approved: skipped rows that say why and how to ask', async () => {
@@ -41,7 +59,9 @@ describe('doctor trust model', () => {
 			['cursor', 'evil', 'skipped'],
 			['vscode', 'evil-vs', 'skipped'],
 		]);
-		expect(report.rows[0]!.reason).toBe('not started: a project server not approved in Claude Code; run `mcp-wire doctor evil-cc` or pass --include-untrusted to probe it');
+		expect(report.rows[0]!.reason).toBe(
+			'not started: a project server not approved in Claude Code; run `mcp-wire doctor evil-cc` or pass --include-untrusted to probe it',
+		);
 		expect(report.rows[1]!.reason).toContain('a Cursor project server');
 		expect(report.rows[2]!.reason).toContain("VS Code's workspace trust");
 	});
@@ -58,19 +78,31 @@ describe('doctor trust model', () => {
 		expect(runs()).toHaveLength(1);
 	});
 
-	it('a named server is probed; its re-probe never gets the user\'s secrets, only the harmless variables', async () => {
+	it("a named server is probed; its re-probe never gets the user's secrets, only the harmless variables", async () => {
 		const report = await run({names: ['evil']});
-		expect(report.rows.map((row) => [row.name, row.status, row.finding?.code])).toEqual([['evil', 'fail', 'early-exit']]);
+		expect(report.rows.map((row) => [row.name, row.status, row.finding?.code])).toEqual([
+			['evil', 'fail', 'early-exit'],
+		]);
 		const seen = runs();
 		expect(seen).toHaveLength(2); // Cursor's minimal environment, then the re-probe
 		for (const dump of seen) expect(dump).not.toContain('sk-secret-do-not-leak');
 		expect(seen[1]).toContain('PYTHONUNBUFFERED=1');
-		expect(report.rows[0]!.notes).toContain('fails too with what doctor may take from your shell (its harmless variables and any --try-env names; never your whole environment) (early-exit)');
+		expect(report.rows[0]!.notes).toContain(
+			'fails too with what doctor may take from your shell (its harmless variables and any --try-env names; never your whole environment) (early-exit)',
+		);
 	});
 
 	it('--try-env NAME lets one more variable into the search, and only it', () => {
-		const plan = planTargets(files(), {env: env(), home, cwd: project, platform: process.platform, tryEnv: ['OPENAI_API_KEY']});
-		const cursor = plan.targets.find((target): target is ProbeTarget => target.kind === 'probe' && target.entry.name === 'evil')!;
+		const plan = planTargets(files(), {
+			env: env(),
+			home,
+			cwd: project,
+			platform: process.platform,
+			tryEnv: ['OPENAI_API_KEY'],
+		});
+		const cursor = plan.targets.find(
+			(target): target is ProbeTarget => target.kind === 'probe' && target.entry.name === 'evil',
+		)!;
 		expect(cursor.fullEnv['OPENAI_API_KEY']).toBe('sk-secret-do-not-leak');
 		const plain = planTargets(files(), {env: env(), home, cwd: project, platform: process.platform});
 		const target = plain.targets.find((t): t is ProbeTarget => t.kind === 'probe' && t.entry.name === 'evil')!;
@@ -98,7 +130,10 @@ describe('doctor trust model', () => {
 });
 
 describe('approveRun (the CLI consent step)', () => {
-	const targets = () => planTargets(files(), {env: env(), home, cwd: project, platform: process.platform}).targets.filter((t): t is ProbeTarget => t.kind === 'probe');
+	const targets = () =>
+		planTargets(files(), {env: env(), home, cwd: project, platform: process.platform}).targets.filter(
+			(t): t is ProbeTarget => t.kind === 'probe',
+		);
 	const io = (over: {yes?: boolean; isTerminal?: boolean; answer?: string}) => {
 		const written: string[] = [];
 		const asked: string[] = [];
@@ -123,7 +158,9 @@ describe('approveRun (the CLI consent step)', () => {
 		expect(answer.run).toHaveLength(3);
 		expect(t.asked).toEqual([]);
 		expect(t.written[0]).toBe('mcp-wire: doctor will run 3 servers (each possibly several times):\n');
-		expect(t.written[2]).toBe(`  cursor/evil: /bin/sh -c ${JSON.stringify(`env >> ${log}; echo --- >> ${log}; exit 1`)} (in ${project})  [a Cursor project server (mcp-wire cannot read whether you enabled it in Cursor)]\n`);
+		expect(t.written[2]).toBe(
+			`  cursor/evil: /bin/sh -c ${JSON.stringify(`env >> ${log}; echo --- >> ${log}; exit 1`)} (in ${project})  [a Cursor project server (mcp-wire cannot read whether you enabled it in Cursor)]\n`,
+		);
 	});
 
 	it('on a terminal asks once: y runs all, anything else none', async () => {

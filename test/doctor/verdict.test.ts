@@ -22,10 +22,22 @@ const INITIALIZED = `${JSON.stringify({jsonrpc: '2.0', method: 'notifications/in
 const TOOLS_LIST = `${JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/list'})}\n`;
 const RESULT = {protocolVersion: '2025-11-25', capabilities: {tools: {}}, serverInfo: {name: 's', version: '1'}};
 const REPLY = JSON.stringify({jsonrpc: '2.0', id: 0, result: RESULT});
-const TOOLS = `${JSON.stringify({jsonrpc: '2.0', id: 1, result: {tools: [{name: 'a', inputSchema: {type: 'object'}}, {name: 'b', inputSchema: {type: 'object'}}]}})}\n`;
+const TOOLS = `${JSON.stringify({
+	jsonrpc: '2.0',
+	id: 1,
+	result: {
+		tools: [
+			{name: 'a', inputSchema: {type: 'object'}},
+			{name: 'b', inputSchema: {type: 'object'}},
+		],
+	},
+})}\n`;
 
 /** A session: initialize at `initAt` ms (default 0), the given stdout at `replyAt` ms, optionally initialized + tools/list, then stdin closed and a clean exit. */
-function session(stdout: string, options: {initAt?: number; replyAt?: number; tools?: boolean; timeoutAt?: number; waitingAt?: number} = {}): Session {
+function session(
+	stdout: string,
+	options: {initAt?: number; replyAt?: number; tools?: boolean; timeoutAt?: number; waitingAt?: number} = {},
+): Session {
 	const s = new Session(META);
 	s.pushChunk('stdin', options.initAt ?? 0, utf8(INIT));
 	if (options.waitingAt !== undefined) s.mark(readingStdin(options.waitingAt));
@@ -62,29 +74,75 @@ describe('evaluateProbe', () => {
 
 	it('a banner line before the reply: ▲ for the TS SDK clients and VS Code (skipped), ▲ for Cursor (not established, never ✘ without evidence)', () => {
 		const s = session(`Server v1 starting\n${REPLY}\n`);
-		expect(verdict(s, 'claude-code')).toEqual({status: 'warn', connected: true, startupMs: 12.5, tools: undefined, code: 'stray-output'});
+		expect(verdict(s, 'claude-code')).toEqual({
+			status: 'warn',
+			connected: true,
+			startupMs: 12.5,
+			tools: undefined,
+			code: 'stray-output',
+		});
 		expect(verdict(s, 'claude-desktop').status).toBe('warn');
 		expect(verdict(s, 'vscode').status).toBe('warn');
-		expect(verdict(s, 'cursor')).toEqual({status: 'warn', connected: true, startupMs: 12.5, tools: undefined, code: 'stray-output'});
+		expect(verdict(s, 'cursor')).toEqual({
+			status: 'warn',
+			connected: true,
+			startupMs: 12.5,
+			tools: undefined,
+			code: 'stray-output',
+		});
 	});
 
 	it('a pretty-printed initialize reply does not connect (the client cannot read it): ✘ multiline-json, no startup time', () => {
 		const s = session(`${JSON.stringify({jsonrpc: '2.0', id: 0, result: RESULT}, null, 2)}\n`);
-		expect(verdict(s, 'claude-code')).toEqual({status: 'fail', connected: false, startupMs: undefined, tools: undefined, code: 'multiline-json'});
+		expect(verdict(s, 'claude-code')).toEqual({
+			status: 'fail',
+			connected: false,
+			startupMs: undefined,
+			tools: undefined,
+			code: 'multiline-json',
+		});
 	});
 
 	it('a reply that only comes after the probe gave up and closed stdin, while the server sat reading stdin, is ✘ unflushed-output', () => {
 		const s = session(`${REPLY}\n`, {replyAt: 2002, timeoutAt: 2000, waitingAt: 1000});
-		expect(verdict(s, 'claude-desktop')).toEqual({status: 'fail', connected: false, startupMs: undefined, tools: undefined, code: 'unflushed-output'});
+		expect(verdict(s, 'claude-desktop')).toEqual({
+			status: 'fail',
+			connected: false,
+			startupMs: undefined,
+			tools: undefined,
+			code: 'unflushed-output',
+		});
 	});
 
 	it('a 2026-07-28-only server: ✘ for the TS SDK 1.x hosts (they send only initialize), not connected', () => {
 		const s = new Session(META);
-		s.pushChunk('stdin', 0, new TextEncoder().encode(`${JSON.stringify({jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'mcp-wire', version: '0'}}})}\n`));
-		s.pushChunk('stdout', 5, new TextEncoder().encode('{"jsonrpc":"2.0","id":0,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2025-11-25"}}}\n'));
+		s.pushChunk(
+			'stdin',
+			0,
+			new TextEncoder().encode(
+				`${JSON.stringify({jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'mcp-wire', version: '0'}}})}\n`,
+			),
+		);
+		s.pushChunk(
+			'stdout',
+			5,
+			new TextEncoder().encode(
+				'{"jsonrpc":"2.0","id":0,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2025-11-25"}}}\n',
+			),
+		);
 		s.mark({type: 'phase', name: 'modern-era', tMs: 6});
-		s.pushChunk('stdin', 7, new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}\n'));
-		s.pushChunk('stdout', 9, new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"],"capabilities":{},"serverInfo":{"name":"m","version":"1"}}}\n'));
+		s.pushChunk(
+			'stdin',
+			7,
+			new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}\n'),
+		);
+		s.pushChunk(
+			'stdout',
+			9,
+			new TextEncoder().encode(
+				'{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"],"capabilities":{},"serverInfo":{"name":"m","version":"1"}}}\n',
+			),
+		);
 		s.mark({type: 'stdin-closed', tMs: 10});
 		s.endStream('stdout', 11);
 		s.endStream('stderr', 11);
@@ -94,18 +152,30 @@ describe('evaluateProbe', () => {
 		expect(verdict(s, 'vscode')).toMatchObject({status: 'warn'});
 	});
 
-	it('startupMs runs from the spawn (the session clock\'s 0) to the initialize reply, not from our write of initialize', () => {
+	it("startupMs runs from the spawn (the session clock's 0) to the initialize reply, not from our write of initialize", () => {
 		// doctor writes initialize ~100 ms after the spawn (more under load); the column says startup, spawn → reply.
 		const s = session(`${REPLY}\n`, {initAt: 100, replyAt: 4_100});
-		expect(verdict(s, 'claude-code')).toEqual({status: 'ok', connected: true, startupMs: 4_100, tools: undefined, code: undefined});
+		expect(verdict(s, 'claude-code')).toEqual({
+			status: 'ok',
+			connected: true,
+			startupMs: 4_100,
+			tools: undefined,
+			code: undefined,
+		});
 	});
 
 	it('a server that answers initialize after 11 s, inside the 30 s wait, is ✔ (not unflushed-output, not slow-response)', () => {
 		const s = session(`${REPLY}\n`, {replyAt: 11_000});
-		expect(verdict(s, 'claude-code')).toEqual({status: 'ok', connected: true, startupMs: 11_000, tools: undefined, code: undefined});
+		expect(verdict(s, 'claude-code')).toEqual({
+			status: 'ok',
+			connected: true,
+			startupMs: 11_000,
+			tools: undefined,
+			code: undefined,
+		});
 	});
 
-	it('a give-up at the user\'s --timeout, shorter than the clients\' 30 s startup limit, is ▲ no-response (mcp-wire\'s own limit), not ✘', () => {
+	it("a give-up at the user's --timeout, shorter than the clients' 30 s startup limit, is ▲ no-response (mcp-wire's own limit), not ✘", () => {
 		const s = new Session(META);
 		s.pushChunk('stdin', 0, utf8(INIT));
 		s.mark({type: 'timeout', id: 0, method: 'initialize', timeoutMs: 5000, tMs: 5000});
@@ -115,12 +185,24 @@ describe('evaluateProbe', () => {
 		s.exit({code: null, signal: 'SIGTERM', tMs: 7002});
 		s.finish(7002);
 		expect(s.getSnapshot().findings.find((f) => f.code === 'no-response')?.severity).toBe('warning');
-		expect(verdict(s, 'claude-code')).toEqual({status: 'warn', connected: false, startupMs: undefined, tools: undefined, code: 'no-response'});
+		expect(verdict(s, 'claude-code')).toEqual({
+			status: 'warn',
+			connected: false,
+			startupMs: undefined,
+			tools: undefined,
+			code: 'no-response',
+		});
 	});
 
 	it('CRLF line ends are a warning every client accepts', () => {
 		const s = session(`${REPLY}\r\n`);
-		expect(verdict(s, 'vscode')).toEqual({status: 'warn', connected: true, startupMs: 12.5, tools: undefined, code: 'crlf'});
+		expect(verdict(s, 'vscode')).toEqual({
+			status: 'warn',
+			connected: true,
+			startupMs: 12.5,
+			tools: undefined,
+			code: 'crlf',
+		});
 		expect(verdict(s, 'claude-code').status).toBe('warn');
 	});
 
@@ -132,6 +214,12 @@ describe('evaluateProbe', () => {
 		s.endStream('stdout', 4);
 		s.endStream('stderr', 4);
 		s.finish(600);
-		expect(verdict(s, 'claude-code')).toEqual({status: 'fail', connected: false, startupMs: undefined, tools: undefined, code: 'early-exit'});
+		expect(verdict(s, 'claude-code')).toEqual({
+			status: 'fail',
+			connected: false,
+			startupMs: undefined,
+			tools: undefined,
+			code: 'early-exit',
+		});
 	});
 });

@@ -22,17 +22,36 @@ const BUNDLE = join(ROOT, 'dist', 'bundle');
 
 /** The bundled checks: the ES module chunk (view, report, attach) or the CommonJS script a probe loads when its fast checks do not accept a value. */
 async function bundledSchemas(form: 'esm chunk' | 'sdk-schemas.cjs'): Promise<SdkSchemas> {
-	if (form === 'sdk-schemas.cjs') return (createRequire(import.meta.url)(join(BUNDLE, 'sdk-schemas.cjs')) as {SDK_SCHEMAS: SdkSchemas}).SDK_SCHEMAS;
+	if (form === 'sdk-schemas.cjs')
+		return (createRequire(import.meta.url)(join(BUNDLE, 'sdk-schemas.cjs')) as {SDK_SCHEMAS: SdkSchemas}).SDK_SCHEMAS;
 	return ((await import(pathToFileURL(join(BUNDLE, 'sdk-schemas.js')).href)) as {SDK_SCHEMAS: SdkSchemas}).SDK_SCHEMAS;
 }
 
 /** Every method with a result schema in sdk-schemas.ts, and two without one. */
-const METHODS = ['ping', 'tools/list', 'tools/call', 'prompts/list', 'prompts/get', 'resources/list', 'resources/templates/list', 'resources/read', 'resources/subscribe', 'resources/unsubscribe', 'logging/setLevel', 'completion/complete', 'initialize', 'server/discover'];
+const METHODS = [
+	'ping',
+	'tools/list',
+	'tools/call',
+	'prompts/list',
+	'prompts/get',
+	'resources/list',
+	'resources/templates/list',
+	'resources/read',
+	'resources/subscribe',
+	'resources/unsubscribe',
+	'logging/setLevel',
+	'completion/complete',
+	'initialize',
+	'server/discover',
+];
 const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2026-07-28', undefined];
 
 /** Everything the checks say about one parsed message: as a message, its result as an initialize result, and as each method's result. */
 function judge(schemas: SdkSchemas, message: unknown): unknown {
-	const result = message !== null && typeof message === 'object' && 'result' in message ? (message as {result: unknown}).result : message;
+	const result =
+		message !== null && typeof message === 'object' && 'result' in message
+			? (message as {result: unknown}).result
+			: message;
 	return {
 		message: schemas.message(message),
 		initializeResult: schemas.initializeResult(result),
@@ -40,45 +59,48 @@ function judge(schemas: SdkSchemas, message: unknown): unknown {
 	};
 }
 
-describe.each(['esm chunk', 'sdk-schemas.cjs'] as const)('the bundled TS SDK checks (%s) judge as the SDK does', (form) => {
-	it('on every JSON line of the field cases', async () => {
-		const bundled = await bundledSchemas(form);
-		expect(bundled.loaded).toBe(true);
-		let lines = 0;
-		for (const {caseId, line, message} of fieldCaseJsonLines()) {
-			lines += 1;
-			expect(judge(bundled, message), `${caseId}: ${line.slice(0, 120)}`).toEqual(judge(SDK_SCHEMAS, message));
-		}
-		expect(lines).toBeGreaterThan(100);
-	});
+describe.each(['esm chunk', 'sdk-schemas.cjs'] as const)(
+	'the bundled TS SDK checks (%s) judge as the SDK does',
+	(form) => {
+		it('on every JSON line of the field cases', async () => {
+			const bundled = await bundledSchemas(form);
+			expect(bundled.loaded).toBe(true);
+			let lines = 0;
+			for (const {caseId, line, message} of fieldCaseJsonLines()) {
+				lines += 1;
+				expect(judge(bundled, message), `${caseId}: ${line.slice(0, 120)}`).toEqual(judge(SDK_SCHEMAS, message));
+			}
+			expect(lines).toBeGreaterThan(100);
+		});
 
-	it('on generated JSON-RPC messages and generated results', async () => {
-		const bundled = await bundledSchemas(form);
-		fc.assert(
-			fc.property(messageArb, (message) => {
-				expect(judge(bundled, message)).toEqual(judge(SDK_SCHEMAS, message));
-			}),
-			{numRuns: 1000},
-		);
-		let rejected = 0;
-		fc.assert(
-			fc.property(resultArb, (result) => {
-				const expected = judge(SDK_SCHEMAS, {jsonrpc: '2.0', id: 1, result});
-				expect(judge(bundled, {jsonrpc: '2.0', id: 1, result})).toEqual(expected);
-				if (JSON.stringify(expected).includes('"path"')) rejected += 1;
-			}),
-			{numRuns: 1000},
-		);
-		// The generated results reach the schemas' inner checks, not only their first test.
-		expect(rejected).toBeGreaterThan(100);
-	});
-});
+		it('on generated JSON-RPC messages and generated results', async () => {
+			const bundled = await bundledSchemas(form);
+			fc.assert(
+				fc.property(messageArb, (message) => {
+					expect(judge(bundled, message)).toEqual(judge(SDK_SCHEMAS, message));
+				}),
+				{numRuns: 1000},
+			);
+			let rejected = 0;
+			fc.assert(
+				fc.property(resultArb, (result) => {
+					const expected = judge(SDK_SCHEMAS, {jsonrpc: '2.0', id: 1, result});
+					expect(judge(bundled, {jsonrpc: '2.0', id: 1, result})).toEqual(expected);
+					if (JSON.stringify(expected).includes('"path"')) rejected += 1;
+				}),
+				{numRuns: 1000},
+			);
+			// The generated results reach the schemas' inner checks, not only their first test.
+			expect(rejected).toBeGreaterThan(100);
+		});
+	},
+);
 
 // bin/mcp-wire.js loads this before the probe's server is spawned: one file (the early start, and how to run
 // cli.cjs with the code cache), so that the ES module loader reads, compiles and links one module (not a
 // chunk per shared module) before the spawn.
 describe('dist/bundle/probe-early.js (the early start and the code cache)', () => {
-	it.each(['probe-early.js'])('%s imports nothing but Node\'s own modules', (name) => {
+	it.each(['probe-early.js'])("%s imports nothing but Node's own modules", (name) => {
 		const text = readFileSync(join(BUNDLE, name), 'utf8');
 		const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)].map((match) => match[1]!);
 		expect(specifiers.length).toBeGreaterThan(0);
@@ -90,7 +112,7 @@ describe('dist/bundle/probe-early.js (the early start and the code cache)', () =
 // sources as the ES module build, but with the other commands and the TUI left out, minified (whitespace and
 // syntax, names kept) and ASCII only (scripts/bundle.mjs). Its probes must say exactly what the ES module
 // build says.
-describe('dist/bundle/cli.cjs, the probe\'s script', () => {
+describe("dist/bundle/cli.cjs, the probe's script", () => {
 	const script = join(BUNDLE, 'cli.cjs');
 
 	it('is ASCII only (Node reads any other script into a two-byte string)', () => {
@@ -98,7 +120,7 @@ describe('dist/bundle/cli.cjs, the probe\'s script', () => {
 		expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
 	});
 
-	it('ends its first line with a hash of its text, which the code cache\'s key holds (V8 checks a cache against the length only)', () => {
+	it("ends its first line with a hash of its text, which the code cache's key holds (V8 checks a cache against the length only)", () => {
 		const text = readFileSync(script, 'latin1');
 		const firstLine = text.slice(0, text.indexOf('\n'));
 		const match = / \/\/ build ([0-9a-f]{16})$/.exec(firstLine);
@@ -108,9 +130,18 @@ describe('dist/bundle/cli.cjs, the probe\'s script', () => {
 	});
 
 	it('leaves the other commands out: one is named in a clear internal error, not a crash', async () => {
-		const run = await execa('node', ['-e', `require(${JSON.stringify(script)}).main(['node', 'mcp-wire', 'explain', 'stray-output']).then((code) => { process.exitCode = code; })`], {reject: false, cwd: ROOT});
+		const run = await execa(
+			'node',
+			[
+				'-e',
+				`require(${JSON.stringify(script)}).main(['node', 'mcp-wire', 'explain', 'stray-output']).then((code) => { process.exitCode = code; })`,
+			],
+			{reject: false, cwd: ROOT},
+		);
 		expect(run.exitCode).toBe(70);
-		expect(run.stderr).toMatch(/^mcp-wire: internal error \(please report it\): Error: \.\/commands\/explain\.js is not in dist\/bundle\/cli\.cjs \(the probe's script\)/);
+		expect(run.stderr).toMatch(
+			/^mcp-wire: internal error \(please report it\): Error: \.\/commands\/explain\.js is not in dist\/bundle\/cli\.cjs \(the probe's script\)/,
+		);
 		expect(run.stdout).toBe('');
 	});
 
@@ -122,12 +153,28 @@ describe('dist/bundle/cli.cjs, the probe\'s script', () => {
 
 	// A preload that says at exit whether the process required the full checks.
 	const preload = join(mkdtempSync(join(tmpdir(), 'mcp-wire-bundle-')), 'full-checks.cjs');
-	writeFileSync(preload, "process.on('exit', () => process.stderr.write('full-checks:' + Object.keys(require.cache).some((file) => file.endsWith('sdk-schemas.cjs')) + '\\n'));\n");
+	writeFileSync(
+		preload,
+		"process.on('exit', () => process.stderr.write('full-checks:' + Object.keys(require.cache).some((file) => file.endsWith('sdk-schemas.cjs')) + '\\n'));\n",
+	);
 	it.each([
 		['healthy.mjs', false, []],
 		['tool-without-input-schema.mjs', true, ['invalid-result']],
 	])('a probe of %s requires the full checks: %s, and finds %j', async (server, loaded, codes) => {
-		const run = await execa('node', ['--require', preload, join(ROOT, 'bin', 'mcp-wire.js'), 'probe', '--json', '--', 'node', `examples/servers/node/${server}`], {reject: false, cwd: ROOT, stdin: 'ignore'});
+		const run = await execa(
+			'node',
+			[
+				'--require',
+				preload,
+				join(ROOT, 'bin', 'mcp-wire.js'),
+				'probe',
+				'--json',
+				'--',
+				'node',
+				`examples/servers/node/${server}`,
+			],
+			{reject: false, cwd: ROOT, stdin: 'ignore'},
+		);
 		expect(run.stderr).toContain(`full-checks:${loaded}`);
 		const found = decodeRecords(run.stdout).events.flatMap((e) => (e.type === 'finding' ? [e.finding.code] : []));
 		expect(found).toEqual(codes);
@@ -147,12 +194,32 @@ describe('dist/bundle/cli.cjs, the probe\'s script', () => {
 		const said = (run: typeof fromEsm) => {
 			const {events} = decodeRecords(run.stdout);
 			// Each stream in its own order: which of stdout and stderr is read first is up to the machine.
-			const byStream = (rows: (string | number)[][]): (string | number)[][] => rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+			const byStream = (rows: (string | number)[][]): (string | number)[][] =>
+				rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 			return {
 				exitCode: run.exitCode,
 				stderr: run.stderr,
-				frames: byStream(events.flatMap((e) => (e.type === 'frame' ? [[e.frame.stream, e.frame.offset, e.frame.byteLength, e.frame.kind]] : []))),
-				findings: byStream(events.flatMap((e) => (e.type === 'finding' ? [[e.finding.code, e.finding.severity, e.finding.stream, e.finding.offset, e.finding.byteLength, e.finding.message]] : []))),
+				frames: byStream(
+					events.flatMap((e) =>
+						e.type === 'frame' ? [[e.frame.stream, e.frame.offset, e.frame.byteLength, e.frame.kind]] : [],
+					),
+				),
+				findings: byStream(
+					events.flatMap((e) =>
+						e.type === 'finding'
+							? [
+									[
+										e.finding.code,
+										e.finding.severity,
+										e.finding.stream,
+										e.finding.offset,
+										e.finding.byteLength,
+										e.finding.message,
+									],
+								]
+							: [],
+					),
+				),
 				verdict: events.flatMap((e) => (e.type === 'summary' ? [e.summary.verdict] : [])),
 			};
 		};

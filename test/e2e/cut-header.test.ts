@@ -13,7 +13,15 @@ import {BIN} from './helpers.js';
 const dir = mkdtempSync(join(tmpdir(), 'mcp-wire-cut-header-'));
 afterAll(() => rmSync(dir, {recursive: true, force: true}));
 
-const meta: SessionMeta = {tool: {name: 'mcp-wire', version: '0.1.0'}, node: 'v20.0.0', platform: 'linux', command: ['node', 'server.mjs'], envMode: 'inherit', startedAt: '2026-11-30T00:00:00.000Z', mode: 'tap'};
+const meta: SessionMeta = {
+	tool: {name: 'mcp-wire', version: '0.1.0'},
+	node: 'v20.0.0',
+	platform: 'linux',
+	command: ['node', 'server.mjs'],
+	envMode: 'inherit',
+	startedAt: '2026-11-30T00:00:00.000Z',
+	mode: 'tap',
+};
 
 describe('a capture cut inside its session header', () => {
 	const start = encodeCaptureStart(meta);
@@ -21,8 +29,16 @@ describe('a capture cut inside its session header', () => {
 		const file = join(dir, `cut-${cut}.bin`);
 		writeFileSync(file, start.subarray(0, cut));
 		const view = await execa('node', [BIN, 'view', '--no-tui', file], {reject: false, stdin: 'ignore'});
-		expect([view.exitCode, view.stdout, view.stderr]).toEqual([2, '', `mcp-wire: view: ${file} is an mcp-wire capture cut short inside its session header: there is nothing to show`]);
+		expect([view.exitCode, view.stdout, view.stderr]).toEqual([
+			2,
+			'',
+			`mcp-wire: view: ${file} is an mcp-wire capture cut short inside its session header: there is nothing to show`,
+		]);
 		const report = await execa('node', [BIN, 'report', file], {reject: false, stdin: 'ignore'});
-		expect([report.exitCode, report.stdout, report.stderr]).toEqual([2, '', `mcp-wire: ${file} is an mcp-wire capture cut short inside its session header: there is nothing to report`]);
+		expect([report.exitCode, report.stdout, report.stderr]).toEqual([
+			2,
+			'',
+			`mcp-wire: ${file} is an mcp-wire capture cut short inside its session header: there is nothing to report`,
+		]);
 	});
 });

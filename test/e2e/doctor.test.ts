@@ -9,9 +9,14 @@ import {decodeRecords} from '../../src/core/capture/record-codec.js';
 import {makeDoctorHome, NODE, PYTHON, SERVERS, type DoctorHome} from '../doctor/fixtures.js';
 import {BIN} from './helpers.js';
 
-
 async function doctor(home: DoctorHome, args: readonly string[], env: Record<string, string | undefined> = {}) {
-	const result = await execa('node', [BIN, 'doctor', ...args], {cwd: home.project, env: home.env(env), extendEnv: false, reject: false, stdin: 'ignore'});
+	const result = await execa('node', [BIN, 'doctor', ...args], {
+		cwd: home.project,
+		env: home.env(env),
+		extendEnv: false,
+		reject: false,
+		stdin: 'ignore',
+	});
 	return {exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr};
 }
 
@@ -54,7 +59,14 @@ describe('doctor on a home with every client', () => {
 		// [client, scope, server, status, finding, fix]; startup and tools are checked below.
 		expect(rows.map((r) => [r[0], r[1], r[2], r[3], r[6], r[7]])).toEqual([
 			['claude-desktop', 'user', 'healthy-node', '✔ ok', '—', ''],
-			['claude-desktop', 'user', 'unflushed', '✘ fail', 'unflushed-output', "works only because your shell sets PYTHONUNBUFFERED=1; add it to the config's env"],
+			[
+				'claude-desktop',
+				'user',
+				'unflushed',
+				'✘ fail',
+				'unflushed-output',
+				"works only because your shell sets PYTHONUNBUFFERED=1; add it to the config's env",
+			],
 			[
 				'claude-desktop',
 				'user',
@@ -71,12 +83,40 @@ describe('doctor on a home with every client', () => {
 				'spawn-failed',
 				'`definitely-missing-mcp-server` is not on Claude Desktop\'s PATH /usr/bin:/bin:/usr/sbin:/sbin: install it, fix the name, or put its absolute path in "command"',
 			],
-			['claude-desktop', 'user', 'stray-print', '▲ warn', 'stray-output', 'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.'],
+			[
+				'claude-desktop',
+				'user',
+				'stray-print',
+				'▲ warn',
+				'stray-output',
+				'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.',
+			],
 			['claude-code', 'user', 'healthy-py', '✔ ok', '—', ''],
 			['claude-code', 'user', 'unflushed', '✔ ok', '—', ''],
-			['claude-code', 'user', 'remote', '– skip', '—', 'HTTP server at https://example.com/mcp: doctor checks stdio servers only'],
-			['claude-code', 'local', 'pretty', '✘ fail', 'multiline-json', 'Serialize each message on one line: `JSON.stringify(msg)` / `json.dumps(msg)` with no indent.'],
-			['claude-code', 'project', 'no-command', '✘ fail', 'config', `${f.mcpJson}:4:5: server "no-command" has neither "command" nor "url"`],
+			[
+				'claude-code',
+				'user',
+				'remote',
+				'– skip',
+				'—',
+				'HTTP server at https://example.com/mcp: doctor checks stdio servers only',
+			],
+			[
+				'claude-code',
+				'local',
+				'pretty',
+				'✘ fail',
+				'multiline-json',
+				'Serialize each message on one line: `JSON.stringify(msg)` / `json.dumps(msg)` with no indent.',
+			],
+			[
+				'claude-code',
+				'project',
+				'no-command',
+				'✘ fail',
+				'config',
+				`${f.mcpJson}:4:5: server "no-command" has neither "command" nor "url"`,
+			],
 			[
 				'claude-code',
 				'project',
@@ -85,8 +125,22 @@ describe('doctor on a home with every client', () => {
 				'early-exit',
 				"stderr: ModuleNotFoundError: No module named 'demo_weather_sdk'; Read the stderr tail: the server crashed or printed usage. Check the command, its arguments and the environment the client passes.",
 			],
-			['cursor', 'user', 'stray-print', '▲ warn', 'stray-output', 'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.'],
-			['cursor', 'project', '(file)', '✘ fail', 'config', `${f.cursorProject}:3:${before['cursorProject']!.split('\n')[2]!.length}: broken JSON: trailing comma (not allowed in JSON) (Cursor loads no server from this file)`],
+			[
+				'cursor',
+				'user',
+				'stray-print',
+				'▲ warn',
+				'stray-output',
+				'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.',
+			],
+			[
+				'cursor',
+				'project',
+				'(file)',
+				'✘ fail',
+				'config',
+				`${f.cursorProject}:3:${before['cursorProject']!.split('\n')[2]!.length}: broken JSON: trailing comma (not allowed in JSON) (Cursor loads no server from this file)`,
+			],
 			[
 				'vscode',
 				'project',
@@ -95,7 +149,14 @@ describe('doctor on a home with every client', () => {
 				'crlf',
 				'Write LF only: Python `sys.stdout.reconfigure(newline="\\n")` or a TextIOWrapper with `newline=""`; C `_setmode(_fileno(stdout), _O_BINARY)`; .NET/Java: write "\\n" explicitly.',
 			],
-			['vscode', 'project', 'events', '– skip', '—', 'SSE server at http://localhost:8000/sse: doctor checks stdio servers only'],
+			[
+				'vscode',
+				'project',
+				'events',
+				'– skip',
+				'—',
+				'SSE server at http://localhost:8000/sse: doctor checks stdio servers only',
+			],
 		]);
 		// Startup time (initialize latency) only where the client connects; tools where tools/list answered.
 		expect(rows.map((r) => [r[2], STARTUP.test(r[4]!) ? 'ms' : r[4], r[5]])).toEqual([
@@ -128,11 +189,15 @@ describe('doctor on a home with every client', () => {
 	});
 
 	it('lists the config files it read and never writes them', () => {
-		expect(run.stdout.startsWith(`Config files:\n  claude-desktop  ${home.files.claudeDesktop}\n  claude-code     ${home.files.claudeJson}\n`)).toBe(true);
+		expect(
+			run.stdout.startsWith(
+				`Config files:\n  claude-desktop  ${home.files.claudeDesktop}\n  claude-code     ${home.files.claudeJson}\n`,
+			),
+		).toBe(true);
 		for (const [name, file] of Object.entries(home.files)) expect(readFileSync(file, 'utf8')).toBe(before[name]);
 	});
 
-	it('keeps every probe\'s capture (0600, in XDG_STATE_HOME) as NDJSON that replays, and shows its path', () => {
+	it("keeps every probe's capture (0600, in XDG_STATE_HOME) as NDJSON that replays, and shows its path", () => {
 		const lines = run.stdout.split('\n');
 		const start = lines.indexOf('Captures (open with `mcp-wire view FILE` or `mcp-wire report FILE`):');
 		expect(start).toBeGreaterThan(0);
@@ -158,13 +223,23 @@ describe('doctor on a home with every client', () => {
 			const decoded = decodeRecords(readFileSync(file!, 'utf8'));
 			expect(decoded.problems).toEqual([]);
 			expect(decoded.header?.mode).toBe('probe');
-			expect(decoded.header?.envMode).toBe(what!.endsWith("(your shell's environment)") ? 'inherit' : what!.startsWith('claude-desktop') || what!.startsWith('cursor') ? 'gui-minimal' : 'client-full');
+			expect(decoded.header?.envMode).toBe(
+				what!.endsWith("(your shell's environment)")
+					? 'inherit'
+					: what!.startsWith('claude-desktop') || what!.startsWith('cursor')
+						? 'gui-minimal'
+						: 'client-full',
+			);
 			expect(decoded.events.at(-1)?.type).toBe('summary');
 		}
 	});
 
-	it('probes a GUI client\'s server with the minimal PATH and only the config env', () => {
-		const file = run.stdout.split('\n').find((line) => line.includes('claude-desktop/healthy-node  '))!.trim().split(/ {2,}/)[1]!;
+	it("probes a GUI client's server with the minimal PATH and only the config env", () => {
+		const file = run.stdout
+			.split('\n')
+			.find((line) => line.includes('claude-desktop/healthy-node  '))!
+			.trim()
+			.split(/ {2,}/)[1]!;
 		const header = decodeRecords(readFileSync(file, 'utf8')).header!;
 		expect(header.command).toEqual([NODE, path.join(SERVERS, 'node', 'healthy.mjs')]);
 		expect(header.cwd).toBe(home.home);
@@ -177,30 +252,60 @@ describe('doctor --json', () => {
 		expect(result.exitCode).toBe(1);
 		const records = result.stdout.split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 		const servers = records.filter((r) => r['type'] === 'doctor-server');
-		expect(servers.map((r) => [r['name'], r['status'], r['connected'], (r['finding'] as {code?: string} | undefined)?.code ?? null, r['envMode']])).toEqual([
+		expect(
+			servers.map((r) => [
+				r['name'],
+				r['status'],
+				r['connected'],
+				(r['finding'] as {code?: string} | undefined)?.code ?? null,
+				r['envMode'],
+			]),
+		).toEqual([
 			['healthy-node', 'ok', true, null, 'gui-minimal'],
 			['unflushed', 'fail', false, 'unflushed-output', 'gui-minimal'],
 			['local-bin', 'fail', false, 'spawn-failed', 'gui-minimal'],
 			['missing', 'fail', false, 'spawn-failed', 'gui-minimal'],
 			['stray-print', 'warn', true, 'stray-output', 'gui-minimal'],
 		]);
-		const detail = (name: string) => (servers.find((r) => r['name'] === name)!['finding'] as {detail: Record<string, unknown>}).detail;
+		const detail = (name: string) =>
+			(servers.find((r) => r['name'] === name)!['finding'] as {detail: Record<string, unknown>}).detail;
 		expect(detail('unflushed')['envDifference']).toEqual({variables: ['PYTHONUNBUFFERED'], minimal: true});
-		expect(detail('local-bin')['envDifference']).toEqual({variables: ['PATH'], pathEntries: [home.localBin], minimal: true});
+		expect(detail('local-bin')['envDifference']).toEqual({
+			variables: ['PATH'],
+			pathEntries: [home.localBin],
+			minimal: true,
+		});
 		expect(detail('local-bin')['path']).toBe('/usr/bin:/bin:/usr/sbin:/sbin');
 		expect(detail('missing')['envDifference']).toBeUndefined();
 		expect(detail('missing')['errno']).toBe('ENOENT');
 		const summary = records.at(-1)!;
 		expect(summary['type']).toBe('doctor-summary');
-		expect([summary['servers'], summary['ok'], summary['warn'], summary['fail'], summary['skipped'], summary['exitCode'], summary['timedOut']]).toEqual([5, 1, 1, 3, 0, 1, false]);
+		expect([
+			summary['servers'],
+			summary['ok'],
+			summary['warn'],
+			summary['fail'],
+			summary['skipped'],
+			summary['exitCode'],
+			summary['timedOut'],
+		]).toEqual([5, 1, 1, 3, 0, 1, false]);
 		expect(records).toHaveLength(6);
 	});
 
 	it('under Claude Code (whole environment) a block-buffered server fails once PYTHONUNBUFFERED is not set, with no env difference to name', async () => {
-		const result = await doctor(home, ['--json', '--timeout', TIMEOUT, '--client', 'claude-code'], {PYTHONUNBUFFERED: undefined});
-		const servers = result.stdout.split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((r) => r['type'] === 'doctor-server');
+		const result = await doctor(home, ['--json', '--timeout', TIMEOUT, '--client', 'claude-code'], {
+			PYTHONUNBUFFERED: undefined,
+		});
+		const servers = result.stdout
+			.split('\n')
+			.map((line) => JSON.parse(line) as Record<string, unknown>)
+			.filter((r) => r['type'] === 'doctor-server');
 		const unflushed = servers.find((r) => r['name'] === 'unflushed')!;
-		expect([unflushed['status'], (unflushed['finding'] as {code: string}).code, unflushed['envMode']]).toEqual(['fail', 'unflushed-output', 'client-full']);
+		expect([unflushed['status'], (unflushed['finding'] as {code: string}).code, unflushed['envMode']]).toEqual([
+			'fail',
+			'unflushed-output',
+			'client-full',
+		]);
 		expect((unflushed['finding'] as {detail: Record<string, unknown>}).detail['envDifference']).toBeUndefined();
 		expect(unflushed['fix']).toBe((unflushed['finding'] as {hint: string}).hint);
 		expect(unflushed['fix']).toContain('PYTHONUNBUFFERED=1');
@@ -212,7 +317,15 @@ describe('doctor narrowing and errors', () => {
 		const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-doctor-ok-')));
 		try {
 			const file = path.join(dir, '.mcp.json');
-			writeFileSync(file, JSON.stringify({mcpServers: {node: {command: NODE, args: [path.join(SERVERS, 'node', 'healthy.mjs')]}, py: {command: PYTHON, args: [path.join(SERVERS, 'python', 'healthy.py')]}}}));
+			writeFileSync(
+				file,
+				JSON.stringify({
+					mcpServers: {
+						node: {command: NODE, args: [path.join(SERVERS, 'node', 'healthy.mjs')]},
+						py: {command: PYTHON, args: [path.join(SERVERS, 'python', 'healthy.py')]},
+					},
+				}),
+			);
 			const result = await doctor(home, ['--config', file, '--no-capture', '--include-untrusted', '--yes']);
 			expect(result.exitCode).toBe(0);
 			expect(tableRows(result.stdout).map((r) => [r[0], r[1], r[2], r[3], r[6]])).toEqual([
@@ -237,10 +350,14 @@ describe('doctor narrowing and errors', () => {
 	it('usage errors exit 2 with one line', async () => {
 		const unknownClient = await doctor(home, ['--client', 'zed']);
 		expect(unknownClient.exitCode).toBe(2);
-		expect(unknownClient.stderr).toContain("mcp-wire: option '--client <name>' argument 'zed' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode.");
+		expect(unknownClient.stderr).toContain(
+			"mcp-wire: option '--client <name>' argument 'zed' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode.",
+		);
 		const missing = await doctor(home, ['--config', 'nope.json', '--client', 'cursor']);
 		expect(missing.exitCode).toBe(2);
-		expect(missing.stderr).toBe(`mcp-wire: doctor: --config nope.json: no such file (${path.join(home.project, 'nope.json')})`);
+		expect(missing.stderr).toBe(
+			`mcp-wire: doctor: --config nope.json: no such file (${path.join(home.project, 'nope.json')})`,
+		);
 		const anonymous = await doctor(home, ['--config', home.files.claudeJson.replace('.claude.json', 'servers.json')]);
 		expect(anonymous.exitCode).toBe(2);
 		expect(anonymous.stderr).toContain('cannot tell which client reads this file from its name; pass --client');
@@ -253,7 +370,11 @@ describe('doctor narrowing and errors', () => {
 		const empty = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-doctor-empty-')));
 		try {
 			mkdirSync(path.join(empty, 'p'));
-			const result = await execa('node', [BIN, 'doctor', '--home', empty, '--cwd', path.join(empty, 'p')], {env: {...home.env(), HOME: empty}, extendEnv: false, reject: false});
+			const result = await execa('node', [BIN, 'doctor', '--home', empty, '--cwd', path.join(empty, 'p')], {
+				env: {...home.env(), HOME: empty},
+				extendEnv: false,
+				reject: false,
+			});
 			expect(result.exitCode).toBe(0);
 			expect(result.stdout.split('\n').slice(0, 3)).toEqual([
 				'No MCP client config file found. Looked in:',
@@ -269,16 +390,32 @@ describe('doctor narrowing and errors', () => {
 		const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-doctor-slow-')));
 		try {
 			const file = path.join(dir, '.mcp.json');
-			writeFileSync(file, JSON.stringify({mcpServers: {silent: {command: PYTHON, args: [path.join(SERVERS, 'python', 'no-response.py')]}}}));
+			writeFileSync(
+				file,
+				JSON.stringify({
+					mcpServers: {silent: {command: PYTHON, args: [path.join(SERVERS, 'python', 'no-response.py')]}},
+				}),
+			);
 			const startedAt = Date.now();
-			const result = await doctor(home, ['--config', file, '--timeout', '20000', '--total-timeout', '1500', 'silent', '--yes']);
+			const result = await doctor(home, [
+				'--config',
+				file,
+				'--timeout',
+				'20000',
+				'--total-timeout',
+				'1500',
+				'silent',
+				'--yes',
+			]);
 			// It did not wait out the 20 s --timeout (a loaded machine may take seconds to start the run).
 			expect(Date.now() - startedAt).toBeLessThan(20_000);
 			// No verdict for a server the run stopped (issue 11): "not checked", not ✘, and no exit code 1.
 			expect(result.exitCode).toBe(0);
 			const [row] = tableRows(result.stdout);
 			expect([row![2], row![3], row![6]]).toEqual(['silent', '○ not checked', '—']);
-			expect(row![7]).toBe(`stopped: --total-timeout (1500 ms) elapsed; probe it alone: mcp-wire probe --timeout 20000 -- ${PYTHON} ${path.join(SERVERS, 'python', 'no-response.py')}`);
+			expect(row![7]).toBe(
+				`stopped: --total-timeout (1500 ms) elapsed; probe it alone: mcp-wire probe --timeout 20000 -- ${PYTHON} ${path.join(SERVERS, 'python', 'no-response.py')}`,
+			);
 			expect(result.stdout).toContain('— stopped at --total-timeout');
 		} finally {
 			rmSync(dir, {recursive: true, force: true});
@@ -319,8 +456,21 @@ process.stdin.on('end', () => process.exit(0));
 `,
 			);
 			const file = path.join(dir, '.mcp.json');
-			writeFileSync(file, JSON.stringify({mcpServers: Object.fromEntries(Array.from({length: 9}, (_, i) => [`s${i}`, {command: NODE, args: [server]}]))}));
-			const result = await doctor(home, ['--config', file, '--no-capture', '--include-untrusted', '--yes', '--timeout', '30000']);
+			writeFileSync(
+				file,
+				JSON.stringify({
+					mcpServers: Object.fromEntries(Array.from({length: 9}, (_, i) => [`s${i}`, {command: NODE, args: [server]}])),
+				}),
+			);
+			const result = await doctor(home, [
+				'--config',
+				file,
+				'--no-capture',
+				'--include-untrusted',
+				'--yes',
+				'--timeout',
+				'30000',
+			]);
 			expect(result.exitCode).toBe(0);
 			const text = readFileSync(log, 'utf8');
 			let running = 0;
@@ -341,7 +491,15 @@ describe('doctor progress (issue 12 goal 5)', () => {
 		const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-doctor-progress-')));
 		try {
 			const file = path.join(dir, '.mcp.json');
-			writeFileSync(file, JSON.stringify({mcpServers: {a: {command: NODE, args: [path.join(SERVERS, 'node', 'healthy.mjs')]}, b: {command: NODE, args: [path.join(SERVERS, 'node', 'healthy.mjs')]}}}));
+			writeFileSync(
+				file,
+				JSON.stringify({
+					mcpServers: {
+						a: {command: NODE, args: [path.join(SERVERS, 'node', 'healthy.mjs')]},
+						b: {command: NODE, args: [path.join(SERVERS, 'node', 'healthy.mjs')]},
+					},
+				}),
+			);
 			const args = ['--config', file, '--no-capture', '--include-untrusted', '--yes', '--timeout', TIMEOUT];
 			const on = await doctor(home, [...args, '--progress', 'always']);
 			// Not a terminal: auto is off.
@@ -375,20 +533,34 @@ describe('doctor trust (issue 13)', () => {
 			const clone = path.join(dir, 'clone');
 			mkdirSync(path.join(clone, '.cursor'), {recursive: true});
 			const command = ['/bin/sh', '-c', `env >> ${dump}; exit 1`];
-			writeFileSync(path.join(clone, '.cursor', 'mcp.json'), JSON.stringify({mcpServers: {evil: {command: command[0], args: command.slice(1)}}}));
+			writeFileSync(
+				path.join(clone, '.cursor', 'mcp.json'),
+				JSON.stringify({mcpServers: {evil: {command: command[0], args: command.slice(1)}}}),
+			);
 			const args = ['--home', dir, '--cwd', clone, '--no-capture', '--timeout', '3000'];
 			const env = {...home.env(), HOME: dir, OPENAI_API_KEY: 'sk-secret-do-not-leak'};
-			const cli = (extra: string[]) => execa('node', [BIN, 'doctor', ...args, ...extra], {cwd: clone, env, extendEnv: false, reject: false, stdin: 'ignore'});
+			const cli = (extra: string[]) =>
+				execa('node', [BIN, 'doctor', ...args, ...extra], {
+					cwd: clone,
+					env,
+					extendEnv: false,
+					reject: false,
+					stdin: 'ignore',
+				});
 
 			const plain = await cli([]);
 			expect(plain.exitCode).toBe(0);
 			expect(existsSync(dump)).toBe(false);
-			expect(tableRows(plain.stdout).map((r) => [r[0], r[1], r[2], r[3]])).toEqual([['cursor', 'project', 'evil', '– skip']]);
+			expect(tableRows(plain.stdout).map((r) => [r[0], r[1], r[2], r[3]])).toEqual([
+				['cursor', 'project', 'evil', '– skip'],
+			]);
 			expect(plain.stderr).toBe('');
 
 			const named = await cli(['evil']);
 			expect(existsSync(dump)).toBe(false);
-			expect(named.stderr).toContain('mcp-wire: doctor will run 1 server (each possibly several times):\n  cursor/evil: /bin/sh -c');
+			expect(named.stderr).toContain(
+				'mcp-wire: doctor will run 1 server (each possibly several times):\n  cursor/evil: /bin/sh -c',
+			);
 			expect(named.stderr).toContain('no terminal to ask and no --yes');
 
 			const yes = await cli(['evil', '--yes']);

@@ -19,7 +19,9 @@ interface ManifestEntry {
 	readonly verdict: 'ok' | 'warn' | 'fail';
 }
 
-const manifest = JSON.parse(readFileSync(join(ROOT, 'examples', 'servers', 'manifest.json'), 'utf8')) as ManifestEntry[];
+const manifest = JSON.parse(
+	readFileSync(join(ROOT, 'examples', 'servers', 'manifest.json'), 'utf8'),
+) as ManifestEntry[];
 
 /** One per interpreter and verdict: node/python3/sh, ok/warn/fail, one- and multi-frame faults. */
 const PROBED = ['healthy-python', 'stray-print-node', 'venv-banner', 'crlf-node', 'pretty-json-python'];
@@ -47,7 +49,9 @@ describe('real probe of a few example servers (sequential)', () => {
 			expect(run.exitCode).toBe(entry.verdict === 'fail' || (run.summary?.errors ?? 0) > 0 ? 1 : 0);
 			// The verdict agrees with the client outcomes: fail exactly when a mainstream client fails.
 			const mainstream = new Set(['ts-sdk-v1', 'python-sdk', 'vscode', 'cursor']);
-			expect(run.summary?.clients?.some((o) => o.outcome === 'fails' && mainstream.has(o.client))).toBe(entry.verdict === 'fail');
+			expect(run.summary?.clients?.some((o) => o.outcome === 'fails' && mainstream.has(o.client))).toBe(
+				entry.verdict === 'fail',
+			);
 		},
 		180_000,
 	);

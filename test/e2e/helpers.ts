@@ -21,8 +21,16 @@ export interface JsonRun {
 }
 
 /** Run `mcp-wire <args>` with the real built CLI as a child process and decode its NDJSON stdout. */
-export async function runJson(args: readonly string[], options: {cwd?: string; env?: Record<string, string>} = {}): Promise<JsonRun> {
-	const result = await execa('node', [BIN, ...args], {cwd: options.cwd ?? ROOT, reject: false, ...(options.env ? {env: options.env} : {}), stdin: 'ignore'});
+export async function runJson(
+	args: readonly string[],
+	options: {cwd?: string; env?: Record<string, string>} = {},
+): Promise<JsonRun> {
+	const result = await execa('node', [BIN, ...args], {
+		cwd: options.cwd ?? ROOT,
+		reject: false,
+		...(options.env ? {env: options.env} : {}),
+		stdin: 'ignore',
+	});
 	const decoded = decodeRecords(result.stdout);
 	const events = decoded.events;
 	const frames = events.flatMap((e) => (e.type === 'frame' ? [e.frame] : []));
@@ -42,6 +50,10 @@ export async function runJson(args: readonly string[], options: {cwd?: string; e
 
 /** Run the CLI and return its plain output. */
 export async function runCli(args: readonly string[], options: {cwd?: string; input?: string} = {}) {
-	const result = await execa('node', [BIN, ...args], {cwd: options.cwd ?? ROOT, reject: false, ...(options.input === undefined ? {stdin: 'ignore' as const} : {input: options.input})});
+	const result = await execa('node', [BIN, ...args], {
+		cwd: options.cwd ?? ROOT,
+		reject: false,
+		...(options.input === undefined ? {stdin: 'ignore' as const} : {input: options.input}),
+	});
 	return {exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr};
 }

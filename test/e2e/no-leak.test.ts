@@ -23,24 +23,29 @@ function isAlive(pid: number): boolean {
 }
 
 describe.skipIf(process.platform !== 'linux')('probe of a server that orphans a child (real processes)', () => {
-	it('names the surviving worker (orphaned-process) and leaves no process of the tree alive', {timeout: 120_000}, async () => {
-		const run = await runJson(['probe', '--json', '--', 'node', 'examples/servers/node/orphaner.mjs']);
-		const orphaned = run.findings.filter((f) => f.code === 'orphaned-process');
-		expect(orphaned).toHaveLength(1);
-		const processes = orphaned[0]!.detail?.['processes'] as {pid: number; command: string; holds: string[]}[];
-		expect(processes).toHaveLength(1);
-		expect(processes[0]!.command).toContain('orphaner.mjs --worker');
-		expect(processes[0]!.holds).toEqual(['stdout', 'stderr']);
-		// Every pid the probe ever observed in the server's tree is gone once the probe has exited.
-		const seen = new Set<number>();
-		for (const event of run.events) {
-			if (event.type === 'mark' && event.mark.type === 'evidence') for (const p of event.mark.evidence.processes) seen.add(p.pid);
-		}
-		expect(seen.has(processes[0]!.pid)).toBe(true);
-		expect([...seen].filter(isAlive)).toEqual([]);
-		// …and the probe said that it ended them.
-		expect(run.events.some((e) => e.type === 'mark' && e.mark.type === 'reaped')).toBe(true);
-	});
+	it(
+		'names the surviving worker (orphaned-process) and leaves no process of the tree alive',
+		{timeout: 120_000},
+		async () => {
+			const run = await runJson(['probe', '--json', '--', 'node', 'examples/servers/node/orphaner.mjs']);
+			const orphaned = run.findings.filter((f) => f.code === 'orphaned-process');
+			expect(orphaned).toHaveLength(1);
+			const processes = orphaned[0]!.detail?.['processes'] as {pid: number; command: string; holds: string[]}[];
+			expect(processes).toHaveLength(1);
+			expect(processes[0]!.command).toContain('orphaner.mjs --worker');
+			expect(processes[0]!.holds).toEqual(['stdout', 'stderr']);
+			// Every pid the probe ever observed in the server's tree is gone once the probe has exited.
+			const seen = new Set<number>();
+			for (const event of run.events) {
+				if (event.type === 'mark' && event.mark.type === 'evidence')
+					for (const p of event.mark.evidence.processes) seen.add(p.pid);
+			}
+			expect(seen.has(processes[0]!.pid)).toBe(true);
+			expect([...seen].filter(isAlive)).toEqual([]);
+			// …and the probe said that it ended them.
+			expect(run.events.some((e) => e.type === 'mark' && e.mark.type === 'reaped')).toBe(true);
+		},
+	);
 });
 
 // A probe ended by a signal (Ctrl-C on a plain or --json probe, a CI job's timeout, a closed terminal): its
@@ -54,7 +59,10 @@ describe.skipIf(process.platform !== 'linux')('probe ended by a signal (real pro
 			const pidFile = join(dir, 'server.pid');
 			// A server that never answers initialize: the probe would wait 30 s for it.
 			const server = join(dir, 'silent.mjs');
-			writeFileSync(server, `import {writeFileSync} from 'node:fs';\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nsetInterval(() => {}, 1000);\n`);
+			writeFileSync(
+				server,
+				`import {writeFileSync} from 'node:fs';\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nsetInterval(() => {}, 1000);\n`,
+			);
 			const probe = execa('node', [BIN, 'probe', '--json', '--', 'node', server], {reject: false, stdin: 'ignore'});
 			const started = Date.now();
 			while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8') === '') {
@@ -68,7 +76,8 @@ describe.skipIf(process.platform !== 'linux')('probe ended by a signal (real pro
 				const result = await probe;
 				expect(result.signal).toBe(signal);
 				const ended = Date.now();
-				while (isAlive(serverPid) && Date.now() - ended < 10_000) await new Promise((resolve) => setTimeout(resolve, 50));
+				while (isAlive(serverPid) && Date.now() - ended < 10_000)
+					await new Promise((resolve) => setTimeout(resolve, 50));
 				expect(isAlive(serverPid)).toBe(false);
 			} finally {
 				if (isAlive(serverPid)) process.kill(serverPid, 'SIGKILL');

@@ -27,33 +27,66 @@ interface LockEntry {
 
 describe('npm pack → npm install <tarball> → mcp-wire', () => {
 	it('packs dist/ built by the prepare script, installs offline and runs --version and a probe', async () => {
-		const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {name: string; version: string; dependencies: Record<string, string>};
+		const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+			name: string;
+			version: string;
+			dependencies: Record<string, string>;
+		};
 		// A clean checkout: the sources only, with the dev dependencies reachable for the build.
 		const source = join(work, 'source');
 		cpSync(ROOT, source, {recursive: true, filter: (from) => !SKIPPED.has(relative(ROOT, from).split(sep)[0]!)});
 		symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
 		expect(existsSync(join(source, 'dist'))).toBe(false);
 
-		const pack = await execa('npm', ['pack', '--json', '--pack-destination', work], {cwd: source, reject: false, stdin: 'ignore'});
+		const pack = await execa('npm', ['pack', '--json', '--pack-destination', work], {
+			cwd: source,
+			reject: false,
+			stdin: 'ignore',
+		});
 		expect(pack.exitCode, pack.stderr).toBe(0);
 		const [packed] = JSON.parse(pack.stdout) as {filename: string; files: {path: string}[]}[];
 		const files = packed!.files.map((file) => file.path);
 		// dist/bundle: the bundled CLI that bin/mcp-wire.js runs, with the capture writer's worker as an entry of its own.
-		expect(files).toEqual(expect.arrayContaining(['bin/mcp-wire.js', 'dist/bundle/mcp-wire.js', 'dist/bundle/capture-writer-worker.js', 'dist/cli/main.js', 'dist/core/index.js', 'dist/core/index.d.ts', 'package.json', 'README.md']));
+		expect(files).toEqual(
+			expect.arrayContaining([
+				'bin/mcp-wire.js',
+				'dist/bundle/mcp-wire.js',
+				'dist/bundle/capture-writer-worker.js',
+				'dist/cli/main.js',
+				'dist/core/index.js',
+				'dist/core/index.d.ts',
+				'package.json',
+				'README.md',
+			]),
+		);
 		expect(files.filter((file) => !/^(bin|dist|docs)\/|^(package\.json|README\.md|LICENSE)$/.test(file))).toEqual([]);
 
 		// A project that depends on the tarball, locked to this repository's (non-dev) dependency versions.
 		const project = join(work, 'project');
 		mkdirSync(project);
 		const tarball = join(work, packed!.filename);
-		const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {packages: Record<string, LockEntry>};
-		const packages: Record<string, unknown> = {'': {name: 'uses-mcp-wire', dependencies: {[pkg.name]: `file:${tarball}`}}};
+		const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+			packages: Record<string, LockEntry>;
+		};
+		const packages: Record<string, unknown> = {
+			'': {name: 'uses-mcp-wire', dependencies: {[pkg.name]: `file:${tarball}`}},
+		};
 		for (const [path, entry] of Object.entries(lock.packages)) {
 			if (path !== '' && entry.dev !== true) packages[path] = entry;
 		}
-		writeFileSync(join(project, 'package.json'), JSON.stringify({name: 'uses-mcp-wire', private: true, dependencies: {[pkg.name]: `file:${tarball}`}}));
-		writeFileSync(join(project, 'package-lock.json'), JSON.stringify({name: 'uses-mcp-wire', lockfileVersion: 3, requires: true, packages}));
-		const install = await execa('npm', ['install', '--offline', '--no-audit', '--no-fund'], {cwd: project, reject: false, stdin: 'ignore'});
+		writeFileSync(
+			join(project, 'package.json'),
+			JSON.stringify({name: 'uses-mcp-wire', private: true, dependencies: {[pkg.name]: `file:${tarball}`}}),
+		);
+		writeFileSync(
+			join(project, 'package-lock.json'),
+			JSON.stringify({name: 'uses-mcp-wire', lockfileVersion: 3, requires: true, packages}),
+		);
+		const install = await execa('npm', ['install', '--offline', '--no-audit', '--no-fund'], {
+			cwd: project,
+			reject: false,
+			stdin: 'ignore',
+		});
 		expect(install.exitCode, install.stderr).toBe(0);
 
 		const bin = join(project, 'node_modules', '.bin', 'mcp-wire');
@@ -61,9 +94,23 @@ describe('npm pack → npm install <tarball> → mcp-wire', () => {
 		expect([version.exitCode, version.stdout, version.stderr]).toEqual([0, pkg.version, '']);
 
 		// A probe of one example, with a --timeout no start-up reaches (the verdict never comes from a timeout).
-		const probe = await execa(bin, ['probe', '--json', '--timeout', '60000', '--', 'node', join(ROOT, 'examples', 'servers', 'node', 'stray-print.mjs')], {cwd: project, reject: false, stdin: 'ignore'});
+		const probe = await execa(
+			bin,
+			[
+				'probe',
+				'--json',
+				'--timeout',
+				'60000',
+				'--',
+				'node',
+				join(ROOT, 'examples', 'servers', 'node', 'stray-print.mjs'),
+			],
+			{cwd: project, reject: false, stdin: 'ignore'},
+		);
 		const events = decodeRecords(probe.stdout).events;
-		const findings = events.flatMap((event) => (event.type === 'finding' ? [`${event.finding.code}@${event.finding.stream}:${event.finding.offset}`] : []));
+		const findings = events.flatMap((event) =>
+			event.type === 'finding' ? [`${event.finding.code}@${event.finding.stream}:${event.finding.offset}`] : [],
+		);
 		expect(findings).toEqual(['stray-output@stdout:0']);
 		expect(probe.exitCode).toBe(1);
 	}, 300_000);

@@ -33,7 +33,9 @@ describe('probe against real MCP servers from npm', () => {
 
 	it('@modelcontextprotocol/server-filesystem comes out clean', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'mcp-wire-fs-'));
-		const run = await runJson(['probe', '--json', '--timeout', LONG, '--', 'node', filesystem, dir]).finally(() => rmSync(dir, {recursive: true, force: true}));
+		const run = await runJson(['probe', '--json', '--timeout', LONG, '--', 'node', filesystem, dir]).finally(() =>
+			rmSync(dir, {recursive: true, force: true}),
+		);
 		expect(run.findings.map((f) => f.code)).toEqual([]);
 		expect(run.summary?.verdict).toBe('ok');
 		expect(run.summary?.serverInfo?.name).toBe('secure-filesystem-server');
@@ -47,34 +49,58 @@ describe('probe CLI', () => {
 		try {
 			// Value options that change neither the spawn nor initialize take the early start (and with it the
 			// cached script) too (src/cli/probe-early.ts): the cache is stored by such a run.
-			const args = ['probe', '--json', '--timeout', LONG, '--fail-on', 'warning', '--', 'node', 'examples/servers/node/healthy.mjs'];
+			const args = [
+				'probe',
+				'--json',
+				'--timeout',
+				LONG,
+				'--fail-on',
+				'warning',
+				'--',
+				'node',
+				'examples/servers/node/healthy.mjs',
+			];
 			// A command that cannot start runs little of the probe: no cache is stored after it (V8 would take
 			// that thin cache at every later run), nor with no answer to initialize.
-			const failed = await runJson(['probe', '--json', '--', join(cacheHome, 'no-such-command')], {env: {XDG_CACHE_HOME: cacheHome}});
+			const failed = await runJson(['probe', '--json', '--', join(cacheHome, 'no-such-command')], {
+				env: {XDG_CACHE_HOME: cacheHome},
+			});
 			expect(failed.findings.map((f) => f.code)).toEqual(['spawn-failed']);
 			expect(readdirSync(cacheHome)).toEqual([]);
 			const first = await runJson(args, {env: {XDG_CACHE_HOME: cacheHome}});
-			expect(readdirSync(join(cacheHome, 'mcp-wire'))).toEqual([expect.stringMatching(/^cli\.cjs-[0-9a-f]{16}\.v8cache$/)]);
+			expect(readdirSync(join(cacheHome, 'mcp-wire'))).toEqual([
+				expect.stringMatching(/^cli\.cjs-[0-9a-f]{16}\.v8cache$/),
+			]);
 			// The run with the cache also writes the list of Node's own modules it loaded (a preload, at exit).
 			const preload = join(cacheHome, 'modules.cjs');
 			const loaded = join(cacheHome, 'modules.txt');
-			writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join('\\n')));\n`);
+			writeFileSync(
+				preload,
+				`process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join('\\n')));\n`,
+			);
 			const second = await runJson(args, {env: {XDG_CACHE_HOME: cacheHome, NODE_OPTIONS: `--require=${preload}`}});
 			// Issue 12: none of these is needed by a probe, and each cost start-up CPU: node:crypto (~16 modules:
 			// the cache file's name), perf_hooks (~10: the session clock), Node's file streams (an ES module
 			// import of node:fs, or making process.stdin from /dev/null).
 			const modules = readFileSync(loaded, 'utf8').split('\n');
 			expect(modules).toContain('NativeModule child_process');
-			expect(modules.filter((name) => /^NativeModule (crypto|perf_hooks|internal\/fs\/streams)$/.test(name))).toEqual([]);
+			expect(modules.filter((name) => /^NativeModule (crypto|perf_hooks|internal\/fs\/streams)$/.test(name))).toEqual(
+				[],
+			);
 			for (const run of [first, second]) {
 				expect(run.exitCode).toBe(0);
 				expect(run.stderr).toBe('');
 				expect(run.findings).toEqual([]);
 				expect(run.summary?.verdict).toBe('ok');
 			}
-			const shape = (run: typeof first) => run.frames.map((f) => [f.stream, f.kind, f.method ?? null, f.id ?? null, f.byteLength]);
+			const shape = (run: typeof first) =>
+				run.frames.map((f) => [f.stream, f.kind, f.method ?? null, f.id ?? null, f.byteLength]);
 			expect(shape(second)).toEqual(shape(first));
-			expect(shape(first).filter(([stream]) => stream === 'stdin').map(([, , method]) => method)).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'ping']);
+			expect(
+				shape(first)
+					.filter(([stream]) => stream === 'stdin')
+					.map(([, , method]) => method),
+			).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'ping']);
 		} finally {
 			rmSync(cacheHome, {recursive: true, force: true});
 		}
@@ -82,14 +108,34 @@ describe('probe CLI', () => {
 
 	it('early-exit quotes stderr written after the exit (a child holds stderr and writes 0.3 s later)', async () => {
 		// The exit comes before the last stderr line on the wire: the session gets the exit once stderr ends.
-		const run = await runJson(['probe', '--json', '--timeout', LONG, '--', 'sh', '-c', '(sleep 0.3; echo "ModuleNotFoundError: late" >&2) & exit 1']);
+		const run = await runJson([
+			'probe',
+			'--json',
+			'--timeout',
+			LONG,
+			'--',
+			'sh',
+			'-c',
+			'(sleep 0.3; echo "ModuleNotFoundError: late" >&2) & exit 1',
+		]);
 		const early = run.findings.find((f) => f.code === 'early-exit');
-		expect(early?.message).toBe('the process exited (code 1) before the handshake completed; stderr ends: ModuleNotFoundError: late');
+		expect(early?.message).toBe(
+			'the process exited (code 1) before the handshake completed; stderr ends: ModuleNotFoundError: late',
+		);
 		expect(run.exitCode).toBe(1);
 	});
 
 	it('--json writes only NDJSON records to stdout: session header first, summary last', async () => {
-		const run = await runJson(['probe', '--json', '--verbose', '--timeout', LONG, '--', 'node', 'examples/servers/node/healthy.mjs']);
+		const run = await runJson([
+			'probe',
+			'--json',
+			'--verbose',
+			'--timeout',
+			LONG,
+			'--',
+			'node',
+			'examples/servers/node/healthy.mjs',
+		]);
 		// --verbose logs the process's life to stderr on a healthy run too.
 		expect(run.stderr).toMatch(/^mcp-wire: spawned pid \d+: node examples\/servers\/node\/healthy\.mjs$/m);
 		expect(run.stderr).toMatch(/^mcp-wire: closed the server's stdin at [\d.]+ ms$/m);
@@ -103,13 +149,26 @@ describe('probe CLI', () => {
 		expect(summary.verdict).toBe('ok');
 		expect(summary.findings).toEqual([]);
 		// Every byte the probe wrote is recorded: stdin chunks decode to the exact handshake.
-		const stdin = run.events.flatMap((e) => (e.type === 'chunk' && e.chunk.stream === 'stdin' ? [Buffer.from(e.chunk.bytes).toString('utf8')] : []));
-		expect(stdin[0]).toBe('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"0.1.0"}}}\n');
+		const stdin = run.events.flatMap((e) =>
+			e.type === 'chunk' && e.chunk.stream === 'stdin' ? [Buffer.from(e.chunk.bytes).toString('utf8')] : [],
+		);
+		expect(stdin[0]).toBe(
+			'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"0.1.0"}}}\n',
+		);
 		expect(stdin[1]).toBe('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
 	});
 
 	it('prints the frame log, the finding with its bytes and fix, and exits 1 on an error finding', async () => {
-		const run = await runCli(['probe', '--color', 'never', '--timeout', LONG, '--', 'node', 'examples/servers/node/stray-print.mjs']);
+		const run = await runCli([
+			'probe',
+			'--color',
+			'never',
+			'--timeout',
+			LONG,
+			'--',
+			'node',
+			'examples/servers/node/stray-print.mjs',
+		]);
 		expect(run.exitCode).toBe(1);
 		expect(run.stdout).toContain('S→C    25 B  text         "STDIO MCP Server started"');
 		expect(run.stdout).toContain('ERROR stray-output · stdout S→C · offset 0 (0x0) · frame 1');
@@ -117,20 +176,54 @@ describe('probe CLI', () => {
 		expect(run.stdout).toContain('fix: Print startup messages to stderr');
 		// An error finding that no mainstream client fails on: the verdict is WARN, the exit code still 1.
 		expect(run.stdout).toContain('verdict WARN: 1 error, 0 warnings, 0 info');
-		expect(run.stdout).toMatch(/^clients {2}▲ degraded {9}TS SDK v1 \(Claude Desktop\/Code\) {2}connects and lists tools \(1 tool\); stray-output: logs `Unexpected token …`/m);
-		expect(run.stdout).toMatch(/^ {9}\? not established {2}Cursor {27}whether it connects is not established: stray-output$/m);
+		expect(run.stdout).toMatch(
+			/^clients {2}▲ degraded {9}TS SDK v1 \(Claude Desktop\/Code\) {2}connects and lists tools \(1 tool\); stray-output: logs `Unexpected token …`/m,
+		);
+		expect(run.stdout).toMatch(
+			/^ {9}\? not established {2}Cursor {27}whether it connects is not established: stray-output$/m,
+		);
 	});
 
 	it('--hex adds an xxd dump under every frame', async () => {
-		const run = await runCli(['probe', '--hex', '--color', 'never', '--timeout', LONG, '--', 'node', 'examples/servers/node/crlf.mjs']);
+		const run = await runCli([
+			'probe',
+			'--hex',
+			'--color',
+			'never',
+			'--timeout',
+			LONG,
+			'--',
+			'node',
+			'examples/servers/node/crlf.mjs',
+		]);
 		expect(run.stdout).toMatch(/^ {2}00000000: 7b22 6a73 6f6e 7270 6322 3a22 322e 3022 {2}\{"jsonrpc":"2\.0"$/m);
 		expect(run.exitCode).toBe(0);
 	});
 
 	it('--fail-on warning turns a warning-only verdict into exit 1; --ignore drops the code', async () => {
-		const warn = await runCli(['probe', '--fail-on', 'warning', '--timeout', LONG, '--', 'node', 'examples/servers/node/crlf.mjs']);
+		const warn = await runCli([
+			'probe',
+			'--fail-on',
+			'warning',
+			'--timeout',
+			LONG,
+			'--',
+			'node',
+			'examples/servers/node/crlf.mjs',
+		]);
 		expect(warn.exitCode).toBe(1);
-		const ignored = await runCli(['probe', '--fail-on', 'warning', '--ignore', 'crlf', '--timeout', LONG, '--', 'node', 'examples/servers/node/crlf.mjs']);
+		const ignored = await runCli([
+			'probe',
+			'--fail-on',
+			'warning',
+			'--ignore',
+			'crlf',
+			'--timeout',
+			LONG,
+			'--',
+			'node',
+			'examples/servers/node/crlf.mjs',
+		]);
 		expect(ignored.stdout).toContain('verdict OK');
 		expect(ignored.exitCode).toBe(0);
 	});
@@ -144,7 +237,9 @@ describe('probe CLI', () => {
 		const report = await runCli(['probe', '--report', '--', 'no-such-server-xyz']);
 		expect(report.exitCode).toBe(1);
 		expect(report.stdout).toContain('| 1 | `spawn-failed` | error | the spawn | – | – |');
-		expect(report.stdout.trimEnd().split('\n').at(-1)).toMatch(/^Generated by mcp-wire \S+ \(`mcp-wire probe --report`\)\. Redaction: on; /);
+		expect(report.stdout.trimEnd().split('\n').at(-1)).toMatch(
+			/^Generated by mcp-wire \S+ \(`mcp-wire probe --report`\)\. Redaction: on; /,
+		);
 	});
 
 	it('usage errors exit 2 with one line: no command, an unknown --ignore code, a bad --timeout', async () => {
@@ -160,6 +255,10 @@ describe('probe CLI', () => {
 		expect([huge.exitCode, huge.stdout]).toEqual([2, '']);
 		expect(huge.stderr).toContain('--timeout takes at most 2147483647 ms');
 		const swallowed = await runCli(['probe', '--env', '--', 'node', 'x.js']);
-		expect([swallowed.exitCode, swallowed.stdout, swallowed.stderr]).toEqual([2, '', 'mcp-wire: probe: --env needs a value before "--" (the server command starts after "--")']);
+		expect([swallowed.exitCode, swallowed.stdout, swallowed.stderr]).toEqual([
+			2,
+			'',
+			'mcp-wire: probe: --env needs a value before "--" (the server command starts after "--")',
+		]);
 	});
 });

@@ -16,7 +16,8 @@ mkdirSync(runtime, {mode: 0o700});
 /** The environment of this process without HOME and XDG_STATE_HOME, with `extra`. */
 function envWithout(extra: Record<string, string>): Record<string, string> {
 	const env: Record<string, string> = {};
-	for (const [key, value] of Object.entries(process.env)) if (value !== undefined && key !== 'HOME' && key !== 'XDG_STATE_HOME') env[key] = value;
+	for (const [key, value] of Object.entries(process.env))
+		if (value !== undefined && key !== 'HOME' && key !== 'XDG_STATE_HOME') env[key] = value;
 	return {...env, XDG_RUNTIME_DIR: runtime, ...extra};
 }
 
@@ -26,9 +27,25 @@ describe.skipIf(process.platform === 'win32')('sessions without a home', () => {
 		['empty', {HOME: ''}, '$HOME is empty'],
 	])('$HOME %s: says there is no capture directory, lists no captures, exit 0', async (_, extra, problem) => {
 		const note = `mcp-wire: sessions: no capture directory: ${problem} (set HOME or XDG_STATE_HOME; a tap records nothing without one unless given --capture FILE)`;
-		const plain = await execa('node', [BIN, 'sessions'], {env: envWithout(extra), extendEnv: false, cwd: dir, reject: false, stdin: 'ignore'});
-		expect([plain.exitCode, plain.stdout, plain.stderr]).toEqual([0, `no live taps\n\nno capture directory (${problem})`, note]);
-		const json = await execa('node', [BIN, 'sessions', '--json'], {env: envWithout(extra), extendEnv: false, cwd: dir, reject: false, stdin: 'ignore'});
+		const plain = await execa('node', [BIN, 'sessions'], {
+			env: envWithout(extra),
+			extendEnv: false,
+			cwd: dir,
+			reject: false,
+			stdin: 'ignore',
+		});
+		expect([plain.exitCode, plain.stdout, plain.stderr]).toEqual([
+			0,
+			`no live taps\n\nno capture directory (${problem})`,
+			note,
+		]);
+		const json = await execa('node', [BIN, 'sessions', '--json'], {
+			env: envWithout(extra),
+			extendEnv: false,
+			cwd: dir,
+			reject: false,
+			stdin: 'ignore',
+		});
 		expect([json.exitCode, json.stdout, json.stderr]).toEqual([0, '', note]);
 		// Nothing made in the working directory (what a relative home would give).
 		expect(existsSync(join(dir, '.local'))).toBe(false);

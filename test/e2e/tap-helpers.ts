@@ -16,7 +16,14 @@ export const BIN = process.env['MCP_WIRE_BIN'] ?? DEFAULT_BIN;
 export {ROOT};
 
 /** server-everything's real entry point (`node <it> stdio`). */
-export const EVERYTHING = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+export const EVERYTHING = path.join(
+	ROOT,
+	'node_modules',
+	'@modelcontextprotocol',
+	'server-everything',
+	'dist',
+	'index.js',
+);
 
 /** A scratch directory with its own XDG state and runtime dirs. */
 export interface Scratch {
@@ -75,8 +82,16 @@ export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update
 export function readCapture(file: string): DecodedCapture & {readonly streams: Record<StreamName, Buffer>} {
 	const decoded = decodeCapture(readFileSync(file));
 	const parts: Record<StreamName, Buffer[]> = {stdin: [], stdout: [], stderr: []};
-	for (const event of decoded.events) if (event.type === 'chunk') parts[event.chunk.stream].push(Buffer.from(event.chunk.bytes));
-	return {...decoded, streams: {stdin: Buffer.concat(parts.stdin), stdout: Buffer.concat(parts.stdout), stderr: Buffer.concat(parts.stderr)}};
+	for (const event of decoded.events)
+		if (event.type === 'chunk') parts[event.chunk.stream].push(Buffer.from(event.chunk.bytes));
+	return {
+		...decoded,
+		streams: {
+			stdin: Buffer.concat(parts.stdin),
+			stdout: Buffer.concat(parts.stdout),
+			stderr: Buffer.concat(parts.stderr),
+		},
+	};
 }
 
 /**
@@ -99,7 +114,7 @@ export async function waitFor<T>(check: () => T | undefined, timeoutMs = HANG_MS
 /** Deterministic bytes (xorshift32): `newlineEvery` > 0 puts an LF roughly every that many bytes, 0 never. */
 export function pseudoRandomBytes(length: number, seed: number, newlineEvery: number): Buffer {
 	const out = Buffer.allocUnsafe(length);
-	let x = (seed | 0) || 0x9e3779b9;
+	let x = seed | 0 || 0x9e3779b9;
 	for (let i = 0; i < length; i++) {
 		x ^= x << 13;
 		x ^= x >>> 17;

@@ -47,7 +47,13 @@ describe('tap transparency (real processes)', () => {
 		const child = execa('node', [BIN, 'tap', '--capture', capture, '--', 'node', server], {
 			// The capture must be whole for the SHA-256 check even while other test files load both CPUs
 			// (the capture worker yields to forwarding, so it can lag more than the default 48 MiB).
-			env: {...box.env, SEND_FILE: sendFile, PIECE_SEED: String(c.seed), PIECE_MAX: String(c.serverPieceMax), MCP_WIRE_CAPTURE_LAG_MB: '256'},
+			env: {
+				...box.env,
+				SEND_FILE: sendFile,
+				PIECE_SEED: String(c.seed),
+				PIECE_MAX: String(c.serverPieceMax),
+				MCP_WIRE_CAPTURE_LAG_MB: '256',
+			},
 			extendEnv: false,
 			buffer: false,
 			reject: false,
@@ -83,34 +89,45 @@ describe('tap transparency (real processes)', () => {
 		expect(sha256(recorded.streams.stdin)).toBe(sha256(client));
 		expect(sha256(recorded.streams.stdout)).toBe(sha256(serverData));
 		expect(recorded.streams.stderr.toString('utf8')).toBe(stderr);
-		const marks = recorded.events.flatMap((e) => (e.type === 'mark' && e.mark.type !== 'evidence' ? [e.mark.type === 'eof' ? `eof:${e.mark.stream}` : e.mark.type] : []));
+		const marks = recorded.events.flatMap((e) =>
+			e.type === 'mark' && e.mark.type !== 'evidence'
+				? [e.mark.type === 'eof' ? `eof:${e.mark.stream}` : e.mark.type]
+				: [],
+		);
 		expect(marks.sort()).toEqual(['eof:stderr', 'eof:stdout', 'stdin-closed']);
 		expect(recorded.events.at(-1)).toMatchObject({type: 'exit', exit: {code: 0, signal: null}});
 	}
 
 	it('forwards a 20 MiB line each way unchanged, in random pieces', {timeout: 120_000}, async () => {
-		await check({seed: 7, clientBytes: 0, serverBytes: 0, newlineEvery: 0, clientPieceMax: 300_000, serverPieceMax: 200_000}, {client: bigLine(1), server: bigLine(2)});
-	});
-
-	it('forwards random byte streams (invalid UTF-8, CR, NUL, LF-dense and LF-free) unchanged both ways (property)', {timeout: 180_000}, async () => {
-		await fc.assert(
-			fc.asyncProperty(
-				fc.record({
-					seed: fc.integer({min: 1, max: 0x7fffffff}),
-					clientBytes: fc.oneof(fc.integer({min: 0, max: 64}), fc.integer({min: 0, max: 3 * MIB})),
-					serverBytes: fc.oneof(fc.integer({min: 0, max: 64}), fc.integer({min: 0, max: 3 * MIB})),
-					newlineEvery: fc.constantFrom(0, 2, 50, 5000),
-					clientPieceMax: fc.oneof(fc.integer({min: 1, max: 16}), fc.integer({min: 1, max: 200_000})),
-					serverPieceMax: fc.oneof(fc.integer({min: 1, max: 16}), fc.integer({min: 1, max: 200_000})),
-				}),
-				async (c) => {
-					// Tiny pieces on megabyte streams take too long through a pipe; keep them to small streams.
-					const client = c.clientPieceMax < 64 ? Math.min(c.clientBytes, 20_000) : c.clientBytes;
-					const serverBytes = c.serverPieceMax < 64 ? Math.min(c.serverBytes, 20_000) : c.serverBytes;
-					await check({...c, clientBytes: client, serverBytes});
-				},
-			),
-			{numRuns: 12, endOnFailure: true},
+		await check(
+			{seed: 7, clientBytes: 0, serverBytes: 0, newlineEvery: 0, clientPieceMax: 300_000, serverPieceMax: 200_000},
+			{client: bigLine(1), server: bigLine(2)},
 		);
 	});
+
+	it(
+		'forwards random byte streams (invalid UTF-8, CR, NUL, LF-dense and LF-free) unchanged both ways (property)',
+		{timeout: 180_000},
+		async () => {
+			await fc.assert(
+				fc.asyncProperty(
+					fc.record({
+						seed: fc.integer({min: 1, max: 0x7fffffff}),
+						clientBytes: fc.oneof(fc.integer({min: 0, max: 64}), fc.integer({min: 0, max: 3 * MIB})),
+						serverBytes: fc.oneof(fc.integer({min: 0, max: 64}), fc.integer({min: 0, max: 3 * MIB})),
+						newlineEvery: fc.constantFrom(0, 2, 50, 5000),
+						clientPieceMax: fc.oneof(fc.integer({min: 1, max: 16}), fc.integer({min: 1, max: 200_000})),
+						serverPieceMax: fc.oneof(fc.integer({min: 1, max: 16}), fc.integer({min: 1, max: 200_000})),
+					}),
+					async (c) => {
+						// Tiny pieces on megabyte streams take too long through a pipe; keep them to small streams.
+						const client = c.clientPieceMax < 64 ? Math.min(c.clientBytes, 20_000) : c.clientBytes;
+						const serverBytes = c.serverPieceMax < 64 ? Math.min(c.serverBytes, 20_000) : c.serverBytes;
+						await check({...c, clientBytes: client, serverBytes});
+					},
+				),
+				{numRuns: 12, endOnFailure: true},
+			);
+		},
+	);
 });

@@ -18,7 +18,13 @@ beforeEach(async () => {
 afterEach(() => home.cleanup());
 
 async function cli(args: readonly string[]) {
-	const result = await execa('node', [BIN, ...args], {cwd: home.project, env: home.env(), extendEnv: false, reject: false, stdin: 'ignore'});
+	const result = await execa('node', [BIN, ...args], {
+		cwd: home.project,
+		env: home.env(),
+		extendEnv: false,
+		reject: false,
+		stdin: 'ignore',
+	});
 	return {exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr};
 }
 
@@ -37,7 +43,9 @@ describe('wrap', () => {
 		expect(lines[2]).toMatch(/^@@ -\d+,\d+ \+\d+,\d+ @@$/);
 		// The changed lines only: the command (when this node is not the one in the entry) and the tap arguments.
 		expect(lines.slice(3).filter((line) => line.startsWith('+') || line.startsWith('-'))).toEqual([
-			...(childNode === NODE ? [] : [`-      "command": ${JSON.stringify(NODE)},`, `+      "command": ${JSON.stringify(childNode)},`]),
+			...(childNode === NODE
+				? []
+				: [`-      "command": ${JSON.stringify(NODE)},`, `+      "command": ${JSON.stringify(childNode)},`]),
 			`+        ${JSON.stringify(LAUNCHER)},`,
 			'+        "tap",',
 			'+        "--name",',
@@ -61,21 +69,31 @@ describe('wrap', () => {
 			'Restart Claude Desktop (or reconnect the server) so it starts through the tap; watch it with `mcp-wire attach healthy-node`, undo with `mcp-wire unwrap healthy-node`.',
 		]);
 		const after = JSON.parse(read(file)) as {mcpServers: Record<string, {command: string; args: string[]}>};
-		expect(after.mcpServers['healthy-node']).toEqual({command: childNode, args: [LAUNCHER, 'tap', '--name', 'healthy-node', '--', NODE, path.join(SERVERS, 'node', 'healthy.mjs')]});
+		expect(after.mcpServers['healthy-node']).toEqual({
+			command: childNode,
+			args: [LAUNCHER, 'tap', '--name', 'healthy-node', '--', NODE, path.join(SERVERS, 'node', 'healthy.mjs')],
+		});
 		const original = JSON.parse(before) as {mcpServers: Record<string, unknown>};
-		for (const name of ['unflushed', 'local-bin', 'missing', 'stray-print']) expect(after.mcpServers[name]).toEqual(original.mcpServers[name]);
+		for (const name of ['unflushed', 'local-bin', 'missing', 'stray-print'])
+			expect(after.mcpServers[name]).toEqual(original.mcpServers[name]);
 		expect(read(`${file}.mcp-wire.bak`)).toBe(before);
 
 		const wrapped = read(file);
 		const again = await cli(['wrap', 'healthy-node', '--client', 'claude-desktop']);
-		expect([again.exitCode, again.stdout]).toEqual([0, `"healthy-node" in claude-desktop user config ${file} already runs through mcp-wire tap; nothing to do`]);
+		expect([again.exitCode, again.stdout]).toEqual([
+			0,
+			`"healthy-node" in claude-desktop user config ${file} already runs through mcp-wire tap; nothing to do`,
+		]);
 		expect(read(file)).toBe(wrapped);
 	});
 
 	it('prints the attach and unwrap commands with a name that needs quoting shell-quoted, ready to paste', async () => {
 		const file = path.join(home.home, 'quoted', 'claude_desktop_config.json');
 		mkdirSync(path.dirname(file), {recursive: true});
-		writeFileSync(file, `${JSON.stringify({mcpServers: {'py healthy': {command: NODE, args: [path.join(SERVERS, 'node', 'healthy.mjs')]}}}, null, 2)}\n`);
+		writeFileSync(
+			file,
+			`${JSON.stringify({mcpServers: {'py healthy': {command: NODE, args: [path.join(SERVERS, 'node', 'healthy.mjs')]}}}, null, 2)}\n`,
+		);
 		const run = await cli(['wrap', 'py healthy', '--config', file, '--client', 'claude-desktop']);
 		expect(run.exitCode).toBe(0);
 		expect(run.stdout.split('\n')).toEqual([
@@ -84,7 +102,10 @@ describe('wrap', () => {
 			"Restart Claude Desktop (or reconnect the server) so it starts through the tap; watch it with `mcp-wire attach 'py healthy'`, undo with `mcp-wire unwrap 'py healthy'`.",
 		]);
 		const after = JSON.parse(read(file)) as {mcpServers: Record<string, {command: string; args: string[]}>};
-		expect(after.mcpServers['py healthy']).toEqual({command: childNode, args: [LAUNCHER, 'tap', '--name', 'py healthy', '--', NODE, path.join(SERVERS, 'node', 'healthy.mjs')]});
+		expect(after.mcpServers['py healthy']).toEqual({
+			command: childNode,
+			args: [LAUNCHER, 'tap', '--name', 'py healthy', '--', NODE, path.join(SERVERS, 'node', 'healthy.mjs')],
+		});
 	});
 
 	it('the wrapped entry still works when started the way Claude Desktop starts it (minimal PATH), and the tap records it', async () => {
@@ -94,7 +115,11 @@ describe('wrap', () => {
 			.split('\n')
 			.map((line) => JSON.parse(line) as Record<string, unknown>)
 			.find((record) => record['name'] === 'healthy-node')!;
-		expect([row['status'], row['envMode'], row['command']]).toEqual(['ok', 'gui-minimal', [childNode, LAUNCHER, 'tap', '--name', 'healthy-node', '--', NODE, path.join(SERVERS, 'node', 'healthy.mjs')]]);
+		expect([row['status'], row['envMode'], row['command']]).toEqual([
+			'ok',
+			'gui-minimal',
+			[childNode, LAUNCHER, 'tap', '--name', 'healthy-node', '--', NODE, path.join(SERVERS, 'node', 'healthy.mjs')],
+		]);
 		// The tap gets Claude Desktop's minimal environment (no XDG_STATE_HOME), so its capture is under HOME.
 		const captures = readdirSync(path.join(home.home, '.local', 'state', 'mcp-wire', 'captures'));
 		expect(captures.filter((name) => /Z-healthy-node-\d+\.ndjson$/.test(name))).toHaveLength(1);
@@ -121,7 +146,10 @@ describe('unwrap', () => {
 		expect(existsSync(`${file}.mcp-wire.bak`)).toBe(true);
 		expect(read(file)).toBe(before);
 		const again = await cli(['unwrap', 'crlf', '--config', file]);
-		expect([again.exitCode, again.stdout]).toEqual([0, `"crlf" in vscode project config ${file} is not wrapped; nothing to do`]);
+		expect([again.exitCode, again.stdout]).toEqual([
+			0,
+			`"crlf" in vscode project config ${file} is not wrapped; nothing to do`,
+		]);
 		expect(read(file)).toBe(before);
 	});
 });
@@ -153,7 +181,11 @@ describe('wrap errors leave every file untouched (exit 2)', () => {
 		const before = snapshot();
 		const run = await cli(['wrap', 'remote']);
 		expect(run.exitCode).toBe(2);
-		expect(run.stderr).toMatch(new RegExp(`^mcp-wire: ${home.files.claudeJson.replaceAll('.', '\\.')}:\\d+:5: server "remote" is an HTTP server \\(https://example\\.com/mcp\\); only stdio servers can run through the tap; the file is unchanged$`));
+		expect(run.stderr).toMatch(
+			new RegExp(
+				`^mcp-wire: ${home.files.claudeJson.replaceAll('.', '\\.')}:\\d+:5: server "remote" is an HTTP server \\(https://example\\.com/mcp\\); only stdio servers can run through the tap; the file is unchanged$`,
+			),
+		);
 		expect(snapshot()).toEqual(before);
 	});
 
@@ -161,27 +193,36 @@ describe('wrap errors leave every file untouched (exit 2)', () => {
 		const before = snapshot();
 		const run = await cli(['wrap', 'x', '--config', home.files.cursorProject]);
 		expect(run.exitCode).toBe(2);
-		expect(run.stderr).toBe(`mcp-wire: ${home.files.cursorProject}:3:${brokenColumn()}: broken JSON: trailing comma (not allowed in JSON); not editing it; the file is unchanged`);
+		expect(run.stderr).toBe(
+			`mcp-wire: ${home.files.cursorProject}:3:${brokenColumn()}: broken JSON: trailing comma (not allowed in JSON); not editing it; the file is unchanged`,
+		);
 		expect(snapshot()).toEqual(before);
 		expect(backups()).toEqual([]);
 	});
 });
 
 describe('wrap safety (issue 13)', () => {
-	it('two concurrent runs on one file never lose an edit: both servers end up wrapped, every time', {timeout: 120_000}, async () => {
-		const file = home.files.claudeDesktop;
-		const original = read(file);
-		let lost = 0;
-		for (let round = 0; round < 6; round++) {
-			writeFileSync(file, original);
-			const [a, b] = await Promise.all([cli(['wrap', 'healthy-node', '--client', 'claude-desktop']), cli(['wrap', 'stray-print', '--client', 'claude-desktop'])]);
-			expect([a.exitCode, a.stderr, b.exitCode, b.stderr]).toEqual([0, '', 0, '']);
-			const servers = (JSON.parse(read(file)) as {mcpServers: Record<string, {args: string[]}>}).mcpServers;
-			if (!servers['healthy-node']!.args.includes('tap') || !servers['stray-print']!.args.includes('tap')) lost++;
-		}
-		expect(lost).toBe(0);
-		expect(existsSync(`${file}.mcp-wire.lock`)).toBe(false);
-	});
+	it(
+		'two concurrent runs on one file never lose an edit: both servers end up wrapped, every time',
+		{timeout: 120_000},
+		async () => {
+			const file = home.files.claudeDesktop;
+			const original = read(file);
+			let lost = 0;
+			for (let round = 0; round < 6; round++) {
+				writeFileSync(file, original);
+				const [a, b] = await Promise.all([
+					cli(['wrap', 'healthy-node', '--client', 'claude-desktop']),
+					cli(['wrap', 'stray-print', '--client', 'claude-desktop']),
+				]);
+				expect([a.exitCode, a.stderr, b.exitCode, b.stderr]).toEqual([0, '', 0, '']);
+				const servers = (JSON.parse(read(file)) as {mcpServers: Record<string, {args: string[]}>}).mcpServers;
+				if (!servers['healthy-node']!.args.includes('tap') || !servers['stray-print']!.args.includes('tap')) lost++;
+			}
+			expect(lost).toBe(0);
+			expect(existsSync(`${file}.mcp-wire.lock`)).toBe(false);
+		},
+	);
 
 	it('refuses a read-only config with a clear message and leaves it as it was', async () => {
 		const file = home.files.claudeDesktop;
@@ -189,7 +230,9 @@ describe('wrap safety (issue 13)', () => {
 		chmodSync(file, 0o444);
 		const run = await cli(['wrap', 'healthy-node', '--client', 'claude-desktop']);
 		expect(run.exitCode).toBe(2);
-		expect(run.stderr).toBe(`mcp-wire: ${file} is read-only (mode 0444); mcp-wire does not change a read-only config: make it writable (chmod u+w) if you mean it`);
+		expect(run.stderr).toBe(
+			`mcp-wire: ${file} is read-only (mode 0444); mcp-wire does not change a read-only config: make it writable (chmod u+w) if you mean it`,
+		);
 		expect(read(file)).toBe(before);
 		expect(existsSync(`${file}.mcp-wire.bak`)).toBe(false);
 	});

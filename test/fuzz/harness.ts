@@ -85,11 +85,22 @@ export async function runCli(args: readonly string[]): Promise<RunOutcome> {
 		process.exitCode = saved;
 		process.stdout.removeAllListeners('error');
 	}
-	return {what: args.join(' '), exitCode, stdout: out.join(''), stderr: err.join(''), ...(threw === undefined ? {} : {threw})};
+	return {
+		what: args.join(' '),
+		exitCode,
+		stdout: out.join(''),
+		stderr: err.join(''),
+		...(threw === undefined ? {} : {threw}),
+	};
 }
 
 /** The probe's output modes (what `probe --json`, `--json --redact`, plain, `--hex`, `--report` print). */
-export const PROBE_MODES: readonly {readonly name: string; readonly mode: OutputMode; readonly hex: boolean; readonly redact: boolean}[] = [
+export const PROBE_MODES: readonly {
+	readonly name: string;
+	readonly mode: OutputMode;
+	readonly hex: boolean;
+	readonly redact: boolean;
+}[] = [
 	{name: 'probe --json', mode: 'json', hex: false, redact: false},
 	{name: 'probe --json --redact', mode: 'json', hex: false, redact: true},
 	{name: 'probe', mode: 'plain', hex: false, redact: false},
@@ -98,12 +109,23 @@ export const PROBE_MODES: readonly {readonly name: string; readonly mode: Output
 ];
 
 /** Feeds `feed` to a live Session presented in `mode`, as a probe does; exit 0/1 by the verdict. */
-export async function runProbeMode(feed: Feed, mode: (typeof PROBE_MODES)[number], meta: SessionMeta = META): Promise<RunOutcome> {
+export async function runProbeMode(
+	feed: Feed,
+	mode: (typeof PROBE_MODES)[number],
+	meta: SessionMeta = META,
+): Promise<RunOutcome> {
 	const sink = new PassThrough();
 	const parts: string[] = [];
 	sink.on('data', (data: Buffer) => parts.push(data.toString('utf8')));
 	try {
-		const presenter = createPresenter({mode: mode.mode, isColor: false, hex: mode.hex, redact: mode.redact, redactPayloads: false, out: sink});
+		const presenter = createPresenter({
+			mode: mode.mode,
+			isColor: false,
+			hex: mode.hex,
+			redact: mode.redact,
+			redactPayloads: false,
+			out: sink,
+		});
 		const session = new Session(meta);
 		presenter.attach(session);
 		feed.forEach(([stream, bytes], seq) => session.pushChunk(stream, seq, bytes));
@@ -111,9 +133,20 @@ export async function runProbeMode(feed: Feed, mode: (typeof PROBE_MODES)[number
 		session.exit({code: 0, signal: null, tMs: feed.length + 1});
 		session.finish(feed.length + 2);
 		await presenter.finish(session);
-		return {what: mode.name, exitCode: session.getSnapshot().summary.verdict === 'fail' ? 1 : 0, stdout: parts.join(''), stderr: ''};
+		return {
+			what: mode.name,
+			exitCode: session.getSnapshot().summary.verdict === 'fail' ? 1 : 0,
+			stdout: parts.join(''),
+			stderr: '',
+		};
 	} catch (error) {
-		return {what: mode.name, exitCode: -1, stdout: parts.join(''), stderr: '', threw: error instanceof Error ? (error.stack ?? error.message) : String(error)};
+		return {
+			what: mode.name,
+			exitCode: -1,
+			stdout: parts.join(''),
+			stderr: '',
+			threw: error instanceof Error ? (error.stack ?? error.message) : String(error),
+		};
 	}
 }
 
@@ -142,6 +175,7 @@ export function scratch(): {file(name: string, content: string | Uint8Array): st
 /** Runs every file command on `file`; returns the outcomes. */
 export async function runFileCommands(file: string): Promise<RunOutcome[]> {
 	const outcomes: RunOutcome[] = [];
-	for (const command of FILE_COMMANDS) outcomes.push(await runCli(command.map((word) => (word === 'FILE' ? file : word))));
+	for (const command of FILE_COMMANDS)
+		outcomes.push(await runCli(command.map((word) => (word === 'FILE' ? file : word))));
 	return outcomes;
 }

@@ -60,7 +60,13 @@ export function makeStreamChunks(
 ): Chunk[] {
 	let offset = options.firstOffset ?? 0;
 	return parts.map((part, k) => {
-		const chunk = makeChunk({stream, seq: (options.firstSeq ?? 0) + k, tMs: (options.firstTMs ?? 0) + k, offset, bytes: part});
+		const chunk = makeChunk({
+			stream,
+			seq: (options.firstSeq ?? 0) + k,
+			tMs: (options.firstTMs ?? 0) + k,
+			offset,
+			bytes: part,
+		});
 		offset += chunk.bytes.length;
 		return chunk;
 	});
@@ -172,7 +178,11 @@ export function makeSnapshot(parts: SnapshotParts = {}): SessionSnapshot {
 		return out;
 	};
 
-	const all: Record<StreamName, Uint8Array> = {stdin: streamBytes('stdin'), stdout: streamBytes('stdout'), stderr: streamBytes('stderr')};
+	const all: Record<StreamName, Uint8Array> = {
+		stdin: streamBytes('stdin'),
+		stdout: streamBytes('stdout'),
+		stderr: streamBytes('stderr'),
+	};
 	const totals = (stream: StreamName): StreamTotals => ({
 		bytes: all[stream].length,
 		chunks: chunks.filter((chunk) => chunk.stream === stream).length,
@@ -183,7 +193,9 @@ export function makeSnapshot(parts: SnapshotParts = {}): SessionSnapshot {
 		frames,
 		findings: parts.findings ?? [],
 		marks: parts.marks ?? [],
-		summary: parts.summary ?? makeSummary({streams: {stdin: totals('stdin'), stdout: totals('stdout'), stderr: totals('stderr')}}),
+		summary:
+			parts.summary ??
+			makeSummary({streams: {stdin: totals('stdin'), stdout: totals('stdout'), stderr: totals('stderr')}}),
 		isEnded: parts.isEnded ?? true,
 		bytes(stream, offset, length) {
 			const data = all[stream];
@@ -196,7 +208,10 @@ export function makeSnapshot(parts: SnapshotParts = {}): SessionSnapshot {
 		},
 		chunksOf(frame) {
 			return chunks.filter(
-				(chunk) => chunk.stream === frame.stream && chunk.offset < frame.offset + frame.byteLength && chunk.offset + chunk.bytes.length > frame.offset,
+				(chunk) =>
+					chunk.stream === frame.stream &&
+					chunk.offset < frame.offset + frame.byteLength &&
+					chunk.offset + chunk.bytes.length > frame.offset,
 			);
 		},
 		stderrTail(maxLines) {

@@ -138,7 +138,10 @@ export async function tick(): Promise<void> {
  * Renders `tree` on a fake terminal of `columns` × `rows`.
  * @returns handles to drive it; call `unmount()` at the end of the test.
  */
-export function renderTui(tree: ReactElement, {columns = 100, rows = 30}: {columns?: number; rows?: number} = {}): RenderedTui {
+export function renderTui(
+	tree: ReactElement,
+	{columns = 100, rows = 30}: {columns?: number; rows?: number} = {},
+): RenderedTui {
 	const stdout = new FakeStdout(columns, rows);
 	const stdin = new FakeStdin();
 	const instance = render(tree, {

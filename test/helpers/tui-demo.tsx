@@ -32,7 +32,11 @@ await startTui({
 	store: session,
 	stdin: process.stdin,
 	stdout: process.stdout,
-	color: resolveColor(process.argv.includes('--no-color') ? 'never' : 'auto', process.env, process.stdout.isTTY === true),
+	color: resolveColor(
+		process.argv.includes('--no-color') ? 'never' : 'auto',
+		process.env,
+		process.stdout.isTTY === true,
+	),
 	actions: {
 		send(method, params) {
 			sent.push(`${method} ${JSON.stringify(params)}`);

@@ -14,7 +14,13 @@ vi.mock('node:fs', async (importOriginal) => {
 	const real = await importOriginal<typeof import('node:fs')>();
 	return {
 		...real,
-		readSync: ((fd: number, buffer: NodeJS.ArrayBufferView, offset: number, length: number, position: number | null) => {
+		readSync: ((
+			fd: number,
+			buffer: NodeJS.ArrayBufferView,
+			offset: number,
+			length: number,
+			position: number | null,
+		) => {
 			asked.bytes += length;
 			return real.readSync(fd, buffer, offset, length, position);
 		}) as typeof real.readSync,
@@ -27,7 +33,10 @@ afterAll(() => fs.rmSync(dir, {recursive: true, force: true}));
 describe('reading back a few bytes of a big chunk record (format 1)', () => {
 	const data = Uint8Array.from({length: 5_000_000}, (_, i) => (i * 31 + 7) & 0xff);
 	const file = path.join(dir, 'huge.ndjson');
-	const lines = [encodeHeader(makeMeta({mode: 'tap'})), encodeEvent({type: 'chunk', chunk: {seq: 0, stream: 'stdout', tMs: 1, offset: 0, bytes: data}})];
+	const lines = [
+		encodeHeader(makeMeta({mode: 'tap'})),
+		encodeEvent({type: 'chunk', chunk: {seq: 0, stream: 'stdout', tMs: 1, offset: 0, bytes: data}}),
+	];
 	fs.writeFileSync(file, `${lines.join('\n')}\n`);
 
 	it('checks the record whole once, then reads only the base64 of the bytes wanted', () => {

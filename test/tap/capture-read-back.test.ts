@@ -3,7 +3,14 @@ import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
-import {encodeCaptureStart, encodeChunkRecord, encodeEndRecord, encodeGapRecord, encodeJsonRecord, RECORD_TYPE} from '../../src/core/capture/binary-codec.js';
+import {
+	encodeCaptureStart,
+	encodeChunkRecord,
+	encodeEndRecord,
+	encodeGapRecord,
+	encodeJsonRecord,
+	RECORD_TYPE,
+} from '../../src/core/capture/binary-codec.js';
 import {encodeEvent, encodeHeader} from '../../src/core/capture/record-codec.js';
 import type {SessionEvent, StreamName} from '../../src/core/types.js';
 import {RecordReader} from '../../src/tap/attach.js';
@@ -40,19 +47,41 @@ function binaryCapture(withGap: boolean): Buffer {
 	const parts = [encodeCaptureStart(META)];
 	for (const [i, chunk] of chunks(SIZES).entries()) {
 		// With a gap: the 8th chunk (stdout, 2 bytes) is not recorded, a gap record stands for it.
-		if (withGap && i === 7) parts.push(encodeGapRecord({stream: chunk.stream, offset: chunk.offset, length: chunk.bytes.length, reason: 'lag', tMs: i}));
+		if (withGap && i === 7)
+			parts.push(
+				encodeGapRecord({
+					stream: chunk.stream,
+					offset: chunk.offset,
+					length: chunk.bytes.length,
+					reason: 'lag',
+					tMs: i,
+				}),
+			);
 		else parts.push(encodeChunkRecord(chunk.stream, i, chunk.offset, chunk.bytes));
-		if (i === 4) parts.push(encodeJsonRecord(RECORD_TYPE.mark, i, encodeEvent({type: 'mark', mark: {type: 'stdin-closed', tMs: i}})));
+		if (i === 4)
+			parts.push(
+				encodeJsonRecord(RECORD_TYPE.mark, i, encodeEvent({type: 'mark', mark: {type: 'stdin-closed', tMs: i}})),
+			);
 	}
 
-	parts.push(encodeEndRecord({complete: true, recorded: {stdin: 0, stdout: 0, stderr: 0}, missing: {stdin: 0, stdout: 0, stderr: 0}, gaps: 0}, 99));
+	parts.push(
+		encodeEndRecord(
+			{complete: true, recorded: {stdin: 0, stdout: 0, stderr: 0}, missing: {stdin: 0, stdout: 0, stderr: 0}, gaps: 0},
+			99,
+		),
+	);
 	return Buffer.concat(parts);
 }
 
 function ndjsonCapture(): Buffer {
 	const lines = [encodeHeader(META)];
 	for (const [i, chunk] of chunks(SIZES).entries()) {
-		lines.push(encodeEvent({type: 'chunk', chunk: {seq: i, stream: chunk.stream, tMs: i, offset: chunk.offset, bytes: chunk.bytes}}));
+		lines.push(
+			encodeEvent({
+				type: 'chunk',
+				chunk: {seq: i, stream: chunk.stream, tMs: i, offset: chunk.offset, bytes: chunk.bytes},
+			}),
+		);
 	}
 
 	return Buffer.from(`${lines.join('\n')}\n`);
@@ -148,9 +177,13 @@ describe('reading back across a gap (format 2)', () => {
 	it('stops at the gap: the bytes before it, none of it, and the bytes after it from their start', () => {
 		const reader = new CaptureBytesReader(file, index);
 		try {
-			expect(Buffer.from(reader.read('stdout', 300_000, 100)).equals(Buffer.from(streamBytes('stdout', 300_000, 8)))).toBe(true);
+			expect(
+				Buffer.from(reader.read('stdout', 300_000, 100)).equals(Buffer.from(streamBytes('stdout', 300_000, 8))),
+			).toBe(true);
 			expect(reader.read('stdout', 300_008, 10)).toHaveLength(0);
-			expect(Buffer.from(reader.read('stdout', 300_010, 50)).equals(Buffer.from(streamBytes('stdout', 300_010, 50)))).toBe(true);
+			expect(
+				Buffer.from(reader.read('stdout', 300_010, 50)).equals(Buffer.from(streamBytes('stdout', 300_010, 50))),
+			).toBe(true);
 		} finally {
 			reader.close();
 		}
@@ -163,11 +196,18 @@ describe('reading back part of a big chunk record (format 1: only the base64 tha
 	const BIG_SIZES = [10, 2_000_000, 1_500_001, 5, 1_200_000, 300_000, 7, 1_100_000];
 	const lines = (): string[] => {
 		const out = [encodeHeader(META)];
-		for (const [i, chunk] of chunks(BIG_SIZES).entries()) out.push(encodeEvent({type: 'chunk', chunk: {seq: i, stream: chunk.stream, tMs: i, offset: chunk.offset, bytes: chunk.bytes}}));
+		for (const [i, chunk] of chunks(BIG_SIZES).entries())
+			out.push(
+				encodeEvent({
+					type: 'chunk',
+					chunk: {seq: i, stream: chunk.stream, tMs: i, offset: chunk.offset, bytes: chunk.bytes},
+				}),
+			);
 		return out;
 	};
 
-	const total = (stream: StreamName): number => BIG_SIZES.filter((_, i) => (i % 2 === 0) === (stream === 'stdin')).reduce((a, b) => a + b, 0);
+	const total = (stream: StreamName): number =>
+		BIG_SIZES.filter((_, i) => (i % 2 === 0) === (stream === 'stdin')).reduce((a, b) => a + b, 0);
 	// stdin: 10, 1_500_001, 1_200_000, 7 (ends 2_700_018); stdout: 2_000_000, 5, 300_000, 1_100_000 (ends 3_400_005).
 	const RANGES = [
 		['stdout', 0, 100],
@@ -188,7 +228,15 @@ describe('reading back part of a big chunk record (format 1: only the base64 tha
 		['CRLF line ends', () => Buffer.from(`${lines().join('\r\n')}\r\n`)],
 		['no LF after the last record', () => Buffer.from(lines().join('\n'))],
 		// Not as encodeEvent writes a big chunk: a member after the base64. Read whole, as any other line.
-		['a member after the base64', () => Buffer.from(`${lines().map((line) => line.replace(/"\}$/, '","note":"x"}')).join('\n')}\n`)],
+		[
+			'a member after the base64',
+			() =>
+				Buffer.from(
+					`${lines()
+						.map((line) => line.replace(/"\}$/, '","note":"x"}'))
+						.join('\n')}\n`,
+				),
+		],
 	];
 
 	describe.each(variants)('%s', (name, make) => {
@@ -233,8 +281,12 @@ describe('reading back part of a big chunk record (format 1: only the base64 tha
 			expect(back.read('stdout', 0, 100)).toHaveLength(0);
 			expect(back.read('stdin', 10, 50)).toHaveLength(0);
 			// The records after them read back as ever.
-			expect(Buffer.from(back.read('stdout', 2_000_003, 50)).equals(Buffer.from(streamBytes('stdout', 2_000_003, 50)))).toBe(true);
-			expect(Buffer.from(back.read('stdin', 1_500_011, 50)).equals(Buffer.from(streamBytes('stdin', 1_500_011, 50)))).toBe(true);
+			expect(
+				Buffer.from(back.read('stdout', 2_000_003, 50)).equals(Buffer.from(streamBytes('stdout', 2_000_003, 50))),
+			).toBe(true);
+			expect(
+				Buffer.from(back.read('stdin', 1_500_011, 50)).equals(Buffer.from(streamBytes('stdin', 1_500_011, 50))),
+			).toBe(true);
 			expect(Buffer.from(back.read('stdin', 0, 10)).equals(Buffer.from(streamBytes('stdin', 0, 10)))).toBe(true);
 		} finally {
 			back.close();

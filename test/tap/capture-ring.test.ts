@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {ARENA, createRing, ENTRY, QUEUE_SLOTS, RING_RESERVE_BYTES, RingConsumer, RingProducer, URGENT_BYTES, WORKING_BYTES, type RingMemory} from '../../src/tap/capture-ring.js';
+import {
+	ARENA,
+	createRing,
+	ENTRY,
+	QUEUE_SLOTS,
+	RING_RESERVE_BYTES,
+	RingConsumer,
+	RingProducer,
+	URGENT_BYTES,
+	WORKING_BYTES,
+	type RingMemory,
+} from '../../src/tap/capture-ring.js';
 
 /** Queue slots kept for control entries (capture-ring.ts QUEUE_RESERVE, not exported). */
 const QUEUE_RESERVE = 64;
@@ -30,7 +41,12 @@ function ring(bytes = SMALL): {memory: RingMemory; producer: RingProducer; consu
 }
 
 /** Reserve, fill and publish `bytes` as a chunk of `stream` (the in-place path). @returns its position */
-function commitChunk(producer: RingProducer, stream: 'stdin' | 'stdout' | 'stderr', tMs: number, bytes: Uint8Array): number {
+function commitChunk(
+	producer: RingProducer,
+	stream: 'stdin' | 'stdout' | 'stderr',
+	tMs: number,
+	bytes: Uint8Array,
+): number {
 	const arena = ARENA[stream];
 	const position = producer.reserve(arena, bytes.length);
 	expect(position).toBeGreaterThanOrEqual(0);
@@ -39,7 +55,8 @@ function commitChunk(producer: RingProducer, stream: 'stdin' | 'stdout' | 'stder
 	return position;
 }
 
-const pattern = (length: number, seed: number): Uint8Array => Uint8Array.from({length}, (_, i) => (i * 31 + seed) & 0xff);
+const pattern = (length: number, seed: number): Uint8Array =>
+	Uint8Array.from({length}, (_, i) => (i * 31 + seed) & 0xff);
 
 describe('capture ring: layout', () => {
 	it('sizes the arenas: 2 × RING_RESERVE_BYTES at least, rounded to 8, control arena a quarter (≥ 1 MiB or the arena size)', () => {
@@ -173,7 +190,8 @@ describe('capture ring: space', () => {
 		expect(producer.arenaSize(ARENA.stdout)).toBe(size);
 		const piece = 1024 * 1024;
 		const fill = (count: number, from: number): void => {
-			for (let i = 0; i < count; i++) expect(commitChunk(producer, 'stdout', i, new Uint8Array(piece))).toBe(from + i * piece);
+			for (let i = 0; i < count; i++)
+				expect(commitChunk(producer, 'stdout', i, new Uint8Array(piece))).toBe(from + i * piece);
 		};
 		fill(WORKING_BYTES / piece, 0);
 		// The last piece is still being written to the client (so the plain restart does not apply).
@@ -324,7 +342,9 @@ describe('capture ring: space', () => {
 		expect(producer.pendingEntries).toBe(1);
 		drainAll(consumer);
 		expect(producer.reserve(ARENA.stdout, size)).toBe(size);
-		expect(producer.append(ENTRY.chunk, 'stdout', ARENA.stdout, 1, new Uint8Array(size - RING_RESERVE_BYTES))).toBe(true);
+		expect(producer.append(ENTRY.chunk, 'stdout', ARENA.stdout, 1, new Uint8Array(size - RING_RESERVE_BYTES))).toBe(
+			true,
+		);
 	});
 
 	it('frees everything once the consumer is gone, and publishes nothing more', () => {
@@ -348,7 +368,9 @@ describe('capture ring: space', () => {
 		const {producer, consumer} = ring();
 		const control = producer.arenaSize(ARENA.stderr);
 		expect(control).toBe(SMALL);
-		expect(producer.append(ENTRY.chunk, 'stderr', ARENA.stderr, 0, new Uint8Array(control - RING_RESERVE_BYTES))).toBe(true);
+		expect(producer.append(ENTRY.chunk, 'stderr', ARENA.stderr, 0, new Uint8Array(control - RING_RESERVE_BYTES))).toBe(
+			true,
+		);
 		expect(producer.append(ENTRY.chunk, 'stderr', ARENA.stderr, 1, new Uint8Array(1))).toBe(false);
 		expect(producer.append(ENTRY.mark, 'stdout', ARENA.stderr, 2, pattern(RING_RESERVE_BYTES - 1, 6), true)).toBe(true);
 		expect(producer.append(ENTRY.exit, 'stdout', ARENA.stderr, 3, Uint8Array.of(0x31), true)).toBe(true);
@@ -367,13 +389,16 @@ describe('capture ring: space', () => {
 		expect(chunks).toBe(QUEUE_SLOTS - QUEUE_RESERVE);
 		expect(producer.commit(ENTRY.chunk, 'stdout', ARENA.stdout, 0, producer.reserve(ARENA.stdout, 1), 1)).toBe(false);
 		let controls = 0;
-		while (producer.append(ENTRY.mark, 'stdout', ARENA.stderr, controls, Uint8Array.of(controls & 0xff), true)) controls++;
+		while (producer.append(ENTRY.mark, 'stdout', ARENA.stderr, controls, Uint8Array.of(controls & 0xff), true))
+			controls++;
 		expect(controls).toBe(QUEUE_RESERVE);
 		expect(producer.pendingEntries).toBe(QUEUE_SLOTS);
 		expect(producer.commit(ENTRY.close, 'stdout', ARENA.stderr, 0, 0, 0, true)).toBe(false);
 		const seen = drainAll(consumer);
 		expect(seen.length).toBe(QUEUE_SLOTS);
-		expect(seen.slice(0, chunks).every((e, i) => e.kind === ENTRY.chunk && e.tMs === i && e.payload.length === 0)).toBe(true);
+		expect(seen.slice(0, chunks).every((e, i) => e.kind === ENTRY.chunk && e.tMs === i && e.payload.length === 0)).toBe(
+			true,
+		);
 		expect(seen.slice(chunks).map((e) => e.payload[0])).toEqual(Array.from({length: QUEUE_RESERVE}, (_, i) => i));
 		expect(producer.pendingEntries).toBe(0);
 		// The slots come around again.
@@ -384,7 +409,13 @@ describe('capture ring: space', () => {
 
 /** One step of the producer/consumer model. */
 type Step =
-	| {readonly op: 'put'; readonly arena: 0 | 1; readonly length: number; readonly publish: boolean; readonly write: boolean}
+	| {
+			readonly op: 'put';
+			readonly arena: 0 | 1;
+			readonly length: number;
+			readonly publish: boolean;
+			readonly write: boolean;
+	  }
 	| {readonly op: 'endWrite'; readonly arena: 0 | 1}
 	| {readonly op: 'drain'};
 
@@ -396,80 +427,105 @@ describe('capture ring: property', () => {
 	it('the same on an arena larger than WORKING_BYTES (the producer goes back to the start early)', () => {
 		// Pieces up to 2 MiB so that 120 steps go past WORKING_BYTES and around; bytes filled with one
 		// value per piece (cheap), distinct from its neighbours.
-		checkRingProperty(2 * WORKING_BYTES, 2 * 1024 * 1024, 40, (length, serial) => new Uint8Array(length).fill((serial % 251) + 1));
+		checkRingProperty(2 * WORKING_BYTES, 2 * 1024 * 1024, 40, (length, serial) =>
+			new Uint8Array(length).fill((serial % 251) + 1),
+		);
 	});
 });
 
 /** The ring property over random puts (published or claimed, written or not), write ends and drains. */
-function checkRingProperty(ringBytes: number, maxLength: number, numRuns: number, makeBytes: (length: number, serial: number) => Uint8Array): void {
-		const step: fc.Arbitrary<Step> = fc.oneof(
-			{weight: 6, arbitrary: fc.record({op: fc.constant('put' as const), arena: fc.constantFrom(0 as const, 1 as const), length: fc.oneof(fc.integer({min: 0, max: 200}), fc.integer({min: 1, max: maxLength})), publish: fc.boolean(), write: fc.boolean()})},
-			{weight: 2, arbitrary: fc.record({op: fc.constant('endWrite' as const), arena: fc.constantFrom(0 as const, 1 as const)})},
-			{weight: 2, arbitrary: fc.record({op: fc.constant('drain' as const)})},
-		);
-		fc.assert(
-			fc.property(fc.array(step, {maxLength: 120}), (steps) => {
-				const {producer, consumer} = ring(ringBytes);
-				const size = producer.arenaSize(0);
-				/** Published and not consumed, and written and not ended: [arena offset, length, bytes]. */
-				const unconsumed: {arena: number; at: number; length: number; bytes: Uint8Array; tMs: number}[] = [];
-				const inFlight: {at: number; length: number; bytes: Uint8Array}[][] = [[], []];
-				let serial = 0;
-				const overlaps = (arena: number, at: number, length: number): boolean => {
-					const hit = (other: {at: number; length: number}): boolean => length > 0 && other.length > 0 && at < other.at + other.length && other.at < at + length;
-					return unconsumed.some((u) => u.arena === arena && hit(u)) || inFlight[arena]!.some(hit);
-				};
+function checkRingProperty(
+	ringBytes: number,
+	maxLength: number,
+	numRuns: number,
+	makeBytes: (length: number, serial: number) => Uint8Array,
+): void {
+	const step: fc.Arbitrary<Step> = fc.oneof(
+		{
+			weight: 6,
+			arbitrary: fc.record({
+				op: fc.constant('put' as const),
+				arena: fc.constantFrom(0 as const, 1 as const),
+				length: fc.oneof(fc.integer({min: 0, max: 200}), fc.integer({min: 1, max: maxLength})),
+				publish: fc.boolean(),
+				write: fc.boolean(),
+			}),
+		},
+		{
+			weight: 2,
+			arbitrary: fc.record({op: fc.constant('endWrite' as const), arena: fc.constantFrom(0 as const, 1 as const)}),
+		},
+		{weight: 2, arbitrary: fc.record({op: fc.constant('drain' as const)})},
+	);
+	fc.assert(
+		fc.property(fc.array(step, {maxLength: 120}), (steps) => {
+			const {producer, consumer} = ring(ringBytes);
+			const size = producer.arenaSize(0);
+			/** Published and not consumed, and written and not ended: [arena offset, length, bytes]. */
+			const unconsumed: {arena: number; at: number; length: number; bytes: Uint8Array; tMs: number}[] = [];
+			const inFlight: {at: number; length: number; bytes: Uint8Array}[][] = [[], []];
+			let serial = 0;
+			const overlaps = (arena: number, at: number, length: number): boolean => {
+				const hit = (other: {at: number; length: number}): boolean =>
+					length > 0 && other.length > 0 && at < other.at + other.length && other.at < at + length;
+				return unconsumed.some((u) => u.arena === arena && hit(u)) || inFlight[arena]!.some(hit);
+			};
 
-				const checkDrain = (): void => {
-					const seen = drainAll(consumer);
-					expect(seen.map((e) => e.tMs)).toEqual(unconsumed.map((u) => u.tMs));
-					seen.forEach((e, i) => {
-						expect(Buffer.from(e.payload).equals(Buffer.from(unconsumed[i]!.bytes))).toBe(true);
-					});
-					unconsumed.length = 0;
-				};
+			const checkDrain = (): void => {
+				const seen = drainAll(consumer);
+				expect(seen.map((e) => e.tMs)).toEqual(unconsumed.map((u) => u.tMs));
+				seen.forEach((e, i) => {
+					expect(Buffer.from(e.payload).equals(Buffer.from(unconsumed[i]!.bytes))).toBe(true);
+				});
+				unconsumed.length = 0;
+			};
 
-				for (const s of steps) {
-					if (s.op === 'drain') {
-						checkDrain();
-					} else if (s.op === 'endWrite') {
-						const write = inFlight[s.arena]!.shift();
-						if (write === undefined) continue;
-						// The bytes were still there for the whole write.
-						expect(Buffer.from(producer.view(s.arena, write.at, write.length)).equals(Buffer.from(write.bytes))).toBe(true);
-						producer.endWrite(s.arena);
+			for (const s of steps) {
+				if (s.op === 'drain') {
+					checkDrain();
+				} else if (s.op === 'endWrite') {
+					const write = inFlight[s.arena]!.shift();
+					if (write === undefined) continue;
+					// The bytes were still there for the whole write.
+					expect(Buffer.from(producer.view(s.arena, write.at, write.length)).equals(Buffer.from(write.bytes))).toBe(
+						true,
+					);
+					producer.endWrite(s.arena);
+				} else {
+					const position = producer.reserve(s.arena, s.length);
+					if (position < 0) {
+						// Nothing in use at all: everything that fits the arena must fit.
+						if (unconsumed.length === 0 && inFlight[s.arena]!.length === 0) expect(s.length).toBeGreaterThan(size);
+						continue;
+					}
+
+					const at = position % size;
+					expect(at + s.length).toBeLessThanOrEqual(size);
+					expect(overlaps(s.arena, at, s.length)).toBe(false);
+					const bytes = makeBytes(s.length, serial);
+					const tMs = serial++;
+					producer.view(s.arena, position, s.length).set(bytes);
+					if (s.write) {
+						producer.beginWrite(s.arena, position);
+						inFlight[s.arena]!.push({at, length: s.length, bytes});
+					}
+
+					if (
+						s.publish &&
+						producer.commit(ENTRY.chunk, s.arena === 0 ? 'stdin' : 'stdout', s.arena, tMs, position, s.length)
+					) {
+						unconsumed.push({arena: s.arena, at, length: s.length, bytes, tMs});
 					} else {
-						const position = producer.reserve(s.arena, s.length);
-						if (position < 0) {
-							// Nothing in use at all: everything that fits the arena must fit.
-							if (unconsumed.length === 0 && inFlight[s.arena]!.length === 0) expect(s.length).toBeGreaterThan(size);
-							continue;
-						}
-
-						const at = position % size;
-						expect(at + s.length).toBeLessThanOrEqual(size);
-						expect(overlaps(s.arena, at, s.length)).toBe(false);
-						const bytes = makeBytes(s.length, serial);
-						const tMs = serial++;
-						producer.view(s.arena, position, s.length).set(bytes);
-						if (s.write) {
-							producer.beginWrite(s.arena, position);
-							inFlight[s.arena]!.push({at, length: s.length, bytes});
-						}
-
-						if (s.publish && producer.commit(ENTRY.chunk, s.arena === 0 ? 'stdin' : 'stdout', s.arena, tMs, position, s.length)) {
-							unconsumed.push({arena: s.arena, at, length: s.length, bytes, tMs});
-						} else {
-							producer.claim(s.arena, position, s.length);
-						}
+						producer.claim(s.arena, position, s.length);
 					}
 				}
+			}
 
-				checkDrain();
-				expect(producer.pendingBytes).toBe(0);
-			}),
-			{numRuns},
-		);
+			checkDrain();
+			expect(producer.pendingBytes).toBe(0);
+		}),
+		{numRuns},
+	);
 }
 
 describe('capture ring: wake-ups', () => {
@@ -484,9 +540,15 @@ describe('capture ring: wake-ups', () => {
 			return performance.now() - start;
 		};
 
-		expect(await elapsed(() => producer.append(ENTRY.chunk, 'stdin', ARENA.stdin, 0, new Uint8Array(100)))).toBeGreaterThanOrEqual(390);
-		expect(await elapsed(() => producer.append(ENTRY.chunk, 'stdin', ARENA.stdin, 0, new Uint8Array(URGENT_BYTES)))).toBeLessThan(200);
-		expect(await elapsed(() => producer.append(ENTRY.close, 'stdout', ARENA.stderr, 0, new Uint8Array(0), true))).toBeLessThan(200);
+		expect(
+			await elapsed(() => producer.append(ENTRY.chunk, 'stdin', ARENA.stdin, 0, new Uint8Array(100))),
+		).toBeGreaterThanOrEqual(390);
+		expect(
+			await elapsed(() => producer.append(ENTRY.chunk, 'stdin', ARENA.stdin, 0, new Uint8Array(URGENT_BYTES))),
+		).toBeLessThan(200);
+		expect(
+			await elapsed(() => producer.append(ENTRY.close, 'stdout', ARENA.stderr, 0, new Uint8Array(0), true)),
+		).toBeLessThan(200);
 	});
 
 	it('returns at once from a nap when a megabyte is already pending', async () => {

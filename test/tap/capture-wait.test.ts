@@ -56,7 +56,13 @@ function records(file: string): {problems: unknown[]; events: unknown[]; end: Ca
 	const decoded = decodeCapture(readFileSync(file));
 	return {
 		problems: decoded.problems,
-		events: decoded.events.map((e) => (e.type === 'chunk' ? ['chunk', e.chunk.stream, e.chunk.offset, e.chunk.tMs, digest(e.chunk.bytes), e.chunk.bytes.length] : e.type === 'mark' ? ['mark', e.mark] : [e.type])),
+		events: decoded.events.map((e) =>
+			e.type === 'chunk'
+				? ['chunk', e.chunk.stream, e.chunk.offset, e.chunk.tMs, digest(e.chunk.bytes), e.chunk.bytes.length]
+				: e.type === 'mark'
+					? ['mark', e.mark]
+					: [e.type],
+		),
 		end: decoded.end,
 	};
 }
@@ -97,7 +103,15 @@ describe('CaptureWriter: a source waits for room (tap --capture-wait)', () => {
 	it('pauses the source while the ring is full and resumes it once the writer made room; every byte is recorded, in order', async () => {
 		const file = path.join(dir, 'a.ndjson');
 		const warnings: string[] = [];
-		const writer = CaptureWriter.start({path: file, onWarning: (m) => warnings.push(m), ringBytes: 2 * RING_RESERVE_BYTES, waitMs: 60_000, now, workerUrl: heldWorker, lingerMs: 10});
+		const writer = CaptureWriter.start({
+			path: file,
+			onWarning: (m) => warnings.push(m),
+			ringBytes: 2 * RING_RESERVE_BYTES,
+			waitMs: 60_000,
+			now,
+			workerUrl: heldWorker,
+			lingerMs: 10,
+		});
 		writer.header(META);
 		const resumed: string[] = [];
 		const first = noise(48 * KIB, 1);
@@ -140,13 +154,23 @@ describe('CaptureWriter: a source waits for room (tap --capture-wait)', () => {
 				stalls: {count: 2, totalMs: 500, longestMs: 250, timedOut: 0},
 			},
 		});
-		expect(warnings).toEqual([`reading paused 2 times for the capture to catch up (500 ms in all, longest 250 ms; --capture-wait 60000 ms each at most) (${file})`]);
+		expect(warnings).toEqual([
+			`reading paused 2 times for the capture to catch up (500 ms in all, longest 250 ms; --capture-wait 60000 ms each at most) (${file})`,
+		]);
 	});
 
 	it('a wait that reaches the limit: the read becomes a gap of its exact bytes, the stream stops waiting until a read is recorded again', async () => {
 		const file = path.join(dir, 'b.ndjson');
 		const warnings: string[] = [];
-		const writer = CaptureWriter.start({path: file, onWarning: (m) => warnings.push(m), ringBytes: 2 * RING_RESERVE_BYTES, waitMs: 500, now, workerUrl: heldWorker, lingerMs: 10});
+		const writer = CaptureWriter.start({
+			path: file,
+			onWarning: (m) => warnings.push(m),
+			ringBytes: 2 * RING_RESERVE_BYTES,
+			waitMs: 500,
+			now,
+			workerUrl: heldWorker,
+			lingerMs: 10,
+		});
 		writer.header(META);
 		const resumed: number[] = [];
 		const pieces = [1, 2, 3, 4, 5].map((seed) => noise(48 * KIB, seed));
@@ -180,17 +204,38 @@ describe('CaptureWriter: a source waits for room (tap --capture-wait)', () => {
 			['chunk', 'stdout', 144 * KIB, 4, digest(pieces[3]!), 48 * KIB],
 		]);
 		expect(result.events.slice(4)).toEqual([['chunk', 'stdout', 192 * KIB, 5, digest(pieces[4]!), 48 * KIB], ['exit']]);
-		expect(result.end).toMatchObject({complete: false, recorded: {stdout: 144 * KIB}, missing: {stdin: 0, stdout: 96 * KIB, stderr: 0}, gaps: 2});
+		expect(result.end).toMatchObject({
+			complete: false,
+			recorded: {stdout: 144 * KIB},
+			missing: {stdin: 0, stdout: 96 * KIB, stderr: 0},
+			gaps: 2,
+		});
 		// The first wait ran out at 500 ms; the fifth read waited only if the worker had not consumed the fourth yet.
-		expect(result.end?.stalls).toEqual(fifth ? {count: 1, totalMs: 500, longestMs: 500, timedOut: 1} : {count: 2, totalMs: 500, longestMs: 500, timedOut: 1});
-		expect(warnings[0]).toMatch(/^the capture fell \d+ bytes behind forwarding \(MCP_WIRE_CAPTURE_LAG_MB\) and did not catch up within --capture-wait 500 ms; reads it has no room for are not recorded/);
-		expect(warnings.at(-1)).toBe(`the capture is incomplete: ${96 * KIB} bytes of stdout not recorded (gap records mark them) (${file})`);
+		expect(result.end?.stalls).toEqual(
+			fifth
+				? {count: 1, totalMs: 500, longestMs: 500, timedOut: 1}
+				: {count: 2, totalMs: 500, longestMs: 500, timedOut: 1},
+		);
+		expect(warnings[0]).toMatch(
+			/^the capture fell \d+ bytes behind forwarding \(MCP_WIRE_CAPTURE_LAG_MB\) and did not catch up within --capture-wait 500 ms; reads it has no room for are not recorded/,
+		);
+		expect(warnings.at(-1)).toBe(
+			`the capture is incomplete: ${96 * KIB} bytes of stdout not recorded (gap records mark them) (${file})`,
+		);
 	});
 
 	it('--capture-wait 0: a read that does not fit is a gap at once, nothing pauses and no wait is recorded (the behaviour before waits)', async () => {
 		const file = path.join(dir, 'c.ndjson');
 		const warnings: string[] = [];
-		const writer = CaptureWriter.start({path: file, onWarning: (m) => warnings.push(m), ringBytes: 2 * RING_RESERVE_BYTES, waitMs: 0, now, workerUrl: heldWorker, lingerMs: 10});
+		const writer = CaptureWriter.start({
+			path: file,
+			onWarning: (m) => warnings.push(m),
+			ringBytes: 2 * RING_RESERVE_BYTES,
+			waitMs: 0,
+			now,
+			workerUrl: heldWorker,
+			lingerMs: 10,
+		});
 		writer.header(META);
 		const resumed: number[] = [];
 		const pieces = [1, 2].map((seed) => noise(48 * KIB, seed));
@@ -207,125 +252,168 @@ describe('CaptureWriter: a source waits for room (tap --capture-wait)', () => {
 			['mark', {type: 'gap', stream: 'stdout', offset: 48 * KIB, length: 48 * KIB, reason: 'lag', tMs: 2}],
 			['exit'],
 		]);
-		expect(result.end).toEqual({complete: false, recorded: {stdin: 0, stdout: 48 * KIB, stderr: 0}, missing: {stdin: 0, stdout: 48 * KIB, stderr: 0}, gaps: 1});
+		expect(result.end).toEqual({
+			complete: false,
+			recorded: {stdin: 0, stdout: 48 * KIB, stderr: 0},
+			missing: {stdin: 0, stdout: 48 * KIB, stderr: 0},
+			gaps: 1,
+		});
 		expect(warnings).toHaveLength(2);
-		expect(warnings[0]).toMatch(/^the capture fell \d+ bytes behind forwarding \(MCP_WIRE_CAPTURE_LAG_MB\); reads it has no room for are not recorded \(a gap record marks them\) until it catches up; forwarding goes on \(.*c\.ndjson\)$/);
-	});
-
-	it('a read in place that waits behind another stream: the next read does not go into the ring region its copy is written to (real server, runTap)', {timeout: 120_000}, async () => {
-		// The server floods stderr first (the held writer leaves it waiting, stderr paused), then writes
-		// random bytes to stdout: its first read waits behind the stderr read (the file keeps the order), so
-		// it is copied into the stdout arena later, while its source is paused. Node asks for the buffer of
-		// the next read right after each read: that buffer must not be a region of the same arena, or the
-		// kernel reads into the copy before the writer wrote it. (Honest limit: the overlap needs the
-		// writer still behind on that arena when the copy goes in, a timing this test does not force; it
-		// did not fail on the code without the guard. `MCP_WIRE_CAPTURE_LAG_MB=1 node
-		// bench/tap-concurrent.mjs --taps 10 --mb 16` showed it: 1 record with other bytes, none with it.)
-		const server = path.join(dir, 'server.sh');
-		writeFileSync(server, 'head -c 2097152 /dev/zero >&2 &\nsleep 1\nhead -c 786432 /dev/urandom\nwait\n');
-		const received: Buffer[] = [];
-		const stdout = new Writable({
-			write(chunk: Buffer, _encoding, callback) {
-				received.push(Buffer.from(chunk));
-				callback();
-			},
-		});
-		const stderr = new Writable({
-			write(_chunk: Buffer, _encoding, callback) {
-				callback();
-			},
-		});
-		const file = path.join(dir, 'order.ndjson');
-		const tapped = runTap({
-			command: ['sh', server],
-			env: process.env,
-			io: {stdin: Readable.from([]), stdout, stderr},
-			clock: createClock(),
-			forwardSignals: false,
-			captureCloseMs: 30_000,
-			capture: {
-				start: (warn) => CaptureWriter.start({path: file, onWarning: warn, ringBytes: 1024 * KIB, waitMs: 60_000, workerUrl: heldWorker, lingerMs: 10}),
-				meta: (pid) => ({...META, ...(pid === undefined ? {} : {pid})}),
-			},
-		});
-		await until(() => received.length > 0, 60_000);
-		await sleep(200);
-		writeFileSync(release, '');
-		const result = await tapped;
-		expect(result.exitCode).toBe(0);
-		const forwarded = Buffer.concat(received);
-		expect(forwarded.length).toBe(786_432);
-		const decoded = decodeCapture(readFileSync(file));
-		expect(decoded.problems).toEqual([]);
-		expect(decoded.end).toMatchObject({complete: true, recorded: {stdout: 786_432, stderr: 2_097_152}, gaps: 0});
-		let at = 0;
-		for (const event of decoded.events) {
-			if (event.type !== 'chunk' || event.chunk.stream !== 'stdout') continue;
-			expect(event.chunk.offset).toBe(at);
-			expect(digest(event.chunk.bytes), `stdout bytes ${at}..${at + event.chunk.bytes.length}`).toBe(digest(forwarded.subarray(at, at + event.chunk.bytes.length)));
-			at += event.chunk.bytes.length;
-		}
-
-		expect(at).toBe(786_432);
-	});
-
-	it('a real server through runTap with the writer held: its stdout stops at the ring size plus one read, then all of it is forwarded and captured', {timeout: 120_000}, async () => {
-		const total = 8 * 1024 * KIB;
-		const ringBytes = 1024 * KIB;
-		const server = path.join(dir, 'server.mjs');
-		writeFileSync(
-			server,
-			// 8 MiB of deterministic bytes, written with backpressure.
-			`let x = 7; const data = Buffer.alloc(${total}); for (let i = 0; i < data.length; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; data[i] = x & 0xff; }\n` +
-				`let at = 0; const pump = () => { while (at < data.length) { const piece = data.subarray(at, at + 65536); at += piece.length; if (!process.stdout.write(piece)) { process.stdout.once('drain', pump); return; } } }; pump();\n`,
+		expect(warnings[0]).toMatch(
+			/^the capture fell \d+ bytes behind forwarding \(MCP_WIRE_CAPTURE_LAG_MB\); reads it has no room for are not recorded \(a gap record marks them\) until it catches up; forwarding goes on \(.*c\.ndjson\)$/,
 		);
-		const expected = noise(total, 7);
-		let received = 0;
-		const hash = createHash('sha256');
-		const stdout = new Writable({
-			write(chunk: Buffer, _encoding, callback) {
-				received += chunk.length;
-				hash.update(chunk);
-				callback();
-			},
-		});
-		let stderr = '';
-		const stderrSink = new Writable({
-			write(chunk: Buffer, _encoding, callback) {
-				stderr += chunk.toString();
-				callback();
-			},
-		});
-		const file = path.join(dir, 'tap.ndjson');
-		const tapped = runTap({
-			command: ['node', server],
-			env: process.env,
-			io: {stdin: Readable.from([]), stdout, stderr: stderrSink},
-			clock: createClock(),
-			forwardSignals: false,
-			captureCloseMs: 30_000,
-			capture: {
-				start: (warn) => CaptureWriter.start({path: file, onWarning: warn, ringBytes, waitMs: 60_000, workerUrl: heldWorker, lingerMs: 10}),
-				meta: (pid) => ({...META, ...(pid === undefined ? {} : {pid})}),
-			},
-		});
-		// While the writer is held, forwarding stops at what the ring holds plus the one read that did not fit.
-		await until(() => received >= ringBytes - 256 * KIB, 60_000);
-		await sleep(500);
-		const whileHeld = received;
-		expect(whileHeld).toBeLessThanOrEqual(ringBytes + 256 * KIB);
-		writeFileSync(release, '');
-		const result = await tapped;
-		expect(result.exitCode).toBe(0);
-		expect(received).toBe(total);
-		expect(hash.digest('hex')).toBe(digest(expected));
-		const decoded = decodeCapture(readFileSync(file));
-		expect(decoded.problems).toEqual([]);
-		expect(decoded.end).toMatchObject({complete: true, recorded: {stdout: total}, missing: {stdin: 0, stdout: 0, stderr: 0}, gaps: 0, stalls: {timedOut: 0}});
-		expect(decoded.end?.stalls?.count).toBeGreaterThanOrEqual(1);
-		// The capture holds the stream exactly.
-		const bytes = Buffer.concat(decoded.events.flatMap((e) => (e.type === 'chunk' && e.chunk.stream === 'stdout' ? [e.chunk.bytes] : [])));
-		expect(digest(bytes)).toBe(digest(expected));
-		expect(stderr).toMatch(/^mcp-wire: warning: reading paused \d+ times? for the capture to catch up \(\d+ ms in all, longest \d+ ms; --capture-wait 60000 ms each at most\) \(.*tap\.ndjson\)\n$/);
 	});
+
+	it(
+		'a read in place that waits behind another stream: the next read does not go into the ring region its copy is written to (real server, runTap)',
+		{timeout: 120_000},
+		async () => {
+			// The server floods stderr first (the held writer leaves it waiting, stderr paused), then writes
+			// random bytes to stdout: its first read waits behind the stderr read (the file keeps the order), so
+			// it is copied into the stdout arena later, while its source is paused. Node asks for the buffer of
+			// the next read right after each read: that buffer must not be a region of the same arena, or the
+			// kernel reads into the copy before the writer wrote it. (Honest limit: the overlap needs the
+			// writer still behind on that arena when the copy goes in, a timing this test does not force; it
+			// did not fail on the code without the guard. `MCP_WIRE_CAPTURE_LAG_MB=1 node
+			// bench/tap-concurrent.mjs --taps 10 --mb 16` showed it: 1 record with other bytes, none with it.)
+			const server = path.join(dir, 'server.sh');
+			writeFileSync(server, 'head -c 2097152 /dev/zero >&2 &\nsleep 1\nhead -c 786432 /dev/urandom\nwait\n');
+			const received: Buffer[] = [];
+			const stdout = new Writable({
+				write(chunk: Buffer, _encoding, callback) {
+					received.push(Buffer.from(chunk));
+					callback();
+				},
+			});
+			const stderr = new Writable({
+				write(_chunk: Buffer, _encoding, callback) {
+					callback();
+				},
+			});
+			const file = path.join(dir, 'order.ndjson');
+			const tapped = runTap({
+				command: ['sh', server],
+				env: process.env,
+				io: {stdin: Readable.from([]), stdout, stderr},
+				clock: createClock(),
+				forwardSignals: false,
+				captureCloseMs: 30_000,
+				capture: {
+					start: (warn) =>
+						CaptureWriter.start({
+							path: file,
+							onWarning: warn,
+							ringBytes: 1024 * KIB,
+							waitMs: 60_000,
+							workerUrl: heldWorker,
+							lingerMs: 10,
+						}),
+					meta: (pid) => ({...META, ...(pid === undefined ? {} : {pid})}),
+				},
+			});
+			await until(() => received.length > 0, 60_000);
+			await sleep(200);
+			writeFileSync(release, '');
+			const result = await tapped;
+			expect(result.exitCode).toBe(0);
+			const forwarded = Buffer.concat(received);
+			expect(forwarded.length).toBe(786_432);
+			const decoded = decodeCapture(readFileSync(file));
+			expect(decoded.problems).toEqual([]);
+			expect(decoded.end).toMatchObject({complete: true, recorded: {stdout: 786_432, stderr: 2_097_152}, gaps: 0});
+			let at = 0;
+			for (const event of decoded.events) {
+				if (event.type !== 'chunk' || event.chunk.stream !== 'stdout') continue;
+				expect(event.chunk.offset).toBe(at);
+				expect(digest(event.chunk.bytes), `stdout bytes ${at}..${at + event.chunk.bytes.length}`).toBe(
+					digest(forwarded.subarray(at, at + event.chunk.bytes.length)),
+				);
+				at += event.chunk.bytes.length;
+			}
+
+			expect(at).toBe(786_432);
+		},
+	);
+
+	it(
+		'a real server through runTap with the writer held: its stdout stops at the ring size plus one read, then all of it is forwarded and captured',
+		{timeout: 120_000},
+		async () => {
+			const total = 8 * 1024 * KIB;
+			const ringBytes = 1024 * KIB;
+			const server = path.join(dir, 'server.mjs');
+			writeFileSync(
+				server,
+				// 8 MiB of deterministic bytes, written with backpressure.
+				`let x = 7; const data = Buffer.alloc(${total}); for (let i = 0; i < data.length; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; data[i] = x & 0xff; }\n` +
+					`let at = 0; const pump = () => { while (at < data.length) { const piece = data.subarray(at, at + 65536); at += piece.length; if (!process.stdout.write(piece)) { process.stdout.once('drain', pump); return; } } }; pump();\n`,
+			);
+			const expected = noise(total, 7);
+			let received = 0;
+			const hash = createHash('sha256');
+			const stdout = new Writable({
+				write(chunk: Buffer, _encoding, callback) {
+					received += chunk.length;
+					hash.update(chunk);
+					callback();
+				},
+			});
+			let stderr = '';
+			const stderrSink = new Writable({
+				write(chunk: Buffer, _encoding, callback) {
+					stderr += chunk.toString();
+					callback();
+				},
+			});
+			const file = path.join(dir, 'tap.ndjson');
+			const tapped = runTap({
+				command: ['node', server],
+				env: process.env,
+				io: {stdin: Readable.from([]), stdout, stderr: stderrSink},
+				clock: createClock(),
+				forwardSignals: false,
+				captureCloseMs: 30_000,
+				capture: {
+					start: (warn) =>
+						CaptureWriter.start({
+							path: file,
+							onWarning: warn,
+							ringBytes,
+							waitMs: 60_000,
+							workerUrl: heldWorker,
+							lingerMs: 10,
+						}),
+					meta: (pid) => ({...META, ...(pid === undefined ? {} : {pid})}),
+				},
+			});
+			// While the writer is held, forwarding stops at what the ring holds plus the one read that did not fit.
+			await until(() => received >= ringBytes - 256 * KIB, 60_000);
+			await sleep(500);
+			const whileHeld = received;
+			expect(whileHeld).toBeLessThanOrEqual(ringBytes + 256 * KIB);
+			writeFileSync(release, '');
+			const result = await tapped;
+			expect(result.exitCode).toBe(0);
+			expect(received).toBe(total);
+			expect(hash.digest('hex')).toBe(digest(expected));
+			const decoded = decodeCapture(readFileSync(file));
+			expect(decoded.problems).toEqual([]);
+			expect(decoded.end).toMatchObject({
+				complete: true,
+				recorded: {stdout: total},
+				missing: {stdin: 0, stdout: 0, stderr: 0},
+				gaps: 0,
+				stalls: {timedOut: 0},
+			});
+			expect(decoded.end?.stalls?.count).toBeGreaterThanOrEqual(1);
+			// The capture holds the stream exactly.
+			const bytes = Buffer.concat(
+				decoded.events.flatMap((e) => (e.type === 'chunk' && e.chunk.stream === 'stdout' ? [e.chunk.bytes] : [])),
+			);
+			expect(digest(bytes)).toBe(digest(expected));
+			expect(stderr).toMatch(
+				/^mcp-wire: warning: reading paused \d+ times? for the capture to catch up \(\d+ ms in all, longest \d+ ms; --capture-wait 60000 ms each at most\) \(.*tap\.ndjson\)\n$/,
+			);
+		},
+	);
 });

@@ -4,7 +4,10 @@ import {createClock, isoTime} from '../../src/tap/clock.js';
 
 describe('isoTime', () => {
 	it('is Date#toISOString for whole epoch milliseconds of years 0 to 9999', () => {
-		for (const ms of [0, -1, 1, 951_782_400_000 /* 2000-02-29 */, 4_107_542_399_999 /* 2100-02-28T23:59:59.999 */, -62_167_219_200_000 /* 0000-01-01 */, 253_402_300_799_999 /* 9999-12-31T23:59:59.999 */]) {
+		for (const ms of [
+			0, -1, 1, 951_782_400_000 /* 2000-02-29 */, 4_107_542_399_999 /* 2100-02-28T23:59:59.999 */,
+			-62_167_219_200_000 /* 0000-01-01 */, 253_402_300_799_999 /* 9999-12-31T23:59:59.999 */,
+		]) {
 			expect(isoTime(ms), String(ms)).toBe(new Date(ms).toISOString());
 		}
 		fc.assert(

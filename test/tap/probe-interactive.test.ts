@@ -18,9 +18,15 @@ function server(name: string, source: string): string {
 }
 
 /** Writes a log notification to stderr (the wrong stream): message-on-stderr, an end-of-session check. */
-const MESSAGE_ON_STDERR = server('message-on-stderr', `process.stderr.write(JSON.stringify({jsonrpc: '2.0', method: 'notifications/message', params: {level: 'info', data: 'ready'}}) + '\\n');\n${SERVERS.healthy}`);
+const MESSAGE_ON_STDERR = server(
+	'message-on-stderr',
+	`process.stderr.write(JSON.stringify({jsonrpc: '2.0', method: 'notifications/message', params: {level: 'info', data: 'ready'}}) + '\\n');\n${SERVERS.healthy}`,
+);
 /** Healthy, but exits 200 ms after its first ping (the probe's last scripted request). */
-const EXITS_AFTER_PING = server('exits-after-ping', `${SERVERS.healthy}\nprocess.stdin.on('data', (d) => { if (d.toString().includes('"ping"')) setTimeout(() => process.exit(0), 200); });`);
+const EXITS_AFTER_PING = server(
+	'exits-after-ping',
+	`${SERVERS.healthy}\nprocess.stdin.on('data', (d) => { if (d.toString().includes('"ping"')) setTimeout(() => process.exit(0), 200); });`,
+);
 
 function interactive(command: string, extra: Partial<ProbeOptions> = {}) {
 	let release!: () => void;
@@ -38,7 +44,15 @@ function interactive(command: string, extra: Partial<ProbeOptions> = {}) {
 		timeoutMs: 20_000,
 		interactive: {hold, onReady},
 		createSession: (init) => {
-			const meta: SessionMeta = {tool: {name: 'mcp-wire', version: '0.1.0'}, node: process.version, platform: process.platform, command: ['node', command], envMode: 'sdk-default', startedAt: init.startedAt, mode: 'probe'};
+			const meta: SessionMeta = {
+				tool: {name: 'mcp-wire', version: '0.1.0'},
+				node: process.version,
+				platform: process.platform,
+				command: ['node', command],
+				envMode: 'sdk-default',
+				startedAt: init.startedAt,
+				mode: 'probe',
+			};
 			const created = new Session(meta);
 			if (init.purpose === 'probe') session = created;
 			return created;
@@ -66,7 +80,8 @@ describe('runProbe, interactive (the TUI holds the server)', () => {
 		const run = interactive(EXITS_AFTER_PING);
 		const send = await run.ready;
 		const deadline = Date.now() + 10_000;
-		while (run.session().getSnapshot().exit === undefined && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+		while (run.session().getSnapshot().exit === undefined && Date.now() < deadline)
+			await new Promise((resolve) => setTimeout(resolve, 50));
 		expect(run.session().getSnapshot().exit).toBeDefined();
 		const before = run.session().streamLength('stdin');
 		expect(send('ping')).toBe(false);
@@ -80,10 +95,13 @@ describe('runProbe, interactive (the TUI holds the server)', () => {
 		const slow = server('slow-init', `process.env.INIT_DELAY_MS = '60000';\n${SERVERS.healthy}`);
 		const run = interactive(slow, {signal: abort.signal});
 		const deadline = Date.now() + 15_000;
-		while ((run.session?.() === undefined || run.session().streamLength('stdin') === 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+		while ((run.session?.() === undefined || run.session().streamLength('stdin') === 0) && Date.now() < deadline)
+			await new Promise((resolve) => setTimeout(resolve, 50));
 		abort.abort();
 		const result = await run.done;
-		const marks = result.session.getSnapshot().marks.map((mark) => (mark.type === 'phase' ? `phase:${mark.name}` : mark.type));
+		const marks = result.session
+			.getSnapshot()
+			.marks.map((mark) => (mark.type === 'phase' ? `phase:${mark.name}` : mark.type));
 		expect(marks).toContain(`phase:${USER_STOP_PHASE}`);
 		expect(codes(result.session)).not.toContain('unanswered-request');
 		expect(result.summary.verdict).toBe('ok');

@@ -10,7 +10,9 @@ afterEach(() => vi.restoreAllMocks());
 describe('loadFullSdkSchemas', () => {
 	it('loads the built checks (dist/bundle/sdk-schemas.cjs)', () => {
 		const schemas = loadFullSdkSchemas();
-		expect(schemas.result('tools/list', '2025-06-18', {tools: [{name: 't', inputSchema: {type: 'array'}}]})?.[0]?.path).toBe('tools.0.inputSchema.type');
+		expect(
+			schemas.result('tools/list', '2025-06-18', {tools: [{name: 't', inputSchema: {type: 'array'}}]})?.[0]?.path,
+		).toBe('tools.0.inputSchema.type');
 	});
 
 	it('a missing script: a BrokenInstallError naming the file, which the CLI prints as one line (exit code 70)', () => {
@@ -28,6 +30,8 @@ describe('loadFullSdkSchemas', () => {
 			return true;
 		});
 		expect(handleError(thrown)).toBe(70);
-		expect(written).toEqual(["mcp-wire: cannot load the TS SDK checks (/nonexistent/dist/bundle/sdk-schemas.cjs: missing): mcp-wire's install is incomplete; reinstall it (in a source checkout: npm run build)\n"]);
+		expect(written).toEqual([
+			"mcp-wire: cannot load the TS SDK checks (/nonexistent/dist/bundle/sdk-schemas.cjs: missing): mcp-wire's install is incomplete; reinstall it (in a source checkout: npm run build)\n",
+		]);
 	});
 });

@@ -61,7 +61,16 @@ describe('the probe starved of CPU (real process)', () => {
 			command,
 			env: testEnv(),
 			createSession: (init) => {
-				const meta: SessionMeta = {tool: {name: 'mcp-wire', version: '0'}, node: process.version, platform: process.platform, command, envMode: 'sdk-default', startedAt: init.startedAt, mode: 'probe', protocolVersion: '2025-11-25'};
+				const meta: SessionMeta = {
+					tool: {name: 'mcp-wire', version: '0'},
+					node: process.version,
+					platform: process.platform,
+					command,
+					envMode: 'sdk-default',
+					startedAt: init.startedAt,
+					mode: 'probe',
+					protocolVersion: '2025-11-25',
+				};
 				session = new Session(meta);
 				return session;
 			},
@@ -72,7 +81,9 @@ describe('the probe starved of CPU (real process)', () => {
 		expect(blockedUntil! - blockedAt!).toBeGreaterThanOrEqual(STARVE_MS);
 		const snapshot = result.session.getSnapshot();
 		expect(snapshot.findings.map((f) => `${f.code}@${f.stream}:${f.offset}`)).toEqual([]);
-		expect(snapshot.marks.filter((m) => m.type === 'phase').map((m) => (m.type === 'phase' ? m.name : ''))).not.toContain('stopped-early');
+		expect(
+			snapshot.marks.filter((m) => m.type === 'phase').map((m) => (m.type === 'phase' ? m.name : '')),
+		).not.toContain('stopped-early');
 		expect(result.summary.verdict).toBe('ok');
 		expect(snapshot.frames.filter((f) => f.stream === 'stdout').length).toBeGreaterThanOrEqual(2);
 		expect(session).toBe(result.session);

@@ -3,7 +3,17 @@ import {performance} from 'node:perf_hooks';
 import {afterAll, describe, expect, it} from 'vitest';
 import {Session} from '../../src/core/session/session.js';
 import type {Frame, Mark, SessionMeta, StreamName} from '../../src/core/types.js';
-import {CONTENT_LENGTH_SETTLE_MS, DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, SHUTDOWN_MS, runProbe, isModernEraError, startProbeServer, type ProbeOptions, type SessionInit} from '../../src/tap/probe.js';
+import {
+	CONTENT_LENGTH_SETTLE_MS,
+	DEFAULT_INITIALIZE_TIMEOUT_MS,
+	DEFAULT_TIMEOUT_MS,
+	SHUTDOWN_MS,
+	runProbe,
+	isModernEraError,
+	startProbeServer,
+	type ProbeOptions,
+	type SessionInit,
+} from '../../src/tap/probe.js';
 import {SDK_DEFAULT_ENV_KEYS, buildEnv} from '../../src/tap/spawn.js';
 import {testEnv, writeServers} from './servers.js';
 
@@ -47,13 +57,22 @@ const text = (session: Session, stream: StreamName): string => {
 	const snap = session.getSnapshot();
 	return Buffer.from(snap.bytes(stream, 0, snap.streamLength(stream))).toString('utf8');
 };
-const framesOf = (session: Session, stream: StreamName): Frame[] => session.getSnapshot().frames.filter((f) => f.stream === stream);
+const framesOf = (session: Session, stream: StreamName): Frame[] =>
+	session.getSnapshot().frames.filter((f) => f.stream === stream);
 /** The marks in order, without the process evidence (its count depends on timing; tested on its own). */
 const markTypes = (session: Session): string[] =>
 	session
 		.getSnapshot()
 		.marks.filter((m) => m.type !== 'evidence')
-		.map((m) => (m.type === 'phase' ? `phase:${m.name}` : m.type === 'signal-sent' ? `signal:${m.signal}` : m.type === 'eof' ? `eof:${m.stream}` : m.type));
+		.map((m) =>
+			m.type === 'phase'
+				? `phase:${m.name}`
+				: m.type === 'signal-sent'
+					? `signal:${m.signal}`
+					: m.type === 'eof'
+						? `eof:${m.stream}`
+						: m.type,
+		);
 const markOf = <T extends Mark['type']>(session: Session, type: T): Extract<Mark, {type: T}>[] =>
 	session.getSnapshot().marks.filter((m): m is Extract<Mark, {type: T}> => m.type === type);
 const codes = (session: Session): string[] => session.getSnapshot().findings.map((f) => f.code);
@@ -70,7 +89,14 @@ describe('runProbe', () => {
 		const {result, inits} = await probe(['node', servers.path('healthy')]);
 		const {session} = result;
 		// The probe's checks are the fast ones (core/jsonrpc/sdk-fast.ts): a healthy exchange never reached zod.
-		expect(inits).toEqual([{pid: result.pid, startedAt: session.meta.startedAt, purpose: 'probe', schemas: expect.objectContaining({loaded: true, fullChecks: 0})}]);
+		expect(inits).toEqual([
+			{
+				pid: result.pid,
+				startedAt: session.meta.startedAt,
+				purpose: 'probe',
+				schemas: expect.objectContaining({loaded: true, fullChecks: 0}),
+			},
+		]);
 		expect(session.meta.pid).toBe(result.pid);
 		expect(text(session, 'stdin')).toBe(
 			INIT_LINE +
@@ -94,7 +120,13 @@ describe('runProbe', () => {
 		]);
 		expect(text(session, 'stdout').split('\n')[3]).toBe('{"jsonrpc":"2.0","id":3,"result":{}}');
 		expect(codes(session)).toEqual([]);
-		expect(result.summary).toMatchObject({verdict: 'ok', era: 'legacy', tools: 1, prompts: 0, serverInfo: {name: 'tiny', version: '1.0.0'}});
+		expect(result.summary).toMatchObject({
+			verdict: 'ok',
+			era: 'legacy',
+			tools: 1,
+			prompts: 0,
+			serverInfo: {name: 'tiny', version: '1.0.0'},
+		});
 		expect(result.era).toBe('legacy');
 		expect(result.exit).toMatchObject({code: 0, signal: null});
 		const [closed] = markOf(session, 'stdin-closed');
@@ -128,7 +160,13 @@ describe('runProbe', () => {
 		const {session} = result;
 		expect(text(session, 'stdin')).toBe(INIT_LINE);
 		expect(session.getSnapshot().streamLength('stdout')).toBe(0);
-		expect(markTypes(session).slice(0, 5)).toEqual(['timeout', 'phase:shutdown', 'stdin-closed', 'signal:SIGTERM', markTypes(session)[4]]);
+		expect(markTypes(session).slice(0, 5)).toEqual([
+			'timeout',
+			'phase:shutdown',
+			'stdin-closed',
+			'signal:SIGTERM',
+			markTypes(session)[4],
+		]);
 		const [timeout] = markOf(session, 'timeout');
 		expect(timeout).toMatchObject({id: 0, method: 'initialize', timeoutMs: ANSWER_WAIT_MS});
 		expect(timeout!.tMs).toBeGreaterThanOrEqual(ANSWER_WAIT_MS);
@@ -137,7 +175,15 @@ describe('runProbe', () => {
 		expect(codes(session)).toEqual(['shutdown-timeout', 'no-response']);
 		const finding = session.getSnapshot().findings[1]!;
 		// The probe waited the user's timeout, shorter than Claude Code's 30 s: mcp-wire's own limit, a warning.
-		expect(finding).toMatchObject({code: 'no-response', stream: 'stdout', offset: 0, byteLength: 0, origin: 'probe', tMs: timeout!.tMs, severity: 'warning'});
+		expect(finding).toMatchObject({
+			code: 'no-response',
+			stream: 'stdout',
+			offset: 0,
+			byteLength: 0,
+			origin: 'probe',
+			tMs: timeout!.tMs,
+			severity: 'warning',
+		});
 		expect(finding.detail).toMatchObject({ownLimit: true, clientLimitMs: 30_000});
 		expect(finding.message).toContain("mcp-wire's own limit");
 		const stderrTail = finding.detail?.['stderrTail'] as string[];
@@ -147,12 +193,22 @@ describe('runProbe', () => {
 		expect(finding.detail?.['timeoutMs']).toBe(ANSWER_WAIT_MS);
 		if (process.platform === 'linux') {
 			const port = /:(\d+)$/.exec(stderrTail[1]!)![1];
-			expect(finding.detail?.['blockedOn']).toMatch(new RegExp(`^pid ${result.pid} \\(node\\) sleeping in futex\\w*: waiting on a lock or another thread \\(futex\\); 3 TCP connections still connecting \\(SYN_SENT\\) to 127\\.0\\.0\\.1:${port}$`));
+			expect(finding.detail?.['blockedOn']).toMatch(
+				new RegExp(
+					`^pid ${result.pid} \\(node\\) sleeping in futex\\w*: waiting on a lock or another thread \\(futex\\); 3 TCP connections still connecting \\(SYN_SENT\\) to 127\\.0\\.0\\.1:${port}$`,
+				),
+			);
 			expect(result.procInfo?.processes[0]).toMatchObject({pid: result.pid, state: 'S'});
 			// The evidence at the timeout: the node process waits on the network (3 connects in SYN_SENT).
-			expect(finding.detail?.['evidence']).toMatch(new RegExp(`^pid ${result.pid} \\(node .*blocked\\.mjs\\) waiting on the network`));
+			expect(finding.detail?.['evidence']).toMatch(
+				new RegExp(`^pid ${result.pid} \\(node .*blocked\\.mjs\\) waiting on the network`),
+			);
 			const seen = markOf(session, 'evidence').find((m) => m.evidence.reason === 'timeout');
-			expect(seen?.evidence.processes[0]).toMatchObject({pid: result.pid, activity: 'network', holds: {stdin: [0], stdout: [1], stderr: [2]}});
+			expect(seen?.evidence.processes[0]).toMatchObject({
+				pid: result.pid,
+				activity: 'network',
+				holds: {stdin: [0], stdout: [1], stderr: [2]},
+			});
 		} else {
 			expect(finding.detail?.['blockedOn']).toBeUndefined();
 		}
@@ -162,7 +218,9 @@ describe('runProbe', () => {
 		expect(result.reprobe?.getSnapshot().streamLength('stdout')).toBe(0);
 		// timeout (5 s) + stdin close → SIGTERM (2 s), twice (main + re-probe with min(5000, 5000))
 		expect(elapsedMs).toBeGreaterThan(2 * (ANSWER_WAIT_MS + SHUTDOWN_MS.afterStdinClose) - 100);
-		expect(elapsedMs).toBeLessThan(2 * (ANSWER_WAIT_MS + SHUTDOWN_MS.afterStdinClose + SHUTDOWN_MS.afterSigterm) + 2 * LATE_MS);
+		expect(elapsedMs).toBeLessThan(
+			2 * (ANSWER_WAIT_MS + SHUTDOWN_MS.afterStdinClose + SHUTDOWN_MS.afterSigterm) + 2 * LATE_MS,
+		);
 	});
 
 	it('catches a server that buffers its reply until EOF: the reply arrives after the stdin-closed mark (unflushed-output)', async () => {
@@ -180,19 +238,31 @@ describe('runProbe', () => {
 		expect(reply!.firstTMs).toBeGreaterThanOrEqual(closed!.tMs);
 		expect(markTypes(session).slice(0, 3)).toEqual(['timeout', 'phase:shutdown', 'stdin-closed']);
 		expect(codes(session)).toEqual(['unflushed-output']);
-		expect(session.getSnapshot().findings[0]).toMatchObject({stream: 'stdout', offset: 0, byteLength: reply!.byteLength});
+		expect(session.getSnapshot().findings[0]).toMatchObject({
+			stream: 'stdout',
+			offset: 0,
+			byteLength: reply!.byteLength,
+		});
 		expect(result.exit).toMatchObject({code: 0, signal: null});
 		expect(result.reprobe).toBeUndefined();
 	});
 
 	it('reports a command that cannot start as spawn-failed, without throwing', async () => {
 		const {result, logs, inits} = await probe(['mcp-wire-no-such-command-xyz', '--stdio']);
-		expect(inits).toEqual([{startedAt: result.session.meta.startedAt, purpose: 'probe', schemas: expect.objectContaining({loaded: true, fullChecks: 0})}]);
+		expect(inits).toEqual([
+			{
+				startedAt: result.session.meta.startedAt,
+				purpose: 'probe',
+				schemas: expect.objectContaining({loaded: true, fullChecks: 0}),
+			},
+		]);
 		expect(result.spawnError?.code).toBe('ENOENT');
 		expect(result.pid).toBeUndefined();
 		expect(result.era).toBe('unknown');
 		const findings = result.session.getSnapshot().findings;
-		expect(findings.map((f) => [f.code, f.stream, f.offset, f.byteLength, f.origin])).toEqual([['spawn-failed', 'stdout', 0, 0, 'probe']]);
+		expect(findings.map((f) => [f.code, f.stream, f.offset, f.byteLength, f.origin])).toEqual([
+			['spawn-failed', 'stdout', 0, 0, 'probe'],
+		]);
 		expect(findings[0]!.message).toBe('cannot start `mcp-wire-no-such-command-xyz`: command not found (ENOENT)');
 		expect(findings[0]!.detail).toEqual({
 			file: 'mcp-wire-no-such-command-xyz',
@@ -208,7 +278,12 @@ describe('runProbe', () => {
 	it('escalates to SIGTERM then SIGKILL for a server that ignores EOF and SIGTERM (~4 s, all marked)', async () => {
 		const {result} = await probe(['node', servers.path('stubborn')]);
 		const {session} = result;
-		expect(markTypes(session).slice(0, 4)).toEqual(['phase:shutdown', 'stdin-closed', 'signal:SIGTERM', 'signal:SIGKILL']);
+		expect(markTypes(session).slice(0, 4)).toEqual([
+			'phase:shutdown',
+			'stdin-closed',
+			'signal:SIGTERM',
+			'signal:SIGKILL',
+		]);
 		const [closed] = markOf(session, 'stdin-closed');
 		const [term, kill] = markOf(session, 'signal-sent');
 		expect(term!.tMs - closed!.tMs).toBeGreaterThanOrEqual(1990);
@@ -237,7 +312,8 @@ describe('runProbe', () => {
 		// the re-probe: a fresh process, initialize framed with headers, a Content-Length reply
 		expect(text(reprobe!, 'stdin')).toBe(`Content-Length: ${INIT_BODY.length}\r\n\r\n${INIT_BODY}`);
 		expect(markTypes(reprobe!)[0]).toBe('phase:reprobe-content-length');
-		const body = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"lsp-ish","version":"0.0.1"}}}';
+		const body =
+			'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"lsp-ish","version":"0.0.1"}}}';
 		expect(text(reprobe!, 'stdout')).toBe(`Content-Length: ${body.length}\r\n\r\n${body}`);
 		const [reply] = framesOf(reprobe!, 'stdout');
 		expect(reply).toMatchObject({framing: 'content-length', kind: 'response', id: 0});
@@ -248,16 +324,33 @@ describe('runProbe', () => {
 			offset: 0,
 			byteLength: 0,
 			origin: 'probe',
-			detail: {reprobe: true, replyBytes: `Content-Length: ${body.length}\r\n\r\n`.length + body.length, replyFraming: 'content-length'},
+			detail: {
+				reprobe: true,
+				replyBytes: `Content-Length: ${body.length}\r\n\r\n`.length + body.length,
+				replyFraming: 'content-length',
+			},
 		});
 	});
 
 	it('gives the server only the SDK allow-list plus --env keys', async () => {
-		const parentEnv = {...process.env, MCP_WIRE_PARENT_ONLY: 'p', NODE_OPTIONS: '--no-warnings', PYTHONUNBUFFERED: '1', MCP_WIRE_PASS: 'yes'};
-		const built = buildEnv({inheritEnv: false, env: ['EXTRA_FLAG=1', 'MCP_WIRE_PASS'], parentEnv, platform: process.platform});
+		const parentEnv = {
+			...process.env,
+			MCP_WIRE_PARENT_ONLY: 'p',
+			NODE_OPTIONS: '--no-warnings',
+			PYTHONUNBUFFERED: '1',
+			MCP_WIRE_PASS: 'yes',
+		};
+		const built = buildEnv({
+			inheritEnv: false,
+			env: ['EXTRA_FLAG=1', 'MCP_WIRE_PASS'],
+			parentEnv,
+			platform: process.platform,
+		});
 		const {result} = await probe(['node', servers.path('envPrinter')], {env: built.env});
 		const keys = JSON.parse(text(result.session, 'stderr').split('\n')[0]!) as string[];
-		const allowed = SDK_DEFAULT_ENV_KEYS[process.platform === 'win32' ? 'win32' : 'posix'].filter((k) => process.env[k] !== undefined);
+		const allowed = SDK_DEFAULT_ENV_KEYS[process.platform === 'win32' ? 'win32' : 'posix'].filter(
+			(k) => process.env[k] !== undefined,
+		);
 		expect(keys).toEqual([...allowed, 'EXTRA_FLAG', 'MCP_WIRE_PASS'].sort());
 		expect(result.summary.verdict).toBe('ok');
 	});
@@ -265,7 +358,8 @@ describe('runProbe', () => {
 	it('probes a 2026-07-28 server that rejects initialize with server/discover and tools/list (R19)', async () => {
 		const {result} = await probe(['node', servers.path('modern')]);
 		const {session} = result;
-		const meta = '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}';
+		const meta =
+			'{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}';
 		expect(text(session, 'stdin')).toBe(
 			INIT_LINE +
 				`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":${meta}}}\n` +
@@ -291,7 +385,11 @@ describe('runProbe', () => {
 		expect(result.exit).toMatchObject({code: 3, signal: null});
 		expect(markTypes(session).sort()).toEqual(['eof:stderr', 'eof:stdout']);
 		expect(codes(session)).toEqual(['early-exit']);
-		expect(session.getSnapshot().findings[0]).toMatchObject({offset: 0, byteLength: 0, detail: {exitCode: 3, phase: 'before-handshake', stderrTail: ['Error: config file missing']}});
+		expect(session.getSnapshot().findings[0]).toMatchObject({
+			offset: 0,
+			byteLength: 0,
+			detail: {exitCode: 3, phase: 'before-handshake', stderrTail: ['Error: config file missing']},
+		});
 		expect(result.era).toBe('unknown');
 		expect(result.reprobe).toBeUndefined();
 		// It did not wait for the initialize timeout nor for a shutdown step.
@@ -304,20 +402,35 @@ describe('runProbe and a reply framed with Content-Length (issue 11)', () => {
 		// The default initialize wait (30 s): the test shows the probe does not wait it out.
 		const {result, elapsedMs} = await probe(['node', servers.path('contentLengthReply')]);
 		const {session} = result;
-		const body = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"open-agreements","version":"0.9.2"}}}';
+		const body =
+			'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"open-agreements","version":"0.9.2"}}}';
 		const reply = `Content-Length: ${body.length}\r\nContent-Type: application/json\r\n\r\n${body}`;
 		// Nothing more was sent: a client never sees this reply, so the probe does not play the rest.
 		expect(text(session, 'stdin')).toBe(INIT_LINE);
 		expect(text(session, 'stdout')).toBe(reply);
-		expect(framesOf(session, 'stdout').map((f) => [f.framing, f.kind, f.id, f.offset, f.byteLength, f.terminator])).toEqual([['content-length', 'response', 0, 0, reply.length, 'length']]);
+		expect(
+			framesOf(session, 'stdout').map((f) => [f.framing, f.kind, f.id, f.offset, f.byteLength, f.terminator]),
+		).toEqual([['content-length', 'response', 0, 0, reply.length, 'length']]);
 		expect(codes(session)).toEqual(['content-length-framing']);
 		expect(session.getSnapshot().findings[0]).toMatchObject({
 			stream: 'stdout',
 			offset: 0,
 			severity: 'error',
-			detail: {declaredLength: body.length, bodyLength: body.length, lengthMatches: true, bodyEnd: 'json', hasContentType: true, lineEndings: 'crlf'},
+			detail: {
+				declaredLength: body.length,
+				bodyLength: body.length,
+				lengthMatches: true,
+				bodyEnd: 'json',
+				hasContentType: true,
+				lineEndings: 'crlf',
+			},
 		});
-		expect(markTypes(session).slice(0, 4)).toEqual(['phase:content-length-reply', 'timeout', 'phase:shutdown', 'stdin-closed']);
+		expect(markTypes(session).slice(0, 4)).toEqual([
+			'phase:content-length-reply',
+			'timeout',
+			'phase:shutdown',
+			'stdin-closed',
+		]);
 		const [gaveUp] = markOf(session, 'timeout');
 		expect(gaveUp).toMatchObject({id: 0, method: 'initialize'});
 		expect(gaveUp!.timeoutMs).toBeGreaterThanOrEqual(CONTENT_LENGTH_SETTLE_MS);
@@ -331,7 +444,11 @@ describe('runProbe and a reply framed with Content-Length (issue 11)', () => {
 
 describe('runProbe with a server started before it (the CLI: spawn first, load the probe meanwhile)', () => {
 	it('records the initialize written at the spawn first and plays the same exchange, even when the reply came before runProbe', async () => {
-		const spawned = startProbeServer({command: ['node', servers.path('healthy')], env: testEnv(), initialize: {protocolVersion: '2025-11-25', clientVersion: VERSION}});
+		const spawned = startProbeServer({
+			command: ['node', servers.path('healthy')],
+			env: testEnv(),
+			initialize: {protocolVersion: '2025-11-25', clientVersion: VERSION},
+		});
 		expect(spawned.initialize?.tMs).toBeGreaterThanOrEqual(0);
 		// The server starts, reads initialize and replies while the probe is not yet listening (on most
 		// machines; either way the record must be the same): its reply waits in the spawn's buffer.
@@ -363,7 +480,12 @@ describe('runProbe with a server started before it (the CLI: spawn first, load t
 		expect(frames[1]!.tMs).toBeGreaterThanOrEqual(frames[0]!.tMs);
 		expect(codes(session)).toEqual([]);
 		expect(markOf(session, 'timeout')).toEqual([]);
-		expect(result.summary).toMatchObject({verdict: 'ok', era: 'legacy', tools: 1, serverInfo: {name: 'tiny', version: '1.0.0'}});
+		expect(result.summary).toMatchObject({
+			verdict: 'ok',
+			era: 'legacy',
+			tools: 1,
+			serverInfo: {name: 'tiny', version: '1.0.0'},
+		});
 		expect(result.exit).toMatchObject({code: 0, signal: null});
 	});
 });
@@ -371,13 +493,25 @@ describe('runProbe with a server started before it (the CLI: spawn first, load t
 describe('runProbe, more edges', () => {
 	it('marks a timeout on tools/list and goes straight to shutdown (no prompts/list, no ping)', async () => {
 		// One wait for every request: it must outlast node's start-up under load, or initialize times out instead.
-		const {result} = await probe(['node', servers.path('healthy')], {env: testEnv({IGNORE_METHOD: 'tools/list'}), timeoutMs: ANSWER_WAIT_MS});
+		const {result} = await probe(['node', servers.path('healthy')], {
+			env: testEnv({IGNORE_METHOD: 'tools/list'}),
+			timeoutMs: ANSWER_WAIT_MS,
+		});
 		const {session} = result;
-		expect(text(session, 'stdin')).toBe(INIT_LINE + '{"jsonrpc":"2.0","method":"notifications/initialized"}\n' + '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n');
+		expect(text(session, 'stdin')).toBe(
+			INIT_LINE +
+				'{"jsonrpc":"2.0","method":"notifications/initialized"}\n' +
+				'{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n',
+		);
 		expect(markTypes(session).slice(0, 3)).toEqual(['timeout', 'phase:shutdown', 'stdin-closed']);
 		expect(markOf(session, 'timeout')[0]).toMatchObject({id: 1, method: 'tools/list', timeoutMs: ANSWER_WAIT_MS});
 		expect(codes(session)).toEqual(['unanswered-request']);
-		expect(session.getSnapshot().findings[0]).toMatchObject({stream: 'stdin', offset: INIT_LINE.length + 55, byteLength: 47, detail: {id: 1, method: 'tools/list'}});
+		expect(session.getSnapshot().findings[0]).toMatchObject({
+			stream: 'stdin',
+			offset: INIT_LINE.length + 55,
+			byteLength: 47,
+			detail: {id: 1, method: 'tools/list'},
+		});
 		expect(result.exit).toMatchObject({code: 0, signal: null});
 		expect(result.reprobe).toBeUndefined();
 	});
@@ -410,7 +544,14 @@ describe('runProbe, more edges', () => {
 
 describe('isModernEraError', () => {
 	it.each([
-		[{code: -32022, message: 'Unsupported protocol version', data: {supported: ['2026-07-28'], requested: '2025-11-25'}}, true],
+		[
+			{
+				code: -32022,
+				message: 'Unsupported protocol version',
+				data: {supported: ['2026-07-28'], requested: '2025-11-25'},
+			},
+			true,
+		],
 		[{code: -32602, message: 'This server speaks 2026-07-28 only'}, true],
 		[{code: -32600, message: 'bad', data: {versions: ['2026-07-28']}}, true],
 		[{code: -32022, message: 'nope', data: {supported: ['2099-01-01']}}, true],
@@ -434,7 +575,19 @@ describe('runProbe with the schemas still loading (the CLI): the session is buil
 			clientVersion: VERSION,
 			createSession: (init) => {
 				builtAtMs = Date.now() - Date.parse(init.startedAt);
-				return new Session({tool: {name: 'mcp-wire', version: VERSION}, node: process.version, platform: process.platform, command: ['node'], envMode: 'sdk-default', startedAt: init.startedAt, mode: 'probe', protocolVersion: '2025-11-25'}, {schemas: init.schemas});
+				return new Session(
+					{
+						tool: {name: 'mcp-wire', version: VERSION},
+						node: process.version,
+						platform: process.platform,
+						command: ['node'],
+						envMode: 'sdk-default',
+						startedAt: init.startedAt,
+						mode: 'probe',
+						protocolVersion: '2025-11-25',
+					},
+					{schemas: init.schemas},
+				);
 			},
 		});
 		return {result, builtAtMs: builtAtMs!};
@@ -446,8 +599,19 @@ describe('runProbe with the schemas still loading (the CLI): the session is buil
 		const [closed] = markOf(session, 'stdin-closed');
 		// Built at the close, or (a machine so loaded the exchange took longer) once SESSION_DEFER_MS passed.
 		expect(builtAtMs >= Math.floor(closed!.tMs) - 1 || builtAtMs >= 1000).toBe(true);
-		expect(framesOf(session, 'stdin').map((f) => f.method)).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'prompts/list', 'ping']);
-		expect(framesOf(session, 'stdout').map((f) => [f.kind, f.id])).toEqual([['response', 0], ['response', 1], ['response', 2], ['response', 3]]);
+		expect(framesOf(session, 'stdin').map((f) => f.method)).toEqual([
+			'initialize',
+			'notifications/initialized',
+			'tools/list',
+			'prompts/list',
+			'ping',
+		]);
+		expect(framesOf(session, 'stdout').map((f) => [f.kind, f.id])).toEqual([
+			['response', 0],
+			['response', 1],
+			['response', 2],
+			['response', 3],
+		]);
 		expect(markTypes(session).slice(0, 2)).toEqual(['phase:shutdown', 'stdin-closed']);
 		expect(codes(session)).toEqual([]);
 		expect(result.summary).toMatchObject({verdict: 'ok', era: 'legacy', tools: 1, prompts: 0});

@@ -101,7 +101,8 @@ describe('readProcInfo', () => {
 			if (e.type === 'data' && e.stream === 'stderr') stderr += Buffer.from(e.bytes).toString('utf8');
 		});
 		try {
-			for (let i = 0; i < 50 && !stderr.includes('connecting to database'); i++) await new Promise((r) => setTimeout(r, 50));
+			for (let i = 0; i < 50 && !stderr.includes('connecting to database'); i++)
+				await new Promise((r) => setTimeout(r, 50));
 			await new Promise((r) => setTimeout(r, 300));
 			const port = /127\.0\.0\.1:(\d+)/.exec(stderr)?.[1];
 			const info = readProcInfo(server.pid!);
@@ -130,9 +131,19 @@ describe('readProcInfo', () => {
 
 describe('parseSyscall', () => {
 	it('names the call and its fd on x64 and arm64', () => {
-		expect(parseSyscall('0 0x0 0x562f249b8bc0 0x2000 0x7f22451b5a58 0x0 0x0 0x7fff98bea768 0x7f22453162ad\n', 'x64')).toEqual({number: 0, name: 'read', fd: 0});
-		expect(parseSyscall('63 0x0 0xffff 0x2000 0x0 0x0 0x0 0xffff 0xffff', 'arm64')).toEqual({number: 63, name: 'read', fd: 0});
-		expect(parseSyscall('42 0x15 0x7ffd 0x10 0x0 0x0 0x0 0x7ffd 0x7f', 'x64')).toEqual({number: 42, name: 'connect', fd: 21});
+		expect(
+			parseSyscall('0 0x0 0x562f249b8bc0 0x2000 0x7f22451b5a58 0x0 0x0 0x7fff98bea768 0x7f22453162ad\n', 'x64'),
+		).toEqual({number: 0, name: 'read', fd: 0});
+		expect(parseSyscall('63 0x0 0xffff 0x2000 0x0 0x0 0x0 0xffff 0xffff', 'arm64')).toEqual({
+			number: 63,
+			name: 'read',
+			fd: 0,
+		});
+		expect(parseSyscall('42 0x15 0x7ffd 0x10 0x0 0x0 0x0 0x7ffd 0x7f', 'x64')).toEqual({
+			number: 42,
+			name: 'connect',
+			fd: 21,
+		});
 		expect(parseSyscall('202 0x7f 0x80 0x0 0x0 0x0 0x0 0x7ffd 0x7f', 'x64')).toEqual({number: 202, name: 'futex'});
 		expect(parseSyscall('0 0x0 0x1 0x1 0x0 0x0 0x0 0x1 0x1', 'riscv64')).toEqual({number: 0});
 		expect(parseSyscall('running')).toBeUndefined();
@@ -142,7 +153,10 @@ describe('parseSyscall', () => {
 
 describe('readProcInfo on a server blocked reading its stdin', () => {
 	it('says it waits for more input on fd 0', async () => {
-		const server = spawnServer(['node', '-e', "process.stderr.write('ready\\n'); require('fs').readSync(0, Buffer.alloc(16))"], {env: testEnv(), clock: createClock()});
+		const server = spawnServer(
+			['node', '-e', "process.stderr.write('ready\\n'); require('fs').readSync(0, Buffer.alloc(16))"],
+			{env: testEnv(), clock: createClock()},
+		);
 		let stderr = '';
 		server.listen((e) => {
 			if (e.type === 'data' && e.stream === 'stderr') stderr += Buffer.from(e.bytes).toString('utf8');

@@ -141,7 +141,11 @@ ${HEALTHY_HANDLERS}${LINE_LOOP}`,
 export function writeServers(): {dir: string; path: (name: keyof typeof SERVERS) => string; cleanup: () => void} {
 	const dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-tap-'));
 	for (const [name, source] of Object.entries(SERVERS)) writeFileSync(path.join(dir, `${name}.mjs`), source);
-	return {dir, path: (name) => path.join(dir, `${name}.mjs`), cleanup: () => rmSync(dir, {recursive: true, force: true})};
+	return {
+		dir,
+		path: (name) => path.join(dir, `${name}.mjs`),
+		cleanup: () => rmSync(dir, {recursive: true, force: true}),
+	};
 }
 
 /** The environment the tests give servers: the SDK allow-list from this process (PATH finds node). */

@@ -2,7 +2,14 @@ import {chmodSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
 import {createClock} from '../../src/tap/clock.js';
-import {EnvOptionError, SDK_DEFAULT_ENV_KEYS, buildEnv, spawnServer, type SpawnEvent, type SpawnedServer} from '../../src/tap/spawn.js';
+import {
+	EnvOptionError,
+	SDK_DEFAULT_ENV_KEYS,
+	buildEnv,
+	spawnServer,
+	type SpawnEvent,
+	type SpawnedServer,
+} from '../../src/tap/spawn.js';
 import {testEnv, writeServers} from './servers.js';
 
 const servers = writeServers();
@@ -24,7 +31,14 @@ describe('buildEnv', () => {
 	it('passes only the MCP SDK allow-list by default (C3)', () => {
 		const built = buildEnv({inheritEnv: false, env: [], parentEnv: PARENT, platform: 'linux'});
 		expect(built).toEqual({
-			env: {HOME: '/home/ada', LOGNAME: 'ada', PATH: '/usr/bin:/bin', SHELL: '/bin/zsh', TERM: 'xterm-256color', USER: 'ada'},
+			env: {
+				HOME: '/home/ada',
+				LOGNAME: 'ada',
+				PATH: '/usr/bin:/bin',
+				SHELL: '/bin/zsh',
+				TERM: 'xterm-256color',
+				USER: 'ada',
+			},
 			mode: 'sdk-default',
 			keys: [],
 			missing: [],
@@ -32,7 +46,12 @@ describe('buildEnv', () => {
 	});
 
 	it('skips exported shell functions (values starting with "()") like the SDK', () => {
-		const built = buildEnv({inheritEnv: false, env: [], parentEnv: {PATH: '/bin', SHELL: '() { :; }'}, platform: 'darwin'});
+		const built = buildEnv({
+			inheritEnv: false,
+			env: [],
+			parentEnv: {PATH: '/bin', SHELL: '() { :; }'},
+			platform: 'darwin',
+		});
 		expect(built.env).toEqual({PATH: '/bin'});
 	});
 
@@ -70,16 +89,30 @@ describe('buildEnv', () => {
 		const built = buildEnv({
 			inheritEnv: false,
 			env: ['path=C:\\override'],
-			parentEnv: {Path: 'C:\\Windows', SystemRoot: 'C:\\Windows', APPDATA: 'C:\\Users\\a\\AppData\\Roaming', HOME: '/ignored', Foo: 'bar'},
+			parentEnv: {
+				Path: 'C:\\Windows',
+				SystemRoot: 'C:\\Windows',
+				APPDATA: 'C:\\Users\\a\\AppData\\Roaming',
+				HOME: '/ignored',
+				Foo: 'bar',
+			},
 			platform: 'win32',
 		});
-		expect(built.env).toEqual({APPDATA: 'C:\\Users\\a\\AppData\\Roaming', path: 'C:\\override', SYSTEMROOT: 'C:\\Windows'});
+		expect(built.env).toEqual({
+			APPDATA: 'C:\\Users\\a\\AppData\\Roaming',
+			path: 'C:\\override',
+			SYSTEMROOT: 'C:\\Windows',
+		});
 		expect(SDK_DEFAULT_ENV_KEYS.win32).toHaveLength(12);
 	});
 
 	it('rejects an --env entry with an empty name', () => {
-		expect(() => buildEnv({inheritEnv: false, env: ['=x'], parentEnv: PARENT, platform: 'linux'})).toThrow(EnvOptionError);
-		expect(() => buildEnv({inheritEnv: false, env: [''], parentEnv: PARENT, platform: 'linux'})).toThrow('--env "": expected KEY=VALUE or KEY');
+		expect(() => buildEnv({inheritEnv: false, env: ['=x'], parentEnv: PARENT, platform: 'linux'})).toThrow(
+			EnvOptionError,
+		);
+		expect(() => buildEnv({inheritEnv: false, env: [''], parentEnv: PARENT, platform: 'linux'})).toThrow(
+			'--env "": expected KEY=VALUE or KEY',
+		);
 	});
 });
 
@@ -89,7 +122,8 @@ function collect(server: SpawnedServer, onEvent?: (events: readonly SpawnEvent[]
 		const events: SpawnEvent[] = [];
 		let exited = false;
 		const check = (): void => {
-			if ((exited && server.ended.stdout && server.ended.stderr) || events.some((e) => e.type === 'spawn-error')) resolve(events);
+			if ((exited && server.ended.stdout && server.ended.stderr) || events.some((e) => e.type === 'spawn-error'))
+				resolve(events);
 		};
 		server.listen((event) => {
 			events.push(event);
@@ -101,7 +135,9 @@ function collect(server: SpawnedServer, onEvent?: (events: readonly SpawnEvent[]
 }
 
 const concat = (events: readonly SpawnEvent[], stream: 'stdout' | 'stderr'): string =>
-	Buffer.concat(events.flatMap((e) => (e.type === 'data' && e.stream === stream ? [Buffer.from(e.bytes)] : []))).toString('utf8');
+	Buffer.concat(
+		events.flatMap((e) => (e.type === 'data' && e.stream === stream ? [Buffer.from(e.bytes)] : [])),
+	).toString('utf8');
 
 describe('spawnServer', () => {
 	it('delivers raw stdout/stderr Buffers, EOFs and the exit, stamped with a monotonic clock', async () => {
@@ -120,7 +156,12 @@ describe('spawnServer', () => {
 		for (const e of events) if (e.type === 'data') expect(Buffer.isBuffer(e.bytes)).toBe(true);
 		const exit = events.find((e) => e.type === 'exit');
 		expect(exit?.type === 'exit' && {code: exit.exit.code, signal: exit.exit.signal}).toEqual({code: 0, signal: null});
-		expect(events.filter((e) => e.type === 'end').map((e) => e.type === 'end' && e.stream).sort()).toEqual(['stderr', 'stdout']);
+		expect(
+			events
+				.filter((e) => e.type === 'end')
+				.map((e) => e.type === 'end' && e.stream)
+				.sort(),
+		).toEqual(['stderr', 'stdout']);
 		const times = events.map((e) => (e.type === 'exit' ? e.exit.tMs : e.tMs));
 		expect([...times].sort((a, b) => a - b)).toEqual(times);
 		expect(times[0]).toBeGreaterThan(0);
@@ -129,7 +170,10 @@ describe('spawnServer', () => {
 	});
 
 	it('gives the child exactly the env it was handed (no extendEnv)', async () => {
-		const server = spawnServer(['node', servers.path('envPrinter')], {env: {PATH: process.env['PATH'] ?? '', ONLY_ME: 'x'}, clock: createClock()});
+		const server = spawnServer(['node', servers.path('envPrinter')], {
+			env: {PATH: process.env['PATH'] ?? '', ONLY_ME: 'x'},
+			clock: createClock(),
+		});
 		const done = collect(server);
 		server.closeStdin();
 		const events = await done;
@@ -147,22 +191,33 @@ describe('spawnServer', () => {
 	});
 
 	it('runs arguments without a shell: metacharacters reach the program verbatim', async () => {
-		const server = spawnServer(['node', '-e', 'process.stdout.write(JSON.stringify(process.argv.slice(1)))', '$HOME', '; echo hi', '`id`'], {
-			env: testEnv(),
-			clock: createClock(),
-		});
+		const server = spawnServer(
+			['node', '-e', 'process.stdout.write(JSON.stringify(process.argv.slice(1)))', '$HOME', '; echo hi', '`id`'],
+			{
+				env: testEnv(),
+				clock: createClock(),
+			},
+		);
 		const events = await collect(server);
 		expect(JSON.parse(concat(events, 'stdout'))).toEqual(['$HOME', '; echo hi', '`id`']);
 	});
 
 	it('runs in the given cwd', async () => {
-		const server = spawnServer(['node', '-e', 'process.stdout.write(process.cwd())'], {env: testEnv(), cwd: servers.dir, clock: createClock()});
+		const server = spawnServer(['node', '-e', 'process.stdout.write(process.cwd())'], {
+			env: testEnv(),
+			cwd: servers.dir,
+			clock: createClock(),
+		});
 		const events = await collect(server);
 		expect(concat(events, 'stdout')).toBe(servers.dir);
 	});
 
 	it.each([
-		[['mcp-wire-no-such-command-xyz'], undefined, {code: 'ENOENT', message: 'cannot start "mcp-wire-no-such-command-xyz": command not found (ENOENT)'}],
+		[
+			['mcp-wire-no-such-command-xyz'],
+			undefined,
+			{code: 'ENOENT', message: 'cannot start "mcp-wire-no-such-command-xyz": command not found (ENOENT)'},
+		],
 		[[], undefined, {code: 'EINVAL', message: 'cannot start: the command is empty (EINVAL)'}],
 	] as const)('reports %j as a clean spawn error', async (command, cwd, expected) => {
 		const server = spawnServer(command, {env: testEnv(), ...(cwd ? {cwd} : {}), clock: createClock()});
@@ -185,15 +240,32 @@ describe('spawnServer', () => {
 		const outcome = await spawnServer([file], {env: testEnv(), clock: createClock()}).started;
 		expect(outcome).toEqual({
 			ok: false,
-			error: {code: 'EACCES', file, reason: 'permission denied (not executable?) (EACCES)', message: `cannot start ${JSON.stringify(file)}: permission denied (not executable?) (EACCES)`},
+			error: {
+				code: 'EACCES',
+				file,
+				reason: 'permission denied (not executable?) (EACCES)',
+				message: `cannot start ${JSON.stringify(file)}: permission denied (not executable?) (EACCES)`,
+			},
 		});
 	});
 
 	it('says a directory given as the command is a directory (absolute, or relative to the cwd), not "chmod +x"', async () => {
 		const absolute = await spawnServer([servers.dir, '--stdio'], {env: testEnv(), clock: createClock()}).started;
 		const reason = 'is a directory, not a program (EISDIR)';
-		expect(absolute).toEqual({ok: false, error: {code: 'EISDIR', file: servers.dir, reason, message: `cannot start ${JSON.stringify(servers.dir)}: ${reason}`}});
-		const relative = await spawnServer(['./' + path.basename(servers.dir)], {env: testEnv(), cwd: path.dirname(servers.dir), clock: createClock()}).started;
+		expect(absolute).toEqual({
+			ok: false,
+			error: {
+				code: 'EISDIR',
+				file: servers.dir,
+				reason,
+				message: `cannot start ${JSON.stringify(servers.dir)}: ${reason}`,
+			},
+		});
+		const relative = await spawnServer(['./' + path.basename(servers.dir)], {
+			env: testEnv(),
+			cwd: path.dirname(servers.dir),
+			clock: createClock(),
+		}).started;
 		expect(relative.ok === false && relative.error.code).toBe('EISDIR');
 	});
 
@@ -244,7 +316,10 @@ describe('spawnServer', () => {
 		expect(server.kill('SIGKILL')).toBe(true);
 		const events = await done;
 		expect(concat(events, 'stderr')).toBe('SIGTERM ignored\n');
-		expect(server.exitInfo && {code: server.exitInfo.code, signal: server.exitInfo.signal}).toEqual({code: null, signal: 'SIGKILL'});
+		expect(server.exitInfo && {code: server.exitInfo.code, signal: server.exitInfo.signal}).toEqual({
+			code: null,
+			signal: 'SIGKILL',
+		});
 		expect(server.kill('SIGKILL')).toBe(false);
 	});
 });

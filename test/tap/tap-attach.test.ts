@@ -1,4 +1,14 @@
-import {chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
+import {
+	chmodSync,
+	chownSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import {execFileSync} from 'node:child_process';
 import net from 'node:net';
 import {tmpdir} from 'node:os';
@@ -8,8 +18,25 @@ import {decodeRecords, encodeEvent, encodeHeader, type SessionHeader} from '../.
 import {replayEvents} from '../../src/core/session/replay.js';
 import {Session} from '../../src/core/session/session.js';
 import type {SessionEvent, SessionMeta} from '../../src/core/types.js';
-import {chooseTap, describeIncomplete, feedEvent, followTap, listLiveTaps, readRecordFile, RecordReader, type CaptureCompleteness, type LiveTap} from '../../src/tap/attach.js';
-import {encodeCaptureStart, encodeChunkRecord, encodeEndRecord, encodeGapRecord, encodeJsonRecord, RECORD_TYPE} from '../../src/core/capture/binary-codec.js';
+import {
+	chooseTap,
+	describeIncomplete,
+	feedEvent,
+	followTap,
+	listLiveTaps,
+	readRecordFile,
+	RecordReader,
+	type CaptureCompleteness,
+	type LiveTap,
+} from '../../src/tap/attach.js';
+import {
+	encodeCaptureStart,
+	encodeChunkRecord,
+	encodeEndRecord,
+	encodeGapRecord,
+	encodeJsonRecord,
+	RECORD_TYPE,
+} from '../../src/core/capture/binary-codec.js';
 import type {PlatformFacts} from '../../src/tap/capture-store.js';
 import {LiveSocketServer} from '../../src/tap/live-socket.js';
 
@@ -26,14 +53,32 @@ const META: SessionMeta = {
 };
 
 const enc = new TextEncoder();
-const chunk = (seq: number, stream: 'stdin' | 'stdout' | 'stderr', offset: number, tMs: number, text: string): SessionEvent => ({
+const chunk = (
+	seq: number,
+	stream: 'stdin' | 'stdout' | 'stderr',
+	offset: number,
+	tMs: number,
+	text: string,
+): SessionEvent => ({
 	type: 'chunk',
 	chunk: {seq, stream, offset, tMs, bytes: enc.encode(text)},
 });
 
 const EVENTS: SessionEvent[] = [
-	chunk(0, 'stdin', 0, 1, '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n'),
-	chunk(1, 'stdout', 0, 5, '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}\n'),
+	chunk(
+		0,
+		'stdin',
+		0,
+		1,
+		'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n',
+	),
+	chunk(
+		1,
+		'stdout',
+		0,
+		5,
+		'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}\n',
+	),
 	chunk(2, 'stderr', 0, 6, 'log: ünïcode ✓\n'),
 	chunk(3, 'stdin', 148, 7, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n'),
 	{type: 'mark', mark: {type: 'stdin-closed', tMs: 8}},
@@ -42,7 +87,10 @@ const EVENTS: SessionEvent[] = [
 
 const FILE_TEXT = [encodeHeader(META), ...EVENTS.map((e) => encodeEvent(e))].join('\n') + '\n';
 
-function readAllAt(bytes: Uint8Array, cuts: readonly number[]): {header?: SessionHeader; events: SessionEvent[]; reader: RecordReader} {
+function readAllAt(
+	bytes: Uint8Array,
+	cuts: readonly number[],
+): {header?: SessionHeader; events: SessionEvent[]; reader: RecordReader} {
 	const events: SessionEvent[] = [];
 	let header: SessionHeader | undefined;
 	const reader = new RecordReader({onHeader: (h) => (header = h), onEvent: (e) => events.push(e)});
@@ -75,7 +123,12 @@ describe('RecordReader', () => {
 		expect(got.reader.isTruncated).toBe(true);
 		expect(got.events).toEqual(EVENTS.slice(0, -1));
 		const lastLine = FILE_TEXT.split('\n').length - 1;
-		expect(got.reader.problems).toEqual([{line: lastLine, message: `the input ends inside a record (${encodeEvent(EVENTS.at(-1)!).length + 1 - 30} bytes cut); the cut record is skipped`}]);
+		expect(got.reader.problems).toEqual([
+			{
+				line: lastLine,
+				message: `the input ends inside a record (${encodeEvent(EVENTS.at(-1)!).length + 1 - 30} bytes cut); the cut record is skipped`,
+			},
+		]);
 		expect(decodeRecords(new TextDecoder().decode(cut)).isTruncated).toBe(true);
 	});
 
@@ -113,23 +166,43 @@ const TILED: SessionEvent[] = (() => {
 		return {type: 'chunk', chunk: {...event.chunk, offset}};
 	});
 })();
-const byteLength = (stream: 'stdin' | 'stdout' | 'stderr'): number => TILED.reduce((n, e) => n + (e.type === 'chunk' && e.chunk.stream === stream ? e.chunk.bytes.length : 0), 0);
+const byteLength = (stream: 'stdin' | 'stdout' | 'stderr'): number =>
+	TILED.reduce((n, e) => n + (e.type === 'chunk' && e.chunk.stream === stream ? e.chunk.bytes.length : 0), 0);
 
 /** The same session as a binary capture (format 2) with a gap on stdout and its end record. */
 function binaryFile(withEnd: boolean): Buffer {
 	const parts: Buffer[] = [encodeCaptureStart(META)];
 	for (const event of TILED) {
-		if (event.type === 'chunk') parts.push(encodeChunkRecord(event.chunk.stream, event.chunk.tMs, event.chunk.offset, event.chunk.bytes));
+		if (event.type === 'chunk')
+			parts.push(encodeChunkRecord(event.chunk.stream, event.chunk.tMs, event.chunk.offset, event.chunk.bytes));
 		else if (event.type === 'mark') parts.push(encodeJsonRecord(RECORD_TYPE.mark, event.mark.tMs, encodeEvent(event)));
 		else if (event.type === 'exit') parts.push(encodeJsonRecord(RECORD_TYPE.exit, event.exit.tMs, encodeEvent(event)));
-		if (event.type === 'chunk' && event.chunk.seq === 1) parts.push(encodeGapRecord({stream: 'stdout', offset: event.chunk.bytes.length, length: 4096, reason: 'lag', tMs: 5.5}));
+		if (event.type === 'chunk' && event.chunk.seq === 1)
+			parts.push(
+				encodeGapRecord({stream: 'stdout', offset: event.chunk.bytes.length, length: 4096, reason: 'lag', tMs: 5.5}),
+			);
 	}
 
-	if (withEnd) parts.push(encodeEndRecord({complete: false, recorded: {stdin: byteLength('stdin'), stdout: byteLength('stdout'), stderr: byteLength('stderr')}, missing: {stdin: 0, stdout: 4096, stderr: 0}, gaps: 1}, 10));
+	if (withEnd)
+		parts.push(
+			encodeEndRecord(
+				{
+					complete: false,
+					recorded: {stdin: byteLength('stdin'), stdout: byteLength('stdout'), stderr: byteLength('stderr')},
+					missing: {stdin: 0, stdout: 4096, stderr: 0},
+					gaps: 1,
+				},
+				10,
+			),
+		);
 	return Buffer.concat(parts);
 }
 
-const BINARY_EVENTS: SessionEvent[] = [...TILED.slice(0, 2), {type: 'mark', mark: {type: 'gap', stream: 'stdout', offset: 125, length: 4096, reason: 'lag', tMs: 5.5}}, ...TILED.slice(2)];
+const BINARY_EVENTS: SessionEvent[] = [
+	...TILED.slice(0, 2),
+	{type: 'mark', mark: {type: 'gap', stream: 'stdout', offset: 125, length: 4096, reason: 'lag', tMs: 5.5}},
+	...TILED.slice(2),
+];
 
 describe('RecordReader: binary captures (format 2)', () => {
 	it('decodes the same events wherever the bytes are split (every single cut point), gaps as gap marks', () => {
@@ -141,7 +214,13 @@ describe('RecordReader: binary captures (format 2)', () => {
 			expect(got.reader.problems).toEqual([]);
 			expect(got.reader.format).toBe(2);
 			expect(got.reader.isTruncated).toBe(false);
-			expect(got.reader.completeness).toEqual({format: 2, complete: false, cutShort: false, missing: {stdin: 0, stdout: 4096, stderr: 0}, gaps: 1});
+			expect(got.reader.completeness).toEqual({
+				format: 2,
+				complete: false,
+				cutShort: false,
+				missing: {stdin: 0, stdout: 4096, stderr: 0},
+				gaps: 1,
+			});
 		}
 	});
 
@@ -221,9 +300,13 @@ describe('chooseTap', () => {
 
 	it('picks the only live tap without a target, and explains otherwise', () => {
 		expect(chooseTap([taps[0]!, taps[2]!], undefined).name).toBe('fs');
-		expect(() => chooseTap(taps, undefined)).toThrow('several taps are live, name one: fs (pid 10, server 11), git (pid 20, server 21)');
+		expect(() => chooseTap(taps, undefined)).toThrow(
+			'several taps are live, name one: fs (pid 10, server 11), git (pid 20, server 21)',
+		);
 		expect(() => chooseTap([], undefined)).toThrow(/^no live taps/);
-		expect(() => chooseTap(taps, 'mute')).toThrow('no live tap named "mute" (live: fs (pid 10, server 11), git (pid 20, server 21))');
+		expect(() => chooseTap(taps, 'mute')).toThrow(
+			'no live tap named "mute" (live: fs (pid 10, server 11), git (pid 20, server 21))',
+		);
 		expect(() => chooseTap(taps, '99')).toThrow(/^no live tap with pid 99/);
 	});
 });
@@ -240,10 +323,21 @@ describe('listLiveTaps', () => {
 	it('lists sockets that answer with a header, marks silent ones, removes dead ones', async () => {
 		const run = path.join(dir, 'mcp-wire');
 		mkdirSync(run, {mode: 0o700});
-		const facts: PlatformFacts = {env: {XDG_RUNTIME_DIR: dir}, platform: 'linux', homedir: dir, tmpdir: dir, uid: process.getuid!(), user: 'me'};
+		const facts: PlatformFacts = {
+			env: {XDG_RUNTIME_DIR: dir},
+			platform: 'linux',
+			homedir: dir,
+			tmpdir: dir,
+			uid: process.getuid!(),
+			user: 'me',
+		};
 		const file = path.join(dir, 'c.ndjson');
 		writeFileSync(file, FILE_TEXT);
-		const live = new LiveSocketServer(path.join(run, `srv-${process.pid}.sock`), {path: file, size: () => Buffer.byteLength(FILE_TEXT)}, () => undefined);
+		const live = new LiveSocketServer(
+			path.join(run, `srv-${process.pid}.sock`),
+			{path: file, size: () => Buffer.byteLength(FILE_TEXT)},
+			() => undefined,
+		);
 		await live.listen();
 		const silent = net.createServer(() => undefined);
 		await new Promise<void>((resolve) => silent.listen(path.join(run, `quiet-${process.pid}.sock`), resolve));
@@ -276,7 +370,14 @@ describe('readers trust only their own runtime directory and sockets (issue 13)'
 	afterEach(() => {
 		rmSync(dir, {recursive: true, force: true});
 	});
-	const factsFor = (uid: number): PlatformFacts => ({env: {}, platform: 'linux', homedir: dir, tmpdir: dir, uid, user: 'me'});
+	const factsFor = (uid: number): PlatformFacts => ({
+		env: {},
+		platform: 'linux',
+		homedir: dir,
+		tmpdir: dir,
+		uid,
+		user: 'me',
+	});
 
 	it('a fallback runtime directory made by another user is refused, with the reason', async () => {
 		const run = path.join(dir, 'mcp-wire-4242');
@@ -285,7 +386,9 @@ describe('readers trust only their own runtime directory and sockets (issue 13)'
 		await new Promise<void>((resolve) => server.listen(path.join(run, `evil-${process.pid}.sock`), resolve));
 		try {
 			// The directory is ours on disk; the reader runs as uid 4242: it belongs to "someone else".
-			await expect(listLiveTaps({facts: factsFor(4242), timeoutMs: 300})).rejects.toThrow(`${run} is owned by uid ${process.getuid!()}, not 4242`);
+			await expect(listLiveTaps({facts: factsFor(4242), timeoutMs: 300})).rejects.toThrow(
+				`${run} is owned by uid ${process.getuid!()}, not 4242`,
+			);
 		} finally {
 			server.close();
 		}
@@ -300,7 +403,9 @@ describe('readers trust only their own runtime directory and sockets (issue 13)'
 		rmSync(path.join(dir, `mcp-wire-${uid}`));
 		mkdirSync(path.join(dir, `mcp-wire-${uid}`), {mode: 0o700});
 		chmodSync(path.join(dir, `mcp-wire-${uid}`), 0o777);
-		await expect(listLiveTaps({facts: factsFor(uid), timeoutMs: 300})).rejects.toThrow('is writable by others (mode 777)');
+		await expect(listLiveTaps({facts: factsFor(uid), timeoutMs: 300})).rejects.toThrow(
+			'is writable by others (mode 777)',
+		);
 	});
 
 	it('a socket owned by someone else is not listed', async () => {
@@ -343,7 +448,10 @@ describe('followTap: a viewer the tap cut off finishes from the capture file (is
 	 * session with the rest still unsent and no grace: the tap cuts the viewer off, as it does to one
 	 * still behind 1 s after the session ended.
 	 */
-	async function followCutOff(meta: SessionMeta, file: string): Promise<{events: SessionEvent[]; reader: RecordReader}> {
+	async function followCutOff(
+		meta: SessionMeta,
+		file: string,
+	): Promise<{events: SessionEvent[]; reader: RecordReader}> {
 		const lines = [encodeHeader(meta), ...bulk.map((e) => encodeEvent(e))];
 		writeFileSync(file, lines.join('\n') + '\n');
 		let size = Buffer.byteLength(lines.slice(0, 11).join('\n') + '\n');
@@ -372,8 +480,11 @@ describe('followTap: a viewer the tap cut off finishes from the capture file (is
 		const file = path.join(dir, 'cap.ndjson');
 		const {events, reader} = await followCutOff({...META, capturePath: file}, file);
 		expect(events.length).toBe(bulk.length);
-		expect(events.map((e) => (e.type === 'chunk' ? e.chunk.seq : e.type))).toEqual(bulk.map((e) => (e.type === 'chunk' ? e.chunk.seq : e.type)));
-		const bytesOf = (list: readonly SessionEvent[]): Buffer => Buffer.concat(list.flatMap((e) => (e.type === 'chunk' ? [Buffer.from(e.chunk.bytes)] : [])));
+		expect(events.map((e) => (e.type === 'chunk' ? e.chunk.seq : e.type))).toEqual(
+			bulk.map((e) => (e.type === 'chunk' ? e.chunk.seq : e.type)),
+		);
+		const bytesOf = (list: readonly SessionEvent[]): Buffer =>
+			Buffer.concat(list.flatMap((e) => (e.type === 'chunk' ? [Buffer.from(e.chunk.bytes)] : [])));
 		expect(bytesOf(events).equals(bytesOf(decodeRecords(readFileSync(file, 'utf8')).events))).toBe(true);
 		expect(events.at(-1)).toEqual(bulk.at(-1));
 		expect([reader.problems, reader.isTruncated]).toEqual([[], false]);
@@ -389,7 +500,11 @@ describe('followTap: a viewer the tap cut off finishes from the capture file (is
 	it('reads no more from the socket while onProgress holds (stdout not drained), then hands out the rest (issue 12: attach --json into a slow pipe)', async () => {
 		const file = path.join(dir, 'cap.ndjson');
 		writeFileSync(file, [encodeHeader(META), ...bulk.map((e) => encodeEvent(e))].join('\n') + '\n');
-		const live = new LiveSocketServer(path.join(dir, 'tap.sock'), {path: file, size: () => readFileSync(file).length}, () => undefined);
+		const live = new LiveSocketServer(
+			path.join(dir, 'tap.sock'),
+			{path: file, size: () => readFileSync(file).length},
+			() => undefined,
+		);
 		expect(await live.listen()).toBe(true);
 		const events: SessionEvent[] = [];
 		const received: number[] = [];
@@ -409,7 +524,10 @@ describe('followTap: a viewer the tap cut off finishes from the capture file (is
 				onEnd: resolve,
 			});
 		});
-		await Promise.race([isHeld, new Promise((_, reject) => setTimeout(() => reject(new Error('onProgress was never called')), 10_000))]);
+		await Promise.race([
+			isHeld,
+			new Promise((_, reject) => setTimeout(() => reject(new Error('onProgress was never called')), 10_000)),
+		]);
 		const atHold = events.length;
 		await new Promise((resolve) => setTimeout(resolve, 300));
 		// The file is 3.3 MB: far more than one read; nothing more was read while held.
@@ -419,7 +537,9 @@ describe('followTap: a viewer the tap cut off finishes from the capture file (is
 		const closing = live.close(30_000);
 		const reader = await ended;
 		await closing;
-		expect(events.map((e) => (e.type === 'chunk' ? e.chunk.seq : e.type))).toEqual(bulk.map((e) => (e.type === 'chunk' ? e.chunk.seq : e.type)));
+		expect(events.map((e) => (e.type === 'chunk' ? e.chunk.seq : e.type))).toEqual(
+			bulk.map((e) => (e.type === 'chunk' ? e.chunk.seq : e.type)),
+		);
 		expect(received.at(-1)).toBe(readFileSync(file).length);
 		expect([reader.problems, reader.isTruncated]).toEqual([[], false]);
 	});
@@ -427,7 +547,10 @@ describe('followTap: a viewer the tap cut off finishes from the capture file (is
 	it('ignores a capture path whose file is another session', async () => {
 		const file = path.join(dir, 'cap.ndjson');
 		const other = path.join(dir, 'other.ndjson');
-		writeFileSync(other, [encodeHeader({...META, pid: 7, capturePath: file}), ...bulk.map((e) => encodeEvent(e))].join('\n') + '\n');
+		writeFileSync(
+			other,
+			[encodeHeader({...META, pid: 7, capturePath: file}), ...bulk.map((e) => encodeEvent(e))].join('\n') + '\n',
+		);
 		// The socket serves cap.ndjson, whose header names other.ndjson: a different session (pid 7).
 		const {events} = await followCutOff({...META, capturePath: other}, file);
 		expect(events.length).toBeLessThan(bulk.length);

@@ -1,4 +1,18 @@
-import {chmodSync, closeSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs';
+import {
+	chmodSync,
+	closeSync,
+	linkSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	realpathSync,
+	rmSync,
+	statSync,
+	symlinkSync,
+	utimesSync,
+	writeFileSync,
+} from 'node:fs';
 import {execFileSync} from 'node:child_process';
 import os, {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -70,7 +84,9 @@ describe('capture and runtime directories', () => {
 	});
 
 	it('puts sockets in the runtime directory and pipes under \\\\.\\pipe', () => {
-		expect(socketPath('fs', 42, facts('linux', {XDG_RUNTIME_DIR: '/run/user/1000'}))).toBe('/run/user/1000/mcp-wire/fs-42.sock');
+		expect(socketPath('fs', 42, facts('linux', {XDG_RUNTIME_DIR: '/run/user/1000'}))).toBe(
+			'/run/user/1000/mcp-wire/fs-42.sock',
+		);
 		expect(socketPath('fs', 42, facts('win32'))).toBe('\\\\.\\pipe\\mcp-wire-ada-fs-42');
 		expect(parseSocketName('server-everything-4242.sock')).toEqual({name: 'server-everything', pid: 4242});
 		expect(parseSocketName('fs-42')).toEqual({name: 'fs', pid: 42});
@@ -136,21 +152,27 @@ describe('on disk', () => {
 
 	// Node 20's recursive mkdir loops forever under /proc/self (a parent that exists but cannot hold a
 	// directory). In a child process with a timeout, so a loop fails this test instead of hanging the worker.
-	it.skipIf(process.platform !== 'linux').each(['/proc/self/mcp-wire-test', '/proc/self/mcp-wire/captures'])('throws ENOENT for %s at once instead of looping (built dist)', async (target) => {
-		const storeModule = path.join(import.meta.dirname, '..', '..', 'dist', 'tap', 'capture-store.js');
-		const script = [
-			`import {ensurePrivateDir} from ${JSON.stringify(pathToFileURL(storeModule).href)};`,
-			'try {',
-			`  ensurePrivateDir(${JSON.stringify(target)});`,
-			"  console.log('created');",
-			'} catch (error) {',
-			'  console.log(error.code);',
-			'}',
-		].join('\n');
-		const result = await execa(process.execPath, ['--input-type=module', '-e', script], {reject: false, timeout: 5000});
-		expect(result.timedOut).toBe(false);
-		expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, 'ENOENT', '']);
-	});
+	it.skipIf(process.platform !== 'linux').each(['/proc/self/mcp-wire-test', '/proc/self/mcp-wire/captures'])(
+		'throws ENOENT for %s at once instead of looping (built dist)',
+		async (target) => {
+			const storeModule = path.join(import.meta.dirname, '..', '..', 'dist', 'tap', 'capture-store.js');
+			const script = [
+				`import {ensurePrivateDir} from ${JSON.stringify(pathToFileURL(storeModule).href)};`,
+				'try {',
+				`  ensurePrivateDir(${JSON.stringify(target)});`,
+				"  console.log('created');",
+				'} catch (error) {',
+				'  console.log(error.code);',
+				'}',
+			].join('\n');
+			const result = await execa(process.execPath, ['--input-type=module', '-e', script], {
+				reject: false,
+				timeout: 5000,
+			});
+			expect(result.timedOut).toBe(false);
+			expect([result.exitCode, result.stdout, result.stderr]).toEqual([0, 'ENOENT', '']);
+		},
+	);
 
 	const make = (minute: number, name: string, pid: number, bytes: number): string => {
 		const file = path.join(dir, captureFileName(new Date(Date.UTC(2026, 0, 1, 0, minute)), name, pid));
@@ -181,7 +203,9 @@ describe('on disk', () => {
 		const current = make(0, 'now', 105, 10);
 		const result = pruneCaptures(dir, {maxFiles: 3, maxBytes: 1e9}, current, (pid) => pid === 102);
 		expect([...result.removed].sort()).toEqual([middle, oldest].sort());
-		expect(readdirSync(dir).sort()).toEqual([path.basename(current), path.basename(live), path.basename(newest)].sort());
+		expect(readdirSync(dir).sort()).toEqual(
+			[path.basename(current), path.basename(live), path.basename(newest)].sort(),
+		);
 		expect(result).toMatchObject({kept: 3, keptBytes: 30, problems: []});
 	});
 
@@ -196,9 +220,17 @@ describe('on disk', () => {
 
 	it('reads the limits from MCP_WIRE_MAX_CAPTURES and MCP_WIRE_MAX_CAPTURE_MB', () => {
 		expect(pruneLimitsFromEnv({})).toEqual({maxFiles: 50, maxBytes: 200 * 1024 * 1024, problems: []});
-		expect(pruneLimitsFromEnv({MCP_WIRE_MAX_CAPTURES: '5', MCP_WIRE_MAX_CAPTURE_MB: '1.5'})).toEqual({maxFiles: 5, maxBytes: 1572864, problems: []});
+		expect(pruneLimitsFromEnv({MCP_WIRE_MAX_CAPTURES: '5', MCP_WIRE_MAX_CAPTURE_MB: '1.5'})).toEqual({
+			maxFiles: 5,
+			maxBytes: 1572864,
+			problems: [],
+		});
 		// 0 is "no limit", not "keep nothing" (which would delete the capture just written).
-		expect(pruneLimitsFromEnv({MCP_WIRE_MAX_CAPTURES: '0', MCP_WIRE_MAX_CAPTURE_MB: '0'})).toEqual({maxFiles: Infinity, maxBytes: Infinity, problems: []});
+		expect(pruneLimitsFromEnv({MCP_WIRE_MAX_CAPTURES: '0', MCP_WIRE_MAX_CAPTURE_MB: '0'})).toEqual({
+			maxFiles: Infinity,
+			maxBytes: Infinity,
+			problems: [],
+		});
 		expect(pruneLimitsFromEnv({MCP_WIRE_MAX_CAPTURES: 'lots'})).toEqual({
 			maxFiles: 50,
 			maxBytes: 200 * 1024 * 1024,
@@ -207,7 +239,7 @@ describe('on disk', () => {
 	});
 });
 
-describe('openCaptureFile: never through a symlink, never another user\'s file (issue 13)', () => {
+describe("openCaptureFile: never through a symlink, never another user's file (issue 13)", () => {
 	let dir: string;
 	beforeEach(() => {
 		dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-open-')));
@@ -231,7 +263,9 @@ describe('openCaptureFile: never through a symlink, never another user\'s file (
 		writeFileSync(file, 'old');
 		closeSync(openCaptureFile(file, {exclusive: false}));
 		expect(readFileSync(file, 'utf8')).toBe('');
-		expect(() => openCaptureFile(file, {exclusive: false, uid: 4242})).toThrow(`owned by uid ${process.getuid!()}, not 4242`);
+		expect(() => openCaptureFile(file, {exclusive: false, uid: 4242})).toThrow(
+			`owned by uid ${process.getuid!()}, not 4242`,
+		);
 		linkSync(file, path.join(dir, 'second-name'));
 		expect(() => openCaptureFile(file, {exclusive: false})).toThrow('it has 2 hard links');
 		const fifo = path.join(dir, 'fifo');

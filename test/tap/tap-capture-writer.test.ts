@@ -1,6 +1,16 @@
 import {execFileSync} from 'node:child_process';
 import {createHash} from 'node:crypto';
-import {closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync} from 'node:fs';
+import {
+	closeSync,
+	existsSync,
+	mkdtempSync,
+	openSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+	writeSync,
+} from 'node:fs';
 import net from 'node:net';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -24,7 +34,12 @@ const META: SessionMeta = {
 	name: 'server',
 };
 
-const entry = (kind: RingEntry['kind'], stream: RingEntry['stream'], tMs: number, payload: Uint8Array | string): RingEntry => ({
+const entry = (
+	kind: RingEntry['kind'],
+	stream: RingEntry['stream'],
+	tMs: number,
+	payload: Uint8Array | string,
+): RingEntry => ({
 	kind,
 	stream,
 	tMs,
@@ -60,7 +75,14 @@ describe('CaptureSink', () => {
 		sink.entry(entry(ENTRY.gap, 'stdin', 2.5, JSON.stringify({length: 100, reason: 'lag'})));
 		sink.entry(entry(ENTRY.chunk, 'stdin', 3, 'c'));
 		sink.entry(entry(ENTRY.mark, 'stdout', 4, JSON.stringify({type: 'stdin-closed', tMs: 4})));
-		sink.entry(entry(ENTRY.finding, 'stdout', 5, JSON.stringify({code: 'spawn-failed', stream: 'stdout', offset: 0, byteLength: 0, tMs: 5})));
+		sink.entry(
+			entry(
+				ENTRY.finding,
+				'stdout',
+				5,
+				JSON.stringify({code: 'spawn-failed', stream: 'stdout', offset: 0, byteLength: 0, tMs: 5}),
+			),
+		);
 		sink.entry(entry(ENTRY.exit, 'stdout', 6, JSON.stringify({code: 3, signal: null, tMs: 6})));
 		// The main thread forwarded 2 more stdout bytes than were recorded: the end adds a gap for them.
 		sink.entry(entry(ENTRY.close, 'stdout', 7, JSON.stringify({forwarded: {stdin: 104, stdout: 4, stderr: 0}})));
@@ -71,7 +93,15 @@ describe('CaptureSink', () => {
 		expect(decoded.problems).toEqual([]);
 		expect(decoded.format).toBe(2);
 		expect(decoded.header).toEqual({...META, format: 1});
-		expect(decoded.events.map((e) => (e.type === 'chunk' ? [e.chunk.seq, e.chunk.stream, e.chunk.offset, e.chunk.tMs, [...e.chunk.bytes]] : e.type === 'mark' ? e.mark : e.type))).toEqual([
+		expect(
+			decoded.events.map((e) =>
+				e.type === 'chunk'
+					? [e.chunk.seq, e.chunk.stream, e.chunk.offset, e.chunk.tMs, [...e.chunk.bytes]]
+					: e.type === 'mark'
+						? e.mark
+						: e.type,
+			),
+		).toEqual([
 			[0, 'stdin', 0, 1, [0x61, 0x62, 0x0a]],
 			[1, 'stdout', 0, 2, [0xff, 0x0a]],
 			{type: 'gap', stream: 'stdin', offset: 3, length: 100, reason: 'lag', tMs: 2.5},
@@ -82,8 +112,15 @@ describe('CaptureSink', () => {
 			{type: 'gap', stream: 'stdout', offset: 2, length: 2, reason: 'lag', tMs: 7},
 		]);
 		const finding = decoded.events[5];
-		expect(finding?.type === 'finding' && [finding.finding.code, finding.finding.origin, finding.finding.severity]).toEqual(['spawn-failed', 'probe', 'error']);
-		expect(decoded.end).toEqual({complete: false, recorded: {stdin: 4, stdout: 2, stderr: 0}, missing: {stdin: 100, stdout: 2, stderr: 0}, gaps: 2});
+		expect(
+			finding?.type === 'finding' && [finding.finding.code, finding.finding.origin, finding.finding.severity],
+		).toEqual(['spawn-failed', 'probe', 'error']);
+		expect(decoded.end).toEqual({
+			complete: false,
+			recorded: {stdin: 4, stdout: 2, stderr: 0},
+			missing: {stdin: 100, stdout: 2, stderr: 0},
+			gaps: 2,
+		});
 		expect(warnings).toEqual([]);
 	});
 
@@ -96,7 +133,9 @@ describe('CaptureSink', () => {
 		// A payload is kept (the ring must not reuse it) until the batch is written.
 		const payload = Uint8Array.of(0x61, 0x62, 0x0a);
 		expect(sink.entry(entry(ENTRY.chunk, 'stdout', 1, payload))).toBe(false);
-		expect(sink.entry(entry(ENTRY.mark, 'stdout', 2, JSON.stringify({type: 'eof', stream: 'stdout', tMs: 2})))).toBe(false);
+		expect(sink.entry(entry(ENTRY.mark, 'stdout', 2, JSON.stringify({type: 'eof', stream: 'stdout', tMs: 2})))).toBe(
+			false,
+		);
 		// The file gets the bytes as they are at the write: proof that they were not copied before.
 		payload[0] = 0x7a;
 		sink.flush();
@@ -104,18 +143,28 @@ describe('CaptureSink', () => {
 		// A batch of a megabyte or more is written at once: the entry that fills it reports nothing kept.
 		const big = new Uint8Array(1024 * 1024).fill(0x2e);
 		expect(sink.entry(entry(ENTRY.chunk, 'stdout', 4, big))).toBe(true);
-		sink.entry(entry(ENTRY.close, 'stdout', 5, JSON.stringify({forwarded: {stdin: 0, stdout: 3 + big.length, stderr: 0}})));
+		sink.entry(
+			entry(ENTRY.close, 'stdout', 5, JSON.stringify({forwarded: {stdin: 0, stdout: 3 + big.length, stderr: 0}})),
+		);
 		await sink.finish();
 		closeSync(opened.fd);
 		const decoded = decodeCapture(readFileSync(file));
 		expect(decoded.problems).toEqual([]);
-		expect(decoded.events.map((e) => (e.type === 'chunk' ? [e.chunk.offset, e.chunk.bytes.length, e.chunk.bytes[0]] : e.type === 'mark' ? e.mark.type : e.type))).toEqual([
-			[0, 3, 0x7a],
-			'eof',
-			'stdin-closed',
-			[3, big.length, 0x2e],
-		]);
-		expect(decoded.end).toEqual({complete: true, recorded: {stdin: 0, stdout: 3 + big.length, stderr: 0}, missing: {stdin: 0, stdout: 0, stderr: 0}, gaps: 0});
+		expect(
+			decoded.events.map((e) =>
+				e.type === 'chunk'
+					? [e.chunk.offset, e.chunk.bytes.length, e.chunk.bytes[0]]
+					: e.type === 'mark'
+						? e.mark.type
+						: e.type,
+			),
+		).toEqual([[0, 3, 0x7a], 'eof', 'stdin-closed', [3, big.length, 0x2e]]);
+		expect(decoded.end).toEqual({
+			complete: true,
+			recorded: {stdin: 0, stdout: 3 + big.length, stderr: 0},
+			missing: {stdin: 0, stdout: 0, stderr: 0},
+			gaps: 0,
+		});
 	});
 
 	it('a write that fails (a file-size limit: EFBIG with SIGXFSZ ignored) keeps the file on a record boundary and records the rest as a write-failed gap', () => {
@@ -140,9 +189,17 @@ describe('CaptureSink', () => {
 			await sink.finish();
 			process.stdout.write(JSON.stringify({warnings, ended: sink.hasWrittenEnd}));`;
 		// ulimit -f 6: a few KiB (blocks of 512 or 1024 bytes, by shell) hold the header and some 1 KiB chunk records, not all 8.
-		const out = execFileSync('sh', ['-c', 'ulimit -f 6 && exec "$0" --input-type=module -e "$1"', process.execPath, script], {encoding: 'utf8'});
+		const out = execFileSync(
+			'sh',
+			['-c', 'ulimit -f 6 && exec "$0" --input-type=module -e "$1"', process.execPath, script],
+			{encoding: 'utf8'},
+		);
 		const result = JSON.parse(out) as {warnings: string[]; ended: boolean};
-		expect(result.warnings).toEqual([expect.stringMatching(/^capture stopped: cannot write .*c\.ndjson \(EFBIG: .*\); forwarding goes on, a gap record marks what is missing when it can be written$/)]);
+		expect(result.warnings).toEqual([
+			expect.stringMatching(
+				/^capture stopped: cannot write .*c\.ndjson \(EFBIG: .*\); forwarding goes on, a gap record marks what is missing when it can be written$/,
+			),
+		]);
 		expect(result.ended).toBe(true);
 		const decoded = decodeCapture(readFileSync(file));
 		expect(decoded.problems).toEqual([]);
@@ -150,11 +207,20 @@ describe('CaptureSink', () => {
 		const kept = decoded.events.filter((e) => e.type === 'chunk').length;
 		expect(kept).toBeGreaterThanOrEqual(1);
 		expect(kept).toBeLessThan(8);
-		expect(decoded.events.map((e) => (e.type === 'chunk' ? ['chunk', e.chunk.offset, e.chunk.bytes.length] : e.type === 'mark' ? e.mark : e.type))).toEqual([
+		expect(
+			decoded.events.map((e) =>
+				e.type === 'chunk' ? ['chunk', e.chunk.offset, e.chunk.bytes.length] : e.type === 'mark' ? e.mark : e.type,
+			),
+		).toEqual([
 			...Array.from({length: kept}, (_, i) => ['chunk', i * 1024, 1024]),
 			{type: 'gap', stream: 'stdin', offset: kept * 1024, length: 8192 - kept * 1024, reason: 'write-failed', tMs: 9},
 		]);
-		expect(decoded.end).toEqual({complete: false, recorded: {stdin: kept * 1024, stdout: 0, stderr: 0}, missing: {stdin: 8192 - kept * 1024, stdout: 0, stderr: 0}, gaps: 1});
+		expect(decoded.end).toEqual({
+			complete: false,
+			recorded: {stdin: kept * 1024, stdout: 0, stderr: 0},
+			missing: {stdin: 8192 - kept * 1024, stdout: 0, stderr: 0},
+			gaps: 1,
+		});
 	});
 });
 
@@ -182,7 +248,16 @@ function summarize(file: string): {problems: unknown[]; header: unknown; events:
 		problems: decoded.problems,
 		header: decoded.header,
 		events: decoded.events.map((e) => {
-			if (e.type === 'chunk') return ['chunk', e.chunk.seq, e.chunk.stream, e.chunk.offset, e.chunk.tMs, createHash('sha256').update(e.chunk.bytes).digest('hex'), e.chunk.bytes.length];
+			if (e.type === 'chunk')
+				return [
+					'chunk',
+					e.chunk.seq,
+					e.chunk.stream,
+					e.chunk.offset,
+					e.chunk.tMs,
+					createHash('sha256').update(e.chunk.bytes).digest('hex'),
+					e.chunk.bytes.length,
+				];
 			if (e.type === 'mark') return ['mark', e.mark];
 			if (e.type === 'exit') return ['exit', e.exit];
 			return [e.type];
@@ -211,12 +286,22 @@ describe('CaptureWriter (real worker thread)', () => {
 		expect(readFileSync(file)).toEqual(encodeCaptureStart(META));
 		expect(statSync(file).mode & 0o777).toBe(0o600);
 		await writer.close(10_000);
-		expect(summarize(file)).toMatchObject({problems: [], header: {...META, format: 1}, events: [], end: {complete: true, gaps: 0}});
+		expect(summarize(file)).toMatchObject({
+			problems: [],
+			header: {...META, format: 1},
+			events: [],
+			end: {complete: true, gaps: 0},
+		});
 	});
 
 	it('refuses a path that is not a regular file (a device such as /dev/full) with one warning (issue 13)', async () => {
 		const warnings: string[] = [];
-		const writer = CaptureWriter.start({path: '/dev/full', onWarning: (m) => warnings.push(m), workerUrl: WORKER_URL, lingerMs: 10});
+		const writer = CaptureWriter.start({
+			path: '/dev/full',
+			onWarning: (m) => warnings.push(m),
+			workerUrl: WORKER_URL,
+			lingerMs: 10,
+		});
 		writer.header(META);
 		expect(writer.isRecording).toBe(false);
 		await writer.close(10_000);
@@ -226,7 +311,12 @@ describe('CaptureWriter (real worker thread)', () => {
 	it('records chunks read in place (chunkAt) and copied (chunk) byte-exact, with per-stream offsets, in order', async () => {
 		const file = path.join(dir, 'c.ndjson');
 		const warnings: string[] = [];
-		const writer = CaptureWriter.start({path: file, onWarning: (m) => warnings.push(m), workerUrl: WORKER_URL, lingerMs: 10});
+		const writer = CaptureWriter.start({
+			path: file,
+			onWarning: (m) => warnings.push(m),
+			workerUrl: WORKER_URL,
+			lingerMs: 10,
+		});
 		/** What pass-through does for a pipe read in place: reserve, the kernel fills, forward, record. */
 		const inPlace = (stream: 'stdin' | 'stdout', tMs: number, bytes: Uint8Array, isWriting: boolean): void => {
 			const arena = ARENA[stream];
@@ -271,16 +361,29 @@ describe('CaptureWriter (real worker thread)', () => {
 				['chunk', 5, 'stdout', 70_005, 7, digest(out3), 1],
 				['exit', {code: 0, signal: null, tMs: 8}],
 			],
-			end: {complete: true, recorded: {stdin: in1.length + 65_536, stdout: 70_006, stderr: err1.length}, missing: {stdin: 0, stdout: 0, stderr: 0}, gaps: 0},
+			end: {
+				complete: true,
+				recorded: {stdin: in1.length + 65_536, stdout: 70_006, stderr: err1.length},
+				missing: {stdin: 0, stdout: 0, stderr: 0},
+				gaps: 0,
+			},
 		});
-		const chunks = decodeCapture(readFileSync(file)).events.flatMap((e) => (e.type === 'chunk' ? [[...e.chunk.bytes]] : []));
+		const chunks = decodeCapture(readFileSync(file)).events.flatMap((e) =>
+			e.type === 'chunk' ? [[...e.chunk.bytes]] : [],
+		);
 		expect(chunks[2]).toEqual([0xff, 0xfe, 0x00, 0x0d, 0x0a]);
 	});
 
 	it('at the lag limit records a gap with the exact bytes it could not hold, one warning, and resumes when there is room', async () => {
 		const file = path.join(dir, 'o.ndjson');
 		const warnings: string[] = [];
-		const writer = CaptureWriter.start({path: file, onWarning: (m) => warnings.push(m), ringBytes: 2 * RING_RESERVE_BYTES, workerUrl: WORKER_URL, lingerMs: 10});
+		const writer = CaptureWriter.start({
+			path: file,
+			onWarning: (m) => warnings.push(m),
+			ringBytes: 2 * RING_RESERVE_BYTES,
+			workerUrl: WORKER_URL,
+			lingerMs: 10,
+		});
 		writer.header(META);
 		// 64 KiB read in place whose write to the client has not completed: however fast the worker
 		// consumes it, the region stays taken, and a copied chunk needs its bytes plus the control reserve.
@@ -298,15 +401,20 @@ describe('CaptureWriter (real worker thread)', () => {
 		writer.chunk('stdin', 3, Uint8Array.of(0x78));
 		writer.ring.endWrite(ARENA.stdout);
 		// The write completed and the worker consumed what it had: there is room again, and the next chunk is recorded after the gap.
-		for (let i = 0; i < 1000 && writer.ring.pendingBytes > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+		for (let i = 0; i < 1000 && writer.ring.pendingBytes > 0; i++)
+			await new Promise((resolve) => setTimeout(resolve, 10));
 		const later = noise(10, 7);
 		writer.chunk('stdout', 3.5, later);
 		writer.mark({type: 'eof', stream: 'stdout', tMs: 4});
 		writer.exit({code: 1, signal: null, tMs: 5});
 		await writer.close(10_000);
 		expect(warnings).toHaveLength(2);
-		expect(warnings[0]).toMatch(/^the capture fell \d+ bytes behind forwarding \(MCP_WIRE_CAPTURE_LAG_MB\); reads it has no room for are not recorded \(a gap record marks them\) until it catches up; forwarding goes on \(.*o\.ndjson\)$/);
-		expect(warnings[1]).toBe(`the capture is incomplete: 1500 bytes of stdout not recorded (gap records mark them) (${file})`);
+		expect(warnings[0]).toMatch(
+			/^the capture fell \d+ bytes behind forwarding \(MCP_WIRE_CAPTURE_LAG_MB\); reads it has no room for are not recorded \(a gap record marks them\) until it catches up; forwarding goes on \(.*o\.ndjson\)$/,
+		);
+		expect(warnings[1]).toBe(
+			`the capture is incomplete: 1500 bytes of stdout not recorded (gap records mark them) (${file})`,
+		);
 		expect(summarize(file)).toEqual({
 			problems: [],
 			header: {...META, format: 1},
@@ -318,14 +426,25 @@ describe('CaptureWriter (real worker thread)', () => {
 				['mark', {type: 'eof', stream: 'stdout', tMs: 4}],
 				['exit', {code: 1, signal: null, tMs: 5}],
 			],
-			end: {complete: false, recorded: {stdin: 1, stdout: RING_RESERVE_BYTES + 10, stderr: 0}, missing: {stdin: 0, stdout: 1500, stderr: 0}, gaps: 1},
+			end: {
+				complete: false,
+				recorded: {stdin: 1, stdout: RING_RESERVE_BYTES + 10, stderr: 0},
+				missing: {stdin: 0, stdout: 1500, stderr: 0},
+				gaps: 1,
+			},
 		});
 	});
 
 	it('a burst that does not fit: every byte is either recorded or in a gap of exact length, one lag warning', async () => {
 		const file = path.join(dir, 'b.ndjson');
 		const warnings: string[] = [];
-		const writer = CaptureWriter.start({path: file, onWarning: (m) => warnings.push(m), ringBytes: 2 * RING_RESERVE_BYTES, workerUrl: WORKER_URL, lingerMs: 10});
+		const writer = CaptureWriter.start({
+			path: file,
+			onWarning: (m) => warnings.push(m),
+			ringBytes: 2 * RING_RESERVE_BYTES,
+			workerUrl: WORKER_URL,
+			lingerMs: 10,
+		});
 		writer.header(META);
 		// 40 × 48 KiB copied in one tick, while the worker is still booting: 1.9 MiB into a 128 KiB arena.
 		const pieces = Array.from({length: 40}, (_, i) => noise(48 * 1024, 100 + i));
@@ -368,13 +487,20 @@ describe('CaptureWriter (real worker thread)', () => {
 		// A worker that never runs: the module does nothing (no worker code), as a writer stuck on a busy machine.
 		const idle = path.join(dir, 'idle-worker.mjs');
 		writeFileSync(idle, 'setInterval(() => {}, 1000);\n');
-		const writer = CaptureWriter.start({path: file, onWarning: (m) => warnings.push(m), workerUrl: new URL(`file://${idle}`), lingerMs: 10});
+		const writer = CaptureWriter.start({
+			path: file,
+			onWarning: (m) => warnings.push(m),
+			workerUrl: new URL(`file://${idle}`),
+			lingerMs: 10,
+		});
 		writer.header(META);
 		writer.chunk('stdout', 1, noise(3000, 9));
 		writer.chunk('stdin', 2, noise(20, 10));
 		writer.exit({code: 0, signal: null, tMs: 3});
 		await writer.close(200);
-		expect(warnings).toEqual([`the capture is incomplete: 20 bytes of stdin and 3000 bytes of stdout not recorded (gap records mark them) (${file})`]);
+		expect(warnings).toEqual([
+			`the capture is incomplete: 20 bytes of stdin and 3000 bytes of stdout not recorded (gap records mark them) (${file})`,
+		]);
 		const decoded = decodeCapture(readFileSync(file));
 		expect(decoded.problems).toEqual([]);
 		expect(decoded.events.map((e) => (e.type === 'mark' ? e.mark : e.type))).toEqual([
@@ -382,7 +508,12 @@ describe('CaptureWriter (real worker thread)', () => {
 			{type: 'gap', stream: 'stdin', offset: 0, length: 20, reason: 'writer-timeout', tMs: 3},
 			{type: 'gap', stream: 'stdout', offset: 0, length: 3000, reason: 'writer-timeout', tMs: 3},
 		]);
-		expect(decoded.end).toEqual({complete: false, recorded: {stdin: 0, stdout: 0, stderr: 0}, missing: {stdin: 20, stdout: 3000, stderr: 0}, gaps: 2});
+		expect(decoded.end).toEqual({
+			complete: false,
+			recorded: {stdin: 0, stdout: 0, stderr: 0},
+			missing: {stdin: 20, stdout: 3000, stderr: 0},
+			gaps: 2,
+		});
 	});
 });
 
@@ -482,8 +613,12 @@ describe('LiveSocketServer', () => {
 		expect(await ok.listen()).toBe(true);
 		await ok.close(10);
 		const warnings: string[] = [];
-		const bad = new LiveSocketServer(path.join(dir, 'no', 'such', 'dir.sock'), {path: address, size: () => 0}, (m) => warnings.push(m));
+		const bad = new LiveSocketServer(path.join(dir, 'no', 'such', 'dir.sock'), {path: address, size: () => 0}, (m) =>
+			warnings.push(m),
+		);
 		expect(await bad.listen()).toBe(false);
-		expect(warnings).toEqual([expect.stringMatching(/^live attach unavailable: cannot listen on .*dir\.sock \(listen E[A-Z]+: /)]);
+		expect(warnings).toEqual([
+			expect.stringMatching(/^live attach unavailable: cannot listen on .*dir\.sock \(listen E[A-Z]+: /),
+		]);
 	});
 });

@@ -31,7 +31,8 @@ async function attachAction(target: string | undefined, options: WatchCliOptions
 	if (target !== undefined && /[/\\]/.test(target)) {
 		// A socket path: only one this user's tap bound (issue 13; the owner of a socket file is the
 		// process that bound it; SO_PEERCRED is not reachable from Node without native code).
-		if (process.platform !== 'win32' && !isOwnEntry(target, 'socket')) throw new UsageError(`attach: ${target} is not a socket of yours; refusing to read it`);
+		if (process.platform !== 'win32' && !isOwnEntry(target, 'socket'))
+			throw new UsageError(`attach: ${target} is not a socket of yours; refusing to read it`);
 		address = target;
 		label = target;
 	} else {
@@ -39,7 +40,8 @@ async function attachAction(target: string | undefined, options: WatchCliOptions
 		try {
 			taps = await listLiveTaps();
 		} catch (error) {
-			if (error instanceof UnsafeDirectoryError) throw new UsageError(`attach: refusing the runtime directory: ${error.message}`);
+			if (error instanceof UnsafeDirectoryError)
+				throw new UsageError(`attach: refusing the runtime directory: ${error.message}`);
 			throw error;
 		}
 		try {
@@ -70,7 +72,9 @@ async function attachAction(target: string | undefined, options: WatchCliOptions
 				if (!session) return;
 				if (event.type === 'mark' && event.mark.type === 'gap' && output.tui === undefined) {
 					const {mark} = event;
-					process.stderr.write(`mcp-wire: ${label}: the capture is incomplete: ${mark.length} bytes of ${mark.stream} from offset ${mark.offset} were not captured (${mark.reason}); the log marks where\n`);
+					process.stderr.write(
+						`mcp-wire: ${label}: the capture is incomplete: ${mark.length} bytes of ${mark.stream} from offset ${mark.offset} were not captured (${mark.reason}); the log marks where\n`,
+					);
 				}
 
 				try {
@@ -87,7 +91,8 @@ async function attachAction(target: string | undefined, options: WatchCliOptions
 		detach = () => follower.stop();
 		follower.connected.then(
 			() => process.stderr.write(`mcp-wire: attached to ${label}; Ctrl+C detaches\n`),
-			(error: NodeJS.ErrnoException) => reject(new UsageError(`attach: cannot connect to ${address} (${error.code ?? error.message})`)),
+			(error: NodeJS.ErrnoException) =>
+				reject(new UsageError(`attach: cannot connect to ${address} (${error.code ?? error.message})`)),
 		);
 	});
 	process.once('SIGINT', detach);
@@ -99,7 +104,8 @@ async function attachAction(target: string | undefined, options: WatchCliOptions
 	}
 
 	reportProblems(label, reader.problems);
-	if (badRecords > 0) process.stderr.write(`mcp-wire: ${label}: ${badRecords} records contradicted the session and were skipped\n`);
+	if (badRecords > 0)
+		process.stderr.write(`mcp-wire: ${label}: ${badRecords} records contradicted the session and were skipped\n`);
 	if (!session) throw new UsageError(`attach: ${label} sent no session header`);
 	// A binary capture's end record (sent last, or read from the file) may have the tap's waits for its capture.
 	session.finish(lastTMs, {stalls: reader.captureEnd?.stalls});

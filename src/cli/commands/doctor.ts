@@ -3,9 +3,26 @@ import path from 'node:path';
 import {Command, Option} from 'commander';
 import {createInterface} from 'node:readline';
 import {CLIENT_NAMES, type ClientName, type ConfigFile} from '../../configs/index.js';
-import {DEFAULT_JOBS, DEFAULT_TOTAL_TIMEOUT_MS, DoctorProgress, exitCodeOf, formatJsonRecords, formatReport, planTargets, runDoctor, STATUS_TEXT, type ProbeTarget} from '../../doctor/index.js';
+import {
+	DEFAULT_JOBS,
+	DEFAULT_TOTAL_TIMEOUT_MS,
+	DoctorProgress,
+	exitCodeOf,
+	formatJsonRecords,
+	formatReport,
+	planTargets,
+	runDoctor,
+	STATUS_TEXT,
+	type ProbeTarget,
+} from '../../doctor/index.js';
 import {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS} from '../../tap/probe.js';
-import {capturesDir, currentPlatform, ensurePrivateDir, pruneCaptures, pruneLimitsFromEnv} from '../../tap/capture-store.js';
+import {
+	capturesDir,
+	currentPlatform,
+	ensurePrivateDir,
+	pruneCaptures,
+	pruneLimitsFromEnv,
+} from '../../tap/capture-store.js';
 import {EXIT, UsageError} from '../exit-codes.js';
 import {collect, parseMs, parsePositiveInt, resolveColor} from '../options.js';
 import {VERSION} from '../version.js';
@@ -61,24 +78,56 @@ Exit code: 0 when no entry fails, 1 when one does (not-checked entries do not), 
 export function doctorCommand(): Command {
 	return new Command('doctor')
 		.summary('check every MCP server in your client configs, the way each client starts it')
-		.description('Find the MCP client configs on this machine (Claude Desktop, Claude Code, Cursor, VS Code), probe every stdio server the way its client launches it, and say for each whether it works and why not.')
-		.argument('[servers...]', 'only these server names (a named project server is probed even when its client has not approved it)')
-		.option('--include-untrusted', 'also probe project servers their client has not approved (they come with the folder: read them first)')
+		.description(
+			'Find the MCP client configs on this machine (Claude Desktop, Claude Code, Cursor, VS Code), probe every stdio server the way its client launches it, and say for each whether it works and why not.',
+		)
+		.argument(
+			'[servers...]',
+			'only these server names (a named project server is probed even when its client has not approved it)',
+		)
+		.option(
+			'--include-untrusted',
+			'also probe project servers their client has not approved (they come with the folder: read them first)',
+		)
 		.option('-y, --yes', 'do not ask before running the listed servers (scripts, CI)')
-		.option('--try-env <name>', 'a variable of your environment the env-difference search may pass to a failing server (repeatable)', collect, [])
-		.addOption(new Option('--client <name>', 'only this client\'s configs').choices([...CLIENT_NAMES]))
+		.option(
+			'--try-env <name>',
+			'a variable of your environment the env-difference search may pass to a failing server (repeatable)',
+			collect,
+			[],
+		)
+		.addOption(new Option('--client <name>', "only this client's configs").choices([...CLIENT_NAMES]))
 		.option('--config <file>', 'only this config file (its client is told from the name, or give --client)')
 		.option('--json', 'write one NDJSON record per server and a summary record, nothing else')
-		.option('--jobs <n>', 'probes running at the same time (they mostly wait, so more than your cores is fine)', parsePositiveInt('--jobs'), DEFAULT_JOBS)
-		.option('--timeout <ms>', `how long each probe waits for each response, initialize too (default: ${DEFAULT_TIMEOUT_MS} ms per request, ${DEFAULT_INITIALIZE_TIMEOUT_MS} ms for initialize)`, parseMs('--timeout'))
-		.option('--total-timeout <ms>', 'the whole run; probes still running then are stopped', parseMs('--total-timeout'), DEFAULT_TOTAL_TIMEOUT_MS)
+		.option(
+			'--jobs <n>',
+			'probes running at the same time (they mostly wait, so more than your cores is fine)',
+			parsePositiveInt('--jobs'),
+			DEFAULT_JOBS,
+		)
+		.option(
+			'--timeout <ms>',
+			`how long each probe waits for each response, initialize too (default: ${DEFAULT_TIMEOUT_MS} ms per request, ${DEFAULT_INITIALIZE_TIMEOUT_MS} ms for initialize)`,
+			parseMs('--timeout'),
+		)
+		.option(
+			'--total-timeout <ms>',
+			'the whole run; probes still running then are stopped',
+			parseMs('--total-timeout'),
+			DEFAULT_TOTAL_TIMEOUT_MS,
+		)
 		.option('--protocol-version <version>', 'the protocol version offered in initialize', DEFAULT_PROTOCOL_VERSION)
-		.option('--no-capture', 'do not keep the probes\' captures')
+		.option('--no-capture', "do not keep the probes' captures")
 		.addOption(new Option('--color <when>', 'colour output').choices(['auto', 'always', 'never']).default('auto'))
 		.option('--verbose', 'log what each probe does to stderr')
 		.addOption(new Option('--home <dir>', 'the home directory to look in (default: yours)').hideHelp())
 		.addOption(new Option('--cwd <dir>', 'the project folder to look in (default: the current directory)').hideHelp())
-		.addOption(new Option('--progress <when>', 'the progress line on stderr (auto: when stderr is a terminal)').choices(['auto', 'always', 'never']).default('auto').hideHelp())
+		.addOption(
+			new Option('--progress <when>', 'the progress line on stderr (auto: when stderr is a terminal)')
+				.choices(['auto', 'always', 'never'])
+				.default('auto')
+				.hideHelp(),
+		)
 		.addHelpText('after', HELP_AFTER)
 		.action(async (servers: string[], options: DoctorCliOptions) => {
 			process.exitCode = await runDoctorCommand(options, servers);
@@ -86,7 +135,12 @@ export function doctorCommand(): Command {
 }
 
 function discover(options: DoctorCliOptions, home: string, cwd: string): ConfigFile[] {
-	return discoverForCli('doctor: ', {home, cwd, ...(options.client === undefined ? {} : {client: options.client}), ...(options.config === undefined ? {} : {config: options.config})});
+	return discoverForCli('doctor: ', {
+		home,
+		cwd,
+		...(options.client === undefined ? {} : {client: options.client}),
+		...(options.config === undefined ? {} : {config: options.config}),
+	});
 }
 
 /** The private capture directory, pruned; undefined (with a warning on stderr) when it cannot be used. */
@@ -96,7 +150,9 @@ function prepareCaptureDir(): string | undefined {
 	try {
 		ensurePrivateDir(dir, facts.uid);
 	} catch (error) {
-		process.stderr.write(`mcp-wire: cannot use the capture directory ${dir} (${(error as Error).message}); captures are not kept\n`);
+		process.stderr.write(
+			`mcp-wire: cannot use the capture directory ${dir} (${(error as Error).message}); captures are not kept\n`,
+		);
 		return undefined;
 	}
 	const limits = pruneLimitsFromEnv(facts.env);
@@ -130,8 +186,13 @@ export function runLine(target: ProbeTarget): string {
  * none); without a terminal and without `--yes` runs only those their client starts without asking
  * (trusted), and the others are skipped with the reason.
  */
-export async function approveRun(targets: readonly ProbeTarget[], io: ApproveIo): Promise<{run: readonly ProbeTarget[]; declined: string}> {
-	io.write(`mcp-wire: doctor will run ${targets.length} server${targets.length === 1 ? '' : 's'} (each possibly several times):\n`);
+export async function approveRun(
+	targets: readonly ProbeTarget[],
+	io: ApproveIo,
+): Promise<{run: readonly ProbeTarget[]; declined: string}> {
+	io.write(
+		`mcp-wire: doctor will run ${targets.length} server${targets.length === 1 ? '' : 's'} (each possibly several times):\n`,
+	);
 	for (const target of targets) io.write(`${runLine(target)}\n`);
 	if (io.yes) return {run: targets, declined: ''};
 	if (io.isTerminal) {
@@ -140,7 +201,10 @@ export async function approveRun(targets: readonly ProbeTarget[], io: ApproveIo)
 		return {run: [], declined: 'not started: you said no'};
 	}
 	const run = targets.filter((target) => target.trust.trusted);
-	if (run.length < targets.length) io.write(`mcp-wire: no terminal to ask and no --yes: running only the ${run.length} server${run.length === 1 ? '' : 's'} their client starts without asking\n`);
+	if (run.length < targets.length)
+		io.write(
+			`mcp-wire: no terminal to ask and no --yes: running only the ${run.length} server${run.length === 1 ? '' : 's'} their client starts without asking\n`,
+		);
 	return {run, declined: 'not started: no terminal to ask; pass --yes to run it'};
 }
 
@@ -163,23 +227,51 @@ async function runDoctorCommand(options: DoctorCliOptions, servers: readonly str
 	const home = path.resolve(options.home ?? os.homedir());
 	const cwd = path.resolve(options.cwd ?? process.cwd());
 	const files = discover(options, home, cwd);
-	const context = {env: process.env, home, cwd, platform: process.platform, tryEnv: options.tryEnv.flatMap((name) => name.split(',')).filter((name) => name !== '')};
+	const context = {
+		env: process.env,
+		home,
+		cwd,
+		platform: process.platform,
+		tryEnv: options.tryEnv.flatMap((name) => name.split(',')).filter((name) => name !== ''),
+	};
 	const plan = planTargets(files, context);
-	const known = new Set(plan.targets.flatMap((target) => (target.kind === 'problem' ? (target.problem.server === undefined ? [] : [target.problem.server]) : [target.entry.name])));
+	const known = new Set(
+		plan.targets.flatMap((target) =>
+			target.kind === 'problem'
+				? target.problem.server === undefined
+					? []
+					: [target.problem.server]
+				: [target.entry.name],
+		),
+	);
 	const unknown = servers.filter((name) => !known.has(name));
-	if (unknown.length > 0) throw new UsageError(`doctor: no server named ${unknown.map((name) => JSON.stringify(name)).join(', ')} in the configs read (known: ${[...known].join(', ') || 'none'})`);
+	if (unknown.length > 0)
+		throw new UsageError(
+			`doctor: no server named ${unknown.map((name) => JSON.stringify(name)).join(', ')} in the configs read (known: ${[...known].join(', ') || 'none'})`,
+		);
 	const captureDir = options.capture ? prepareCaptureDir() : undefined;
 	// The progress line (issue 12 goal 5): stderr only, on a terminal, not mixed with --verbose lines.
-	const showProgress = options.progress === 'always' || (options.progress === 'auto' && process.stderr.isTTY === true && !options.verbose);
+	const showProgress =
+		options.progress === 'always' || (options.progress === 'auto' && process.stderr.isTTY === true && !options.verbose);
 	let progress: DoctorProgress | undefined;
-	const progressOf = (total: number): DoctorProgress => (progress ??= new DoctorProgress(total, {write: (text) => process.stderr.write(text), columns: process.stderr.columns ?? 80}));
+	const progressOf = (total: number): DoctorProgress =>
+		(progress ??= new DoctorProgress(total, {
+			write: (text) => process.stderr.write(text),
+			columns: process.stderr.columns ?? 80,
+		}));
 	const isTerminal = process.stdin.isTTY === true && process.stderr.isTTY === true;
 	const report = await runDoctor({
 		files,
 		plan,
 		...(servers.length > 0 ? {names: servers} : {}),
 		includeUntrusted: options.includeUntrusted === true,
-		approve: (targets) => approveRun(targets, {yes: options.yes === true, isTerminal, write: (text) => process.stderr.write(text), ask: askOnTerminal}),
+		approve: (targets) =>
+			approveRun(targets, {
+				yes: options.yes === true,
+				isTerminal,
+				write: (text) => process.stderr.write(text),
+				ask: askOnTerminal,
+			}),
 		context,
 		...(options.timeout === undefined ? {} : {timeoutMs: options.timeout}),
 		totalTimeoutMs: options.totalTimeout,
@@ -191,7 +283,8 @@ async function runDoctorCommand(options: DoctorCliOptions, servers: readonly str
 		...(showProgress
 			? {
 					onStart: (label: string, total: number) => progressOf(total).started(label),
-					onRow: (_row: unknown, _done: number, total: number, label: string | undefined) => progressOf(total).finished(label),
+					onRow: (_row: unknown, _done: number, total: number, label: string | undefined) =>
+						progressOf(total).finished(label),
 				}
 			: {}),
 	});
@@ -202,7 +295,9 @@ async function runDoctorCommand(options: DoctorCliOptions, servers: readonly str
 		if (error.code === 'EPIPE') isClosed = true;
 		else throw error;
 	});
-	const lines = options.json ? formatJsonRecords(report, exitCode) : formatReport(report, {color: resolveColor(options.color, process.stdout)});
+	const lines = options.json
+		? formatJsonRecords(report, exitCode)
+		: formatReport(report, {color: resolveColor(options.color, process.stdout)});
 	if (!isClosed) process.stdout.write(`${lines.join('\n')}\n`);
 	return exitCode === 1 ? EXIT.findings : EXIT.ok;
 }

@@ -6,7 +6,6 @@ import {explainError, type ExplainResult} from '../../core/explain.js';
 import {EXIT, UsageError} from '../exit-codes.js';
 import {PROCESS_IO, type CommandIo} from './report.js';
 
-
 /**
  * The plain-text answer of `mcp-wire explain` (no colour): who logs the message, then per fault its code,
  * severity and likelihood, title, why the message points at it, the fix and the client reactions, and a
@@ -37,7 +36,9 @@ export function formatExplanation(result: ExplainResult): string {
 		}
 		lines.push(`  fix: ${explanation.hint}`);
 		const groups = REACTION_ORDER.map((reaction) => {
-			const clients = explanation.impact.filter((entry) => entry.reaction === reaction).map((entry) => CLIENT_FAMILY_LABEL[entry.client]);
+			const clients = explanation.impact
+				.filter((entry) => entry.reaction === reaction)
+				.map((entry) => CLIENT_FAMILY_LABEL[entry.client]);
 			return clients.length === 0 ? '' : `${REACTION_LABEL[reaction]}: ${clients.join(', ')}`;
 		}).filter((group) => group !== '');
 		if (groups.length > 0) {
@@ -60,11 +61,17 @@ export function formatExplanation(result: ExplainResult): string {
  */
 export function explainCommand(io: CommandIo = PROCESS_IO): Command {
 	return new Command('explain')
-		.description('map an error message from a client log to the wire fault behind it, with the fix (or describe a finding code)')
-		.argument('[text...]', 'the error text, e.g. "Unexpected token \'S\', \\"Starting B\\"... is not valid JSON", or a finding code such as stray-output (- or absent: stdin)')
+		.description(
+			'map an error message from a client log to the wire fault behind it, with the fix (or describe a finding code)',
+		)
+		.argument(
+			'[text...]',
+			'the error text, e.g. "Unexpected token \'S\', \\"Starting B\\"... is not valid JSON", or a finding code such as stray-output (- or absent: stdin)',
+		)
 		.option('--json', 'print the explanation as JSON')
 		.action(async (words: string[], flags: {readonly json?: boolean}) => {
-			const text = words.length === 0 || (words.length === 1 && words[0] === '-') ? await readErrorText(io) : words.join(' ');
+			const text =
+				words.length === 0 || (words.length === 1 && words[0] === '-') ? await readErrorText(io) : words.join(' ');
 			if (text.trim() === '') {
 				throw new UsageError('no error text given');
 			}
@@ -78,7 +85,8 @@ export function explainCommand(io: CommandIo = PROCESS_IO): Command {
 }
 
 /** What `explain` takes, for a run without text on a terminal (nothing piped). */
-export const EXPLAIN_USAGE = 'explain takes the error text from a client log: mcp-wire explain "<error text>" (or pipe the text into it)';
+export const EXPLAIN_USAGE =
+	'explain takes the error text from a client log: mcp-wire explain "<error text>" (or pipe the text into it)';
 
 /** The error text from stdin; on a terminal (nothing piped) a usage error that says what `explain` takes. */
 async function readErrorText(io: CommandIo): Promise<string> {

@@ -3,11 +3,27 @@ import type {Session} from '../../core/session/session.js';
 import {USER_STOP_PHASE, type SessionMeta} from '../../core/types.js';
 import {createWaitProgress} from '../wait-progress.js';
 import type {ProbeOptions, ProbeResult, SessionInit} from '../../tap/probe.js';
-import {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS, loadSdkSchemas, startProbeServer, type ProbeServer} from '../../tap/probe-start.js';
+import {
+	DEFAULT_INITIALIZE_TIMEOUT_MS,
+	DEFAULT_PROTOCOL_VERSION,
+	DEFAULT_TIMEOUT_MS,
+	loadSdkSchemas,
+	startProbeServer,
+	type ProbeServer,
+} from '../../tap/probe-start.js';
 import {discardEarlyProbe, noteProbeExchanged, takeEarlyProbe} from '../probe-early.js';
 import {buildEnv, EnvOptionError, loadProcessStarter} from '../../tap/spawn.js';
 import {EXIT, UsageError} from '../exit-codes.js';
-import {collect, exitCodeFor, parseFailOn, parseIgnore, parseMs, parsePositiveInt, resolveColor, type FailOn} from '../options.js';
+import {
+	collect,
+	exitCodeFor,
+	parseFailOn,
+	parseIgnore,
+	parseMs,
+	parsePositiveInt,
+	resolveColor,
+	type FailOn,
+} from '../options.js';
 import type {OutputMode, Presenter} from '../present.js';
 import {captureIdentity} from '../redact-options.js';
 import {VERSION} from '../version.js';
@@ -49,15 +65,35 @@ export function probeCommand(): Command {
 		.option('--hex', 'add an xxd-layout hex dump of every frame (plain log, no TUI)')
 		.option('--report', 'write a Markdown support report (redacted) instead of the frame log')
 		.option('--no-tui', 'keep the plain frame log even when stdout is a terminal')
-		.option('--timeout <ms>', `how long to wait for each response, initialize too (default: ${DEFAULT_TIMEOUT_MS} ms per request, ${DEFAULT_INITIALIZE_TIMEOUT_MS} ms for initialize: Claude Code's startup limit)`, parseMs('--timeout'))
+		.option(
+			'--timeout <ms>',
+			`how long to wait for each response, initialize too (default: ${DEFAULT_TIMEOUT_MS} ms per request, ${DEFAULT_INITIALIZE_TIMEOUT_MS} ms for initialize: Claude Code's startup limit)`,
+			parseMs('--timeout'),
+		)
 		.option('--protocol-version <version>', 'the protocol version offered in initialize', DEFAULT_PROTOCOL_VERSION)
-		.option('--env <KEY[=VALUE]>', 'pass an environment variable (repeatable); KEY alone copies it from this shell', collect, [])
-		.option('--inherit-env', 'pass this shell\'s whole environment (a real client passes only HOME, LOGNAME, PATH, SHELL, TERM, USER)')
+		.option(
+			'--env <KEY[=VALUE]>',
+			'pass an environment variable (repeatable); KEY alone copies it from this shell',
+			collect,
+			[],
+		)
+		.option(
+			'--inherit-env',
+			"pass this shell's whole environment (a real client passes only HOME, LOGNAME, PATH, SHELL, TERM, USER)",
+		)
 		.option('--cwd <dir>', 'working directory of the server')
 		.option('--ignore <code>', 'drop findings with this code (repeatable)', collect, [])
-		.addOption(new Option('--fail-on <severity>', 'exit 1 on findings at or above this severity').choices(['error', 'warning']).default('error'))
+		.addOption(
+			new Option('--fail-on <severity>', 'exit 1 on findings at or above this severity')
+				.choices(['error', 'warning'])
+				.default('error'),
+		)
 		.addOption(new Option('--color <when>', 'colour output').choices(['auto', 'always', 'never']).default('auto'))
-		.option('--max-lines <n>', 'with --report: the line budget (longer parts shrink and say what they left out; the verdict, header and footer, about 7 lines, always stay)', parsePositiveInt('--max-lines'))
+		.option(
+			'--max-lines <n>',
+			'with --report: the line budget (longer parts shrink and say what they left out; the verdict, header and footer, about 7 lines, always stay)',
+			parsePositiveInt('--max-lines'),
+		)
 		.option('--redact', 'with --json: mask home paths, user names and secrets (bytes keep their length)')
 		.option('--no-redact', 'with --report: do not redact home paths, user names and secrets')
 		.option('--verbose', 'log what the probe does (spawn, exit, timeouts) to stderr')
@@ -69,22 +105,38 @@ export function probeCommand(): Command {
 }
 
 async function runProbeCommand(command: string[], options: ProbeCliOptions): Promise<number> {
-	if (command.length === 0 || command[0] === '') throw new UsageError('probe: no server command given (usage: mcp-wire probe -- <command> [args...])');
-	if (options.json === true && options.report === true) throw new UsageError('probe: --json and --report both want stdout; pick one (write the report to a file with `mcp-wire report` on a --json dump)');
+	if (command.length === 0 || command[0] === '')
+		throw new UsageError('probe: no server command given (usage: mcp-wire probe -- <command> [args...])');
+	if (options.json === true && options.report === true)
+		throw new UsageError(
+			'probe: --json and --report both want stdout; pick one (write the report to a file with `mcp-wire report` on a --json dump)',
+		);
 	const ignore = parseIgnore(options.ignore);
 	const failOn = parseFailOn(options.failOn);
 	let built;
 	try {
-		built = buildEnv({inheritEnv: options.inheritEnv === true, env: options.env, parentEnv: process.env, platform: process.platform});
+		built = buildEnv({
+			inheritEnv: options.inheritEnv === true,
+			env: options.env,
+			parentEnv: process.env,
+			platform: process.platform,
+		});
 	} catch (error) {
 		if (error instanceof EnvOptionError) throw new UsageError(`probe: ${error.message}`);
 		throw error;
 	}
-	for (const key of built.missing) process.stderr.write(`mcp-wire: --env ${key}: not set in this shell; the server will not get it\n`);
+	for (const key of built.missing)
+		process.stderr.write(`mcp-wire: --env ${key}: not set in this shell; the server will not get it\n`);
 
 	const isColor = resolveColor(options.color, process.stdout);
 	// The TUI takes a terminal unless an output was asked for (--json, --report, --hex: a log to keep).
-	const isTui = options.tui !== false && options.json !== true && options.report !== true && options.hex !== true && process.stdout.isTTY === true && process.stdin.isTTY === true;
+	const isTui =
+		options.tui !== false &&
+		options.json !== true &&
+		options.report !== true &&
+		options.hex !== true &&
+		process.stdout.isTTY === true &&
+		process.stdin.isTTY === true;
 
 	const baseMeta = {
 		tool: {name: 'mcp-wire', version: VERSION},
@@ -130,9 +182,14 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 	let newSession!: (init: SessionInit) => Session;
 	const schemas = Promise.all([loadSdkSchemas(), loading]).then(([loaded, [{Session}, verbose, present]]) => {
 		newSession = (init) => {
-			const meta: SessionMeta = {...baseMeta, startedAt: init.startedAt, ...(init.pid === undefined ? {} : {pid: init.pid})};
+			const meta: SessionMeta = {
+				...baseMeta,
+				startedAt: init.startedAt,
+				...(init.pid === undefined ? {} : {pid: init.pid}),
+			};
 			const session = new Session(meta, {ignore, schemas: init.schemas});
-			if (verbose !== undefined) verbose.followVerbose(session, init, (line) => process.stderr.write(`mcp-wire: ${line}\n`));
+			if (verbose !== undefined)
+				verbose.followVerbose(session, init, (line) => process.stderr.write(`mcp-wire: ${line}\n`));
 			return session;
 		};
 		presenter = present?.createPresenter({
@@ -150,7 +207,11 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 
 	if (isTui) return runProbeTui({...probeOptions, schemas: await schemas}, (init) => newSession(init), failOn);
 
-	const onWait = createWaitProgress({stderr: process.stderr, verbose: options.verbose === true, stdoutIsTerminal: mode === 'plain' && process.stdout.isTTY === true});
+	const onWait = createWaitProgress({
+		stderr: process.stderr,
+		verbose: options.verbose === true,
+		stdoutIsTerminal: mode === 'plain' && process.stdout.isTTY === true,
+	});
 	const result = await runProbe({
 		...probeOptions,
 		...(spawned ? {spawned} : {}),
@@ -172,7 +233,11 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
  * `r` re-runs the probe with a fresh process; quitting shuts the server down per R14. After the TUI
  * has restored the terminal, the summary of the last run is printed.
  */
-async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession' | 'schemas'> & {readonly schemas: Awaited<ProbeOptions['schemas']>}, newSession: (init: SessionInit) => Session, failOn: FailOn): Promise<number> {
+async function runProbeTui(
+	probeOptions: Omit<ProbeOptions, 'createSession' | 'schemas'> & {readonly schemas: Awaited<ProbeOptions['schemas']>},
+	newSession: (init: SessionInit) => Session,
+	failOn: FailOn,
+): Promise<number> {
 	process.env['NODE_ENV'] ??= 'production';
 	// Loaded before the first run, so that each run builds its session at once (the TUI shows it).
 	const [{startTui}, {formatSummary}, {runProbe}, starter] = await Promise.all([
@@ -182,7 +247,13 @@ async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession' | 's
 		loadProcessStarter(),
 	]);
 	const {schemas} = probeOptions;
-	type Run = {session: Session; done: Promise<ProbeResult>; quit: () => void; abort: AbortController; send?: (method: string, params?: unknown) => boolean};
+	type Run = {
+		session: Session;
+		done: Promise<ProbeResult>;
+		quit: () => void;
+		abort: AbortController;
+		send?: (method: string, params?: unknown) => boolean;
+	};
 	const launch = (): Run => {
 		let quit = (): void => undefined;
 		const hold = new Promise<void>((resolve) => {
@@ -227,14 +298,19 @@ async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession' | 's
 	});
 	current.quit();
 	// Still probing (a silent server's re-probe, a shutdown in progress): stop now rather than wait.
-	const early = await Promise.race([current.done, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 200).unref())]);
+	const early = await Promise.race([
+		current.done,
+		new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 200).unref()),
+	]);
 	if (early === undefined) {
 		process.stderr.write('mcp-wire: stopping the server…\n');
 		current.abort.abort();
 	}
 	const result = await current.done;
 	const color = resolveColor('auto', process.stdout);
-	const stop = result.session.getSnapshot().marks.find((mark) => mark.type === 'phase' && mark.name === USER_STOP_PHASE);
+	const stop = result.session
+		.getSnapshot()
+		.marks.find((mark) => mark.type === 'phase' && mark.name === USER_STOP_PHASE);
 	const lines = formatSummary(result.summary, {color});
 	if (stop === undefined) {
 		for (const line of lines) process.stdout.write(`${line}\n`);
@@ -243,8 +319,13 @@ async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession' | 's
 	// The user quit before the exchange was over: what was seen stays a finding, the silence is not one.
 	const stopped = stoppedLine(stop.tMs, result.summary, probeOptions.timeoutMs);
 	const hasFindings = result.summary.errors + result.summary.warnings > 0;
-	for (const line of hasFindings ? [lines[0]!, stopped, ...lines.slice(1)] : [`verdict STOPPED: ${stopped}`, ...lines.slice(1)]) process.stdout.write(`${line}\n`);
-	return result.summary.errors > 0 || (failOn === 'warning' && result.summary.warnings > 0) ? exitCodeFor(result.summary, failOn) : EXIT.stopped;
+	for (const line of hasFindings
+		? [lines[0]!, stopped, ...lines.slice(1)]
+		: [`verdict STOPPED: ${stopped}`, ...lines.slice(1)])
+		process.stdout.write(`${line}\n`);
+	return result.summary.errors > 0 || (failOn === 'warning' && result.summary.warnings > 0)
+		? exitCodeFor(result.summary, failOn)
+		: EXIT.stopped;
 }
 
 /**
@@ -257,7 +338,7 @@ async function runProbeTui(probeOptions: Omit<ProbeOptions, 'createSession' | 's
 export function stoppedLine(tMs: number, summary: ProbeResult['summary'], timeoutMs: number | undefined): string {
 	const seconds = (tMs / 1000).toFixed(1);
 	const beforeInitialize = summary.serverInfo === undefined && summary.protocolVersion === undefined;
-	const before = beforeInitialize ? 'before the server answered initialize' : 'before the probe\'s exchange was over';
+	const before = beforeInitialize ? 'before the server answered initialize' : "before the probe's exchange was over";
 	const limitMs = timeoutMs ?? (beforeInitialize ? DEFAULT_INITIALIZE_TIMEOUT_MS : DEFAULT_TIMEOUT_MS);
 	return `stopped by the user after ${seconds} s, ${before} (the probe would wait ${Math.round(limitMs / 1000)} s)`;
 }

@@ -84,7 +84,12 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 		.description('render a capture file or --json dump as a Markdown report to paste into an issue (redacted)')
 		.argument('[file]', 'capture file or --json dump (- or absent: stdin)')
 		.option('--out <file>', 'write the report to FILE instead of stdout')
-		.option('--max-lines <n>', 'line budget; longer parts shrink and the report says what it left out', parseMaxLines, DEFAULT_MAX_LINES)
+		.option(
+			'--max-lines <n>',
+			'line budget; longer parts shrink and the report says what it left out',
+			parseMaxLines,
+			DEFAULT_MAX_LINES,
+		)
 		.option('--no-redact', 'show home directory, user name and secret-looking values as captured')
 		.option('--redact-payloads', 'also mask every JSON string value in frames (lengths kept)')
 		.addHelpText(
@@ -102,7 +107,10 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 			let isBinaryCapture = false;
 			let incompleteLine: string | undefined;
 			// A line on a terminal stderr while a big capture file is read (never on stdout), erased before anything else goes there.
-			const progress = createReadProgress({stderr: file === undefined || file === '-' ? {} : process.stderr, totalBytes: sizeOf(file)});
+			const progress = createReadProgress({
+				stderr: file === undefined || file === '-' ? {} : process.stderr,
+				totalBytes: sizeOf(file),
+			});
 			const handlers = {
 				onCompleteness: (completeness: CaptureCompleteness) => {
 					isBinaryCapture = true;
@@ -158,7 +166,10 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 
 			if (replay === undefined) {
 				// A binary capture (its completeness was read from its end) without a whole header was cut inside it.
-				if (isBinaryCapture) throw new UsageError(`${name} is an mcp-wire capture cut short inside its session header: there is nothing to report`);
+				if (isBinaryCapture)
+					throw new UsageError(
+						`${name} is an mcp-wire capture cut short inside its session header: there is nothing to report`,
+					);
 				throw new UsageError(`${name} is not an mcp-wire capture or --json dump (no session header)`);
 			}
 

@@ -1,7 +1,15 @@
 import {Command} from 'commander';
 import {escapeText, groupDigits} from '../../core/bytes/glyphs.js';
 import {listLiveTaps, type LiveTap} from '../../tap/attach.js';
-import {captureHomeProblem, capturesDir, checkPrivateDir, currentPlatform, listCaptures, UnsafeDirectoryError, type CaptureEntry} from '../../tap/capture-store.js';
+import {
+	captureHomeProblem,
+	capturesDir,
+	checkPrivateDir,
+	currentPlatform,
+	listCaptures,
+	UnsafeDirectoryError,
+	type CaptureEntry,
+} from '../../tap/capture-store.js';
 import {parsePositiveInt} from '../options.js';
 import {shellWord} from '../../render/text/plain-log.js';
 
@@ -50,7 +58,9 @@ async function sessionsAction(options: SessionsCliOptions): Promise<number> {
 			process.stderr.write(`mcp-wire: sessions: captures not listed: ${error.message}\n`);
 		}
 	} else {
-		process.stderr.write(`mcp-wire: sessions: no capture directory: ${homeProblem} (set HOME or XDG_STATE_HOME; a tap records nothing without one unless given --capture FILE)\n`);
+		process.stderr.write(
+			`mcp-wire: sessions: no capture directory: ${homeProblem} (set HOME or XDG_STATE_HOME; a tap records nothing without one unless given --capture FILE)\n`,
+		);
 	}
 	const captures = options.all ? all : all.slice(0, options.limit);
 	const livePids = new Set(live.map((tap) => tap.pid));
@@ -62,7 +72,17 @@ async function sessionsAction(options: SessionsCliOptions): Promise<number> {
 	if (options.json) {
 		for (const tap of live) out(JSON.stringify(liveRecord(tap)));
 		for (const entry of captures) {
-			out(JSON.stringify({type: 'capture', path: entry.path, name: entry.name, pid: entry.pid, startedAt: entry.startedAt.toISOString(), bytes: entry.bytes, isLive: isLive(entry)}));
+			out(
+				JSON.stringify({
+					type: 'capture',
+					path: entry.path,
+					name: entry.name,
+					pid: entry.pid,
+					startedAt: entry.startedAt.toISOString(),
+					bytes: entry.bytes,
+					isLive: isLive(entry),
+				}),
+			);
 		}
 
 		return 0;
@@ -91,7 +111,14 @@ async function sessionsAction(options: SessionsCliOptions): Promise<number> {
 		const shown = captures.length < all.length ? `${captures.length} of ${all.length}` : `${all.length}`;
 		out(`captures (${shown}) in ${dir} · open with \`mcp-wire view FILE\``);
 		// The whole path, shell-quoted when it needs it: pasted after `mcp-wire view` it opens the capture.
-		const rows = captures.map((entry) => [shortTime(entry.startedAt), entry.name, String(entry.pid), formatBytes(entry.bytes), isLive(entry) ? 'live' : '', shellWord(entry.path)]);
+		const rows = captures.map((entry) => [
+			shortTime(entry.startedAt),
+			entry.name,
+			String(entry.pid),
+			formatBytes(entry.bytes),
+			isLive(entry) ? 'live' : '',
+			shellWord(entry.path),
+		]);
 		for (const line of table(['STARTED', 'NAME', 'PID', 'SIZE', '', 'FILE'], rows)) out(`  ${line}`);
 	}
 
@@ -133,6 +160,10 @@ export function formatBytes(bytes: number): string {
 
 function table(headings: readonly string[], rows: readonly (readonly string[])[]): string[] {
 	const widths = headings.map((heading, i) => Math.max(heading.length, ...rows.map((row) => (row[i] ?? '').length)));
-	const line = (cells: readonly string[]): string => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd();
+	const line = (cells: readonly string[]): string =>
+		cells
+			.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!)))
+			.join('  ')
+			.trimEnd();
 	return [line(headings), ...rows.map((row) => line(row))];
 }

@@ -50,7 +50,32 @@ Example:
  * death (SIGKILL needs no reset; the others are set back to the default first, see {@link dieOfSignal},
  * which also undoes Node's own use of SIGPIPE, ignored, and SIGUSR1, the inspector).
  */
-const RERAISE = new Set(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGKILL', 'SIGQUIT', 'SIGABRT', 'SIGSEGV', 'SIGBUS', 'SIGFPE', 'SIGILL', 'SIGUSR1', 'SIGUSR2', 'SIGPIPE', 'SIGALRM', 'SIGTRAP', 'SIGSYS', 'SIGXCPU', 'SIGXFSZ', 'SIGVTALRM', 'SIGPROF', 'SIGPOLL', 'SIGIO', 'SIGPWR', 'SIGSTKFLT']);
+const RERAISE = new Set([
+	'SIGINT',
+	'SIGTERM',
+	'SIGHUP',
+	'SIGKILL',
+	'SIGQUIT',
+	'SIGABRT',
+	'SIGSEGV',
+	'SIGBUS',
+	'SIGFPE',
+	'SIGILL',
+	'SIGUSR1',
+	'SIGUSR2',
+	'SIGPIPE',
+	'SIGALRM',
+	'SIGTRAP',
+	'SIGSYS',
+	'SIGXCPU',
+	'SIGXFSZ',
+	'SIGVTALRM',
+	'SIGPROF',
+	'SIGPOLL',
+	'SIGIO',
+	'SIGPWR',
+	'SIGSTKFLT',
+]);
 
 /**
  * Die of `signal`, as the server did, so the client sees the same end (issue 13). Node's handling of the
@@ -89,7 +114,9 @@ const MAX_CAPTURE_WAIT_MS = 2 ** 31 - 1;
 export function parseCaptureWait(value: string): number {
 	const n = Number(value);
 	if (value.trim() === '' || !Number.isInteger(n) || n < 0 || n > MAX_CAPTURE_WAIT_MS) {
-		throw new InvalidArgumentError(`--capture-wait takes a whole number of ms from 0 (never wait) to ${MAX_CAPTURE_WAIT_MS}, got "${value}"`);
+		throw new InvalidArgumentError(
+			`--capture-wait takes a whole number of ms from 0 (never wait) to ${MAX_CAPTURE_WAIT_MS}, got "${value}"`,
+		);
 	}
 
 	return n;
@@ -122,8 +149,16 @@ function numberFromEnv(
  * on one stream (default 48: the size of the ring's stdin and stdout arenas, see DEFAULT_RING_BYTES), in bytes. Raising it
  * lets the capture fall further behind before the source is paused, at the cost of that much memory.
  */
-function captureLagFromEnv(env: Readonly<Record<string, string | undefined>>, warn: (message: string) => void): number | undefined {
-	const mb = numberFromEnv(env, 'MCP_WIRE_CAPTURE_LAG_MB', {min: 0, isMinExcluded: true, expected: 'a positive number of MiB', fallback: '48'}, warn);
+function captureLagFromEnv(
+	env: Readonly<Record<string, string | undefined>>,
+	warn: (message: string) => void,
+): number | undefined {
+	const mb = numberFromEnv(
+		env,
+		'MCP_WIRE_CAPTURE_LAG_MB',
+		{min: 0, isMinExcluded: true, expected: 'a positive number of MiB', fallback: '48'},
+		warn,
+	);
 	return mb === undefined ? undefined : Math.round(mb * 1024 * 1024);
 }
 
@@ -131,8 +166,16 @@ function captureLagFromEnv(env: Readonly<Record<string, string | undefined>>, wa
  * `MCP_WIRE_KILL_AFTER_MS`: how long after a forwarded signal the tap SIGKILLs a server still running
  * (default {@link DEFAULT_KILL_AFTER_MS}; 0: never), in ms.
  */
-function killAfterFromEnv(env: Readonly<Record<string, string | undefined>>, warn: (message: string) => void): number | undefined {
-	const ms = numberFromEnv(env, 'MCP_WIRE_KILL_AFTER_MS', {min: 0, isMinExcluded: false, expected: 'a number of ms (0 or more)', fallback: String(DEFAULT_KILL_AFTER_MS)}, warn);
+function killAfterFromEnv(
+	env: Readonly<Record<string, string | undefined>>,
+	warn: (message: string) => void,
+): number | undefined {
+	const ms = numberFromEnv(
+		env,
+		'MCP_WIRE_KILL_AFTER_MS',
+		{min: 0, isMinExcluded: false, expected: 'a number of ms (0 or more)', fallback: String(DEFAULT_KILL_AFTER_MS)},
+		warn,
+	);
 	return ms === undefined ? undefined : Math.round(ms);
 }
 
@@ -144,14 +187,24 @@ function killAfterFromEnv(env: Readonly<Record<string, string | undefined>>, war
  */
 export function tapCommand(): Command {
 	return new Command('tap')
-		.summary('sit in a real client\'s stdio pipe: forward every byte unchanged, record a capture')
-		.description('Run an MCP server between a real client and itself: every byte is forwarded unchanged both ways, recorded to a capture file, and served live to `mcp-wire attach`.')
+		.summary("sit in a real client's stdio pipe: forward every byte unchanged, record a capture")
+		.description(
+			'Run an MCP server between a real client and itself: every byte is forwarded unchanged both ways, recorded to a capture file, and served live to `mcp-wire attach`.',
+		)
 		.argument('<command...>', 'the server command and its arguments (after --)')
-		.addOption(new Option('--capture <file>', 'write the capture to FILE instead of the state directory (not pruned; an existing FILE is kept and the capture goes to FILE.1, FILE.2, … before its extension)'))
+		.addOption(
+			new Option(
+				'--capture <file>',
+				'write the capture to FILE instead of the state directory (not pruned; an existing FILE is kept and the capture goes to FILE.1, FILE.2, … before its extension)',
+			),
+		)
 		.addOption(new Option('--no-capture', 'record nothing and serve no live socket (a pure relay)'))
 		.option('--name <name>', 'name for the capture file and `mcp-wire attach NAME` (default: from the command)')
 		.addOption(
-			new Option('--capture-wait <ms>', `when the capture is a whole buffer behind, pause reading the source that many ms at most for it to catch up (bytes already read are forwarded at once); 0: never pause, leave a gap (default ${DEFAULT_CAPTURE_WAIT_MS})`).argParser(parseCaptureWait),
+			new Option(
+				'--capture-wait <ms>',
+				`when the capture is a whole buffer behind, pause reading the source that many ms at most for it to catch up (bytes already read are forwarded at once); 0: never pause, leave a gap (default ${DEFAULT_CAPTURE_WAIT_MS})`,
+			).argParser(parseCaptureWait),
 		)
 		.passThroughOptions()
 		.addHelpText('after', DIAGRAM)
@@ -166,7 +219,8 @@ function ignoreSignal(): void {
 }
 
 async function tapAction(command: string[], options: TapCliOptions): Promise<number> {
-	if (command.length === 0) throw new UsageError('tap: missing the server command (mcp-wire tap -- <command> [args...])');
+	if (command.length === 0)
+		throw new UsageError('tap: missing the server command (mcp-wire tap -- <command> [args...])');
 	// A file-size limit (RLIMIT_FSIZE) must stop only the capture (its write fails with EFBIG, one
 	// warning), never the relay: SIGXFSZ's default action would kill the tap mid-session (issue 13).
 	if (process.platform !== 'win32') process.on('SIGXFSZ', ignoreSignal);
@@ -177,7 +231,9 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 	const isCapturing = options.capture !== false;
 	const explicit = typeof options.capture === 'string' ? freeCapturePath(path.resolve(options.capture)) : undefined;
 	if (explicit !== undefined && explicit !== path.resolve(options.capture as string)) {
-		process.stderr.write(`mcp-wire: ${path.resolve(options.capture as string)} exists (kept); capturing to ${explicit}\n`);
+		process.stderr.write(
+			`mcp-wire: ${path.resolve(options.capture as string)} exists (kept); capturing to ${explicit}\n`,
+		);
 	}
 	const stdout = openWireStream(1, process.stdout);
 	const stdinFd = inPlaceFd(0);
@@ -208,7 +264,9 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 							if (explicit === undefined) {
 								const problem = captureHomeProblem(facts);
 								if (problem !== undefined) {
-									warn(`capture disabled: ${problem} (set HOME or XDG_STATE_HOME, or pass --capture FILE); forwarding goes on`);
+									warn(
+										`capture disabled: ${problem} (set HOME or XDG_STATE_HOME, or pass --capture FILE); forwarding goes on`,
+									);
 									return undefined;
 								}
 							}
@@ -220,7 +278,9 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 								...(lag === undefined ? {} : {ringBytes: lag}),
 								...(options.captureWait === undefined ? {} : {waitMs: options.captureWait}),
 								path: capturePath,
-								...(explicit === undefined ? {privateDir: dir, prune: {maxFiles: limits.maxFiles, maxBytes: limits.maxBytes}} : {}),
+								...(explicit === undefined
+									? {privateDir: dir, prune: {maxFiles: limits.maxFiles, maxBytes: limits.maxBytes}}
+									: {}),
 								socket: {
 									address: socketPath(name, process.pid, facts),
 									...(facts.platform === 'win32' ? {} : {dir: runtimeDir(facts)}),
@@ -293,10 +353,14 @@ export function notUtf8Warnings(command: readonly string[], cmdline: () => Buffe
 		const what = index === 0 ? 'the server program' : `argument ${index} of the server command`;
 		if (isRaw) {
 			if (!isUtf8(rawWords[index]!)) {
-				warnings.push(`${what} is not valid UTF-8; Node can pass arguments on only as UTF-8 text, so the server gets EF BF BD (U+FFFD) in place of each bad byte`);
+				warnings.push(
+					`${what} is not valid UTF-8; Node can pass arguments on only as UTF-8 text, so the server gets EF BF BD (U+FFFD) in place of each bad byte`,
+				);
 			}
 		} else if (word.includes('\uFFFD')) {
-			warnings.push(`${what} holds U+FFFD: if it was not valid UTF-8, the server gets EF BF BD in place of each bad byte (Node can pass arguments on only as UTF-8 text)`);
+			warnings.push(
+				`${what} holds U+FFFD: if it was not valid UTF-8, the server gets EF BF BD in place of each bad byte (Node can pass arguments on only as UTF-8 text)`,
+			);
 		}
 	}
 

@@ -23,7 +23,12 @@ import {createReadProgress, framesOf} from '../read-progress.js';
  */
 export type StartTui = (
 	store: TableStore,
-	options: {readonly title: string; readonly isLive: boolean; readonly session: Session; readonly loading?: CaptureLoadStore},
+	options: {
+		readonly title: string;
+		readonly isLive: boolean;
+		readonly session: Session;
+		readonly loading?: CaptureLoadStore;
+	},
 ) => Promise<number>;
 
 /**
@@ -49,7 +54,9 @@ export interface CaptureLoadStore {
 }
 
 /** A {@link CaptureLoadStore} that the loader updates; every update notifies the listeners. */
-export function createCaptureLoadStore(totalBytes: number): CaptureLoadStore & {update(change: Partial<CaptureLoadProgress>): void} {
+export function createCaptureLoadStore(
+	totalBytes: number,
+): CaptureLoadStore & {update(change: Partial<CaptureLoadProgress>): void} {
 	let progress: CaptureLoadProgress = {frames: 0, bytesRead: 0, totalBytes, isDone: false};
 	const listeners = new Set<() => void>();
 	return {
@@ -92,7 +99,11 @@ export function addWatchOptions(command: Command): Command {
 		.option('--hex', 'add an xxd-layout hex dump of every frame')
 		.option('--no-tui', 'keep the plain frame log even when stdout is a terminal')
 		.option('--ignore <code>', 'drop findings with this code (repeatable)', collect, [])
-		.addOption(new Option('--fail-on <severity>', 'exit 1 on findings at or above this severity').choices(['error', 'warning']).default('error'))
+		.addOption(
+			new Option('--fail-on <severity>', 'exit 1 on findings at or above this severity')
+				.choices(['error', 'warning'])
+				.default('error'),
+		)
 		.addOption(new Option('--color <when>', 'colour output').choices(['auto', 'always', 'never']).default('auto'));
 }
 
@@ -109,10 +120,15 @@ export interface WatchOutput {
  * Resolve the shared options: `--json` → NDJSON; a terminal without `--no-tui` → the TUI when the hook
  * is wired; otherwise the plain frame log (the same presenter a live probe uses, cli/present.ts).
  */
-export async function watchOutput(options: WatchCliOptions, hooks: WatchHooks, first?: FirstScreenInfo): Promise<WatchOutput> {
+export async function watchOutput(
+	options: WatchCliOptions,
+	hooks: WatchHooks,
+	first?: FirstScreenInfo,
+): Promise<WatchOutput> {
 	const ignore = parseIgnore(options.ignore);
 	const failOn = parseFailOn(options.failOn);
-	const isTuiWanted = options.json !== true && options.tui !== false && process.stdout.isTTY === true && hooks.loadTui !== undefined;
+	const isTuiWanted =
+		options.json !== true && options.tui !== false && process.stdout.isTTY === true && hooks.loadTui !== undefined;
 	const tui = isTuiWanted ? await hooks.loadTui!(first) : undefined;
 	const presenter = createPresenter({
 		mode: options.json === true ? 'json' : 'plain',
@@ -128,8 +144,12 @@ export async function watchOutput(options: WatchCliOptions, hooks: WatchHooks, f
 /** Print record problems on stderr (at most `max`, then a count). */
 export function reportProblems(source: string, problems: readonly DecodeProblem[], max = 20): void {
 	// FILE:LINE for an NDJSON capture (editors jump there); a binary capture has no lines: its record and byte.
-	for (const problem of problems.slice(0, max)) process.stderr.write(`mcp-wire: ${source}${problem.byteOffset === undefined ? `:${problem.line}` : `: ${problemPlace(problem)}`}: ${problem.message}\n`);
-	if (problems.length > max) process.stderr.write(`mcp-wire: ${source}: … and ${problems.length - max} more problems\n`);
+	for (const problem of problems.slice(0, max))
+		process.stderr.write(
+			`mcp-wire: ${source}${problem.byteOffset === undefined ? `:${problem.line}` : `: ${problemPlace(problem)}`}: ${problem.message}\n`,
+		);
+	if (problems.length > max)
+		process.stderr.write(`mcp-wire: ${source}: … and ${problems.length - max} more problems\n`);
 }
 
 /**
@@ -149,7 +169,10 @@ export function viewCommand(hooks: WatchHooks = {}): Command {
 }
 
 async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHooks): Promise<number> {
-	if (file === '-') throw new UsageError('view: reads a capture FILE, not stdin; save the capture to a file (or use `mcp-wire report -`)');
+	if (file === '-')
+		throw new UsageError(
+			'view: reads a capture FILE, not stdin; save the capture to a file (or use `mcp-wire report -`)',
+		);
 	try {
 		if (!statSync(file).isFile()) throw new UsageError(`view: ${file} is not a file`);
 	} catch (error) {
@@ -166,7 +189,10 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	let isCompletenessTold = false;
 	// A line on a terminal stderr while a big capture is read (never on stdout), erased before anything else goes there.
 	// Not when stdout is that terminal too: the frame log is printed as it is read.
-	const progress = createReadProgress({stderr: process.stdout.isTTY === true ? {} : process.stderr, totalBytes: statSync(file).size});
+	const progress = createReadProgress({
+		stderr: process.stdout.isTTY === true ? {} : process.stderr,
+		totalBytes: statSync(file).size,
+	});
 	let incompleteLine: string | undefined;
 	try {
 		reader = await readRecordFile(file, {
@@ -213,7 +239,10 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	// A binary capture (its completeness was read from its end) without a whole header was cut inside it.
 	if (replay === undefined) throw noHeaderError(file, isCompletenessTold);
 	reportProblems(file, reader.problems);
-	if (reader.isTruncated && !isCompletenessTold) process.stderr.write(`mcp-wire: ${file}: the capture was cut short (its last record is incomplete); showing everything before it\n`);
+	if (reader.isTruncated && !isCompletenessTold)
+		process.stderr.write(
+			`mcp-wire: ${file}: the capture was cut short (its last record is incomplete); showing everything before it\n`,
+		);
 	if (replayError !== undefined) throw new UsageError(`view: ${file} cannot be replayed: ${replayError.message}`);
 	// Cut after the exit record (before the end record): the summary still says cut short (`incomplete`).
 	// The tap's waits for its capture (the end record's `stalls`) go into the summary (`--json`, the plain log's end).
@@ -228,7 +257,11 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
  * output of `view`.
  */
 function noHeaderError(file: string, isBinary: boolean): UsageError {
-	return new UsageError(isBinary ? `view: ${file} is an mcp-wire capture cut short inside its session header: there is nothing to show` : `view: ${file} is not an mcp-wire capture (no session header)`);
+	return new UsageError(
+		isBinary
+			? `view: ${file} is an mcp-wire capture cut short inside its session header: there is nothing to show`
+			: `view: ${file} is not an mcp-wire capture (no session header)`,
+	);
 }
 
 /**
@@ -237,7 +270,10 @@ function noHeaderError(file: string, isBinary: boolean): UsageError {
  * Undefined when nothing is missing.
  */
 function incompleteSentence(completeness: CaptureCompleteness, isTruncated: boolean): string | undefined {
-	const parts = [describeIncomplete({...completeness, cutShort: false}), isTruncated ? 'the capture was cut short (its last record is incomplete); showing everything before it' : undefined];
+	const parts = [
+		describeIncomplete({...completeness, cutShort: false}),
+		isTruncated ? 'the capture was cut short (its last record is incomplete); showing everything before it' : undefined,
+	];
 	const said = parts.filter((part) => part !== undefined);
 	return said.length === 0 ? undefined : said.join('; ');
 }
@@ -283,10 +319,19 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 			onCompleteness: (completeness) => {
 				isBinaryCapture = true;
 				const incomplete = describeIncomplete(completeness);
-				if (incomplete !== undefined || completeness.stalls !== undefined) progress.update({...(incomplete === undefined ? {} : {incomplete}), ...(completeness.stalls === undefined ? {} : {stalls: completeness.stalls})});
+				if (incomplete !== undefined || completeness.stalls !== undefined)
+					progress.update({
+						...(incomplete === undefined ? {} : {incomplete}),
+						...(completeness.stalls === undefined ? {} : {stalls: completeness.stalls}),
+					});
 			},
 			onHeader: (header) => {
-				replay = createReplay(header, {schemas: SDK_SCHEMAS, ignore, retain: false, onProblem: (message) => replayProblems.push(message)});
+				replay = createReplay(header, {
+					schemas: SDK_SCHEMAS,
+					ignore,
+					retain: false,
+					onProblem: (message) => replayProblems.push(message),
+				});
 				replay.session.on((event) => {
 					if (event.type === 'frame') frames++;
 				});
@@ -332,7 +377,9 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 	if (isRead) {
 		// Cut after the exit record (before the end record): the summary still says cut short, as on the plain path.
 		replay.finish({isCutShort: reader!.isTruncated, stalls: reader!.captureEnd?.stalls});
-		const incomplete = isBinaryCapture ? progress.getSnapshot().incomplete : incompleteSentence(reader!.completeness, reader!.isTruncated);
+		const incomplete = isBinaryCapture
+			? progress.getSnapshot().incomplete
+			: incompleteSentence(reader!.completeness, reader!.isTruncated);
 		progress.update({frames, bytesRead: totalBytes, isDone: true, ...(incomplete === undefined ? {} : {incomplete})});
 	}
 
@@ -345,13 +392,18 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 
 	if (!isRead && readError === undefined) {
 		const {bytesRead} = progress.getSnapshot();
-		process.stderr.write(`mcp-wire: ${file}: quit while loading, after ${bytesRead} of ${totalBytes} bytes (${Math.floor((bytesRead * 100) / Math.max(1, totalBytes))}%); the summary covers what was read\n`);
+		process.stderr.write(
+			`mcp-wire: ${file}: quit while loading, after ${bytesRead} of ${totalBytes} bytes (${Math.floor((bytesRead * 100) / Math.max(1, totalBytes))}%); the summary covers what was read\n`,
+		);
 	}
 
 	for (const message of replayProblems) process.stderr.write(`mcp-wire: ${file}: ${message}\n`);
 	if (reader !== undefined) {
 		reportProblems(file, reader.problems);
-		if (reader.isTruncated) process.stderr.write(`mcp-wire: ${file}: the capture was cut short (its last record is incomplete); showing everything before it\n`);
+		if (reader.isTruncated)
+			process.stderr.write(
+				`mcp-wire: ${file}: the capture was cut short (its last record is incomplete); showing everything before it\n`,
+			);
 	}
 
 	if (readError !== undefined) throw new UsageError(`view: cannot read ${file}: ${fileErrorReason(readError)}`);

@@ -52,9 +52,15 @@ const CLIENT_LABEL: Readonly<Record<ClientName, string>> = {
 function addOptions(command: Command): Command {
 	return command
 		.argument('<name>', 'the server name, as in the config')
-		.addOption(new Option('--client <name>', 'only this client\'s configs').choices([...CLIENT_NAMES]))
+		.addOption(new Option('--client <name>', "only this client's configs").choices([...CLIENT_NAMES]))
 		.option('--config <file>', 'edit this config file (its client is told from the name, or give --client)')
-		.addOption(new Option('--scope <scope>', 'only this scope (Claude Code keeps user and local servers in one file)').choices(['user', 'project', 'local']))
+		.addOption(
+			new Option('--scope <scope>', 'only this scope (Claude Code keeps user and local servers in one file)').choices([
+				'user',
+				'project',
+				'local',
+			]),
+		)
 		.option('--dry-run', 'print the change as a unified diff and write nothing')
 		.addOption(new Option('--home <dir>', 'the home directory to look in (default: yours)').hideHelp())
 		.addOption(new Option('--cwd <dir>', 'the project folder to look in (default: the current directory)').hideHelp());
@@ -71,7 +77,9 @@ export function wrapCommand(): Command {
 	return addOptions(
 		new Command('wrap')
 			.summary('make a client run one server through `mcp-wire tap` (edits its config, keeps a backup)')
-			.description('Rewrite one server entry of an MCP client config so the client starts it through `mcp-wire tap`: every byte is recorded to a capture and can be watched live with `mcp-wire attach NAME`. Undo with `mcp-wire unwrap NAME`.'),
+			.description(
+				'Rewrite one server entry of an MCP client config so the client starts it through `mcp-wire tap`: every byte is recorded to a capture and can be watched live with `mcp-wire attach NAME`. Undo with `mcp-wire unwrap NAME`.',
+			),
 	).action(async (name: string, options: WrapCliOptions) => {
 		process.exitCode = runEdit('wrap', name, options);
 	});
@@ -99,7 +107,12 @@ function where(file: ConfigFile): string {
 function discover(options: WrapCliOptions): ConfigFile[] {
 	const home = path.resolve(options.home ?? os.homedir());
 	const cwd = path.resolve(options.cwd ?? process.cwd());
-	const files = discoverForCli('', {home, cwd, ...(options.client === undefined ? {} : {client: options.client}), ...(options.config === undefined ? {} : {config: options.config})});
+	const files = discoverForCli('', {
+		home,
+		cwd,
+		...(options.client === undefined ? {} : {client: options.client}),
+		...(options.config === undefined ? {} : {config: options.config}),
+	});
 	return files.filter((file) => file.exists && (options.scope === undefined || file.scope === options.scope));
 }
 
@@ -111,7 +124,9 @@ function inventory(files: readonly ConfigFile[]): {names: string[]; broken: stri
 		try {
 			const {servers, problems} = readServers(file);
 			for (const server of servers) names.push(`${server.name} (${file.client} ${file.scope})`);
-			for (const problem of problems) if (problem.kind === 'broken-json' || (problem.kind === 'not-object' && problem.server === undefined)) broken.push(formatProblem(problem));
+			for (const problem of problems)
+				if (problem.kind === 'broken-json' || (problem.kind === 'not-object' && problem.server === undefined))
+					broken.push(formatProblem(problem));
 		} catch (error) {
 			broken.push((error as Error).message);
 		}
@@ -129,10 +144,17 @@ function plan(action: 'wrap' | 'unwrap', file: ConfigFile, name: string): EditPl
 }
 
 /** Finds the one file holding `name`, or throws a UsageError that says what there is instead. */
-function chooseFile(action: 'wrap' | 'unwrap', files: readonly ConfigFile[], name: string, options: WrapCliOptions): ConfigFile {
+function chooseFile(
+	action: 'wrap' | 'unwrap',
+	files: readonly ConfigFile[],
+	name: string,
+	options: WrapCliOptions,
+): ConfigFile {
 	if (files.length === 0) {
 		const narrowed = options.client === undefined ? '' : ` for ${CLIENT_LABEL[options.client]}`;
-		throw new UsageError(`no MCP client config file found${narrowed}${options.scope === undefined ? '' : ` in scope ${options.scope}`}; pass --config FILE`);
+		throw new UsageError(
+			`no MCP client config file found${narrowed}${options.scope === undefined ? '' : ` in scope ${options.scope}`}; pass --config FILE`,
+		);
 	}
 	const located = locateServer(files, name);
 	if (located.length === 1) return located[0]!;
@@ -147,7 +169,9 @@ function chooseFile(action: 'wrap' | 'unwrap', files: readonly ConfigFile[], nam
 	const {names, broken} = inventory(files);
 	const known = names.length === 0 ? 'no server is configured there' : `known: ${names.join(', ')}`;
 	const unreadable = broken.length === 0 ? '' : `; not readable: ${broken.join('; ')}`;
-	throw new UsageError(`no server "${name}" in ${files.length === 1 ? files[0]!.path : 'the client configs'} (${known})${unreadable}`);
+	throw new UsageError(
+		`no server "${name}" in ${files.length === 1 ? files[0]!.path : 'the client configs'} (${known})${unreadable}`,
+	);
 }
 
 function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOptions): number {
@@ -176,7 +200,11 @@ function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOption
 			break;
 		} catch (error) {
 			if (error instanceof ConfigError && error.code === 'changed-on-disk' && attempt < 5) continue;
-			if (error instanceof ConfigError) throw new UsageError(error.message, error.code === 'write-failed' || error.code === 'changed-on-disk' ? EXIT.findings : EXIT.usage);
+			if (error instanceof ConfigError)
+				throw new UsageError(
+					error.message,
+					error.code === 'write-failed' || error.code === 'changed-on-disk' ? EXIT.findings : EXIT.usage,
+				);
 			throw error;
 		}
 	}
@@ -196,7 +224,9 @@ function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOption
 		process.stdout.write(
 			[
 				`unwrapped "${name}" in ${where(file)} (${how})`,
-				...(restored === undefined ? [] : [`it runs again without the tap: ${restored.map((word) => shellWord(word)).join(' ')}`]),
+				...(restored === undefined
+					? []
+					: [`it runs again without the tap: ${restored.map((word) => shellWord(word)).join(' ')}`]),
 				`backup kept: ${result.backupPath} (delete it when you no longer need it)`,
 				`Restart ${label} (or reconnect the server) to apply it.`,
 				'',
@@ -209,7 +239,8 @@ function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOption
 /** The entry's `command` and `args` at `jsonPath` in the config text `text` (JSONC), when it has a command. */
 function restoredCommand(text: string, jsonPath: readonly string[]): string[] | undefined {
 	let node: unknown = parseJsonc(text);
-	for (const key of jsonPath) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+	for (const key of jsonPath)
+		node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
 	const entry = node as {command?: unknown; args?: unknown} | undefined;
 	if (typeof entry?.command !== 'string') return undefined;
 	const args = Array.isArray(entry.args) ? entry.args.filter((arg): arg is string => typeof arg === 'string') : [];

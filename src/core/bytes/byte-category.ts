@@ -11,7 +11,13 @@
 export type ByteCategory = 'null' | 'ascii-printable' | 'ascii-whitespace' | 'ascii-other' | 'non-ascii';
 
 /** All categories, in hexyl's order. */
-export const BYTE_CATEGORIES: readonly ByteCategory[] = ['null', 'ascii-printable', 'ascii-whitespace', 'ascii-other', 'non-ascii'];
+export const BYTE_CATEGORIES: readonly ByteCategory[] = [
+	'null',
+	'ascii-printable',
+	'ascii-whitespace',
+	'ascii-other',
+	'non-ascii',
+];
 
 function categorize(byte: number): ByteCategory {
 	if (byte === 0x00) {
@@ -30,7 +36,9 @@ function categorize(byte: number): ByteCategory {
 }
 
 /** The 256-entry lookup table: `BYTE_CATEGORY_TABLE[b]` is the category of byte `b`. */
-export const BYTE_CATEGORY_TABLE: readonly ByteCategory[] = Object.freeze(Array.from({length: 256}, (_, byte) => categorize(byte)));
+export const BYTE_CATEGORY_TABLE: readonly ByteCategory[] = Object.freeze(
+	Array.from({length: 256}, (_, byte) => categorize(byte)),
+);
 
 /**
  * The hexyl category of one byte.

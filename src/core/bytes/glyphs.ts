@@ -222,7 +222,12 @@ interface Token {
  * Joins tokens, truncating to `maxColumns` with a byte-count marker when they do not fit. Tokens are
  * pulled lazily, so a 10 MiB input with a small budget costs only the visible prefix.
  */
-function assemble(tokens: Iterable<Token>, totalBytes: number, maxColumns: number | undefined, cut?: {isCut: boolean}): string {
+function assemble(
+	tokens: Iterable<Token>,
+	totalBytes: number,
+	maxColumns: number | undefined,
+	cut?: {isCut: boolean},
+): string {
 	if (maxColumns === undefined) {
 		let out = '';
 		for (const token of tokens) {
@@ -355,7 +360,8 @@ function* byteTokens(bytes: Uint8Array): Generator<Token> {
 			}
 
 			default: {
-				cp = ((b0 & 0x07) << 18) | ((bytes[i + 1]! & 0x3f) << 12) | ((bytes[i + 2]! & 0x3f) << 6) | (bytes[i + 3]! & 0x3f);
+				cp =
+					((b0 & 0x07) << 18) | ((bytes[i + 1]! & 0x3f) << 12) | ((bytes[i + 2]! & 0x3f) << 6) | (bytes[i + 3]! & 0x3f);
 			}
 		}
 

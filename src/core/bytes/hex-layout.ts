@@ -86,7 +86,8 @@ export function hexRows(bytes: Uint8Array, options: HexRowsOptions): HexRow[] {
 
 	const base = options.baseOffset;
 	const ranges = (options.highlight ?? []).filter((range) => range.length > 0);
-	const isHighlighted = (offset: number): boolean => ranges.some((range) => offset >= range.offset && offset < range.offset + range.length);
+	const isHighlighted = (offset: number): boolean =>
+		ranges.some((range) => offset >= range.offset && offset < range.offset + range.length);
 	const rowHasHighlight = (start: number, length: number): boolean =>
 		ranges.some((range) => range.offset < base + start + length && range.offset + range.length > base + start);
 
@@ -106,7 +107,14 @@ export function hexRows(bytes: Uint8Array, options: HexRowsOptions): HexRow[] {
 			}
 
 			if (run >= 2) {
-				rows.push({offset: base + start, cells: [], gutter: '', isSqueezed: true, squeezedRows: run, squeezedBytes: run * perRow});
+				rows.push({
+					offset: base + start,
+					cells: [],
+					gutter: '',
+					isSqueezed: true,
+					squeezedRows: run,
+					squeezedBytes: run * perRow,
+				});
 				start += run * perRow;
 				continue;
 			}

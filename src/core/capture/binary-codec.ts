@@ -1,6 +1,13 @@
 import {Buffer} from 'node:buffer';
 import type {CaptureGapReason, Chunk, SessionEvent, StreamName} from '../types.js';
-import {decodeRecord, decodeRecords, encodeHeader, type DecodedRecords, type DecodeProblem, type SessionHeader} from './record-codec.js';
+import {
+	decodeRecord,
+	decodeRecords,
+	encodeHeader,
+	type DecodedRecords,
+	type DecodeProblem,
+	type SessionHeader,
+} from './record-codec.js';
 import type {SessionMeta} from '../types.js';
 
 /**
@@ -48,7 +55,13 @@ const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 
 const STREAM_CODE: Readonly<Record<StreamName, number>> = {stdin: 0, stdout: 1, stderr: 2};
 const STREAMS: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
-const GAP_REASONS: readonly CaptureGapReason[] = ['lag', 'write-failed', 'writer-timeout', 'writer-failed', 'unrecorded'];
+const GAP_REASONS: readonly CaptureGapReason[] = [
+	'lag',
+	'write-failed',
+	'writer-timeout',
+	'writer-failed',
+	'unrecorded',
+];
 
 /** Per-stream byte counts. */
 export type StreamBytes = Readonly<Record<StreamName, number>>;
@@ -100,7 +113,15 @@ export function encodeCaptureStart(meta: SessionMeta): Buffer {
  * Write a record head into `target` at `at` (24 bytes; see the module table).
  * @throws RangeError when `target` has less than 24 bytes from `at`
  */
-export function writeRecordHead(target: Buffer, at: number, type: number, stream: StreamName, length: number, tMs: number, offset: number): void {
+export function writeRecordHead(
+	target: Buffer,
+	at: number,
+	type: number,
+	stream: StreamName,
+	length: number,
+	tMs: number,
+	offset: number,
+): void {
 	target[at] = type;
 	target[at + 1] = STREAM_CODE[stream];
 	target[at + 2] = 0;
@@ -132,7 +153,13 @@ export function encodeJsonRecord(type: number, tMs: number, line: string): Buffe
 }
 
 /** A gap record: `length` bytes of `stream` from `offset` are not in the capture. */
-export function encodeGapRecord(gap: {readonly stream: StreamName; readonly offset: number; readonly length: number; readonly reason: CaptureGapReason; readonly tMs: number}): Buffer {
+export function encodeGapRecord(gap: {
+	readonly stream: StreamName;
+	readonly offset: number;
+	readonly length: number;
+	readonly reason: CaptureGapReason;
+	readonly tMs: number;
+}): Buffer {
 	const json = JSON.stringify({length: gap.length, reason: gap.reason});
 	const out = Buffer.allocUnsafe(RECORD_HEAD_BYTES + json.length);
 	writeRecordHead(out, 0, RECORD_TYPE.gap, gap.stream, json.length, gap.tMs, gap.offset);
@@ -147,7 +174,16 @@ export function encodeEndRecord(end: CaptureEnd, tMs: number): Buffer {
 		recorded: {stdin: end.recorded.stdin, stdout: end.recorded.stdout, stderr: end.recorded.stderr},
 		missing: {stdin: end.missing.stdin, stdout: end.missing.stdout, stderr: end.missing.stderr},
 		gaps: end.gaps,
-		...(end.stalls === undefined ? {} : {stalls: {count: end.stalls.count, totalMs: end.stalls.totalMs, longestMs: end.stalls.longestMs, timedOut: end.stalls.timedOut}}),
+		...(end.stalls === undefined
+			? {}
+			: {
+					stalls: {
+						count: end.stalls.count,
+						totalMs: end.stalls.totalMs,
+						longestMs: end.stalls.longestMs,
+						timedOut: end.stalls.timedOut,
+					},
+				}),
 	});
 	const length = json.length + END_TAIL_BYTES;
 	const out = Buffer.allocUnsafe(RECORD_HEAD_BYTES + length);
@@ -178,7 +214,9 @@ function isCount(value: unknown): value is number {
 function streamBytes(value: unknown): StreamBytes | undefined {
 	if (typeof value !== 'object' || value === null) return undefined;
 	const raw = value as Record<string, unknown>;
-	return isCount(raw['stdin']) && isCount(raw['stdout']) && isCount(raw['stderr']) ? {stdin: raw['stdin'], stdout: raw['stdout'], stderr: raw['stderr']} : undefined;
+	return isCount(raw['stdin']) && isCount(raw['stdout']) && isCount(raw['stderr'])
+		? {stdin: raw['stdin'], stdout: raw['stdout'], stderr: raw['stderr']}
+		: undefined;
 }
 
 /** Parse an end record's JSON; undefined when it is not one. */
@@ -194,7 +232,8 @@ function parseEnd(json: string): CaptureEnd | undefined {
 	const raw = value as Record<string, unknown>;
 	const recorded = streamBytes(raw['recorded']);
 	const missing = streamBytes(raw['missing']);
-	if (typeof raw['complete'] !== 'boolean' || recorded === undefined || missing === undefined || !isCount(raw['gaps'])) return undefined;
+	if (typeof raw['complete'] !== 'boolean' || recorded === undefined || missing === undefined || !isCount(raw['gaps']))
+		return undefined;
 	const stalls = parseStalls(raw['stalls']);
 	return {complete: raw['complete'], recorded, missing, gaps: raw['gaps'], ...(stalls === undefined ? {} : {stalls})};
 }
@@ -215,7 +254,8 @@ function parseStalls(value: unknown): CaptureStalls | undefined {
  */
 export function readCaptureEnd(tail: Uint8Array): CaptureEnd | undefined {
 	const bytes = Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength);
-	if (bytes.length < END_TAIL_BYTES + RECORD_HEAD_BYTES || bytes.toString('latin1', bytes.length - 4) !== END_TRAILER) return undefined;
+	if (bytes.length < END_TAIL_BYTES + RECORD_HEAD_BYTES || bytes.toString('latin1', bytes.length - 4) !== END_TRAILER)
+		return undefined;
 	const size = bytes.readUInt32LE(bytes.length - END_TAIL_BYTES);
 	if (size < RECORD_HEAD_BYTES + END_TAIL_BYTES || size > bytes.length) return undefined;
 	const start = bytes.length - size;
@@ -351,7 +391,11 @@ export class CaptureDecoder {
 		this.isEnded = true;
 		if (this.partsLength > 0) {
 			this.cutBytes = this.partsLength;
-			this.problems.push({line: this.record + 1, byteOffset: this.received - this.partsLength, message: `the capture ends inside a record (${this.partsLength} bytes of it); the cut record is skipped`});
+			this.problems.push({
+				line: this.record + 1,
+				byteOffset: this.received - this.partsLength,
+				message: `the capture ends inside a record (${this.partsLength} bytes of it); the cut record is skipped`,
+			});
 			this.parts = [];
 			this.partsLength = 0;
 		}
@@ -378,7 +422,11 @@ export class CaptureDecoder {
 				const newline = buffer.indexOf(0x0a, at);
 				if (newline === -1) {
 					if (buffer.length - at > 1024 * 1024) {
-						this.problems.push({line: this.record + 1, byteOffset: this.base + at, message: 'no line end within 1 MiB at the start of the capture; not readable'});
+						this.problems.push({
+							line: this.record + 1,
+							byteOffset: this.base + at,
+							message: 'no line end within 1 MiB at the start of the capture; not readable',
+						});
 						this.state = STATE_DONE;
 						return buffer.length;
 					}
@@ -403,7 +451,11 @@ export class CaptureDecoder {
 			if (buffer.length - at < RECORD_HEAD_BYTES) return at;
 			const length = buffer.readUInt32LE(at + 4);
 			if (length > MAX_RECORD_BYTES) {
-				this.problems.push({line: this.record + 1, byteOffset: this.base + at, message: `a record says it holds ${length} bytes (corrupt capture); the rest is not read`});
+				this.problems.push({
+					line: this.record + 1,
+					byteOffset: this.base + at,
+					message: `a record says it holds ${length} bytes (corrupt capture); the rest is not read`,
+				});
 				this.state = STATE_DONE;
 				return buffer.length;
 			}
@@ -421,13 +473,21 @@ export class CaptureDecoder {
 	private magic(line: string): void {
 		const version = Number(line.slice(MAGIC_PREFIX.length));
 		if (!line.startsWith(MAGIC_PREFIX) || !Number.isSafeInteger(version)) {
-			this.problems.push({line: this.record, byteOffset: this.lineAt, message: 'not a binary mcp-wire capture (no magic line)'});
+			this.problems.push({
+				line: this.record,
+				byteOffset: this.lineAt,
+				message: 'not a binary mcp-wire capture (no magic line)',
+			});
 			this.state = STATE_DONE;
 			return;
 		}
 
 		if (version > CAPTURE_FORMAT) {
-			this.problems.push({line: this.record, byteOffset: this.lineAt, message: `capture format ${version} is newer than this version of mcp-wire reads (${CAPTURE_FORMAT}); records are read as format ${CAPTURE_FORMAT}`});
+			this.problems.push({
+				line: this.record,
+				byteOffset: this.lineAt,
+				message: `capture format ${version} is newer than this version of mcp-wire reads (${CAPTURE_FORMAT}); records are read as format ${CAPTURE_FORMAT}`,
+			});
 		}
 
 		this.state = STATE_HEADER;
@@ -436,13 +496,18 @@ export class CaptureDecoder {
 	private headerLine(line: string): void {
 		const decoded = decodeRecord(line);
 		if (decoded.kind !== 'header') {
-			this.problems.push({line: this.record, byteOffset: this.lineAt, message: decoded.kind === 'problem' ? `bad session header: ${decoded.message}` : 'no session header'});
+			this.problems.push({
+				line: this.record,
+				byteOffset: this.lineAt,
+				message: decoded.kind === 'problem' ? `bad session header: ${decoded.message}` : 'no session header',
+			});
 			this.state = STATE_DONE;
 			return;
 		}
 
 		this.header = decoded.header;
-		if (decoded.problem !== undefined) this.problems.push({line: this.record, byteOffset: this.lineAt, message: decoded.problem});
+		if (decoded.problem !== undefined)
+			this.problems.push({line: this.record, byteOffset: this.lineAt, message: decoded.problem});
 		this.state = STATE_RECORDS;
 		this.handlers.onHeader(decoded.header);
 	}
@@ -462,9 +527,17 @@ export class CaptureDecoder {
 		switch (type) {
 			case RECORD_TYPE.chunk: {
 				const expected = this.next[stream];
-				if (offset < expected) return problem(`${stream} chunk at offset ${offset} overlaps the ${expected} bytes before it`);
-				if (offset > expected) this.gap({type: 'gap', stream, offset: expected, length: offset - expected, reason: 'unrecorded', tMs});
-				const chunk: Chunk = {seq: this.seq++, stream, tMs, offset, bytes: new Uint8Array(buffer.subarray(payloadAt, payloadAt + length))};
+				if (offset < expected)
+					return problem(`${stream} chunk at offset ${offset} overlaps the ${expected} bytes before it`);
+				if (offset > expected)
+					this.gap({type: 'gap', stream, offset: expected, length: offset - expected, reason: 'unrecorded', tMs});
+				const chunk: Chunk = {
+					seq: this.seq++,
+					stream,
+					tMs,
+					offset,
+					bytes: new Uint8Array(buffer.subarray(payloadAt, payloadAt + length)),
+				};
 				this.next[stream] = offset + length;
 				this.handlers.onEvent({type: 'chunk', chunk});
 				return;
@@ -475,8 +548,10 @@ export class CaptureDecoder {
 			case RECORD_TYPE.finding: {
 				const decoded = decodeRecord(this.utf8.decode(buffer.subarray(payloadAt, payloadAt + length)));
 				const wanted = type === RECORD_TYPE.mark ? 'mark' : type === RECORD_TYPE.exit ? 'exit' : 'finding';
-				if (decoded.kind !== 'event' || decoded.event.type !== wanted) return problem(decoded.kind === 'problem' ? decoded.message : `not a ${wanted} record`);
-				if (decoded.event.type === 'mark' && decoded.event.mark.type === 'gap') return problem('a gap written as a mark');
+				if (decoded.kind !== 'event' || decoded.event.type !== wanted)
+					return problem(decoded.kind === 'problem' ? decoded.message : `not a ${wanted} record`);
+				if (decoded.event.type === 'mark' && decoded.event.mark.type === 'gap')
+					return problem('a gap written as a mark');
 				this.handlers.onEvent(decoded.event);
 				return;
 			}
@@ -492,16 +567,22 @@ export class CaptureDecoder {
 				const raw = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
 				const gapLength = raw['length'];
 				const reason = raw['reason'];
-				if (!isCount(gapLength) || !GAP_REASONS.includes(reason as CaptureGapReason)) return problem('the gap has no valid length and reason');
+				if (!isCount(gapLength) || !GAP_REASONS.includes(reason as CaptureGapReason))
+					return problem('the gap has no valid length and reason');
 				const expected = this.next[stream];
-				if (offset < expected) return problem(`${stream} gap at offset ${offset} overlaps the ${expected} bytes before it`);
-				if (offset > expected) this.gap({type: 'gap', stream, offset: expected, length: offset - expected, reason: 'unrecorded', tMs});
+				if (offset < expected)
+					return problem(`${stream} gap at offset ${offset} overlaps the ${expected} bytes before it`);
+				if (offset > expected)
+					this.gap({type: 'gap', stream, offset: expected, length: offset - expected, reason: 'unrecorded', tMs});
 				this.gap({type: 'gap', stream, offset, length: gapLength, reason: reason as CaptureGapReason, tMs});
 				return;
 			}
 
 			case RECORD_TYPE.end: {
-				const end = length >= END_TAIL_BYTES ? parseEnd(buffer.toString('utf8', payloadAt, payloadAt + length - END_TAIL_BYTES)) : undefined;
+				const end =
+					length >= END_TAIL_BYTES
+						? parseEnd(buffer.toString('utf8', payloadAt, payloadAt + length - END_TAIL_BYTES))
+						: undefined;
 				if (end === undefined) return problem('the end record is not valid');
 				this.endRecord = end;
 				this.state = STATE_DONE;
@@ -524,7 +605,11 @@ export class CaptureDecoder {
 	private afterEnd(bytes: number): void {
 		if (bytes === 0 || this.endRecord === undefined || this.isAfterEndReported) return;
 		this.isAfterEndReported = true;
-		this.problems.push({line: this.record + 1, byteOffset: this.received - bytes, message: 'bytes after the end record, ignored'});
+		this.problems.push({
+			line: this.record + 1,
+			byteOffset: this.received - bytes,
+			message: 'bytes after the end record, ignored',
+		});
 	}
 }
 
@@ -542,7 +627,11 @@ export interface DecodedCapture extends DecodedRecords {
  * it has no end record (cut short).
  */
 export function decodeCapture(bytes: Uint8Array): DecodedCapture {
-	if (isBinaryCapture(bytes) !== true) return {...decodeRecords(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')), format: 1};
+	if (isBinaryCapture(bytes) !== true)
+		return {
+			...decodeRecords(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')),
+			format: 1,
+		};
 	let header: SessionHeader | undefined;
 	const events: SessionEvent[] = [];
 	const decoder = new CaptureDecoder({
@@ -554,5 +643,12 @@ export function decodeCapture(bytes: Uint8Array): DecodedCapture {
 	decoder.push(bytes);
 	decoder.end();
 	const end = decoder.captureEnd;
-	return {...(header === undefined ? {} : {header}), events, problems: decoder.problems, isTruncated: decoder.isCutShort, format: 2, ...(end === undefined ? {} : {end})};
+	return {
+		...(header === undefined ? {} : {header}),
+		events,
+		problems: decoder.problems,
+		isTruncated: decoder.isCutShort,
+		format: 2,
+		...(end === undefined ? {} : {end}),
+	};
 }

@@ -63,7 +63,9 @@ export interface DecodeProblem {
  * capture, `record 4 at byte 1480` for a binary one.
  */
 export function problemPlace(problem: DecodeProblem): string {
-	return problem.byteOffset === undefined ? `line ${problem.line}` : `record ${problem.line} at byte ${problem.byteOffset}`;
+	return problem.byteOffset === undefined
+		? `line ${problem.line}`
+		: `record ${problem.line} at byte ${problem.byteOffset}`;
 }
 
 /** What {@link decodeRecords} returns. */
@@ -109,7 +111,11 @@ function put(target: Record<string, unknown>, key: string, value: unknown): void
  * @returns one line of JSON, without a trailing newline (and never containing one).
  */
 export function encodeHeader(meta: SessionMeta): string {
-	const record: Record<string, unknown> = {type: 'session', format: RECORD_FORMAT, tool: {name: meta.tool.name, version: meta.tool.version}};
+	const record: Record<string, unknown> = {
+		type: 'session',
+		format: RECORD_FORMAT,
+		tool: {name: meta.tool.name, version: meta.tool.version},
+	};
 	record['node'] = meta.node;
 	record['platform'] = meta.platform;
 	record['command'] = [...meta.command];
@@ -152,7 +158,8 @@ function chunkLine(chunk: Chunk): string {
 	const head = `${chunkHead(chunk)},"base64":"${buffer.toString('base64')}"`;
 	if (buffer.length === 0 || buffer.length > CHUNK_PREVIEW_MAX_BYTES) return `${head}}`;
 	if (isAscii(buffer)) return `${head},"text":${JSON.stringify(buffer.toString('latin1'))}}`;
-	if (isUtf8(buffer)) return `${head},"text":${JSON.stringify(buffer.toString('utf8')).replaceAll(LINE_ENDS, escapeLineEnd)}}`;
+	if (isUtf8(buffer))
+		return `${head},"text":${JSON.stringify(buffer.toString('utf8')).replaceAll(LINE_ENDS, escapeLineEnd)}}`;
 	return `${head}}`;
 }
 
@@ -180,7 +187,9 @@ function frameRecord(frame: Frame): Record<string, unknown> {
 	put(
 		record,
 		'answers',
-		frame.answers === undefined ? undefined : {method: frame.answers.method, requestIndex: frame.answers.requestIndex, latencyMs: frame.answers.latencyMs},
+		frame.answers === undefined
+			? undefined
+			: {method: frame.answers.method, requestIndex: frame.answers.requestIndex, latencyMs: frame.answers.latencyMs},
 	);
 	put(record, 'text', frame.text);
 	return record;
@@ -202,7 +211,11 @@ function findingRecord(finding: Finding): Record<string, unknown> {
 	record['rules'] = [...finding.rules];
 	// The code's section in docs/findings.md; written, never read back (decoding derives nothing from it).
 	record['docs'] = findingDocsRef(finding.code);
-	record['impact'] = finding.impact.map((impact) => ({client: impact.client, reaction: impact.reaction, note: impact.note}));
+	record['impact'] = finding.impact.map((impact) => ({
+		client: impact.client,
+		reaction: impact.reaction,
+		note: impact.note,
+	}));
 	put(record, 'detail', finding.detail);
 	put(record, 'confidence', finding.confidence);
 	put(record, 'origin', finding.origin);
@@ -220,7 +233,13 @@ function summaryRecord(summary: Summary): Record<string, unknown> {
 		streams: summary.streams,
 		durationMs: summary.durationMs,
 	};
-	put(record, 'exit', summary.exit === undefined ? undefined : {code: summary.exit.code, signal: summary.exit.signal, tMs: summary.exit.tMs});
+	put(
+		record,
+		'exit',
+		summary.exit === undefined
+			? undefined
+			: {code: summary.exit.code, signal: summary.exit.signal, tMs: summary.exit.tMs},
+	);
 	put(record, 'era', summary.era);
 	put(record, 'serverInfo', summary.serverInfo);
 	put(record, 'protocolVersion', summary.protocolVersion);
@@ -230,10 +249,38 @@ function summaryRecord(summary: Summary): Record<string, unknown> {
 	put(
 		record,
 		'clients',
-		summary.clients?.map((entry) => ({client: entry.client, outcome: entry.outcome, decidedBy: [...entry.decidedBy], note: entry.note, connects: entry.connects, toolsListed: entry.toolsListed})),
+		summary.clients?.map((entry) => ({
+			client: entry.client,
+			outcome: entry.outcome,
+			decidedBy: [...entry.decidedBy],
+			note: entry.note,
+			connects: entry.connects,
+			toolsListed: entry.toolsListed,
+		})),
 	);
-	put(record, 'incomplete', summary.incomplete === undefined ? undefined : {cutShort: summary.incomplete.cutShort, missingBytes: summary.incomplete.missingBytes, gaps: summary.incomplete.gaps});
-	put(record, 'stalls', summary.stalls === undefined ? undefined : {count: summary.stalls.count, totalMs: summary.stalls.totalMs, longestMs: summary.stalls.longestMs, timedOut: summary.stalls.timedOut});
+	put(
+		record,
+		'incomplete',
+		summary.incomplete === undefined
+			? undefined
+			: {
+					cutShort: summary.incomplete.cutShort,
+					missingBytes: summary.incomplete.missingBytes,
+					gaps: summary.incomplete.gaps,
+				},
+	);
+	put(
+		record,
+		'stalls',
+		summary.stalls === undefined
+			? undefined
+			: {
+					count: summary.stalls.count,
+					totalMs: summary.stalls.totalMs,
+					longestMs: summary.stalls.longestMs,
+					timedOut: summary.stalls.timedOut,
+				},
+	);
 	return record;
 }
 
@@ -325,7 +372,8 @@ export function encodeEventInPieces(event: SessionEvent, write: (piece: string |
 		const {chunk} = event;
 		// Longer than the text preview: the record ends with its base64 (see chunkLine).
 		write(`${chunkHead(chunk)},"base64":"`);
-		for (let start = 0; start < bytes.byteLength; start += BASE64_PIECE_BYTES) write(base64Piece(bytes, start, Math.min(bytes.byteLength, start + BASE64_PIECE_BYTES)));
+		for (let start = 0; start < bytes.byteLength; start += BASE64_PIECE_BYTES)
+			write(base64Piece(bytes, start, Math.min(bytes.byteLength, start + BASE64_PIECE_BYTES)));
 		write('"}');
 		return;
 	}
@@ -397,7 +445,7 @@ function jsonPieces(value: unknown, pieces: PieceBatch, depth: number): void {
 		}
 
 		pieces.add('"');
-		for (let start = 0; start < value.length; ) {
+		for (let start = 0; start < value.length;) {
 			let end = Math.min(value.length, start + RECORD_PIECE_CHARS);
 			const last = value.charCodeAt(end - 1);
 			if (end < value.length && last >= 0xd8_00 && last <= 0xdb_ff) end--;
@@ -409,7 +457,12 @@ function jsonPieces(value: unknown, pieces: PieceBatch, depth: number): void {
 		return;
 	}
 
-	if (typeof value !== 'object' || value === null || depth >= MAX_PIECE_DEPTH || typeof (value as {toJSON?: unknown}).toJSON === 'function') {
+	if (
+		typeof value !== 'object' ||
+		value === null ||
+		depth >= MAX_PIECE_DEPTH ||
+		typeof (value as {toJSON?: unknown}).toJSON === 'function'
+	) {
 		pieces.addStrings(JSON.stringify(value) ?? 'null');
 		return;
 	}
@@ -469,7 +522,9 @@ function object(value: unknown, what: string): Json {
 
 function count(record: Json, key: string): number {
 	const value = record[key];
-	return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : fail(`\`${key}\` is not a non-negative integer`);
+	return Number.isSafeInteger(value) && (value as number) >= 0
+		? (value as number)
+		: fail(`\`${key}\` is not a non-negative integer`);
 }
 
 function optionalCount(record: Json, key: string): number | undefined {
@@ -492,12 +547,16 @@ function optionalStr(record: Json, key: string): string | undefined {
 
 function oneOf<T extends string>(record: Json, key: string, allowed: readonly T[]): T {
 	const value = record[key];
-	return typeof value === 'string' && (allowed as readonly string[]).includes(value) ? (value as T) : fail(`\`${key}\` is not one of ${allowed.join(', ')}`);
+	return typeof value === 'string' && (allowed as readonly string[]).includes(value)
+		? (value as T)
+		: fail(`\`${key}\` is not one of ${allowed.join(', ')}`);
 }
 
 function strings(record: Json, key: string): string[] {
 	const value = record[key];
-	return Array.isArray(value) && value.every((item) => typeof item === 'string') ? [...(value as string[])] : fail(`\`${key}\` is not an array of strings`);
+	return Array.isArray(value) && value.every((item) => typeof item === 'string')
+		? [...(value as string[])]
+		: fail(`\`${key}\` is not an array of strings`);
 }
 
 /** Builds an object from entries, leaving out undefined values (optional fields stay absent). */
@@ -563,7 +622,10 @@ function decodeChunk(record: Json, given?: Uint8Array): Chunk {
 
 		const decoded = Buffer.from(base64, 'base64');
 		// A big chunk's bytes have their own memory (Node pools only small ones): a view, not a second copy (issue 12).
-		bytes = decoded.length >= 4096 ? new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.length) : new Uint8Array(decoded);
+		bytes =
+			decoded.length >= 4096
+				? new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.length)
+				: new Uint8Array(decoded);
 	} else {
 		bytes = given;
 	}
@@ -572,11 +634,22 @@ function decodeChunk(record: Json, given?: Uint8Array): Chunk {
 		fail(`\`base64\` holds ${bytes.byteLength} bytes but \`length\` says ${length}`);
 	}
 
-	return {seq: count(record, 'seq'), stream: oneOf(record, 'stream', STREAMS), tMs: num(record, 'tMs'), offset: count(record, 'offset'), bytes};
+	return {
+		seq: count(record, 'seq'),
+		stream: oneOf(record, 'stream', STREAMS),
+		tMs: num(record, 'tMs'),
+		offset: count(record, 'offset'),
+		bytes,
+	};
 }
 
 function decodeId(value: unknown): Frame['id'] {
-	if (value === undefined || value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) {
+	if (
+		value === undefined ||
+		value === null ||
+		typeof value === 'string' ||
+		(typeof value === 'number' && Number.isFinite(value))
+	) {
 		return value;
 	}
 
@@ -650,7 +723,16 @@ function decodeFinding(record: Json): Finding {
 function decodeMark(value: unknown): Mark {
 	const raw = object(value, '`mark`');
 	const tMs = num(raw, 'tMs');
-	const type = oneOf(raw, 'type', ['stdin-closed', 'eof', 'signal-sent', 'timeout', 'phase', 'evidence', 'reaped', 'gap']);
+	const type = oneOf(raw, 'type', [
+		'stdin-closed',
+		'eof',
+		'signal-sent',
+		'timeout',
+		'phase',
+		'evidence',
+		'reaped',
+		'gap',
+	]);
 	switch (type) {
 		case 'stdin-closed': {
 			return {type, tMs};
@@ -691,12 +773,31 @@ function decodeMark(value: unknown): Mark {
 		}
 
 		case 'gap': {
-			return {type, stream: oneOf(raw, 'stream', STREAMS), offset: count(raw, 'offset'), length: count(raw, 'length'), reason: oneOf(raw, 'reason', GAP_REASONS), tMs};
+			return {
+				type,
+				stream: oneOf(raw, 'stream', STREAMS),
+				offset: count(raw, 'offset'),
+				length: count(raw, 'length'),
+				reason: oneOf(raw, 'reason', GAP_REASONS),
+				tMs,
+			};
 		}
 	}
 }
 
-const ACTIVITIES = ['reading-stdin', 'idle', 'timer', 'waiting-child', 'busy', 'network', 'reading', 'writing', 'zombie', 'stopped', 'unknown'] as const;
+const ACTIVITIES = [
+	'reading-stdin',
+	'idle',
+	'timer',
+	'waiting-child',
+	'busy',
+	'network',
+	'reading',
+	'writing',
+	'zombie',
+	'stopped',
+	'unknown',
+] as const;
 
 function optionalBool(record: Json, key: string): boolean | undefined {
 	const value = record[key];
@@ -706,7 +807,9 @@ function optionalBool(record: Json, key: string): boolean | undefined {
 
 function fds(value: unknown, key: string): number[] | undefined {
 	if (value === undefined) return undefined;
-	return Array.isArray(value) && value.every((fd) => Number.isSafeInteger(fd) && (fd as number) >= 0) ? [...(value as number[])] : fail(`\`holds.${key}\` is not an array of fds`);
+	return Array.isArray(value) && value.every((fd) => Number.isSafeInteger(fd) && (fd as number) >= 0)
+		? [...(value as number[])]
+		: fail(`\`holds.${key}\` is not an array of fds`);
 }
 
 function decodeObservation(value: unknown): ProcessObservation {
@@ -715,18 +818,28 @@ function decodeObservation(value: unknown): ProcessObservation {
 	if (raw['syscall'] !== undefined) {
 		const call = object(raw['syscall'], '`syscall`');
 		const timeout = call['timeoutMs'];
-		if (timeout !== undefined && timeout !== null && !(typeof timeout === 'number' && Number.isFinite(timeout))) fail('`syscall.timeoutMs` is not a number or null');
-		syscall = compact({name: optionalStr(call, 'name'), fd: optionalCount(call, 'fd'), timeoutMs: timeout as number | null | undefined});
+		if (timeout !== undefined && timeout !== null && !(typeof timeout === 'number' && Number.isFinite(timeout)))
+			fail('`syscall.timeoutMs` is not a number or null');
+		syscall = compact({
+			name: optionalStr(call, 'name'),
+			fd: optionalCount(call, 'fd'),
+			timeoutMs: timeout as number | null | undefined,
+		});
 	}
 
 	let holds: ProcessObservation['holds'];
 	if (raw['holds'] !== undefined) {
 		const held = object(raw['holds'], '`holds`');
-		holds = compact({stdin: fds(held['stdin'], 'stdin'), stdout: fds(held['stdout'], 'stdout'), stderr: fds(held['stderr'], 'stderr')});
+		holds = compact({
+			stdin: fds(held['stdin'], 'stdin'),
+			stdout: fds(held['stdout'], 'stdout'),
+			stderr: fds(held['stderr'], 'stderr'),
+		});
 	}
 
 	const startTMs = raw['startTMs'];
-	if (startTMs !== undefined && !(typeof startTMs === 'number' && Number.isFinite(startTMs))) fail('`startTMs` is not a finite number');
+	if (startTMs !== undefined && !(typeof startTMs === 'number' && Number.isFinite(startTMs)))
+		fail('`startTMs` is not a finite number');
 	return compact<ProcessObservation>({
 		pid: count(raw, 'pid'),
 		ppid: optionalCount(raw, 'ppid'),
@@ -747,7 +860,8 @@ function decodeEvidence(raw: Json): ProcessEvidence {
 	const processes = raw['processes'];
 	if (!Array.isArray(processes)) fail('`evidence.processes` is not an array');
 	const open = raw['openPipes'];
-	if (open !== undefined && !(Array.isArray(open) && open.every((name) => name === 'stdout' || name === 'stderr'))) fail('`evidence.openPipes` is not a list of stdout/stderr');
+	if (open !== undefined && !(Array.isArray(open) && open.every((name) => name === 'stdout' || name === 'stderr')))
+		fail('`evidence.openPipes` is not a list of stdout/stderr');
 	return compact<ProcessEvidence>({
 		reason: oneOf(raw, 'reason', ['stall', 'timeout', 'shutdown', 'exit']),
 		observed: optionalBool(raw, 'observed') ?? fail('`evidence.observed` is missing'),
@@ -796,12 +910,20 @@ function decodeSummary(record: Json): Summary {
 		verdict: oneOf(record, 'verdict', ['ok', 'warn', 'fail']),
 		findings: findings.map((entry) => {
 			const raw = object(entry, 'a `findings` entry');
-			return {code: oneOf<FindingCode>(raw, 'code', FINDING_CODES), severity: oneOf(raw, 'severity', SEVERITIES), count: count(raw, 'count')};
+			return {
+				code: oneOf<FindingCode>(raw, 'code', FINDING_CODES),
+				severity: oneOf(raw, 'severity', SEVERITIES),
+				count: count(raw, 'count'),
+			};
 		}),
 		errors: count(record, 'errors'),
 		warnings: count(record, 'warnings'),
 		infos: count(record, 'infos'),
-		streams: {stdin: decodeTotals(streams['stdin'], 'stdin'), stdout: decodeTotals(streams['stdout'], 'stdout'), stderr: decodeTotals(streams['stderr'], 'stderr')},
+		streams: {
+			stdin: decodeTotals(streams['stdin'], 'stdin'),
+			stdout: decodeTotals(streams['stdout'], 'stdout'),
+			stderr: decodeTotals(streams['stderr'], 'stderr'),
+		},
 		durationMs: num(record, 'durationMs'),
 		exit: record['exit'] === undefined ? undefined : decodeExit(object(record['exit'], '`exit`')),
 		era: record['era'] === undefined ? undefined : oneOf(record, 'era', ['legacy', 'modern']),
@@ -811,13 +933,19 @@ function decodeSummary(record: Json): Summary {
 		prompts: optionalCount(record, 'prompts'),
 		resources: optionalCount(record, 'resources'),
 		clients: decodeClients(record['clients']),
-		incomplete: record['incomplete'] === undefined ? undefined : decodeIncomplete(object(record['incomplete'], '`incomplete`')),
+		incomplete:
+			record['incomplete'] === undefined ? undefined : decodeIncomplete(object(record['incomplete'], '`incomplete`')),
 		stalls: record['stalls'] === undefined ? undefined : decodeStalls(object(record['stalls'], '`stalls`')),
 	});
 }
 
 function decodeStalls(raw: Json): Summary['stalls'] {
-	return {count: count(raw, 'count'), totalMs: count(raw, 'totalMs'), longestMs: count(raw, 'longestMs'), timedOut: count(raw, 'timedOut')};
+	return {
+		count: count(raw, 'count'),
+		totalMs: count(raw, 'totalMs'),
+		longestMs: count(raw, 'longestMs'),
+		timedOut: count(raw, 'timedOut'),
+	};
 }
 
 function decodeIncomplete(raw: Json): Summary['incomplete'] {
@@ -838,9 +966,27 @@ function decodeClients(value: unknown): Summary['clients'] {
 		if (!isObject(entry)) return undefined;
 		const {client, outcome, decidedBy, note, connects, toolsListed} = entry;
 		const isFlag = (flag: unknown): flag is boolean | null => flag === null || typeof flag === 'boolean';
-		if (!(CLIENTS as readonly unknown[]).includes(client) || !(OUTCOMES as readonly unknown[]).includes(outcome) || typeof note !== 'string') return undefined;
-		if (!Array.isArray(decidedBy) || !decidedBy.every((code) => (FINDING_CODES as readonly unknown[]).includes(code)) || !isFlag(connects) || !isFlag(toolsListed)) return undefined;
-		out.push({client: client as (typeof CLIENTS)[number], outcome: outcome as (typeof OUTCOMES)[number], decidedBy: decidedBy as FindingCode[], note, connects, toolsListed});
+		if (
+			!(CLIENTS as readonly unknown[]).includes(client) ||
+			!(OUTCOMES as readonly unknown[]).includes(outcome) ||
+			typeof note !== 'string'
+		)
+			return undefined;
+		if (
+			!Array.isArray(decidedBy) ||
+			!decidedBy.every((code) => (FINDING_CODES as readonly unknown[]).includes(code)) ||
+			!isFlag(connects) ||
+			!isFlag(toolsListed)
+		)
+			return undefined;
+		out.push({
+			client: client as (typeof CLIENTS)[number],
+			outcome: outcome as (typeof OUTCOMES)[number],
+			decidedBy: decidedBy as FindingCode[],
+			note,
+			connects,
+			toolsListed,
+		});
 	}
 
 	return out;
@@ -995,13 +1141,19 @@ export function decodeRecordBytes(line: Uint8Array | readonly Uint8Array[], utf8
 	return decodeRecordText(utf8.decode(parts.length === 1 ? parts[0]! : Buffer.concat(parts)));
 }
 
-const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+const asBuffer = (bytes: Uint8Array): Buffer =>
+	Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 function fastChunk(parts: readonly Uint8Array[], utf8: Utf8Decoder): DecodedLine | undefined {
 	const first = asBuffer(parts[0]!);
-	if (first.length < CHUNK_START.length || first.compare(CHUNK_START, 0, CHUNK_START.length, 0, CHUNK_START.length) !== 0) return undefined;
+	if (
+		first.length < CHUNK_START.length ||
+		first.compare(CHUNK_START, 0, CHUNK_START.length, 0, CHUNK_START.length) !== 0
+	)
+		return undefined;
 	let lastByte: number | undefined;
-	for (let i = parts.length - 1; i >= 0 && lastByte === undefined; i--) if (parts[i]!.length > 0) lastByte = parts[i]![parts[i]!.length - 1];
+	for (let i = parts.length - 1; i >= 0 && lastByte === undefined; i--)
+		if (parts[i]!.length > 0) lastByte = parts[i]![parts[i]!.length - 1];
 	if (lastByte !== 0x7d) return undefined;
 	const member = first.indexOf(BASE64_MEMBER);
 	if (member === -1) return undefined;
@@ -1067,7 +1219,11 @@ function decodeRecordText(line: string): DecodedLine {
 			case 'session': {
 				const header = decodeHeader(value);
 				return header.format > RECORD_FORMAT
-					? {kind: 'header', header, problem: `format ${header.format} is newer than this version of mcp-wire reads (${RECORD_FORMAT}); records are read as format ${RECORD_FORMAT}`}
+					? {
+							kind: 'header',
+							header,
+							problem: `format ${header.format} is newer than this version of mcp-wire reads (${RECORD_FORMAT}); records are read as format ${RECORD_FORMAT}`,
+						}
 					: {kind: 'header', header};
 			}
 
@@ -1096,7 +1252,11 @@ function decodeRecordText(line: string): DecodedLine {
 			}
 
 			default: {
-				return {kind: 'problem', message: `unknown record type ${JSON.stringify(type).slice(0, 60)}, skipped`, isJson: true};
+				return {
+					kind: 'problem',
+					message: `unknown record type ${JSON.stringify(type).slice(0, 60)}, skipped`,
+					isJson: true,
+				};
 			}
 		}
 	} catch (error) {
@@ -1164,7 +1324,10 @@ export function decodeRecords(text: string): DecodedRecords {
 				const isLast = index === lines.length - 1;
 				if (isLast && !isTerminated && !decoded.isJson) {
 					isTruncated = true;
-					problems.push({line: lineNumber, message: 'the file ends inside a record (truncated capture); the cut record is skipped'});
+					problems.push({
+						line: lineNumber,
+						message: 'the file ends inside a record (truncated capture); the cut record is skipped',
+					});
 				} else {
 					problems.push({line: lineNumber, message: decoded.message});
 				}

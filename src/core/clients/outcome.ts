@@ -5,19 +5,40 @@ import {BoundedMap} from '../bounded-map.js';
  * client reactions the catalog carries (`Finding.impact`, docs/protocol.md §6) over the session's frames,
  * generically (no finding code is special-cased), and derives the session verdict from the outcomes.
  */
-import type {ClientFamily, ClientOutcome, ClientOutcomeKind, Finding, FindingCode, Frame, Reaction, Verdict} from '../types.js';
+import type {
+	ClientFamily,
+	ClientOutcome,
+	ClientOutcomeKind,
+	Finding,
+	FindingCode,
+	Frame,
+	Reaction,
+	Verdict,
+} from '../types.js';
 
 export type {ClientOutcome, ClientOutcomeKind} from '../types.js';
 
 /** Every client family, in display order (the columns of docs/protocol.md §6). */
-export const OUTCOME_CLIENTS: readonly ClientFamily[] = ['ts-sdk-v1', 'ts-sdk-v2', 'python-sdk', 'vscode', 'rmcp', 'cursor'];
+export const OUTCOME_CLIENTS: readonly ClientFamily[] = [
+	'ts-sdk-v1',
+	'ts-sdk-v2',
+	'python-sdk',
+	'vscode',
+	'rmcp',
+	'cursor',
+];
 
 /**
  * The mainstream client families: the ones whose failure makes the verdict `fail` (wire-faults rule
  * "severity follows what breaks a real client"; docs/clients.md "The verdict"): TS SDK v1 (Claude
  * Desktop, Claude Code, MCP Inspector), the Python SDK, VS Code and Cursor.
  */
-export const MAINSTREAM_CLIENTS: ReadonlySet<ClientFamily> = new Set<ClientFamily>(['ts-sdk-v1', 'python-sdk', 'vscode', 'cursor']);
+export const MAINSTREAM_CLIENTS: ReadonlySet<ClientFamily> = new Set<ClientFamily>([
+	'ts-sdk-v1',
+	'python-sdk',
+	'vscode',
+	'cursor',
+]);
 
 /**
  * How each family meets a server that speaks only the 2026-07-28 revision (it rejects `initialize` and
@@ -27,8 +48,14 @@ export const MAINSTREAM_CLIENTS: ReadonlySet<ClientFamily> = new Set<ClientFamil
  */
 const MODERN_ONLY: Readonly<Record<ClientFamily, readonly [Reaction, string]>> = {
 	'ts-sdk-v1': ['fatal', 'sends only `initialize` (SDK 1.x); the server rejects it and connect fails'],
-	'ts-sdk-v2': ['unknown', 'sends `initialize` by default; whether hosts turn on version negotiation (server/discover) is not established'],
-	'python-sdk': ['fatal', '`ClientSession.initialize()` sends only `initialize`; the server rejects it and the session fails'],
+	'ts-sdk-v2': [
+		'unknown',
+		'sends `initialize` by default; whether hosts turn on version negotiation (server/discover) is not established',
+	],
+	'python-sdk': [
+		'fatal',
+		'`ClientSession.initialize()` sends only `initialize`; the server rejects it and the session fails',
+	],
 	vscode: ['unknown', 'not established for a 2026-07-28-only server'],
 	rmcp: ['unknown', 'not established for a 2026-07-28-only server'],
 	cursor: ['unknown', 'not established for a 2026-07-28-only server'],
@@ -106,7 +133,12 @@ export class ClientOutcomeTracker {
 			else if (frame.method === 'tools/list') this.toolsRequested = true;
 			return;
 		}
-		if ((frame.kind !== 'response' && frame.kind !== 'error') || frame.answers === undefined || frame.stream !== 'stdout') return;
+		if (
+			(frame.kind !== 'response' && frame.kind !== 'error') ||
+			frame.answers === undefined ||
+			frame.stream !== 'stdout'
+		)
+			return;
 		const method = frame.answers.method;
 		this.replies.set(frame.index, method);
 		const point = {frameIndex: frame.index, tMs: frame.tMs};
@@ -118,7 +150,8 @@ export class ClientOutcomeTracker {
 	/** Note a finding (after the frame it points at, if any). */
 	finding(finding: Finding): void {
 		const replyTo = finding.frameIndex === undefined ? undefined : this.replies.get(finding.frameIndex);
-		const detailMethod = typeof finding.detail?.['method'] === 'string' ? (finding.detail['method'] as string) : undefined;
+		const detailMethod =
+			typeof finding.detail?.['method'] === 'string' ? (finding.detail['method'] as string) : undefined;
 		const method = replyTo ?? detailMethod;
 		for (const impact of finding.impact) {
 			const list = this.effects.get(impact.client);
@@ -129,7 +162,14 @@ export class ClientOutcomeTracker {
 			const key = `${impact.client}\0${finding.code}\0${kind}\0${method ?? ''}`;
 			if (this.seen.has(key)) continue;
 			this.seen.add(key);
-			list.push({code: finding.code, kind, method, note: impact.note, frameIndex: finding.frameIndex, tMs: finding.tMs});
+			list.push({
+				code: finding.code,
+				kind,
+				method,
+				note: impact.note,
+				frameIndex: finding.frameIndex,
+				tMs: finding.tMs,
+			});
 		}
 	}
 
@@ -143,9 +183,14 @@ export class ClientOutcomeTracker {
 		const modern = facts.era === 'modern' && handshake !== undefined ? MODERN_ONLY[client] : undefined;
 		const breaking = effects.filter((e) => e.kind === 'fatal' || e.kind === 'hang');
 		const isBefore = (effect: Effect, point: Point | undefined): boolean =>
-			point === undefined || (effect.frameIndex === undefined ? effect.tMs <= point.tMs : effect.frameIndex <= point.frameIndex);
+			point === undefined ||
+			(effect.frameIndex === undefined ? effect.tMs <= point.tMs : effect.frameIndex <= point.frameIndex);
 		const breaksAt = (method: string, point: Point | undefined): Effect | undefined =>
-			breaking.find((e) => (e.kind === 'hang' ? e.method === method || (method === 'initialize' && e.method === 'server/discover') : isBefore(e, point)));
+			breaking.find((e) =>
+				e.kind === 'hang'
+					? e.method === method || (method === 'initialize' && e.method === 'server/discover')
+					: isBefore(e, point),
+			);
 		const handshakeBreaker = handshake === undefined ? undefined : breakingHandshake(breaking, handshake, isBefore);
 		const modernFails = modern !== undefined && modern[0] === 'fatal';
 
@@ -162,36 +207,84 @@ export class ClientOutcomeTracker {
 
 		const codes = (list: readonly Effect[]): FindingCode[] => [...new Set(list.map((e) => e.code))];
 		const tools = facts.tools === undefined ? '' : ` (${facts.tools} tool${facts.tools === 1 ? '' : 's'})`;
-		const reached = connects === true ? (toolsListed === true ? `connects and lists tools${tools}` : 'connects') : connects === false ? 'does not connect' : '';
+		const reached =
+			connects === true
+				? toolsListed === true
+					? `connects and lists tools${tools}`
+					: 'connects'
+				: connects === false
+					? 'does not connect'
+					: '';
 		const join = (...parts: string[]): string => parts.filter((p) => p !== '').join('; ');
 		const because = (e: Effect): string => `${e.code}: ${e.note}`;
 
 		if (breaking.length > 0) {
 			const first = handshakeBreaker ?? breaking[0]!;
 			// A lost message nobody can name: the request left waiting names it (unanswered, or the handshake).
-			const method = first.method ?? (connects === false ? (this.handshakeRequested ? 'initialize' : undefined) : breaking.find((e) => e.kind === 'hang' && e.method !== undefined)?.method);
-			const what = first.kind === 'fatal' ? 'the connection closes' : method === undefined ? 'a message it waits for is lost' : `${method} hangs`;
+			const method =
+				first.method ??
+				(connects === false
+					? this.handshakeRequested
+						? 'initialize'
+						: undefined
+					: breaking.find((e) => e.kind === 'hang' && e.method !== undefined)?.method);
+			const what =
+				first.kind === 'fatal'
+					? 'the connection closes'
+					: method === undefined
+						? 'a message it waits for is lost'
+						: `${method} hangs`;
 			const lead = connects === false ? `does not connect (${what})` : join(reached, what);
-			return {client, outcome: 'fails', decidedBy: codes(breaking), note: `${lead}: ${because(first)}`, connects, toolsListed};
+			return {
+				client,
+				outcome: 'fails',
+				decidedBy: codes(breaking),
+				note: `${lead}: ${because(first)}`,
+				connects,
+				toolsListed,
+			};
 		}
 		if (modern !== undefined && modern[0] !== 'ok') {
 			const outcome: ClientOutcomeKind = modernFails ? 'fails' : 'unknown';
-			return {client, outcome, decidedBy: [], note: `server speaks only 2026-07-28: ${modern[1]}`, connects: modernFails ? false : null, toolsListed: modernFails && this.toolsRequested ? false : null};
+			return {
+				client,
+				outcome,
+				decidedBy: [],
+				note: `server speaks only 2026-07-28: ${modern[1]}`,
+				connects: modernFails ? false : null,
+				toolsListed: modernFails && this.toolsRequested ? false : null,
+			};
 		}
 		const unknown = effects.filter((e) => e.kind === 'unknown');
 		if (unknown.length > 0) {
 			// A reaction nobody established, at or before a reply, may have lost that reply: claim only what
 			// no such reaction puts in doubt (a verdict is a promise).
 			const inDoubt = (method: string, point: Point | undefined): boolean =>
-				unknown.some((e) => e.method === method || (method === 'initialize' && e.method === 'server/discover') || isBefore(e, point));
+				unknown.some(
+					(e) =>
+						e.method === method || (method === 'initialize' && e.method === 'server/discover') || isBefore(e, point),
+				);
 			const sureConnects = connects === true && inDoubt('initialize', handshake) ? null : connects;
-			const sureTools = sureConnects === null ? null : toolsListed === true && inDoubt('tools/list', this.toolsReply) ? null : toolsListed;
+			const sureTools =
+				sureConnects === null
+					? null
+					: toolsListed === true && inDoubt('tools/list', this.toolsReply)
+						? null
+						: toolsListed;
 			const list = codes(unknown).join(', ');
 			let note: string;
 			if (sureConnects === null && connects === true) note = `whether it connects is not established: ${list}`;
-			else if (sureTools === null && toolsListed === true) note = `connects; whether it lists tools is not established: ${list}`;
+			else if (sureTools === null && toolsListed === true)
+				note = `connects; whether it lists tools is not established: ${list}`;
 			else note = join(reached, `not established: ${list}`);
-			return {client, outcome: 'unknown', decidedBy: codes(unknown), note, connects: sureConnects, toolsListed: sureTools};
+			return {
+				client,
+				outcome: 'unknown',
+				decidedBy: codes(unknown),
+				note,
+				connects: sureConnects,
+				toolsListed: sureTools,
+			};
 		}
 		if (connects !== true) {
 			const note = this.handshakeRequested ? 'no handshake reply seen' : 'no handshake seen';
@@ -199,16 +292,36 @@ export class ClientOutcomeTracker {
 		}
 		const degrading = effects.filter((e) => e.kind === 'degrade');
 		if (degrading.length > 0) {
-			return {client, outcome: 'degraded', decidedBy: codes(degrading), note: join(reached, because(degrading[0]!)), connects, toolsListed};
+			return {
+				client,
+				outcome: 'degraded',
+				decidedBy: codes(degrading),
+				note: join(reached, because(degrading[0]!)),
+				connects,
+				toolsListed,
+			};
 		}
 		const skipped = effects.filter((e) => e.kind === 'skip');
-		return {client, outcome: 'works', decidedBy: codes(skipped), note: join(reached, skipped.length > 0 ? because(skipped[0]!) : ''), connects, toolsListed};
+		return {
+			client,
+			outcome: 'works',
+			decidedBy: codes(skipped),
+			note: join(reached, skipped.length > 0 ? because(skipped[0]!) : ''),
+			connects,
+			toolsListed,
+		};
 	}
 }
 
 /** The breaking effect that keeps the handshake from succeeding: its reply lost, or a fatal at or before it. */
-function breakingHandshake(breaking: readonly Effect[], handshake: Point, isBefore: (e: Effect, p: Point | undefined) => boolean): Effect | undefined {
-	return breaking.find((e) => (e.kind === 'hang' ? e.method !== undefined && HANDSHAKE_METHODS.has(e.method) : isBefore(e, handshake)));
+function breakingHandshake(
+	breaking: readonly Effect[],
+	handshake: Point,
+	isBefore: (e: Effect, p: Point | undefined) => boolean,
+): Effect | undefined {
+	return breaking.find((e) =>
+		e.kind === 'hang' ? e.method !== undefined && HANDSHAKE_METHODS.has(e.method) : isBefore(e, handshake),
+	);
 }
 
 /** The effect of a reaction; `isReply`: the finding's frame is the reply to a request. */
@@ -243,17 +356,35 @@ function effectOf(reaction: Reaction, isReply: boolean): Effect['kind'] | undefi
  * @param outcomes from {@link ClientOutcomeTracker.outcomes}
  * @param counts the session's error and warning finding counts
  */
-export function verdictOf(outcomes: readonly ClientOutcome[], counts: {readonly errors: number; readonly warnings: number}): Verdict {
+export function verdictOf(
+	outcomes: readonly ClientOutcome[],
+	counts: {readonly errors: number; readonly warnings: number},
+): Verdict {
 	if (outcomes.some((o) => o.outcome === 'fails' && MAINSTREAM_CLIENTS.has(o.client))) return 'fail';
-	if (counts.errors > 0 || counts.warnings > 0 || outcomes.some((o) => o.outcome === 'fails' || o.outcome === 'degraded')) return 'warn';
+	if (
+		counts.errors > 0 ||
+		counts.warnings > 0 ||
+		outcomes.some((o) => o.outcome === 'fails' || o.outcome === 'degraded')
+	)
+		return 'warn';
 	return 'ok';
 }
 
 /** A one-glyph mark per outcome, as doctor shows its rows: ✔ works, ▲ degraded, ✘ fails, ? unknown. */
-export const OUTCOME_MARK: Readonly<Record<ClientOutcomeKind, string>> = {works: '✔', degraded: '▲', fails: '✘', unknown: '?'};
+export const OUTCOME_MARK: Readonly<Record<ClientOutcomeKind, string>> = {
+	works: '✔',
+	degraded: '▲',
+	fails: '✘',
+	unknown: '?',
+};
 
 /** Words for the outcomes in prose (`unknown` is said as "not established"). */
-export const OUTCOME_WORD: Readonly<Record<ClientOutcomeKind, string>> = {works: 'works', degraded: 'degraded', fails: 'fails', unknown: 'not established'};
+export const OUTCOME_WORD: Readonly<Record<ClientOutcomeKind, string>> = {
+	works: 'works',
+	degraded: 'degraded',
+	fails: 'fails',
+	unknown: 'not established',
+};
 
 /** Outcomes worst first, the order in which one-line summaries list them. */
 export const OUTCOME_ORDER: readonly ClientOutcomeKind[] = ['fails', 'unknown', 'degraded', 'works'];
@@ -267,7 +398,11 @@ export function outcomesLine(outcomes: readonly ClientOutcome[], label: (client:
 	return OUTCOME_ORDER.map((kind) => {
 		const of = outcomes.filter((o) => o.outcome === kind);
 		if (of.length === 0) return '';
-		const names = of.map((o) => (kind === 'fails' || kind === 'unknown') && o.decidedBy.length > 0 ? `${label(o.client)} (${o.decidedBy.join(', ')})` : label(o.client));
+		const names = of.map((o) =>
+			(kind === 'fails' || kind === 'unknown') && o.decidedBy.length > 0
+				? `${label(o.client)} (${o.decidedBy.join(', ')})`
+				: label(o.client),
+		);
 		return `${OUTCOME_MARK[kind]} ${OUTCOME_WORD[kind]}: ${names.join(', ')}`;
 	})
 		.filter((part) => part !== '')

@@ -5,7 +5,16 @@ import {RULES} from './registry.js';
 export type {CatalogEntry, ExampleStep, FindingDoc, FindingExample} from './meta.js';
 
 /** Reactions from worst to best (docs/protocol.md "Client reactions" legend), the order in which client summaries list them. */
-export const REACTION_ORDER: readonly Reaction[] = ['fatal', 'hang', 'corrupt', 'drop-log', 'skip-log', 'skip', 'ok', 'unknown'];
+export const REACTION_ORDER: readonly Reaction[] = [
+	'fatal',
+	'hang',
+	'corrupt',
+	'drop-log',
+	'skip-log',
+	'skip',
+	'ok',
+	'unknown',
+];
 
 /** Words for the reactions in prose (reports, `explain`). */
 export const REACTION_WORDS: Readonly<Record<Reaction, string>> = {
@@ -25,7 +34,9 @@ export const REACTION_WORDS: Readonly<Record<Reaction, string>> = {
  */
 export function clientsSummary(impact: readonly ClientImpact[]): string {
 	return REACTION_ORDER.map((reaction) => {
-		const clients = impact.filter((entry) => entry.reaction === reaction).map((entry) => CLIENT_FAMILY_LABEL[entry.client]);
+		const clients = impact
+			.filter((entry) => entry.reaction === reaction)
+			.map((entry) => CLIENT_FAMILY_LABEL[entry.client]);
 		return clients.length === 0 ? '' : `${REACTION_WORDS[reaction]}: ${clients.join(', ')}`;
 	})
 		.filter((group) => group !== '')
@@ -53,7 +64,15 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		doc: {
 			what: 'An empty line: a line terminator with no message before it, usually an extra `print()` or a `"\\n"` written after a message that already ended with one.',
 			recognised: 'LF (or CR LF) with zero bytes before it on the protocol stream.',
-			example: {steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"ok"}}\n\n'}], note: 'Node clients log `Unexpected end of JSON input` for the second LF.'},
+			example: {
+				steps: [
+					{
+						stream: 'stdout',
+						bytes: '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"ok"}}\n\n',
+					},
+				],
+				note: 'Node clients log `Unexpected end of JSON input` for the second LF.',
+			},
 		},
 		impact: row({
 			'ts-sdk-v1': ['skip-log', 'logs `Unexpected end of JSON input`'],
@@ -61,7 +80,10 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 			'python-sdk': ['skip-log', 'logs a parse error and skips'],
 			vscode: ['skip-log', 'logs `Failed to parse message: "\\n"`'],
 			rmcp: ['skip', 'skips empty lines'],
-			cursor: ['unknown', '2026 builds were seen failing the connection on `Unexpected end of JSON input`, in logs of servers that were also crashing'],
+			cursor: [
+				'unknown',
+				'2026 builds were seen failing the connection on `Unexpected end of JSON input`, in logs of servers that were also crashing',
+			],
 		}),
 	},
 	crlf: {
@@ -72,9 +94,16 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 			'Write LF only: Python `sys.stdout.reconfigure(newline="\\n")` or a TextIOWrapper with `newline=""`; C `_setmode(_fileno(stdout), _O_BINARY)`; .NET/Java: write "\\n" explicitly.',
 		rules: ['R2', 'O5'],
 		doc: {
-			what: 'A message that ends with CR LF (`0D 0A`) instead of LF alone. Every surveyed client tolerates it; it tells that stdout is in Windows text mode (Python\'s default text wrapper, C text-mode stdout, `WriteLine`/`println`).',
+			what: "A message that ends with CR LF (`0D 0A`) instead of LF alone. Every surveyed client tolerates it; it tells that stdout is in Windows text mode (Python's default text wrapper, C text-mode stdout, `WriteLine`/`println`).",
 			recognised: 'The byte before the LF that ends a message is `0x0D`.',
-			example: {steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"ok"}}\r\n'}]},
+			example: {
+				steps: [
+					{
+						stream: 'stdout',
+						bytes: '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"ok"}}\r\n',
+					},
+				],
+			},
 		},
 		impact: row({
 			'ts-sdk-v1': ['ok', 'strips the trailing CR (since 1.9.0)'],
@@ -93,11 +122,18 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		rules: ['R1'],
 		doc: {
 			what: 'One JSON message spread over several lines, usually because it was serialized with an indent. Clients read line by line, so every line fails to parse and the message is never delivered.',
-			recognised: 'Consecutive lines that do not parse alone but make one JSON value together (bracket depth is tracked outside strings only).',
-			example: {steps: [{stream: 'stdout', bytes: '{\n  "jsonrpc": "2.0",\n  "method": "notifications/initialized"\n}\n'}], note: 'A line that is just `{` makes V8 say `Expected property name or \'}\' in JSON at position 1`.'},
+			recognised:
+				'Consecutive lines that do not parse alone but make one JSON value together (bracket depth is tracked outside strings only).',
+			example: {
+				steps: [{stream: 'stdout', bytes: '{\n  "jsonrpc": "2.0",\n  "method": "notifications/initialized"\n}\n'}],
+				note: "A line that is just `{` makes V8 say `Expected property name or '}' in JSON at position 1`.",
+			},
 		},
 		impact: row({
-			'ts-sdk-v1': ['hang', 'logs a parse error per line (`Expected property name or \'}\'…`); the message is never delivered'],
+			'ts-sdk-v1': [
+				'hang',
+				"logs a parse error per line (`Expected property name or '}'…`); the message is never delivered",
+			],
 			'ts-sdk-v2': ['hang', 'skips every line silently; the request times out'],
 			'python-sdk': ['hang', 'logs a parse error per line; the message is lost'],
 			vscode: ['hang', 'logs `Failed to parse message` per line'],
@@ -114,7 +150,16 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		doc: {
 			what: 'Two JSON values on one line with no LF between them (`{…}{…}`, or two values separated only by a lone CR). Clients parse the line as one text, fail, and lose both messages.',
 			recognised: 'A value parses completely and more non-whitespace bytes follow before the LF.',
-			example: {steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/initialized"}{"jsonrpc":"2.0","method":"notifications/initialized"}\n'}], note: 'V8 says `Unexpected non-whitespace character after JSON at position 54`.'},
+			example: {
+				steps: [
+					{
+						stream: 'stdout',
+						bytes:
+							'{"jsonrpc":"2.0","method":"notifications/initialized"}{"jsonrpc":"2.0","method":"notifications/initialized"}\n',
+					},
+				],
+				note: 'V8 says `Unexpected non-whitespace character after JSON at position 54`.',
+			},
 		},
 		impact: row({
 			'ts-sdk-v1': ['hang', 'logs `Unexpected non-whitespace character after JSON`; both messages are lost'],
@@ -141,8 +186,15 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		rules: ['R1', 'O4'],
 		doc: {
 			what: 'A message whose terminating LF never comes: the last bytes were still in a buffer when the process ended, or the output was cut short.',
-			recognised: 'Bytes without an LF pending when the stream ends (or idle past the probe\'s timeout). A cut at a multiple of 65,536 bytes is the fingerprint of `process.exit()` before the pipe drained ([O4](docs/protocol.md#o4)).',
-			example: {steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/initialized"}'}, {exit: 0, tMs: 5}], note: 'The message has no `0A`; clients wait for it and drop the bytes at EOF.'},
+			recognised:
+				"Bytes without an LF pending when the stream ends (or idle past the probe's timeout). A cut at a multiple of 65,536 bytes is the fingerprint of `process.exit()` before the pipe drained ([O4](docs/protocol.md#o4)).",
+			example: {
+				steps: [
+					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/initialized"}'},
+					{exit: 0, tMs: 5},
+				],
+				note: 'The message has no `0A`; clients wait for it and drop the bytes at EOF.',
+			},
 		},
 		impact: row({
 			'ts-sdk-v1': ['hang', 'waits for the newline; discards the bytes at EOF'],
@@ -163,7 +215,9 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		doc: {
 			what: 'A UTF-8 byte order mark (`EF BB BF`) in front of a message. JSON parsers reject it, so the first message (usually the `initialize` reply) is lost.',
 			recognised: 'The bytes `EF BB BF` at the start of the stream or of a line.',
-			example: {steps: [{stream: 'stdout', bytes: '\xEF\xBB\xBF{"jsonrpc":"2.0","method":"notifications/initialized"}\n'}]},
+			example: {
+				steps: [{stream: 'stdout', bytes: '\xEF\xBB\xBF{"jsonrpc":"2.0","method":"notifications/initialized"}\n'}],
+			},
 		},
 		impact: row({
 			'ts-sdk-v1': ['hang', 'JSON.parse rejects U+FEFF: the first message (the initialize reply) is lost'],
@@ -177,13 +231,18 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 	'ansi-escape': {
 		severity: 'error',
 		title: 'terminal escape sequences',
-		message: (d) => `terminal control sequence (ESC${detailString(d, 'sequence') ? ' ' + detailString(d, 'sequence') : ''}) on ${d.stream}`,
-		hint: () => 'Disable colours when stdout is not a terminal, and send logs to stderr (`NO_COLOR=1`, `FORCE_COLOR=0`, logger colour off).',
+		message: (d) =>
+			`terminal control sequence (ESC${detailString(d, 'sequence') ? ' ' + detailString(d, 'sequence') : ''}) on ${d.stream}`,
+		hint: () =>
+			'Disable colours when stdout is not a terminal, and send logs to stderr (`NO_COLOR=1`, `FORCE_COLOR=0`, logger colour off).',
 		rules: ['R5'],
 		doc: {
 			what: 'Terminal control sequences (colours `ESC [ … m`, cursor moves, screen clears, OSC titles) on the protocol stream, from a coloured logger or a TUI library that believes it writes to a terminal.',
 			recognised: 'An ESC byte (`0x1B`) on the protocol stream; `detail.sequence` names the sequence.',
-			example: {steps: [{stream: 'stdout', bytes: '\x1B[33mwarning\x1B[0m\n'}], note: 'The line is also `stray-output`: it is not JSON.'},
+			example: {
+				steps: [{stream: 'stdout', bytes: '\x1B[33mwarning\x1B[0m\n'}],
+				note: 'The line is also `stray-output`: it is not JSON.',
+			},
 		},
 		impact: row({
 			'ts-sdk-v1': ['skip-log', "logs `Unexpected token ''…` and skips the line"],
@@ -191,32 +250,49 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 			'python-sdk': ['skip-log', 'logs a parse error'],
 			vscode: ['skip-log', 'logs `Failed to parse message`'],
 			rmcp: ['skip', 'skips the line'],
-			cursor: ['unknown', '2025 builds log and skip; 2026 builds were seen failing the connection right after a parse error, in logs of servers that were also crashing'],
+			cursor: [
+				'unknown',
+				'2025 builds log and skip; 2026 builds were seen failing the connection right after a parse error, in logs of servers that were also crashing',
+			],
 		}),
 	},
 	'invalid-utf8': {
 		severity: 'error',
 		title: 'invalid UTF-8',
-		message: (d) => `bytes on ${d.stream} are not valid UTF-8${d.detail?.['inString'] === true ? ' (inside a JSON string)' : ''}`,
+		message: (d) =>
+			`bytes on ${d.stream} are not valid UTF-8${d.detail?.['inString'] === true ? ' (inside a JSON string)' : ''}`,
 		hint: () =>
 			'Decode text from its real encoding before putting it in JSON (e.g. `bytes.decode("cp949")`), or escape binary data as base64; write stdout as UTF-8.',
 		rules: ['R3'],
 		doc: {
 			what: 'Bytes that are not UTF-8: text in a legacy code page (cp1252, cp949) copied into a JSON string, or a multi-byte character cut in half. MCP messages must be UTF-8 ([R3](docs/protocol.md#r3)).',
-			recognised: 'Byte-level UTF-8 validation of each line before anything is decoded; `detail.inString` says whether the bad bytes sit inside a JSON string.',
+			recognised:
+				'Byte-level UTF-8 validation of each line before anything is decoded; `detail.inString` says whether the bad bytes sit inside a JSON string.',
 			variants: [
 				{label: 'inside a JSON string', detail: {inString: true}},
 				{label: 'outside a JSON string', detail: {inString: false}},
 			],
-			example: {steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"caf\xE9"}}\n'}], note: '`E9` is `é` in cp1252; in UTF-8 it must be followed by two continuation bytes.'},
+			example: {
+				steps: [
+					{
+						stream: 'stdout',
+						bytes: '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"caf\xE9"}}\n',
+					},
+				],
+				note: '`E9` is `é` in cp1252; in UTF-8 it must be followed by two continuation bytes.',
+			},
 		},
 		impact: (d) => {
 			const inString = d.detail?.['inString'] === true;
 			return row({
-				'ts-sdk-v1': inString ? ['corrupt', 'replaces the bytes with U+FFFD silently'] : ['skip-log', 'logs a parse error and skips the line'],
+				'ts-sdk-v1': inString
+					? ['corrupt', 'replaces the bytes with U+FFFD silently']
+					: ['skip-log', 'logs a parse error and skips the line'],
 				'ts-sdk-v2': inString ? ['corrupt', 'replaces the bytes with U+FFFD silently'] : ['skip', 'skips the line'],
 				'python-sdk': ['fatal', 'UnicodeDecodeError ends the whole stdio_client'],
-				vscode: inString ? ['corrupt', 'replaces the bytes with U+FFFD'] : ['skip-log', 'logs `Failed to parse message`'],
+				vscode: inString
+					? ['corrupt', 'replaces the bytes with U+FFFD']
+					: ['skip-log', 'logs `Failed to parse message`'],
 				rmcp: ['skip', 'rejects the line'],
 				cursor: UNKNOWN,
 			})();
@@ -226,21 +302,27 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 		severity: 'error',
 		title: 'process exited early',
 		message: (d) => {
-			const how = detailString(d, 'signal') ? `signal ${detailString(d, 'signal')}` : `code ${detailNumber(d, 'exitCode') ?? '?'}`;
+			const how = detailString(d, 'signal')
+				? `signal ${detailString(d, 'signal')}`
+				: `code ${detailNumber(d, 'exitCode') ?? '?'}`;
 			const tail = d.detail?.['stderrTail'];
-			const last = Array.isArray(tail) ? [...tail].reverse().find((line) => typeof line === 'string' && line.trim() !== '') : undefined;
+			const last = Array.isArray(tail)
+				? [...tail].reverse().find((line) => typeof line === 'string' && line.trim() !== '')
+				: undefined;
 			const said = typeof last === 'string' ? `; stderr ends: ${last.trim().slice(0, 160)}` : '';
 			return `the process exited (${how}) ${detailString(d, 'phase') === 'before-handshake' ? 'before the handshake completed' : 'in the middle of the session'}${said}`;
 		},
-		hint: () => 'Read the stderr tail: the server crashed or printed usage. Check the command, its arguments and the environment the client passes.',
+		hint: () =>
+			'Read the stderr tail: the server crashed or printed usage. Check the command, its arguments and the environment the client passes.',
 		rules: ['R14'],
 		doc: {
 			what: 'The process exited before the session was over: it crashed, printed its usage, or found a setting missing.',
-			recognised: 'An exit (code or signal) before the client closed stdin; `detail.phase` says before the handshake or mid-session, and the message quotes the last stderr line.',
+			recognised:
+				'An exit (code or signal) before the client closed stdin; `detail.phase` says before the handshake or mid-session, and the message quotes the last stderr line.',
 			example: {
 				steps: [
 					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
-					{stream: 'stderr', bytes: 'KeyError: \'API_KEY\'\n', tMs: 40},
+					{stream: 'stderr', bytes: "KeyError: 'API_KEY'\n", tMs: 40},
 					{exit: 1, tMs: 41},
 				],
 			},
@@ -257,23 +339,25 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 	'spawn-failed': {
 		severity: 'error',
 		title: 'the command could not be started',
-		message: (d) => `cannot start \`${detailString(d, 'file') ?? 'the command'}\`: ${detailString(d, 'reason') ?? detailString(d, 'errno') ?? 'unknown error'}`,
+		message: (d) =>
+			`cannot start \`${detailString(d, 'file') ?? 'the command'}\`: ${detailString(d, 'reason') ?? detailString(d, 'errno') ?? 'unknown error'}`,
 		hint: (d) =>
 			detailString(d, 'cwd') !== undefined && /cwd|directory/i.test(detailString(d, 'reason') ?? '')
 				? `Fix the working directory (\`cwd\`): ${detailString(d, 'cwd')} must exist and be a directory.`
 				: detailString(d, 'errno') === 'EISDIR'
 					? 'That path is a directory: put the program (or the interpreter) in "command" and the script in "args".'
-				: detailString(d, 'errno') === 'ENOENT' && /[\\/]/.test(detailString(d, 'file') ?? '')
-					? 'Nothing runnable at that path: check the path, and for a script the interpreter named in its #! line.'
-					: detailString(d, 'errno') === 'ENOENT'
-						? 'Use an absolute path, or make sure the command is on the PATH the client passes (GUI clients get a minimal PATH).'
-				: detailString(d, 'errno') === 'EACCES'
-					? 'Make the file executable (`chmod +x`) or run it through its interpreter.'
-					: 'Check the command, its arguments and the working directory.',
+					: detailString(d, 'errno') === 'ENOENT' && /[\\/]/.test(detailString(d, 'file') ?? '')
+						? 'Nothing runnable at that path: check the path, and for a script the interpreter named in its #! line.'
+						: detailString(d, 'errno') === 'ENOENT'
+							? 'Use an absolute path, or make sure the command is on the PATH the client passes (GUI clients get a minimal PATH).'
+							: detailString(d, 'errno') === 'EACCES'
+								? 'Make the file executable (`chmod +x`) or run it through its interpreter.'
+								: 'Check the command, its arguments and the working directory.',
 		rules: [],
 		doc: {
 			what: 'The command could not be started at all: not found on the PATH the client passes, not executable, or the working directory does not exist.',
-			recognised: 'The spawn error itself (`ENOENT`, `EACCES`, a bad `cwd`), reported in one line. No bytes cross the wire.',
+			recognised:
+				'The spawn error itself (`ENOENT`, `EACCES`, a bad `cwd`), reported in one line. No bytes cross the wire.',
 			example: {steps: [], note: '`spawn uvx ENOENT`: GUI clients start servers with a minimal PATH.', live: true},
 		},
 		impact: row({
@@ -318,21 +402,27 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 	'invalid-jsonrpc': {
 		severity: 'error',
 		title: 'not a valid JSON-RPC message',
-		message: (d) => `valid JSON but not a valid MCP JSON-RPC message: ${detailString(d, 'problem') ?? detailString(d, 'reason') ?? 'shape'}`,
+		message: (d) =>
+			`valid JSON but not a valid MCP JSON-RPC message: ${detailString(d, 'problem') ?? detailString(d, 'reason') ?? 'shape'}`,
 		hint: (d) => {
 			const reason = detailString(d, 'reason');
-			if (reason === 'nesting') return 'Flatten the message: the Python SDK rejects JSON nested more than 201 levels deep (a recursive structure serialized without a depth limit).';
-			if (reason === 'unknown-key') return `Remove the extra top-level key \`${detailString(d, 'key') ?? ''}\`: the TS SDK's strict schema drops the whole message.`;
+			if (reason === 'nesting')
+				return 'Flatten the message: the Python SDK rejects JSON nested more than 201 levels deep (a recursive structure serialized without a depth limit).';
+			if (reason === 'unknown-key')
+				return `Remove the extra top-level key \`${detailString(d, 'key') ?? ''}\`: the TS SDK's strict schema drops the whole message.`;
 			if (reason === 'missing-jsonrpc' || reason === 'wrong-jsonrpc') return 'Every message needs `"jsonrpc": "2.0"`.';
-			if (reason === 'id-null') return 'Omit `id` on an error whose request id could not be read, rather than `"id": null` (MCP 2025-11-25).';
+			if (reason === 'id-null')
+				return 'Omit `id` on an error whose request id could not be read, rather than `"id": null` (MCP 2025-11-25).';
 			if (reason === 'result-not-object') return '`result` must be an object (use `{}` for an empty result).';
-			if (reason === 'not-object' || reason === 'no-method-or-result') return 'Only JSON-RPC messages may go to stdout: send analytics and structured logs to stderr.';
+			if (reason === 'not-object' || reason === 'no-method-or-result')
+				return 'Only JSON-RPC messages may go to stdout: send analytics and structured logs to stderr.';
 			return 'Follow the JSON-RPC 2.0 message shapes as MCP tightens them (J1–J8).';
 		},
 		rules: ['J1', 'J2', 'J5', 'J8'],
 		doc: {
 			what: 'Valid JSON that is not a valid JSON-RPC 2.0 / MCP message: a structured log record or analytics event, a missing or wrong `jsonrpc`, both `result` and `error`, a non-object `result`, an `id` that is null, boolean or fractional, an unknown top-level key, a batch array outside 2025-03-26.',
-			recognised: 'The parsed value is checked against the JSON-RPC message shapes as MCP tightens them; `detail.reason` names the problem and the client impact follows from it.',
+			recognised:
+				'The parsed value is checked against the JSON-RPC message shapes as MCP tightens them; `detail.reason` names the problem and the client impact follows from it.',
 			fix: 'Follow the JSON-RPC 2.0 shapes as MCP tightens them ([J1](docs/protocol.md#j1)–[J8](docs/protocol.md#j8)); send structured logs and analytics to stderr.',
 			example: {steps: [{stream: 'stdout', bytes: '{"level":"info","msg":"ready"}\n'}]},
 		},
@@ -374,18 +464,21 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 						'ts-sdk-v1': ['ok', 'matches responses by `Number(id)`: "0" answers request 0'],
 						'ts-sdk-v2': ['ok', 'matches by `Number(id)`'],
 						'python-sdk': ['ok', 'normalises a numeric string id to the int it sent (since python-sdk PR #1720)'],
-						vscode: ['unknown', 'not established: it keys pending requests by the id it sent, so "0" may never match; not checked against the real client'],
+						vscode: [
+							'unknown',
+							'not established: it keys pending requests by the id it sent, so "0" may never match; not checked against the real client',
+						],
 						rmcp: ['hang', 'rejects an id whose type changed (rust-sdk #1017); the request waits'],
 						cursor: UNKNOWN,
 					})()
 				: row({
-			'ts-sdk-v1': ['hang', 'logs `Received a response for an unknown message ID`; the real request times out'],
-			'ts-sdk-v2': ['hang', 'logs and ignores it'],
-			'python-sdk': ['hang', 'RuntimeError to the message handler; the request waits forever'],
-			vscode: ['hang', 'ignored'],
-			rmcp: UNKNOWN,
-			cursor: UNKNOWN,
-		})(),
+						'ts-sdk-v1': ['hang', 'logs `Received a response for an unknown message ID`; the real request times out'],
+						'ts-sdk-v2': ['hang', 'logs and ignores it'],
+						'python-sdk': ['hang', 'RuntimeError to the message handler; the request waits forever'],
+						vscode: ['hang', 'ignored'],
+						rmcp: UNKNOWN,
+						cursor: UNKNOWN,
+					})(),
 	},
 	'duplicate-response': {
 		severity: 'error',
@@ -399,7 +492,11 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 			example: {
 				steps: [
 					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
-					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":1,"result":{}}\n', tMs: 2},
+					{
+						stream: 'stdout',
+						bytes: '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":1,"result":{}}\n',
+						tMs: 2,
+					},
 				],
 			},
 		},
@@ -415,7 +512,8 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 	'response-to-notification': {
 		severity: 'error',
 		title: 'a notification was answered',
-		message: (d) => `a response${d.detail?.['method'] ? ` right after the notification ${String(d.detail['method'])}` : ''} answers no request: notifications must not be answered`,
+		message: (d) =>
+			`a response${d.detail?.['method'] ? ` right after the notification ${String(d.detail['method'])}` : ''} answers no request: notifications must not be answered`,
 		hint: () => 'Do not reply to messages without an `id` (notifications such as notifications/initialized).',
 		rules: ['J4'],
 		doc: {
@@ -424,7 +522,11 @@ const INLINE: Readonly<Partial<Record<FindingCode, CatalogEntry>>> = {
 			example: {
 				steps: [
 					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","method":"notifications/initialized"}\n', tMs: 0},
-					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Method not found"}}\n', tMs: 2},
+					{
+						stream: 'stdout',
+						bytes: '{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Method not found"}}\n',
+						tMs: 2,
+					},
 				],
 			},
 		},

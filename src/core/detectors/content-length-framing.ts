@@ -4,7 +4,10 @@ import type {Rule} from './rule.js';
 
 /** What a client does with Content-Length headers the server writes to it. */
 const WRITES_HEADERS_IMPACT = row({
-	'ts-sdk-v1': ['hang', 'logs `Unexpected token \'C\', "Content-Le"...` and `Unexpected end of JSON input`; connect times out'],
+	'ts-sdk-v1': [
+		'hang',
+		'logs `Unexpected token \'C\', "Content-Le"...` and `Unexpected end of JSON input`; connect times out',
+	],
 	'ts-sdk-v2': ['hang', 'silent until the timeout'],
 	'python-sdk': ['hang', 'logs parse errors; never initializes'],
 	vscode: ['hang', 'logs `Failed to parse message`'],
@@ -30,7 +33,8 @@ export const contentLengthFraming: Rule = {
 		severity: 'error',
 		title: 'Content-Length (LSP) framing',
 		message: (d) => {
-			if (d.detail?.['reprobe'] === true) return 'the server answers only Content-Length-framed input; MCP stdio is newline-delimited JSON';
+			if (d.detail?.['reprobe'] === true)
+				return 'the server answers only Content-Length-framed input; MCP stdio is newline-delimited JSON';
 			const missing = detailNumber(d, 'missingBytes');
 			const base = `a Content-Length header block on ${d.stream}; MCP stdio is newline-delimited JSON`;
 			if (missing === undefined) return base;
@@ -44,12 +48,21 @@ export const contentLengthFraming: Rule = {
 		rules: ['L1', 'L6', 'R1'],
 		doc: {
 			what: 'LSP base-protocol framing: `Content-Length: N` header lines, an empty CR LF line, then a body of N bytes with no newline after it. MCP stdio is newline-delimited JSON, so a stdio MCP client never finds a message in it.',
-			recognised: 'A header block with `Content-Length` at a message boundary, on either stream (`detail` notes a `Content-Type` header, a declared length that differs from the body, LF-only headers, and `missingBytes` when the stream ends before the declared body did: then there is no separate `missing-newline`). A server that stays silent on newline-delimited input but answers a re-probe framed with Content-Length gets it too (a live probe only).',
+			recognised:
+				'A header block with `Content-Length` at a message boundary, on either stream (`detail` notes a `Content-Type` header, a declared length that differs from the body, LF-only headers, and `missingBytes` when the stream ends before the declared body did: then there is no separate `missing-newline`). A server that stays silent on newline-delimited input but answers a re-probe framed with Content-Length gets it too (a live probe only).',
 			variants: [
 				{label: 'the server writes Content-Length headers', detail: {}},
-				{label: 'the server answers only Content-Length-framed input (re-probe): a client, which sends newline-delimited JSON, sees a silent server', detail: {reprobe: true}},
+				{
+					label:
+						'the server answers only Content-Length-framed input (re-probe): a client, which sends newline-delimited JSON, sees a silent server',
+					detail: {reprobe: true},
+				},
 			],
-			example: {steps: [{stream: 'stdout', bytes: 'Content-Length: 54\r\n\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}'}]},
+			example: {
+				steps: [
+					{stream: 'stdout', bytes: 'Content-Length: 54\r\n\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}'},
+				],
+			},
 		},
 		// A server that answers only Content-Length input writes nothing to a client (clients send NDJSON):
 		// the client sees a silent server, not header lines it could log.

@@ -72,8 +72,10 @@ export function explainStall(evidence: ProcessEvidence, when: StallTimes): Stall
 	const byPid = new Map(live.map((p) => [p.pid, p]));
 	// Before the server has said anything, a process started late is the real server behind a wrapper
 	// (`npx`, `sh -c`, `uv run` start it after the client already sent initialize), not a helper.
-	const newSince = when.firstReplyTMs === undefined ? Number.POSITIVE_INFINITY : Math.max(when.requestTMs, when.firstReplyTMs);
-	const startedAfter = (p: ProcessObservation): boolean => p.startTMs !== undefined && p.startTMs > newSince - START_SLACK_MS;
+	const newSince =
+		when.firstReplyTMs === undefined ? Number.POSITIVE_INFINITY : Math.max(when.requestTMs, when.firstReplyTMs);
+	const startedAfter = (p: ProcessObservation): boolean =>
+		p.startTMs !== undefined && p.startTMs > newSince - START_SLACK_MS;
 	const isRoot = (p: ProcessObservation): boolean => p.pid === evidence.rootPid;
 
 	// A helper started for this request that holds and reads the server's stdin (F40).
@@ -114,7 +116,10 @@ export function explainStall(evidence: ProcessEvidence, when: StallTimes): Stall
 	const waiting = considered.find((p) => p.activity === 'waiting-child');
 	if (waiting) return {state: 'waiting-child', process: waiting};
 	if (considered.length > 0 && considered.every((p) => p.activity === 'reading-stdin' || p.activity === 'idle')) {
-		return {state: 'waiting-for-input', process: considered.find((p) => p.activity === 'reading-stdin') ?? considered[0]!};
+		return {
+			state: 'waiting-for-input',
+			process: considered.find((p) => p.activity === 'reading-stdin') ?? considered[0]!,
+		};
 	}
 
 	return {state: 'unknown', ...(considered[0] ? {process: considered[0]} : {})};
@@ -158,6 +163,7 @@ export const ACTIVITY_WORDS: Readonly<Record<ProcessObservation['activity'], str
 /** One line for a whole observation: `pid 10 (python3 s.py) blocked reading stdin; pid 11 (cat) …`. */
 export function summarizeEvidence(evidence: ProcessEvidence): string {
 	if (!evidence.observed) return `not observed${evidence.note ? ` (${evidence.note})` : ''}`;
-	if (evidence.processes.length === 0) return evidence.rootAlive === false ? 'no process of the server is left' : 'no process seen';
+	if (evidence.processes.length === 0)
+		return evidence.rootAlive === false ? 'no process of the server is left' : 'no process seen';
 	return evidence.processes.map((p) => `${describeProcess(p)} ${ACTIVITY_WORDS[p.activity]}`).join('; ');
 }

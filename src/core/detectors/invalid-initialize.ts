@@ -14,15 +14,25 @@ export const invalidInitialize: Rule = {
 		severity: 'error',
 		title: 'invalid initialize result',
 		message: (d) => `the initialize result lacks ${detailString(d, 'missing') ?? 'required fields'}`,
-		hint: () => 'The initialize result must carry `protocolVersion`, `capabilities` and `serverInfo` ({name, version}).',
+		hint: () =>
+			'The initialize result must carry `protocolVersion`, `capabilities` and `serverInfo` ({name, version}).',
 		rules: ['R8'],
 		doc: {
 			what: 'The `initialize` result lacks a required member: `protocolVersion`, `capabilities` or `serverInfo` ([R8](docs/protocol.md#r8)).',
 			recognised: 'The `initialize` result checked against the fields every revision requires.',
 			example: {
 				steps: [
-					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n', tMs: 0},
-					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}\n', tMs: 2},
+					{
+						stream: 'stdin',
+						bytes:
+							'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n',
+						tMs: 0,
+					},
+					{
+						stream: 'stdout',
+						bytes: '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}\n',
+						tMs: 2,
+					},
 				],
 			},
 		},
@@ -39,7 +49,11 @@ export const invalidInitialize: Rule = {
 		return {
 			onFrame(frame) {
 				if (frame.stream !== 'stdout' || frame.kind !== 'response' || frame.answers?.method !== 'initialize') return;
-				const problems = checkInitializeResult((frame.message as {result?: unknown}).result, facts.offeredVersion ?? '', schemas);
+				const problems = checkInitializeResult(
+					(frame.message as {result?: unknown}).result,
+					facts.offeredVersion ?? '',
+					schemas,
+				);
 				if (problems.length === 0) return;
 				report({
 					code: 'invalid-initialize',

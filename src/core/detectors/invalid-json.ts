@@ -26,7 +26,10 @@ export const invalidJson: Rule = {
 			const error = detailString(d, 'clientError') ?? 'a JSON syntax error';
 			const method = detailString(d, 'awaitedMethod');
 			const id = detailString(d, 'id');
-			const consequence = method === undefined ? 'clients drop the line' : `clients drop the line, so ${method}${id === undefined ? '' : ` (id ${id})`} is never answered for them`;
+			const consequence =
+				method === undefined
+					? 'clients drop the line'
+					: `clients drop the line, so ${method}${id === undefined ? '' : ` (id ${id})`} is never answered for them`;
 			return `a line meant as a message (${looks}) is not valid JSON: ${error}; ${consequence}`;
 		},
 		hint: (d) => {
@@ -39,16 +42,36 @@ export const invalidJson: Rule = {
 		rules: ['R1', 'J1'],
 		doc: {
 			what: 'A line that is meant to be a message (it opens like one, or it holds the id of a request the client is waiting for) but is not valid JSON: a raw control character inside a string, a bad escape, a cut. The client drops the line; a reply in it never arrives.',
-			recognised: 'A line starting with `{` that does not parse, with a `"jsonrpc"` member or the id of an outstanding request. Reported at the byte where the parser stopped, with what the line looks like (`reply to tools/list, id 1`) and the parser\'s own error text. Never `stray-output`.',
-			example: {steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"see \x15 here"}}\n'}], note: 'Byte `15` is a raw control character inside a string: `Bad control character in string literal in JSON at position 85`.'},
+			recognised:
+				'A line starting with `{` that does not parse, with a `"jsonrpc"` member or the id of an outstanding request. Reported at the byte where the parser stopped, with what the line looks like (`reply to tools/list, id 1`) and the parser\'s own error text. Never `stray-output`.',
+			example: {
+				steps: [
+					{
+						stream: 'stdout',
+						bytes:
+							'{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"see \x15 here"}}\n',
+					},
+				],
+				note: 'Byte `15` is a raw control character inside a string: `Bad control character in string literal in JSON at position 85`.',
+			},
 		},
 		impact: (d) =>
 			row({
-				'ts-sdk-v1': isReply(d) ? ['hang', 'logs the parse error and drops the line; the request times out'] : ['skip-log', 'logs the parse error and drops the line'],
-				'ts-sdk-v2': isReply(d) ? ['hang', 'skips the line silently; the request times out'] : ['skip', 'skips the line silently'],
-				'python-sdk': isReply(d) ? ['hang', 'logs a parse error and drops the line; the request waits'] : ['skip-log', 'logs a parse error and drops the line'],
-				vscode: isReply(d) ? ['hang', 'logs `Failed to parse message`; the request waits'] : ['skip-log', 'logs `Failed to parse message`'],
-				rmcp: isReply(d) ? ['hang', 'skips the unparseable line; the request waits'] : ['skip', 'skips the unparseable line'],
+				'ts-sdk-v1': isReply(d)
+					? ['hang', 'logs the parse error and drops the line; the request times out']
+					: ['skip-log', 'logs the parse error and drops the line'],
+				'ts-sdk-v2': isReply(d)
+					? ['hang', 'skips the line silently; the request times out']
+					: ['skip', 'skips the line silently'],
+				'python-sdk': isReply(d)
+					? ['hang', 'logs a parse error and drops the line; the request waits']
+					: ['skip-log', 'logs a parse error and drops the line'],
+				vscode: isReply(d)
+					? ['hang', 'logs `Failed to parse message`; the request waits']
+					: ['skip-log', 'logs `Failed to parse message`'],
+				rmcp: isReply(d)
+					? ['hang', 'skips the unparseable line; the request waits']
+					: ['skip', 'skips the unparseable line'],
 				cursor: UNKNOWN,
 			})(),
 	},

@@ -41,8 +41,10 @@ export const invalidResult: Rule = {
 			}; the TS SDK client rejects the whole result`,
 		hint: (d) => {
 			const method = detailString(d, 'method');
-			if (method === 'tools/list') return 'Give every tool a `name` and an `inputSchema` object (`{"type":"object"}` at least), and send `tools` as an array.';
-			if (method === 'tools/call') return 'Return `content` as an array of items whose `type` is `text`, `image`, `audio`, `resource_link` or `resource`, each with its required fields.';
+			if (method === 'tools/list')
+				return 'Give every tool a `name` and an `inputSchema` object (`{"type":"object"}` at least), and send `tools` as an array.';
+			if (method === 'tools/call')
+				return 'Return `content` as an array of items whose `type` is `text`, `image`, `audio`, `resource_link` or `resource`, each with its required fields.';
 			if (method === 'ping') return 'Answer `ping` with an empty result: `"result":{}`.';
 			return `Shape the ${method ?? 'method'}'s result as the MCP schema of the negotiated revision says (start at ${where(d)}).`;
 		},
@@ -50,21 +52,41 @@ export const invalidResult: Rule = {
 		doc: {
 			what: 'A response whose `result` does not match the MCP schema of its method in the negotiated revision: a tool without `inputSchema`, `tools` that is not an array, a content item of an unknown type ([R12](docs/protocol.md#r12)). The TS and Python SDK clients validate results and reject the whole result, so the request fails: one bad tool hides every tool.',
 			recognised:
-				'The result of each answered request (other than `initialize`) validated with the official TS SDK\'s schema for its method (`ListToolsResultSchema` for `tools/list`, …); `detail` holds the path and message of the validator, as the SDK client reports them.',
+				"The result of each answered request (other than `initialize`) validated with the official TS SDK's schema for its method (`ListToolsResultSchema` for `tools/list`, …); `detail` holds the path and message of the validator, as the SDK client reports them.",
 			example: {
 				steps: [
-					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n', tMs: 0},
-					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}\n', tMs: 1},
+					{
+						stream: 'stdin',
+						bytes:
+							'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n',
+						tMs: 0,
+					},
+					{
+						stream: 'stdout',
+						bytes:
+							'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}\n',
+						tMs: 1,
+					},
 					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n', tMs: 2},
-					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo","description":"Echo the text"}]}}\n', tMs: 3},
+					{
+						stream: 'stdout',
+						bytes: '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo","description":"Echo the text"}]}}\n',
+						tMs: 3,
+					},
 				],
 				note: 'The tool has no `inputSchema`.',
 			},
 		},
 		impact: row({
-			'ts-sdk-v1': ['drop-log', 'the request rejects with the validator\'s error (`listTools()` throws a ZodError naming the path): no tools listed'],
+			'ts-sdk-v1': [
+				'drop-log',
+				"the request rejects with the validator's error (`listTools()` throws a ZodError naming the path): no tools listed",
+			],
 			'ts-sdk-v2': UNKNOWN,
-			'python-sdk': ['drop-log', 'the request raises a pydantic `ValidationError` naming the field (mcp 2.3.0: `tools.0.inputSchema Field required`): no tools listed'],
+			'python-sdk': [
+				'drop-log',
+				'the request raises a pydantic `ValidationError` naming the field (mcp 2.3.0: `tools.0.inputSchema Field required`): no tools listed',
+			],
 			vscode: UNKNOWN,
 			rmcp: UNKNOWN,
 			cursor: UNKNOWN,
@@ -83,7 +105,10 @@ export const invalidResult: Rule = {
 				const first = issues[0]!;
 				// A union the item matched no branch of (an unknown content type): zod says only "Invalid input".
 				const item = valueAt(result, first.path);
-				const itemType = item !== null && typeof item === 'object' && typeof (item as {type?: unknown}).type === 'string' ? (item as {type: string}).type : undefined;
+				const itemType =
+					item !== null && typeof item === 'object' && typeof (item as {type?: unknown}).type === 'string'
+						? (item as {type: string}).type
+						: undefined;
 				report({
 					code: 'invalid-result',
 					stream: 'stdout',
@@ -91,7 +116,14 @@ export const invalidResult: Rule = {
 					byteLength: frame.byteLength,
 					frameIndex: frame.index,
 					tMs: frame.tMs,
-					detail: {method, path: first.path, message: first.message, ...(itemType === undefined ? {} : {itemType}), issues: issues.map((issue) => ({path: issue.path, message: issue.message})), protocolVersion: facts.negotiatedVersion ?? null},
+					detail: {
+						method,
+						path: first.path,
+						message: first.message,
+						...(itemType === undefined ? {} : {itemType}),
+						issues: issues.map((issue) => ({path: issue.path, message: issue.message})),
+						protocolVersion: facts.negotiatedVersion ?? null,
+					},
 				});
 			},
 		};

@@ -16,27 +16,48 @@ export const messageBeforeInitialize: Rule = {
 	meta: {
 		severity: 'warning',
 		title: 'message before the initialize response',
-		message: (d) => `the server sent the ${detailString(d, 'kind') ?? 'message'} ${detailString(d, 'method') ?? '?'} before its initialize response`,
+		message: (d) =>
+			`the server sent the ${detailString(d, 'kind') ?? 'message'} ${detailString(d, 'method') ?? '?'} before its initialize response`,
 		hint: () =>
 			'Send nothing but the `initialize` response first (pings and `notifications/message` excepted, R10); send list_changed notifications and requests after `notifications/initialized`.',
 		rules: ['R10'],
 		doc: {
 			what: 'The server sent a request or a notification other than `ping` or logging before its `initialize` response ([R10](docs/protocol.md#r10)). The TS and Python SDK clients accept it; a Rust SDK (rmcp) client takes the next message as the `initialize` response and fails the handshake.',
-			recognised: 'A request or notification on stdout before the response to `initialize` (`ping` and `notifications/message` excepted).',
+			recognised:
+				'A request or notification on stdout before the response to `initialize` (`ping` and `notifications/message` excepted).',
 			example: {
 				steps: [
-					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n', tMs: 0},
+					{
+						stream: 'stdin',
+						bytes:
+							'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n',
+						tMs: 0,
+					},
 					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n', tMs: 1},
-					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}\n', tMs: 2},
+					{
+						stream: 'stdout',
+						bytes:
+							'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}\n',
+						tMs: 2,
+					},
 				],
 			},
 		},
 		impact: row({
-			'ts-sdk-v1': ['ok', 'accepted: notifications are dispatched (or ignored) and requests answered before the initialize result arrives'],
+			'ts-sdk-v1': [
+				'ok',
+				'accepted: notifications are dispatched (or ignored) and requests answered before the initialize result arrives',
+			],
 			'ts-sdk-v2': UNKNOWN,
-			'python-sdk': ['ok', 'accepted (mcp 2.3.0 routes messages that arrive before the handshake with the 2025-11-25 tables)'],
+			'python-sdk': [
+				'ok',
+				'accepted (mcp 2.3.0 routes messages that arrive before the handshake with the 2025-11-25 tables)',
+			],
 			vscode: UNKNOWN,
-			rmcp: ['fatal', 'the handshake takes the next message as the initialize response: `expect initialized response, but received …` (`serve_client_with_ct`)'],
+			rmcp: [
+				'fatal',
+				'the handshake takes the next message as the initialize response: `expect initialized response, but received …` (`serve_client_with_ct`)',
+			],
 			cursor: UNKNOWN,
 		}),
 	},
@@ -49,7 +70,12 @@ export const messageBeforeInitialize: Rule = {
 					isAnswered = true;
 					return;
 				}
-				if ((frame.kind !== 'request' && frame.kind !== 'notification') || frame.method === undefined || ALLOWED.has(frame.method)) return;
+				if (
+					(frame.kind !== 'request' && frame.kind !== 'notification') ||
+					frame.method === undefined ||
+					ALLOWED.has(frame.method)
+				)
+					return;
 				report({
 					code: 'message-before-initialize',
 					stream: 'stdout',

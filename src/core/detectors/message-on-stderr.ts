@@ -23,7 +23,9 @@ interface StderrMessage {
 }
 
 /** The JSON-RPC message a stderr line holds, or undefined (a log line, a JSON log record, anything else). */
-function parseMessage(text: string | undefined): {kind: Kind; id: JsonRpcId | undefined; method: string | undefined} | undefined {
+function parseMessage(
+	text: string | undefined,
+): {kind: Kind; id: JsonRpcId | undefined; method: string | undefined} | undefined {
 	if (text === undefined) return undefined;
 	const trimmed = text.trim();
 	if (!trimmed.startsWith('{') || !trimmed.endsWith('}')) return undefined;
@@ -39,17 +41,28 @@ function parseMessage(text: string | undefined): {kind: Kind; id: JsonRpcId | un
 	if (message['jsonrpc'] !== '2.0') return undefined;
 	const rawId = message['id'];
 	const id = typeof rawId === 'string' || typeof rawId === 'number' || rawId === null ? rawId : undefined;
-	if (typeof message['method'] === 'string') return {kind: id === undefined ? 'notification' : 'request', id, method: message['method']};
+	if (typeof message['method'] === 'string')
+		return {kind: id === undefined ? 'notification' : 'request', id, method: message['method']};
 	if (id !== undefined && ('result' in message || 'error' in message)) return {kind: 'response', id, method: undefined};
 	return undefined;
 }
 
 /** A key that a message and its copy share: replies by id, requests by method and id, notifications by method. */
 const keyOf = (kind: Kind, id: JsonRpcId | undefined, method: string | undefined): string =>
-	kind === 'response' ? `reply ${idKey(id ?? null)}` : kind === 'request' ? `request ${method ?? ''} ${idKey(id ?? null)}` : `notification ${method ?? ''}`;
+	kind === 'response'
+		? `reply ${idKey(id ?? null)}`
+		: kind === 'request'
+			? `request ${method ?? ''} ${idKey(id ?? null)}`
+			: `notification ${method ?? ''}`;
 
 const kindOf = (frame: Frame): Kind | undefined =>
-	frame.kind === 'request' ? 'request' : frame.kind === 'notification' ? 'notification' : frame.kind === 'response' || frame.kind === 'error' ? 'response' : undefined;
+	frame.kind === 'request'
+		? 'request'
+		: frame.kind === 'notification'
+			? 'notification'
+			: frame.kind === 'response' || frame.kind === 'error'
+				? 'response'
+				: undefined;
 
 const what = (d: FindingDraft): string => {
 	const kind = detailString(d, 'kind');
@@ -61,7 +74,10 @@ const what = (d: FindingDraft): string => {
 
 /** The reply to an open request on stderr: every client keeps waiting for it. */
 const UNANSWERED_IMPACT = row({
-	'ts-sdk-v1': ['hang', 'stderr is not read as protocol (inherited into the host\'s log): the request times out after 60 s'],
+	'ts-sdk-v1': [
+		'hang',
+		"stderr is not read as protocol (inherited into the host's log): the request times out after 60 s",
+	],
 	'ts-sdk-v2': ['hang', 'stderr is not read as protocol: the request times out'],
 	'python-sdk': ['hang', 'stderr goes to `errlog`; no default timeout: the request waits forever'],
 	vscode: ['hang', 'logs the line as `[server stderr]` and keeps waiting for the reply'],
@@ -98,14 +114,16 @@ export const messageOnStderr: Rule = {
 		severity: 'error',
 		title: 'JSON-RPC message on stderr',
 		message: (d) => {
-			if (d.detail?.['unanswered'] === true) return `${what(d)} was written to stderr, not stdout: the client never reads it, so the request hangs`;
+			if (d.detail?.['unanswered'] === true)
+				return `${what(d)} was written to stderr, not stdout: the client never reads it, so the request hangs`;
 			const echo = detailString(d, 'echoOf');
-			if (echo) return `${what(d)} is also written to stderr, a copy of what crossed ${echo} (a debug log of the wire; nothing was lost)`;
+			if (echo)
+				return `${what(d)} is also written to stderr, a copy of what crossed ${echo} (a debug log of the wire; nothing was lost)`;
 			return `${what(d)} was written to stderr: if it was meant for the client, the client never sees it`;
 		},
 		hint: (d) =>
 			detailString(d, 'echoOf')
-				? 'Nothing to fix for clients; a copy of each message on stderr can fill the host\'s log, so keep wire logging behind a debug switch.'
+				? "Nothing to fix for clients; a copy of each message on stderr can fill the host's log, so keep wire logging behind a debug switch."
 				: 'Write JSON-RPC messages to stdout only. Look for a logger or `print` bound to stderr, or a duplicate of fd 1 taken before stdout was redirected; under concurrent tool calls, serialise the writes to stdout.',
 		rules: ['R5', 'R7'],
 		doc: {
@@ -114,7 +132,11 @@ export const messageOnStderr: Rule = {
 				'A stderr line that parses as a JSON-RPC message (`"jsonrpc":"2.0"`), judged when the session ends: the reply to a request left unanswered on stdout is an error (and that `unanswered-request` names it as its cause); a copy of a message that also crossed stdin or stdout is info (a debug log of the wire); anything else is a warning.',
 			variants: [
 				{label: 'the reply to a request left unanswered on stdout', detail: {unanswered: true}},
-				{label: 'a copy of a message that crossed stdin or stdout, or one nothing waits for', severity: 'info', detail: {unanswered: false, echoOf: 'stdout'}},
+				{
+					label: 'a copy of a message that crossed stdin or stdout, or one nothing waits for',
+					severity: 'info',
+					detail: {unanswered: false, echoOf: 'stdout'},
+				},
 			],
 			example: {
 				steps: [
@@ -141,7 +163,9 @@ export const messageOnStderr: Rule = {
 					const key = keyOf(kind, frame.id ?? undefined, frame.method);
 					remember(frame.stream, key);
 					// A copy logged to stderr before the message itself reached the protocol stream.
-					for (const message of kept) if (message.echoOf === undefined && keyOf(message.kind, message.id, message.method) === key) message.echoOf = frame.stream;
+					for (const message of kept)
+						if (message.echoOf === undefined && keyOf(message.kind, message.id, message.method) === key)
+							message.echoOf = frame.stream;
 					return;
 				}
 				if (kept.length >= MAX_KEPT) return;
@@ -151,7 +175,9 @@ export const messageOnStderr: Rule = {
 				const echoOf = recent.stdout.has(key) ? 'stdout' : recent.stdin.has(key) ? 'stdin' : undefined;
 				let answers: string | undefined;
 				if (parsed.kind === 'response' && parsed.id !== undefined) {
-					const open = facts.outstanding('stdin').find((request) => request.id !== null && idKey(request.id) === idKey(parsed.id!));
+					const open = facts
+						.outstanding('stdin')
+						.find((request) => request.id !== null && idKey(request.id) === idKey(parsed.id!));
 					answers = open?.method;
 				}
 				kept.push({frame, ...parsed, answers, echoOf});
@@ -159,7 +185,11 @@ export const messageOnStderr: Rule = {
 			onEnd() {
 				const open = new Set(facts.outstanding('stdin').map((request) => idKey(request.id)));
 				for (const message of kept) {
-					const isUnanswered = message.kind === 'response' && message.echoOf === undefined && message.id !== undefined && open.has(idKey(message.id));
+					const isUnanswered =
+						message.kind === 'response' &&
+						message.echoOf === undefined &&
+						message.id !== undefined &&
+						open.has(idKey(message.id));
 					const severity = isUnanswered ? 'error' : message.echoOf ? 'info' : 'warning';
 					report({
 						code: 'message-on-stderr',
@@ -173,7 +203,13 @@ export const messageOnStderr: Rule = {
 							kind: message.kind,
 							...(message.id === undefined ? {} : {id: message.id}),
 							// For a reply: the method of the request it answers (what the client waits for).
-							...(message.kind === 'response' ? (message.answers === undefined ? {} : {method: message.answers}) : message.method === undefined ? {} : {method: message.method}),
+							...(message.kind === 'response'
+								? message.answers === undefined
+									? {}
+									: {method: message.answers}
+								: message.method === undefined
+									? {}
+									: {method: message.method}),
 							unanswered: isUnanswered,
 							...(message.echoOf === undefined ? {} : {echoOf: message.echoOf}),
 						},

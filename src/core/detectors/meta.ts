@@ -32,7 +32,11 @@ export interface FindingDoc {
 	 * Variants whose client impact differs (e.g. invalid UTF-8 inside or outside a JSON string): each is
 	 * a `detail` and/or `severity` fed to `impact`, and the page prints one impact table per variant.
 	 */
-	readonly variants?: readonly {readonly label: string; readonly severity?: Severity; readonly detail?: Readonly<Record<string, unknown>>}[];
+	readonly variants?: readonly {
+		readonly label: string;
+		readonly severity?: Severity;
+		readonly detail?: Readonly<Record<string, unknown>>;
+	}[];
 	/** A tiny example of the wire: the bytes (and process events) that make mcp-wire report the code. */
 	readonly example: FindingExample;
 }

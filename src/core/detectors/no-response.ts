@@ -50,7 +50,14 @@ export function noResponseDraft(facts: NoResponseFacts): FindingDraft {
 	};
 }
 
-const OWN_LIMIT_IMPACT = row({'ts-sdk-v1': UNKNOWN, 'ts-sdk-v2': UNKNOWN, 'python-sdk': UNKNOWN, vscode: UNKNOWN, rmcp: UNKNOWN, cursor: UNKNOWN});
+const OWN_LIMIT_IMPACT = row({
+	'ts-sdk-v1': UNKNOWN,
+	'ts-sdk-v2': UNKNOWN,
+	'python-sdk': UNKNOWN,
+	vscode: UNKNOWN,
+	rmcp: UNKNOWN,
+	cursor: UNKNOWN,
+});
 /**
  * What each client does with a server that stays silent (no byte on stdout) after `initialize`: the
  * `no-response` row, shared with `content-length-framing` when the server answers only Content-Length
@@ -92,14 +99,22 @@ export const noResponse: Rule = {
 				: 'The server blocks before its read loop: move slow start-up work (network calls, telemetry, model loading) after the handshake or into the background, and read stdin first.',
 		rules: ['R15'],
 		doc: {
-			what: 'The process is alive and silent: it does not answer `initialize` within the probe\'s wait, and closing stdin releases nothing. The server is blocked before its read loop (network calls, telemetry, model loading at import).',
+			what: "The process is alive and silent: it does not answer `initialize` within the probe's wait, and closing stdin releases nothing. The server is blocked before its read loop (network calls, telemetry, model loading at import).",
 			recognised:
-				'A live probe only: no byte on stdout during the wait (30 s by default, Claude Code\'s startup limit), then stdin closed and still nothing. The finding quotes the stderr tail and, on Linux, what the processes were doing. When the wait was the user\'s shorter `--timeout`, the finding is a warning that says so (`detail.ownLimit`): mcp-wire\'s own limit, not a client failure. A server seen blocked reading stdin twice in a row ends the wait early (`detail.stoppedEarly`).',
+				"A live probe only: no byte on stdout during the wait (30 s by default, Claude Code's startup limit), then stdin closed and still nothing. The finding quotes the stderr tail and, on Linux, what the processes were doing. When the wait was the user's shorter `--timeout`, the finding is a warning that says so (`detail.ownLimit`): mcp-wire's own limit, not a client failure. A server seen blocked reading stdin twice in a row ends the wait early (`detail.stoppedEarly`).",
 			variants: [
 				{label: 'the wait reached 30 s, or the server was seen blocked reading stdin', detail: {}},
-				{label: 'the wait was the user\'s `--timeout`, shorter than 30 s', severity: 'warning', detail: {ownLimit: true}},
+				{
+					label: "the wait was the user's `--timeout`, shorter than 30 s",
+					severity: 'warning',
+					detail: {ownLimit: true},
+				},
 			],
-			example: {steps: [{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{...}}\n', tMs: 0}], note: 'Then nothing on stdout for the whole wait.', live: true},
+			example: {
+				steps: [{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{...}}\n', tMs: 0}],
+				note: 'Then nothing on stdout for the whole wait.',
+				live: true,
+			},
 		},
 		impact: (d) => (d.detail?.['ownLimit'] === true ? OWN_LIMIT_IMPACT() : SILENT_SERVER_IMPACT()),
 	},

@@ -32,15 +32,27 @@ export const nonPortableJson: Rule = {
 		rules: ['R3', 'J1'],
 		doc: {
 			what: 'A message that `JSON.parse` accepts but strict JSON parsers reject or read differently: a lone UTF-16 surrogate escape (`\\ud83d` without its low half, usually a string cut in the middle of an emoji), or an integer beyond ±(2^53−1) that JavaScript rounds.',
-			recognised: 'Only for a frame that holds a `\\u` escape or a run of 16 or more digits: one string-aware pass over the text. Reported at the byte of the escape or the number, with `detail.reason` `lone-surrogate` (error: the Python SDK drops the line) or `unsafe-integer` (warning).',
-			example: {steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"cut \\ud83d"}]}}\n'}], note: '`\\ud83d` is a high surrogate with no low half after it.'},
+			recognised:
+				'Only for a frame that holds a `\\u` escape or a run of 16 or more digits: one string-aware pass over the text. Reported at the byte of the escape or the number, with `detail.reason` `lone-surrogate` (error: the Python SDK drops the line) or `unsafe-integer` (warning).',
+			example: {
+				steps: [
+					{
+						stream: 'stdout',
+						bytes: '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"cut \\ud83d"}]}}\n',
+					},
+				],
+				note: '`\\ud83d` is a high surrogate with no low half after it.',
+			},
 		},
 		impact: (d) =>
 			isSurrogate(d)
 				? row({
 						'ts-sdk-v1': ['ok', 'JSON.parse keeps the lone unit; the message is accepted'],
 						'ts-sdk-v2': ['ok', 'JSON.parse keeps the lone unit; the message is accepted'],
-						'python-sdk': ['drop-log', 'logs a parse error and drops the line; a reply in it never arrives and its request times out (measured, mcp 2.3)'],
+						'python-sdk': [
+							'drop-log',
+							'logs a parse error and drops the line; a reply in it never arrives and its request times out (measured, mcp 2.3)',
+						],
 						vscode: UNKNOWN,
 						rmcp: UNKNOWN,
 						cursor: UNKNOWN,

@@ -34,7 +34,9 @@ export const orphanedProcess: Rule = {
 		message: (d) => {
 			const list = d.detail?.['processes'];
 			if (Array.isArray(list) && list.length > 0) {
-				const named = (list as Survivor[]).slice(0, 3).map((p) => `${p.command}${p.holds.length > 0 ? `, holding ${p.holds.join(' and ')},` : ''}`);
+				const named = (list as Survivor[])
+					.slice(0, 3)
+					.map((p) => `${p.command}${p.holds.length > 0 ? `, holding ${p.holds.join(' and ')},` : ''}`);
 				const more = list.length > 3 ? ` and ${list.length - 3} more` : '';
 				return `after the server process exited, ${named.join('; ')}${more} ${list.length === 1 ? 'is' : 'are'} still alive: every session leaves ${list.length === 1 ? 'it' : 'them'} behind`;
 			}
@@ -47,7 +49,7 @@ export const orphanedProcess: Rule = {
 		doc: {
 			what: 'A process the session started outlives it: after the spawned process exited (or was killed), a descendant is still alive, usually still holding stdout/stderr. Wrappers (`npx` → `sh -c` → `node`) that pass SIGTERM to no one, and servers whose timers keep them alive after stdin EOF, leak one process per session.',
 			recognised:
-				'After the exit, every process still alive that was seen in the server\'s tree or still holds one of the session\'s pipes (Linux `/proc`): `detail.processes` names its pid, command and the pipes it holds. Elsewhere: stdout/stderr still open after the exit (`detail.openPipes`). The probe then ends what is left (SIGTERM, then SIGKILL: `reaped` marks); the tap reports and leaves the client\'s shutdown alone.',
+				"After the exit, every process still alive that was seen in the server's tree or still holds one of the session's pipes (Linux `/proc`): `detail.processes` names its pid, command and the pipes it holds. Elsewhere: stdout/stderr still open after the exit (`detail.openPipes`). The probe then ends what is left (SIGTERM, then SIGKILL: `reaped` marks); the tap reports and leaves the client's shutdown alone.",
 			example: {
 				steps: [
 					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":1,"result":{}}\n', tMs: 10},
@@ -60,7 +62,10 @@ export const orphanedProcess: Rule = {
 			},
 		},
 		impact: row({
-			'ts-sdk-v1': ['ok', 'the session works; the leftover process keeps running (SIGTERM goes to the spawned process only)'],
+			'ts-sdk-v1': [
+				'ok',
+				'the session works; the leftover process keeps running (SIGTERM goes to the spawned process only)',
+			],
 			'ts-sdk-v2': ['ok', 'works; the process is left behind'],
 			'python-sdk': ['ok', 'works; the process is left behind'],
 			vscode: UNKNOWN,
@@ -74,7 +79,13 @@ export const orphanedProcess: Rule = {
 			onEvidence(evidence, tMs) {
 				if (done || evidence.reason !== 'exit' || evidence.rootAlive === true) return;
 				const left = evidence.processes.filter((p) => p.activity !== 'zombie' && p.pid !== evidence.rootPid);
-				const base = {code: 'orphaned-process' as const, stream: 'stdout' as const, offset: facts.streamLength('stdout'), byteLength: 0, tMs};
+				const base = {
+					code: 'orphaned-process' as const,
+					stream: 'stdout' as const,
+					offset: facts.streamLength('stdout'),
+					byteLength: 0,
+					tMs,
+				};
 				if (left.length > 0) {
 					done = true;
 					report({...base, detail: {processes: left.map(survivor), count: left.length}});

@@ -26,16 +26,21 @@ export const oversizeFrame: Rule = {
 		hint: (d) =>
 			d.severity === 'error'
 				? 'Keep every message under 10 MiB: return large data in pages, as resources, or as links.'
-				: 'Nothing to fix for mainstream clients. If a gateway built on asyncio `readline` must read it, page large results or raise that gateway\'s `limit`.',
+				: "Nothing to fix for mainstream clients. If a gateway built on asyncio `readline` must read it, page large results or raise that gateway's `limit`.",
 		rules: ['C1'],
 		doc: {
-			what: 'One message larger than a client can read: over 64 KiB for clients built on asyncio\'s default `readline` limit (some gateways and proxies; the mainstream clients read it), over 10 MiB for the TS SDK, whose read buffer closes the connection.',
-			recognised: 'The frame\'s length in bytes: above 65,536 an info (a niche-client limit: a 2 MiB `tools/list` works in the TS and Python SDK clients), above 10,485,760 an error.',
+			what: "One message larger than a client can read: over 64 KiB for clients built on asyncio's default `readline` limit (some gateways and proxies; the mainstream clients read it), over 10 MiB for the TS SDK, whose read buffer closes the connection.",
+			recognised:
+				"The frame's length in bytes: above 65,536 an info (a niche-client limit: a 2 MiB `tools/list` works in the TS and Python SDK clients), above 10,485,760 an error.",
 			variants: [
 				{label: 'over 64 KiB', severity: 'info'},
 				{label: 'over 10 MiB', severity: 'error'},
 			],
-			example: {steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":1,"result":{"tools":[ ... 70,000 bytes ... ]}}\n'}], note: 'Shortened: the real line is longer than 65,536 bytes.', live: true},
+			example: {
+				steps: [{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":1,"result":{"tools":[ ... 70,000 bytes ... ]}}\n'}],
+				note: 'Shortened: the real line is longer than 65,536 bytes.',
+				live: true,
+			},
 		},
 		impact: (d) =>
 			d.severity === 'error'

@@ -102,7 +102,9 @@ export function createDuplicateRequestIds(): DuplicateRequestIds {
 				firstIndex: previous,
 				isInFlight,
 				rule: 'J3',
-				problem: isInFlight ? 'request id reused while the first request is in flight' : 'request id reused within the session',
+				problem: isInFlight
+					? 'request id reused while the first request is in flight'
+					: 'request id reused within the session',
 			},
 		};
 	};
@@ -148,7 +150,8 @@ export function createDuplicateRequestIds(): DuplicateRequestIds {
 			let a = 0;
 			let b = 0;
 			while (a < inFlight.length || b < afterAnswer.length) {
-				if (b >= afterAnswer.length || (a < inFlight.length && inFlight[a]!.frameIndex! < afterAnswer[b]!.frameIndex!)) out.push(inFlight[a++]!);
+				if (b >= afterAnswer.length || (a < inFlight.length && inFlight[a]!.frameIndex! < afterAnswer[b]!.frameIndex!))
+					out.push(inFlight[a++]!);
 				else out.push(afterAnswer[b++]!);
 			}
 			return out;

@@ -42,18 +42,29 @@ export const pingError: Rule = {
 		rules: ['R16'],
 		doc: {
 			what: '`ping` answered with an error (typically -32601 `Method not found` from a dispatcher that never routed it) or not answered at all. The receiver must answer every `ping` promptly with an empty result ([R16](docs/protocol.md#r16)); hosts that ping to keep a session alive close it or reconnect in a loop.',
-			recognised: 'An error response whose id is that of a `ping` request; or a `ping` still unanswered when a complete session ends (unless `early-exit` or `no-response` explains it). The probe sends one `ping` after the lists.',
+			recognised:
+				'An error response whose id is that of a `ping` request; or a `ping` still unanswered when a complete session ends (unless `early-exit` or `no-response` explains it). The probe sends one `ping` after the lists.',
 			example: {
 				steps: [
 					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":2,"method":"ping"}\n', tMs: 0},
-					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found"}}\n', tMs: 1},
+					{
+						stream: 'stdout',
+						bytes: '{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found"}}\n',
+						tMs: 1,
+					},
 				],
 			},
 		},
 		impact: row({
-			'ts-sdk-v1': ['ok', 'does not ping by itself (no keepalive in `Client` 1.32.2); a host calling `client.ping()` gets the error (or `Request timed out` after 60 s)'],
+			'ts-sdk-v1': [
+				'ok',
+				'does not ping by itself (no keepalive in `Client` 1.32.2); a host calling `client.ping()` gets the error (or `Request timed out` after 60 s)',
+			],
 			'ts-sdk-v2': UNKNOWN,
-			'python-sdk': ['ok', 'does not ping by itself (mcp 2.3.0: `send_ping` only when the host asks); the host then gets the error'],
+			'python-sdk': [
+				'ok',
+				'does not ping by itself (mcp 2.3.0: `send_ping` only when the host asks); the host then gets the error',
+			],
 			vscode: UNKNOWN,
 			rmcp: UNKNOWN,
 			cursor: UNKNOWN,

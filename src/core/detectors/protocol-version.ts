@@ -25,11 +25,21 @@ export const protocolVersion: Rule = {
 		rules: ['R11'],
 		doc: {
 			what: 'The protocol version was not negotiated: the `initialize` result names a version the client did not offer and that is no known revision, or the server rejected the offered version with an error instead of counter-offering one it supports ([R11](docs/protocol.md#r11)).',
-			recognised: 'The `initialize` exchange: the requested version, the answered one, and whether the answer was an error.',
+			recognised:
+				'The `initialize` exchange: the requested version, the answered one, and whether the answer was an error.',
 			example: {
 				steps: [
-					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n', tMs: 0},
-					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"Unsupported protocol version"}}\n', tMs: 2},
+					{
+						stream: 'stdin',
+						bytes:
+							'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n',
+						tMs: 0,
+					},
+					{
+						stream: 'stdout',
+						bytes: '{"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"Unsupported protocol version"}}\n',
+						tMs: 2,
+					},
 				],
 			},
 		},
@@ -46,12 +56,26 @@ export const protocolVersion: Rule = {
 		return {
 			onFrame(frame) {
 				if (frame.stream !== 'stdout' || frame.answers?.method !== 'initialize') return;
-				const base = {code: 'protocol-version', stream: 'stdout', offset: frame.offset, byteLength: frame.byteLength, frameIndex: frame.index, tMs: frame.tMs} as const;
+				const base = {
+					code: 'protocol-version',
+					stream: 'stdout',
+					offset: frame.offset,
+					byteLength: frame.byteLength,
+					frameIndex: frame.index,
+					tMs: frame.tMs,
+				} as const;
 				const message = frame.message as {result?: {protocolVersion?: unknown}; error?: unknown};
 				if (frame.kind === 'error') {
 					const rejected = checkInitializeError(message.error);
 					if (rejected && !rejected.modernEra) {
-						report({...base, detail: {reason: rejected.reason, message: rejected.message, ...(rejected.supported ? {supported: rejected.supported} : {})}});
+						report({
+							...base,
+							detail: {
+								reason: rejected.reason,
+								message: rejected.message,
+								...(rejected.supported ? {supported: rejected.supported} : {}),
+							},
+						});
 					}
 					return;
 				}
@@ -59,7 +83,11 @@ export const protocolVersion: Rule = {
 				if (frame.kind !== 'response' || answered === undefined) return;
 				const verdict = checkNegotiatedVersion(facts.offeredVersion ?? '', answered);
 				if (verdict) {
-					report({...base, severity: verdict.severity, detail: {reason: verdict.reason, message: verdict.message, offered: facts.offeredVersion ?? null, answered}});
+					report({
+						...base,
+						severity: verdict.severity,
+						detail: {reason: verdict.reason, message: verdict.message, offered: facts.offeredVersion ?? null, answered},
+					});
 				}
 			},
 		};

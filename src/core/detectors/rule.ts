@@ -1,4 +1,16 @@
-import type {Chunk, ExitInfo, Finding, FindingCode, FindingDraft, Frame, JsonRpcId, Mark, ProcessEvidence, SessionMeta, StreamName} from '../types.js';
+import type {
+	Chunk,
+	ExitInfo,
+	Finding,
+	FindingCode,
+	FindingDraft,
+	Frame,
+	JsonRpcId,
+	Mark,
+	ProcessEvidence,
+	SessionMeta,
+	StreamName,
+} from '../types.js';
 import type {SdkSchemas} from '../jsonrpc/sdk-checks.js';
 import type {CatalogEntry} from './meta.js';
 

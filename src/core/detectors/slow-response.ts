@@ -32,7 +32,7 @@ export const slowResponse: Rule = {
 		doc: {
 			what: 'A reply arrived, but so late that a strict client would already have been close to giving up: Claude Code waits 30 s for start-up, the TS SDK 60 s per request. A first start that downloads the package (`npx`, `uvx`) is the usual cause.',
 			recognised:
-				'A reply\'s latency over half of the strictest mainstream limit for its method (`detail.latencyMs`, `detail.limitMs`); `detail.whileWaiting` says what the server was seen doing meanwhile, when observed. The probe waits 30 s for `initialize` by default, so a server that answers in 20 s gets this, not `no-response`.',
+				"A reply's latency over half of the strictest mainstream limit for its method (`detail.latencyMs`, `detail.limitMs`); `detail.whileWaiting` says what the server was seen doing meanwhile, when observed. The probe waits 30 s for `initialize` by default, so a server that answers in 20 s gets this, not `no-response`.",
 			example: {
 				steps: [
 					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
@@ -61,7 +61,12 @@ export const slowResponse: Rule = {
 				if (finding.code === 'unflushed-output' && finding.frameIndex !== undefined) claimed.add(finding.frameIndex);
 			},
 			onFrame(frame) {
-				if (frame.stream !== 'stdout' || (frame.kind !== 'response' && frame.kind !== 'error') || frame.answers === undefined) return;
+				if (
+					frame.stream !== 'stdout' ||
+					(frame.kind !== 'response' && frame.kind !== 'error') ||
+					frame.answers === undefined
+				)
+					return;
 				if (claimed.has(frame.index)) return;
 				const {method, latencyMs} = frame.answers;
 				const limitMs = method === 'initialize' ? SLOW_RESPONSE_LIMITS_MS.initialize : SLOW_RESPONSE_LIMITS_MS.request;
@@ -70,7 +75,8 @@ export const slowResponse: Rule = {
 				let whileWaiting: string | undefined;
 				if (last && last.tMs > requestTMs && last.tMs <= frame.tMs) {
 					const explained = explainStall(last.evidence, {requestTMs, firstReplyTMs: facts.firstReplyTMs});
-					if (explained.process) whileWaiting = `${describeProcess(explained.process)} was ${ACTIVITY_WORDS[explained.process.activity]}`;
+					if (explained.process)
+						whileWaiting = `${describeProcess(explained.process)} was ${ACTIVITY_WORDS[explained.process.activity]}`;
 				}
 				report({
 					code: 'slow-response',

@@ -14,11 +14,14 @@ export function mergeInCommand(command: readonly string[]): string | undefined {
 	const shell = command.find((word) => /2>&1|&>|\|&/.test(word));
 	if (shell !== undefined) return '`2>&1` in the command';
 	const base = (word: string | undefined): string => (word ?? '').split(/[\\/]/).pop() ?? '';
-	const runAt = command.findIndex((word, i) => word === 'run' && /^(?:docker|podman)(?:\.exe)?$/.test(base(command[i - 1])));
+	const runAt = command.findIndex(
+		(word, i) => word === 'run' && /^(?:docker|podman)(?:\.exe)?$/.test(base(command[i - 1])),
+	);
 	if (runAt !== -1) {
 		for (const word of command.slice(runAt + 1)) {
 			if (!word.startsWith('-')) break;
-			if (word === '--tty' || word === '--tty=true' || /^-[a-zA-Z]*t[a-zA-Z]*$/.test(word)) return '`docker run -t`: a TTY carries stderr on stdout';
+			if (word === '--tty' || word === '--tty=true' || /^-[a-zA-Z]*t[a-zA-Z]*$/.test(word))
+				return '`docker run -t`: a TTY carries stderr on stdout';
 		}
 	}
 	if (base(command[0]) === 'script') return '`script`: a pseudo-terminal carries stderr on stdout';
@@ -66,9 +69,16 @@ export const stderrMerged: Rule = {
 			'Remove the merge: no `2>&1` (or `&>`) in the command or wrapper script, and no TTY (`docker run -i`, not `-it`). The server may log to stderr; that is where logs belong (R7).',
 		rules: ['R5', 'R7'],
 		doc: {
-			what: 'The server\'s stderr is folded into its stdout upstream (`2>&1` in the command or a wrapper, a TTY allocated by `docker run -t`), so its stderr output lands on the protocol stream.',
-			recognised: 'Only on evidence: the command merges (`sh -c \'… 2>&1\'`, `docker run -t`, `script`), a stray stdout line that only stderr carries (a Python traceback, `Picked up JAVA_TOOL_OPTIONS`, Node\'s `(node:<pid>) Warning`), or the server\'s fd 1 and fd 2 being the same pipe. Log lines on stdout with a silent stderr are not evidence: most logging frameworks write to stdout by default, so they are `stray-output` with the logger fix.',
-			example: {steps: [{stream: 'stdout', bytes: 'Traceback (most recent call last):\n'}, {stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/initialized"}\n'}, {exit: 0, tMs: 5}]},
+			what: "The server's stderr is folded into its stdout upstream (`2>&1` in the command or a wrapper, a TTY allocated by `docker run -t`), so its stderr output lands on the protocol stream.",
+			recognised:
+				"Only on evidence: the command merges (`sh -c '… 2>&1'`, `docker run -t`, `script`), a stray stdout line that only stderr carries (a Python traceback, `Picked up JAVA_TOOL_OPTIONS`, Node's `(node:<pid>) Warning`), or the server's fd 1 and fd 2 being the same pipe. Log lines on stdout with a silent stderr are not evidence: most logging frameworks write to stdout by default, so they are `stray-output` with the logger fix.",
+			example: {
+				steps: [
+					{stream: 'stdout', bytes: 'Traceback (most recent call last):\n'},
+					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/initialized"}\n'},
+					{exit: 0, tMs: 5},
+				],
+			},
 		},
 		impact: row({
 			'ts-sdk-v1': ['skip-log', 'every stderr line becomes a parse error'],
@@ -76,18 +86,30 @@ export const stderrMerged: Rule = {
 			'python-sdk': ['skip-log', 'parse error per line'],
 			vscode: ['skip-log', 'parse error per line'],
 			rmcp: ['skip', 'skips the lines'],
-			cursor: ['unknown', '2025 builds log and skip; 2026 builds were seen failing the connection right after a parse error, in logs of servers that were also crashing'],
+			cursor: [
+				'unknown',
+				'2025 builds log and skip; 2026 builds were seen failing the connection right after a parse error, in logs of servers that were also crashing',
+			],
 		}),
 	},
 	create({report, facts}) {
 		const command = mergeInCommand(facts.meta.command);
-		let evidence: {readonly evidence: string; readonly what: string} | undefined = command === undefined ? undefined : {evidence: 'command', what: command};
+		let evidence: {readonly evidence: string; readonly what: string} | undefined =
+			command === undefined ? undefined : {evidence: 'command', what: command};
 		let isReported = false;
 		let firstStray: FindingDraft | undefined;
 		const reportAt = (at: FindingDraft): void => {
 			if (isReported || evidence === undefined) return;
 			isReported = true;
-			report({code: 'stderr-merged', stream: 'stdout', offset: at.offset, byteLength: at.byteLength, tMs: at.tMs, ...(at.frameIndex === undefined ? {} : {frameIndex: at.frameIndex}), detail: evidence});
+			report({
+				code: 'stderr-merged',
+				stream: 'stdout',
+				offset: at.offset,
+				byteLength: at.byteLength,
+				tMs: at.tMs,
+				...(at.frameIndex === undefined ? {} : {frameIndex: at.frameIndex}),
+				detail: evidence,
+			});
 		};
 		const samePipe = (): void => {
 			if (evidence !== undefined) return;
@@ -99,7 +121,8 @@ export const stderrMerged: Rule = {
 				if (draft.code !== 'stray-output' || draft.stream !== 'stdout') return undefined;
 				firstStray ??= draft;
 				const content = detailString(draft, 'stderrOnly');
-				if (evidence === undefined && content !== undefined) evidence = {evidence: 'stderr-content', what: CONTENT[content] ?? content};
+				if (evidence === undefined && content !== undefined)
+					evidence = {evidence: 'stderr-content', what: CONTENT[content] ?? content};
 				if (evidence === undefined) return undefined;
 				reportAt(draft);
 				return {...draft, detail: {...draft.detail, merged: true}};

@@ -5,8 +5,10 @@ import type {Rule} from './rule.js';
 /** The fix for a log line, by the logging framework its format names (`detail.logger`, framing/stray-kind.ts). */
 const LOG_HINT: Readonly<Record<string, string>> = {
 	jvm: 'Point the console appender at stderr: Logback `<appender class="ch.qos.logback.core.ConsoleAppender"><target>System.err</target>`, Log4j2 `<Console name="err" target="SYSTEM_ERR">`; with Spring Boot, also `spring.main.banner-mode=off`.',
-	python: 'Point the logging handler at stderr: `logging.basicConfig(stream=sys.stderr)` or `logging.StreamHandler(sys.stderr)` (a `StreamHandler(sys.stdout)` writes onto the protocol stream).',
-	dotnet: 'Send the console logger to stderr: `builder.Logging.AddConsole(o => o.LogToStandardErrorThreshold = LogLevel.Trace)`.',
+	python:
+		'Point the logging handler at stderr: `logging.basicConfig(stream=sys.stderr)` or `logging.StreamHandler(sys.stderr)` (a `StreamHandler(sys.stdout)` writes onto the protocol stream).',
+	dotnet:
+		'Send the console logger to stderr: `builder.Logging.AddConsole(o => o.LogToStandardErrorThreshold = LogLevel.Trace)`.',
 	rust: 'Send `tracing` output to stderr: `tracing_subscriber::fmt().with_writer(std::io::stderr).init()` (the default writer is stdout).',
 	node: 'Point the logger at stderr: `console.error`, pino `pino(pino.destination(2))`, winston `new transports.Console({stderrLevels: [...all levels]})`.',
 };
@@ -22,7 +24,8 @@ const LAUNCHER_HINT: Readonly<Record<string, string>> = {
 };
 
 const HINT: Readonly<Record<string, string>> = {
-	banner: 'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.',
+	banner:
+		'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.',
 	progress: 'Send progress output to stderr, or use MCP progress notifications.',
 	launcher:
 		'Launch the server directly (no `npm run`, no wrapper echo): use `exec` in wrapper scripts, `npm --silent`/`node` instead of `npm start`, dotenv `config({quiet: true})`.',
@@ -32,7 +35,7 @@ const HINT: Readonly<Record<string, string>> = {
 /** The fix for one stray line: the merge first when stderr is merged upstream (`detail.merged`), else by kind. */
 function strayHint(d: FindingDraft): string {
 	if (d.detail?.['merged'] === true) {
-		return 'stderr is merged into stdout upstream (see `stderr-merged`): this is the server\'s stderr output. Remove the merge (`2>&1`, `docker run -t`) first; its logging to stderr is then correct.';
+		return "stderr is merged into stdout upstream (see `stderr-merged`): this is the server's stderr output. Remove the merge (`2>&1`, `docker run -t`) first; its logging to stderr is then correct.";
 	}
 	const kind = detailString(d, 'kind') ?? 'text';
 	if (kind === 'log') return LOG_HINT[detailString(d, 'logger') ?? ''] ?? GENERIC_LOG_HINT;
@@ -55,16 +58,35 @@ export const strayOutput: Rule = {
 		title: 'stray output on the protocol stream',
 		message: (d) => {
 			const kind = detailString(d, 'kind') ?? 'text';
-			const what = kind === 'banner' ? 'a banner line before any message' : kind === 'log' ? 'a log line' : kind === 'launcher' ? 'launcher output' : kind === 'progress' ? 'progress output' : 'a line that is not JSON';
+			const what =
+				kind === 'banner'
+					? 'a banner line before any message'
+					: kind === 'log'
+						? 'a log line'
+						: kind === 'launcher'
+							? 'launcher output'
+							: kind === 'progress'
+								? 'progress output'
+								: 'a line that is not JSON';
 			return `${d.stream} carries ${what}, not an MCP message${d.detail?.['merged'] === true ? ' (stderr output, merged into stdout upstream)' : ''}`;
 		},
 		hint: strayHint,
 		rules: ['R5'],
 		doc: {
 			what: 'A line on the protocol stream that is not JSON at all: a start-up banner, a `print()` or `console.log`, a log line, usage text, a progress bar, or what a launcher (npm, dotenv, a wrapper script, `dotnet run`) printed before the server started.',
-			recognised: 'The line does not parse as JSON, and it is neither part of a pretty-printed value (`multiline-json`) nor an LSP header (`content-length-framing`), nor a line that opens like a message (`invalid-json`). `detail.kind` says what it looks like: `banner` (before the first message), `log` (a timestamp or level prefix; `detail.logger` names the framework when the format does), `progress` (text rewritten with CR), `launcher` (known launcher shapes; `detail.launcher`), otherwise `text`. Log lines with a silent stderr are just this: most logging frameworks write to stdout by default.',
-			fix: 'Only MCP messages may go to stdout ([R5](docs/protocol.md#r5)). Print start-up text to stderr (Python `print(..., file=sys.stderr)`, Node `console.error`); point the logger\'s console output at stderr (JVM appender target `System.err`, Rust `with_writer(std::io::stderr)`, Python `stream=sys.stderr`); launch the server directly (`exec` in wrapper scripts, `node` instead of `npm start`, `dotnet <App>.dll` instead of `dotnet run`, dotenv `config({quiet: true})`).',
-			example: {steps: [{stream: 'stdout', bytes: 'Server started\n'}, {stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"ok"}}\n'}], note: 'The TS SDK logs `Unexpected token \'S\', "Server sta"... is not valid JSON` for the first line.'},
+			recognised:
+				'The line does not parse as JSON, and it is neither part of a pretty-printed value (`multiline-json`) nor an LSP header (`content-length-framing`), nor a line that opens like a message (`invalid-json`). `detail.kind` says what it looks like: `banner` (before the first message), `log` (a timestamp or level prefix; `detail.logger` names the framework when the format does), `progress` (text rewritten with CR), `launcher` (known launcher shapes; `detail.launcher`), otherwise `text`. Log lines with a silent stderr are just this: most logging frameworks write to stdout by default.',
+			fix: "Only MCP messages may go to stdout ([R5](docs/protocol.md#r5)). Print start-up text to stderr (Python `print(..., file=sys.stderr)`, Node `console.error`); point the logger's console output at stderr (JVM appender target `System.err`, Rust `with_writer(std::io::stderr)`, Python `stream=sys.stderr`); launch the server directly (`exec` in wrapper scripts, `node` instead of `npm start`, `dotnet <App>.dll` instead of `dotnet run`, dotenv `config({quiet: true})`).",
+			example: {
+				steps: [
+					{stream: 'stdout', bytes: 'Server started\n'},
+					{
+						stream: 'stdout',
+						bytes: '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"ok"}}\n',
+					},
+				],
+				note: 'The TS SDK logs `Unexpected token \'S\', "Server sta"... is not valid JSON` for the first line.',
+			},
 		},
 		impact: row({
 			'ts-sdk-v1': ['skip-log', 'logs `Unexpected token …` and skips the line; Claude Desktop shows a toast'],
@@ -72,7 +94,10 @@ export const strayOutput: Rule = {
 			'python-sdk': ['skip-log', 'logs `Failed to parse JSONRPC message from server` and skips the line'],
 			vscode: ['skip-log', 'logs `Failed to parse message` and skips the line'],
 			rmcp: ['skip', 'skips the line (before 1.7.0: closes the transport)'],
-			cursor: ['unknown', '2025 builds log and skip; 2026 builds were seen failing the connection right after a parse error, in logs of servers that were also crashing'],
+			cursor: [
+				'unknown',
+				'2025 builds log and skip; 2026 builds were seen failing the connection right after a parse error, in logs of servers that were also crashing',
+			],
 		}),
 	},
 	create: () => ({}),

@@ -25,7 +25,9 @@ export const unansweredRequest: Rule = {
 		message: (d) => {
 			const what = `${detailString(d, 'method') ?? 'a request'} (id ${JSON.stringify(d.detail?.['id'] ?? null)}) got no response before the session ended`;
 			const offset = causeOffset(d);
-			return offset === undefined ? what : `${what}: its reply was written to stderr (offset ${offset}), which the client never reads`;
+			return offset === undefined
+				? what
+				: `${what}: its reply was written to stderr (offset ${offset}), which the client never reads`;
 		},
 		hint: (d) =>
 			causeOffset(d) === undefined

@@ -56,6 +56,10 @@ export function unansweredEvidence(): UnansweredEvidence {
 }
 
 /** The `detail.cause` of an unanswered request whose reply went to stderr: where that reply is. */
-export function stderrCause(finding: Finding): {readonly code: 'message-on-stderr'; readonly stream: 'stderr'; readonly offset: number} {
+export function stderrCause(finding: Finding): {
+	readonly code: 'message-on-stderr';
+	readonly stream: 'stderr';
+	readonly offset: number;
+} {
 	return {code: 'message-on-stderr', stream: 'stderr', offset: finding.offset};
 }

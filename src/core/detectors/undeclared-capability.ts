@@ -16,10 +16,14 @@ const CLIENT_CAPABILITY: Readonly<Record<string, string>> = {
 	'elicitation/create': 'elicitation',
 };
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const NOTIFICATION_IMPACT: ImpactRow = {
-	'ts-sdk-v1': ['skip', 'ignored: the `listChanged` handler is set up only when the server advertises `<feature>.listChanged`, so the host never refreshes the list'],
+	'ts-sdk-v1': [
+		'skip',
+		'ignored: the `listChanged` handler is set up only when the server advertises `<feature>.listChanged`, so the host never refreshes the list',
+	],
 	'ts-sdk-v2': UNKNOWN,
 	'python-sdk': ['ok', 'handed to the message handler; mcp 2.3.0 does not check the capability'],
 	vscode: UNKNOWN,
@@ -28,15 +32,22 @@ const NOTIFICATION_IMPACT: ImpactRow = {
 };
 
 const REQUEST_IMPACT: ImpactRow = {
-	'ts-sdk-v1': ['ok', 'answers -32601 `Method not found`: a client that did not declare the capability cannot register a handler; the server\'s request fails'],
+	'ts-sdk-v1': [
+		'ok',
+		"answers -32601 `Method not found`: a client that did not declare the capability cannot register a handler; the server's request fails",
+	],
 	'ts-sdk-v2': UNKNOWN,
-	'python-sdk': ['ok', 'answers error -32600 from its default callbacks (`List roots not supported`, `Sampling not supported`, `Elicitation not supported`); the server\'s request fails'],
+	'python-sdk': [
+		'ok',
+		"answers error -32600 from its default callbacks (`List roots not supported`, `Sampling not supported`, `Elicitation not supported`); the server's request fails",
+	],
 	vscode: UNKNOWN,
 	rmcp: UNKNOWN,
 	cursor: UNKNOWN,
 };
 
-const impactOf = (r: ImpactRow): readonly ClientImpact[] => FAMILIES.map((client) => ({client, reaction: r[client][0], note: r[client][1]}));
+const impactOf = (r: ImpactRow): readonly ClientImpact[] =>
+	FAMILIES.map((client) => ({client, reaction: r[client][0], note: r[client][1]}));
 const NOTIFICATION_ROW = impactOf(NOTIFICATION_IMPACT);
 const REQUEST_ROW = impactOf(REQUEST_IMPACT);
 
@@ -70,15 +81,26 @@ export const undeclaredCapability: Rule = {
 		rules: ['R12'],
 		doc: {
 			what: 'The server uses a capability that was not negotiated ([R12](docs/protocol.md#r12)): a `notifications/<feature>/list_changed` without `<feature>.listChanged: true` in its own capabilities, or a request (`roots/list`, `sampling/createMessage`, `elicitation/create`) the client did not declare.',
-			recognised: 'The server\'s capabilities from its `initialize` result and the client\'s from its `initialize` request, against each list_changed notification and each request the server sends.',
+			recognised:
+				"The server's capabilities from its `initialize` result and the client's from its `initialize` request, against each list_changed notification and each request the server sends.",
 			variants: [
 				{label: 'list_changed without listChanged', detail: {kind: 'notification'}},
 				{label: 'request the client did not declare', detail: {kind: 'request'}},
 			],
 			example: {
 				steps: [
-					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n', tMs: 0},
-					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}\n', tMs: 1},
+					{
+						stream: 'stdin',
+						bytes:
+							'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n',
+						tMs: 0,
+					},
+					{
+						stream: 'stdout',
+						bytes:
+							'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}\n',
+						tMs: 1,
+					},
 					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n', tMs: 2},
 				],
 				note: 'The result advertises `tools: {}`, without `listChanged: true`.',
@@ -102,7 +124,12 @@ export const undeclaredCapability: Rule = {
 				byteLength: frame.byteLength,
 				frameIndex: frame.index,
 				tMs: frame.tMs,
-				detail: {kind: 'notification', method: frame.method, capability: `${feature}.listChanged`, declared: declared === undefined || declared === null ? 'absent' : 'no-list-changed'},
+				detail: {
+					kind: 'notification',
+					method: frame.method,
+					capability: `${feature}.listChanged`,
+					declared: declared === undefined || declared === null ? 'absent' : 'no-list-changed',
+				},
 			});
 		};
 

@@ -51,19 +51,28 @@ export function waitingForInput(
 		const entry = evidence[i]!;
 		if (entry.tMs > untilTMs || entry.evidence.reason === 'exit') continue;
 		if (entry.tMs <= requestTMs) return undefined;
-		const first = facts.firstReplyTMs !== undefined && facts.firstReplyTMs <= entry.tMs ? facts.firstReplyTMs : undefined;
-		return explainStall(entry.evidence, {requestTMs, firstReplyTMs: first}).state === 'waiting-for-input' ? entry : undefined;
+		const first =
+			facts.firstReplyTMs !== undefined && facts.firstReplyTMs <= entry.tMs ? facts.firstReplyTMs : undefined;
+		return explainStall(entry.evidence, {requestTMs, firstReplyTMs: first}).state === 'waiting-for-input'
+			? entry
+			: undefined;
 	}
 	return undefined;
 }
 
 /** `detail` fields naming the evidence: one line and the process that was waiting. */
-function evidenceDetail(entry: {readonly evidence: ProcessEvidence; readonly tMs: number}, requestTMs: number, facts: SessionFacts): Record<string, unknown> {
+function evidenceDetail(
+	entry: {readonly evidence: ProcessEvidence; readonly tMs: number},
+	requestTMs: number,
+	facts: SessionFacts,
+): Record<string, unknown> {
 	const explained = explainStall(entry.evidence, {requestTMs, firstReplyTMs: facts.firstReplyTMs});
 	return {
 		evidence: summarizeEvidence(entry.evidence),
 		evidenceTMs: entry.tMs,
-		...(explained.process ? {waiting: `${describeProcess(explained.process)} ${ACTIVITY_WORDS[explained.process.activity]}`} : {}),
+		...(explained.process
+			? {waiting: `${describeProcess(explained.process)} ${ACTIVITY_WORDS[explained.process.activity]}`}
+			: {}),
 	};
 }
 
@@ -94,16 +103,19 @@ export const unflushedOutput: Rule = {
 				: 'the reply arrived only when stdin was closed, and while it was due the server was seen waiting for input: it sat in a stdout buffer',
 		hint: (d) => {
 			const runtime = detailString(d, 'runtime');
-			if (runtime === 'python') return 'Flush after each message: `print(..., flush=True)` or `sys.stdout.flush()`, or run with `python -u` / `PYTHONUNBUFFERED=1` in the config env.';
-			if (runtime === 'node') return 'Node writes to a pipe without a user-space buffer: look for a wrapper or a child process that buffers, or bytes written with no newline until exit.';
-			if (runtime === 'c') return 'Call `fflush(stdout)` after each message, or `setvbuf(stdout, NULL, _IOLBF, 0)` at startup.';
+			if (runtime === 'python')
+				return 'Flush after each message: `print(..., flush=True)` or `sys.stdout.flush()`, or run with `python -u` / `PYTHONUNBUFFERED=1` in the config env.';
+			if (runtime === 'node')
+				return 'Node writes to a pipe without a user-space buffer: look for a wrapper or a child process that buffers, or bytes written with no newline until exit.';
+			if (runtime === 'c')
+				return 'Call `fflush(stdout)` after each message, or `setvbuf(stdout, NULL, _IOLBF, 0)` at startup.';
 			return 'Flush stdout after each message: Python `print(..., flush=True)` or `-u`; C `fflush(stdout)` / `setvbuf(stdout, NULL, _IOLBF, 0)`; .NET `Console.Out.Flush()`.';
 		},
 		rules: ['O2', 'O3'],
 		doc: {
-			what: 'The server wrote its reply, but the bytes sat in a user-space stdout buffer (C stdio, Python\'s block-buffered `sys.stdout` on a pipe) and reached the pipe only when stdin closed or the process exited.',
+			what: "The server wrote its reply, but the bytes sat in a user-space stdout buffer (C stdio, Python's block-buffered `sys.stdout` on a pipe) and reached the pipe only when stdin closed or the process exited.",
 			recognised:
-				'On evidence only. The reply\'s bytes arrive only after stdin was closed (or in buffer-sized bursts, multiples of 4096 bytes, long after their requests), **and** the last look at the server\'s processes while the request was outstanding (Linux `/proc`: the probe looks at 1, 2, 3, 5 s and then every 5 s; the tap when the client\'s bytes go unanswered for 1 s) found it waiting for input: blocked in `read` on stdin, or idle with no timer pending. A server seen asleep on a timer, busy, connecting, or waiting for a child is slow, not buffered; a reply after stdin closed with no such look (the `echo … | server` test, another OS) is not enough ([O2](docs/protocol.md#o2), [O3](docs/protocol.md#o3)).',
+				"On evidence only. The reply's bytes arrive only after stdin was closed (or in buffer-sized bursts, multiples of 4096 bytes, long after their requests), **and** the last look at the server's processes while the request was outstanding (Linux `/proc`: the probe looks at 1, 2, 3, 5 s and then every 5 s; the tap when the client's bytes go unanswered for 1 s) found it waiting for input: blocked in `read` on stdin, or idle with no timer pending. A server seen asleep on a timer, busy, connecting, or waiting for a child is slow, not buffered; a reply after stdin closed with no such look (the `echo … | server` test, another OS) is not enough ([O2](docs/protocol.md#o2), [O3](docs/protocol.md#o3)).",
 			example: {
 				steps: [
 					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
@@ -116,7 +128,10 @@ export const unflushedOutput: Rule = {
 			},
 		},
 		impact: row({
-			'ts-sdk-v1': ['hang', 'the reply never comes while the session is open; `Request timed out` after 60 s (Claude Code: 30 s)'],
+			'ts-sdk-v1': [
+				'hang',
+				'the reply never comes while the session is open; `Request timed out` after 60 s (Claude Code: 30 s)',
+			],
 			'ts-sdk-v2': ['hang', 'times out'],
 			'python-sdk': ['hang', 'waits forever (no default timeout)'],
 			vscode: ['hang', 'waits; logs "Waiting for server to respond" every 5 s'],
@@ -146,7 +161,12 @@ export const unflushedOutput: Rule = {
 				}
 			},
 			onFrame(frame) {
-				if (frame.stream !== 'stdout' || (frame.kind !== 'response' && frame.kind !== 'error') || frame.answers === undefined) return;
+				if (
+					frame.stream !== 'stdout' ||
+					(frame.kind !== 'response' && frame.kind !== 'error') ||
+					frame.answers === undefined
+				)
+					return;
 				const requestTMs = frame.tMs - frame.answers.latencyMs;
 				const closed = facts.stdinClosedAt;
 				if (closed !== undefined && frame.firstTMs >= closed && requestTMs < closed) {
@@ -161,13 +181,26 @@ export const unflushedOutput: Rule = {
 						byteLength: frame.byteLength,
 						frameIndex: frame.index,
 						tMs: frame.tMs,
-						detail: {method: frame.answers.method, afterStdinClosedMs: frame.firstTMs - closed, latencyMs: frame.answers.latencyMs, ...evidenceDetail(fit, requestTMs, facts), ...runtime},
+						detail: {
+							method: frame.answers.method,
+							afterStdinClosedMs: frame.firstTMs - closed,
+							latencyMs: frame.answers.latencyMs,
+							...evidenceDetail(fit, requestTMs, facts),
+							...runtime,
+						},
 					});
 					return;
 				}
 				const burst = bursts.get(frame.firstSeq);
 				if (burst && burst.replies.length < BURST_REPLIES_KEPT) {
-					burst.replies.push({index: frame.index, offset: frame.offset, byteLength: frame.byteLength, tMs: frame.tMs, method: frame.answers.method, latencyMs: frame.answers.latencyMs});
+					burst.replies.push({
+						index: frame.index,
+						offset: frame.offset,
+						byteLength: frame.byteLength,
+						tMs: frame.tMs,
+						method: frame.answers.method,
+						latencyMs: frame.answers.latencyMs,
+					});
 				}
 			},
 			onEnd() {

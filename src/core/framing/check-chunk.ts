@@ -8,5 +8,6 @@ import type {Chunk, StreamName} from '../types.js';
 export function checkNextChunk(stream: StreamName, received: number, isEnded: boolean, chunk: Chunk): void {
 	if (isEnded) throw new Error(`framer for ${stream} already ended`);
 	if (chunk.stream !== stream) throw new TypeError(`chunk of ${chunk.stream} pushed to the ${stream} framer`);
-	if (chunk.offset !== received) throw new RangeError(`${stream} chunk ${chunk.seq} starts at offset ${chunk.offset}, expected ${received}`);
+	if (chunk.offset !== received)
+		throw new RangeError(`${stream} chunk ${chunk.seq} starts at offset ${chunk.offset}, expected ${received}`);
 }

@@ -33,5 +33,7 @@ import {ProtocolFramer} from './protocol-framer.js';
  */
 export function createFramer(stream: StreamName, options: FramerOptions): Framer {
 	const start = options.startOffset ?? 0;
-	return options.mode === 'log' ? new LogFramer(stream, start) : new ProtocolFramer(stream, undefined, options.awaitedMethod, start);
+	return options.mode === 'log'
+		? new LogFramer(stream, start)
+		: new ProtocolFramer(stream, undefined, options.awaitedMethod, start);
 }

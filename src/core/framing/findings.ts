@@ -23,7 +23,9 @@ export function makeFinding(
 			: {code, stream, offset, byteLength, tMs, severity, detail};
 	}
 
-	return detail === undefined ? {code, stream, offset, byteLength, tMs} : {code, stream, offset, byteLength, tMs, detail};
+	return detail === undefined
+		? {code, stream, offset, byteLength, tMs}
+		: {code, stream, offset, byteLength, tMs, detail};
 }
 
 /**
@@ -80,7 +82,16 @@ export interface ByteCheckInput {
 export function addByteFindings(out: FindingDraft[], input: ByteCheckInput): void {
 	const {stream, tMs, buf, start, end, offset} = input;
 	if (input.bomIndex >= 0) {
-		out.push(makeFinding('bom', stream, offset + input.bomIndex - start, 3, tMs, input.bomClientError === undefined ? undefined : {clientError: input.bomClientError}));
+		out.push(
+			makeFinding(
+				'bom',
+				stream,
+				offset + input.bomIndex - start,
+				3,
+				tMs,
+				input.bomClientError === undefined ? undefined : {clientError: input.bomClientError},
+			),
+		);
 	}
 
 	if (input.checkEscape) {
@@ -125,7 +136,17 @@ export function addByteFindings(out: FindingDraft[], input: ByteCheckInput): voi
 	if (byteLength > input.limits.oversizeWarnBytes) {
 		const isError = byteLength > input.limits.oversizeErrorBytes;
 		const limit = isError ? input.limits.oversizeErrorBytes : input.limits.oversizeWarnBytes;
-		out.push(makeFinding('oversize-frame', stream, offset, byteLength, tMs, {limit, bytes: byteLength}, isError ? 'error' : 'info'));
+		out.push(
+			makeFinding(
+				'oversize-frame',
+				stream,
+				offset,
+				byteLength,
+				tMs,
+				{limit, bytes: byteLength},
+				isError ? 'error' : 'info',
+			),
+		);
 	}
 
 	if (input.isEof) {

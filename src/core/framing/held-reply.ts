@@ -23,9 +23,13 @@ export function heldContentLengthFrame(bytes: Uint8Array): RawFrame | undefined 
 	if (frames.length > 0) return undefined;
 	framer.end(0, ({frame, findings}) => {
 		frames.push(frame);
-		isComplete = findings.some((finding) => finding.code === 'content-length-framing' && finding.detail?.['bodyEnd'] === 'json');
+		isComplete = findings.some(
+			(finding) => finding.code === 'content-length-framing' && finding.detail?.['bodyEnd'] === 'json',
+		);
 	});
 	const [frame] = frames;
 	if (frames.length !== 1 || !isComplete || frame === undefined) return undefined;
-	return frame.framing === 'content-length' && frame.isJson && frame.byteLength === bytes.byteLength ? frame : undefined;
+	return frame.framing === 'content-length' && frame.isJson && frame.byteLength === bytes.byteLength
+		? frame
+		: undefined;
 }

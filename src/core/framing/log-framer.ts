@@ -136,7 +136,9 @@ export class LogFramer implements Framer {
 			isJson: false,
 		};
 		const frame: RawFrame =
-			contentEnd === s ? {...base, isBlank: true} : {...base, isBlank: false, text: buf.toString('utf8', s, contentEnd)};
+			contentEnd === s
+				? {...base, isBlank: true}
+				: {...base, isBlank: false, text: buf.toString('utf8', s, contentEnd)};
 		this.emittedEnd = offset + byteLength;
 		emit({frame, findings: []});
 	}

@@ -85,7 +85,8 @@ export function portabilityProblems(text: string): PortabilityProblem[] {
 			const token = text.slice(start, i);
 			if (integer && i - start >= 16) {
 				const value = BigInt(token);
-				if (value > MAX_SAFE || value < -MAX_SAFE) out.push({reason: 'unsafe-integer', index: start, length: i - start, token});
+				if (value > MAX_SAFE || value < -MAX_SAFE)
+					out.push({reason: 'unsafe-integer', index: start, length: i - start, token});
 			}
 			continue;
 		}
@@ -103,7 +104,14 @@ export function nonPortableDrafts(stream: StreamName, text: string, offset: numb
 	if (!mayBeNonPortable(text)) return [];
 	return portabilityProblems(text).map((p) => {
 		const at = offset + Buffer.byteLength(text.slice(0, p.index), 'utf8');
-		const draft: FindingDraft = {code: 'non-portable-json', stream, offset: at, byteLength: p.length, tMs, detail: {reason: p.reason, token: p.token}};
+		const draft: FindingDraft = {
+			code: 'non-portable-json',
+			stream,
+			offset: at,
+			byteLength: p.length,
+			tMs,
+			detail: {reason: p.reason, token: p.token},
+		};
 		return p.reason === 'unsafe-integer' ? {...draft, severity: 'warning'} : draft;
 	});
 }

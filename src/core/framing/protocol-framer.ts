@@ -6,7 +6,14 @@ import {isValidUtf8} from '../bytes/utf8.js';
 import {parseContentLengthValue, parseHeaderLine, type HeaderLine} from './content-length.js';
 import {addByteFindings, errorMessage, jsonParseError, makeFinding, NO_FINDINGS} from './findings.js';
 import type {Framer, FramerEmit, RawFrame} from './framer.js';
-import {countLineFeeds, isOpenBracket, newJsonScanState, scanJsonValueEnd, skipJsonWhitespace, type JsonScanState} from './json-scan.js';
+import {
+	countLineFeeds,
+	isOpenBracket,
+	newJsonScanState,
+	scanJsonValueEnd,
+	skipJsonWhitespace,
+	type JsonScanState,
+} from './json-scan.js';
 import {FRAMING_LIMITS, type FramingLimits} from './limits.js';
 import {classifyStrayLine, launcherOf, loggerOf, stderrOnlyLine} from './stray-kind.js';
 import {checkNextChunk} from './check-chunk.js';
@@ -140,7 +147,12 @@ export class ProtocolFramer implements Framer {
 	 * @param awaitedMethod see `FramerOptions.awaitedMethod` (which outstanding request an id token answers).
 	 * @param startOffset see `FramerOptions.startOffset` (the stream offset of the first byte pushed).
 	 */
-	constructor(stream: StreamName, limits: FramingLimits = FRAMING_LIMITS, awaitedMethod?: (idToken: string) => string | undefined, startOffset = 0) {
+	constructor(
+		stream: StreamName,
+		limits: FramingLimits = FRAMING_LIMITS,
+		awaitedMethod?: (idToken: string) => string | undefined,
+		startOffset = 0,
+	) {
 		this.stream = stream;
 		this.limits = limits;
 		this.awaitedMethod = awaitedMethod;
@@ -282,7 +294,14 @@ export class ProtocolFramer implements Framer {
 	 * Frames one line that starts at a frame boundary. `allowHold` is false for lines released from a
 	 * failed multi-line / header hold: they are framed alone.
 	 */
-	private boundaryLine(buf: Buffer, s: number, e: number, hasLF: boolean, isUtf8: boolean | undefined, allowHold: boolean): void {
+	private boundaryLine(
+		buf: Buffer,
+		s: number,
+		e: number,
+		hasLF: boolean,
+		isUtf8: boolean | undefined,
+		allowHold: boolean,
+	): void {
 		let contentEnd = e;
 		let crIndex = -1;
 		if (hasLF) {
@@ -302,7 +321,9 @@ export class ProtocolFramer implements Framer {
 			// Hot path: a one-line JSON object. A long line of ASCII only is decoded as Latin-1 (the same text):
 			// see EXTERNAL_TEXT_BYTES.
 			let text: string | undefined =
-				contentEnd - s >= EXTERNAL_TEXT_BYTES && isAscii(buf.subarray(s, contentEnd)) ? buf.toString('latin1', s, contentEnd) : buf.toString('utf8', s, contentEnd);
+				contentEnd - s >= EXTERNAL_TEXT_BYTES && isAscii(buf.subarray(s, contentEnd))
+					? buf.toString('latin1', s, contentEnd)
+					: buf.toString('utf8', s, contentEnd);
 			let message: unknown;
 			try {
 				message = JSON.parse(text);
@@ -336,7 +357,9 @@ export class ProtocolFramer implements Framer {
 				const rawId = nonCanonicalRawId(message, text);
 				if (rawId !== undefined) (frame as {rawId?: string}).rawId = rawId;
 				this.emittedEnd = offset + byteLength;
-				const portability = mayBeNonPortable(text) ? nonPortableDrafts(this.stream, text, offset, this.lineTMs) : NO_FINDINGS;
+				const portability = mayBeNonPortable(text)
+					? nonPortableDrafts(this.stream, text, offset, this.lineTMs)
+					: NO_FINDINGS;
 				this.out({frame, findings: portability});
 				return;
 			}
@@ -389,7 +412,22 @@ export class ProtocolFramer implements Framer {
 
 			if (error === undefined) {
 				this.seenJson = true;
-				this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, true, message, undefined, [], undefined, {text});
+				this.lineFrame(
+					buf,
+					s,
+					e,
+					bodyStart,
+					contentEnd,
+					crIndex,
+					hasLF,
+					isUtf8,
+					true,
+					message,
+					undefined,
+					[],
+					undefined,
+					{text},
+				);
 				return;
 			}
 		}
@@ -400,7 +438,9 @@ export class ProtocolFramer implements Framer {
 			const scan = newJsonScanState();
 			const valueEnd = scanJsonValueEnd(buf, first, contentEnd, scan);
 			if (valueEnd !== -1) {
-				if (this.concatenatedLine(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, first, valueEnd, clientError)) {
+				if (
+					this.concatenatedLine(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, first, valueEnd, clientError)
+				) {
 					return;
 				}
 			} else if (allowHold && hasLF && !scan.inString) {
@@ -410,12 +450,18 @@ export class ProtocolFramer implements Framer {
 			} else if (!hasLF) {
 				// A JSON value cut at end of stream (F25): clients never see it as a line, so it is not a stray
 				// line; `missing-newline` says what happened.
-				this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, false, undefined, text, [], {isTruncatedJson: true});
+				this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, false, undefined, text, [], {
+					isTruncatedJson: true,
+				});
 				return;
 			}
 		}
 
-		if (first < contentEnd && buf[first] === OPEN_BRACE && this.invalidJsonLine(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, text, error)) {
+		if (
+			first < contentEnd &&
+			buf[first] === OPEN_BRACE &&
+			this.invalidJsonLine(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, text, error)
+		) {
 			return;
 		}
 
@@ -448,7 +494,8 @@ export class ProtocolFramer implements Framer {
 
 		// V8 names the UTF-16 position of the error; the finding points at its byte.
 		const position = /at position (\d+)/.exec(parseError);
-		const errorAt = position === null ? contentEnd - bodyStart : Buffer.byteLength(text.slice(0, Number(position[1])), 'utf8');
+		const errorAt =
+			position === null ? contentEnd - bodyStart : Buffer.byteLength(text.slice(0, Number(position[1])), 'utf8');
 		const at = Math.min(bodyStart + errorAt, contentEnd);
 		const byte = buf[at];
 		const detail: Record<string, unknown> = {
@@ -460,7 +507,9 @@ export class ProtocolFramer implements Framer {
 		if (shape.idToken !== undefined) detail['id'] = shape.idToken;
 		if (awaited !== undefined) detail['awaitedMethod'] = awaited;
 		else if (shape.method !== undefined) detail['method'] = shape.method;
-		const findings = [makeFinding('invalid-json', this.stream, this.lineOffset + at - s, at < contentEnd ? 1 : 0, this.lineTMs, detail)];
+		const findings = [
+			makeFinding('invalid-json', this.stream, this.lineOffset + at - s, at < contentEnd ? 1 : 0, this.lineTMs, detail),
+		];
 		this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, false, undefined, text, findings);
 		return true;
 	}
@@ -505,10 +554,17 @@ export class ProtocolFramer implements Framer {
 
 		this.seenJson = true;
 		const findings = [
-			makeFinding('concatenated-json', this.stream, this.lineOffset + secondStart - s, contentEnd - secondStart, this.lineTMs, {
-				values,
-				clientError,
-			}),
+			makeFinding(
+				'concatenated-json',
+				this.stream,
+				this.lineOffset + secondStart - s,
+				contentEnd - secondStart,
+				this.lineTMs,
+				{
+					values,
+					clientError,
+				},
+			),
 		];
 		this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, true, message, undefined, findings);
 		return true;
@@ -558,7 +614,9 @@ export class ProtocolFramer implements Framer {
 			isJson: false,
 			isBlank: true,
 		};
-		const findings = [makeFinding('blank-line', this.stream, offset, byteLength, this.lineTMs, {clientError: BLANK_CLIENT_ERROR})];
+		const findings = [
+			makeFinding('blank-line', this.stream, offset, byteLength, this.lineTMs, {clientError: BLANK_CLIENT_ERROR}),
+		];
 		if (crIndex !== -1) {
 			findings.push(makeFinding('crlf', this.stream, offset + crIndex - s, 2, this.lineTMs));
 		}
@@ -588,14 +646,31 @@ export class ProtocolFramer implements Framer {
 		let body = bodyText?.text;
 		const bodyString = (): string => (body ??= buf.toString('utf8', bodyStart, contentEnd));
 		const terminator: Terminator = hasLF ? (crIndex === -1 ? 'lf' : 'crlf') : 'none';
-		let frame = this.makeFrame('newline', offset, e - s, offset + bodyStart - s, contentEnd - bodyStart, terminator, 1, isJson, message, text);
-		if (isJson && typeof message === 'object' && message !== null && typeof (message as {id?: unknown}).id === 'number') {
+		let frame = this.makeFrame(
+			'newline',
+			offset,
+			e - s,
+			offset + bodyStart - s,
+			contentEnd - bodyStart,
+			terminator,
+			1,
+			isJson,
+			message,
+			text,
+		);
+		if (
+			isJson &&
+			typeof message === 'object' &&
+			message !== null &&
+			typeof (message as {id?: unknown}).id === 'number'
+		) {
 			const rawId = nonCanonicalRawId(message, bodyString());
 			if (rawId !== undefined) frame = {...frame, rawId};
 		}
 		if (isJson) {
 			const text = bodyString();
-			if (mayBeNonPortable(text)) primary = [...primary, ...nonPortableDrafts(this.stream, text, offset + bodyStart - s, this.lineTMs)];
+			if (mayBeNonPortable(text))
+				primary = [...primary, ...nonPortableDrafts(this.stream, text, offset + bodyStart - s, this.lineTMs)];
 		}
 		// Checked: the text is not kept while the frame is handed on.
 		body = undefined;
@@ -664,7 +739,15 @@ export class ProtocolFramer implements Framer {
 	// ---------------------------------------------------------------------------------------------
 	// Held lines: pretty-printed JSON (R1) and Content-Length header candidates (L6)
 
-	private hold(kind: number, buf: Buffer, s: number, e: number, hasLF: boolean, isCrlf: boolean, header: HeaderLine | undefined): void {
+	private hold(
+		kind: number,
+		buf: Buffer,
+		s: number,
+		e: number,
+		hasLF: boolean,
+		isCrlf: boolean,
+		header: HeaderLine | undefined,
+	): void {
 		if (this.heldKind === HELD_NONE) {
 			this.heldKind = kind;
 			this.heldBytes = 0;
@@ -678,7 +761,14 @@ export class ProtocolFramer implements Framer {
 			firstTMs: this.lineFirstTMs,
 			lastSeq: this.lineLastSeq,
 			tMs: this.lineTMs,
-			header: header === undefined ? undefined : {...header, nameStart: this.lineOffset + header.nameStart - s, firstEsc: header.firstEsc === -1 ? -1 : this.lineOffset + header.firstEsc - s},
+			header:
+				header === undefined
+					? undefined
+					: {
+							...header,
+							nameStart: this.lineOffset + header.nameStart - s,
+							firstEsc: header.firstEsc === -1 ? -1 : this.lineOffset + header.firstEsc - s,
+						},
 			isCrlf,
 		});
 		this.heldBytes += e - s;
@@ -765,11 +855,28 @@ export class ProtocolFramer implements Framer {
 		this.heldKind = HELD_NONE;
 		this.heldBytes = 0;
 		this.seenJson = true;
-		const saved = {lineOffset: this.lineOffset, lineFirstSeq: this.lineFirstSeq, lineFirstTMs: this.lineFirstTMs, lineLastSeq: this.lineLastSeq, lineTMs: this.lineTMs};
+		const saved = {
+			lineOffset: this.lineOffset,
+			lineFirstSeq: this.lineFirstSeq,
+			lineFirstTMs: this.lineFirstTMs,
+			lineLastSeq: this.lineLastSeq,
+			lineTMs: this.lineTMs,
+		};
 		this.setLine(firstLine.offset, firstLine.firstSeq, firstLine.firstTMs, lastLine.lastSeq, lastLine.tMs);
 		const offset = firstLine.offset;
 		const terminator: Terminator = lastLine.hasLF ? (lastLine.isCrlf ? 'crlf' : 'lf') : 'none';
-		const frame = this.makeFrame('newline', offset, whole.length, offset + bodyStart, contentEnd - bodyStart, terminator, lines.length, true, message, undefined);
+		const frame = this.makeFrame(
+			'newline',
+			offset,
+			whole.length,
+			offset + bodyStart,
+			contentEnd - bodyStart,
+			terminator,
+			lines.length,
+			true,
+			message,
+			undefined,
+		);
 		const firstContentEnd = firstLine.buf.length - (firstLine.isCrlf ? 2 : 1);
 		const findings = [
 			makeFinding('multiline-json', this.stream, offset, whole.length, lastLine.tMs, {
@@ -952,7 +1059,14 @@ export class ProtocolFramer implements Framer {
 	 * (0, 1 = LF, 2 = CR LF) terminator bytes. Returns the tail bytes after the body (to read again).
 	 * `lastSeq`/`tMs` of -1 mean: the chunk of the last body byte.
 	 */
-	private emitContentLength(bodyLength: number, trailing: number, bodyEnd: BodyEnd, lastSeq: number, tMs: number, isEof: boolean): Part[] {
+	private emitContentLength(
+		bodyLength: number,
+		trailing: number,
+		bodyEnd: BodyEnd,
+		lastSeq: number,
+		tMs: number,
+		isEof: boolean,
+	): Part[] {
 		const state = this.contentLength!;
 		const body: Part[] = [];
 		const rest: Part[] = [];
@@ -1007,7 +1121,13 @@ export class ProtocolFramer implements Framer {
 			this.seenJson = true;
 		}
 
-		const saved = {lineOffset: this.lineOffset, lineFirstSeq: this.lineFirstSeq, lineFirstTMs: this.lineFirstTMs, lineLastSeq: this.lineLastSeq, lineTMs: this.lineTMs};
+		const saved = {
+			lineOffset: this.lineOffset,
+			lineFirstSeq: this.lineFirstSeq,
+			lineFirstTMs: this.lineFirstTMs,
+			lineLastSeq: this.lineLastSeq,
+			lineTMs: this.lineTMs,
+		};
 		this.setLine(state.offset, firstLine.firstSeq, firstLine.firstTMs, endSeq, endTMs);
 		const frame = this.makeFrame(
 			'content-length',
@@ -1022,18 +1142,27 @@ export class ProtocolFramer implements Framer {
 			isJson ? undefined : whole.toString('utf8', 0, whole.length - trailing),
 		);
 		const findings = [
-			makeFinding('content-length-framing', this.stream, state.nameOffset, state.headerLength - (state.nameOffset - state.offset), endTMs, {
-				declaredLength: state.declaredLength,
-				bodyLength,
-				lengthMatches: state.declaredLength === bodyLength,
-				bodyEnd,
-				// The header lines ended; the body did not fully arrive: how many declared bytes never came.
-				...(bodyEnd === 'eof' && state.declaredLength !== null && state.declaredLength > bodyLength ? {missingBytes: state.declaredLength - bodyLength} : {}),
-				hasContentType: state.hasContentType,
-				lineEndings: state.lineEndings,
-				headers: state.headerNames,
-				clientError: state.clientError,
-			}),
+			makeFinding(
+				'content-length-framing',
+				this.stream,
+				state.nameOffset,
+				state.headerLength - (state.nameOffset - state.offset),
+				endTMs,
+				{
+					declaredLength: state.declaredLength,
+					bodyLength,
+					lengthMatches: state.declaredLength === bodyLength,
+					bodyEnd,
+					// The header lines ended; the body did not fully arrive: how many declared bytes never came.
+					...(bodyEnd === 'eof' && state.declaredLength !== null && state.declaredLength > bodyLength
+						? {missingBytes: state.declaredLength - bodyLength}
+						: {}),
+					hasContentType: state.hasContentType,
+					lineEndings: state.lineEndings,
+					headers: state.headerNames,
+					clientError: state.clientError,
+				},
+			),
 		];
 		const hasBom = firstLine.header?.hasBom === true;
 		addByteFindings(findings, {
@@ -1088,7 +1217,13 @@ export class ProtocolFramer implements Framer {
 		if (this.tailLength > 0) {
 			const first = this.tail[0]!;
 			const last = this.tail.at(-1)!;
-			const line = this.tail.length === 1 ? first.buf : Buffer.concat(this.tail.map((part) => part.buf), this.tailLength);
+			const line =
+				this.tail.length === 1
+					? first.buf
+					: Buffer.concat(
+							this.tail.map((part) => part.buf),
+							this.tailLength,
+						);
 			this.tail = [];
 			this.tailLength = 0;
 			this.setLine(this.cursor, first.seq, first.tMs, last.seq, tMs);
@@ -1127,7 +1262,8 @@ function messageShape(text: string): MessageShape {
 function describeShape(shape: MessageShape, awaited: string | undefined): string {
 	const id = shape.idToken === undefined ? '' : `, id ${shape.idToken}`;
 	if (awaited !== undefined) return `${shape.isError ? 'error reply' : 'reply'} to ${awaited}${id}`;
-	if (shape.method !== undefined) return shape.idToken === undefined ? `notification ${shape.method}` : `request ${shape.method}${id}`;
+	if (shape.method !== undefined)
+		return shape.idToken === undefined ? `notification ${shape.method}` : `request ${shape.method}${id}`;
 	if (shape.isError) return `error response${id}`;
 	if (shape.isResult) return `response${id}`;
 	return `a JSON-RPC message${id}`;

@@ -36,7 +36,8 @@ export function rawIdToken(text: string): string | undefined {
 					while (j < n && isSpace(text.charCodeAt(j))) j++;
 					if (text.charCodeAt(j) === 0x22) return undefined;
 					let k = j;
-					while (k < n && !isSpace(text.charCodeAt(k)) && text.charCodeAt(k) !== 0x2c && text.charCodeAt(k) !== 0x7d) k++;
+					while (k < n && !isSpace(text.charCodeAt(k)) && text.charCodeAt(k) !== 0x2c && text.charCodeAt(k) !== 0x7d)
+						k++;
 					return k > j ? text.slice(j, k) : undefined;
 				}
 			}

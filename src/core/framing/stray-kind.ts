@@ -115,7 +115,8 @@ const PROGRESS_PATTERNS: readonly RegExp[] = [
 ];
 
 /** ESC sequences (CSI, OSC, DCS/SOS/PM/APC, nF, Fp/Fe/Fs) for stripping before classification. */
-const ANSI_SEQUENCE = /\u001B(?:\[[0-?]*[ -/]*[@-~]?|\][^\u0007\u001B]*(?:\u0007|\u001B\\)?|[PX^_][^\u001B]*(?:\u001B\\)?|[ -/]*[0-~]?)/g;
+const ANSI_SEQUENCE =
+	/\u001B(?:\[[0-?]*[ -/]*[@-~]?|\][^\u0007\u001B]*(?:\u0007|\u001B\\)?|[PX^_][^\u001B]*(?:\u001B\\)?|[ -/]*[0-~]?)/g;
 
 /** Removes terminal escape sequences from decoded text (for classification only; never for display). */
 export function stripAnsiSequences(text: string): string {

@@ -27,7 +27,13 @@ export function describeJsonType(value: unknown): string {
 	return `a ${typeof value}`;
 }
 
-function problem(reason: JsonRpcProblemReason, rule: string, message: string, key?: string, severity?: 'warning'): JsonRpcProblem {
+function problem(
+	reason: JsonRpcProblemReason,
+	rule: string,
+	message: string,
+	key?: string,
+	severity?: 'warning',
+): JsonRpcProblem {
 	if (key === undefined) return severity ? {reason, message, rule, severity} : {reason, message, rule};
 	return severity ? {reason, message, rule, key, severity} : {reason, message, rule, key};
 }
@@ -45,40 +51,70 @@ function add(list: JsonRpcProblem[] | undefined, item: JsonRpcProblem): JsonRpcP
 function idProblem(id: unknown, severityForNull?: 'warning'): JsonRpcProblem | undefined {
 	if (typeof id === 'string') return undefined;
 	if (typeof id === 'number') {
-		if (!Number.isInteger(id)) return problem('id-fractional', 'J2', `id ${id} is not an integer; MCP ids are strings or integers`, 'id');
+		if (!Number.isInteger(id))
+			return problem('id-fractional', 'J2', `id ${id} is not an integer; MCP ids are strings or integers`, 'id');
 		if (!Number.isSafeInteger(id)) {
-			return problem('id-unsafe-integer', 'C1', `id ${id} is outside ±(2^53−1); the TS SDK rejects it and JSON parsers may round it`, 'id');
+			return problem(
+				'id-unsafe-integer',
+				'C1',
+				`id ${id} is outside ±(2^53−1); the TS SDK rejects it and JSON parsers may round it`,
+				'id',
+			);
 		}
 		return undefined;
 	}
 	if (id === null) {
 		return severityForNull
-			? problem('id-null', 'J5', 'error has id null; JSON-RPC allows it for an unreadable id, but MCP omits id instead and TS SDK clients drop the line', 'id', severityForNull)
+			? problem(
+					'id-null',
+					'J5',
+					'error has id null; JSON-RPC allows it for an unreadable id, but MCP omits id instead and TS SDK clients drop the line',
+					'id',
+					severityForNull,
+				)
 			: problem('id-null', 'J2', 'id is null; MCP requires a string or integer id', 'id');
 	}
-	if (typeof id === 'boolean') return problem('id-boolean', 'J2', `id is ${id}; MCP requires a string or integer id`, 'id');
+	if (typeof id === 'boolean')
+		return problem('id-boolean', 'J2', `id is ${id}; MCP requires a string or integer id`, 'id');
 	return problem('id-object', 'J2', `id is ${describeJsonType(id)}; MCP requires a string or integer id`, 'id');
 }
 
 /** Problems of a `params._meta` or `result._meta` member (C1: the TS SDK's `RequestMetaSchema`; R18). */
-function metaProblems(container: Record<string, unknown>, where: 'params' | 'result', list: JsonRpcProblem[] | undefined): JsonRpcProblem[] | undefined {
+function metaProblems(
+	container: Record<string, unknown>,
+	where: 'params' | 'result',
+	list: JsonRpcProblem[] | undefined,
+): JsonRpcProblem[] | undefined {
 	const meta = own(container, '_meta');
 	if (meta === undefined) return list;
 	if (!isPlainObject(meta)) {
-		return add(list, problem('meta-not-object', 'C1', `${where}._meta is ${describeJsonType(meta)}, not an object`, `${where}._meta`));
+		return add(
+			list,
+			problem('meta-not-object', 'C1', `${where}._meta is ${describeJsonType(meta)}, not an object`, `${where}._meta`),
+		);
 	}
 	const token = own(meta, 'progressToken');
 	if (token !== undefined && typeof token !== 'string' && !Number.isSafeInteger(token)) {
 		list = add(
 			list,
-			problem('progress-token-invalid', 'R18', `${where}._meta.progressToken is ${describeJsonType(token)}; it must be a string or integer`, `${where}._meta.progressToken`),
+			problem(
+				'progress-token-invalid',
+				'R18',
+				`${where}._meta.progressToken is ${describeJsonType(token)}; it must be a string or integer`,
+				`${where}._meta.progressToken`,
+			),
 		);
 	}
 	const task = own(meta, RELATED_TASK_META_KEY);
 	if (task !== undefined && !(isPlainObject(task) && typeof own(task, 'taskId') === 'string')) {
 		list = add(
 			list,
-			problem('related-task-invalid', 'C1', `${where}._meta["${RELATED_TASK_META_KEY}"] must be an object with a string taskId`, `${where}._meta.${RELATED_TASK_META_KEY}`),
+			problem(
+				'related-task-invalid',
+				'C1',
+				`${where}._meta["${RELATED_TASK_META_KEY}"] must be an object with a string taskId`,
+				`${where}._meta.${RELATED_TASK_META_KEY}`,
+			),
 		);
 	}
 	return list;
@@ -103,17 +139,49 @@ function isKnownKey(kind: MessageKind, key: string, extra: string | undefined): 
 
 function errorObjectProblems(error: unknown, list: JsonRpcProblem[] | undefined): JsonRpcProblem[] | undefined {
 	if (!isPlainObject(error)) {
-		return add(list, problem('error-not-object', 'J6', `error is ${describeJsonType(error)}, not an object with code and message`, 'error'));
+		return add(
+			list,
+			problem(
+				'error-not-object',
+				'J6',
+				`error is ${describeJsonType(error)}, not an object with code and message`,
+				'error',
+			),
+		);
 	}
 	const code = own(error, 'code');
 	if (typeof code !== 'number' || !Number.isInteger(code)) {
-		list = add(list, problem('error-code-not-integer', 'J6', `error.code is ${describeJsonType(code)}; it must be an integer`, 'error.code'));
+		list = add(
+			list,
+			problem(
+				'error-code-not-integer',
+				'J6',
+				`error.code is ${describeJsonType(code)}; it must be an integer`,
+				'error.code',
+			),
+		);
 	} else if (!Number.isSafeInteger(code)) {
-		list = add(list, problem('error-code-unsafe-integer', 'C1', `error.code ${code} is outside ±(2^53−1); the TS SDK rejects it`, 'error.code'));
+		list = add(
+			list,
+			problem(
+				'error-code-unsafe-integer',
+				'C1',
+				`error.code ${code} is outside ±(2^53−1); the TS SDK rejects it`,
+				'error.code',
+			),
+		);
 	}
 	const message = own(error, 'message');
 	if (typeof message !== 'string') {
-		list = add(list, problem('error-message-not-string', 'J6', `error.message is ${describeJsonType(message)}; it must be a string`, 'error.message'));
+		list = add(
+			list,
+			problem(
+				'error-message-not-string',
+				'J6',
+				`error.message is ${describeJsonType(message)}; it must be a string`,
+				'error.message',
+			),
+		);
 	}
 	return list;
 }
@@ -123,13 +191,28 @@ function classifyBatch(batch: readonly unknown[], options: ClassifyOptions): Cla
 		return {
 			kind: 'json',
 			hasId: false,
-			problems: [problem('batch', 'R6', `a JSON-RPC batch array (${batch.length} elements); MCP allows batches only in 2025-03-26 and no SDK client accepts them`)],
+			problems: [
+				problem(
+					'batch',
+					'R6',
+					`a JSON-RPC batch array (${batch.length} elements); MCP allows batches only in 2025-03-26 and no SDK client accepts them`,
+				),
+			],
 		};
 	}
 	const problems: JsonRpcProblem[] = [
-		problem('batch', 'R6', `a JSON-RPC batch array (${batch.length} elements): legal in 2025-03-26, but TS and Python SDK clients drop it`, undefined, 'warning'),
+		problem(
+			'batch',
+			'R6',
+			`a JSON-RPC batch array (${batch.length} elements): legal in 2025-03-26, but TS and Python SDK clients drop it`,
+			undefined,
+			'warning',
+		),
 	];
-	if (batch.length === 0) problems.push(problem('batch-empty', 'J8', 'an empty batch array; JSON-RPC answers it with a single Invalid Request error'));
+	if (batch.length === 0)
+		problems.push(
+			problem('batch-empty', 'J8', 'an empty batch array; JSON-RPC answers it with a single Invalid Request error'),
+		);
 	for (let index = 0; index < batch.length; index++) {
 		const element = batch[index];
 		const elementProblems = Array.isArray(element)
@@ -193,10 +276,16 @@ export function classifyMessage(message: unknown, options: ClassifyOptions): Cla
 
 	const jsonrpc = own(object, 'jsonrpc');
 	if (jsonrpc === undefined) {
-		problems = add(problems, problem('missing-jsonrpc', 'J1', 'no "jsonrpc" member; it must be exactly "2.0"', 'jsonrpc'));
+		problems = add(
+			problems,
+			problem('missing-jsonrpc', 'J1', 'no "jsonrpc" member; it must be exactly "2.0"', 'jsonrpc'),
+		);
 	} else if (jsonrpc !== '2.0') {
 		const shown = typeof jsonrpc === 'string' ? JSON.stringify(jsonrpc) : describeJsonType(jsonrpc);
-		problems = add(problems, problem('wrong-jsonrpc', 'J1', `"jsonrpc" is ${shown}; it must be exactly "2.0"`, 'jsonrpc'));
+		problems = add(
+			problems,
+			problem('wrong-jsonrpc', 'J1', `"jsonrpc" is ${shown}; it must be exactly "2.0"`, 'jsonrpc'),
+		);
 	}
 
 	const id = own(object, 'id');
@@ -211,14 +300,37 @@ export function classifyMessage(message: unknown, options: ClassifyOptions): Cla
 		kind = 'error';
 		if (result !== undefined) {
 			extraKey = 'result';
-			problems = add(problems, problem('result-and-error', 'J5', 'both "result" and "error"; a response carries exactly one of them', 'result'));
+			problems = add(
+				problems,
+				problem(
+					'result-and-error',
+					'J5',
+					'both "result" and "error"; a response carries exactly one of them',
+					'result',
+				),
+			);
 		}
 		if (isModern && options.direction === 'client-to-server') {
-			problems = add(problems, problem('client-response', 'R6', 'the client wrote a response; on 2026-07-28 stdio the client MUST NOT write responses'));
+			problems = add(
+				problems,
+				problem(
+					'client-response',
+					'R6',
+					'the client wrote a response; on 2026-07-28 stdio the client MUST NOT write responses',
+				),
+			);
 		}
 		if (!hasId) {
 			if (isKnownProtocolVersion(version) && version < ERROR_ID_OPTIONAL_SINCE) {
-				problems = add(problems, problem('error-without-id', 'J5', `error without "id"; ${version} requires it (it may be omitted only from 2025-11-25)`, 'id'));
+				problems = add(
+					problems,
+					problem(
+						'error-without-id',
+						'J5',
+						`error without "id"; ${version} requires it (it may be omitted only from 2025-11-25)`,
+						'id',
+					),
+				);
 			}
 		} else {
 			const item = idProblem(id, 'warning');
@@ -228,16 +340,34 @@ export function classifyMessage(message: unknown, options: ClassifyOptions): Cla
 	} else if (result !== undefined) {
 		kind = 'response';
 		if (isModern && options.direction === 'client-to-server') {
-			problems = add(problems, problem('client-response', 'R6', 'the client wrote a response; on 2026-07-28 stdio the client MUST NOT write responses'));
+			problems = add(
+				problems,
+				problem(
+					'client-response',
+					'R6',
+					'the client wrote a response; on 2026-07-28 stdio the client MUST NOT write responses',
+				),
+			);
 		}
 		if (!hasId) {
-			problems = add(problems, problem('missing-id', 'J5', 'a result without "id"; it cannot be matched to a request', 'id'));
+			problems = add(
+				problems,
+				problem('missing-id', 'J5', 'a result without "id"; it cannot be matched to a request', 'id'),
+			);
 		} else {
 			const item = idProblem(id);
 			if (item) problems = add(problems, item);
 		}
 		if (!isPlainObject(result)) {
-			problems = add(problems, problem('result-not-object', 'J5', `result is ${describeJsonType(result)}; MCP results are objects (use {} for an empty result)`, 'result'));
+			problems = add(
+				problems,
+				problem(
+					'result-not-object',
+					'J5',
+					`result is ${describeJsonType(result)}; MCP results are objects (use {} for an empty result)`,
+					'result',
+				),
+			);
 		} else {
 			problems = metaProblems(result, 'result', problems);
 			if (isModern) {
@@ -245,12 +375,24 @@ export function classifyMessage(message: unknown, options: ClassifyOptions): Cla
 				if (resultType === undefined) {
 					problems = add(
 						problems,
-						problem('missing-result-type', 'J5', 'a 2026-07-28 result without "resultType"; clients read it as "complete"', 'result.resultType', 'warning'),
+						problem(
+							'missing-result-type',
+							'J5',
+							'a 2026-07-28 result without "resultType"; clients read it as "complete"',
+							'result.resultType',
+							'warning',
+						),
 					);
 				} else if (resultType !== 'complete' && resultType !== 'input_required') {
 					problems = add(
 						problems,
-						problem('invalid-result-type', 'J5', `result.resultType is ${JSON.stringify(resultType)}; it must be "complete" or "input_required"`, 'result.resultType', 'warning'),
+						problem(
+							'invalid-result-type',
+							'J5',
+							`result.resultType is ${JSON.stringify(resultType)}; it must be "complete" or "input_required"`,
+							'result.resultType',
+							'warning',
+						),
 					);
 				}
 			}
@@ -259,10 +401,20 @@ export function classifyMessage(message: unknown, options: ClassifyOptions): Cla
 		const isNotificationName = typeof method === 'string' && method.startsWith('notifications/');
 		kind = hasId && !(id === null && isNotificationName) ? 'request' : 'notification';
 		if (typeof method !== 'string') {
-			problems = add(problems, problem('method-not-string', 'J2', `method is ${describeJsonType(method)}; it must be a string`, 'method'));
+			problems = add(
+				problems,
+				problem('method-not-string', 'J2', `method is ${describeJsonType(method)}; it must be a string`, 'method'),
+			);
 		}
 		if (kind === 'request' && isModern && options.direction === 'server-to-client') {
-			problems = add(problems, problem('server-request', 'R6', 'the server wrote a request; on 2026-07-28 stdio the server MUST NOT write requests to stdout'));
+			problems = add(
+				problems,
+				problem(
+					'server-request',
+					'R6',
+					'the server wrote a request; on 2026-07-28 stdio the server MUST NOT write requests to stdout',
+				),
+			);
 		}
 		if (hasId) {
 			if (kind === 'request') {
@@ -271,31 +423,64 @@ export function classifyMessage(message: unknown, options: ClassifyOptions): Cla
 			}
 			if (isNotificationName) {
 				extraKey = 'id';
-				problems = add(problems, problem('notification-with-id', 'J4', `notification ${String(method)} carries an "id"; notifications MUST NOT include one`, 'id'));
+				problems = add(
+					problems,
+					problem(
+						'notification-with-id',
+						'J4',
+						`notification ${String(method)} carries an "id"; notifications MUST NOT include one`,
+						'id',
+					),
+				);
 			}
 		}
 		const params = own(object, 'params');
 		if (params !== undefined) {
 			if (!isPlainObject(params)) {
-				problems = add(problems, problem('params-not-object', 'J2', `params is ${describeJsonType(params)}; MCP params are an object`, 'params'));
+				problems = add(
+					problems,
+					problem(
+						'params-not-object',
+						'J2',
+						`params is ${describeJsonType(params)}; MCP params are an object`,
+						'params',
+					),
+				);
 			} else {
 				problems = metaProblems(params, 'params', problems);
 			}
 		}
 	} else {
 		kind = 'json';
-		problems = add(problems, problem('no-method-or-result', 'R6', 'valid JSON with no "method", "result" or "error": not a JSON-RPC message'));
+		problems = add(
+			problems,
+			problem('no-method-or-result', 'R6', 'valid JSON with no "method", "result" or "error": not a JSON-RPC message'),
+		);
 	}
 
 	if (kind !== 'json') {
 		for (const key in object) {
 			if (!Object.hasOwn(object, key) || isKnownKey(kind, key, extraKey)) continue;
-			problems = add(problems, problem('unknown-key', 'C1', `unknown top-level key ${JSON.stringify(key)}; the TS SDK's strict schema drops the message`, key));
+			problems = add(
+				problems,
+				problem(
+					'unknown-key',
+					'C1',
+					`unknown top-level key ${JSON.stringify(key)}; the TS SDK's strict schema drops the message`,
+					key,
+				),
+			);
 		}
 	}
 
 	const idValue = typeof id === 'string' || typeof id === 'number' || id === null ? id : undefined;
-	const out: {kind: MessageKind; method?: string; id?: string | number | null; hasId: boolean; problems: readonly JsonRpcProblem[]} = {
+	const out: {
+		kind: MessageKind;
+		method?: string;
+		id?: string | number | null;
+		hasId: boolean;
+		problems: readonly JsonRpcProblem[];
+	} = {
 		kind,
 		hasId,
 		problems: problems ?? NO_PROBLEMS,
@@ -314,6 +499,11 @@ export function classifyMessage(message: unknown, options: ClassifyOptions): Cla
 export function withRawId(cls: Classification, rawId: string | undefined): Classification {
 	if (rawId === undefined || typeof cls.id !== 'number' || !Number.isInteger(cls.id)) return cls;
 	if (cls.kind === 'notification' || cls.kind === 'json') return cls;
-	const item = problem('id-not-integer', 'J2', `id is written ${rawId}, not as an integer; MCP ids are strings or integers, and strict clients reject the token`, 'id');
+	const item = problem(
+		'id-not-integer',
+		'J2',
+		`id is written ${rawId}, not as an integer; MCP ids are strings or integers, and strict clients reject the token`,
+		'id',
+	);
 	return {...cls, problems: [...cls.problems, item]};
 }

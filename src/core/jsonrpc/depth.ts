@@ -66,11 +66,18 @@ function deeper(value: unknown, budget: number): boolean {
  * JSON-RPC message). Evidence is the whole frame (`offset`, `byteLength` in bytes). The impact is what
  * was measured: the TS SDK reads it, the Python SDK logs and drops it; the rest is unknown.
  */
-export function nestingDraft(frame: {readonly stream: StreamName; readonly offset: number; readonly byteLength: number; readonly tMs: number}, frameIndex: number): FindingDraft {
+export function nestingDraft(
+	frame: {readonly stream: StreamName; readonly offset: number; readonly byteLength: number; readonly tMs: number},
+	frameIndex: number,
+): FindingDraft {
 	const impact: ClientImpact[] = [
 		{client: 'ts-sdk-v1', reaction: 'ok', note: "V8's JSON.parse and the SDK schema take any depth"},
 		{client: 'ts-sdk-v2', reaction: 'unknown', note: 'not established'},
-		{client: 'python-sdk', reaction: 'drop-log', note: `pydantic-core stops at ${MAX_JSON_DEPTH} levels ("recursion limit exceeded"); the line is logged and dropped`},
+		{
+			client: 'python-sdk',
+			reaction: 'drop-log',
+			note: `pydantic-core stops at ${MAX_JSON_DEPTH} levels ("recursion limit exceeded"); the line is logged and dropped`,
+		},
 		{client: 'vscode', reaction: 'unknown', note: 'not established'},
 		{client: 'rmcp', reaction: 'unknown', note: 'not established (serde_json stops at 128 levels by default)'},
 		{client: 'cursor', reaction: 'unknown', note: 'not established'},
@@ -83,6 +90,12 @@ export function nestingDraft(frame: {readonly stream: StreamName; readonly offse
 		frameIndex,
 		tMs: frame.tMs,
 		message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels: the Python SDK rejects it; mcp-wire shows the deeper levels as a placeholder (the bytes are all there)`,
-		detail: {reason: 'nesting', problem: `nested deeper than ${MAX_JSON_DEPTH} levels`, maxDepth: MAX_JSON_DEPTH, problems: ['nesting'], impact},
+		detail: {
+			reason: 'nesting',
+			problem: `nested deeper than ${MAX_JSON_DEPTH} levels`,
+			maxDepth: MAX_JSON_DEPTH,
+			problems: ['nesting'],
+			impact,
+		},
 	};
 }

@@ -5,7 +5,14 @@ import {installedSdkSchemas, type SdkSchemas} from './sdk-checks.js';
 import {pythonSdkVerdict} from './verdicts.js';
 
 /** The client families, in display order (docs/protocol.md "Client reactions" columns). */
-export const CLIENT_FAMILIES: readonly ClientFamily[] = ['ts-sdk-v1', 'ts-sdk-v2', 'python-sdk', 'vscode', 'rmcp', 'cursor'];
+export const CLIENT_FAMILIES: readonly ClientFamily[] = [
+	'ts-sdk-v1',
+	'ts-sdk-v2',
+	'python-sdk',
+	'vscode',
+	'rmcp',
+	'cursor',
+];
 
 /** docs/protocol.md "Client reactions" rows about valid JSON that is not valid JSON-RPC. */
 type Row =
@@ -33,7 +40,10 @@ const UNKNOWN: Cell = {reaction: 'unknown', note: 'not established (no source se
 const TABLE: Readonly<Record<Row, Readonly<Record<TableFamily, Cell>>>> = {
 	'not-jsonrpc': {
 		vscode: {reaction: 'skip', note: 'ignored: duck typing finds no method, result or error'},
-		rmcp: {reaction: 'drop-log', note: '≥2.1 rejects it and writes an Invalid Request error back (<1.7: transport closed)'},
+		rmcp: {
+			reaction: 'drop-log',
+			note: '≥2.1 rejects it and writes an Invalid Request error back (<1.7: transport closed)',
+		},
 		cursor: {reaction: 'drop-log', note: '2025 builds log the zod error and drop the line'},
 	},
 	'jsonrpc-version': {
@@ -73,7 +83,10 @@ const TABLE: Readonly<Record<Row, Readonly<Record<TableFamily, Cell>>>> = {
 	},
 	'id-token': {
 		vscode: {reaction: 'unknown', note: 'not established: never run against an id written 0.0'},
-		rmcp: {reaction: 'drop-log', note: 'serde_json rejects the token (`data did not match any variant of untagged enum JsonRpcMessage`, F38); the request gets no reply'},
+		rmcp: {
+			reaction: 'drop-log',
+			note: 'serde_json rejects the token (`data did not match any variant of untagged enum JsonRpcMessage`, F38); the request gets no reply',
+		},
 		cursor: UNKNOWN,
 	},
 	batch: {
@@ -84,7 +97,16 @@ const TABLE: Readonly<Record<Row, Readonly<Record<TableFamily, Cell>>>> = {
 };
 
 /** Worse reactions rank higher; `unknown` outranks only `ok`. */
-const RANK: Readonly<Record<Reaction, number>> = {ok: 0, unknown: 1, corrupt: 2, skip: 3, 'skip-log': 4, 'drop-log': 5, hang: 6, fatal: 7};
+const RANK: Readonly<Record<Reaction, number>> = {
+	ok: 0,
+	unknown: 1,
+	corrupt: 2,
+	skip: 3,
+	'skip-log': 4,
+	'drop-log': 5,
+	hang: 6,
+	fatal: 7,
+};
 
 function rowOf(item: JsonRpcProblem, isResponse: boolean, isError: boolean): Row | undefined {
 	switch (item.reason) {
@@ -156,7 +178,11 @@ function pythonAcceptedNote(problems: readonly JsonRpcProblem[], message: unknow
  * Input: `problems` from {@link classifyMessage} for `message` (the parsed JSON value); `schemas`, the
  * injected TS SDK checks (default: the installed ones; unloaded, the TS rows are `unknown`). Pure; never throws.
  */
-export function impactForProblems(problems: readonly JsonRpcProblem[], message: unknown, schemas: SdkSchemas = installedSdkSchemas()): ClientImpact[] {
+export function impactForProblems(
+	problems: readonly JsonRpcProblem[],
+	message: unknown,
+	schemas: SdkSchemas = installedSdkSchemas(),
+): ClientImpact[] {
 	const isError = isPlainObject(message) && own(message, 'error') !== undefined;
 	const isResponse = !isError && isPlainObject(message) && own(message, 'result') !== undefined;
 	const errorWithoutId = isError && isPlainObject(message) && own(message, 'id') === undefined;
@@ -165,7 +191,11 @@ export function impactForProblems(problems: readonly JsonRpcProblem[], message: 
 	let tsCell: Cell;
 	if (ts === undefined) tsCell = {reaction: 'unknown', note: 'not checked: the TS SDK schemas were not loaded'};
 	else if (!ts.accepted) tsCell = {reaction: 'drop-log', note: `dropped by JSONRPCMessageSchema, onerror: ${ts.issue}`};
-	else if (errorWithoutId) tsCell = {reaction: 'hang', note: 'accepted, but no request matches a missing id: onerror "unknown message ID"; the request waits for its timeout'};
+	else if (errorWithoutId)
+		tsCell = {
+			reaction: 'hang',
+			note: 'accepted, but no request matches a missing id: onerror "unknown message ID"; the request waits for its timeout',
+		};
 	else tsCell = {reaction: 'ok', note: 'accepted by JSONRPCMessageSchema'};
 
 	const python = pythonSdkVerdict(message);
@@ -178,7 +208,10 @@ export function impactForProblems(problems: readonly JsonRpcProblem[], message: 
 		};
 	} else if ((isResponse || isError) && problems.some((item) => item.reason === 'id-not-integer')) {
 		// Measured with mcp 2.3 (F38): the reply's id token `0.0` matches no request id.
-		pythonCell = {reaction: 'hang', note: 'the reply matches no request (its id is not read as the integer sent); the request times out'};
+		pythonCell = {
+			reaction: 'hang',
+			note: 'the reply matches no request (its id is not read as the integer sent); the request times out',
+		};
 	} else {
 		pythonCell = {reaction: 'ok', note: pythonAcceptedNote(problems, message)};
 	}
@@ -188,17 +221,23 @@ export function impactForProblems(problems: readonly JsonRpcProblem[], message: 
 	for (const item of problems) {
 		const row = rowOf(item, isResponse, isError);
 		if (row === undefined) {
-			for (const family of ['vscode', 'rmcp', 'cursor'] as const) byFamily[family].push({reaction: 'unknown', note: `not established for ${item.reason} (no §6 row)`});
+			for (const family of ['vscode', 'rmcp', 'cursor'] as const)
+				byFamily[family].push({reaction: 'unknown', note: `not established for ${item.reason} (no §6 row)`});
 		} else {
 			rows.add(row);
 		}
 	}
 	if (errorWithoutId) rows.add('error-without-id');
 	for (const row of ROW_ORDER) {
-		if (rows.has(row)) for (const family of ['vscode', 'rmcp', 'cursor'] as const) byFamily[family].push(TABLE[row][family]);
+		if (rows.has(row))
+			for (const family of ['vscode', 'rmcp', 'cursor'] as const) byFamily[family].push(TABLE[row][family]);
 	}
 
-	const impact = (client: ClientFamily, cell: Cell): ClientImpact => ({client, reaction: cell.reaction, note: cell.note});
+	const impact = (client: ClientFamily, cell: Cell): ClientImpact => ({
+		client,
+		reaction: cell.reaction,
+		note: cell.note,
+	});
 	return [
 		impact('ts-sdk-v1', tsCell),
 		impact('ts-sdk-v2', tsCell),

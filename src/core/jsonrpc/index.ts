@@ -8,7 +8,15 @@ export {checkInitializeError, checkInitializeResult, checkNegotiatedVersion} fro
 export type {InitializeErrorVerdict, VersionVerdict} from './lifecycle.js';
 export {CLIENT_FAMILIES, impactForProblems} from './impact.js';
 export {JSON_RPC_PROBLEM_REASONS} from './problem.js';
-export type {Classification, ClassifyOptions, Direction, JsonRpcProblem, JsonRpcProblemReason, MessageKind, SdkVerdict} from './problem.js';
+export type {
+	Classification,
+	ClassifyOptions,
+	Direction,
+	JsonRpcProblem,
+	JsonRpcProblemReason,
+	MessageKind,
+	SdkVerdict,
+} from './problem.js';
 export {pythonSdkVerdict} from './verdicts.js';
 export {SDK_SCHEMAS, tsSdkInitializeResult, tsSdkVerdict} from './sdk-schemas.js';
 export {installSdkSchemas, installedSdkSchemas, UNCHECKED_SDK_SCHEMAS, type SdkSchemas} from './sdk-checks.js';

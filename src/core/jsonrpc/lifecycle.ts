@@ -19,39 +19,100 @@ function problem(reason: JsonRpcProblemReason, message: string, key?: string, ru
  * schema pass is skipped). Output: problems (empty when valid); each maps to the finding `invalid-initialize`.
  * Whether the version itself is acceptable is {@link checkNegotiatedVersion}'s job. Never throws.
  */
-export function checkInitializeResult(result: unknown, offeredVersion: string, schemas: SdkSchemas = installedSdkSchemas()): JsonRpcProblem[] {
+export function checkInitializeResult(
+	result: unknown,
+	offeredVersion: string,
+	schemas: SdkSchemas = installedSdkSchemas(),
+): JsonRpcProblem[] {
 	if (!isPlainObject(result)) {
-		return [problem('initialize-result-not-object', `the initialize result is ${describeJsonType(result)}, not an object`, 'result')];
+		return [
+			problem(
+				'initialize-result-not-object',
+				`the initialize result is ${describeJsonType(result)}, not an object`,
+				'result',
+			),
+		];
 	}
 	const problems: JsonRpcProblem[] = [];
 	const version = own(result, 'protocolVersion');
 	if (version === undefined) {
-		problems.push(problem('missing-protocol-version', `no protocolVersion; the server must answer ${offeredVersion} or a version it supports`, 'result.protocolVersion'));
+		problems.push(
+			problem(
+				'missing-protocol-version',
+				`no protocolVersion; the server must answer ${offeredVersion} or a version it supports`,
+				'result.protocolVersion',
+			),
+		);
 	} else if (typeof version !== 'string') {
-		problems.push(problem('protocol-version-not-string', `protocolVersion is ${describeJsonType(version)}; it must be a version string such as ${offeredVersion}`, 'result.protocolVersion'));
+		problems.push(
+			problem(
+				'protocol-version-not-string',
+				`protocolVersion is ${describeJsonType(version)}; it must be a version string such as ${offeredVersion}`,
+				'result.protocolVersion',
+			),
+		);
 	}
 	const capabilities = own(result, 'capabilities');
 	if (capabilities === undefined) {
-		problems.push(problem('missing-capabilities', 'no capabilities; send {} when the server has none', 'result.capabilities'));
+		problems.push(
+			problem('missing-capabilities', 'no capabilities; send {} when the server has none', 'result.capabilities'),
+		);
 	} else if (!isPlainObject(capabilities)) {
-		problems.push(problem('capabilities-not-object', `capabilities is ${describeJsonType(capabilities)}, not an object`, 'result.capabilities'));
+		problems.push(
+			problem(
+				'capabilities-not-object',
+				`capabilities is ${describeJsonType(capabilities)}, not an object`,
+				'result.capabilities',
+			),
+		);
 	}
 	const serverInfo = own(result, 'serverInfo');
 	if (serverInfo === undefined) {
-		problems.push(problem('missing-server-info', 'no serverInfo; it must name the server: {"name": …, "version": …}', 'result.serverInfo'));
+		problems.push(
+			problem(
+				'missing-server-info',
+				'no serverInfo; it must name the server: {"name": …, "version": …}',
+				'result.serverInfo',
+			),
+		);
 	} else if (!isPlainObject(serverInfo)) {
-		problems.push(problem('server-info-not-object', `serverInfo is ${describeJsonType(serverInfo)}, not an object`, 'result.serverInfo'));
+		problems.push(
+			problem(
+				'server-info-not-object',
+				`serverInfo is ${describeJsonType(serverInfo)}, not an object`,
+				'result.serverInfo',
+			),
+		);
 	} else {
 		const name = own(serverInfo, 'name');
-		if (typeof name !== 'string') problems.push(problem('server-info-name-not-string', `serverInfo.name is ${describeJsonType(name)}; it must be a string`, 'result.serverInfo.name'));
+		if (typeof name !== 'string')
+			problems.push(
+				problem(
+					'server-info-name-not-string',
+					`serverInfo.name is ${describeJsonType(name)}; it must be a string`,
+					'result.serverInfo.name',
+				),
+			);
 		const serverVersion = own(serverInfo, 'version');
 		if (typeof serverVersion !== 'string') {
-			problems.push(problem('server-info-version-not-string', `serverInfo.version is ${describeJsonType(serverVersion)}; it must be a string`, 'result.serverInfo.version'));
+			problems.push(
+				problem(
+					'server-info-version-not-string',
+					`serverInfo.version is ${describeJsonType(serverVersion)}; it must be a string`,
+					'result.serverInfo.version',
+				),
+			);
 		}
 	}
 	const instructions = own(result, 'instructions');
 	if (instructions !== undefined && typeof instructions !== 'string') {
-		problems.push(problem('instructions-not-string', `instructions is ${describeJsonType(instructions)}; it must be a string`, 'result.instructions'));
+		problems.push(
+			problem(
+				'instructions-not-string',
+				`instructions is ${describeJsonType(instructions)}; it must be a string`,
+				'result.instructions',
+			),
+		);
 	}
 	if (problems.length > 0) return problems;
 
@@ -59,7 +120,14 @@ export function checkInitializeResult(result: unknown, offeredVersion: string, s
 	if (issue) {
 		const where = issue.path;
 		const text = where ? `${where}: ${issue.message}` : issue.message;
-		problems.push(problem('initialize-result-schema', `the TS SDK rejects the initialize result: ${text}`, where ? `result.${where}` : 'result', 'C1'));
+		problems.push(
+			problem(
+				'initialize-result-schema',
+				`the TS SDK rejects the initialize result: ${text}`,
+				where ? `result.${where}` : 'result',
+				'C1',
+			),
+		);
 	}
 	return problems;
 }
@@ -88,11 +156,19 @@ export interface VersionVerdict {
  */
 export function checkNegotiatedVersion(offered: string, answered: unknown): VersionVerdict | null {
 	if (typeof answered !== 'string') {
-		return {severity: 'error', reason: 'unknown-version', message: `protocolVersion is ${describeJsonType(answered)}, not a version string (offered ${offered})`};
+		return {
+			severity: 'error',
+			reason: 'unknown-version',
+			message: `protocolVersion is ${describeJsonType(answered)}, not a version string (offered ${offered})`,
+		};
 	}
 	if (answered === offered) {
 		if (!isKnownProtocolVersion(answered)) {
-			return {severity: 'warning', reason: 'echoed-unsupported', message: `echoed the offered version ${answered}, which is not a known MCP revision: the server claims support it cannot have`};
+			return {
+				severity: 'warning',
+				reason: 'echoed-unsupported',
+				message: `echoed the offered version ${answered}, which is not a known MCP revision: the server claims support it cannot have`,
+			};
 		}
 		if (answered === MODERN_VERSION) {
 			return {
@@ -104,7 +180,11 @@ export function checkNegotiatedVersion(offered: string, answered: unknown): Vers
 		return null;
 	}
 	if (!isKnownProtocolVersion(answered)) {
-		return {severity: 'error', reason: 'unknown-version', message: `answered ${JSON.stringify(answered)}, not a known MCP revision (offered ${offered}); TS and Python clients disconnect`};
+		return {
+			severity: 'error',
+			reason: 'unknown-version',
+			message: `answered ${JSON.stringify(answered)}, not a known MCP revision (offered ${offered}); TS and Python clients disconnect`,
+		};
 	}
 	if (answered === MODERN_VERSION) {
 		return {
@@ -121,7 +201,11 @@ export function checkNegotiatedVersion(offered: string, answered: unknown): Vers
 		};
 	}
 	if (answered === '2024-10-07') {
-		return {severity: 'warning', reason: 'not-offered-unsupported', message: `answered the TS SDK pre-release ${answered} (offered ${offered}); Python SDK clients disconnect`};
+		return {
+			severity: 'warning',
+			reason: 'not-offered-unsupported',
+			message: `answered the TS SDK pre-release ${answered} (offered ${offered}); Python SDK clients disconnect`,
+		};
 	}
 	return null;
 }
@@ -141,7 +225,8 @@ const DATE_VERSION = /\b\d{4}-\d{2}-\d{2}\b/g;
 
 function stringList(value: unknown): string[] | undefined {
 	if (typeof value === 'string') return [value];
-	if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')) return [...(value as string[])];
+	if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string'))
+		return [...(value as string[])];
 	return undefined;
 }
 
@@ -163,13 +248,16 @@ function stringList(value: unknown): string[] | undefined {
  */
 export function checkInitializeError(error: unknown, offeredVersion?: string): InitializeErrorVerdict | null {
 	let body = error;
-	if (isPlainObject(body) && own(body, 'code') === undefined && isPlainObject(own(body, 'error'))) body = own(body, 'error');
+	if (isPlainObject(body) && own(body, 'code') === undefined && isPlainObject(own(body, 'error')))
+		body = own(body, 'error');
 	if (!isPlainObject(body)) return null;
 	const code = own(body, 'code');
 	const text = own(body, 'message');
 	const message = typeof text === 'string' ? text : '';
 	const data = own(body, 'data');
-	const supported = isPlainObject(data) ? (stringList(own(data, 'supported')) ?? stringList(own(data, 'expected'))) : undefined;
+	const supported = isPlainObject(data)
+		? (stringList(own(data, 'supported')) ?? stringList(own(data, 'expected')))
+		: undefined;
 	if (code !== -32022 && supported === undefined && !VERSION_WORDS.test(message)) return null;
 
 	const named = new Set<string>(supported ?? []);

@@ -22,7 +22,11 @@ export interface SdkSchemas {
 	 * else the issues the SDK client rejects the whole result with, each its dotted `path` inside the result
 	 * ('' for the result itself) and the validator's `message`, in the validator's order (`invalid-result`).
 	 */
-	readonly result: (method: string, protocolVersion: string | undefined, result: unknown) => readonly SchemaIssue[] | undefined;
+	readonly result: (
+		method: string,
+		protocolVersion: string | undefined,
+		result: unknown,
+	) => readonly SchemaIssue[] | undefined;
 	/** False for {@link UNCHECKED_SDK_SCHEMAS}: the TS SDK's verdicts are then reported as not established. */
 	readonly loaded: boolean;
 }
@@ -34,7 +38,12 @@ export interface SchemaIssue {
 }
 
 /** No schemas loaded: nothing is checked, and the TS SDK client's reaction is reported as `unknown`. */
-export const UNCHECKED_SDK_SCHEMAS: SdkSchemas = Object.freeze({message: () => undefined, initializeResult: () => undefined, result: () => undefined, loaded: false});
+export const UNCHECKED_SDK_SCHEMAS: SdkSchemas = Object.freeze({
+	message: () => undefined,
+	initializeResult: () => undefined,
+	result: () => undefined,
+	loaded: false,
+});
 
 let installed: SdkSchemas = UNCHECKED_SDK_SCHEMAS;
 

@@ -21,7 +21,11 @@ interface Optionality {
  * One check after a type's own: `safeint` (`z.number().int()`), `gt`/`lt` with a bound and whether it is
  * inclusive (`.min()`, `.positive()`, …), `max` elements of an array, `refine` with a named predicate.
  */
-export type ShapeCheck = readonly ['safeint'] | readonly ['gt' | 'lt', number, boolean] | readonly ['max', number] | readonly ['refine', RefinementName];
+export type ShapeCheck =
+	| readonly ['safeint']
+	| readonly ['gt' | 'lt', number, boolean]
+	| readonly ['max', number]
+	| readonly ['refine', RefinementName];
 
 /** The refinements (`z.custom(fn)`, `.refine(fn)`) of the SDK that this check implements (see {@link PREDICATES}). */
 export type RefinementName = 'object-or-function' | 'base64';
@@ -50,7 +54,11 @@ export type ShapeNode = Optionality &
 		| {readonly t: 'array'; readonly element: number; readonly checks?: readonly ShapeCheck[]}
 		| {readonly t: 'record'; readonly value: number}
 		| {readonly t: 'union'; readonly options: readonly number[]}
-		| {readonly t: 'object'; readonly shape: Readonly<Record<string, number>>; readonly catchall: 'strip' | 'strict' | number}
+		| {
+				readonly t: 'object';
+				readonly shape: Readonly<Record<string, number>>;
+				readonly catchall: 'strip' | 'strict' | number;
+		  }
 		| {readonly t: 'opaque'; readonly why: string}
 	);
 
@@ -87,7 +95,8 @@ const PREDICATES: Readonly<Record<RefinementName, (value: unknown) => boolean>> 
 };
 
 /** zod's `util.isObject`: an object, not null, not an array. */
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** zod's `util.isPlainObject` (what `z.record` requires), rule for rule. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -186,7 +195,11 @@ export class ShapeChecker {
 	}
 
 	/** $ZodObject: each shape key (zod's handlePropertyResult), then the other keys by the catchall. */
-	private object(shape: Readonly<Record<string, number>>, catchall: 'strip' | 'strict' | number, value: unknown): boolean {
+	private object(
+		shape: Readonly<Record<string, number>>,
+		catchall: 'strip' | 'strict' | number,
+		value: unknown,
+	): boolean {
 		if (!isObject(value)) return false;
 		for (const key in shape) {
 			const id = shape[key]!;
@@ -259,7 +272,11 @@ export interface FastSdkSchemas extends SdkSchemas {
  * full checks' verdicts (test/core/jsonrpc/sdk-fast.test.ts). `full` may throw (its module missing): the
  * error reaches the caller of the check.
  */
-export function fastSdkSchemas(full: () => SdkSchemas, shapes: readonly ShapeNode[] = SDK_SHAPES, roots: ShapeRoots = SDK_SHAPE_ROOTS): FastSdkSchemas {
+export function fastSdkSchemas(
+	full: () => SdkSchemas,
+	shapes: readonly ShapeNode[] = SDK_SHAPES,
+	roots: ShapeRoots = SDK_SHAPE_ROOTS,
+): FastSdkSchemas {
 	const checker = new ShapeChecker(shapes);
 	let loaded: SdkSchemas | undefined;
 	let fullChecks = 0;
@@ -269,11 +286,22 @@ export function fastSdkSchemas(full: () => SdkSchemas, shapes: readonly ShapeNod
 		return loaded;
 	};
 	return {
-		message: (message: unknown): SdkVerdict | undefined => (checker.accepts(roots.message, message) ? ACCEPTED : fallback().message(message)),
-		initializeResult: (result: unknown) => (checker.accepts(roots.initializeResult, result) ? undefined : fallback().initializeResult(result)),
-		result: (method: string, protocolVersion: string | undefined, result: unknown): readonly SchemaIssue[] | undefined => {
+		message: (message: unknown): SdkVerdict | undefined =>
+			checker.accepts(roots.message, message) ? ACCEPTED : fallback().message(message),
+		initializeResult: (result: unknown) =>
+			checker.accepts(roots.initializeResult, result) ? undefined : fallback().initializeResult(result),
+		result: (
+			method: string,
+			protocolVersion: string | undefined,
+			result: unknown,
+		): readonly SchemaIssue[] | undefined => {
 			const root = RESULT_ROOTS[method];
-			if (root === undefined || protocolVersion === undefined || !SDK_SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) return undefined;
+			if (
+				root === undefined ||
+				protocolVersion === undefined ||
+				!SDK_SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)
+			)
+				return undefined;
 			return checker.accepts(roots[root], result) ? undefined : fallback().result(method, protocolVersion, result);
 		},
 		loaded: true,

@@ -78,7 +78,9 @@ function describeIssues(issues: readonly ZodIssueLike[], preferred: number, base
 	const path = [...basePath, ...first.path];
 	const branches = first.errors;
 	if (first.code === 'invalid_union' && branches !== undefined && branches.length > 0) {
-		const typeOnly = branches.every((branch) => branch.length === 1 && branch[0]?.code === 'invalid_type' && branch[0].path.length === 0);
+		const typeOnly = branches.every(
+			(branch) => branch.length === 1 && branch[0]?.code === 'invalid_type' && branch[0].path.length === 0,
+		);
 		if (typeOnly) {
 			const expected = [...new Set(branches.map((branch) => branch[0]?.expected ?? '?'))].join(' | ');
 			const received = /received (\S+)/.exec(branches[0]?.[0]?.message ?? '')?.[1];
@@ -111,7 +113,6 @@ export function tsSdkVerdict(message: unknown): SdkVerdict {
 	return {accepted: false, issue: shorten(describeIssues(issues, intendedBranch(message), []))};
 }
 
-
 /** The TS SDK's `InitializeResultSchema` (1.32.2): undefined when accepted, else its first issue. Never throws. */
 export function tsSdkInitializeResult(result: unknown): {readonly path: string; readonly message: string} | undefined {
 	const parsed = InitializeResultSchema.safeParse(result, parseOptions());
@@ -125,7 +126,17 @@ export function tsSdkInitializeResult(result: unknown): {readonly path: string; 
  * each method it sends: `listTools` → `ListToolsResultSchema`, `ping` → `EmptyResultSchema` (strict), ….
  * `Protocol.request` runs `safeParse(resultSchema, response.result)` and rejects the call with the ZodError.
  */
-const RESULT_SCHEMAS: Readonly<Record<string, {safeParse(value: unknown, params?: {readonly jitless?: boolean}): {success: boolean; error?: {issues: readonly {path: readonly PropertyKey[]; message: string}[]}}}>> = {
+const RESULT_SCHEMAS: Readonly<
+	Record<
+		string,
+		{
+			safeParse(
+				value: unknown,
+				params?: {readonly jitless?: boolean},
+			): {success: boolean; error?: {issues: readonly {path: readonly PropertyKey[]; message: string}[]}};
+		}
+	>
+> = {
 	ping: EmptyResultSchema,
 	'tools/list': ListToolsResultSchema,
 	'tools/call': CallToolResultSchema,
@@ -150,15 +161,27 @@ const MAX_RESULT_ISSUES = 5;
  * (2026-07-28) revision, or no negotiated revision: not checked (undefined). The issues are zod's top-level
  * ones, as the SDK client's ZodError lists them (a union is not opened: its message is zod's). Never throws.
  */
-export function tsSdkResult(method: string, protocolVersion: string | undefined, result: unknown): readonly SchemaIssue[] | undefined {
+export function tsSdkResult(
+	method: string,
+	protocolVersion: string | undefined,
+	result: unknown,
+): readonly SchemaIssue[] | undefined {
 	const schema = RESULT_SCHEMAS[method];
-	if (schema === undefined || protocolVersion === undefined || !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) return undefined;
+	if (schema === undefined || protocolVersion === undefined || !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion))
+		return undefined;
 	const parsed = schema.safeParse(result, parseOptions());
 	if (parsed.success || !parsed.error) return undefined;
-	return parsed.error.issues.slice(0, MAX_RESULT_ISSUES).map((issue) => ({path: issue.path.map(String).join('.'), message: shorten(issue.message)}));
+	return parsed.error.issues
+		.slice(0, MAX_RESULT_ISSUES)
+		.map((issue) => ({path: issue.path.map(String).join('.'), message: shorten(issue.message)}));
 }
 
 /** The real TS SDK checks, to inject into a Session (`SessionOptions.schemas`). */
-export const SDK_SCHEMAS: SdkSchemas = Object.freeze({message: tsSdkVerdict, initializeResult: tsSdkInitializeResult, result: tsSdkResult, loaded: true});
+export const SDK_SCHEMAS: SdkSchemas = Object.freeze({
+	message: tsSdkVerdict,
+	initializeResult: tsSdkInitializeResult,
+	result: tsSdkResult,
+	loaded: true,
+});
 
 installSdkSchemas(SDK_SCHEMAS);

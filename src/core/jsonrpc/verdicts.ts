@@ -66,7 +66,8 @@ export function pythonSdkVerdict(message: unknown): SdkVerdict {
 	if (error !== undefined) {
 		const code = isPlainObject(error) ? own(error, 'code') : undefined;
 		const text = isPlainObject(error) ? own(error, 'message') : undefined;
-		if (isPythonErrorId(id) && isPlainObject(error) && isPythonLaxInt(code) && typeof text === 'string') return ACCEPTED;
+		if (isPythonErrorId(id) && isPlainObject(error) && isPythonLaxInt(code) && typeof text === 'string')
+			return ACCEPTED;
 		if (id === undefined) return reject('id: Field required');
 		if (!isPythonErrorId(id)) return reject('id: Input should be a valid string or integer');
 		if (!isPlainObject(error)) return reject('error: Input should be a valid dictionary');

@@ -8,7 +8,14 @@
  * SDK's pre-release (`SUPPORTED_PROTOCOL_VERSIONS` in `@modelcontextprotocol/sdk` 1.x), the rest are the
  * published revisions (R11). `2026-07-28` is the first "modern era" revision (no `initialize`, R19).
  */
-export const KNOWN_PROTOCOL_VERSIONS = ['2024-10-07', '2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'] as const;
+export const KNOWN_PROTOCOL_VERSIONS = [
+	'2024-10-07',
+	'2024-11-05',
+	'2025-03-26',
+	'2025-06-18',
+	'2025-11-25',
+	'2026-07-28',
+] as const;
 
 /** A protocol version string from {@link KNOWN_PROTOCOL_VERSIONS}. */
 export type KnownProtocolVersion = (typeof KNOWN_PROTOCOL_VERSIONS)[number];

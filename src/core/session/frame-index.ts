@@ -1,5 +1,15 @@
 import {Buffer} from 'node:buffer';
-import type {Chunk, Finding, Frame, FrameKind, Framing, JsonRpcId, SessionSnapshot, StreamName, Terminator} from '../types.js';
+import type {
+	Chunk,
+	Finding,
+	Frame,
+	FrameKind,
+	Framing,
+	JsonRpcId,
+	SessionSnapshot,
+	StreamName,
+	Terminator,
+} from '../types.js';
 import {cutNesting, nestsDeeperThan} from '../jsonrpc/depth.js';
 import type {Session} from './session.js';
 
@@ -431,7 +441,11 @@ interface FrameState {
  */
 export class FrameIndex {
 	private count = 0;
-	private readonly chunks: Record<StreamName, ChunkTable> = {stdin: new ChunkTable(), stdout: new ChunkTable(), stderr: new ChunkTable()};
+	private readonly chunks: Record<StreamName, ChunkTable> = {
+		stdin: new ChunkTable(),
+		stdout: new ChunkTable(),
+		stderr: new ChunkTable(),
+	};
 	private readonly stream = u8();
 	private readonly log = new ByteLog();
 	private readonly checkPosition = f64();
@@ -496,7 +510,8 @@ export class FrameIndex {
 		let idTag: number;
 		if (id === undefined) idTag = ID_NONE;
 		else if (id === null) idTag = ID_NULL;
-		else if (typeof id === 'number') idTag = Number.isInteger(id) && Math.abs(id) <= 2 ** 52 && !Object.is(id, -0) ? ID_INT : ID_FLOAT;
+		else if (typeof id === 'number')
+			idTag = Number.isInteger(id) && Math.abs(id) <= 2 ** 52 && !Object.is(id, -0) ? ID_INT : ID_FLOAT;
 		else if (isBig) {
 			idTag = ID_KEPT;
 			(extra ??= {}).id = id;
@@ -517,13 +532,35 @@ export class FrameIndex {
 			answersMethod = this.strings.idOf(answers.method);
 			if (answersMethod === -2) (extra ??= {}).answersMethod = answers.method;
 			const request = answers.requestIndex;
-			isLatencyDerived = Number.isInteger(request) && request >= 0 && request < i && i - request < RECENT_FRAMES && Object.is(frame.tMs - this.recentTMs[request % RECENT_FRAMES]!, answers.latencyMs);
+			isLatencyDerived =
+				Number.isInteger(request) &&
+				request >= 0 &&
+				request < i &&
+				i - request < RECENT_FRAMES &&
+				Object.is(frame.tMs - this.recentTMs[request % RECENT_FRAMES]!, answers.latencyMs);
 		}
 
 		if (extra) this.extras.set(i, extra);
-		log.byte(stream | (KINDS.indexOf(frame.kind) << 2) | (FRAMINGS.indexOf(frame.framing) << 5) | (TERMINATORS.indexOf(frame.terminator) << 6));
-		log.byte(idTag | (follows ? F_OFFSET_FOLLOWS : 0) | (isTChunk ? F_T_CHUNK : 0) | (isFirstTSame ? F_FIRST_T_SAME : 0) | (isFirstTChunk ? F_FIRST_T_CHUNK : 0) | (answers ? F_ANSWERS : 0));
-		log.byte((isLatencyDerived ? G_LATENCY_DERIVED : 0) | (frame.firstSeq === frame.lastSeq ? G_ONE_CHUNK : 0) | (frame.lineCount === 1 ? G_ONE_LINE : 0) | (method === -1 ? G_NO_METHOD : 0));
+		log.byte(
+			stream |
+				(KINDS.indexOf(frame.kind) << 2) |
+				(FRAMINGS.indexOf(frame.framing) << 5) |
+				(TERMINATORS.indexOf(frame.terminator) << 6),
+		);
+		log.byte(
+			idTag |
+				(follows ? F_OFFSET_FOLLOWS : 0) |
+				(isTChunk ? F_T_CHUNK : 0) |
+				(isFirstTSame ? F_FIRST_T_SAME : 0) |
+				(isFirstTChunk ? F_FIRST_T_CHUNK : 0) |
+				(answers ? F_ANSWERS : 0),
+		);
+		log.byte(
+			(isLatencyDerived ? G_LATENCY_DERIVED : 0) |
+				(frame.firstSeq === frame.lastSeq ? G_ONE_CHUNK : 0) |
+				(frame.lineCount === 1 ? G_ONE_LINE : 0) |
+				(method === -1 ? G_NO_METHOD : 0),
+		);
 		log.uint(frame.byteLength);
 		if (!follows) log.uint(frame.offset);
 		const bodyDelta = frame.bodyOffset - frame.offset;
@@ -562,7 +599,10 @@ export class FrameIndex {
 			const c = i >>> EVERY_BITS;
 			k = c << EVERY_BITS;
 			reader = this.log.reader(this.checkPosition.get(c));
-			state = {ends: [this.checkEnds[0].get(c), this.checkEnds[1].get(c), this.checkEnds[2].get(c)], lastSeq: this.checkSeq.get(c)};
+			state = {
+				ends: [this.checkEnds[0].get(c), this.checkEnds[1].get(c), this.checkEnds[2].get(c)],
+				lastSeq: this.checkSeq.get(c),
+			};
 		}
 
 		for (;;) {
@@ -594,7 +634,14 @@ export class FrameIndex {
 		const lastSeq = b2 & G_ONE_CHUNK ? firstSeq : firstSeq + reader.uint();
 		const chunks = this.chunks[STREAMS[stream]!];
 		const tMs = b1 & F_T_CHUNK ? (withTimes ? chunks.timeOf(lastSeq)! : Number.NaN) : reader.float();
-		const firstTMs = b1 & F_FIRST_T_SAME ? tMs : b1 & F_FIRST_T_CHUNK ? (withTimes ? chunks.timeOf(firstSeq)! : Number.NaN) : reader.float();
+		const firstTMs =
+			b1 & F_FIRST_T_SAME
+				? tMs
+				: b1 & F_FIRST_T_CHUNK
+					? withTimes
+						? chunks.timeOf(firstSeq)!
+						: Number.NaN
+					: reader.float();
 		const method = b2 & G_NO_METHOD ? -1 : reader.uint() - 2;
 		let answersMethod = -1;
 		let answersRequest = -1;
@@ -638,7 +685,8 @@ export class FrameIndex {
 	/** Note a finding: the frame it points at is kept whole when it is the last one added and not big. */
 	addFinding(finding: Finding): void {
 		const last = this.last;
-		if (last !== undefined && finding.frameIndex === last.index && last.bodyLength <= BIG_BODY_BYTES) this.kept.set(last.index, last);
+		if (last !== undefined && finding.frameIndex === last.index && last.bodyLength <= BIG_BODY_BYTES)
+			this.kept.set(last.index, last);
 	}
 
 	/** The stream of frame `index` (from its column). */
@@ -694,7 +742,11 @@ export class FrameIndex {
 		let answers: Frame['answers'];
 		if (f.answersMethod !== -1) {
 			const latencyMs = f.isLatencyDerived ? f.tMs - this.fields(f.answersRequest).tMs : f.latency;
-			answers = {method: this.strings.value(f.answersMethod) ?? extra?.answersMethod ?? '', requestIndex: f.answersRequest, latencyMs};
+			answers = {
+				method: this.strings.value(f.answersMethod) ?? extra?.answersMethod ?? '',
+				requestIndex: f.answersRequest,
+				latencyMs,
+			};
 		}
 
 		const frame: Frame = {
@@ -745,7 +797,8 @@ export class FrameIndex {
 		};
 		const body = (stream: StreamName, offset: number, bodyLength: number): Uint8Array => {
 			const block = blocks[stream];
-			if (offset >= block.offset && offset + bodyLength <= block.offset + block.bytes.length) return block.bytes.subarray(offset - block.offset, offset - block.offset + bodyLength);
+			if (offset >= block.offset && offset + bodyLength <= block.offset + block.bytes.length)
+				return block.bytes.subarray(offset - block.offset, offset - block.offset + bodyLength);
 			if (bodyLength > SEARCH_BLOCK_BYTES) return this.bytes(stream, offset, bodyLength);
 			const end = this.chunks[stream].end;
 			block.offset = offset;
@@ -762,7 +815,12 @@ export class FrameIndex {
 		let message: {value: unknown} | undefined;
 		const fromMessage = (key: 'id' | 'method'): unknown => {
 			const kind = KINDS[f.kind]!;
-			message ??= {value: kind === 'text' || kind === 'blank' ? undefined : parseBody(body(STREAMS[f.stream]!, f.offset + f.bodyDelta, f.bodyLength))};
+			message ??= {
+				value:
+					kind === 'text' || kind === 'blank'
+						? undefined
+						: parseBody(body(STREAMS[f.stream]!, f.offset + f.bodyDelta, f.bodyLength)),
+			};
 			return (message.value as Record<string, unknown> | undefined)?.[key];
 		};
 
@@ -821,9 +879,11 @@ export class FrameIndex {
 		const wanted = Math.max(0, Math.min(length, end - offset));
 		if (wanted === 0) return new Uint8Array(0);
 		const kept = this.lastRead;
-		if (kept !== undefined && kept.stream === stream && kept.offset === offset && kept.length === wanted) return kept.bytes;
+		if (kept !== undefined && kept.stream === stream && kept.offset === offset && kept.length === wanted)
+			return kept.bytes;
 		const bytes = this.read(stream, offset, wanted);
-		this.lastRead = bytes.length === wanted && wanted <= LAST_READ_BYTES ? {stream, offset, length: wanted, bytes} : undefined;
+		this.lastRead =
+			bytes.length === wanted && wanted <= LAST_READ_BYTES ? {stream, offset, length: wanted, bytes} : undefined;
 		return bytes;
 	}
 
@@ -958,12 +1018,19 @@ export class IndexedSession implements TableStore {
 	/** The current snapshot (the same object until the session changes). */
 	getSnapshot(): TableSnapshot {
 		const base = this.session.getSnapshot();
-		if (this.snapshot && base === this.sessionSnapshot && this.frameCount === this.index.length && this.findingCount === this.findings.length) return this.snapshot;
+		if (
+			this.snapshot &&
+			base === this.sessionSnapshot &&
+			this.frameCount === this.index.length &&
+			this.findingCount === this.findings.length
+		)
+			return this.snapshot;
 		this.sessionSnapshot = base;
 		const index = this.index;
 		const length = index.length;
 		this.frameCount = length;
-		const findings = this.findingCount === this.findings.length && this.snapshot ? this.snapshot.findings : this.findings.slice();
+		const findings =
+			this.findingCount === this.findings.length && this.snapshot ? this.snapshot.findings : this.findings.slice();
 		this.findingCount = this.findings.length;
 		const frames: FrameTable = {
 			length,

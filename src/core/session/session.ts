@@ -72,7 +72,6 @@ interface Outstanding {
 
 const opposite = (stream: StreamName): StreamName => (stream === 'stdin' ? 'stdout' : 'stdin');
 
-
 /**
  * The pure heart of mcp-wire: feed it the bytes that crossed a stdio transport (live or from a capture)
  * plus process marks, and it frames each stream, classifies JSON-RPC messages, correlates requests with
@@ -104,15 +103,26 @@ export class Session implements SessionStore {
 	private readonly marks: Mark[] = [];
 	private readonly listeners = new Set<(event: SessionEvent) => void>();
 	private readonly storeListeners = new Set<() => void>();
-	private readonly outstanding: Record<StreamName, Map<string, Outstanding>> = {stdin: new Map(), stdout: new Map(), stderr: new Map()};
+	private readonly outstanding: Record<StreamName, Map<string, Outstanding>> = {
+		stdin: new Map(),
+		stdout: new Map(),
+		stderr: new Map(),
+	};
 	/** Answered request ids per requesting stream → the answer's frame index and the chunk that completed it. */
-	private readonly answered: Record<StreamName, BoundedMap<string, {index: number; lastSeq: number; body: BodyPrint | undefined}>> = {
+	private readonly answered: Record<
+		StreamName,
+		BoundedMap<string, {index: number; lastSeq: number; body: BodyPrint | undefined}>
+	> = {
 		stdin: new BoundedMap(ANSWERED_IDS_KEPT),
 		stdout: new BoundedMap(ANSWERED_IDS_KEPT),
 		stderr: new BoundedMap(ANSWERED_IDS_KEPT),
 	};
 	/** Per requester stream: the last notification it sent that no id-less response has claimed yet (J4). */
-	private readonly unclaimedNotification: Record<StreamName, Frame | undefined> = {stdin: undefined, stdout: undefined, stderr: undefined};
+	private readonly unclaimedNotification: Record<StreamName, Frame | undefined> = {
+		stdin: undefined,
+		stdout: undefined,
+		stderr: undefined,
+	};
 	private readonly severityCounts = new Map<FindingCode, {severity: Severity; count: number}>();
 	private readonly bySeverity: Record<Severity, number> = {error: 0, warning: 0, info: 0};
 	private seq = 0;
@@ -158,11 +168,18 @@ export class Session implements SessionStore {
 		this.retain = options.retain ?? true;
 		this.schemas = options.schemas ?? installedSdkSchemas();
 		this.runtime = runtimeOf(meta.command);
-		this.framers = {stdin: createFramer('stdin', this.framerOptions('stdin')), stdout: createFramer('stdout', this.framerOptions('stdout')), stderr: createFramer('stderr', this.framerOptions('stderr'))};
+		this.framers = {
+			stdin: createFramer('stdin', this.framerOptions('stdin')),
+			stdout: createFramer('stdout', this.framerOptions('stdout')),
+			stderr: createFramer('stderr', this.framerOptions('stderr')),
+		};
 		const facts = this.facts();
 		const report = (draft: FindingDraft): void => this.report(draft);
 		// The passive detectors first: their end-of-session drafts come before the rules' (as when they ran over the kept frames).
-		this.rules = [createPassiveListeners(report), ...RULES.map((rule) => rule.create({report, facts, schemas: this.schemas}))];
+		this.rules = [
+			createPassiveListeners(report),
+			...RULES.map((rule) => rule.create({report, facts, schemas: this.schemas})),
+		];
 	}
 
 	/** The read-only view of this session's derived state that rule modules get (rule.ts). */
@@ -250,7 +267,10 @@ export class Session implements SessionStore {
 			// Bytes not in the capture: offsets stay true, the cut frame is dropped unframed (gaps.ts).
 			this.totals[mark.stream].bytes += mark.length;
 			this.gaps.gap(mark.stream, mark.length);
-			this.framers[mark.stream] = createFramer(mark.stream, {...this.framerOptions(mark.stream), startOffset: this.totals[mark.stream].bytes});
+			this.framers[mark.stream] = createFramer(mark.stream, {
+				...this.framerOptions(mark.stream),
+				startOffset: this.totals[mark.stream].bytes,
+			});
 		}
 		this.marks.push(mark);
 		this.lastTMs = Math.max(this.lastTMs, mark.tMs);
@@ -309,7 +329,10 @@ export class Session implements SessionStore {
 				byteLength: 0,
 				tMs: info.tMs,
 				severity: last.signal === 'SIGKILL' ? 'error' : 'warning',
-				detail: {signal: last.signal, afterStdinClosedMs: this.stdinClosedAt === undefined ? null : info.tMs - this.stdinClosedAt},
+				detail: {
+					signal: last.signal,
+					afterStdinClosedMs: this.stdinClosedAt === undefined ? null : info.tMs - this.stdinClosedAt,
+				},
 			});
 		}
 	}
@@ -345,7 +368,10 @@ export class Session implements SessionStore {
 	 *   a tap still running): findings that need the end of the session (unanswered-request) are not derived;
 	 *   `stalls`: the capture's end record's waits (a replayed tap capture), carried into the summary
 	 */
-	finish(tMs: number, options: {readonly isComplete?: boolean; readonly stalls?: Summary['stalls'] | undefined} = {}): Summary {
+	finish(
+		tMs: number,
+		options: {readonly isComplete?: boolean; readonly stalls?: Summary['stalls'] | undefined} = {},
+	): Summary {
 		if (this.isFinished && this.summary) return this.summary;
 		this.lastTMs = Math.max(this.lastTMs, tMs);
 		for (const stream of STREAMS) this.endFramer(stream, this.lastTMs);
@@ -364,7 +390,11 @@ export class Session implements SessionStore {
 		const frames = this.frames.slice();
 		const findings = this.findings.slice();
 		const marks = this.marks.slice();
-		const chunks = {stdin: this.chunks.stdin.slice(), stdout: this.chunks.stdout.slice(), stderr: this.chunks.stderr.slice()};
+		const chunks = {
+			stdin: this.chunks.stdin.slice(),
+			stdout: this.chunks.stdout.slice(),
+			stderr: this.chunks.stderr.slice(),
+		};
 		const totals = {stdin: {...this.totals.stdin}, stdout: {...this.totals.stdout}, stderr: {...this.totals.stderr}};
 		const summary = this.summary ?? this.buildSummary();
 		const exit = this.exitInfo;
@@ -380,7 +410,12 @@ export class Session implements SessionStore {
 			bytes: (stream, offset, length) => sliceChunks(chunks[stream], offset, length),
 			streamLength: (stream) => totals[stream].bytes,
 			chunksOf: (frame) => chunksInRange(chunks[frame.stream], frame.offset, frame.offset + frame.byteLength),
-			stderrTail: this.retain ? (maxLines) => tailOf(frames, maxLines) : ((lines) => (maxLines: number) => lines.slice(-maxLines))(this.stderrLines.slice()),
+			stderrTail: this.retain
+				? (maxLines) => tailOf(frames, maxLines)
+				: (
+						(lines) => (maxLines: number) =>
+							lines.slice(-maxLines)
+					)(this.stderrLines.slice()),
 		};
 		this.snapshot = snapshot;
 		return snapshot;
@@ -415,7 +450,9 @@ export class Session implements SessionStore {
 		} catch {
 			return undefined;
 		}
-		return typeof id === 'string' || typeof id === 'number' ? this.outstanding[requester].get(idKey(id))?.method : undefined;
+		return typeof id === 'string' || typeof id === 'number'
+			? this.outstanding[requester].get(idKey(id))?.method
+			: undefined;
 	}
 
 	/** Framing after a gap starts over at the first line after it (gaps.ts); `chunk` holds what follows that line's start. */
@@ -449,7 +486,10 @@ export class Session implements SessionStore {
 			if (stream !== 'stderr') nesting = nestingDraft(raw, index);
 		}
 		if (stream !== 'stderr' && raw.isJson) {
-			const cls = withRawId(classifyMessage(raw.message, stream === 'stdin' ? this.stdinOptions : this.stdoutOptions), raw.rawId);
+			const cls = withRawId(
+				classifyMessage(raw.message, stream === 'stdin' ? this.stdinOptions : this.stdoutOptions),
+				raw.rawId,
+			);
 			frame = buildFrame(raw, index, cls.kind, cls.method, cls.hasId ? (cls.id ?? null) : undefined);
 			if (cls.problems.length > 0) {
 				const first = cls.problems[0]!;
@@ -528,7 +568,11 @@ export class Session implements SessionStore {
 			const notification = this.unclaimedNotification[requester];
 			if (notification) {
 				this.unclaimedNotification[requester] = undefined;
-				add({...base, code: 'response-to-notification', detail: {method: notification.method ?? null, notificationIndex: notification.index}});
+				add({
+					...base,
+					code: 'response-to-notification',
+					detail: {method: notification.method ?? null, notificationIndex: notification.index},
+				});
 			}
 			return drafts;
 		}
@@ -542,7 +586,12 @@ export class Session implements SessionStore {
 			request = this.outstanding[requester].get(numeric);
 			if (request) {
 				key = numeric;
-				add({...base, code: 'unknown-id', severity: 'warning', detail: {id: frame.id, reason: 'id-type-changed', requestId: request.frame.id ?? null}});
+				add({
+					...base,
+					code: 'unknown-id',
+					severity: 'warning',
+					detail: {id: frame.id, reason: 'id-type-changed', requestId: request.frame.id ?? null},
+				});
 			}
 		}
 		if (!request) {
@@ -564,7 +613,11 @@ export class Session implements SessionStore {
 		}
 		this.outstanding[requester].delete(key);
 		// Remember the most recent answered ids only (for duplicate-response): memory stays flat on long taps.
-		this.answered[requester].set(key, {index: frame.index, lastSeq: frame.lastSeq, body: this.retain ? undefined : bodyPrint(this.window[stream], frame.bodyOffset, frame.bodyLength)});
+		this.answered[requester].set(key, {
+			index: frame.index,
+			lastSeq: frame.lastSeq,
+			body: this.retain ? undefined : bodyPrint(this.window[stream], frame.bodyOffset, frame.bodyLength),
+		});
 		const latencyMs = frame.tMs - request.frame.tMs;
 		frame.answers = {method: request.method, requestIndex: request.frame.index, latencyMs};
 		if (stream === 'stdout') this.checkServerReply(frame, request);
@@ -573,7 +626,11 @@ export class Session implements SessionStore {
 
 	/** True when `frame` repeats the body of frame `index` byte for byte (a re-sent answer, not a stale id). */
 	private sameBody(index: number, frame: Frame, print: BodyPrint | undefined): boolean {
-		if (!this.retain) return print !== undefined && sameBodyPrint(print, bodyPrint(this.window[frame.stream], frame.bodyOffset, frame.bodyLength));
+		if (!this.retain)
+			return (
+				print !== undefined &&
+				sameBodyPrint(print, bodyPrint(this.window[frame.stream], frame.bodyOffset, frame.bodyLength))
+			);
 		const earlier = this.frames[index];
 		if (!earlier || earlier.bodyLength !== frame.bodyLength) return false;
 		const a = sliceChunks(this.chunks[earlier.stream], earlier.bodyOffset, earlier.bodyLength);
@@ -592,14 +649,16 @@ export class Session implements SessionStore {
 			}
 			this.era = 'legacy';
 			this.handshakeDone = true;
-			const result = message.result as {protocolVersion?: unknown; serverInfo?: {name?: unknown; version?: unknown}} | undefined;
+			const result = message.result as
+				{protocolVersion?: unknown; serverInfo?: {name?: unknown; version?: unknown}} | undefined;
 			if (typeof result?.protocolVersion === 'string') {
 				this.negotiatedVersion = result.protocolVersion;
 				this.stdinOptions = {direction: 'client-to-server', protocolVersion: result.protocolVersion};
 				this.stdoutOptions = {direction: 'server-to-client', protocolVersion: result.protocolVersion};
 			}
 			const capabilities = (result as {capabilities?: unknown} | undefined)?.capabilities;
-			if (capabilities && typeof capabilities === 'object' && !Array.isArray(capabilities)) this.serverCapabilities = capabilities as Record<string, unknown>;
+			if (capabilities && typeof capabilities === 'object' && !Array.isArray(capabilities))
+				this.serverCapabilities = capabilities as Record<string, unknown>;
 			if (result?.serverInfo && typeof result.serverInfo === 'object') {
 				this.serverInfo = {
 					...(typeof result.serverInfo.name === 'string' ? {name: result.serverInfo.name} : {}),
@@ -615,9 +674,12 @@ export class Session implements SessionStore {
 		}
 		if (frame.kind === 'response' && message.result && typeof message.result === 'object') {
 			const result = message.result as Record<string, unknown>;
-			if (request.method === 'tools/list' && Array.isArray(result['tools'])) this.counts.tools = (result['tools'] as unknown[]).length;
-			if (request.method === 'prompts/list' && Array.isArray(result['prompts'])) this.counts.prompts = (result['prompts'] as unknown[]).length;
-			if (request.method === 'resources/list' && Array.isArray(result['resources'])) this.counts.resources = (result['resources'] as unknown[]).length;
+			if (request.method === 'tools/list' && Array.isArray(result['tools']))
+				this.counts.tools = (result['tools'] as unknown[]).length;
+			if (request.method === 'prompts/list' && Array.isArray(result['prompts']))
+				this.counts.prompts = (result['prompts'] as unknown[]).length;
+			if (request.method === 'resources/list' && Array.isArray(result['resources']))
+				this.counts.resources = (result['resources'] as unknown[]).length;
 		}
 	}
 
@@ -651,7 +713,11 @@ export class Session implements SessionStore {
 			.sort((a, b) => rank(b.severity) - rank(a.severity));
 		const streams = {} as Record<StreamName, StreamTotals>;
 		for (const s of STREAMS) streams[s] = {...this.totals[s]};
-		const clients = this.clients.outcomes({isComplete: this.isFinished && this.isComplete, ...(this.era ? {era: this.era} : {}), ...(this.counts.tools === undefined ? {} : {tools: this.counts.tools})});
+		const clients = this.clients.outcomes({
+			isComplete: this.isFinished && this.isComplete,
+			...(this.era ? {era: this.era} : {}),
+			...(this.counts.tools === undefined ? {} : {tools: this.counts.tools}),
+		});
 		return {
 			verdict: verdictOf(clients, {errors, warnings}),
 			findings,
@@ -666,7 +732,9 @@ export class Session implements SessionStore {
 			...(this.negotiatedVersion ? {protocolVersion: this.negotiatedVersion} : {}),
 			...this.counts,
 			clients,
-			...(this.isFinished && (!this.isComplete || this.gaps.count > 0) ? {incomplete: {cutShort: !this.isComplete, missingBytes: this.gaps.missingBytes, gaps: this.gaps.count}} : {}),
+			...(this.isFinished && (!this.isComplete || this.gaps.count > 0)
+				? {incomplete: {cutShort: !this.isComplete, missingBytes: this.gaps.missingBytes, gaps: this.gaps.count}}
+				: {}),
 			...(this.stalls === undefined ? {} : {stalls: this.stalls}),
 		};
 	}
@@ -704,7 +772,13 @@ type ClassifyOptions = Parameters<typeof classifyMessage>[1];
  * A frame with every field present in one fixed order (one hidden class for all frames: this is the
  * hot path). Optional fields that do not apply are `undefined`, which JSON and `toEqual` treat as absent.
  */
-function buildFrame(raw: FramerOutput['frame'], index: number, kind: Frame['kind'], method: string | undefined, id: Frame['id']): MutableFrame {
+function buildFrame(
+	raw: FramerOutput['frame'],
+	index: number,
+	kind: Frame['kind'],
+	method: string | undefined,
+	id: Frame['id'],
+): MutableFrame {
 	return {
 		index,
 		stream: raw.stream,
@@ -775,7 +849,15 @@ function sliceChunks(chunks: readonly Chunk[], offset: number, length: number): 
 		return out;
 	}
 	const parts = chunksInRange(chunks, offset, offset + length);
-	const out = new Uint8Array(Math.max(0, Math.min(length, parts.reduce((n, c) => n + c.bytes.length, 0))));
+	const out = new Uint8Array(
+		Math.max(
+			0,
+			Math.min(
+				length,
+				parts.reduce((n, c) => n + c.bytes.length, 0),
+			),
+		),
+	);
 	let written = 0;
 	for (const c of parts) {
 		const from = Math.max(0, offset - c.offset);
@@ -826,9 +908,16 @@ function bodyPrint(chunks: readonly Chunk[], offset: number, length: number): Bo
 /** The bytes `[offset, offset + length)` of a stream (as far as its chunks hold them) as a latin1 string. */
 function latin1Of(chunks: readonly Chunk[], offset: number, length: number): string {
 	const one = chunks[Math.max(0, chunkIndexAt(chunks, offset))];
-	const bytes = one !== undefined && one.offset <= offset && offset + length <= one.offset + one.bytes.length ? one.bytes : sliceChunks(chunks, offset, length);
+	const bytes =
+		one !== undefined && one.offset <= offset && offset + length <= one.offset + one.bytes.length
+			? one.bytes
+			: sliceChunks(chunks, offset, length);
 	const start = bytes === one?.bytes ? offset - one.offset : 0;
-	return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1', start, start + Math.min(Math.max(0, length), bytes.byteLength - start));
+	return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
+		'latin1',
+		start,
+		start + Math.min(Math.max(0, length), bytes.byteLength - start),
+	);
 }
 
 function sameBodyPrint(a: BodyPrint, b: BodyPrint): boolean {

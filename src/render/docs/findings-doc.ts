@@ -1,11 +1,26 @@
 import {Buffer} from 'node:buffer';
 import {hexRows} from '../../core/bytes/hex-layout.js';
 import {escapeBytes} from '../../core/bytes/glyphs.js';
-import {CATALOG, CLIENT_FAMILY_LABEL, REACTION_WORDS, type CatalogEntry, type ExampleStep, type FindingExample} from '../../core/detectors/catalog.js';
+import {
+	CATALOG,
+	CLIENT_FAMILY_LABEL,
+	REACTION_WORDS,
+	type CatalogEntry,
+	type ExampleStep,
+	type FindingExample,
+} from '../../core/detectors/catalog.js';
 import {FINDINGS_DOC_PATH} from '../../core/detectors/docs-ref.js';
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import {Session} from '../../core/session/session.js';
-import {FINDING_CODES, type ClientImpact, type Finding, type FindingCode, type FindingDraft, type SessionMeta, type StreamName} from '../../core/types.js';
+import {
+	FINDING_CODES,
+	type ClientImpact,
+	type Finding,
+	type FindingCode,
+	type FindingDraft,
+	type SessionMeta,
+	type StreamName,
+} from '../../core/types.js';
 import {plainHexLines} from '../hex/plain.js';
 
 /**
@@ -76,7 +91,10 @@ export function replayExample(example: FindingExample): readonly Finding[] {
 	for (const step of example.steps) {
 		tMs = step.tMs ?? tMs;
 		if ('stream' in step) session.pushChunk(step.stream, tMs, exampleBytes(step.bytes));
-		else if ('event' in step) session.mark(step.event === 'stdin-closed' ? {type: 'stdin-closed', tMs} : {type: 'signal-sent', signal: step.event, tMs});
+		else if ('event' in step)
+			session.mark(
+				step.event === 'stdin-closed' ? {type: 'stdin-closed', tMs} : {type: 'signal-sent', signal: step.event, tMs},
+			);
 		else {
 			for (const stream of ['stdout', 'stderr'] as const) session.mark({type: 'eof', stream, tMs});
 			session.exit({code: step.exit, signal: step.signal ?? null, tMs});
@@ -89,7 +107,8 @@ export function replayExample(example: FindingExample): readonly Finding[] {
 /** An example's binary string (one char per byte) as bytes. @throws RangeError on a char above 0xFF. */
 export function exampleBytes(bytes: string): Uint8Array {
 	for (const char of bytes) {
-		if (char.codePointAt(0)! > 0xff) throw new RangeError(`example bytes must be 0–255, got U+${char.codePointAt(0)!.toString(16)}`);
+		if (char.codePointAt(0)! > 0xff)
+			throw new RangeError(`example bytes must be 0–255, got U+${char.codePointAt(0)!.toString(16)}`);
 	}
 	return new Uint8Array(Buffer.from(bytes, 'latin1'));
 }
@@ -112,7 +131,8 @@ function cell(text: string): string {
 function stepLine(step: ExampleStep, tMs: number): string {
 	const time = `${tMs} ms`.padEnd(9);
 	if ('stream' in step) return `${time}${step.stream.padEnd(8)}${escapeBytes(exampleBytes(step.bytes))}`;
-	if ('event' in step) return `${time}${step.event === 'stdin-closed' ? 'the client closes stdin' : `the client sends ${step.event}`}`;
+	if ('event' in step)
+		return `${time}${step.event === 'stdin-closed' ? 'the client closes stdin' : `the client sends ${step.event}`}`;
 	return `${time}the process exits (${step.signal === undefined ? `code ${step.exit}` : `signal ${step.signal}`})`;
 }
 
@@ -131,9 +151,14 @@ function exampleSection(code: FindingCode, example: FindingExample): string[] {
 	if (example.live === true) return lines;
 	const found = replayExample(example).find((finding) => finding.code === code);
 	if (found === undefined) {
-		throw new Error(`docs: the example of \`${code}\` does not produce \`${code}\` when replayed; fix the example in its catalog entry (or mark it live)`);
+		throw new Error(
+			`docs: the example of \`${code}\` does not produce \`${code}\` when replayed; fix the example in its catalog entry (or mark it live)`,
+		);
 	}
-	lines.push('', `mcp-wire reports \`${code}\` at ${found.stream} offset ${found.offset}${found.byteLength > 0 ? ` (${found.byteLength} ${found.byteLength === 1 ? 'byte' : 'bytes'}, marked)` : ''}: ${found.message}.`);
+	lines.push(
+		'',
+		`mcp-wire reports \`${code}\` at ${found.stream} offset ${found.offset}${found.byteLength > 0 ? ` (${found.byteLength} ${found.byteLength === 1 ? 'byte' : 'bytes'}, marked)` : ''}: ${found.message}.`,
+	);
 	if (found.byteLength > 0) {
 		const streamBytes = streamOf(example, found.stream);
 		const rows = hexRows(streamBytes, {baseOffset: 0, highlight: [{offset: found.offset, length: found.byteLength}]});
@@ -144,21 +169,36 @@ function exampleSection(code: FindingCode, example: FindingExample): string[] {
 }
 
 function streamOf(example: FindingExample, stream: StreamName): Uint8Array {
-	const parts = example.steps.filter((step): step is Extract<ExampleStep, {stream: StreamName}> => 'stream' in step && step.stream === stream);
+	const parts = example.steps.filter(
+		(step): step is Extract<ExampleStep, {stream: StreamName}> => 'stream' in step && step.stream === stream,
+	);
 	return exampleBytes(parts.map((part) => part.bytes).join(''));
 }
 
-function draftFor(code: FindingCode, variant: {readonly severity?: FindingDraft['severity']; readonly detail?: FindingDraft['detail']} = {}): FindingDraft {
-	return {code, stream: 'stdout', offset: 0, byteLength: 0, tMs: 0, ...(variant.severity ? {severity: variant.severity} : {}), ...(variant.detail ? {detail: variant.detail} : {})};
+function draftFor(
+	code: FindingCode,
+	variant: {readonly severity?: FindingDraft['severity']; readonly detail?: FindingDraft['detail']} = {},
+): FindingDraft {
+	return {
+		code,
+		stream: 'stdout',
+		offset: 0,
+		byteLength: 0,
+		tMs: 0,
+		...(variant.severity ? {severity: variant.severity} : {}),
+		...(variant.detail ? {detail: variant.detail} : {}),
+	};
 }
 
 function ruleLinks(rules: readonly string[], anchors: ReadonlyMap<string, string>): string {
 	if (rules.length === 0) return 'none (an operating-system error, not a protocol rule)';
-	return rules.map((rule) => {
-		const anchor = anchors.get(rule);
-		if (anchor === undefined) throw new Error(`docs: rule ${rule} (cited by the catalog) has no heading in docs/`);
-		return `[${rule}](${anchor})`;
-	}).join(', ');
+	return rules
+		.map((rule) => {
+			const anchor = anchors.get(rule);
+			if (anchor === undefined) throw new Error(`docs: rule ${rule} (cited by the catalog) has no heading in docs/`);
+			return `[${rule}](${anchor})`;
+		})
+		.join(', ');
 }
 
 /**
@@ -169,7 +209,8 @@ function ruleLinks(rules: readonly string[], anchors: ReadonlyMap<string, string
 function resolveRuleLinks(markdown: string, anchors: ReadonlyMap<string, string>): string {
 	return markdown.replaceAll(/\]\([a-z-]+\.md#([rjclo]\d{1,2})\)/g, (_link, id: string) => {
 		const anchor = anchors.get(id.toUpperCase());
-		if (anchor === undefined) throw new Error(`docs: rule ${id.toUpperCase()} (linked from the catalog) has no heading in docs/`);
+		if (anchor === undefined)
+			throw new Error(`docs: rule ${id.toUpperCase()} (linked from the catalog) has no heading in docs/`);
 		return `](${anchor})`;
 	});
 }
@@ -180,9 +221,14 @@ function section(code: FindingCode, entry: CatalogEntry, anchors: ReadonlyMap<st
 
 function section0(code: FindingCode, entry: CatalogEntry, anchors: ReadonlyMap<string, string>): string[] {
 	const doc = entry.doc;
-	const lines = [`## ${code}`, '', `**${entry.title}** · default severity: ${SEVERITY_WORD[entry.severity]} · rules: ${ruleLinks(entry.rules, anchors)}`, ''];
+	const lines = [
+		`## ${code}`,
+		'',
+		`**${entry.title}** · default severity: ${SEVERITY_WORD[entry.severity]} · rules: ${ruleLinks(entry.rules, anchors)}`,
+		'',
+	];
 	if (doc === undefined) {
-		lines.push('_Not described yet: add a `doc` to this code\'s catalog entry and run `npm run docs`._', '');
+		lines.push("_Not described yet: add a `doc` to this code's catalog entry and run `npm run docs`._", '');
 	} else {
 		lines.push(`**What.** ${doc.what}`, '', `**How it is recognised.** ${doc.recognised}`, '');
 	}
@@ -206,7 +252,10 @@ function section0(code: FindingCode, entry: CatalogEntry, anchors: ReadonlyMap<s
  * @returns the page, ending with one newline.
  * @throws Error when a catalog rule has no heading in `docs`, or a non-live example does not produce its code.
  */
-export function renderFindingsDoc(docs: readonly DocFile[], catalog: Readonly<Record<string, CatalogEntry>> = CATALOG): string {
+export function renderFindingsDoc(
+	docs: readonly DocFile[],
+	catalog: Readonly<Record<string, CatalogEntry>> = CATALOG,
+): string {
 	const anchors = ruleAnchors(docs);
 	// In the stable order of FINDING_CODES (not the catalog's, which follows where entries live), then any other key.
 	const rank = (code: string) => {
@@ -229,20 +278,23 @@ export function renderFindingsDoc(docs: readonly DocFile[], catalog: Readonly<Re
 		'only on evidence. Rule ids (R5, J4, O3…) link to [protocol.md](protocol.md); field cases (F01…) to',
 		'[field-cases.md](field-cases.md).',
 		'',
-		'**How a finding is shown.** Every front end gives the code, the stream (named from the server\'s side: `stdin`,',
+		"**How a finding is shown.** Every front end gives the code, the stream (named from the server's side: `stdin`,",
 		'`stdout`, `stderr`) and the byte offset where the evidence starts; quotes the offending bytes as hex and as',
 		'escaped text (a terminal hides `0D 0A`, `EF BB BF` or `1B 5B`); says in one line per client family what the client',
-		'does with it; and gives the fix in the server\'s language where it can be told. `mcp-wire explain` maps the error',
+		"does with it; and gives the fix in the server's language where it can be told. `mcp-wire explain` maps the error",
 		'text a client logged back to the finding that causes it.',
 		'',
 		'Client reactions: **fatal** the connection is closed · **hang** the awaited message never arrives and the request',
-		'waits for the client\'s timeout · **corrupt** accepted with U+FFFD in place of the bad bytes · **drop+log** valid',
-		'JSON rejected by the client\'s schema and logged · **skip+log** the line is dropped and an error logged · **skip**',
+		"waits for the client's timeout · **corrupt** accepted with U+FFFD in place of the bad bytes · **drop+log** valid",
+		"JSON rejected by the client's schema and logged · **skip+log** the line is dropped and an error logged · **skip**",
 		'dropped silently · **ok** accepted · **not established** no source or test settles it yet.',
 		'',
 		'| code | default severity | what |',
 		'|---|---|---|',
-		...codes.map((code) => `| [\`${code}\`](#${headingAnchor(code)}) | ${catalog[code]!.severity} | ${cell(catalog[code]!.title)} |`),
+		...codes.map(
+			(code) =>
+				`| [\`${code}\`](#${headingAnchor(code)}) | ${catalog[code]!.severity} | ${cell(catalog[code]!.title)} |`,
+		),
 		'',
 	];
 	for (const code of codes) lines.push(...section(code, catalog[code]!, anchors));

@@ -51,7 +51,12 @@ export function hexPartWidth(perRow: number): number {
  * Builds the hex part of a row: pairs in groups of two bytes, padded to {@link hexPartWidth}. `cellText`
  * renders one cell (used by the painters to add colour or markers); `blank` fills a missing cell.
  */
-export function hexPart(cells: readonly HexCell[], perRow: number, cellText: (cell: HexCell) => string, blank = '  '): string {
+export function hexPart(
+	cells: readonly HexCell[],
+	perRow: number,
+	cellText: (cell: HexCell) => string,
+	blank = '  ',
+): string {
 	let out = '';
 	for (let k = 0; k < perRow; k++) {
 		if (k > 0 && k % 2 === 0) {

@@ -50,7 +50,10 @@ export function createNdjsonWriter(write: (line: string) => void, options: Ndjso
  * @param options see {@link NdjsonWriterOptions}.
  * @throws as {@link createNdjsonWriter}
  */
-export function createNdjsonPieceWriter(write: (piece: string | Uint8Array) => void, options: NdjsonWriterOptions = {}): NdjsonWriter {
+export function createNdjsonPieceWriter(
+	write: (piece: string | Uint8Array) => void,
+	options: NdjsonWriterOptions = {},
+): NdjsonWriter {
 	return createWriter(
 		(line) => {
 			write(line);
@@ -64,7 +67,11 @@ export function createNdjsonPieceWriter(write: (piece: string | Uint8Array) => v
 	);
 }
 
-function createWriter(write: (line: string) => void, writeEvent: (event: SessionEvent) => void, options: NdjsonWriterOptions): NdjsonWriter {
+function createWriter(
+	write: (line: string) => void,
+	writeEvent: (event: SessionEvent) => void,
+	options: NdjsonWriterOptions,
+): NdjsonWriter {
 	const redact = options.redact;
 	let hasHeader = false;
 	return {
@@ -77,7 +84,11 @@ function createWriter(write: (line: string) => void, writeEvent: (event: Session
 			const shown: SessionMeta =
 				redact === undefined
 					? meta
-					: {...meta, command: meta.command.map((item) => redact(item)), ...(meta.cwd === undefined ? {} : {cwd: redact(meta.cwd)})};
+					: {
+							...meta,
+							command: meta.command.map((item) => redact(item)),
+							...(meta.cwd === undefined ? {} : {cwd: redact(meta.cwd)}),
+						};
 			write(encodeHeader(shown));
 		},
 		event(event) {
@@ -85,7 +96,10 @@ function createWriter(write: (line: string) => void, writeEvent: (event: Session
 				throw new Error('ndjson writer: header() must be written before any event');
 			}
 
-			if ((event.type === 'chunk' && options.chunks === false) || (event.type === 'frame' && options.frames === false)) {
+			if (
+				(event.type === 'chunk' && options.chunks === false) ||
+				(event.type === 'frame' && options.frames === false)
+			) {
 				return;
 			}
 

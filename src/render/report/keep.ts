@@ -52,7 +52,14 @@ export function keepForReport(session: Session, options: {readonly maxLines?: nu
 	const bytes = createKeptBytes();
 	const frames: Frame[] = [];
 	const frameCodes = new Map<number, FindingCode[]>();
-	const byCode = new Map<FindingCode, {first: Array<{finding: Finding; seq: number}>; last: Array<{finding: Finding; seq: number; handle: object}>; seen: number}>();
+	const byCode = new Map<
+		FindingCode,
+		{
+			first: Array<{finding: Finding; seq: number}>;
+			last: Array<{finding: Finding; seq: number; handle: object}>;
+			seen: number;
+		}
+	>();
 	let seq = 0;
 	// Findings seen per report-order class, and for each kept finding how many of its class came before it:
 	// its number in the report order of all findings, without holding the others (numberOf).

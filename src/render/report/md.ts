@@ -29,7 +29,12 @@ export function code(text: string, maxColumns?: number): string {
 	}
 
 	const ticks = '`'.repeat(longestBacktickRun(shown) + 1);
-	const pad = shown.startsWith('`') || shown.endsWith('`') || (shown.startsWith(' ') && shown.endsWith(' ') && shown.trim() !== '') ? ' ' : '';
+	const pad =
+		shown.startsWith('`') ||
+		shown.endsWith('`') ||
+		(shown.startsWith(' ') && shown.endsWith(' ') && shown.trim() !== '')
+			? ' '
+			: '';
 	return `${ticks}${pad}${shown}${pad}${ticks}`;
 }
 
@@ -45,7 +50,8 @@ export function cell(text: string): string {
  */
 export function prose(text: string): string {
 	const shown = escapeText(text);
-	const entities = (part: string): string => part.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+	const entities = (part: string): string =>
+		part.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 	let out = '';
 	let at = 0;
 	for (const match of shown.matchAll(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g)) {
@@ -80,9 +86,17 @@ export function details(summaryHtml: string, body: readonly string[]): string[] 
 }
 
 /** A GFM table: a header row, the alignment row (`l`/`r` per column) and the rows (cells already formatted). */
-export function table(header: readonly string[], align: readonly ('l' | 'r')[], rows: readonly (readonly string[])[]): string[] {
+export function table(
+	header: readonly string[],
+	align: readonly ('l' | 'r')[],
+	rows: readonly (readonly string[])[],
+): string[] {
 	const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
-	return [line(header), `|${align.map((a) => (a === 'r' ? '---:' : '---')).join('|')}|`, ...rows.map((row) => line(row))];
+	return [
+		line(header),
+		`|${align.map((a) => (a === 'r' ? '---:' : '---')).join('|')}|`,
+		...rows.map((row) => line(row)),
+	];
 }
 
 /** `1 error`, `2 errors` with `,` digit grouping. */

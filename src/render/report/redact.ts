@@ -1,6 +1,15 @@
 import {Buffer} from 'node:buffer';
 import {groupDigits} from '../../core/bytes/glyphs.js';
-import type {Chunk, Finding, Frame, SessionEvent, SessionMeta, SessionSnapshot, StreamName, Summary} from '../../core/types.js';
+import type {
+	Chunk,
+	Finding,
+	Frame,
+	SessionEvent,
+	SessionMeta,
+	SessionSnapshot,
+	StreamName,
+	Summary,
+} from '../../core/types.js';
 
 /**
  * Redaction for everything that leaves the machine (issue 5 item 2): the support report, and `--json`
@@ -96,9 +105,45 @@ interface Range {
 	keep: number;
 }
 
-const SECRET_LAST_WORDS = new Set(['token', 'key', 'secret', 'password', 'passwd', 'passphrase', 'auth', 'authorization', 'cookie', 'credential', 'credentials', 'apikey', 'pat']);
-const SECRET_ANY_WORDS = new Set(['secret', 'password', 'passwd', 'passphrase', 'credential', 'credentials', 'apikey', 'authorization', 'cookie']);
-const SECRET_ENDINGS = ['token', 'secret', 'password', 'passwd', 'apikey', 'accesskey', 'privatekey', 'cookie', 'credential', 'credentials', 'authorization'];
+const SECRET_LAST_WORDS = new Set([
+	'token',
+	'key',
+	'secret',
+	'password',
+	'passwd',
+	'passphrase',
+	'auth',
+	'authorization',
+	'cookie',
+	'credential',
+	'credentials',
+	'apikey',
+	'pat',
+]);
+const SECRET_ANY_WORDS = new Set([
+	'secret',
+	'password',
+	'passwd',
+	'passphrase',
+	'credential',
+	'credentials',
+	'apikey',
+	'authorization',
+	'cookie',
+]);
+const SECRET_ENDINGS = [
+	'token',
+	'secret',
+	'password',
+	'passwd',
+	'apikey',
+	'accesskey',
+	'privatekey',
+	'cookie',
+	'credential',
+	'credentials',
+	'authorization',
+];
 
 /**
  * True when a variable, option or JSON member name looks like it holds a secret: its last word is one of
@@ -128,7 +173,25 @@ export function isSecretName(name: string): boolean {
 }
 
 /** Generic user names that identify nobody (container and CI users); never masked on their own. */
-const GENERIC_USERS = new Set(['root', 'node', 'app', 'user', 'admin', 'ubuntu', 'runner', 'dev', 'test', 'www-data', 'nobody', 'vscode', 'codespace', 'default', 'public', 'shared', 'guest']);
+const GENERIC_USERS = new Set([
+	'root',
+	'node',
+	'app',
+	'user',
+	'admin',
+	'ubuntu',
+	'runner',
+	'dev',
+	'test',
+	'www-data',
+	'nobody',
+	'vscode',
+	'codespace',
+	'default',
+	'public',
+	'shared',
+	'guest',
+]);
 
 interface ShapeRule {
 	readonly kind: RedactionKind;
@@ -140,18 +203,44 @@ interface ShapeRule {
 }
 
 const SHAPES: readonly ShapeRule[] = [
-	{kind: 'private-key', re: /(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)([\s\S]*?)(-----END [A-Z0-9 ]*PRIVATE KEY-----)/dg, keep: () => 0, group: 2},
-	{kind: 'github-token', re: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, keep: (m) => (m.startsWith('github_pat_') ? 11 : 4)},
-	{kind: 'slack-token', re: /(?<![A-Za-z0-9_])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{8,}/g, keep: (m) => m.indexOf('-') + 1},
+	{
+		kind: 'private-key',
+		re: /(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)([\s\S]*?)(-----END [A-Z0-9 ]*PRIVATE KEY-----)/dg,
+		keep: () => 0,
+		group: 2,
+	},
+	{
+		kind: 'github-token',
+		re: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g,
+		keep: (m) => (m.startsWith('github_pat_') ? 11 : 4),
+	},
+	{
+		kind: 'slack-token',
+		re: /(?<![A-Za-z0-9_])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{8,}/g,
+		keep: (m) => m.indexOf('-') + 1,
+	},
 	{kind: 'aws-key', re: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, keep: () => 4},
-	{kind: 'sk-key', re: /(?<![A-Za-z0-9_-])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}/g, keep: (m) => (m.startsWith('sk-ant-') ? 7 : m.startsWith('sk-proj-') ? 8 : 3)},
+	{
+		kind: 'sk-key',
+		re: /(?<![A-Za-z0-9_-])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}/g,
+		keep: (m) => (m.startsWith('sk-ant-') ? 7 : m.startsWith('sk-proj-') ? 8 : 3),
+	},
 	{kind: 'google-key', re: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}/g, keep: () => 4},
 	{kind: 'jwt', re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}/g, keep: () => 3},
-	{kind: 'stripe-key', re: /(?<![A-Za-z0-9_])(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g, keep: (m) => m.indexOf('_', 3) + 1},
+	{
+		kind: 'stripe-key',
+		re: /(?<![A-Za-z0-9_])(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g,
+		keep: (m) => m.indexOf('_', 3) + 1,
+	},
 	{kind: 'npm-token', re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{30,}/g, keep: () => 4},
 	{kind: 'hf-token', re: /(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,}/g, keep: () => 3},
 	{kind: 'gitlab-token', re: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,}/g, keep: () => 6},
-	{kind: 'slack-webhook', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/([A-Za-z0-9_/-]+)/dg, keep: () => 0, group: 1},
+	{
+		kind: 'slack-webhook',
+		re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/([A-Za-z0-9_/-]+)/dg,
+		keep: () => 0,
+		group: 1,
+	},
 	// An AWS secret access key without a telling name: exactly 40 of [A-Za-z0-9/+] with an upper, a
 	// lower case letter and a digit (hex digests have no upper case). Starts only where a run starts.
 	{
@@ -204,7 +293,8 @@ const NAMED: readonly RegExp[] = [
 	/(?<![A-Za-z0-9_-])--?(?<name>[A-Za-z][A-Za-z0-9_.-]*)[ \t]+(?<value>[^\s"'\\-][^\s"'\\]*)/dg,
 ];
 
-const INFERRED_HOME = /(?:\/home\/|\/Users\/|(?<![A-Za-z])[A-Za-z]:(?:\\\\|\\|\/)(?:Users|Documents and Settings)(?:\\\\|\\|\/))([^/\\\s"'`:;,*<>|]+)/dg;
+const INFERRED_HOME =
+	/(?:\/home\/|\/Users\/|(?<![A-Za-z])[A-Za-z]:(?:\\\\|\\|\/)(?:Users|Documents and Settings)(?:\\\\|\\|\/))([^/\\\s"'`:;,*<>|]+)/dg;
 
 /**
  * Whether a value found under a secret-looking name is worth masking everywhere else too: at least 8
@@ -212,7 +302,12 @@ const INFERRED_HOME = /(?:\/home\/|\/Users\/|(?<![A-Za-z])[A-Za-z]:(?:\\\\|\\|\/
  * being at least 16 characters long.
  */
 function looksLikeSecretValue(value: string): boolean {
-	if (value.length < 8 || /\s|\uFFFD/.test(value) || /^[<[{$%]|^(?:x+|\*+|\.+)$/i.test(value) || /value|example|placeholder|your[-_]/i.test(value)) {
+	if (
+		value.length < 8 ||
+		/\s|\uFFFD/.test(value) ||
+		/^[<[{$%]|^(?:x+|\*+|\.+)$/i.test(value) ||
+		/value|example|placeholder|your[-_]/i.test(value)
+	) {
 		return false;
 	}
 
@@ -403,7 +498,9 @@ function maskPayloadValue(value: unknown, depth = 0, key?: string): unknown {
 	}
 
 	if (typeof value === 'object' && value !== null) {
-		return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, maskPayloadValue(item, depth + 1, name)]));
+		return Object.fromEntries(
+			Object.entries(value).map(([name, item]) => [name, maskPayloadValue(item, depth + 1, name)]),
+		);
 	}
 
 	return value;
@@ -428,7 +525,10 @@ export class Redactor {
 		this.options = options;
 		const home = options.home?.replace(/[/\\]+$/, '');
 		this.home = home !== undefined && home.length >= 2 ? home : undefined;
-		this.homeVariants = this.home === undefined ? [] : [...new Set([this.home, this.home.replaceAll('\\', '/'), this.home.replaceAll('\\', '\\\\')])];
+		this.homeVariants =
+			this.home === undefined
+				? []
+				: [...new Set([this.home, this.home.replaceAll('\\', '/'), this.home.replaceAll('\\', '\\\\')])];
 		const user = options.user;
 		this.user = user !== undefined && user.length >= 3 && !GENERIC_USERS.has(user.toLowerCase()) ? user : undefined;
 		for (const [name, value] of Object.entries(options.env ?? {})) {
@@ -475,7 +575,12 @@ export class Redactor {
 		for (const rule of SHAPES) {
 			for (const match of subject.matchAll(rule.re)) {
 				if (rule.group === undefined) {
-					ranges.push({start: match.index, end: match.index + match[0].length, kind: rule.kind, keep: rule.keep(match[0])});
+					ranges.push({
+						start: match.index,
+						end: match.index + match[0].length,
+						kind: rule.kind,
+						keep: rule.keep(match[0]),
+					});
 				} else {
 					const span = match.indices?.[rule.group];
 					if (span !== undefined && span[1] > span[0]) {
@@ -581,7 +686,12 @@ export class Redactor {
 			}
 
 			out += text.slice(at, range.start);
-			const replacement = range.kind === 'home' ? '~' : range.kind === 'user' ? '<user>' : `${text.slice(range.start, range.start + range.keep)}<redacted>`;
+			const replacement =
+				range.kind === 'home'
+					? '~'
+					: range.kind === 'user'
+						? '<user>'
+						: `${text.slice(range.start, range.start + range.keep)}<redacted>`;
 			out += replacement;
 			at = range.end;
 		}
@@ -594,7 +704,12 @@ export class Redactor {
 	 * number under a secret-looking member name becomes `<redacted>`. Object keys are kept.
 	 */
 	value(value: unknown, name?: string): unknown {
-		if (name !== undefined && isSecretName(name) && (typeof value === 'string' || typeof value === 'number') && value !== '') {
+		if (
+			name !== undefined &&
+			isSecretName(name) &&
+			(typeof value === 'string' || typeof value === 'number') &&
+			value !== ''
+		) {
 			return '<redacted>';
 		}
 
@@ -719,7 +834,9 @@ export class Redactor {
 			message: this.text(finding.message),
 			hint: this.text(finding.hint),
 			impact: finding.impact.map((impact) => ({...impact, note: this.text(impact.note)})),
-			...(finding.detail === undefined ? {} : {detail: this.value(finding.detail) as Readonly<Record<string, unknown>>}),
+			...(finding.detail === undefined
+				? {}
+				: {detail: this.value(finding.detail) as Readonly<Record<string, unknown>>}),
 		};
 	}
 
@@ -776,16 +893,22 @@ const STREAMS: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
  * @returns the view and the counts (occurrences in the command, cwd and stream bytes).
  */
 export function redactSnapshot(snapshot: SessionSnapshot, options: RedactOptions = {}): RedactedSnapshot {
-	if ('pieces' in snapshot && typeof snapshot.pieces === 'function') return redactPieces(snapshot as KeptPieces, options);
+	if ('pieces' in snapshot && typeof snapshot.pieces === 'function')
+		return redactPieces(snapshot as KeptPieces, options);
 	const redactor = new Redactor(options);
 	const meta = redactor.meta(snapshot.meta, {count: true});
-	const original = Object.fromEntries(STREAMS.map((stream) => [stream, snapshot.bytes(stream, 0, snapshot.streamLength(stream))])) as Record<StreamName, Uint8Array>;
+	const original = Object.fromEntries(
+		STREAMS.map((stream) => [stream, snapshot.bytes(stream, 0, snapshot.streamLength(stream))]),
+	) as Record<StreamName, Uint8Array>;
 	for (const stream of STREAMS) {
 		redactor.learnFromBytes(latin1(original[stream]));
 	}
 
 	const masked = Object.fromEntries(
-		STREAMS.map((stream) => [stream, redactor.bytes(original[stream], options.payloads === true && stream !== 'stderr', {count: true})]),
+		STREAMS.map((stream) => [
+			stream,
+			redactor.bytes(original[stream], options.payloads === true && stream !== 'stderr', {count: true}),
+		]),
 	) as Record<StreamName, Uint8Array>;
 	const frames = snapshot.frames.map((frame) => redactor.frame(frame));
 	const findings = snapshot.findings.map((finding) => redactor.finding(finding));
@@ -805,7 +928,10 @@ export function redactSnapshot(snapshot: SessionSnapshot, options: RedactOptions
 		isEnded: snapshot.isEnded,
 		bytes: slice,
 		streamLength: (stream) => masked[stream].length,
-		chunksOf: (frame) => snapshot.chunksOf(frame).map((chunk) => ({...chunk, bytes: slice(chunk.stream, chunk.offset, chunk.bytes.length)})),
+		chunksOf: (frame) =>
+			snapshot
+				.chunksOf(frame)
+				.map((chunk) => ({...chunk, bytes: slice(chunk.stream, chunk.offset, chunk.bytes.length)})),
 		stderrTail: (maxLines) => {
 			const lines: string[] = [];
 			for (let i = frames.length - 1; i >= 0 && lines.length < maxLines; i--) {
@@ -822,7 +948,9 @@ export function redactSnapshot(snapshot: SessionSnapshot, options: RedactOptions
 }
 
 /** A snapshot that holds only some byte ranges of its streams (render/report/keep.ts). */
-type KeptPieces = SessionSnapshot & {pieces(stream: StreamName): ReadonlyArray<{readonly offset: number; readonly bytes: Uint8Array}>};
+type KeptPieces = SessionSnapshot & {
+	pieces(stream: StreamName): ReadonlyArray<{readonly offset: number; readonly bytes: Uint8Array}>;
+};
 
 /**
  * {@link redactSnapshot} for a snapshot that kept only what the report prints (`mcp-wire report` on a
@@ -834,14 +962,20 @@ type KeptPieces = SessionSnapshot & {pieces(stream: StreamName): ReadonlyArray<{
 function redactPieces(snapshot: KeptPieces, options: RedactOptions): RedactedSnapshot {
 	const redactor = new Redactor(options);
 	const meta = redactor.meta(snapshot.meta, {count: true});
-	const pieces = Object.fromEntries(STREAMS.map((stream) => [stream, snapshot.pieces(stream)])) as Record<StreamName, ReadonlyArray<{offset: number; bytes: Uint8Array}>>;
+	const pieces = Object.fromEntries(STREAMS.map((stream) => [stream, snapshot.pieces(stream)])) as Record<
+		StreamName,
+		ReadonlyArray<{offset: number; bytes: Uint8Array}>
+	>;
 	const stderrLines = snapshot.stderrTail(STDERR_TAIL_REDACTED);
 	for (const stream of STREAMS) for (const piece of pieces[stream]) redactor.learnFromBytes(latin1(piece.bytes));
 	for (const line of stderrLines) redactor.learnFromBytes(Buffer.from(line, 'utf8').toString('latin1'));
 	const masked = Object.fromEntries(
 		STREAMS.map((stream) => [
 			stream,
-			pieces[stream].map((piece) => ({offset: piece.offset, bytes: redactor.bytes(piece.bytes, options.payloads === true && stream !== 'stderr', {count: true})})),
+			pieces[stream].map((piece) => ({
+				offset: piece.offset,
+				bytes: redactor.bytes(piece.bytes, options.payloads === true && stream !== 'stderr', {count: true}),
+			})),
 		]),
 	) as Record<StreamName, Array<{offset: number; bytes: Uint8Array}>>;
 	const slice = (stream: StreamName, offset: number, length: number): Uint8Array => {
@@ -901,8 +1035,10 @@ function tokenRunAtEnd(text: string): {readonly index: number; readonly run: str
 	return start === text.length ? undefined : {index: start, run: text.slice(start)};
 }
 const TOKEN_RUN_START = /^[A-Za-z0-9_.~+/=-]+/;
-const SHAPE_PREFIX = /^(?:gh[pousr]_|github_pat_|xox[abposre]-|xapp-|AKIA|ASIA|sk-ant-|sk-proj-|sk-|[srp]k_(?:live|test)_|npm_|hf_|glpat-|eyJ|AIza)/;
-const SECRET_CONTEXT_END = /(?:(?<name>[A-Za-z_][A-Za-z0-9_.-]*)(?:=["']?|["']?[ \t]*:[ \t]*["']?|[ \t]+)|(?<scheme>Bearer|Basic)[ \t]+)$/i;
+const SHAPE_PREFIX =
+	/^(?:gh[pousr]_|github_pat_|xox[abposre]-|xapp-|AKIA|ASIA|sk-ant-|sk-proj-|sk-|[srp]k_(?:live|test)_|npm_|hf_|glpat-|eyJ|AIza)/;
+const SECRET_CONTEXT_END =
+	/(?:(?<name>[A-Za-z_][A-Za-z0-9_.-]*)(?:=["']?|["']?[ \t]*:[ \t]*["']?|[ \t]+)|(?<scheme>Bearer|Basic)[ \t]+)$/i;
 const PARTIAL_HOME_END = /(?:\/home\/|\/Users\/|Users(?:\\\\|\\|\/))[^/\\\s"'`:;,*<>|]*$/;
 /** Bytes of the previous chunk kept to catch secrets split across reads. */
 const CARRY_BYTES = 512;
@@ -920,8 +1056,14 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
 	const redactor = new Redactor(options);
 	const isPayloads = options.payloads === true;
 	const state = Object.fromEntries(
-		STREAMS.map((stream) => [stream, {tail: '', isCarrying: false, isInPem: false, scanner: new PayloadScanner(), strings: 0}]),
-	) as Record<StreamName, {tail: string; isCarrying: boolean; isInPem: boolean; scanner: PayloadScanner; strings: number}>;
+		STREAMS.map((stream) => [
+			stream,
+			{tail: '', isCarrying: false, isInPem: false, scanner: new PayloadScanner(), strings: 0},
+		]),
+	) as Record<
+		StreamName,
+		{tail: string; isCarrying: boolean; isInPem: boolean; scanner: PayloadScanner; strings: number}
+	>;
 
 	const maskChunk = (chunk: Chunk): Chunk => {
 		const own = state[chunk.stream];
@@ -953,7 +1095,8 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
 		if (run !== undefined) {
 			const prefix = SHAPE_PREFIX.exec(run.run);
 			const context = SECRET_CONTEXT_END.exec(combined.slice(Math.max(0, run.index - 80), run.index));
-			const isNamed = context !== null && (context.groups?.['scheme'] !== undefined || isSecretName(context.groups?.['name'] ?? ''));
+			const isNamed =
+				context !== null && (context.groups?.['scheme'] !== undefined || isSecretName(context.groups?.['name'] ?? ''));
 			if (prefix !== null || isNamed) {
 				maskInPlace(out, Math.max(run.index + (prefix?.[0].length ?? 0), base) - base, combined.length - base);
 				own.isCarrying = true;
@@ -1026,7 +1169,10 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
  *   (default true): the report quotes frame contents (bytes or text of a frame). When it does not and
  *   nothing was masked, the line says so instead of implying the payloads were checked and clean.
  */
-export function describeRedactions(counts: RedactionCounts | undefined, options: {readonly isPartial?: boolean; readonly quotesPayloads?: boolean} = {}): string {
+export function describeRedactions(
+	counts: RedactionCounts | undefined,
+	options: {readonly isPartial?: boolean; readonly quotesPayloads?: boolean} = {},
+): string {
 	if (counts === undefined) {
 		return 'Redaction: off (`--no-redact`): this report shows the capture as it is.';
 	}

@@ -5,7 +5,20 @@ import {hexRows, hexWindow, type HexHighlight, type HexRow} from '../../core/byt
 import {CLIENT_SHORT_LABEL, OUTCOME_MARK, OUTCOME_WORD} from '../../core/clients/outcome.js';
 import {CLIENT_FAMILY_LABEL, clientsSummary} from '../../core/detectors/catalog.js';
 import {findingDocsRef} from '../../core/detectors/docs-ref.js';
-import {STREAM_LABEL, TAP_PHASE, type CaptureGapReason, type ExitInfo, type Finding, type Frame, type Mark, type ClientOutcomeKind, type Reaction, type SessionMeta, type SessionSnapshot, type Summary} from '../../core/types.js';
+import {
+	STREAM_LABEL,
+	TAP_PHASE,
+	type CaptureGapReason,
+	type ExitInfo,
+	type Finding,
+	type Frame,
+	type Mark,
+	type ClientOutcomeKind,
+	type Reaction,
+	type SessionMeta,
+	type SessionSnapshot,
+	type Summary,
+} from '../../core/types.js';
 import {ansiHexLines} from '../hex/ansi.js';
 import {hexByte, plainHexLines} from '../hex/plain.js';
 import {paint, severityToken, streamToken, type ThemeToken} from './theme.js';
@@ -54,7 +67,10 @@ export function formatHeader(meta: SessionMeta, pid?: number): string[] {
 	const node = meta.node.startsWith('v') ? meta.node : `v${meta.node}`;
 	const lines = [`${meta.tool.name} ${meta.tool.version} (${meta.mode}) · Node ${node} · ${meta.platform}`];
 	lines.push(`command  ${escapeText(meta.command.map((word) => shellWord(word)).join(' '))}`);
-	const keys = meta.envKeys !== undefined && meta.envKeys.length > 0 ? ` + ${meta.envKeys.map((key) => escapeText(key)).join(', ')}` : '';
+	const keys =
+		meta.envKeys !== undefined && meta.envKeys.length > 0
+			? ` + ${meta.envKeys.map((key) => escapeText(key)).join(', ')}`
+			: '';
 	lines.push(`env      ${meta.envMode}${keys}`);
 	if (meta.cwd !== undefined) {
 		lines.push(`cwd      ${escapeText(meta.cwd)}`);
@@ -158,8 +174,13 @@ function frameDetail(frame: Frame, bytesOf?: BytesOf): string {
 			const columns = frame.stream === 'stderr' ? STDERR_COLUMNS : PREVIEW_COLUMNS;
 			const text = frame.text ?? '';
 			// U+FFFD stands for bytes that are not UTF-8 (or for itself): quote the bytes, so `\xff` shows as the hex does.
-			const raw = bytesOf !== undefined && text.includes('\uFFFD') && frame.bodyLength <= RAW_TEXT_BYTES ? bytesOf(frame.stream, frame.bodyOffset, frame.bodyLength) : undefined;
-			parts.push(`"${raw !== undefined && raw.length === frame.bodyLength ? escapeBytes(raw, columns) : escapeText(text, columns)}"`);
+			const raw =
+				bytesOf !== undefined && text.includes('\uFFFD') && frame.bodyLength <= RAW_TEXT_BYTES
+					? bytesOf(frame.stream, frame.bodyOffset, frame.bodyLength)
+					: undefined;
+			parts.push(
+				`"${raw !== undefined && raw.length === frame.bodyLength ? escapeBytes(raw, columns) : escapeText(text, columns)}"`,
+			);
 			break;
 		}
 
@@ -203,7 +224,10 @@ function frameDetail(frame: Frame, bytesOf?: BytesOf): string {
  * @param options `color` paints time dim and the label by stream (default off); `bytes` (a snapshot's
  *   `bytes`), when given, lets a text line whose decoded text has U+FFFD be quoted from its bytes (`\xff`).
  */
-export function formatFrameLine(frame: Frame, options: {readonly color?: boolean; readonly bytes?: BytesOf} = {}): string {
+export function formatFrameLine(
+	frame: Frame,
+	options: {readonly color?: boolean; readonly bytes?: BytesOf} = {},
+): string {
 	const isColor = options.color === true;
 	const time = paint('ui.dim', `${formatMs(frame.tMs).padStart(7)} ms`, isColor);
 	const label = paint(streamToken(frame.stream), STREAM_LABEL[frame.stream], isColor);
@@ -212,7 +236,9 @@ export function formatFrameLine(frame: Frame, options: {readonly color?: boolean
 }
 
 function paintRows(rows: readonly HexRow[], options: TextRenderOptions): string[] {
-	return options.hex === 'ansi' ? ansiHexLines(rows, {color: options.color, indent: INDENT}) : plainHexLines(rows, {indent: INDENT});
+	return options.hex === 'ansi'
+		? ansiHexLines(rows, {color: options.color, indent: INDENT})
+		: plainHexLines(rows, {indent: INDENT});
 }
 
 const REACTION_LABEL: Readonly<Record<Reaction, string>> = {
@@ -250,7 +276,9 @@ export function formatFinding(finding: Finding, snapshot: SessionSnapshot, optio
 		paint('ui.accent', finding.code, isColor),
 		' · ',
 		// A command that did not start was read from no stream: placed at the spawn, not at stdout offset 0.
-		isAtSpawn(finding) ? 'at the spawn (the command did not start)' : paint(streamToken(finding.stream), `${finding.stream} ${STREAM_LABEL[finding.stream]}`, isColor),
+		isAtSpawn(finding)
+			? 'at the spawn (the command did not start)'
+			: paint(streamToken(finding.stream), `${finding.stream} ${STREAM_LABEL[finding.stream]}`, isColor),
 		isAtSpawn(finding) ? '' : ` · offset ${finding.offset} (0x${finding.offset.toString(16)})`,
 		finding.frameIndex === undefined ? '' : ` · frame ${finding.frameIndex}`,
 		` · ${formatMs(finding.tMs)} ms`,
@@ -262,7 +290,8 @@ export function formatFinding(finding: Finding, snapshot: SessionSnapshot, optio
 
 	if (finding.byteLength > 0) {
 		const evidence = snapshot.bytes(finding.stream, finding.offset, Math.min(finding.byteLength, EVIDENCE_BYTES));
-		const more = finding.byteLength > evidence.length ? ` … (+${groupDigits(finding.byteLength - evidence.length)} bytes)` : '';
+		const more =
+			finding.byteLength > evidence.length ? ` … (+${groupDigits(finding.byteLength - evidence.length)} bytes)` : '';
 		const hex = [...evidence].map((byte) => hexByte(byte)).join(' ');
 		lines.push(`${INDENT}bytes: ${hex}${more}  "${escapeBytes(evidence)}"`);
 	}
@@ -270,7 +299,9 @@ export function formatFinding(finding: Finding, snapshot: SessionSnapshot, optio
 	const carried = finding.byteLength === 0 ? carriedBytes(finding) : undefined;
 	if (carried) {
 		// The evidence crossed another process's pipe (a Content-Length re-probe): show what it answered.
-		lines.push(`${INDENT}a fresh process probed with Content-Length framing answered (its first ${carried.length} bytes):`);
+		lines.push(
+			`${INDENT}a fresh process probed with Content-Length framing answered (its first ${carried.length} bytes):`,
+		);
 		lines.push(...paintRows(hexRows(carried, {baseOffset: 0}), options));
 	} else if (!isAtSpawn(finding)) {
 		lines.push(...excerptLines(finding, snapshot, options));
@@ -278,7 +309,11 @@ export function formatFinding(finding: Finding, snapshot: SessionSnapshot, optio
 
 	lines.push(`${INDENT}fix: ${escapeText(finding.hint)}`);
 	const first = finding.impact[0];
-	if (first && finding.impact.length > 1 && finding.impact.every((impact) => impact.reaction === first.reaction && impact.note === first.note)) {
+	if (
+		first &&
+		finding.impact.length > 1 &&
+		finding.impact.every((impact) => impact.reaction === first.reaction && impact.note === first.note)
+	) {
 		// Every client does the same (a spawn error, a crash): one line, not a table of equal rows.
 		lines.push(`${INDENT}impact: every client: ${REACTION_LABEL[first.reaction]}  ${escapeText(first.note)}`);
 	} else if (finding.impact.length > 0) {
@@ -286,7 +321,9 @@ export function formatFinding(finding: Finding, snapshot: SessionSnapshot, optio
 		const width = Math.max(...finding.impact.map((impact) => CLIENT_FAMILY_LABEL[impact.client].length));
 		for (const impact of finding.impact) {
 			const label = CLIENT_FAMILY_LABEL[impact.client].padEnd(width);
-			lines.push(`${INDENT}${INDENT}${label}  ${REACTION_LABEL[impact.reaction].padEnd(8)}  ${escapeText(impact.note)}`.trimEnd());
+			lines.push(
+				`${INDENT}${INDENT}${label}  ${REACTION_LABEL[impact.reaction].padEnd(8)}  ${escapeText(impact.note)}`.trimEnd(),
+			);
 		}
 	}
 
@@ -303,10 +340,15 @@ function excerptLines(finding: Finding, snapshot: SessionSnapshot, options: Text
 		// Long evidence (a whole frame) shows its start; short evidence (a CR, a BOM) sits in context.
 		maxRows: finding.byteLength > 48 ? 3 : 6,
 	});
-	if (window.bytes.length === 0) return [paint('ui.dim', `${INDENT}(no bytes on ${finding.stream} before offset ${finding.offset})`, options.color)];
-	const highlight: HexHighlight[] = finding.byteLength > 0 ? [{offset: finding.offset, length: finding.byteLength}] : [];
+	if (window.bytes.length === 0)
+		return [paint('ui.dim', `${INDENT}(no bytes on ${finding.stream} before offset ${finding.offset})`, options.color)];
+	const highlight: HexHighlight[] =
+		finding.byteLength > 0 ? [{offset: finding.offset, length: finding.byteLength}] : [];
 	const lines = paintRows(hexRows(window.bytes, {baseOffset: window.offset, highlight}), options);
-	if (window.cutBytes > 0) lines.push(paint('ui.dim', `${INDENT}… (+${groupDigits(window.cutBytes)} bytes of evidence not shown)`, options.color));
+	if (window.cutBytes > 0)
+		lines.push(
+			paint('ui.dim', `${INDENT}… (+${groupDigits(window.cutBytes)} bytes of evidence not shown)`, options.color),
+		);
 	return lines;
 }
 
@@ -333,7 +375,8 @@ export function eraNote(era: Summary['era']): string {
 export function stallsNote(stalls: NonNullable<Summary['stalls']>): string {
 	const held = `the tap held back the source ${stalls.count === 1 ? 'once' : `${groupDigits(stalls.count)} times`}, ${groupDigits(stalls.totalMs)} ms in all${stalls.count === 1 ? '' : ` (longest ${groupDigits(stalls.longestMs)} ms)`}, so that the capture could keep every byte; times in the capture include these waits`;
 	if (stalls.timedOut === 0) return held;
-	const ranOut = stalls.timedOut === 1 ? (stalls.count === 1 ? 'the wait' : '1 wait') : `${groupDigits(stalls.timedOut)} waits`;
+	const ranOut =
+		stalls.timedOut === 1 ? (stalls.count === 1 ? 'the wait' : '1 wait') : `${groupDigits(stalls.timedOut)} waits`;
 	return `${held}; ${ranOut} reached --capture-wait and ${stalls.timedOut === 1 ? 'its read' : 'their reads'} became ${stalls.timedOut === 1 ? 'a gap' : 'gaps'}`;
 }
 
@@ -352,7 +395,13 @@ export function formatFrameHex(frame: Frame, snapshot: SessionSnapshot, options:
 	const maxBytes = Math.max(1, options.maxRows ?? 64) * 16;
 	const bytes = snapshot.bytes(frame.stream, frame.offset, Math.min(frame.byteLength, maxBytes));
 	const highlight = snapshot.findings
-		.filter((finding) => finding.frameIndex === frame.index && finding.stream === frame.stream && finding.byteLength > 0 && finding.byteLength < frame.byteLength)
+		.filter(
+			(finding) =>
+				finding.frameIndex === frame.index &&
+				finding.stream === frame.stream &&
+				finding.byteLength > 0 &&
+				finding.byteLength < frame.byteLength,
+		)
 		.map((finding) => ({offset: finding.offset, length: finding.byteLength}));
 	const lines = paintRows(hexRows(bytes, {baseOffset: frame.offset, highlight}), options);
 	if (frame.byteLength > bytes.length) {
@@ -373,13 +422,16 @@ function plural(n: number, word: string): string {
  */
 export function formatSummary(summary: Summary, options: {readonly color?: boolean} = {}): string[] {
 	const isColor = options.color === true;
-	const verdictToken = summary.verdict === 'fail' ? 'severity.error' : summary.verdict === 'warn' ? 'severity.warning' : 'severity.info';
+	const verdictToken =
+		summary.verdict === 'fail' ? 'severity.error' : summary.verdict === 'warn' ? 'severity.warning' : 'severity.info';
 	const lines = [
 		`verdict ${paint(verdictToken, summary.verdict.toUpperCase(), isColor)}: ${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}, ${groupDigits(summary.infos)} info`,
 	];
 	const codeWidth = Math.max(0, ...summary.findings.map((entry) => entry.code.length));
 	for (const entry of summary.findings) {
-		lines.push(`${INDENT}${paint(severityToken(entry.severity), entry.severity.padEnd(7), isColor)}  ${entry.code.padEnd(codeWidth)}  ×${groupDigits(entry.count)}`);
+		lines.push(
+			`${INDENT}${paint(severityToken(entry.severity), entry.severity.padEnd(7), isColor)}  ${entry.code.padEnd(codeWidth)}  ×${groupDigits(entry.count)}`,
+		);
 	}
 
 	lines.push(...clientLines(summary, isColor));
@@ -405,7 +457,9 @@ export function formatSummary(summary: Summary, options: {readonly color?: boole
 
 	const server: string[] = [];
 	if (summary.serverInfo !== undefined) {
-		server.push(escapeText([summary.serverInfo.name ?? '?', summary.serverInfo.version ?? ''].join(' ').trim(), PREVIEW_COLUMNS));
+		server.push(
+			escapeText([summary.serverInfo.name ?? '?', summary.serverInfo.version ?? ''].join(' ').trim(), PREVIEW_COLUMNS),
+		);
 	}
 
 	if (summary.protocolVersion !== undefined) {
@@ -444,7 +498,11 @@ function clientLines(summary: Summary, isColor: boolean): string[] {
 	const clients = summary.clients ?? [];
 	const labelWidth = Math.max(0, ...clients.map((o) => CLIENT_SHORT_LABEL[o.client].length));
 	return clients.map((o, index) => {
-		const mark = paint(OUTCOME_TOKEN[o.outcome], `${OUTCOME_MARK[o.outcome]} ${OUTCOME_WORD[o.outcome].padEnd(15)}`, isColor);
+		const mark = paint(
+			OUTCOME_TOKEN[o.outcome],
+			`${OUTCOME_MARK[o.outcome]} ${OUTCOME_WORD[o.outcome].padEnd(15)}`,
+			isColor,
+		);
 		return `${index === 0 ? 'clients ' : ' '.repeat(8)} ${mark}  ${CLIENT_SHORT_LABEL[o.client].padEnd(labelWidth)}  ${escapeText(o.note, 200)}`;
 	});
 }
@@ -452,10 +510,13 @@ function clientLines(summary: Summary, isColor: boolean): string[] {
 /** Phase marks worth a line in the log (the others are notes for the detectors). */
 const PHASE_LINES: Readonly<Record<string, string>> = {
 	'modern-era': 'initialize rejected naming 2026-07-28: probing with server/discover',
-	[TAP_PHASE.clientClosedStdout]: 'the client closed its end of stdout: the tap closed the server\'s, so its next write fails',
+	[TAP_PHASE.clientClosedStdout]:
+		"the client closed its end of stdout: the tap closed the server's, so its next write fails",
 	[TAP_PHASE.sigkillAfterGrace]: 'the server outlived the forwarded signal: the tap sent SIGKILL',
-	'stopped-early': 'stopped waiting: the server is blocked reading stdin (it read the request and waits for more input)',
-	'content-length-reply': 'stopped waiting: the reply came framed with Content-Length and nothing followed it; no MCP client reads it (they wait until their timeout)',
+	'stopped-early':
+		'stopped waiting: the server is blocked reading stdin (it read the request and waits for more input)',
+	'content-length-reply':
+		'stopped waiting: the reply came framed with Content-Length and nothing followed it; no MCP client reads it (they wait until their timeout)',
 };
 
 /** Why a capture has a gap, for the frame log. */
@@ -473,7 +534,10 @@ export const GAP_WHY: Readonly<Record<CaptureGapReason, string>> = {
  * for stdout only (the one that matters for a reader).
  * @returns the line, or undefined for marks not worth a line (phase notes, stdin/stderr EOF)
  */
-export function formatMarkLine(mark: Mark | ({readonly type: 'exit'} & ExitInfo), options: {readonly color?: boolean} = {}): string | undefined {
+export function formatMarkLine(
+	mark: Mark | ({readonly type: 'exit'} & ExitInfo),
+	options: {readonly color?: boolean} = {},
+): string | undefined {
 	let text: string | undefined;
 	switch (mark.type) {
 		case 'stdin-closed':
@@ -502,7 +566,8 @@ export function formatMarkLine(mark: Mark | ({readonly type: 'exit'} & ExitInfo)
 			break;
 		case 'evidence':
 			// Shown only when it names a survivor; stall looks are detail for the rules (and --json).
-			if (mark.evidence.reason === 'exit' && mark.evidence.processes.length > 0) text = `still alive after the exit: ${mark.evidence.processes.map((p) => `pid ${p.pid}`).join(', ')}`;
+			if (mark.evidence.reason === 'exit' && mark.evidence.processes.length > 0)
+				text = `still alive after the exit: ${mark.evidence.processes.map((p) => `pid ${p.pid}`).join(', ')}`;
 			break;
 	}
 	if (text === undefined) return undefined;

@@ -55,7 +55,11 @@ export function paint(token: ThemeToken, text: string, isColor: boolean): string
  * @param env the environment (for `NO_COLOR`, `FORCE_COLOR`).
  * @param isTerminal whether the output stream is a TTY.
  */
-export function resolveColor(flag: 'auto' | 'always' | 'never', env: Readonly<Record<string, string | undefined>>, isTerminal: boolean): boolean {
+export function resolveColor(
+	flag: 'auto' | 'always' | 'never',
+	env: Readonly<Record<string, string | undefined>>,
+	isTerminal: boolean,
+): boolean {
 	if (flag === 'always') return true;
 	if (flag === 'never') return false;
 	const noColor = env['NO_COLOR'];

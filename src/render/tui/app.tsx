@@ -22,7 +22,19 @@ import type {NavContext} from './state/actions.js';
 import {helpSections, hintText, type Feature} from './state/keymap.js';
 import {progressText, type LoadProgress, type LoadProgressStore} from './state/loading.js';
 import {MIN_COLUMNS, MIN_ROWS, screenLayout} from './state/layout.js';
-import {filterFrames, findingsLayout, gapBytes, groupFindings, hexPanels, indexFindings, pendingHandshake, sendOffers, statusModel, stderrFrames, type SendOffer} from './state/selectors.js';
+import {
+	filterFrames,
+	findingsLayout,
+	gapBytes,
+	groupFindings,
+	hexPanels,
+	indexFindings,
+	pendingHandshake,
+	sendOffers,
+	statusModel,
+	stderrFrames,
+	type SendOffer,
+} from './state/selectors.js';
 import {frameCursor, INITIAL_VIEW_STATE, stderrCursor, viewReducer} from './state/view-reducer.js';
 import {maxScrollTop, visibleSlice} from './state/window.js';
 import {useTheme} from './theme.js';
@@ -87,7 +99,15 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 	const fullLayout = screenLayout(size.columns, size.rows);
 	// The progress line takes one row from the lower pane while the capture loads; then an incomplete capture's sentence does.
 	const extraLine = isLoading ? progressText(progress) : progress?.incomplete;
-	const layout = extraLine !== undefined ? {...fullLayout, height: fullLayout.height - 1, bodyRows: fullLayout.bodyRows - 1, lowerRows: Math.max(1, fullLayout.lowerRows - 1)} : fullLayout;
+	const layout =
+		extraLine !== undefined
+			? {
+					...fullLayout,
+					height: fullLayout.height - 1,
+					bodyRows: fullLayout.bodyRows - 1,
+					lowerRows: Math.max(1, fullLayout.lowerRows - 1),
+				}
+			: fullLayout;
 	const {frames, findings} = snapshot;
 	const width = layout.width;
 
@@ -104,33 +124,67 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 	// Bytes a capture's gaps lost are not counted as captured; an incomplete capture says so (as the plain path does).
 	const missing = useMemo(() => gapBytes(snapshot.marks), [snapshot.marks]);
 	// A tap capture's stalls: from its end record while it loads, then from the summary.
-	const status = statusModel(snapshot, {missing, ...(progress?.incomplete === undefined ? {} : {incomplete: progress.incomplete}), ...(progress?.stalls === undefined ? {} : {stalls: progress.stalls})});
+	const status = statusModel(snapshot, {
+		missing,
+		...(progress?.incomplete === undefined ? {} : {incomplete: progress.incomplete}),
+		...(progress?.stalls === undefined ? {} : {stalls: progress.stalls}),
+	});
 	// A capture being read waits for nothing: its handshake reply may just not be read yet.
-	const waiting = useMemo(() => (isLoading ? undefined : pendingHandshake(snapshot)), [snapshot.frames, snapshot.marks, snapshot.isEnded, isLoading]); // eslint-disable-line react-hooks/exhaustive-deps
+	const waiting = useMemo(
+		() => (isLoading ? undefined : pendingHandshake(snapshot)),
+		// The snapshot object changes on every refresh; only these parts decide the wait.
+		// eslint-disable-next-line react-hooks/exhaustive-deps
+		[snapshot.frames, snapshot.marks, snapshot.isEnded, isLoading],
+	);
 	const nowTMs = useSessionClock(snapshot.meta.startedAt, waiting !== undefined);
 	const isSilent = !isLoading && !snapshot.isEnded && frames.length === 0;
 	const grouped = useMemo(() => findingsLayout(groupFindings(findings)), [findings]);
 	const stderrLines = useMemo(() => stderrFrames(frames), [frames]);
-	const view = useMemo(() => filterFrames(frames, state.filter, findingIndex.severity), [frames, state.filter, findingIndex]);
+	const view = useMemo(
+		() => filterFrames(frames, state.filter, findingIndex.severity),
+		[frames, state.filter, findingIndex],
+	);
 
 	const cursor = frameCursor(state, view);
 	const slice = visibleSlice(view.length, cursor, state.scrollTop, layout.listRows);
 	const frameIndex = cursor < 0 ? -1 : view.indexAt(cursor);
 	const frame = frameIndex < 0 ? undefined : frames.at(frameIndex);
-	const frameFindings = useMemo(() => (findingIndex.byFrame.get(frameIndex) ?? []).map((i) => findings[i]!), [findingIndex, frameIndex, findings]);
+	const frameFindings = useMemo(
+		() => (findingIndex.byFrame.get(frameIndex) ?? []).map((i) => findings[i]!),
+		[findingIndex, frameIndex, findings],
+	);
 
 	// Detail content: only what the current tab shows.
 	const perRow = 8 * hexPanels(width);
 	const detailRows = detailContentRows(layout.lowerRows, frameFindings.length);
 	const chunks = useMemo(() => (frame ? snapshot.chunksOf(frame) : []), [frame, snapshot]);
-	const json = useMemo(() => (state.detailTab === 'json' && frame?.message !== undefined ? jsonLines(frame.message, width) : undefined), [state.detailTab, frame, width]);
+	const json = useMemo(
+		() => (state.detailTab === 'json' && frame?.message !== undefined ? jsonLines(frame.message, width) : undefined),
+		[state.detailTab, frame, width],
+	);
 	const raw = useMemo(
-		() => (state.detailTab === 'raw' && frame ? rawLines(snapshot.bytes(frame.stream, frame.offset, Math.min(frame.byteLength, RAW_LIMIT)), width, frame.byteLength) : []),
+		() =>
+			state.detailTab === 'raw' && frame
+				? rawLines(
+						snapshot.bytes(frame.stream, frame.offset, Math.min(frame.byteLength, RAW_LIMIT)),
+						width,
+						frame.byteLength,
+					)
+				: [],
 		[state.detailTab, frame, width, snapshot],
 	);
-	const chunkText = useMemo(() => (state.detailTab === 'chunks' && frame ? chunkLines(frame, chunks) : []), [state.detailTab, frame, chunks]);
+	const chunkText = useMemo(
+		() => (state.detailTab === 'chunks' && frame ? chunkLines(frame, chunks) : []),
+		[state.detailTab, frame, chunks],
+	);
 	const detailLines =
-		state.detailTab === 'hex' ? hexRowCount(frame?.byteLength ?? 0, perRow) : state.detailTab === 'json' ? (json?.length ?? 1) : state.detailTab === 'raw' ? raw.length : chunkText.length;
+		state.detailTab === 'hex'
+			? hexRowCount(frame?.byteLength ?? 0, perRow)
+			: state.detailTab === 'json'
+				? (json?.length ?? 1)
+				: state.detailTab === 'raw'
+					? raw.length
+					: chunkText.length;
 	const detailScroll = Math.min(state.detailScroll, maxScrollTop(detailLines, detailRows));
 
 	// The selected finding (findings pane cursor) is highlighted when it is on this frame; otherwise the frame's first finding.
@@ -139,9 +193,22 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 	let content: DetailContent;
 	switch (state.detailTab) {
 		case 'hex': {
-			const highlight = shownFinding && frame && shownFinding.stream === frame.stream ? [{offset: shownFinding.offset, length: shownFinding.byteLength}] : [];
+			const highlight =
+				shownFinding && frame && shownFinding.stream === frame.stream
+					? [{offset: shownFinding.offset, length: shownFinding.byteLength}]
+					: [];
 			const rows = frame
-				? visibleHexRows({read: (offset, length) => snapshot.bytes(frame.stream, offset, length), offset: frame.offset, byteLength: frame.byteLength}, perRow, detailScroll, detailRows, highlight)
+				? visibleHexRows(
+						{
+							read: (offset, length) => snapshot.bytes(frame.stream, offset, length),
+							offset: frame.offset,
+							byteLength: frame.byteLength,
+						},
+						perRow,
+						detailScroll,
+						detailRows,
+						highlight,
+					)
 				: [];
 			content = {tab: 'hex', rows, perRow};
 			break;
@@ -163,12 +230,20 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 		}
 	}
 
-	const findingRows = findingsSplit(snapshot.summary.clients?.length ? layout.lowerRows - 1 : layout.lowerRows).listRows;
+	const findingRows = findingsSplit(
+		snapshot.summary.clients?.length ? layout.lowerRows - 1 : layout.lowerRows,
+	).listRows;
 	const stderrAt = stderrCursor(state, stderrLines.length);
 	const stderrSlice = visibleSlice(stderrLines.length, stderrAt, state.stderrScroll, layout.lowerRows);
-	const offers = useMemo(() => (state.input?.mode === 'send-pick' ? sendOffers(frames, actions?.tools) : []), [state.input?.mode, frames, actions]);
+	const offers = useMemo(
+		() => (state.input?.mode === 'send-pick' ? sendOffers(frames, actions?.tools) : []),
+		[state.input?.mode, frames, actions],
+	);
 
-	const help = useMemo(() => (state.isHelpOpen ? helpLayout(helpSections(features), width, layout.bodyRows - 1) : []), [state.isHelpOpen, features, width, layout.bodyRows]);
+	const help = useMemo(
+		() => (state.isHelpOpen ? helpLayout(helpSections(features), width, layout.bodyRows - 1) : []),
+		[state.isHelpOpen, features, width, layout.bodyRows],
+	);
 	const helpScroll = Math.min(state.helpScroll, maxScrollTop(help.length, layout.bodyRows - 1));
 	const nav: NavContext = {
 		view,
@@ -224,23 +299,86 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 		lower = <SendPanel offers={offers} input={state.input} width={width} height={layout.lowerRows + 1} />;
 	} else if (state.focus === 'findings') {
 		lower = (
-			<FindingsPane findings={findings} layout={grouped} cursor={Math.min(state.findingCursor, Math.max(0, grouped.order.length - 1))} scroll={state.findingScroll} width={width} height={layout.lowerRows} isFocused {...(snapshot.summary.clients ? {clients: snapshot.summary.clients} : {})} />
+			<FindingsPane
+				findings={findings}
+				layout={grouped}
+				cursor={Math.min(state.findingCursor, Math.max(0, grouped.order.length - 1))}
+				scroll={state.findingScroll}
+				width={width}
+				height={layout.lowerRows}
+				isFocused
+				{...(snapshot.summary.clients ? {clients: snapshot.summary.clients} : {})}
+			/>
 		);
 	} else if (state.focus === 'stderr') {
-		lower = <StderrPane frames={frames} lines={stderrLines} start={stderrSlice.start} end={stderrSlice.end} cursor={stderrSlice.cursor} width={width} height={layout.lowerRows} isFocused />;
+		lower = (
+			<StderrPane
+				frames={frames}
+				lines={stderrLines}
+				start={stderrSlice.start}
+				end={stderrSlice.end}
+				cursor={stderrSlice.cursor}
+				width={width}
+				height={layout.lowerRows}
+				isFocused
+			/>
+		);
 	} else {
-		lower = <DetailPane frame={frame} findings={frameFindings} readCount={chunks.length} content={content} scroll={detailScroll} width={width} height={layout.lowerRows} />;
+		lower = (
+			<DetailPane
+				frame={frame}
+				findings={frameFindings}
+				readCount={chunks.length}
+				content={content}
+				scroll={detailScroll}
+				width={width}
+				height={layout.lowerRows}
+			/>
+		);
 	}
 
 	return (
 		<Box flexDirection="column" width={width} height={fullLayout.height}>
-			<StatusBar model={status} width={width} {...(isLoading ? {loading: progress} : {})} {...(waiting ? {waiting: {method: waiting.method, elapsedMs: nowTMs - waiting.tMs, ...(waitLimitMs === undefined ? {} : {limitMs: waitLimitMs})}} : isSilent ? {waiting: {elapsedMs: 0}} : {})} />
+			<StatusBar
+				model={status}
+				width={width}
+				{...(isLoading ? {loading: progress} : {})}
+				{...(waiting
+					? {
+							waiting: {
+								method: waiting.method,
+								elapsedMs: nowTMs - waiting.tMs,
+								...(waitLimitMs === undefined ? {} : {limitMs: waitLimitMs}),
+							},
+						}
+					: isSilent
+						? {waiting: {elapsedMs: 0}}
+						: {})}
+			/>
 			{state.isHelpOpen ? (
 				<HelpOverlay lines={help} scroll={helpScroll} width={width} height={layout.bodyRows} />
 			) : (
 				<>
-					<FrameList frames={frames} view={view} start={slice.start} end={slice.end} cursor={slice.cursor} rows={layout.listRows} width={width} severity={findingIndex.severity} isFocused={state.focus === 'frames'} />
-					{isSending ? null : <TabBar focus={state.focus} tab={state.detailTab} findingCount={findings.length} stderrCount={stderrLines.length} width={width} />}
+					<FrameList
+						frames={frames}
+						view={view}
+						start={slice.start}
+						end={slice.end}
+						cursor={slice.cursor}
+						rows={layout.listRows}
+						width={width}
+						severity={findingIndex.severity}
+						isFocused={state.focus === 'frames'}
+					/>
+					{isSending ? null : (
+						<TabBar
+							focus={state.focus}
+							tab={state.detailTab}
+							findingCount={findings.length}
+							stderrCount={stderrLines.length}
+							width={width}
+						/>
+					)}
 					<Box flexDirection="column" height={isSending ? layout.lowerRows + 1 : layout.lowerRows} overflow="hidden">
 						{lower}
 					</Box>

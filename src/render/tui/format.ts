@@ -224,7 +224,20 @@ const LATENCY_WIDTH = 8;
 export function rowLayout(width: number, frameCount: number): RowLayout {
 	const indexWidth = Math.max(3, String(Math.max(0, frameCount - 1)).length);
 	const hasLatency = width >= 80;
-	const fixed = 2 + 1 + indexWidth + 1 + TIME_WIDTH + 1 + 3 + 1 + BYTES_WIDTH + 1 + KIND_WIDTH + 1 + (hasLatency ? LATENCY_WIDTH + 1 : 0);
+	const fixed =
+		2 +
+		1 +
+		indexWidth +
+		1 +
+		TIME_WIDTH +
+		1 +
+		3 +
+		1 +
+		BYTES_WIDTH +
+		1 +
+		KIND_WIDTH +
+		1 +
+		(hasLatency ? LATENCY_WIDTH + 1 : 0);
 	return {width, indexWidth, hasLatency, summaryWidth: Math.max(0, width - fixed)};
 }
 
@@ -237,7 +250,9 @@ export function frameRowCells(frame: Frame, severity: Severity | undefined, layo
 		dir: STREAM_LABEL[frame.stream],
 		bytes: formatByteCount(frame.byteLength).padStart(BYTES_WIDTH),
 		kind: KIND_LABEL[frame.kind].padEnd(KIND_WIDTH),
-		latency: layout.hasLatency ? (frame.answers ? formatLatency(frame.answers.latencyMs) : '').padStart(LATENCY_WIDTH) : '',
+		latency: layout.hasLatency
+			? (frame.answers ? formatLatency(frame.answers.latencyMs) : '').padStart(LATENCY_WIDTH)
+			: '',
 		summary: frameSummary(frame, layout.summaryWidth),
 	};
 }

@@ -48,7 +48,13 @@ export function TuiRoot({initialStore, actions, theme, waitLimitMs, loading}: Tu
 	const [store, setStore] = useState(initialStore);
 	return (
 		<ThemeContext.Provider value={theme}>
-			<App store={store} {...(actions ? {actions} : {})} onStore={setStore} {...(waitLimitMs === undefined ? {} : {waitLimitMs})} {...(loading === undefined ? {} : {loading})} />
+			<App
+				store={store}
+				{...(actions ? {actions} : {})}
+				onStore={setStore}
+				{...(waitLimitMs === undefined ? {} : {waitLimitMs})}
+				{...(loading === undefined ? {} : {loading})}
+			/>
 		</ThemeContext.Provider>
 	);
 }
@@ -92,12 +98,21 @@ export async function startTui(options: StartTuiOptions): Promise<void> {
 		process.once('exit', leaveOnExit);
 	}
 
-	const instance = render(<TuiRoot initialStore={options.store} actions={options.actions} theme={createTheme(options.color)} waitLimitMs={options.waitLimitMs} loading={options.loading} />, {
-		stdin,
-		stdout,
-		patchConsole: false,
-		exitOnCtrlC: false,
-	});
+	const instance = render(
+		<TuiRoot
+			initialStore={options.store}
+			actions={options.actions}
+			theme={createTheme(options.color)}
+			waitLimitMs={options.waitLimitMs}
+			loading={options.loading}
+		/>,
+		{
+			stdin,
+			stdout,
+			patchConsole: false,
+			exitOnCtrlC: false,
+		},
+	);
 	try {
 		await instance.waitUntilExit();
 	} finally {

@@ -4,18 +4,26 @@ import {EXIT} from '../../../src/cli/exit-codes.js';
 import {makeSummary} from '../../helpers/factories.js';
 
 describe('probe under the TUI, stopped by the user', () => {
-	it('without --timeout: initialize\'s 30 s before the server answered it, a request\'s 10 s after (it said 10 s for initialize)', () => {
+	it("without --timeout: initialize's 30 s before the server answered it, a request's 10 s after (it said 10 s for initialize)", () => {
 		const answered = makeSummary({serverInfo: {name: 's', version: '1'}, protocolVersion: '2025-11-25'});
-		expect(stoppedLine(4_730, makeSummary({}), undefined)).toBe('stopped by the user after 4.7 s, before the server answered initialize (the probe would wait 30 s)');
-		expect(stoppedLine(12_000, answered, undefined)).toBe("stopped by the user after 12.0 s, before the probe's exchange was over (the probe would wait 10 s)");
-		expect(stoppedLine(2_000, makeSummary({}), 5_000)).toBe('stopped by the user after 2.0 s, before the server answered initialize (the probe would wait 5 s)');
+		expect(stoppedLine(4_730, makeSummary({}), undefined)).toBe(
+			'stopped by the user after 4.7 s, before the server answered initialize (the probe would wait 30 s)',
+		);
+		expect(stoppedLine(12_000, answered, undefined)).toBe(
+			"stopped by the user after 12.0 s, before the probe's exchange was over (the probe would wait 10 s)",
+		);
+		expect(stoppedLine(2_000, makeSummary({}), 5_000)).toBe(
+			'stopped by the user after 2.0 s, before the server answered initialize (the probe would wait 5 s)',
+		);
 	});
 
 	it('says when and before what, instead of a server verdict', () => {
-		expect(stoppedLine(4_730, makeSummary({}), 30_000)).toBe('stopped by the user after 4.7 s, before the server answered initialize (the probe would wait 30 s)');
-		expect(stoppedLine(12_000, makeSummary({serverInfo: {name: 's', version: '1'}, protocolVersion: '2025-11-25'}), 10_000)).toBe(
-			"stopped by the user after 12.0 s, before the probe's exchange was over (the probe would wait 10 s)",
+		expect(stoppedLine(4_730, makeSummary({}), 30_000)).toBe(
+			'stopped by the user after 4.7 s, before the server answered initialize (the probe would wait 30 s)',
 		);
+		expect(
+			stoppedLine(12_000, makeSummary({serverInfo: {name: 's', version: '1'}, protocolVersion: '2025-11-25'}), 10_000),
+		).toBe("stopped by the user after 12.0 s, before the probe's exchange was over (the probe would wait 10 s)");
 	});
 
 	it('has its own exit code, apart from a verdict (1) and a usage error (2)', () => {

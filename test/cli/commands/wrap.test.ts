@@ -18,7 +18,21 @@ describe('shellWord', () => {
 	});
 
 	it.skipIf(process.platform === 'win32')('is read back by sh as the same single word', () => {
-		const words = ['fs', 'py healthy', "it's", '', '$HOME', 'a*b', '"quoted"', "''", 'back\\slash', 'semi;colon', 'line\nbreak', '`tick`', 'ünïcode name'];
+		const words = [
+			'fs',
+			'py healthy',
+			"it's",
+			'',
+			'$HOME',
+			'a*b',
+			'"quoted"',
+			"''",
+			'back\\slash',
+			'semi;colon',
+			'line\nbreak',
+			'`tick`',
+			'ünïcode name',
+		];
 		// printf prints each argument between brackets, so a word split in two or dropped would show.
 		const script = `printf '[%s]' ${words.map(shellWord).join(' ')}`;
 		expect(execFileSync('sh', ['-c', script], {encoding: 'utf8'})).toBe(words.map((word) => `[${word}]`).join(''));

@@ -25,8 +25,16 @@ describe('byteCategory (hexyl categories)', () => {
 
 	it('has a 256-entry table with hexyl counts per category', () => {
 		expect(BYTE_CATEGORY_TABLE).toHaveLength(256);
-		const counts = Object.fromEntries(BYTE_CATEGORIES.map((category) => [category, BYTE_CATEGORY_TABLE.filter((c) => c === category).length]));
-		expect(counts).toEqual({null: 1, 'ascii-printable': 94, 'ascii-whitespace': 5, 'ascii-other': 28, 'non-ascii': 128});
+		const counts = Object.fromEntries(
+			BYTE_CATEGORIES.map((category) => [category, BYTE_CATEGORY_TABLE.filter((c) => c === category).length]),
+		);
+		expect(counts).toEqual({
+			null: 1,
+			'ascii-printable': 94,
+			'ascii-whitespace': 5,
+			'ascii-other': 28,
+			'non-ascii': 128,
+		});
 	});
 
 	it('masks values outside 0-255 to the low byte', () => {

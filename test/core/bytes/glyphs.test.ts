@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {byteGlyph, displayWidth, escapeBytes, escapeText, groupDigits, truncationMarker} from '../../../src/core/bytes/glyphs.js';
+import {
+	byteGlyph,
+	displayWidth,
+	escapeBytes,
+	escapeText,
+	groupDigits,
+	truncationMarker,
+} from '../../../src/core/bytes/glyphs.js';
 import {bytesOf, utf8} from '../../helpers/factories.js';
 
 /** Characters that must never reach a terminal: C0, DEL, C1, bidi controls, line/paragraph separators. */
@@ -45,9 +52,13 @@ describe('escapeBytes', () => {
 
 	it('never lets a hazardous character through (property)', () => {
 		fc.assert(
-			fc.property(fc.uint8Array({maxLength: 64}), fc.option(fc.integer({min: 0, max: 40}), {nil: undefined}), (bytes, max) => {
-				expect(escapeBytes(bytes, max)).not.toMatch(HAZARD);
-			}),
+			fc.property(
+				fc.uint8Array({maxLength: 64}),
+				fc.option(fc.integer({min: 0, max: 40}), {nil: undefined}),
+				(bytes, max) => {
+					expect(escapeBytes(bytes, max)).not.toMatch(HAZARD);
+				},
+			),
 			{numRuns: 500},
 		);
 	});
@@ -101,7 +112,9 @@ describe('escapeText', () => {
 
 describe('helpers', () => {
 	it('byteGlyph follows hexyl plus the MCP glyphs', () => {
-		expect([0x00, 0x0a, 0x0d, 0x1b, 0x20, 0x09, 0x0c, 0x41, 0x7f, 0x01, 0x80, 0xff].map((byte) => byteGlyph(byte)).join('')).toBe('␀↵←␛ __A••××');
+		expect(
+			[0x00, 0x0a, 0x0d, 0x1b, 0x20, 0x09, 0x0c, 0x41, 0x7f, 0x01, 0x80, 0xff].map((byte) => byteGlyph(byte)).join(''),
+		).toBe('␀↵←␛ __A••××');
 	});
 
 	it('groupDigits and truncationMarker', () => {

@@ -15,18 +15,42 @@ describe('hexRows', () => {
 		expect(rows.map((row) => row.gutter)).toEqual(['{"jsonrpc":"2.0"', ',"id":123,"resul', 't":{}}←↵']);
 		const last = rows[2]!.cells;
 		expect(last.map((cell) => cell.offset)).toEqual([0x213, 0x214, 0x215, 0x216, 0x217, 0x218, 0x219, 0x21a]);
-		expect(last[6]).toEqual({byte: 0x0d, offset: 0x219, category: 'ascii-whitespace', glyph: '←', isHighlighted: false});
-		expect(last[7]).toEqual({byte: 0x0a, offset: 0x21a, category: 'ascii-whitespace', glyph: '↵', isHighlighted: false});
+		expect(last[6]).toEqual({
+			byte: 0x0d,
+			offset: 0x219,
+			category: 'ascii-whitespace',
+			glyph: '←',
+			isHighlighted: false,
+		});
+		expect(last[7]).toEqual({
+			byte: 0x0a,
+			offset: 0x21a,
+			category: 'ascii-whitespace',
+			glyph: '↵',
+			isHighlighted: false,
+		});
 	});
 
 	it('gives every cell its hexyl category', () => {
 		const [row] = hexRows(bytesOf(0x00, 'A', 0x20, 0x1b, 0xef), {baseOffset: 0});
-		expect(row!.cells.map((cell) => cell.category)).toEqual(['null', 'ascii-printable', 'ascii-whitespace', 'ascii-other', 'non-ascii']);
+		expect(row!.cells.map((cell) => cell.category)).toEqual([
+			'null',
+			'ascii-printable',
+			'ascii-whitespace',
+			'ascii-other',
+			'non-ascii',
+		]);
 		expect(row!.gutter).toBe('␀A ␛×');
 	});
 
 	it('highlights by stream offset, across rows', () => {
-		const rows = hexRows(FRAME_40, {baseOffset: 100, highlight: [{offset: 114, length: 4}, {offset: 138, length: 2}]});
+		const rows = hexRows(FRAME_40, {
+			baseOffset: 100,
+			highlight: [
+				{offset: 114, length: 4},
+				{offset: 138, length: 2},
+			],
+		});
 		const marked = rows.flatMap((row) => row.cells.filter((cell) => cell.isHighlighted).map((cell) => cell.offset));
 		expect(marked).toEqual([114, 115, 116, 117, 138, 139]);
 	});
@@ -39,7 +63,9 @@ describe('hexRows', () => {
 	it('squeezes a run of two or more repeated rows', () => {
 		const bytes = bytesOf('A'.repeat(16), new Uint8Array(64), 'B');
 		const rows = hexRows(bytes, {baseOffset: 0, squeeze: true});
-		expect(rows.map((row) => [row.offset, row.isSqueezed, row.squeezedRows, row.squeezedBytes, row.cells.length])).toEqual([
+		expect(
+			rows.map((row) => [row.offset, row.isSqueezed, row.squeezedRows, row.squeezedBytes, row.cells.length]),
+		).toEqual([
 			[0, false, 0, 0, 16],
 			[16, false, 0, 0, 16],
 			[32, true, 3, 48, 0],
@@ -50,7 +76,11 @@ describe('hexRows', () => {
 	it('does not squeeze a single repeated row, nor rows with highlighted bytes', () => {
 		const single = hexRows(new Uint8Array(32), {baseOffset: 0, squeeze: true});
 		expect(single.map((row) => row.isSqueezed)).toEqual([false, false]);
-		const highlighted = hexRows(new Uint8Array(64), {baseOffset: 0, squeeze: true, highlight: [{offset: 40, length: 1}]});
+		const highlighted = hexRows(new Uint8Array(64), {
+			baseOffset: 0,
+			squeeze: true,
+			highlight: [{offset: 40, length: 1}],
+		});
 		expect(highlighted.map((row) => [row.offset, row.isSqueezed])).toEqual([
 			[0, false],
 			[16, false],
@@ -73,7 +103,8 @@ describe('hexRows', () => {
 
 describe('hexWindow', () => {
 	const stream = new Uint8Array(300).map((_, k) => k & 0xff);
-	const provider = (offset: number, length: number): Uint8Array => stream.slice(offset, Math.min(stream.length, offset + length));
+	const provider = (offset: number, length: number): Uint8Array =>
+		stream.slice(offset, Math.min(stream.length, offset + length));
 
 	it('aligns to rows with one row of context', () => {
 		const window = hexWindow(provider, {offset: 40, length: 3});

@@ -20,7 +20,12 @@ import type {SessionEvent} from '../../../src/core/types.js';
 import {makeMeta} from '../../helpers/factories.js';
 
 const META = makeMeta({pid: 4242, mode: 'tap', name: 'demo'});
-const END: CaptureEnd = {complete: false, recorded: {stdin: 3, stdout: 2, stderr: 0}, missing: {stdin: 0, stdout: 5, stderr: 0}, gaps: 1};
+const END: CaptureEnd = {
+	complete: false,
+	recorded: {stdin: 3, stdout: 2, stderr: 0},
+	missing: {stdin: 0, stdout: 5, stderr: 0},
+	gaps: 1,
+};
 
 /** A small capture: header, chunks both ways, a mark, a gap, the exit and the end record. */
 function sample(): Buffer {
@@ -52,23 +57,48 @@ describe('binary capture records (format 2)', () => {
 	it('writes a chunk record as a 24-byte little-endian head and the raw bytes', () => {
 		const record = encodeChunkRecord('stdout', 1.5, 0x1_0000_0002, Uint8Array.of(0x7b, 0x7d, 0x0a));
 		expect([...record]).toEqual([
-			1, 1, 0, 0, // type chunk, stream stdout, reserved
-			3, 0, 0, 0, // length 3
-			0, 0, 0, 0, 0, 0, 0xf8, 0x3f, // 1.5 as float64 LE
-			2, 0, 0, 0, 1, 0, 0, 0, // offset 2^32 + 2 as u64 LE
-			0x7b, 0x7d, 0x0a,
+			1,
+			1,
+			0,
+			0, // type chunk, stream stdout, reserved
+			3,
+			0,
+			0,
+			0, // length 3
+			0,
+			0,
+			0,
+			0,
+			0,
+			0,
+			0xf8,
+			0x3f, // 1.5 as float64 LE
+			2,
+			0,
+			0,
+			0,
+			1,
+			0,
+			0,
+			0, // offset 2^32 + 2 as u64 LE
+			0x7b,
+			0x7d,
+			0x0a,
 		]);
 	});
 
 	it('writes a gap record with its stream and offset in the head and {length, reason} as JSON', () => {
 		const record = encodeGapRecord({stream: 'stdin', offset: 10, length: 300, reason: 'writer-timeout', tMs: 0});
-		expect([...record.subarray(0, 24)]).toEqual([5, 0, 0, 0, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0]);
+		expect([...record.subarray(0, 24)]).toEqual([
+			5, 0, 0, 0, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0,
+		]);
 		expect(record.subarray(24).toString('utf8')).toBe('{"length":300,"reason":"writer-timeout"}');
 	});
 
-	it('ends with the end record: JSON, its own size and MWND, found from the file\'s last bytes', () => {
+	it("ends with the end record: JSON, its own size and MWND, found from the file's last bytes", () => {
 		const record = encodeEndRecord(END, 4.5);
-		const json = '{"complete":false,"recorded":{"stdin":3,"stdout":2,"stderr":0},"missing":{"stdin":0,"stdout":5,"stderr":0},"gaps":1}';
+		const json =
+			'{"complete":false,"recorded":{"stdin":3,"stdout":2,"stderr":0},"missing":{"stdin":0,"stdout":5,"stderr":0},"gaps":1}';
 		expect(record[0]).toBe(6);
 		expect(record.readUInt32LE(4)).toBe(json.length + 8);
 		expect(record.subarray(24, 24 + json.length).toString('utf8')).toBe(json);
@@ -101,7 +131,11 @@ describe('binary capture records (format 2)', () => {
 		for (let cut = 0; cut <= bytes.length; cut++) {
 			const events: SessionEvent[] = [];
 			let end: CaptureEnd | undefined;
-			const decoder = new CaptureDecoder({onHeader: () => undefined, onEvent: (e) => events.push(e), onEnd: (e) => (end = e)});
+			const decoder = new CaptureDecoder({
+				onHeader: () => undefined,
+				onEvent: (e) => events.push(e),
+				onEnd: (e) => (end = e),
+			});
 			decoder.push(bytes.subarray(0, cut));
 			decoder.push(bytes.subarray(cut));
 			decoder.end();
@@ -134,17 +168,29 @@ describe('binary capture records (format 2)', () => {
 			encodeChunkRecord('stdout', 1, 0, Buffer.from('a\n')),
 			encodeChunkRecord('stdout', 2, 10, Buffer.from('b\n')),
 			encodeChunkRecord('stdout', 3, 5, Buffer.from('c\n')),
-			encodeEndRecord({complete: true, recorded: {stdin: 0, stdout: 4, stderr: 0}, missing: {stdin: 0, stdout: 0, stderr: 0}, gaps: 0}, 4),
+			encodeEndRecord(
+				{
+					complete: true,
+					recorded: {stdin: 0, stdout: 4, stderr: 0},
+					missing: {stdin: 0, stdout: 0, stderr: 0},
+					gaps: 0,
+				},
+				4,
+			),
 		]);
 		const decoded = decodeCapture(bytes);
-		expect(decoded.events.map((e) => (e.type === 'chunk' ? ['chunk', e.chunk.offset] : e.type === 'mark' ? e.mark : e.type))).toEqual([
+		expect(
+			decoded.events.map((e) => (e.type === 'chunk' ? ['chunk', e.chunk.offset] : e.type === 'mark' ? e.mark : e.type)),
+		).toEqual([
 			['chunk', 0],
 			{type: 'gap', stream: 'stdout', offset: 2, length: 8, reason: 'unrecorded', tMs: 2},
 			['chunk', 10],
 		]);
 		// The third chunk record starts after the magic line, the header and two chunk records of 2 bytes each.
 		const thirdAt = encodeCaptureStart(META).length + 2 * (RECORD_HEAD_BYTES + 2);
-		expect(decoded.problems).toEqual([{line: 5, byteOffset: thirdAt, message: 'stdout chunk at offset 5 overlaps the 12 bytes before it, skipped'}]);
+		expect(decoded.problems).toEqual([
+			{line: 5, byteOffset: thirdAt, message: 'stdout chunk at offset 5 overlaps the 12 bytes before it, skipped'},
+		]);
 		// Pushed in pieces, the offset is still the file's (not the piece's).
 		const decoder = new CaptureDecoder({onHeader: () => undefined, onEvent: () => undefined});
 		for (let at = 0; at < bytes.length; at += 7) decoder.push(bytes.subarray(at, at + 7));
@@ -153,10 +199,20 @@ describe('binary capture records (format 2)', () => {
 	});
 
 	it('a record cut by the end of the file is placed at the byte where that record starts (a binary capture has no lines)', () => {
-		const whole = Buffer.concat([encodeCaptureStart(META), encodeChunkRecord('stdout', 1, 0, Buffer.from('a\n')), encodeChunkRecord('stdout', 2, 2, Buffer.from('bcdef\n'))]);
+		const whole = Buffer.concat([
+			encodeCaptureStart(META),
+			encodeChunkRecord('stdout', 1, 0, Buffer.from('a\n')),
+			encodeChunkRecord('stdout', 2, 2, Buffer.from('bcdef\n')),
+		]);
 		const secondAt = encodeCaptureStart(META).length + RECORD_HEAD_BYTES + 2;
 		const decoded = decodeCapture(whole.subarray(0, whole.length - 3));
-		expect(decoded.problems).toEqual([{line: 4, byteOffset: secondAt, message: `the capture ends inside a record (${RECORD_HEAD_BYTES + 6 - 3} bytes of it); the cut record is skipped`}]);
+		expect(decoded.problems).toEqual([
+			{
+				line: 4,
+				byteOffset: secondAt,
+				message: `the capture ends inside a record (${RECORD_HEAD_BYTES + 6 - 3} bytes of it); the cut record is skipped`,
+			},
+		]);
 		expect(problemPlace(decoded.problems[0]!)).toBe(`record 4 at byte ${secondAt}`);
 		expect(problemPlace({line: 10, message: 'x'})).toBe('line 10');
 	});
@@ -164,7 +220,9 @@ describe('binary capture records (format 2)', () => {
 	it('skips a record of an unknown type (its length is known) and goes on', () => {
 		const unknown = encodeChunkRecord('stdout', 1, 0, Buffer.from('zz'));
 		unknown[0] = 99;
-		const decoded = decodeCapture(Buffer.concat([encodeCaptureStart(META), unknown, encodeChunkRecord('stdout', 2, 0, Buffer.from('ok\n'))]));
+		const decoded = decodeCapture(
+			Buffer.concat([encodeCaptureStart(META), unknown, encodeChunkRecord('stdout', 2, 0, Buffer.from('ok\n'))]),
+		);
 		expect(decoded.events.map((e) => e.type)).toEqual(['chunk']);
 		expect(decoded.problems.map((p) => p.message)).toEqual([expect.stringMatching(/unknown record type 99, skipped$/)]);
 		expect(decoded.isTruncated).toBe(true);

@@ -16,7 +16,21 @@ describe('finding records carry a docs pointer', () => {
 		const line = encodeEvent({type: 'finding', finding});
 		const {docs, ...rest} = JSON.parse(line) as Record<string, unknown>;
 		expect(docs).toBe('docs/findings.md#crlf');
-		expect(Object.keys(rest)).toEqual(['type', 'code', 'severity', 'stream', 'offset', 'byteLength', 'frameIndex', 'tMs', 'message', 'hint', 'rules', 'impact', 'detail']);
+		expect(Object.keys(rest)).toEqual([
+			'type',
+			'code',
+			'severity',
+			'stream',
+			'offset',
+			'byteLength',
+			'frameIndex',
+			'tMs',
+			'message',
+			'hint',
+			'rules',
+			'impact',
+			'detail',
+		]);
 		const decoded = decodeRecord(line);
 		expect(decoded).toEqual(decodeRecord(JSON.stringify(rest)));
 		expect(decoded).toMatchObject({kind: 'event', event: {type: 'finding', finding}});

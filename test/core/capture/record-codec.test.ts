@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import {Buffer, isUtf8} from 'node:buffer';
 import {describe, expect, it} from 'vitest';
-import {decodeRecord, decodeRecords, encodeEvent, encodeHeader, RECORD_FORMAT} from '../../../src/core/capture/record-codec.js';
+import {
+	decodeRecord,
+	decodeRecords,
+	encodeEvent,
+	encodeHeader,
+	RECORD_FORMAT,
+} from '../../../src/core/capture/record-codec.js';
 import {FINDING_CODES, type Finding, type Frame, type SessionEvent} from '../../../src/core/types.js';
 import {bytesOf, makeChunk, makeFinding, makeFrame, makeMeta, makeSummary} from '../../helpers/factories.js';
 
@@ -22,11 +28,41 @@ const RESPONSE: Frame = makeFrame({
 });
 
 const EVENTS: SessionEvent[] = [
-	{type: 'chunk', chunk: makeChunk({seq: 0, stream: 'stdin', tMs: 0.5, offset: 0, bytes: '{"jsonrpc":"2.0","id":123,"method":"initialize"}\n'})},
-	{type: 'chunk', chunk: makeChunk({seq: 1, stream: 'stdout', tMs: 12.1, offset: 0, bytes: bytesOf('{"x":"', 0xff, 0xfe, '"}', 0x0a)})},
+	{
+		type: 'chunk',
+		chunk: makeChunk({
+			seq: 0,
+			stream: 'stdin',
+			tMs: 0.5,
+			offset: 0,
+			bytes: '{"jsonrpc":"2.0","id":123,"method":"initialize"}\n',
+		}),
+	},
+	{
+		type: 'chunk',
+		chunk: makeChunk({
+			seq: 1,
+			stream: 'stdout',
+			tMs: 12.1,
+			offset: 0,
+			bytes: bytesOf('{"x":"', 0xff, 0xfe, '"}', 0x0a),
+		}),
+	},
 	{type: 'frame', frame: RESPONSE},
-	{type: 'frame', frame: makeFrame({index: 2, stream: 'stderr', kind: 'text', text: 'boot\u2028ok \u001b[31mred', byteLength: 20})},
-	{type: 'finding', finding: makeFinding({frameIndex: 1, offset: 38, detail: {kind: 'banner', n: 2}, confidence: 'inferred', origin: 'probe'})},
+	{
+		type: 'frame',
+		frame: makeFrame({index: 2, stream: 'stderr', kind: 'text', text: 'boot\u2028ok \u001b[31mred', byteLength: 20}),
+	},
+	{
+		type: 'finding',
+		finding: makeFinding({
+			frameIndex: 1,
+			offset: 38,
+			detail: {kind: 'banner', n: 2},
+			confidence: 'inferred',
+			origin: 'probe',
+		}),
+	},
 	{type: 'mark', mark: {type: 'timeout', id: null, method: 'tools/list', timeoutMs: 5000, tMs: 6000}},
 	{type: 'mark', mark: {type: 'eof', stream: 'stdout', tMs: 7000}},
 	{type: 'exit', exit: {code: null, signal: 'SIGTERM', tMs: 7001.5}},
@@ -58,7 +94,9 @@ describe('encodeHeader / encodeEvent', () => {
 	});
 
 	it('writes a chunk as base64 with a UTF-8 preview when the bytes are valid UTF-8', () => {
-		expect(encodeEvent({type: 'chunk', chunk: makeChunk({seq: 3, stream: 'stdout', tMs: 1.25, offset: 10, bytes: '{}\n'})})).toBe(
+		expect(
+			encodeEvent({type: 'chunk', chunk: makeChunk({seq: 3, stream: 'stdout', tMs: 1.25, offset: 10, bytes: '{}\n'})}),
+		).toBe(
 			'{"type":"chunk","seq":3,"stream":"stdout","tMs":1.25,"offset":10,"length":3,"base64":"e30K","text":"{}\\n"}',
 		);
 	});
@@ -73,7 +111,9 @@ describe('encodeHeader / encodeEvent', () => {
 
 	it('reads back a 5 MB chunk (a big tools/call result in one read)', () => {
 		const bytes = new Uint8Array(5 * 1024 * 1024).fill(0x78);
-		const decoded = decodeRecord(encodeEvent({type: 'chunk', chunk: {seq: 7, stream: 'stdout', tMs: 2, offset: 100, bytes}}));
+		const decoded = decodeRecord(
+			encodeEvent({type: 'chunk', chunk: {seq: 7, stream: 'stdout', tMs: 2, offset: 100, bytes}}),
+		);
 		expect(decoded.kind).toBe('event');
 		const chunk = decoded.kind === 'event' && decoded.event.type === 'chunk' ? decoded.event.chunk : undefined;
 		expect(chunk?.bytes.byteLength).toBe(5 * 1024 * 1024);
@@ -82,8 +122,12 @@ describe('encodeHeader / encodeEvent', () => {
 	});
 
 	it('writes marks nested, exits flat', () => {
-		expect(encodeEvent({type: 'mark', mark: {type: 'stdin-closed', tMs: 5}})).toBe('{"type":"mark","mark":{"type":"stdin-closed","tMs":5}}');
-		expect(encodeEvent({type: 'exit', exit: {code: 0, signal: null, tMs: 9}})).toBe('{"type":"exit","code":0,"signal":null,"tMs":9}');
+		expect(encodeEvent({type: 'mark', mark: {type: 'stdin-closed', tMs: 5}})).toBe(
+			'{"type":"mark","mark":{"type":"stdin-closed","tMs":5}}',
+		);
+		expect(encodeEvent({type: 'exit', exit: {code: 0, signal: null, tMs: 9}})).toBe(
+			'{"type":"exit","code":0,"signal":null,"tMs":9}',
+		);
 	});
 
 	it('never writes a raw line break, not even U+2028, U+2029 or U+0085', () => {
@@ -101,7 +145,7 @@ describe('encodeHeader / encodeEvent', () => {
 });
 
 describe('decodeRecords', () => {
-	it('round-trips the capturing user\'s home and name in the header (issue 13)', () => {
+	it("round-trips the capturing user's home and name in the header (issue 13)", () => {
 		const meta = makeMeta({home: '/home/alice', user: 'alice'});
 		const line = encodeHeader(meta);
 		expect(line.endsWith(',"home":"/home/alice","user":"alice"}')).toBe(true);
@@ -128,7 +172,9 @@ describe('decodeRecords', () => {
 		const cut = file.slice(0, file.length - 40);
 		const decoded = decodeRecords(cut);
 		expect(decoded.isTruncated).toBe(true);
-		expect(decoded.problems).toEqual([{line: 10, message: 'the file ends inside a record (truncated capture); the cut record is skipped'}]);
+		expect(decoded.problems).toEqual([
+			{line: 10, message: 'the file ends inside a record (truncated capture); the cut record is skipped'},
+		]);
 		expect(decoded.events).toEqual(EVENTS.slice(0, 8));
 		expect(decoded.header).toEqual({...META, format: 1});
 	});
@@ -171,13 +217,19 @@ describe('decodeRecords', () => {
 		const decoded = decodeRecords(`${header}\n${encodeEvent(EVENTS[6]!)}\n`);
 		expect(decoded.header?.format).toBe(2);
 		expect(decoded.events).toEqual([EVENTS[6]]);
-		expect(decoded.problems).toEqual([{line: 1, message: 'format 2 is newer than this version of mcp-wire reads (1); records are read as format 1'}]);
+		expect(decoded.problems).toEqual([
+			{line: 1, message: 'format 2 is newer than this version of mcp-wire reads (1); records are read as format 1'},
+		]);
 		expect(RECORD_FORMAT).toBe(1);
 	});
 
 	it('reports a missing header and a second header', () => {
-		expect(decodeRecords(`${encodeEvent(EVENTS[6]!)}\n`).problems).toEqual([{line: 1, message: 'records before any session header'}]);
-		expect(decodeRecords(`${encodeHeader(META)}\n${encodeHeader(META)}\n`).problems).toEqual([{line: 2, message: 'a second session header, skipped'}]);
+		expect(decodeRecords(`${encodeEvent(EVENTS[6]!)}\n`).problems).toEqual([
+			{line: 1, message: 'records before any session header'},
+		]);
+		expect(decodeRecords(`${encodeHeader(META)}\n${encodeHeader(META)}\n`).problems).toEqual([
+			{line: 2, message: 'a second session header, skipped'},
+		]);
 		expect(decodeRecords('garbage\n').problems).toEqual([
 			{line: 1, message: 'not JSON'},
 			{line: 1, message: 'no session header'},
@@ -199,11 +251,27 @@ describe('decodeRecords', () => {
 		const recordish = fc.oneof(
 			fc.string(),
 			fc.jsonValue().map((value) => JSON.stringify(value)),
-			fc.constantFrom(...['session', 'chunk', 'frame', 'finding', 'mark', 'exit', 'summary']).chain((type) =>
-				fc.dictionary(fc.constantFrom('seq', 'stream', 'offset', 'length', 'base64', 'mark', 'tool', 'impact', 'streams', 'format'), fc.jsonValue()).map((record) =>
-					JSON.stringify({...record, type}),
+			fc
+				.constantFrom(...['session', 'chunk', 'frame', 'finding', 'mark', 'exit', 'summary'])
+				.chain((type) =>
+					fc
+						.dictionary(
+							fc.constantFrom(
+								'seq',
+								'stream',
+								'offset',
+								'length',
+								'base64',
+								'mark',
+								'tool',
+								'impact',
+								'streams',
+								'format',
+							),
+							fc.jsonValue(),
+						)
+						.map((record) => JSON.stringify({...record, type})),
 				),
-			),
 		);
 		fc.assert(
 			fc.property(fc.array(recordish, {maxLength: 8}), (lines) => {
@@ -216,7 +284,10 @@ describe('decodeRecords', () => {
 
 	it('decodeRecord classifies single lines', () => {
 		expect(decodeRecord('   ')).toEqual({kind: 'empty'});
-		expect(decodeRecord('{"type":"exit","code":1,"signal":null,"tMs":3}\r')).toEqual({kind: 'event', event: {type: 'exit', exit: {code: 1, signal: null, tMs: 3}}});
+		expect(decodeRecord('{"type":"exit","code":1,"signal":null,"tMs":3}\r')).toEqual({
+			kind: 'event',
+			event: {type: 'exit', exit: {code: 1, signal: null, tMs: 3}},
+		});
 		expect(decodeRecord('{"type":"exit","code":1.5,"signal":null,"tMs":3}')).toEqual({
 			kind: 'problem',
 			message: 'bad exit record: `code` is not an integer or null, skipped',
@@ -249,14 +320,39 @@ describe('round trip (property)', () => {
 			firstTMs: ms,
 			firstSeq: count,
 			lastSeq: count,
-			kind: fc.constantFrom('request' as const, 'notification' as const, 'response' as const, 'error' as const, 'json' as const, 'text' as const, 'blank' as const),
+			kind: fc.constantFrom(
+				'request' as const,
+				'notification' as const,
+				'response' as const,
+				'error' as const,
+				'json' as const,
+				'text' as const,
+				'blank' as const,
+			),
 			message: fc.jsonValue(),
 			method: text,
 			id,
 			answers: fc.record({method: text, requestIndex: count, latencyMs: ms}),
 			text,
 		},
-		{requiredKeys: ['index', 'stream', 'framing', 'offset', 'byteLength', 'bodyOffset', 'bodyLength', 'terminator', 'lineCount', 'tMs', 'firstTMs', 'firstSeq', 'lastSeq', 'kind']},
+		{
+			requiredKeys: [
+				'index',
+				'stream',
+				'framing',
+				'offset',
+				'byteLength',
+				'bodyOffset',
+				'bodyLength',
+				'terminator',
+				'lineCount',
+				'tMs',
+				'firstTMs',
+				'firstSeq',
+				'lastSeq',
+				'kind',
+			],
+		},
 	);
 
 	const finding: fc.Arbitrary<Finding> = fc.record(
@@ -276,8 +372,24 @@ describe('round trip (property)', () => {
 			rules: fc.array(fc.string({maxLength: 4}), {maxLength: 3}),
 			impact: fc.array(
 				fc.record({
-					client: fc.constantFrom('ts-sdk-v1' as const, 'ts-sdk-v2' as const, 'python-sdk' as const, 'vscode' as const, 'rmcp' as const, 'cursor' as const),
-					reaction: fc.constantFrom('ok' as const, 'skip' as const, 'skip-log' as const, 'drop-log' as const, 'hang' as const, 'fatal' as const, 'corrupt' as const, 'unknown' as const),
+					client: fc.constantFrom(
+						'ts-sdk-v1' as const,
+						'ts-sdk-v2' as const,
+						'python-sdk' as const,
+						'vscode' as const,
+						'rmcp' as const,
+						'cursor' as const,
+					),
+					reaction: fc.constantFrom(
+						'ok' as const,
+						'skip' as const,
+						'skip-log' as const,
+						'drop-log' as const,
+						'hang' as const,
+						'fatal' as const,
+						'corrupt' as const,
+						'unknown' as const,
+					),
 					note: text,
 				}),
 				{maxLength: 6},
@@ -299,7 +411,12 @@ describe('round trip (property)', () => {
 		fc.assert(
 			fc.property(fc.array(event, {maxLength: 12}), (events) => {
 				const file = fileOf(events);
-				expect(file.split('\n').slice(0, -1).every((line) => !/[\r\u0085\u2028\u2029]/u.test(line))).toBe(true);
+				expect(
+					file
+						.split('\n')
+						.slice(0, -1)
+						.every((line) => !/[\r\u0085\u2028\u2029]/u.test(line)),
+				).toBe(true);
 				const decoded = decodeRecords(file);
 				expect(decoded.problems).toEqual([]);
 				const expected = events.map((e): SessionEvent => {
@@ -321,50 +438,84 @@ describe('round trip (property)', () => {
 
 	it('a file cut anywhere keeps every record before the cut (property)', () => {
 		fc.assert(
-			fc.property(fc.array(event, {minLength: 1, maxLength: 6}), fc.double({min: 0, max: 1, noNaN: true}), (events, where) => {
-				const file = fileOf(events);
-				const cutAt = Math.floor(where * file.length);
-				const decoded = decodeRecords(file.slice(0, cutAt));
-				const completeLines = file.slice(0, cutAt).split('\n').length - 1;
-				// Every complete record line before the cut survives (the header is line 1).
-				expect(decoded.events.length).toBeGreaterThanOrEqual(Math.max(0, completeLines - 1));
-				expect(decoded.events.length).toBeLessThanOrEqual(events.length);
-			}),
+			fc.property(
+				fc.array(event, {minLength: 1, maxLength: 6}),
+				fc.double({min: 0, max: 1, noNaN: true}),
+				(events, where) => {
+					const file = fileOf(events);
+					const cutAt = Math.floor(where * file.length);
+					const decoded = decodeRecords(file.slice(0, cutAt));
+					const completeLines = file.slice(0, cutAt).split('\n').length - 1;
+					// Every complete record line before the cut survives (the header is line 1).
+					expect(decoded.events.length).toBeGreaterThanOrEqual(Math.max(0, completeLines - 1));
+					expect(decoded.events.length).toBeLessThanOrEqual(events.length);
+				},
+			),
 			{numRuns: 200},
 		);
 	});
 });
 
-describe('the summary\'s `stalls` (a replayed tap capture whose end record has them)', () => {
-	it('is written last, in the end record\'s shape, and read back', () => {
-		const summary = makeSummary({durationMs: 900, incomplete: {cutShort: false, missingBytes: 4096, gaps: 1}, stalls: {count: 2, totalMs: 2300, longestMs: 2000, timedOut: 1}});
+describe("the summary's `stalls` (a replayed tap capture whose end record has them)", () => {
+	it("is written last, in the end record's shape, and read back", () => {
+		const summary = makeSummary({
+			durationMs: 900,
+			incomplete: {cutShort: false, missingBytes: 4096, gaps: 1},
+			stalls: {count: 2, totalMs: 2300, longestMs: 2000, timedOut: 1},
+		});
 		const line = encodeEvent({type: 'summary', summary});
-		expect(line.endsWith(',"incomplete":{"cutShort":false,"missingBytes":4096,"gaps":1},"stalls":{"count":2,"totalMs":2300,"longestMs":2000,"timedOut":1}}')).toBe(true);
+		expect(
+			line.endsWith(
+				',"incomplete":{"cutShort":false,"missingBytes":4096,"gaps":1},"stalls":{"count":2,"totalMs":2300,"longestMs":2000,"timedOut":1}}',
+			),
+		).toBe(true);
 		const decoded = decodeRecord(line);
-		expect(decoded.kind === 'event' && decoded.event.type === 'summary' ? decoded.event.summary.stalls : undefined).toEqual({count: 2, totalMs: 2300, longestMs: 2000, timedOut: 1});
+		expect(
+			decoded.kind === 'event' && decoded.event.type === 'summary' ? decoded.event.summary.stalls : undefined,
+		).toEqual({count: 2, totalMs: 2300, longestMs: 2000, timedOut: 1});
 	});
 
 	it('a summary without stalls has no `stalls` key; a malformed one is a problem with its name', () => {
 		expect(encodeEvent({type: 'summary', summary: makeSummary()})).not.toContain('stalls');
-		const bad = encodeEvent({type: 'summary', summary: makeSummary()}).replace(/}$/, ',"stalls":{"count":-1,"totalMs":0,"longestMs":0,"timedOut":0}}');
+		const bad = encodeEvent({type: 'summary', summary: makeSummary()}).replace(
+			/}$/,
+			',"stalls":{"count":-1,"totalMs":0,"longestMs":0,"timedOut":0}}',
+		);
 		const decoded = decodeRecord(bad);
 		expect(decoded.kind).toBe('problem');
 		expect(decoded.kind === 'problem' ? decoded.message : '').toContain('count');
 	});
 });
 
-describe('a chunk record\'s line is written directly (issue 12): the same text as stringifying the record', () => {
+describe("a chunk record's line is written directly (issue 12): the same text as stringifying the record", () => {
 	/** The record as an object, stringified with the line-end escapes: how chunk lines were written before. */
 	function reference(chunk: {seq: number; stream: string; tMs: number; offset: number; bytes: Uint8Array}): string {
 		const buffer = Buffer.from(chunk.bytes);
-		const record: Record<string, unknown> = {type: 'chunk', seq: chunk.seq, stream: chunk.stream, tMs: chunk.tMs, offset: chunk.offset, length: buffer.length, base64: buffer.toString('base64')};
+		const record: Record<string, unknown> = {
+			type: 'chunk',
+			seq: chunk.seq,
+			stream: chunk.stream,
+			tMs: chunk.tMs,
+			offset: chunk.offset,
+			length: buffer.length,
+			base64: buffer.toString('base64'),
+		};
 		if (buffer.length > 0 && buffer.length <= 1024 && isUtf8(buffer)) record['text'] = buffer.toString('utf8');
-		return JSON.stringify(record).replaceAll(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+		return JSON.stringify(record).replaceAll(
+			/[\u0085\u2028\u2029]/g,
+			(c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`,
+		);
 	}
 
 	it('ASCII, UTF-8 with U+0085/U+2028/U+2029 and control bytes, invalid UTF-8, empty, 1024 and 1025 bytes, odd numbers', () => {
 		const cases = [
-			makeChunk({seq: 1, stream: 'stdin', tMs: 2.15, offset: 206, bytes: '{"jsonrpc":"2.0","id":1,"method":"tools/call"}\n'}),
+			makeChunk({
+				seq: 1,
+				stream: 'stdin',
+				tMs: 2.15,
+				offset: 206,
+				bytes: '{"jsonrpc":"2.0","id":1,"method":"tools/call"}\n',
+			}),
 			makeChunk({seq: 2, tMs: 0.1 + 0.2, offset: 0, bytes: 'a\u0085b\u2028c\u2029d "q" \\ \u0000\u001f\u007f é 😀\n'}),
 			makeChunk({bytes: bytesOf('{"x":"', 0xff, 0xfe, '"}', 0x0a)}),
 			makeChunk({bytes: ''}),
@@ -378,18 +529,39 @@ describe('a chunk record\'s line is written directly (issue 12): the same text a
 			makeChunk({tMs: 5e-7, bytes: 'e'}),
 		];
 		for (const chunk of cases) expect(encodeEvent({type: 'chunk', chunk})).toBe(reference(chunk));
-		expect(encodeEvent({type: 'chunk', chunk: cases[1]!})).toContain(String.raw`a\u0085b\u2028c\u2029d \"q\" \\ \u0000\u001f`);
+		expect(encodeEvent({type: 'chunk', chunk: cases[1]!})).toContain(
+			String.raw`a\u0085b\u2028c\u2029d \"q\" \\ \u0000\u001f`,
+		);
 		expect(encodeEvent({type: 'chunk', chunk: cases[8]!})).toContain('"tMs":null,');
 	});
 
 	it('any bytes and numbers (property)', () => {
-		const piece = fc.oneof(fc.uint8Array({maxLength: 40}), fc.constantFrom(bytesOf(0xe2, 0x80, 0xa8), bytesOf(0xe2, 0x80, 0xa9), bytesOf(0xc2, 0x85), bytesOf(0xf0, 0x9f, 0x98, 0x80), bytesOf(0x22, 0x5c, 0x0a)), fc.string({maxLength: 30}).map((s) => Buffer.from(s)));
+		const piece = fc.oneof(
+			fc.uint8Array({maxLength: 40}),
+			fc.constantFrom(
+				bytesOf(0xe2, 0x80, 0xa8),
+				bytesOf(0xe2, 0x80, 0xa9),
+				bytesOf(0xc2, 0x85),
+				bytesOf(0xf0, 0x9f, 0x98, 0x80),
+				bytesOf(0x22, 0x5c, 0x0a),
+			),
+			fc.string({maxLength: 30}).map((s) => Buffer.from(s)),
+		);
 		const bytes = fc.array(piece, {maxLength: 60}).map((parts) => new Uint8Array(Buffer.concat(parts)));
 		const number = fc.oneof(fc.double(), fc.nat(), fc.constant(-0));
 		fc.assert(
-			fc.property(fc.record({seq: number, stream: fc.constantFrom('stdin' as const, 'stdout' as const, 'stderr' as const), tMs: number, offset: number, bytes}), (chunk) => {
-				expect(encodeEvent({type: 'chunk', chunk})).toBe(reference(chunk));
-			}),
+			fc.property(
+				fc.record({
+					seq: number,
+					stream: fc.constantFrom('stdin' as const, 'stdout' as const, 'stderr' as const),
+					tMs: number,
+					offset: number,
+					bytes,
+				}),
+				(chunk) => {
+					expect(encodeEvent({type: 'chunk', chunk})).toBe(reference(chunk));
+				},
+			),
 			{numRuns: 500},
 		);
 	});

@@ -18,16 +18,27 @@ export const META: SessionMeta = {
 const encoder = new TextEncoder();
 
 /** The bytes of one message as `JSON.stringify(message) + "\n"` (a string is taken as raw text). */
-export const bytesOf = (message: unknown): Uint8Array => encoder.encode(typeof message === 'string' ? message : `${JSON.stringify(message)}\n`);
+export const bytesOf = (message: unknown): Uint8Array =>
+	encoder.encode(typeof message === 'string' ? message : `${JSON.stringify(message)}\n`);
 
-export const INIT = {jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'mcp-wire', version: '0'}}};
+export const INIT = {
+	jsonrpc: '2.0',
+	id: 0,
+	method: 'initialize',
+	params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'mcp-wire', version: '0'}},
+};
 export const initOk = (capabilities: object = {tools: {}}, protocolVersion = '2025-11-25') => ({
 	jsonrpc: '2.0',
 	id: 0,
 	result: {protocolVersion, capabilities, serverInfo: {name: 's', version: '1'}},
 });
 export const INITIALIZED = {jsonrpc: '2.0', method: 'notifications/initialized'};
-export const request = (id: number, method: string, params?: unknown) => ({jsonrpc: '2.0', id, method, ...(params === undefined ? {} : {params})});
+export const request = (id: number, method: string, params?: unknown) => ({
+	jsonrpc: '2.0',
+	id,
+	method,
+	...(params === undefined ? {} : {params}),
+});
 export const result = (id: number, value: unknown = {}) => ({jsonrpc: '2.0', id, result: value});
 export const error = (id: number, code: number, message: string) => ({jsonrpc: '2.0', id, error: {code, message}});
 
@@ -35,7 +46,10 @@ export const error = (id: number, code: number, message: string) => ({jsonrpc: '
 export type Step = readonly [StreamName, number, unknown] | readonly ['close', number] | readonly ['exit', number];
 
 /** Feed `steps` to a new session; `finish` ends it at the last step's time (pass false to leave it open). */
-export function run(steps: readonly Step[], options: SessionOptions & {finish?: boolean; isComplete?: boolean} = {}): Session {
+export function run(
+	steps: readonly Step[],
+	options: SessionOptions & {finish?: boolean; isComplete?: boolean} = {},
+): Session {
 	const session = new Session(META, options);
 	let last = 0;
 	for (const step of steps) {
@@ -62,5 +76,7 @@ export function lengthOn(stream: StreamName, steps: readonly Step[]): number {
 	return total;
 }
 
-export const codesAt = (session: Session): string[] => session.getSnapshot().findings.map((f) => `${f.code}@${f.stream}:${f.offset}`);
-export const findingsOf = (session: Session, code: string): Finding[] => session.getSnapshot().findings.filter((f) => f.code === code);
+export const codesAt = (session: Session): string[] =>
+	session.getSnapshot().findings.map((f) => `${f.code}@${f.stream}:${f.offset}`);
+export const findingsOf = (session: Session, code: string): Finding[] =>
+	session.getSnapshot().findings.filter((f) => f.code === code);

@@ -18,8 +18,17 @@ export function meta(command: readonly string[] = ['server']): SessionMeta {
 export const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
 export const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
 
-export const INIT = line({method: 'initialize', params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'mcp-wire', version: '0'}}, jsonrpc: '2.0', id: 0});
-export const INIT_OK = line({jsonrpc: '2.0', id: 0, result: {protocolVersion: '2025-11-25', capabilities: {tools: {}}, serverInfo: {name: 's', version: '1'}}});
+export const INIT = line({
+	method: 'initialize',
+	params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'mcp-wire', version: '0'}},
+	jsonrpc: '2.0',
+	id: 0,
+});
+export const INIT_OK = line({
+	jsonrpc: '2.0',
+	id: 0,
+	result: {protocolVersion: '2025-11-25', capabilities: {tools: {}}, serverInfo: {name: 's', version: '1'}},
+});
 export const INITIALIZED = line({method: 'notifications/initialized', jsonrpc: '2.0'});
 export const LIST = (id: number): string => line({method: 'tools/list', jsonrpc: '2.0', id});
 
@@ -30,7 +39,10 @@ export type Step = readonly ['stdin' | 'stdout' | 'stderr', number, string | Uin
  * Runs a scripted session: the steps in order, then stdin closed at `endMs` and exit 0 right after, unless
  * `open` (no close, no exit: the capture just ends). Returns the session after `finish`.
  */
-export function run(steps: readonly Step[], options: {command?: readonly string[]; endMs?: number; open?: boolean} = {}): Session {
+export function run(
+	steps: readonly Step[],
+	options: {command?: readonly string[]; endMs?: number; open?: boolean} = {},
+): Session {
 	const session = new Session(meta(options.command));
 	let last = 0;
 	for (const [stream, tMs, bytes] of steps) {
@@ -47,14 +59,16 @@ export function run(steps: readonly Step[], options: {command?: readonly string[
 }
 
 /** `code@stream:offset` of every finding, in report order. */
-export const codesAt = (findings: readonly Finding[]): string[] => findings.map((f) => `${f.code}@${f.stream}:${f.offset}`);
+export const codesAt = (findings: readonly Finding[]): string[] =>
+	findings.map((f) => `${f.code}@${f.stream}:${f.offset}`);
 
 /** Feeds a field case's chunks, marks and exit to a fresh Session in time order (as test/core/session/field-cases.test.ts does). */
 export function runFieldCase(fieldCase: FieldCase): Session {
 	const session = new Session(meta());
 	const steps: Array<{tMs: number; order: number; run: () => void}> = [];
 	let order = 0;
-	for (const c of fieldCase.chunks) steps.push({tMs: c.tMs, order: order++, run: () => session.pushChunk(c.stream, c.tMs, c.bytes)});
+	for (const c of fieldCase.chunks)
+		steps.push({tMs: c.tMs, order: order++, run: () => session.pushChunk(c.stream, c.tMs, c.bytes)});
 	for (const mark of fieldCase.marks ?? []) steps.push({tMs: mark.tMs, order: order++, run: () => session.mark(mark)});
 	const exit = fieldCase.exit;
 	if (exit) steps.push({tMs: exit.tMs, order: order++, run: () => session.exit(exit)});

@@ -23,15 +23,32 @@ describe('IdTable', () => {
 		table.set(1.5, 3);
 		table.set(10, 2 ** 33);
 		table.set(0x7fff_ffff, -5);
-		expect([table.get(2 ** 40), table.get(-3), table.get(1.5), table.get(10), table.get(0x7fff_ffff), table.get(4999), table.get(11)]).toEqual([1, 2, 3, 2 ** 33, -5, 9998, 22]);
+		expect([
+			table.get(2 ** 40),
+			table.get(-3),
+			table.get(1.5),
+			table.get(10),
+			table.get(0x7fff_ffff),
+			table.get(4999),
+			table.get(11),
+		]).toEqual([1, 2, 3, 2 ** 33, -5, 9998, 22]);
 		// -0 and 0 are the same JSON-RPC id.
 		expect(table.get(-0)).toBe(0);
 	});
 
 	it('answers like a Map on any sequence of set, delete and deleteWhere', () => {
-		const id = fc.oneof(fc.integer({min: 0, max: 3000}), fc.integer({min: -5, max: 2 ** 32}), fc.constantFrom(0.5, 1e20, 7), fc.string({maxLength: 3}));
+		const id = fc.oneof(
+			fc.integer({min: 0, max: 3000}),
+			fc.integer({min: -5, max: 2 ** 32}),
+			fc.constantFrom(0.5, 1e20, 7),
+			fc.string({maxLength: 3}),
+		);
 		const op = fc.oneof(
-			fc.tuple(fc.constant('set' as const), id, fc.oneof(fc.integer({min: -(2 ** 31) + 1, max: 2 ** 31 - 1}), fc.constantFrom(2 ** 35, -(2 ** 35)))),
+			fc.tuple(
+				fc.constant('set' as const),
+				id,
+				fc.oneof(fc.integer({min: -(2 ** 31) + 1, max: 2 ** 31 - 1}), fc.constantFrom(2 ** 35, -(2 ** 35))),
+			),
 			fc.tuple(fc.constant('delete' as const), id, fc.constant(0)),
 			fc.tuple(fc.constant('dropNegative' as const), fc.constant(0), fc.constant(0)),
 		);

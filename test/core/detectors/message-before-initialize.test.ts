@@ -28,10 +28,22 @@ describe('message-before-initialize (R10)', () => {
 
 	it('reports a request other than ping before the initialize response, with its id', () => {
 		const roots = request(7, 'roots/list');
-		const session = run([['stdin', 0, INIT], ['stdout', 5, roots], ['stdout', 10, initOk()], ['stdin', 11, INITIALIZED]], {isComplete: false});
+		const session = run(
+			[
+				['stdin', 0, INIT],
+				['stdout', 5, roots],
+				['stdout', 10, initOk()],
+				['stdin', 11, INITIALIZED],
+			],
+			{isComplete: false},
+		);
 		// The client did not declare roots: undeclared-capability (judged on the client's capabilities) too.
 		expect(codesAt(session)).toEqual(['message-before-initialize@stdout:0', 'undeclared-capability@stdout:0']);
-		expect(findingsOf(session, 'message-before-initialize')[0]!.detail).toEqual({kind: 'request', method: 'roots/list', id: 7});
+		expect(findingsOf(session, 'message-before-initialize')[0]!.detail).toEqual({
+			kind: 'request',
+			method: 'roots/list',
+			id: 7,
+		});
 	});
 
 	it('allows ping and logging before the response, and anything after it', () => {

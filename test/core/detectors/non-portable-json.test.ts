@@ -23,7 +23,14 @@ describe('non-portable-json (R3, J1): JSON.parse accepts it, strict parsers do n
 		const body = reply('cut \\ud83d');
 		const [finding, ...rest] = stdoutFindings(body);
 		expect(rest).toEqual([]);
-		expect(finding).toMatchObject({code: 'non-portable-json', severity: 'error', stream: 'stdout', offset: PREFIX + body.indexOf('\\ud83d'), byteLength: 6, detail: {reason: 'lone-surrogate', token: '\\ud83d'}});
+		expect(finding).toMatchObject({
+			code: 'non-portable-json',
+			severity: 'error',
+			stream: 'stdout',
+			offset: PREFIX + body.indexOf('\\ud83d'),
+			byteLength: 6,
+			detail: {reason: 'lone-surrogate', token: '\\ud83d'},
+		});
 		expect(finding!.impact.find((i) => i.client === 'python-sdk')?.reaction).toBe('drop-log');
 		expect(finding!.impact.find((i) => i.client === 'ts-sdk-v1')?.reaction).toBe('ok');
 	});
@@ -38,15 +45,23 @@ describe('non-portable-json (R3, J1): JSON.parse accepts it, strict parsers do n
 	});
 
 	it('unsafe-integer: an integer beyond 2^53 is a warning at the number; 2^53-1 and long decimals are not', () => {
-		const body = '{"jsonrpc":"2.0","id":1,"result":{"content":[],"n":12345678901234567890,"ok":9007199254740991,"f":1234567890123456789.5}}\n';
+		const body =
+			'{"jsonrpc":"2.0","id":1,"result":{"content":[],"n":12345678901234567890,"ok":9007199254740991,"f":1234567890123456789.5}}\n';
 		const [finding, ...rest] = stdoutFindings(body);
 		expect(rest).toEqual([]);
-		expect(finding).toMatchObject({severity: 'warning', offset: PREFIX + body.indexOf('12345678901234567890'), byteLength: 20, detail: {reason: 'unsafe-integer', token: '12345678901234567890'}});
+		expect(finding).toMatchObject({
+			severity: 'warning',
+			offset: PREFIX + body.indexOf('12345678901234567890'),
+			byteLength: 20,
+			detail: {reason: 'unsafe-integer', token: '12345678901234567890'},
+		});
 		expect(finding!.impact.find((i) => i.client === 'ts-sdk-v1')?.reaction).toBe('corrupt');
 	});
 
 	it('escapes and digits inside strings are not numbers; -2^53-1 is unsafe', () => {
 		expect(portabilityProblems('{"a":"12345678901234567890","b":"\\\\ud83d"}')).toEqual([]);
-		expect(portabilityProblems('{"a":-9007199254740993}')).toEqual([{reason: 'unsafe-integer', index: 5, length: 17, token: '-9007199254740993'}]);
+		expect(portabilityProblems('{"a":-9007199254740993}')).toEqual([
+			{reason: 'unsafe-integer', index: 5, length: 17, token: '-9007199254740993'},
+		]);
 	});
 });

@@ -3,7 +3,11 @@ import {INIT, INIT_OK, INITIALIZED, LIST, line, run} from './harness.js';
 
 /** A tools/list reply of about `bytes` bytes (many tools with long descriptions, GitHub-server sized). */
 function bigToolsList(id: number, bytes: number): string {
-	const tool = (i: number) => ({name: `tool_${i}`, description: 'd'.repeat(900), inputSchema: {type: 'object', properties: {}}});
+	const tool = (i: number) => ({
+		name: `tool_${i}`,
+		description: 'd'.repeat(900),
+		inputSchema: {type: 'object', properties: {}},
+	});
 	const tools = Array.from({length: Math.ceil(bytes / 980)}, (_, i) => tool(i));
 	return line({jsonrpc: '2.0', id, result: {tools}});
 }
@@ -43,7 +47,13 @@ describe('oversize-frame (C1: > 64 KiB info, > 10 MiB error)', () => {
 			['stdout', 20, reply],
 		]);
 		const [finding] = session.getSnapshot().findings;
-		expect(finding).toMatchObject({code: 'oversize-frame', severity: 'error', offset: INIT_OK.length, byteLength: reply.length, detail: {limit: 10_485_760, bytes: reply.length}});
+		expect(finding).toMatchObject({
+			code: 'oversize-frame',
+			severity: 'error',
+			offset: INIT_OK.length,
+			byteLength: reply.length,
+			detail: {limit: 10_485_760, bytes: reply.length},
+		});
 		expect(finding!.impact.find((i) => i.client === 'ts-sdk-v1')?.reaction).toBe('fatal');
 		expect(session.getSnapshot().summary.verdict).toBe('fail');
 	});

@@ -15,7 +15,8 @@ const META: SessionMeta = {
 
 const enc = new TextEncoder();
 const line = (value: unknown): Uint8Array => enc.encode(`${JSON.stringify(value)}\n`);
-const request = (id: number | string, method = 'tools/call'): Uint8Array => line({jsonrpc: '2.0', id, method, params: {}});
+const request = (id: number | string, method = 'tools/call'): Uint8Array =>
+	line({jsonrpc: '2.0', id, method, params: {}});
 const reply = (id: number | string, pad = 0): Uint8Array => line({jsonrpc: '2.0', id, result: {pad: 'x'.repeat(pad)}});
 const concat = (...parts: Uint8Array[]): Uint8Array => {
 	const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -29,7 +30,9 @@ const concat = (...parts: Uint8Array[]): Uint8Array => {
 };
 
 /** A session fed with `[stream, tMs, bytes]` steps, finished at the last time. */
-function sessionOf(steps: readonly (readonly [StreamName, number, Uint8Array] | readonly ['close', number])[]): Session {
+function sessionOf(
+	steps: readonly (readonly [StreamName, number, Uint8Array] | readonly ['close', number])[],
+): Session {
 	const session = new Session(META);
 	let last = 0;
 	for (const step of steps) {
@@ -43,9 +46,18 @@ function sessionOf(steps: readonly (readonly [StreamName, number, Uint8Array] | 
 }
 
 const initialize = (id: number, version = '2025-06-18'): Uint8Array =>
-	line({jsonrpc: '2.0', id, method: 'initialize', params: {protocolVersion: version, capabilities: {}, clientInfo: {name: 'c', version: '1'}}});
+	line({
+		jsonrpc: '2.0',
+		id,
+		method: 'initialize',
+		params: {protocolVersion: version, capabilities: {}, clientInfo: {name: 'c', version: '1'}},
+	});
 const initialized = (version: string): Uint8Array =>
-	line({jsonrpc: '2.0', id: 0, result: {protocolVersion: version, capabilities: {}, serverInfo: {name: 's', version: '1'}}});
+	line({
+		jsonrpc: '2.0',
+		id: 0,
+		result: {protocolVersion: version, capabilities: {}, serverInfo: {name: 's', version: '1'}},
+	});
 
 describe('detectDuplicateRequestIds', () => {
 	it('reports a client id reused after its answer (legacy era, J3) at the reusing request', () => {
@@ -88,7 +100,13 @@ describe('detectDuplicateRequestIds', () => {
 		]);
 		const drafts = detectDuplicateRequestIds(session.getSnapshot().frames);
 		expect(drafts.map((d) => [d.stream, d.offset, d.frameIndex, d.detail?.['isInFlight'], d.message])).toEqual([
-			['stdin', request('a').length, 1, true, 'request id "a" was already used by request #0, which is still awaiting its response (J3)'],
+			[
+				'stdin',
+				request('a').length,
+				1,
+				true,
+				'request id "a" was already used by request #0, which is still awaiting its response (J3)',
+			],
 		]);
 	});
 
@@ -115,7 +133,7 @@ describe('detectDuplicateRequestIds', () => {
 		expect(drafts.map((d) => [d.frameIndex, d.detail?.['isInFlight']])).toEqual([[5, true]]);
 	});
 
-	it('checks the server\'s own requests on stdout', () => {
+	it("checks the server's own requests on stdout", () => {
 		const ask = line({jsonrpc: '2.0', id: 7, method: 'roots/list'});
 		const answer = line({jsonrpc: '2.0', id: 7, result: {roots: []}});
 		const session = sessionOf([
@@ -124,12 +142,14 @@ describe('detectDuplicateRequestIds', () => {
 			['stdout', 2, ask],
 		]);
 		const drafts = detectDuplicateRequestIds(session.getSnapshot().frames);
-		expect(drafts.map((d) => [d.code, d.stream, d.offset, d.detail?.['reason']])).toEqual([['invalid-jsonrpc', 'stdout', ask.length, 'duplicate-request-id']]);
+		expect(drafts.map((d) => [d.code, d.stream, d.offset, d.detail?.['reason']])).toEqual([
+			['invalid-jsonrpc', 'stdout', ask.length, 'duplicate-request-id'],
+		]);
 	});
 });
 
 describe('detectPassive', () => {
-	it('runs the duplicate-id detector over a snapshot (buffer-sized bursts are the unflushed-output rule\'s, on evidence)', () => {
+	it("runs the duplicate-id detector over a snapshot (buffer-sized bursts are the unflushed-output rule's, on evidence)", () => {
 		const session = sessionOf([
 			['stdin', 0, request(1)],
 			['stdin', 100, request(2)],

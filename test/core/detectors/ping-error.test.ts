@@ -2,12 +2,22 @@ import {describe, expect, it} from 'vitest';
 import {bytesOf, codesAt, error, findingsOf, handshake, lengthOn, request, result, run, type Step} from './exchange.js';
 
 describe('ping-error (R16, F39)', () => {
-	const before: Step[] = [...handshake(), ['stdin', 12, request(1, 'tools/list')], ['stdout', 13, result(1, {tools: []})]];
+	const before: Step[] = [
+		...handshake(),
+		['stdin', 12, request(1, 'tools/list')],
+		['stdout', 13, result(1, {tools: []})],
+	];
 
 	it('reports a ping answered with -32601 at the error response, with its code and message', () => {
 		const replyAt = lengthOn('stdout', before);
 		const reply = error(2, -32601, 'Method not found');
-		const session = run([...before, ['stdin', 20, request(2, 'ping')], ['stdout', 21, reply], ['close', 30], ['exit', 31]]);
+		const session = run([
+			...before,
+			['stdin', 20, request(2, 'ping')],
+			['stdout', 21, reply],
+			['close', 30],
+			['exit', 31],
+		]);
 		expect(codesAt(session)).toEqual([`ping-error@stdout:${replyAt}`]);
 		const [finding] = findingsOf(session, 'ping-error');
 		expect(finding).toMatchObject({
@@ -36,7 +46,11 @@ describe('ping-error (R16, F39)', () => {
 	});
 
 	it('says nothing for a ping answered with {}, for a capture cut short, or when the process died early', () => {
-		expect(codesAt(run([...before, ['stdin', 20, request(2, 'ping')], ['stdout', 21, result(2)], ['close', 30], ['exit', 31]]))).toEqual([]);
+		expect(
+			codesAt(
+				run([...before, ['stdin', 20, request(2, 'ping')], ['stdout', 21, result(2)], ['close', 30], ['exit', 31]]),
+			),
+		).toEqual([]);
 		expect(codesAt(run([...before, ['stdin', 20, request(2, 'ping')]], {isComplete: false}))).toEqual([]);
 		// The server exited before stdin was closed: early-exit says it all.
 		const died = run([...before, ['stdin', 20, request(2, 'ping')], ['exit', 25]]);
@@ -44,7 +58,13 @@ describe('ping-error (R16, F39)', () => {
 	});
 
 	it('does not judge a server that answers the client ping of another method, or an error to a non-ping request', () => {
-		const session = run([...before, ['stdin', 20, request(2, 'tools/call', {name: 'x'})], ['stdout', 21, error(2, -32601, 'Method not found')], ['close', 30], ['exit', 31]]);
+		const session = run([
+			...before,
+			['stdin', 20, request(2, 'tools/call', {name: 'x'})],
+			['stdout', 21, error(2, -32601, 'Method not found')],
+			['close', 30],
+			['exit', 31],
+		]);
 		expect(codesAt(session)).toEqual([]);
 	});
 });

@@ -11,7 +11,11 @@ describe('stray-output (R5): kind, framework and the fix that goes with it', () 
 			expect(finding.hint).toContain('<target>System.err</target>');
 			expect(finding.hint).not.toContain('2>&1');
 		}
-		expect(findings[0]).toMatchObject({offset: 0, byteLength: 198, detail: {clientError: 'Unexpected non-whitespace character after JSON at position 4'}});
+		expect(findings[0]).toMatchObject({
+			offset: 0,
+			byteLength: 198,
+			detail: {clientError: 'Unexpected non-whitespace character after JSON at position 4'},
+		});
 	});
 
 	it('F36: `dotnet run` banners are launcher ×2 with the launch-command fix', () => {
@@ -35,7 +39,11 @@ describe('stray-output (R5): kind, framework and the fix that goes with it', () 
 			'2026-01-01T10:00:00.123456Z  INFO my_server::transport: listening on stdio\n',
 			'[12:00:01] starting\n',
 		];
-		const session = run([['stdin', 0, INIT], ...lines.map((text, i) => ['stdout', 1 + i, text] as const), ['stdout', 9, INIT_OK]]);
+		const session = run([
+			['stdin', 0, INIT],
+			...lines.map((text, i) => ['stdout', 1 + i, text] as const),
+			['stdout', 9, INIT_OK],
+		]);
 		const findings = session.getSnapshot().findings;
 		expect(findings.map((f) => [f.detail?.['kind'], f.detail?.['logger']])).toEqual([
 			['log', 'python'],

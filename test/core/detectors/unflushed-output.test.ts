@@ -61,8 +61,21 @@ describe('unflushed-output: a reply released when stdin closed', () => {
 			['stdout', 2503.1, reply(0)],
 		]);
 		const [finding] = unflushed(session);
-		expect(finding).toMatchObject({code: 'unflushed-output', severity: 'error', stream: 'stdout', offset: 0, byteLength: reply(0).length, tMs: 2503.1});
-		expect(finding?.detail).toMatchObject({method: 'initialize', latencyMs: 2503.1, evidenceTMs: 1000, runtime: 'python', waiting: 'pid 100 (python3 server.py) blocked reading stdin'});
+		expect(finding).toMatchObject({
+			code: 'unflushed-output',
+			severity: 'error',
+			stream: 'stdout',
+			offset: 0,
+			byteLength: reply(0).length,
+			tMs: 2503.1,
+		});
+		expect(finding?.detail).toMatchObject({
+			method: 'initialize',
+			latencyMs: 2503.1,
+			evidenceTMs: 1000,
+			runtime: 'python',
+			waiting: 'pid 100 (python3 server.py) blocked reading stdin',
+		});
 		expect(finding?.detail?.['afterStdinClosedMs']).toBeCloseTo(3.1, 6);
 		expect(finding?.hint).toContain('flush=True');
 	});
@@ -70,15 +83,35 @@ describe('unflushed-output: a reply released when stdin closed', () => {
 	it('counts an event loop idle with no timer as waiting for input, behind a wrapper that waits for it', () => {
 		const observed = evidence('stall', [
 			proc(100, 'waiting-child', {command: ['sh', '-c', 'node server.js'], comm: 'sh', syscall: {name: 'wait4'}}),
-			proc(101, 'idle', {ppid: 100, command: ['node', 'server.js'], comm: 'node', startTMs: 30, syscall: {name: 'epoll_pwait', timeoutMs: null}}),
+			proc(101, 'idle', {
+				ppid: 100,
+				command: ['node', 'server.js'],
+				comm: 'node',
+				startTMs: 30,
+				syscall: {name: 'epoll_pwait', timeoutMs: null},
+			}),
 		]);
-		const session = sessionOf([['stdin', 0, request(0, 'initialize')], ['mark', evidenceMark(1000, observed)], ['close', 2000], ['stdout', 2001, reply(0)]]);
+		const session = sessionOf([
+			['stdin', 0, request(0, 'initialize')],
+			['mark', evidenceMark(1000, observed)],
+			['close', 2000],
+			['stdout', 2001, reply(0)],
+		]);
 		expect(unflushed(session).map((f) => f.offset)).toEqual([0]);
 	});
 
 	it('is not reported without evidence (the `echo … | server` test closes stdin at once; an 11 s start answers after it)', () => {
-		const session = sessionOf([['stdin', 0, request(0, 'initialize')], ['close', 1], ['stdout', 11_000, reply(0)]]);
-		expect(session.getSnapshot().findings.map((f) => f.code).filter((code) => code !== 'invalid-initialize')).toEqual([]);
+		const session = sessionOf([
+			['stdin', 0, request(0, 'initialize')],
+			['close', 1],
+			['stdout', 11_000, reply(0)],
+		]);
+		expect(
+			session
+				.getSnapshot()
+				.findings.map((f) => f.code)
+				.filter((code) => code !== 'invalid-initialize'),
+		).toEqual([]);
 	});
 
 	it('is not reported when the evidence shows a cause: asleep, busy, on the network, waiting for a new child, or not observed', () => {
@@ -90,13 +123,23 @@ describe('unflushed-output: a reply released when stdin closed', () => {
 			{reason: 'stall' as const, observed: false, note: 'not on darwin', processes: []},
 		];
 		for (const observed of causes) {
-			const session = sessionOf([['stdin', 0, request(0, 'initialize')], ['mark', evidenceMark(1000, observed)], ['close', 5000], ['stdout', 5001, reply(0)]]);
+			const session = sessionOf([
+				['stdin', 0, request(0, 'initialize')],
+				['mark', evidenceMark(1000, observed)],
+				['close', 5000],
+				['stdout', 5001, reply(0)],
+			]);
 			expect(unflushed(session), JSON.stringify(observed)).toEqual([]);
 		}
 	});
 
 	it('uses only evidence taken while the request was outstanding and before stdin closed (the last one decides)', () => {
-		const before = sessionOf([['mark', readingStdin(0.5)], ['stdin', 1, request(0, 'initialize')], ['close', 2000], ['stdout', 2001, reply(0)]]);
+		const before = sessionOf([
+			['mark', readingStdin(0.5)],
+			['stdin', 1, request(0, 'initialize')],
+			['close', 2000],
+			['stdout', 2001, reply(0)],
+		]);
 		expect(unflushed(before)).toEqual([]);
 		const busyLast = sessionOf([
 			['stdin', 0, request(0, 'initialize')],
@@ -151,13 +194,32 @@ describe('unflushed-output: buffer-sized bursts (O2, O3)', () => {
 
 	it('names an 8192-byte buffer (Python) when the burst is a multiple of 8192', () => {
 		const {first, rest} = burstBytes(8192);
-		const session = sessionOf([['stdin', 0, request(1)], ['stdin', 10, request(2)], ['stdin', 20, request(3)], ['mark', readingStdin(1000)], ['stdout', 3000, first], ['stdout', 3001, rest]]);
-		expect(unflushed(session)[0]?.detail).toMatchObject({burstBytes: 8192, bufferBytes: 8192, responses: 3, lateResponses: 3, oldestRequestAgeMs: 3000});
+		const session = sessionOf([
+			['stdin', 0, request(1)],
+			['stdin', 10, request(2)],
+			['stdin', 20, request(3)],
+			['mark', readingStdin(1000)],
+			['stdout', 3000, first],
+			['stdout', 3001, rest],
+		]);
+		expect(unflushed(session)[0]?.detail).toMatchObject({
+			burstBytes: 8192,
+			bufferBytes: 8192,
+			responses: 3,
+			lateResponses: 3,
+			oldestRequestAgeMs: 3000,
+		});
 	});
 
 	it('ignores a burst without evidence that the server was waiting for input (a slow batch job that writes 4 KiB at a time)', () => {
 		const {first, rest} = burstBytes();
-		const bare = sessionOf([['stdin', 0, request(1)], ['stdin', 100, request(2)], ['stdin', 1500, request(3)], ['stdout', 2000, first], ['stdout', 2001, rest]]);
+		const bare = sessionOf([
+			['stdin', 0, request(1)],
+			['stdin', 100, request(2)],
+			['stdin', 1500, request(3)],
+			['stdout', 2000, first],
+			['stdout', 2001, rest],
+		]);
 		expect(unflushed(bare)).toEqual([]);
 		const busy = sessionOf([
 			['stdin', 0, request(1)],
@@ -172,12 +234,31 @@ describe('unflushed-output: buffer-sized bursts (O2, O3)', () => {
 
 	it('ignores a chunk whose length is not a multiple of 4096, one big reply, and pipelined requests answered at once', () => {
 		const {first, rest} = burstBytes();
-		const odd = sessionOf([['stdin', 0, request(1)], ['stdin', 100, request(2)], ['mark', readingStdin(1100)], ['stdin', 1500, request(3)], ['stdout', 2000, first.subarray(0, 4000)], ['stdout', 2001, concat(first.subarray(4000), rest)]]);
+		const odd = sessionOf([
+			['stdin', 0, request(1)],
+			['stdin', 100, request(2)],
+			['mark', readingStdin(1100)],
+			['stdin', 1500, request(3)],
+			['stdout', 2000, first.subarray(0, 4000)],
+			['stdout', 2001, concat(first.subarray(4000), rest)],
+		]);
 		expect(unflushed(odd)).toEqual([]);
 		const big = reply(1, 5000);
-		const one = sessionOf([['stdin', 0, request(1)], ['mark', readingStdin(1000)], ['stdout', 5000, big.subarray(0, 4096)], ['stdout', 5001, big.subarray(4096)]]);
+		const one = sessionOf([
+			['stdin', 0, request(1)],
+			['mark', readingStdin(1000)],
+			['stdout', 5000, big.subarray(0, 4096)],
+			['stdout', 5001, big.subarray(4096)],
+		]);
 		expect(unflushed(one)).toEqual([]);
-		const quick = sessionOf([['stdin', 0, request(1)], ['stdin', 1, request(2)], ['stdin', 2, request(3)], ['mark', readingStdin(500)], ['stdout', 999, first], ['stdout', 1000, rest]]);
+		const quick = sessionOf([
+			['stdin', 0, request(1)],
+			['stdin', 1, request(2)],
+			['stdin', 2, request(3)],
+			['mark', readingStdin(500)],
+			['stdout', 999, first],
+			['stdout', 1000, rest],
+		]);
 		expect(unflushed(quick)).toEqual([]);
 	});
 });

@@ -50,16 +50,33 @@ describe('Content-Length framing (L1–L6)', () => {
 				},
 			],
 		});
-		expect(outputs[1]!.frame).toMatchObject({offset: 90, byteLength: 90, bodyOffset: 144, bodyLength: 36, terminator: 'length', message: JSON.parse(BODY_2)});
+		expect(outputs[1]!.frame).toMatchObject({
+			offset: 90,
+			byteLength: 90,
+			bodyOffset: 144,
+			bodyLength: 36,
+			terminator: 'length',
+			message: JSON.parse(BODY_2),
+		});
 		expect(codesAt(outputs[1]!.findings)).toEqual([['content-length-framing', 90]]);
 	});
 
 	it('F19: Content-Length framing from the client on stdin', () => {
-		const body = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"lsp-clnt","version":"0.0.1"}}}';
+		const body =
+			'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"lsp-clnt","version":"0.0.1"}}}';
 		expect(Buffer.byteLength(body)).toBe(157);
 		const {outputs} = runFramer(`Content-Length: 157\r\n\r\n${body}`, {stream: 'stdin'});
 		expect(outputs).toHaveLength(1);
-		expect(outputs[0]!.frame).toMatchObject({stream: 'stdin', framing: 'content-length', offset: 0, byteLength: 180, bodyOffset: 23, bodyLength: 157, lineCount: 2, isJson: true});
+		expect(outputs[0]!.frame).toMatchObject({
+			stream: 'stdin',
+			framing: 'content-length',
+			offset: 0,
+			byteLength: 180,
+			bodyOffset: 23,
+			bodyLength: 157,
+			lineCount: 2,
+			isJson: true,
+		});
 		expect(outputs[0]!.findings).toEqual([
 			{
 				code: 'content-length-framing',
@@ -112,13 +129,27 @@ describe('Content-Length framing (L1–L6)', () => {
 			outputs.push(o);
 		};
 
-		framer.push({seq: 0, stream: 'stdout', tMs: 0, offset: 0, bytes: Buffer.from(`Content-Length: 36\r\n\r\n${BODY_1}`)}, emit);
+		framer.push(
+			{seq: 0, stream: 'stdout', tMs: 0, offset: 0, bytes: Buffer.from(`Content-Length: 36\r\n\r\n${BODY_1}`)},
+			emit,
+		);
 		expect(outputs).toHaveLength(0);
 		expect(framer.pendingBytes).toBe(58);
 		framer.push({seq: 1, stream: 'stdout', tMs: 5, offset: 58, bytes: Buffer.from('\r')}, emit);
 		expect(outputs).toHaveLength(0);
 		framer.push({seq: 2, stream: 'stdout', tMs: 9, offset: 59, bytes: Buffer.from(`\n${BODY_2}\n`)}, emit);
-		expect(outputs.map((o) => [o.frame.framing, o.frame.offset, o.frame.byteLength, o.frame.bodyLength, o.frame.terminator, o.frame.lineCount, o.frame.lastSeq, o.frame.tMs])).toEqual([
+		expect(
+			outputs.map((o) => [
+				o.frame.framing,
+				o.frame.offset,
+				o.frame.byteLength,
+				o.frame.bodyLength,
+				o.frame.terminator,
+				o.frame.lineCount,
+				o.frame.lastSeq,
+				o.frame.tMs,
+			]),
+		).toEqual([
 			['content-length', 0, 60, 36, 'length', 3, 2, 9],
 			['newline', 60, 37, 36, 'lf', 1, 2, 9],
 		]);
@@ -137,11 +168,18 @@ describe('Content-Length framing (L1–L6)', () => {
 	it('a length counted in characters instead of bytes: the body is found by scanning; lengthMatches false', () => {
 		const body = '{"t":"€€€"}'; // 11 characters, 17 bytes
 		const {outputs} = runFramer(`Content-Length: 11\r\n\r\n${body}{"next":1}\n`);
-		expect(outputs.map((o) => [o.frame.framing, o.frame.offset, o.frame.byteLength, o.frame.bodyLength, o.frame.isJson])).toEqual([
+		expect(
+			outputs.map((o) => [o.frame.framing, o.frame.offset, o.frame.byteLength, o.frame.bodyLength, o.frame.isJson]),
+		).toEqual([
 			['content-length', 0, 39, 17, true],
 			['newline', 39, 11, 10, true],
 		]);
-		expect(outputs[0]!.findings[0]!.detail).toMatchObject({declaredLength: 11, bodyLength: 17, lengthMatches: false, bodyEnd: 'json'});
+		expect(outputs[0]!.findings[0]!.detail).toMatchObject({
+			declaredLength: 11,
+			bodyLength: 17,
+			lengthMatches: false,
+			bodyEnd: 'json',
+		});
 	});
 
 	it('a declared length longer than the body does not swallow the next frame', () => {
@@ -161,7 +199,16 @@ describe('Content-Length framing (L1–L6)', () => {
 
 	it('a header block not followed by a JSON value is framed alone (bodyEnd missing); the rest is read as lines', () => {
 		const {outputs} = runFramer('Content-Length: 5\r\n\r\nhello\n');
-		expect(outputs.map((o) => [o.frame.framing, o.frame.offset, o.frame.byteLength, o.frame.bodyLength, o.frame.isJson, o.frame.text])).toEqual([
+		expect(
+			outputs.map((o) => [
+				o.frame.framing,
+				o.frame.offset,
+				o.frame.byteLength,
+				o.frame.bodyLength,
+				o.frame.isJson,
+				o.frame.text,
+			]),
+		).toEqual([
 			['content-length', 0, 21, 0, false, 'Content-Length: 5\r\n\r\n'],
 			['newline', 21, 6, 5, false, 'hello'],
 		]);
@@ -172,7 +219,14 @@ describe('Content-Length framing (L1–L6)', () => {
 	it('a body cut at end of stream: one frame with terminator none, the missing byte count, and no missing-newline', () => {
 		const {outputs} = runFramer('Content-Length: 36\r\n\r\n{"jsonrpc":"2.0",');
 		expect(outputs).toHaveLength(1);
-		expect(outputs[0]!.frame).toMatchObject({framing: 'content-length', byteLength: 39, bodyLength: 17, terminator: 'none', isJson: false, tMs: 1000});
+		expect(outputs[0]!.frame).toMatchObject({
+			framing: 'content-length',
+			byteLength: 39,
+			bodyLength: 17,
+			terminator: 'none',
+			isJson: false,
+			tMs: 1000,
+		});
 		expect(outputs[0]!.findings).toEqual([
 			{
 				code: 'content-length-framing',
@@ -198,13 +252,19 @@ describe('Content-Length framing (L1–L6)', () => {
 	it('a header block whose body never starts: all declared bytes are missing', () => {
 		const {outputs} = runFramer('Content-Length: 120\n\n');
 		expect(outputs).toHaveLength(1);
-		expect(outputs[0]!.findings.map((f) => [f.code, f.offset, f.detail?.['bodyEnd'], f.detail?.['missingBytes']])).toEqual([['content-length-framing', 0, 'eof', 120]]);
+		expect(
+			outputs[0]!.findings.map((f) => [f.code, f.offset, f.detail?.['bodyEnd'], f.detail?.['missingBytes']]),
+		).toEqual([['content-length-framing', 0, 'eof', 120]]);
 	});
 
 	it('a body that never closes falls back to the declared length at the scan limit; the rest is read as lines', () => {
 		// SMALL_LIMITS: scan limit max(3 × 4 + 8, 24) = 24 bytes.
-		const {outputs} = runFramer(`Content-Length: 4\r\n\r\n{"a": "open and never closed\n{"b":1}\n`, {limits: SMALL_LIMITS});
-		expect(outputs.map((o) => [o.frame.framing, o.frame.offset, o.frame.byteLength, o.frame.bodyLength, o.frame.isJson])).toEqual([
+		const {outputs} = runFramer(`Content-Length: 4\r\n\r\n{"a": "open and never closed\n{"b":1}\n`, {
+			limits: SMALL_LIMITS,
+		});
+		expect(
+			outputs.map((o) => [o.frame.framing, o.frame.offset, o.frame.byteLength, o.frame.bodyLength, o.frame.isJson]),
+		).toEqual([
 			['content-length', 0, 25, 4, false],
 			['newline', 25, 25, 24, false],
 			['newline', 50, 8, 7, true],
@@ -241,7 +301,9 @@ describe('header-shaped lines that are not a Content-Length block', () => {
 	});
 
 	it('F11: a two-line .NET console log entry', () => {
-		const {outputs} = runFramer('info: Microsoft.Hosting.Lifetime[14]\n      Now listening on: http://localhost:5000\n');
+		const {outputs} = runFramer(
+			'info: Microsoft.Hosting.Lifetime[14]\n      Now listening on: http://localhost:5000\n',
+		);
 		expect(outputs.map((o) => [o.frame.offset, o.frame.byteLength, o.findings[0]?.detail?.['kind']])).toEqual([
 			[0, 37, 'log'],
 			[37, 46, 'banner'],

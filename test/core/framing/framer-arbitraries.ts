@@ -3,7 +3,27 @@ import fc from 'fast-check';
 
 /** Text with multi-byte characters and JSON-structural characters (escaped by JSON.stringify). */
 export const unicodeText = fc.string({
-	unit: fc.constantFrom('a', 'Z', ' ', 'é', '€', '😀', '中', '"', '\\', '{', '}', '[', ']', ':', ',', '\t', '\r', '\n', '\u001B'),
+	unit: fc.constantFrom(
+		'a',
+		'Z',
+		' ',
+		'é',
+		'€',
+		'😀',
+		'中',
+		'"',
+		'\\',
+		'{',
+		'}',
+		'[',
+		']',
+		':',
+		',',
+		'\t',
+		'\r',
+		'\n',
+		'\u001B',
+	),
 	maxLength: 40,
 });
 
@@ -18,9 +38,33 @@ const json = (value: unknown): string => JSON.stringify(value);
 
 /** Raw bytes that are likely to hit framing edge cases. */
 const edgyBytes = fc
-	.array(fc.constantFrom(0x0a, 0x0d, 0x7b, 0x7d, 0x5b, 0x5d, 0x22, 0x5c, 0x1b, 0xef, 0xbb, 0xbf, 0xe2, 0x82, 0xac, 0xb0, 0xa1, 0x41, 0x3a, 0x20), {
-		maxLength: 24,
-	})
+	.array(
+		fc.constantFrom(
+			0x0a,
+			0x0d,
+			0x7b,
+			0x7d,
+			0x5b,
+			0x5d,
+			0x22,
+			0x5c,
+			0x1b,
+			0xef,
+			0xbb,
+			0xbf,
+			0xe2,
+			0x82,
+			0xac,
+			0xb0,
+			0xa1,
+			0x41,
+			0x3a,
+			0x20,
+		),
+		{
+			maxLength: 24,
+		},
+	)
 	.map((b) => Buffer.from(b));
 
 const contentLengthFrame = fc
@@ -46,7 +90,14 @@ const contentLengthFrame = fc
 	});
 
 const contentLengthJunk = fc
-	.tuple(fc.nat(40), fc.constantFrom('\r\n', '\n'), fc.oneof(edgyBytes, fc.uint8Array({maxLength: 30}).map((b) => Buffer.from(b))))
+	.tuple(
+		fc.nat(40),
+		fc.constantFrom('\r\n', '\n'),
+		fc.oneof(
+			edgyBytes,
+			fc.uint8Array({maxLength: 30}).map((b) => Buffer.from(b)),
+		),
+	)
 	.map(([n, eol, junk]) => Buffer.concat([Buffer.from(`Content-Length: ${n}${eol}${eol}`), junk]));
 
 /** Pieces that mix every shape the framer knows, plus random bytes. */
@@ -55,9 +106,13 @@ export const pieceArbitrary: fc.Arbitrary<Buffer> = fc.oneof(
 	messageArbitrary.map((m) => Buffer.from(`${json(m)}\r\n`)),
 	messageArbitrary.map((m) => Buffer.from(`${JSON.stringify(m, null, 2)}\n`)),
 	messageArbitrary.map((m) => Buffer.from(`${JSON.stringify(m, null, 2).replaceAll('\n', '\r\n')}\r\n`)),
-	fc.tuple(messageArbitrary, messageArbitrary, fc.constantFrom('', ' ', '\r', '\t ')).map(([a, b, sep]) => Buffer.from(`${json(a)}${sep}${json(b)}\n`)),
+	fc
+		.tuple(messageArbitrary, messageArbitrary, fc.constantFrom('', ' ', '\r', '\t '))
+		.map(([a, b, sep]) => Buffer.from(`${json(a)}${sep}${json(b)}\n`)),
 	messageArbitrary.map((m) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${json(m)}\n`)])),
-	messageArbitrary.map((m) => Buffer.concat([Buffer.from(json(m).slice(0, 12)), Buffer.from([0xb0, 0xa1]), Buffer.from('"}\n')])),
+	messageArbitrary.map((m) =>
+		Buffer.concat([Buffer.from(json(m).slice(0, 12)), Buffer.from([0xb0, 0xa1]), Buffer.from('"}\n')]),
+	),
 	fc
 		.constantFrom(
 			'STDIO MCP Server started\n',

@@ -1,14 +1,29 @@
 import {Buffer} from 'node:buffer';
 import type {Chunk, FindingDraft, StreamName} from '../../../src/core/types.js';
-import {createFramer, ProtocolFramer, type FramerOutput, type FramingLimits, type RawFrame} from '../../../src/core/framing/index.js';
+import {
+	createFramer,
+	ProtocolFramer,
+	type FramerOutput,
+	type FramingLimits,
+	type RawFrame,
+} from '../../../src/core/framing/index.js';
 
 /** Bytes from a string (UTF-8) or from byte values / buffers concatenated. */
 export function bytes(...pieces: ReadonlyArray<string | readonly number[] | Uint8Array>): Buffer {
-	return Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'utf8') : Buffer.from(piece as readonly number[]))));
+	return Buffer.concat(
+		pieces.map((piece) =>
+			typeof piece === 'string' ? Buffer.from(piece, 'utf8') : Buffer.from(piece as readonly number[]),
+		),
+	);
 }
 
 /** Chunks of `data` cut at `cuts` (ascending stream offsets), seq from `firstSeq`, tMs = 10 × seq. */
-export function chunksOf(data: Uint8Array, cuts: readonly number[] = [], stream: StreamName = 'stdout', firstSeq = 0): Chunk[] {
+export function chunksOf(
+	data: Uint8Array,
+	cuts: readonly number[] = [],
+	stream: StreamName = 'stdout',
+	firstSeq = 0,
+): Chunk[] {
 	const bounds = [0, ...cuts.filter((cut) => cut > 0 && cut < data.length), data.length];
 	const chunks: Chunk[] = [];
 	for (let i = 0; i + 1 < bounds.length; i++) {
@@ -32,11 +47,20 @@ export interface RunResult {
 /** Feeds `data` cut at `cuts` through a fresh framer and ends it at tMs 1000. */
 export function runFramer(
 	data: Uint8Array | string,
-	options: {cuts?: readonly number[]; stream?: StreamName; mode?: 'protocol' | 'log'; end?: boolean; limits?: FramingLimits} = {},
+	options: {
+		cuts?: readonly number[];
+		stream?: StreamName;
+		mode?: 'protocol' | 'log';
+		end?: boolean;
+		limits?: FramingLimits;
+	} = {},
 ): RunResult {
 	const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
 	const stream = options.stream ?? 'stdout';
-	const framer = options.limits === undefined ? createFramer(stream, {mode: options.mode ?? 'protocol'}) : new ProtocolFramer(stream, options.limits);
+	const framer =
+		options.limits === undefined
+			? createFramer(stream, {mode: options.mode ?? 'protocol'})
+			: new ProtocolFramer(stream, options.limits);
 	const outputs: FramerOutput[] = [];
 	const emit = (output: FramerOutput): void => {
 		outputs.push(output);
@@ -50,7 +74,11 @@ export function runFramer(
 		framer.end(1000, emit);
 	}
 
-	return {outputs, frames: outputs.map((output) => output.frame), findings: outputs.flatMap((output) => output.findings)};
+	return {
+		outputs,
+		frames: outputs.map((output) => output.frame),
+		findings: outputs.flatMap((output) => output.findings),
+	};
 }
 
 /** A frame without its chunk-dependent fields (tMs, firstTMs, firstSeq, lastSeq). */

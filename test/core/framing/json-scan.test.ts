@@ -1,5 +1,11 @@
 import {describe, expect, it} from 'vitest';
-import {isInsideJsonString, newJsonScanState, parseContentLengthValue, parseHeaderLine, scanJsonValueEnd} from '../../../src/core/framing/index.js';
+import {
+	isInsideJsonString,
+	newJsonScanState,
+	parseContentLengthValue,
+	parseHeaderLine,
+	scanJsonValueEnd,
+} from '../../../src/core/framing/index.js';
 import {bytes} from './framer-harness.js';
 
 describe('scanJsonValueEnd (string-aware bracket depth)', () => {
@@ -34,11 +40,25 @@ describe('scanJsonValueEnd (string-aware bracket depth)', () => {
 describe('header lines (L2, L6)', () => {
 	it('parses a header, skipping a BOM and complete escape sequences', () => {
 		const b = bytes([0xef, 0xbb, 0xbf], '\u001B[2JContent-Length:  578 ');
-		expect(parseHeaderLine(b, 0, b.length)).toEqual({nameStart: 7, name: 'Content-Length', value: '578', firstEsc: 3, hasBom: true});
+		expect(parseHeaderLine(b, 0, b.length)).toEqual({
+			nameStart: 7,
+			name: 'Content-Length',
+			value: '578',
+			firstEsc: 3,
+			hasBom: true,
+		});
 	});
 
 	it('rejects lines that are not `Name: value`', () => {
-		for (const text of ['no colon here', ': value', 'Name : value', 'Na me: v', 'Name: caf\u00E9', '\u001B[2', '{"a":1}']) {
+		for (const text of [
+			'no colon here',
+			': value',
+			'Name : value',
+			'Na me: v',
+			'Name: caf\u00E9',
+			'\u001B[2',
+			'{"a":1}',
+		]) {
 			const b = bytes(text);
 			expect(parseHeaderLine(b, 0, b.length)).toBeUndefined();
 		}

@@ -3,8 +3,11 @@ import {bytes, codesAt, runFramer, SMALL_LIMITS} from './framer-harness.js';
 
 describe('multi-line (pretty-printed) JSON, R1', () => {
 	it('F22: a pretty-printed response is reassembled into one frame with multiline-json at its first byte', () => {
-		const pretty = '{\n  "jsonrpc": "2.0",\n  "id": 3,\n  "result": {\n    "content": [{"type": "text", "text": "a } ] \\" {"}]\n  }\n}\n';
-		const {outputs} = runFramer(`{"jsonrpc":"2.0","id":2,"result":{}}\n${pretty}{"jsonrpc":"2.0","id":4,"result":{}}\n`);
+		const pretty =
+			'{\n  "jsonrpc": "2.0",\n  "id": 3,\n  "result": {\n    "content": [{"type": "text", "text": "a } ] \\" {"}]\n  }\n}\n';
+		const {outputs} = runFramer(
+			`{"jsonrpc":"2.0","id":2,"result":{}}\n${pretty}{"jsonrpc":"2.0","id":4,"result":{}}\n`,
+		);
 		expect(outputs).toHaveLength(3);
 		expect(outputs[1]!.frame).toEqual({
 			stream: 'stdout',
@@ -39,12 +42,27 @@ describe('multi-line (pretty-printed) JSON, R1', () => {
 	it('takes firstSeq from the first line and tMs/lastSeq from the last, with the lines in separate chunks', () => {
 		const {frames} = runFramer('[\n  1,\n  2\n]\n', {cuts: [2, 7, 11]});
 		expect(frames).toHaveLength(1);
-		expect(frames[0]).toMatchObject({offset: 0, byteLength: 13, lineCount: 4, firstSeq: 0, firstTMs: 0, lastSeq: 3, tMs: 30, message: [1, 2]});
+		expect(frames[0]).toMatchObject({
+			offset: 0,
+			byteLength: 13,
+			lineCount: 4,
+			firstSeq: 0,
+			firstTMs: 0,
+			lastSeq: 3,
+			tMs: 30,
+			message: [1, 2],
+		});
 	});
 
 	it('a Windows pretty-printed value: terminator crlf and one crlf finding at the last CR', () => {
 		const {outputs} = runFramer('{\r\n  "a": 1\r\n}\r\n');
-		expect(outputs[0]!.frame).toMatchObject({byteLength: 16, bodyLength: 14, terminator: 'crlf', lineCount: 3, message: {a: 1}});
+		expect(outputs[0]!.frame).toMatchObject({
+			byteLength: 16,
+			bodyLength: 14,
+			terminator: 'crlf',
+			lineCount: 3,
+			message: {a: 1},
+		});
 		expect(codesAt(outputs[0]!.findings)).toEqual([
 			['multiline-json', 0],
 			['crlf', 14],
@@ -127,10 +145,32 @@ describe('multi-line (pretty-printed) JSON, R1', () => {
 	it('a value completed by an unterminated last line is one frame with multiline-json and missing-newline', () => {
 		const {outputs} = runFramer('{\n"a": 1\n}');
 		expect(outputs).toHaveLength(1);
-		expect(outputs[0]!.frame).toMatchObject({offset: 0, byteLength: 10, bodyLength: 10, terminator: 'none', lineCount: 3, message: {a: 1}, tMs: 1000});
+		expect(outputs[0]!.frame).toMatchObject({
+			offset: 0,
+			byteLength: 10,
+			bodyLength: 10,
+			terminator: 'none',
+			lineCount: 3,
+			message: {a: 1},
+			tMs: 1000,
+		});
 		expect(outputs[0]!.findings).toEqual([
-			{code: 'multiline-json', stream: 'stdout', offset: 0, byteLength: 10, tMs: 1000, detail: {lines: 3, clientError: "Expected property name or '}' in JSON at position 1"}},
-			{code: 'missing-newline', stream: 'stdout', offset: 0, byteLength: 10, tMs: 1000, detail: {bytes: 10, cutAt64KiB: false}},
+			{
+				code: 'multiline-json',
+				stream: 'stdout',
+				offset: 0,
+				byteLength: 10,
+				tMs: 1000,
+				detail: {lines: 3, clientError: "Expected property name or '}' in JSON at position 1"},
+			},
+			{
+				code: 'missing-newline',
+				stream: 'stdout',
+				offset: 0,
+				byteLength: 10,
+				tMs: 1000,
+				detail: {bytes: 10, cutAt64KiB: false},
+			},
 		]);
 	});
 

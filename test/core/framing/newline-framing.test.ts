@@ -3,7 +3,8 @@ import {describe, expect, it} from 'vitest';
 import {createFramer, type FramerOutput} from '../../../src/core/framing/index.js';
 import {bytes, codesAt, runFramer, stableOutputs} from './framer-harness.js';
 
-const INIT_RESULT = '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}';
+const INIT_RESULT =
+	'{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}';
 const INIT_LENGTH = Buffer.byteLength(INIT_RESULT); // 124
 
 describe('newline framing: clean frames', () => {
@@ -45,7 +46,13 @@ describe('newline framing: clean frames', () => {
 	it('F01: a banner line then a valid frame: stray-output banner at 0, JSON frame at 25', () => {
 		const {outputs} = runFramer(`STDIO MCP Server started\n${INIT_RESULT}\n`);
 		expect(outputs).toHaveLength(2);
-		expect(outputs[0]!.frame).toMatchObject({offset: 0, byteLength: 25, bodyLength: 24, isJson: false, text: 'STDIO MCP Server started'});
+		expect(outputs[0]!.frame).toMatchObject({
+			offset: 0,
+			byteLength: 25,
+			bodyLength: 24,
+			isJson: false,
+			text: 'STDIO MCP Server started',
+		});
 		expect(outputs[0]!.findings).toEqual([
 			{
 				code: 'stray-output',
@@ -63,7 +70,14 @@ describe('newline framing: clean frames', () => {
 	it('a stray line after a JSON frame is `text`, not `banner`', () => {
 		const {findings} = runFramer('{"a":1}\nhello world\n');
 		expect(findings).toEqual([
-			{code: 'stray-output', stream: 'stdout', offset: 8, byteLength: 11, tMs: 0, detail: {kind: 'text', clientError: 'Unexpected token \'h\', "hello world" is not valid JSON'}},
+			{
+				code: 'stray-output',
+				stream: 'stdout',
+				offset: 8,
+				byteLength: 11,
+				tMs: 0,
+				detail: {kind: 'text', clientError: 'Unexpected token \'h\', "hello world" is not valid JSON'},
+			},
 		]);
 	});
 
@@ -78,7 +92,11 @@ describe('newline framing: clean frames', () => {
 				offset: 0,
 				byteLength: 68,
 				tMs: 0,
-				detail: {kind: 'log', clientError: 'Unexpected non-whitespace character after JSON at position 4', logger: 'python'},
+				detail: {
+					kind: 'log',
+					clientError: 'Unexpected non-whitespace character after JSON at position 4',
+					logger: 'python',
+				},
 			},
 		]);
 	});
@@ -93,7 +111,11 @@ describe('newline framing: clean frames', () => {
 			[51, 1, true, false],
 			[52, 8, false, true],
 		]);
-		expect(outputs.flatMap((o) => o.findings).map((f) => [f.code, f.offset, f.detail?.['kind'] ?? f.detail?.['clientError']])).toEqual([
+		expect(
+			outputs
+				.flatMap((o) => o.findings)
+				.map((f) => [f.code, f.offset, f.detail?.['kind'] ?? f.detail?.['clientError']]),
+		).toEqual([
 			['blank-line', 0, 'Unexpected end of JSON input'],
 			['stray-output', 1, 'launcher'],
 			['stray-output', 23, 'launcher'],
@@ -123,7 +145,16 @@ describe('newline framing: blank lines and CRLF (R2, R5)', () => {
 					isJson: false,
 					isBlank: true,
 				},
-				findings: [{code: 'blank-line', stream: 'stdout', offset: 0, byteLength: 1, tMs: 0, detail: {clientError: 'Unexpected end of JSON input'}}],
+				findings: [
+					{
+						code: 'blank-line',
+						stream: 'stdout',
+						offset: 0,
+						byteLength: 1,
+						tMs: 0,
+						detail: {clientError: 'Unexpected end of JSON input'},
+					},
+				],
 			},
 		]);
 	});
@@ -150,7 +181,13 @@ describe('newline framing: blank lines and CRLF (R2, R5)', () => {
 
 	it('a CR split from its LF by a chunk cut is still a CR LF terminator', () => {
 		const {outputs} = runFramer('{"a":1}\r\n', {cuts: [8]});
-		expect(outputs[0]!.frame).toMatchObject({byteLength: 9, bodyLength: 7, terminator: 'crlf', firstSeq: 0, lastSeq: 1});
+		expect(outputs[0]!.frame).toMatchObject({
+			byteLength: 9,
+			bodyLength: 7,
+			terminator: 'crlf',
+			firstSeq: 0,
+			lastSeq: 1,
+		});
 		expect(codesAt(outputs[0]!.findings)).toEqual([['crlf', 7]]);
 	});
 
@@ -164,9 +201,23 @@ describe('newline framing: blank lines and CRLF (R2, R5)', () => {
 describe('newline framing: BOM, ANSI escapes, invalid UTF-8 (R3, R4, R5)', () => {
 	it('strips a BOM at line start and still parses the message', () => {
 		const {outputs} = runFramer(bytes([0xef, 0xbb, 0xbf], '{"a":1}\n'));
-		expect(outputs[0]!.frame).toMatchObject({offset: 0, byteLength: 11, bodyOffset: 3, bodyLength: 7, isJson: true, message: {a: 1}});
+		expect(outputs[0]!.frame).toMatchObject({
+			offset: 0,
+			byteLength: 11,
+			bodyOffset: 3,
+			bodyLength: 7,
+			isJson: true,
+			message: {a: 1},
+		});
 		expect(outputs[0]!.findings).toEqual([
-			{code: 'bom', stream: 'stdout', offset: 0, byteLength: 3, tMs: 0, detail: {clientError: 'Unexpected token \'\uFEFF\', "\uFEFF{"a":1}" is not valid JSON'}},
+			{
+				code: 'bom',
+				stream: 'stdout',
+				offset: 0,
+				byteLength: 3,
+				tMs: 0,
+				detail: {clientError: 'Unexpected token \'\uFEFF\', "\uFEFF{"a":1}" is not valid JSON'},
+			},
 		]);
 	});
 
@@ -187,18 +238,39 @@ describe('newline framing: BOM, ANSI escapes, invalid UTF-8 (R3, R4, R5)', () =>
 				tMs: 0,
 				detail: {kind: 'log', clientError: 'Unexpected token \'\u001B\', "\u001B[33m[2026"... is not valid JSON'},
 			},
-			{code: 'ansi-escape', stream: 'stdout', offset: 0, byteLength: 5, tMs: 0, detail: {sequence: 'CSI', isPrivate: false, count: 2}},
+			{
+				code: 'ansi-escape',
+				stream: 'stdout',
+				offset: 0,
+				byteLength: 5,
+				tMs: 0,
+				detail: {sequence: 'CSI', isPrivate: false, count: 2},
+			},
 		]);
 	});
 
 	it('reports an OSC title sequence in the middle of a line at its ESC', () => {
 		const {findings} = runFramer('{"a":1}\nok \u001B]0;title\u0007 done\n');
-		expect(findings[1]).toEqual({code: 'ansi-escape', stream: 'stdout', offset: 11, byteLength: 10, tMs: 0, detail: {sequence: 'OSC', isPrivate: false, count: 1}});
+		expect(findings[1]).toEqual({
+			code: 'ansi-escape',
+			stream: 'stdout',
+			offset: 11,
+			byteLength: 10,
+			tMs: 0,
+			detail: {sequence: 'OSC', isPrivate: false, count: 1},
+		});
 	});
 
 	it('reports a DEC private mode sequence', () => {
 		const {findings} = runFramer('\u001B[?25lhidden cursor\n');
-		expect(findings[1]).toEqual({code: 'ansi-escape', stream: 'stdout', offset: 0, byteLength: 6, tMs: 0, detail: {sequence: 'CSI', isPrivate: true, count: 1}});
+		expect(findings[1]).toEqual({
+			code: 'ansi-escape',
+			stream: 'stdout',
+			offset: 0,
+			byteLength: 6,
+			tMs: 0,
+			detail: {sequence: 'CSI', isPrivate: true, count: 1},
+		});
 	});
 
 	it('F23: CP949 bytes inside a JSON string: invalid-utf8 at the first bad byte, inString true, message kept', () => {
@@ -207,16 +279,22 @@ describe('newline framing: BOM, ANSI escapes, invalid UTF-8 (R3, R4, R5)', () =>
 		const {outputs} = runFramer(data);
 		expect(head.length).toBe(68);
 		expect(outputs[0]!.frame).toMatchObject({offset: 0, byteLength: 78, isJson: true});
-		expect((outputs[0]!.frame.message as {result: {content: Array<{text: string}>}}).result.content[0]!.text).toBe('\uFFFD\uFFFD\uFFFD\uFFFD');
-		expect(outputs[0]!.findings).toEqual([{code: 'invalid-utf8', stream: 'stdout', offset: 68, byteLength: 1, tMs: 0, detail: {inString: true}}]);
+		expect((outputs[0]!.frame.message as {result: {content: Array<{text: string}>}}).result.content[0]!.text).toBe(
+			'\uFFFD\uFFFD\uFFFD\uFFFD',
+		);
+		expect(outputs[0]!.findings).toEqual([
+			{code: 'invalid-utf8', stream: 'stdout', offset: 68, byteLength: 1, tMs: 0, detail: {inString: true}},
+		]);
 	});
 
 	it('invalid UTF-8 outside any string: inString false; a cut 3-byte sequence has length 2', () => {
 		const {findings} = runFramer(bytes('{"a":1}\nab', [0xe2, 0x82], ' cd\n'));
-		expect(findings.map((f) => [f.code, f.offset, f.byteLength, f.detail?.['inString'] ?? f.detail?.['kind']])).toEqual([
-			['stray-output', 8, 7, 'text'],
-			['invalid-utf8', 10, 2, false],
-		]);
+		expect(findings.map((f) => [f.code, f.offset, f.byteLength, f.detail?.['inString'] ?? f.detail?.['kind']])).toEqual(
+			[
+				['stray-output', 8, 7, 'text'],
+				['invalid-utf8', 10, 2, false],
+			],
+		);
 	});
 
 	it('a multi-byte character split across chunks at every position gives no finding', () => {
@@ -233,7 +311,13 @@ describe('newline framing: BOM, ANSI escapes, invalid UTF-8 (R3, R4, R5)', () =>
 describe('newline framing: concatenated JSON (J9) and lone CR', () => {
 	it('{..}{..} is one frame: message = first value, concatenated-json at the second value', () => {
 		const {outputs} = runFramer('{"id":1}{"id":2}\n');
-		expect(outputs[0]!.frame).toMatchObject({offset: 0, byteLength: 17, bodyLength: 16, isJson: true, message: {id: 1}});
+		expect(outputs[0]!.frame).toMatchObject({
+			offset: 0,
+			byteLength: 17,
+			bodyLength: 16,
+			isJson: true,
+			message: {id: 1},
+		});
 		expect(outputs[0]!.findings).toEqual([
 			{
 				code: 'concatenated-json',
@@ -247,12 +331,18 @@ describe('newline framing: concatenated JSON (J9) and lone CR', () => {
 	});
 
 	it('{..} {..} and {..}\\r{..} report the first non-whitespace byte after the first value', () => {
-		expect(runFramer('{"id":1} {"id":2}\n').findings.map((f) => [f.code, f.offset, f.detail?.['values']])).toEqual([['concatenated-json', 9, 2]]);
-		expect(runFramer('{"id":1}\r{"id":2}\r{"id":3}\n').findings.map((f) => [f.code, f.offset, f.detail?.['values']])).toEqual([['concatenated-json', 9, 3]]);
+		expect(runFramer('{"id":1} {"id":2}\n').findings.map((f) => [f.code, f.offset, f.detail?.['values']])).toEqual([
+			['concatenated-json', 9, 2],
+		]);
+		expect(
+			runFramer('{"id":1}\r{"id":2}\r{"id":3}\n').findings.map((f) => [f.code, f.offset, f.detail?.['values']]),
+		).toEqual([['concatenated-json', 9, 3]]);
 	});
 
 	it('a value followed by junk is a stray line, not concatenated JSON', () => {
-		expect(runFramer('[1] tail\n').findings.map((f) => [f.code, f.detail?.['kind']])).toEqual([['stray-output', 'banner']]);
+		expect(runFramer('[1] tail\n').findings.map((f) => [f.code, f.detail?.['kind']])).toEqual([
+			['stray-output', 'banner'],
+		]);
 	});
 
 	it('CR-overwritten progress output is stray-output `progress`', () => {
@@ -274,8 +364,25 @@ describe('newline framing: concatenated JSON (J9) and lone CR', () => {
 describe('newline framing: end of stream (R1, O4)', () => {
 	it('pending bytes at end() become a final frame with missing-newline', () => {
 		const {outputs} = runFramer('{"a":1}\n{"b":2}');
-		expect(outputs[1]!.frame).toMatchObject({offset: 8, byteLength: 7, bodyLength: 7, terminator: 'none', isJson: true, tMs: 1000, message: {b: 2}});
-		expect(outputs[1]!.findings).toEqual([{code: 'missing-newline', stream: 'stdout', offset: 8, byteLength: 7, tMs: 1000, detail: {bytes: 7, cutAt64KiB: false}}]);
+		expect(outputs[1]!.frame).toMatchObject({
+			offset: 8,
+			byteLength: 7,
+			bodyLength: 7,
+			terminator: 'none',
+			isJson: true,
+			tMs: 1000,
+			message: {b: 2},
+		});
+		expect(outputs[1]!.findings).toEqual([
+			{
+				code: 'missing-newline',
+				stream: 'stdout',
+				offset: 8,
+				byteLength: 7,
+				tMs: 1000,
+				detail: {bytes: 7, cutAt64KiB: false},
+			},
+		]);
 	});
 
 	it('F25: a tools/list response cut at exactly 65,536 bytes: missing-newline with cutAt64KiB, no stray-output', () => {
@@ -287,7 +394,14 @@ describe('newline framing: end of stream (R1, O4)', () => {
 		expect(outputs).toHaveLength(2);
 		expect(outputs[1]!.frame).toMatchObject({offset: 37, byteLength: 65_499, terminator: 'none', isJson: false});
 		expect(outputs[1]!.findings).toEqual([
-			{code: 'missing-newline', stream: 'stdout', offset: 37, byteLength: 65_499, tMs: 1000, detail: {bytes: 65_499, cutAt64KiB: true, isTruncatedJson: true}},
+			{
+				code: 'missing-newline',
+				stream: 'stdout',
+				offset: 37,
+				byteLength: 65_499,
+				tMs: 1000,
+				detail: {bytes: 65_499, cutAt64KiB: true, isTruncatedJson: true},
+			},
 		]);
 	});
 
@@ -306,7 +420,15 @@ describe('newline framing: oversize frames (C1)', () => {
 		const length = Buffer.byteLength(line);
 		expect(length).toBe(132_043);
 		expect(outputs[1]!.findings).toEqual([
-			{code: 'oversize-frame', stream: 'stdout', offset: 8, byteLength: 132_043, tMs: 20, severity: 'info', detail: {limit: 65_536, bytes: 132_043}},
+			{
+				code: 'oversize-frame',
+				stream: 'stdout',
+				offset: 8,
+				byteLength: 132_043,
+				tMs: 20,
+				severity: 'info',
+				detail: {limit: 65_536, bytes: 132_043},
+			},
 		]);
 	});
 
@@ -323,12 +445,23 @@ describe('newline framing: oversize frames (C1)', () => {
 		expect(outputs).toHaveLength(1);
 		expect(outputs[0]!.frame).toMatchObject({byteLength: 10_485_803, isJson: true});
 		expect(outputs[0]!.findings).toEqual([
-			{code: 'oversize-frame', stream: 'stdout', offset: 0, byteLength: 10_485_803, tMs: 1600, severity: 'error', detail: {limit: 10_485_760, bytes: 10_485_803}},
+			{
+				code: 'oversize-frame',
+				stream: 'stdout',
+				offset: 0,
+				byteLength: 10_485_803,
+				tMs: 1600,
+				severity: 'error',
+				detail: {limit: 10_485_760, bytes: 10_485_803},
+			},
 		]);
 	});
 
 	it.each([
-		['ASCII only, with escapes (decoded as Latin-1: a string outside the JS heap)', `{"jsonrpc":"2.0","id":1,"result":{"t":"${'a\\u00e9\\"'.repeat(200_000)}","lone":"\\ud800"}}\n`],
+		[
+			'ASCII only, with escapes (decoded as Latin-1: a string outside the JS heap)',
+			`{"jsonrpc":"2.0","id":1,"result":{"t":"${'a\\u00e9\\"'.repeat(200_000)}","lone":"\\ud800"}}\n`,
+		],
 		['with UTF-8 characters', `{"jsonrpc":"2.0","id":1,"result":{"t":"${'aé😀'.repeat(200_000)}","lone":"\\ud800"}}\n`],
 	])('a line over 1 MB, %s: the message is what JSON.parse gives, findings at their byte offsets', (_, line) => {
 		const {outputs} = runFramer(`{"a":1}\n${line}`, {cuts: [500_000]});
@@ -352,7 +485,9 @@ describe('newline framing: oversize frames (C1)', () => {
 		const outputs: FramerOutput[] = [];
 		let pendingAfterLastChunk = 0;
 		for (let offset = 0, seq = 0; offset < size; offset += 65_536, seq++) {
-			framer.push({seq, stream: 'stdout', tMs: seq, offset, bytes: line.subarray(offset, offset + 65_536)}, (o) => outputs.push(o));
+			framer.push({seq, stream: 'stdout', tMs: seq, offset, bytes: line.subarray(offset, offset + 65_536)}, (o) =>
+				outputs.push(o),
+			);
 			if (offset + 65_536 < size) {
 				pendingAfterLastChunk = framer.pendingBytes;
 			}
@@ -361,7 +496,14 @@ describe('newline framing: oversize frames (C1)', () => {
 		framer.end(1e6, (o) => outputs.push(o));
 		expect(pendingAfterLastChunk).toBe(size - 65_536);
 		expect(outputs).toHaveLength(1);
-		expect(outputs[0]!.frame).toMatchObject({offset: 0, byteLength: size, bodyLength: size - 1, isJson: true, firstSeq: 0, lastSeq: 319});
+		expect(outputs[0]!.frame).toMatchObject({
+			offset: 0,
+			byteLength: size,
+			bodyLength: size - 1,
+			isJson: true,
+			firstSeq: 0,
+			lastSeq: 319,
+		});
 		expect((outputs[0]!.frame.message as {t: string}).t).toHaveLength(size - 9);
 		expect(codesAt(outputs[0]!.findings)).toEqual([['oversize-frame', 0]]);
 		expect(outputs[0]!.findings[0]!.severity).toBe('error');
@@ -373,9 +515,15 @@ describe('framer contract', () => {
 		const framer = createFramer('stdout', {mode: 'protocol'});
 		const emit = (): void => {};
 		framer.push({seq: 0, stream: 'stdout', tMs: 0, offset: 0, bytes: Buffer.from('abc')}, emit);
-		expect(() => framer.push({seq: 1, stream: 'stdout', tMs: 1, offset: 4, bytes: Buffer.from('d')}, emit)).toThrow(RangeError);
-		expect(() => framer.push({seq: 1, stream: 'stdout', tMs: 1, offset: 2, bytes: Buffer.from('d')}, emit)).toThrow(RangeError);
-		expect(() => framer.push({seq: 1, stream: 'stdin', tMs: 1, offset: 3, bytes: Buffer.from('d')}, emit)).toThrow(TypeError);
+		expect(() => framer.push({seq: 1, stream: 'stdout', tMs: 1, offset: 4, bytes: Buffer.from('d')}, emit)).toThrow(
+			RangeError,
+		);
+		expect(() => framer.push({seq: 1, stream: 'stdout', tMs: 1, offset: 2, bytes: Buffer.from('d')}, emit)).toThrow(
+			RangeError,
+		);
+		expect(() => framer.push({seq: 1, stream: 'stdin', tMs: 1, offset: 3, bytes: Buffer.from('d')}, emit)).toThrow(
+			TypeError,
+		);
 		expect(framer.pendingBytes).toBe(3);
 		expect(framer.pendingOffset).toBe(0);
 	});
@@ -384,19 +532,29 @@ describe('framer contract', () => {
 		const framer = createFramer('stdin', {mode: 'protocol'});
 		const outputs: FramerOutput[] = [];
 		framer.push({seq: 0, stream: 'stdin', tMs: 0, offset: 0, bytes: new Uint8Array(0)}, (o) => outputs.push(o));
-		framer.push({seq: 1, stream: 'stdin', tMs: 1, offset: 0, bytes: new TextEncoder().encode('{"a":1}\n')}, (o) => outputs.push(o));
-		expect(outputs.map((o) => [o.frame.stream, o.frame.offset, o.frame.byteLength, o.frame.isJson])).toEqual([['stdin', 0, 8, true]]);
+		framer.push({seq: 1, stream: 'stdin', tMs: 1, offset: 0, bytes: new TextEncoder().encode('{"a":1}\n')}, (o) =>
+			outputs.push(o),
+		);
+		expect(outputs.map((o) => [o.frame.stream, o.frame.offset, o.frame.byteLength, o.frame.isJson])).toEqual([
+			['stdin', 0, 8, true],
+		]);
 	});
 
 	it('throws after end()', () => {
 		const framer = createFramer('stdout', {mode: 'protocol'});
 		framer.end(0, () => {});
 		expect(() => framer.end(1, () => {})).toThrow(Error);
-		expect(() => framer.push({seq: 0, stream: 'stdout', tMs: 0, offset: 0, bytes: Buffer.from('x')}, () => {})).toThrow(Error);
+		expect(() => framer.push({seq: 0, stream: 'stdout', tMs: 0, offset: 0, bytes: Buffer.from('x')}, () => {})).toThrow(
+			Error,
+		);
 	});
 
 	it('gives the same result for a fixture cut at every byte', () => {
-		const data = bytes('banner\n', [0xef, 0xbb, 0xbf], '{"a":1}\r\n\n{\n  "b": [1,\n 2]\n}\n{"c":1}{"d":2}\n\u001B[2Jx\nContent-Length: 7\r\n\r\n{"e":5}tail');
+		const data = bytes(
+			'banner\n',
+			[0xef, 0xbb, 0xbf],
+			'{"a":1}\r\n\n{\n  "b": [1,\n 2]\n}\n{"c":1}{"d":2}\n\u001B[2Jx\nContent-Length: 7\r\n\r\n{"e":5}tail',
+		);
 		const whole = stableOutputs(runFramer(data).outputs);
 		for (let cut = 1; cut < data.length; cut++) {
 			expect(stableOutputs(runFramer(data, {cuts: [cut]}).outputs)).toEqual(whole);

@@ -28,24 +28,51 @@ export const jsonValue = fc.oneof(
 export const idArb = fc.oneof(
 	{weight: 6, arbitrary: fc.integer({min: -3, max: 1000})},
 	{weight: 4, arbitrary: fc.string({maxLength: 4})},
-	{weight: 1, arbitrary: fc.constantFrom(0, -0, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, -(2 ** 53), 1e20, 1e21, 1.5, -0.25, 1e-7)},
+	{
+		weight: 1,
+		arbitrary: fc.constantFrom(0, -0, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, -(2 ** 53), 1e20, 1e21, 1.5, -0.25, 1e-7),
+	},
 	{weight: 1, arbitrary: fc.double({noNaN: true, noDefaultInfinity: true})},
 	{weight: 1, arbitrary: fc.constant(null)},
 	{weight: 1, arbitrary: fc.boolean()},
 	{weight: 1, arbitrary: fc.constantFrom({}, [], [1], {a: 1})},
 );
 
-const jsonrpcArb = fc.oneof({weight: 12, arbitrary: fc.constant('2.0')}, {weight: 1, arbitrary: fc.constantFrom('2', 2, 2.0, '1.0', null, '2.0 ', '', true, {})});
+const jsonrpcArb = fc.oneof(
+	{weight: 12, arbitrary: fc.constant('2.0')},
+	{weight: 1, arbitrary: fc.constantFrom('2', 2, 2.0, '1.0', null, '2.0 ', '', true, {})},
+);
 
 const methodArb = fc.oneof(
-	{weight: 8, arbitrary: fc.constantFrom('initialize', 'tools/list', 'ping', 'notifications/initialized', 'notifications/progress', 'x', '', 'rpc.discover')},
+	{
+		weight: 8,
+		arbitrary: fc.constantFrom(
+			'initialize',
+			'tools/list',
+			'ping',
+			'notifications/initialized',
+			'notifications/progress',
+			'x',
+			'',
+			'rpc.discover',
+		),
+	},
 	{weight: 2, arbitrary: fc.string({maxLength: 6})},
 	{weight: 1, arbitrary: fc.constantFrom(1, null, true, {}, [])},
 );
 
 const metaArb = fc.oneof(
 	{weight: 3, arbitrary: fc.record({progressToken: idArb, other: jsonScalar}, {requiredKeys: []})},
-	{weight: 2, arbitrary: fc.record({[RELATED_TASK]: fc.oneof(fc.record({taskId: fc.oneof(fc.string({maxLength: 3}), fc.integer())}), jsonScalar, fc.constant([]))})},
+	{
+		weight: 2,
+		arbitrary: fc.record({
+			[RELATED_TASK]: fc.oneof(
+				fc.record({taskId: fc.oneof(fc.string({maxLength: 3}), fc.integer())}),
+				jsonScalar,
+				fc.constant([]),
+			),
+		}),
+	},
 	{weight: 1, arbitrary: fc.oneof(jsonScalar, fc.constant([]))},
 );
 
@@ -57,7 +84,13 @@ const paramsArb = fc.oneof(
 );
 
 const resultArb = fc.oneof(
-	{weight: 8, arbitrary: fc.oneof(objectBodyArb, fc.record({resultType: fc.constantFrom('complete', 'input_required', 'done', 1)}))},
+	{
+		weight: 8,
+		arbitrary: fc.oneof(
+			objectBodyArb,
+			fc.record({resultType: fc.constantFrom('complete', 'input_required', 'done', 1)}),
+		),
+	},
 	{weight: 1, arbitrary: fc.oneof(jsonScalar, fc.constant([]), fc.constant([{}]))},
 );
 
@@ -68,13 +101,43 @@ const codeArb = fc.oneof(
 );
 
 const errorArb = fc.oneof(
-	{weight: 8, arbitrary: fc.record({code: codeArb, message: fc.oneof({weight: 6, arbitrary: fc.string({maxLength: 5})}, {weight: 1, arbitrary: fc.oneof(fc.integer(), fc.constant(null))}), data: jsonValue}, {requiredKeys: ['code', 'message']})},
-	{weight: 1, arbitrary: fc.record({code: codeArb, message: fc.string({maxLength: 3}), data: jsonValue}, {requiredKeys: []})},
+	{
+		weight: 8,
+		arbitrary: fc.record(
+			{
+				code: codeArb,
+				message: fc.oneof(
+					{weight: 6, arbitrary: fc.string({maxLength: 5})},
+					{weight: 1, arbitrary: fc.oneof(fc.integer(), fc.constant(null))},
+				),
+				data: jsonValue,
+			},
+			{requiredKeys: ['code', 'message']},
+		),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.record({code: codeArb, message: fc.string({maxLength: 3}), data: jsonValue}, {requiredKeys: []}),
+	},
 	{weight: 1, arbitrary: fc.oneof(jsonScalar, fc.constant([]))},
 );
 
 const extraKeyArb = fc.oneof(
-	fc.constantFrom('__proto__', 'foo', 'extra', 'Id', 'constructor', 'toString', 'hasOwnProperty', 'JSONRPC', 'params', 'method', 'result', 'error', 'id'),
+	fc.constantFrom(
+		'__proto__',
+		'foo',
+		'extra',
+		'Id',
+		'constructor',
+		'toString',
+		'hasOwnProperty',
+		'JSONRPC',
+		'params',
+		'method',
+		'result',
+		'error',
+		'id',
+	),
 	fc.string({maxLength: 5}),
 );
 
@@ -88,7 +151,10 @@ function envelope(kind: 'request' | 'notification' | 'response' | 'error' | 'any
 		any: {id: 6, method: 6, params: 6, result: 6, error: 6},
 	}[kind];
 	const maybe = <T>(weight: number, arbitrary: fc.Arbitrary<T>) =>
-		fc.oneof({weight, arbitrary: arbitrary.map((value) => ({value}))}, {weight: 12 - Math.min(weight, 11), arbitrary: fc.constant(undefined)});
+		fc.oneof(
+			{weight, arbitrary: arbitrary.map((value) => ({value}))},
+			{weight: 12 - Math.min(weight, 11), arbitrary: fc.constant(undefined)},
+		);
 	return fc
 		.record({
 			jsonrpc: maybe(11, jsonrpcArb),
@@ -97,7 +163,10 @@ function envelope(kind: 'request' | 'notification' | 'response' | 'error' | 'any
 			params: maybe(weights.params, paramsArb),
 			result: maybe(weights.result, resultArb),
 			error: maybe(weights.error, errorArb),
-			extras: fc.oneof({weight: 6, arbitrary: fc.constant([])}, {weight: 1, arbitrary: fc.array(fc.tuple(extraKeyArb, jsonValue), {minLength: 1, maxLength: 2})}),
+			extras: fc.oneof(
+				{weight: 6, arbitrary: fc.constant([])},
+				{weight: 1, arbitrary: fc.array(fc.tuple(extraKeyArb, jsonValue), {minLength: 1, maxLength: 2})},
+			),
 		})
 		.map(({extras, ...members}) => {
 			const entries: [string, unknown][] = [];
@@ -136,7 +205,11 @@ const item = fc.record(
 		mimeType: leaf,
 		description: leaf,
 		title: leaf,
-		inputSchema: fc.oneof(fc.constant({type: 'object'}), fc.constant({type: 'object', properties: {a: {type: 'string'}}, required: ['a']}), jsonValue),
+		inputSchema: fc.oneof(
+			fc.constant({type: 'object'}),
+			fc.constant({type: 'object', properties: {a: {type: 'string'}}, required: ['a']}),
+			jsonValue,
+		),
 		outputSchema: fc.oneof(fc.constant({type: 'object'}), jsonValue),
 		annotations: fc.oneof(fc.constant({readOnlyHint: true}), jsonValue),
 		arguments: fc.oneof(fc.constant([{name: 'a', required: true}]), jsonValue),
@@ -145,24 +218,46 @@ const item = fc.record(
 	},
 	{requiredKeys: []},
 );
-export const sdkResultArb: fc.Arbitrary<unknown> = fc.record(
-	{
-		tools: fc.array(item, {maxLength: 2}),
-		prompts: fc.array(item, {maxLength: 2}),
-		resources: fc.array(item, {maxLength: 2}),
-		resourceTemplates: fc.array(item, {maxLength: 2}),
-		contents: fc.array(item, {maxLength: 2}),
-		content: fc.array(item, {maxLength: 2}),
-		messages: fc.array(fc.record({role: fc.oneof(fc.constantFrom('user', 'assistant'), jsonScalar), content: item}), {maxLength: 2}),
-		completion: fc.oneof(fc.record({values: fc.array(leaf, {maxLength: 2}), total: fc.oneof(fc.nat(), jsonScalar), hasMore: fc.oneof(fc.boolean(), jsonScalar)}, {requiredKeys: []}), jsonValue),
-		structuredContent: jsonValue,
-		isError: fc.oneof(fc.boolean(), jsonScalar),
-		nextCursor: leaf,
-		protocolVersion: fc.oneof(fc.constantFrom('2025-11-25', '2025-06-18', '2024-11-05'), jsonScalar),
-		capabilities: fc.oneof(fc.constant({tools: {}}), fc.constant({tools: {listChanged: true}, logging: {}}), jsonValue),
-		serverInfo: fc.oneof(fc.constant({name: 's', version: '1'}), fc.record({name: leaf, version: leaf}, {requiredKeys: []}), jsonValue),
-		instructions: leaf,
-		_meta: jsonValue,
-	},
-	{requiredKeys: []},
-).map((result) => JSON.parse(JSON.stringify(result)) as unknown);
+export const sdkResultArb: fc.Arbitrary<unknown> = fc
+	.record(
+		{
+			tools: fc.array(item, {maxLength: 2}),
+			prompts: fc.array(item, {maxLength: 2}),
+			resources: fc.array(item, {maxLength: 2}),
+			resourceTemplates: fc.array(item, {maxLength: 2}),
+			contents: fc.array(item, {maxLength: 2}),
+			content: fc.array(item, {maxLength: 2}),
+			messages: fc.array(fc.record({role: fc.oneof(fc.constantFrom('user', 'assistant'), jsonScalar), content: item}), {
+				maxLength: 2,
+			}),
+			completion: fc.oneof(
+				fc.record(
+					{
+						values: fc.array(leaf, {maxLength: 2}),
+						total: fc.oneof(fc.nat(), jsonScalar),
+						hasMore: fc.oneof(fc.boolean(), jsonScalar),
+					},
+					{requiredKeys: []},
+				),
+				jsonValue,
+			),
+			structuredContent: jsonValue,
+			isError: fc.oneof(fc.boolean(), jsonScalar),
+			nextCursor: leaf,
+			protocolVersion: fc.oneof(fc.constantFrom('2025-11-25', '2025-06-18', '2024-11-05'), jsonScalar),
+			capabilities: fc.oneof(
+				fc.constant({tools: {}}),
+				fc.constant({tools: {listChanged: true}, logging: {}}),
+				jsonValue,
+			),
+			serverInfo: fc.oneof(
+				fc.constant({name: 's', version: '1'}),
+				fc.record({name: leaf, version: leaf}, {requiredKeys: []}),
+				jsonValue,
+			),
+			instructions: leaf,
+			_meta: jsonValue,
+		},
+		{requiredKeys: []},
+	)
+	.map((result) => JSON.parse(JSON.stringify(result)) as unknown);

@@ -25,15 +25,23 @@ describe('JSON nesting limit', () => {
 
 	it('a session frames a 5,000-deep response as the response it is, with an invalid-jsonrpc nesting finding over the whole frame', () => {
 		const session = new Session(makeMeta());
-		const init = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n';
+		const init =
+			'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n';
 		const reply = `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"d","version":"1"},"x":${'['.repeat(5000)}${']'.repeat(5000)}}}\n`;
 		session.pushChunk('stdin', 0, new TextEncoder().encode(init));
 		session.pushChunk('stdout', 1, new TextEncoder().encode(reply));
 		const snapshot = session.getSnapshot();
 		const frame = snapshot.frames.find((f) => f.stream === 'stdout')!;
-		expect([frame.kind, frame.id, frame.answers?.method, frame.byteLength]).toEqual(['response', 0, 'initialize', reply.length]);
+		expect([frame.kind, frame.id, frame.answers?.method, frame.byteLength]).toEqual([
+			'response',
+			0,
+			'initialize',
+			reply.length,
+		]);
 		expect(nestsDeeperThan(frame.message)).toBe(false);
-		const findings = snapshot.findings.filter((f) => f.stream === 'stdout').map((f) => [f.code, f.offset, f.byteLength, f.detail?.['reason'], f.severity]);
+		const findings = snapshot.findings
+			.filter((f) => f.stream === 'stdout')
+			.map((f) => [f.code, f.offset, f.byteLength, f.detail?.['reason'], f.severity]);
 		expect(findings).toEqual([['invalid-jsonrpc', 0, reply.length, 'nesting', 'error']]);
 	});
 });

@@ -34,23 +34,52 @@ describe('impactForProblems: docs/protocol.md "Client reactions" rows', () => {
 	it('valid JSON, not JSON-RPC: DROP+LOG | DROP+LOG | DROP+LOG | ignored | Invalid Request | logs zod error', () => {
 		const message = {level: 'info', msg: 'started'};
 		expect(impactForProblems(classifyMessage(message, S2C).problems, message)).toEqual([
-			{client: 'ts-sdk-v1', reaction: 'drop-log', note: 'dropped by JSONRPCMessageSchema, onerror: jsonrpc: Invalid input: expected "2.0"'},
-			{client: 'ts-sdk-v2', reaction: 'drop-log', note: 'dropped by JSONRPCMessageSchema, onerror: jsonrpc: Invalid input: expected "2.0"'},
+			{
+				client: 'ts-sdk-v1',
+				reaction: 'drop-log',
+				note: 'dropped by JSONRPCMessageSchema, onerror: jsonrpc: Invalid input: expected "2.0"',
+			},
+			{
+				client: 'ts-sdk-v2',
+				reaction: 'drop-log',
+				note: 'dropped by JSONRPCMessageSchema, onerror: jsonrpc: Invalid input: expected "2.0"',
+			},
 			{
 				client: 'python-sdk',
 				reaction: 'drop-log',
 				note: '1.29 logs "Failed to parse JSONRPC message from server" and drops it: jsonrpc: Input should be \'2.0\'',
 			},
 			{client: 'vscode', reaction: 'skip', note: 'ignored: duck typing finds no method, result or error'},
-			{client: 'rmcp', reaction: 'drop-log', note: '≥2.1 rejects it and writes an Invalid Request error back (<1.7: transport closed)'},
+			{
+				client: 'rmcp',
+				reaction: 'drop-log',
+				note: '≥2.1 rejects it and writes an Invalid Request error back (<1.7: transport closed)',
+			},
 			{client: 'cursor', reaction: 'drop-log', note: '2025 builds log the zod error and drop the line'},
 		]);
-		expect(reactions(42)).toEqual(['ts-sdk-v1: drop-log', 'ts-sdk-v2: drop-log', 'python-sdk: drop-log', 'vscode: skip', 'rmcp: drop-log', 'cursor: drop-log']);
+		expect(reactions(42)).toEqual([
+			'ts-sdk-v1: drop-log',
+			'ts-sdk-v2: drop-log',
+			'python-sdk: drop-log',
+			'vscode: skip',
+			'rmcp: drop-log',
+			'cursor: drop-log',
+		]);
 	});
 
 	it('missing / wrong jsonrpc: DROP+LOG | DROP+LOG | DROP+LOG | OK | Invalid Request | ?', () => {
-		for (const message of [{id: 1, result: {}}, {jsonrpc: '1.0', id: 1, result: {}}]) {
-			expect(reactions(message)).toEqual(['ts-sdk-v1: drop-log', 'ts-sdk-v2: drop-log', 'python-sdk: drop-log', 'vscode: ok', 'rmcp: drop-log', 'cursor: unknown']);
+		for (const message of [
+			{id: 1, result: {}},
+			{jsonrpc: '1.0', id: 1, result: {}},
+		]) {
+			expect(reactions(message)).toEqual([
+				'ts-sdk-v1: drop-log',
+				'ts-sdk-v2: drop-log',
+				'python-sdk: drop-log',
+				'vscode: ok',
+				'rmcp: drop-log',
+				'cursor: unknown',
+			]);
 		}
 		expect(notes({id: 1, result: {}})).toMatchObject({
 			vscode: 'jsonrpc is not checked',
@@ -61,7 +90,14 @@ describe('impactForProblems: docs/protocol.md "Client reactions" rows', () => {
 
 	it('extra top-level key: DROP+LOG | DROP+LOG | OK | OK | ? | ?', () => {
 		const message = {jsonrpc: '2.0', id: 1, result: {}, extra: 1};
-		expect(reactions(message)).toEqual(['ts-sdk-v1: drop-log', 'ts-sdk-v2: drop-log', 'python-sdk: ok', 'vscode: ok', 'rmcp: unknown', 'cursor: unknown']);
+		expect(reactions(message)).toEqual([
+			'ts-sdk-v1: drop-log',
+			'ts-sdk-v2: drop-log',
+			'python-sdk: ok',
+			'vscode: ok',
+			'rmcp: unknown',
+			'cursor: unknown',
+		]);
 		expect(notes(message)).toMatchObject({
 			'ts-sdk-v1': 'dropped by JSONRPCMessageSchema, onerror: Unrecognized key: "extra"',
 			'python-sdk': 'accepted: extra keys are allowed',
@@ -71,8 +107,18 @@ describe('impactForProblems: docs/protocol.md "Client reactions" rows', () => {
 
 	it('result and error both: DROP+LOG | DROP+LOG | OK as error | OK as result | ? | ?', () => {
 		const message = {jsonrpc: '2.0', id: 1, result: {}, error: {code: -32603, message: 'x'}};
-		expect(reactions(message)).toEqual(['ts-sdk-v1: drop-log', 'ts-sdk-v2: drop-log', 'python-sdk: ok', 'vscode: ok', 'rmcp: unknown', 'cursor: unknown']);
-		expect(notes(message)).toMatchObject({'python-sdk': 'accepted as an error (extra keys allowed)', vscode: 'read as a result; the error is ignored'});
+		expect(reactions(message)).toEqual([
+			'ts-sdk-v1: drop-log',
+			'ts-sdk-v2: drop-log',
+			'python-sdk: ok',
+			'vscode: ok',
+			'rmcp: unknown',
+			'cursor: unknown',
+		]);
+		expect(notes(message)).toMatchObject({
+			'python-sdk': 'accepted as an error (extra keys allowed)',
+			vscode: 'read as a result; the error is ignored',
+		});
 	});
 
 	it('result: null: DROP+LOG | DROP+LOG | DROP+LOG | OK | ? | ?', () => {
@@ -88,20 +134,36 @@ describe('impactForProblems: docs/protocol.md "Client reactions" rows', () => {
 
 	it('error with id null: DROP+LOG | DROP+LOG | DROP+LOG (1.29) | HANG | ? | ?', () => {
 		const message = {jsonrpc: '2.0', id: null, error: {code: -32700, message: 'Parse error'}};
-		expect(reactions(message)).toEqual(['ts-sdk-v1: drop-log', 'ts-sdk-v2: drop-log', 'python-sdk: drop-log', 'vscode: hang', 'rmcp: unknown', 'cursor: unknown']);
+		expect(reactions(message)).toEqual([
+			'ts-sdk-v1: drop-log',
+			'ts-sdk-v2: drop-log',
+			'python-sdk: drop-log',
+			'vscode: hang',
+			'rmcp: unknown',
+			'cursor: unknown',
+		]);
 		expect(notes(message)).toMatchObject({
 			'ts-sdk-v1': 'dropped by JSONRPCMessageSchema, onerror: id: expected string | number, received null',
-			'python-sdk': '1.29 logs "Failed to parse JSONRPC message from server" and drops it: id: Input should be a valid string or integer (main accepts id null)',
+			'python-sdk':
+				'1.29 logs "Failed to parse JSONRPC message from server" and drops it: id: Input should be a valid string or integer (main accepts id null)',
 		});
 	});
 
 	it('error without id: HANG | HANG | DROP+LOG | HANG | parses | ?, whether or not the version allows it', () => {
 		const message = {jsonrpc: '2.0', error: {code: -32700, message: 'Parse error'}};
-		const expected = ['ts-sdk-v1: hang', 'ts-sdk-v2: hang', 'python-sdk: drop-log', 'vscode: hang', 'rmcp: ok', 'cursor: unknown'];
+		const expected = [
+			'ts-sdk-v1: hang',
+			'ts-sdk-v2: hang',
+			'python-sdk: drop-log',
+			'vscode: hang',
+			'rmcp: ok',
+			'cursor: unknown',
+		];
 		expect(reactions(message, {...S2C, protocolVersion: '2025-11-25'})).toEqual(expected);
 		expect(reactions(message, {...S2C, protocolVersion: '2025-06-18'})).toEqual(expected);
 		expect(notes(message)).toMatchObject({
-			'ts-sdk-v1': 'accepted, but no request matches a missing id: onerror "unknown message ID"; the request waits for its timeout',
+			'ts-sdk-v1':
+				'accepted, but no request matches a missing id: onerror "unknown message ID"; the request waits for its timeout',
 			'python-sdk': '1.29 logs "Failed to parse JSONRPC message from server" and drops it: id: Field required',
 			rmcp: 'parses (id optional since 1.7.0)',
 		});
@@ -120,7 +182,14 @@ describe('impactForProblems: docs/protocol.md "Client reactions" rows', () => {
 
 	it('batch array: DROP+LOG | DROP+LOG | DROP+LOG | OK (expanded) | ? | ?, also on 2025-03-26', () => {
 		const message = [{jsonrpc: '2.0', id: 1, result: {}}];
-		const expected = ['ts-sdk-v1: drop-log', 'ts-sdk-v2: drop-log', 'python-sdk: drop-log', 'vscode: ok', 'rmcp: unknown', 'cursor: unknown'];
+		const expected = [
+			'ts-sdk-v1: drop-log',
+			'ts-sdk-v2: drop-log',
+			'python-sdk: drop-log',
+			'vscode: ok',
+			'rmcp: unknown',
+			'cursor: unknown',
+		];
 		expect(reactions(message)).toEqual(expected);
 		expect(reactions(message, {...S2C, protocolVersion: '2025-03-26'})).toEqual(expected);
 		expect(notes(message)).toMatchObject({vscode: 'the array is expanded into single messages'});
@@ -130,20 +199,45 @@ describe('impactForProblems: docs/protocol.md "Client reactions" rows', () => {
 describe('impactForProblems: combinations and problems without a row', () => {
 	it('the worst reaction wins and keeps its note', () => {
 		const message = {jsonrpc: '2.0', id: 1.5, result: {}, extra: 1};
-		expect(reactions(message)).toEqual(['ts-sdk-v1: drop-log', 'ts-sdk-v2: drop-log', 'python-sdk: drop-log', 'vscode: hang', 'rmcp: unknown', 'cursor: unknown']);
-		expect(notes(message)['vscode']).toBe('ignored: pending requests are keyed by the integer id sent; the request waits');
+		expect(reactions(message)).toEqual([
+			'ts-sdk-v1: drop-log',
+			'ts-sdk-v2: drop-log',
+			'python-sdk: drop-log',
+			'vscode: hang',
+			'rmcp: unknown',
+			'cursor: unknown',
+		]);
+		expect(notes(message)['vscode']).toBe(
+			'ignored: pending requests are keyed by the integer id sent; the request waits',
+		);
 	});
 
 	it('a problem with no §6 row is unknown for the table families; SDK models still decide', () => {
 		const message = {jsonrpc: '2.0', id: 3, method: 'notifications/progress', params: {progressToken: 1, progress: 1}};
-		expect(reactions(message)).toEqual(['ts-sdk-v1: ok', 'ts-sdk-v2: ok', 'python-sdk: ok', 'vscode: unknown', 'rmcp: unknown', 'cursor: unknown']);
+		expect(reactions(message)).toEqual([
+			'ts-sdk-v1: ok',
+			'ts-sdk-v2: ok',
+			'python-sdk: ok',
+			'vscode: unknown',
+			'rmcp: unknown',
+			'cursor: unknown',
+		]);
 		expect(notes(message)['vscode']).toBe('not established for notification-with-id (no §6 row)');
 	});
 
 	it('python reads a request with a bad id as a notification', () => {
 		const message = {jsonrpc: '2.0', id: null, method: 'roots/list'};
-		expect(reactions(message)).toEqual(['ts-sdk-v1: drop-log', 'ts-sdk-v2: drop-log', 'python-sdk: ok', 'vscode: unknown', 'rmcp: unknown', 'cursor: unknown']);
-		expect(notes(message)['python-sdk']).toBe('accepted as a notification: the bad id is kept as an extra key, so the request is never answered');
+		expect(reactions(message)).toEqual([
+			'ts-sdk-v1: drop-log',
+			'ts-sdk-v2: drop-log',
+			'python-sdk: ok',
+			'vscode: unknown',
+			'rmcp: unknown',
+			'cursor: unknown',
+		]);
+		expect(notes(message)['python-sdk']).toBe(
+			'accepted as a notification: the bad id is kept as an extra key, so the request is never answered',
+		);
 		expect(notes(message)['ts-sdk-v1']).toBe('dropped by JSONRPCMessageSchema, onerror: Unrecognized key: "id"');
 	});
 

@@ -42,7 +42,9 @@ describe('classifyMessage agrees with the TS SDK schema (property)', () => {
 
 	it('generates both valid and invalid messages (the property is not vacuous)', () => {
 		const samples = fc.sample(messageArb, {numRuns: 2000, seed: 7});
-		const valid = samples.filter((message) => classifyMessage(message, {direction: 'server-to-client'}).problems.length === 0).length;
+		const valid = samples.filter(
+			(message) => classifyMessage(message, {direction: 'server-to-client'}).problems.length === 0,
+		).length;
 		expect(valid).toBeGreaterThan(200);
 		expect(valid).toBeLessThan(1800);
 	});
@@ -51,21 +53,26 @@ describe('classifyMessage agrees with the TS SDK schema (property)', () => {
 describe('classifyMessage invariants (property)', () => {
 	it('never throws, is deterministic, and its id/hasId/kind follow the message', () => {
 		fc.assert(
-			fc.property(messageArb, directionArb, fc.constantFrom(undefined, '2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28', '2099-01-01'), (message, direction, protocolVersion) => {
-				const options = protocolVersion === undefined ? {direction} : {direction, protocolVersion};
-				const first = classifyMessage(message, options);
-				expect(classifyMessage(message, options)).toEqual(first);
-				const isObject = typeof message === 'object' && message !== null && !Array.isArray(message);
-				const id = isObject ? (message as Record<string, unknown>)['id'] : undefined;
-				expect(first.hasId).toBe(id !== undefined);
-				if (typeof id === 'string' || typeof id === 'number' || id === null) expect(first.id).toBe(id);
-				else expect('id' in first).toBe(false);
-				if (!isObject) expect(first.kind).toBe('json');
-				for (const item of first.problems) {
-					expect(item.message).not.toMatch(/\n/);
-					expect(item.rule).toMatch(/^(J[1-9]|R6|R18|C1)$/);
-				}
-			}),
+			fc.property(
+				messageArb,
+				directionArb,
+				fc.constantFrom(undefined, '2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28', '2099-01-01'),
+				(message, direction, protocolVersion) => {
+					const options = protocolVersion === undefined ? {direction} : {direction, protocolVersion};
+					const first = classifyMessage(message, options);
+					expect(classifyMessage(message, options)).toEqual(first);
+					const isObject = typeof message === 'object' && message !== null && !Array.isArray(message);
+					const id = isObject ? (message as Record<string, unknown>)['id'] : undefined;
+					expect(first.hasId).toBe(id !== undefined);
+					if (typeof id === 'string' || typeof id === 'number' || id === null) expect(first.id).toBe(id);
+					else expect('id' in first).toBe(false);
+					if (!isObject) expect(first.kind).toBe('json');
+					for (const item of first.problems) {
+						expect(item.message).not.toMatch(/\n/);
+						expect(item.rule).toMatch(/^(J[1-9]|R6|R18|C1)$/);
+					}
+				},
+			),
 			{numRuns: 5000, seed: 11},
 		);
 	});
@@ -75,7 +82,14 @@ describe('classifyMessage invariants (property)', () => {
 			fc.property(messageArb, (message) => {
 				const {problems} = classifyMessage(message, {direction: 'server-to-client'});
 				const impact = impactForProblems(problems, message);
-				expect(impact.map((item) => item.client)).toEqual(['ts-sdk-v1', 'ts-sdk-v2', 'python-sdk', 'vscode', 'rmcp', 'cursor']);
+				expect(impact.map((item) => item.client)).toEqual([
+					'ts-sdk-v1',
+					'ts-sdk-v2',
+					'python-sdk',
+					'vscode',
+					'rmcp',
+					'cursor',
+				]);
 				expect(impact[0]?.reaction === 'drop-log').toBe(!tsSdkVerdict(message).accepted);
 				expect(impact[2]?.reaction === 'drop-log').toBe(!pythonSdkVerdict(message).accepted);
 				if (problems.length === 0 && !(impact[0]?.reaction === 'hang')) {

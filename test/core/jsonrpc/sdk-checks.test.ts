@@ -33,7 +33,16 @@ describe('injected SDK schemas', () => {
 	});
 
 	it('a Session uses the schemas it is given', () => {
-		const meta: SessionMeta = {tool: {name: 'mcp-wire', version: '0'}, node: 'v20', platform: 'linux-x64', command: ['x'], envMode: 'sdk-default', envKeys: [], mode: 'probe', startedAt: '2026-01-01T00:00:00.000Z'};
+		const meta: SessionMeta = {
+			tool: {name: 'mcp-wire', version: '0'},
+			node: 'v20',
+			platform: 'linux-x64',
+			command: ['x'],
+			envMode: 'sdk-default',
+			envKeys: [],
+			mode: 'probe',
+			startedAt: '2026-01-01T00:00:00.000Z',
+		};
 		const line = new TextEncoder().encode(`${JSON.stringify(nullId)}\n`);
 		const reactions = (session: Session): unknown => {
 			session.pushChunk('stdout', 1, line);

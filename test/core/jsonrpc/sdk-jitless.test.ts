@@ -20,7 +20,12 @@ import {describe, expect, it} from 'vitest';
 import {fieldCaseJsonLines} from '../../fixtures/field-cases/json-lines.js';
 import {messageArb, sdkResultArb} from './arbitraries.js';
 
-type Schema = {safeParse(value: unknown, params?: {jitless?: boolean}): {success: boolean; data?: unknown; error?: {issues: unknown[]}}};
+type Schema = {
+	safeParse(
+		value: unknown,
+		params?: {jitless?: boolean},
+	): {success: boolean; data?: unknown; error?: {issues: unknown[]}};
+};
 const RESULT_SCHEMAS: readonly Schema[] = [
 	EmptyResultSchema,
 	ListToolsResultSchema,
@@ -44,8 +49,10 @@ const outcome = (schema: Schema, value: unknown, jitless: boolean): unknown => {
 function expectSame(value: unknown): void {
 	const copy = (): unknown => structuredClone(value);
 	expect(outcome(JSONRPCMessageSchema, copy(), true)).toEqual(outcome(JSONRPCMessageSchema, copy(), false));
-	const result = value !== null && typeof value === 'object' && 'result' in value ? (value as {result: unknown}).result : value;
-	for (const schema of RESULT_SCHEMAS) expect(outcome(schema, structuredClone(result), true)).toEqual(outcome(schema, structuredClone(result), false));
+	const result =
+		value !== null && typeof value === 'object' && 'result' in value ? (value as {result: unknown}).result : value;
+	for (const schema of RESULT_SCHEMAS)
+		expect(outcome(schema, structuredClone(result), true)).toEqual(outcome(schema, structuredClone(result), false));
 }
 
 describe('zod with jitless parses the TS SDK schemas as the SDK client (fast path) does', () => {
@@ -57,7 +64,10 @@ describe('zod with jitless parses the TS SDK schemas as the SDK client (fast pat
 			lines += 1;
 			expectSame(message);
 			if (!JSONRPCMessageSchema.safeParse(message).success) rejected += 1;
-			const result = message !== null && typeof message === 'object' && 'result' in message ? (message as {result: unknown}).result : message;
+			const result =
+				message !== null && typeof message === 'object' && 'result' in message
+					? (message as {result: unknown}).result
+					: message;
 			if (!ListToolsResultSchema.safeParse(result).success) rejectedResults += 1;
 		}
 		expect(lines).toBeGreaterThan(100);
@@ -67,7 +77,10 @@ describe('zod with jitless parses the TS SDK schemas as the SDK client (fast pat
 	});
 
 	it('on generated JSON-RPC messages and generated results', () => {
-		fc.assert(fc.property(messageArb, (message) => expectSame(message)), {numRuns: 1000});
+		fc.assert(
+			fc.property(messageArb, (message) => expectSame(message)),
+			{numRuns: 1000},
+		);
 		let rejected = 0;
 		fc.assert(
 			fc.property(sdkResultArb, (result) => {

@@ -25,7 +25,11 @@ const RESULTS: Array<[string, unknown]> = [
 	['ping', {}],
 	['ping', {extra: 1}],
 ];
-const INITS: unknown[] = [{protocolVersion: '2025-06-18', capabilities: {}, serverInfo: {name: 's', version: '1'}}, {protocolVersion: '2025-06-18', capabilities: {}}, {}];
+const INITS: unknown[] = [
+	{protocolVersion: '2025-06-18', capabilities: {}, serverInfo: {name: 's', version: '1'}},
+	{protocolVersion: '2025-06-18', capabilities: {}},
+	{},
+];
 
 /** Every check once, as plain data. */
 const verdicts = (): unknown => ({
@@ -42,7 +46,18 @@ describe('TS SDK checks: jitless first, compiled after', () => {
 		expect(later).toEqual(first);
 		const shown = first as {messages: Array<{accepted: boolean}>; results: unknown[]; inits: unknown[]};
 		// Real verdicts both ways: some accepted, some rejected with an issue.
-		expect(shown.messages.map((v) => v.accepted)).toEqual([true, true, true, true, false, false, false, false, false, false]);
+		expect(shown.messages.map((v) => v.accepted)).toEqual([
+			true,
+			true,
+			true,
+			true,
+			false,
+			false,
+			false,
+			false,
+			false,
+			false,
+		]);
 		expect(shown.results.map((r) => r === undefined)).toEqual([true, false, false, true, false, true, false]);
 		expect(shown.inits.map((r) => r === undefined)).toEqual([true, false, false]);
 	});

@@ -9,7 +9,15 @@ import fc from 'fast-check';
 import type {ShapeCheck, ShapeNode} from '../../../src/core/jsonrpc/sdk-fast.js';
 import {jsonValue} from './arbitraries.js';
 
-const DATETIMES = ['2025-01-31T23:59:59Z', '2024-02-29T00:00:00.5+05:30', '2025-06-18T12:00:00-08:00', '2025-13-01T00:00:00Z', '2025-01-01', '2025-01-01T00:00:00', '2023-02-29T00:00:00Z'];
+const DATETIMES = [
+	'2025-01-31T23:59:59Z',
+	'2024-02-29T00:00:00.5+05:30',
+	'2025-06-18T12:00:00-08:00',
+	'2025-13-01T00:00:00Z',
+	'2025-01-01',
+	'2025-01-01T00:00:00',
+	'2023-02-29T00:00:00Z',
+];
 const BASE64 = ['', 'aGVsbG8=', 'aGVsbG8', 'YQ==', 'not base64!', 'a', '====', 'aGV sbG8='];
 
 function numberArb(checks: readonly ShapeCheck[] | undefined): fc.Arbitrary<number> {
@@ -22,7 +30,9 @@ function numberArb(checks: readonly ShapeCheck[] | undefined): fc.Arbitrary<numb
 		if (check[0] === 'lt') max = check[1];
 	}
 	const edges = fc.constantFrom(min, max, 0, -0, 1, -1, 0.5, 2 ** 53, -(2 ** 53), 2 ** 53 - 1, 1e21);
-	const inRange = integer ? fc.integer({min: Math.ceil(Math.max(min, -1e9)), max: Math.floor(Math.min(max, 1e9))}) : fc.double({min, max, noNaN: true, noDefaultInfinity: true});
+	const inRange = integer
+		? fc.integer({min: Math.ceil(Math.max(min, -1e9)), max: Math.floor(Math.min(max, 1e9))})
+		: fc.double({min, max, noNaN: true, noDefaultInfinity: true});
 	return fc.oneof({weight: 4, arbitrary: inRange}, {weight: 1, arbitrary: edges});
 }
 
@@ -42,7 +52,8 @@ export function shapeValueArb(shapes: readonly ShapeNode[], id: number, depth = 
 			return numberArb(node.checks);
 		case 'string':
 			if (node.pattern !== undefined) return fc.constantFrom(...DATETIMES);
-			if (node.checks?.some((check) => check[0] === 'refine')) return fc.oneof(fc.base64String({maxLength: 12}), fc.constantFrom(...BASE64));
+			if (node.checks?.some((check) => check[0] === 'refine'))
+				return fc.oneof(fc.base64String({maxLength: 12}), fc.constantFrom(...BASE64));
 			return fc.string({maxLength: 5});
 		case 'values':
 			return fc.constantFrom(...node.values);
@@ -54,7 +65,9 @@ export function shapeValueArb(shapes: readonly ShapeNode[], id: number, depth = 
 		case 'array':
 			return fc.array(sub(node.element), {maxLength: 2});
 		case 'record':
-			return fc.dictionary(fc.oneof(fc.string({maxLength: 4}), fc.constant('__proto__')), sub(node.value), {maxKeys: 2});
+			return fc.dictionary(fc.oneof(fc.string({maxLength: 4}), fc.constant('__proto__')), sub(node.value), {
+				maxKeys: 2,
+			});
 		case 'union':
 			return fc.oneof(...node.options.map(sub));
 		case 'object': {
@@ -62,9 +75,15 @@ export function shapeValueArb(shapes: readonly ShapeNode[], id: number, depth = 
 			const entries = keys.map((key) => {
 				const child = shapes[node.shape[key]!];
 				const absent = child?.optin !== undefined ? 3 : 1;
-				return fc.oneof({weight: 6, arbitrary: sub(node.shape[key]!).map((value) => [key, value] as const)}, {weight: absent, arbitrary: fc.constant(undefined)});
+				return fc.oneof(
+					{weight: 6, arbitrary: sub(node.shape[key]!).map((value) => [key, value] as const)},
+					{weight: absent, arbitrary: fc.constant(undefined)},
+				);
 			});
-			const extras = node.catchall === 'strict' ? fc.constant([]) : fc.array(fc.tuple(fc.constantFrom('x', 'extra', '_meta2'), jsonValue), {maxLength: 1});
+			const extras =
+				node.catchall === 'strict'
+					? fc.constant([])
+					: fc.array(fc.tuple(fc.constantFrom('x', 'extra', '_meta2'), jsonValue), {maxLength: 1});
 			return fc.tuple(fc.tuple(...entries), extras).map(([present, extra]) => {
 				const object: Record<string, unknown> = {};
 				for (const entry of present) if (entry !== undefined) object[entry[0]] = entry[1];
@@ -76,18 +95,31 @@ export function shapeValueArb(shapes: readonly ShapeNode[], id: number, depth = 
 }
 
 /** Every path to a value inside `value` (the value itself is `[]`). */
-function paths(value: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+function paths(
+	value: unknown,
+	prefix: (string | number)[] = [],
+	out: (string | number)[][] = [],
+): (string | number)[][] {
 	out.push(prefix);
 	if (Array.isArray(value)) value.forEach((item, i) => paths(item, [...prefix, i], out));
-	else if (value !== null && typeof value === 'object') for (const key of Object.keys(value)) paths((value as Record<string, unknown>)[key], [...prefix, key], out);
+	else if (value !== null && typeof value === 'object')
+		for (const key of Object.keys(value)) paths((value as Record<string, unknown>)[key], [...prefix, key], out);
 	return out;
 }
 
-type Mutation = {readonly kind: 'replace'; readonly with: unknown} | {readonly kind: 'delete'} | {readonly kind: 'add'; readonly key: string; readonly with: unknown};
+type Mutation =
+	| {readonly kind: 'replace'; readonly with: unknown}
+	| {readonly kind: 'delete'}
+	| {readonly kind: 'add'; readonly key: string; readonly with: unknown};
 const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
 	{weight: 3, arbitrary: jsonValue.map((value) => ({kind: 'replace' as const, with: value}))},
 	{weight: 2, arbitrary: fc.constant({kind: 'delete' as const})},
-	{weight: 2, arbitrary: fc.tuple(fc.constantFrom('__proto__', 'extra', 'type', 'name', 'constructor', 'toString'), jsonValue).map(([key, value]) => ({kind: 'add' as const, key, with: value}))},
+	{
+		weight: 2,
+		arbitrary: fc
+			.tuple(fc.constantFrom('__proto__', 'extra', 'type', 'name', 'constructor', 'toString'), jsonValue)
+			.map(([key, value]) => ({kind: 'add' as const, key, with: value})),
+	},
 );
 
 /** `value` with one mutation at the path chosen by `pick` (JSON copy; `__proto__` added as an own key, as JSON.parse makes it). */
@@ -105,7 +137,13 @@ function mutate(value: unknown, pick: number, mutation: Mutation): unknown {
 		else delete parent[last];
 	} else {
 		const target = parent[last];
-		if (target !== null && typeof target === 'object' && !Array.isArray(target)) Object.defineProperty(target, mutation.key, {value: mutation.with, enumerable: true, writable: true, configurable: true});
+		if (target !== null && typeof target === 'object' && !Array.isArray(target))
+			Object.defineProperty(target, mutation.key, {
+				value: mutation.with,
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
 		else parent[last] = mutation.with;
 	}
 	return copy;
@@ -114,8 +152,15 @@ function mutate(value: unknown, pick: number, mutation: Mutation): unknown {
 /** Values for node `id`: as made ({@link shapeValueArb}) or broken in one place; each a JSON value. */
 export function shapeEdgeArb(shapes: readonly ShapeNode[], id: number): fc.Arbitrary<unknown> {
 	const made = shapeValueArb(shapes, id);
-	return fc.oneof(
-		{weight: 1, arbitrary: made},
-		{weight: 2, arbitrary: fc.tuple(made, fc.nat(), mutationArb).map(([value, pick, mutation]) => mutate(value, pick, mutation))},
-	).map((value) => (value === undefined ? null : (JSON.parse(JSON.stringify(value)) as unknown)));
+	return fc
+		.oneof(
+			{weight: 1, arbitrary: made},
+			{
+				weight: 2,
+				arbitrary: fc
+					.tuple(made, fc.nat(), mutationArb)
+					.map(([value, pick, mutation]) => mutate(value, pick, mutation)),
+			},
+		)
+		.map((value) => (value === undefined ? null : (JSON.parse(JSON.stringify(value)) as unknown)));
 }

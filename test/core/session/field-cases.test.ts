@@ -19,7 +19,8 @@ export function runCase(fieldCase: FieldCase): Session {
 	type Step = {tMs: number; order: number; run: () => void};
 	const steps: Step[] = [];
 	let order = 0;
-	for (const chunk of fieldCase.chunks) steps.push({tMs: chunk.tMs, order: order++, run: () => session.pushChunk(chunk.stream, chunk.tMs, chunk.bytes)});
+	for (const chunk of fieldCase.chunks)
+		steps.push({tMs: chunk.tMs, order: order++, run: () => session.pushChunk(chunk.stream, chunk.tMs, chunk.bytes)});
 	for (const mark of fieldCase.marks ?? []) steps.push({tMs: mark.tMs, order: order++, run: () => session.mark(mark)});
 	const exit = fieldCase.exit;
 	if (exit) steps.push({tMs: exit.tMs, order: order++, run: () => session.exit(exit)});

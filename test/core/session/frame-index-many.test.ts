@@ -126,15 +126,37 @@ describe('the frame index over 40,000 frames', () => {
 		let frames = 0;
 		while (frames < FRAMES) {
 			const r = next();
-			const id = r < 0.6 ? ids.length + 1 : r < 0.75 ? `s-${ids.length}` : r < 0.8 ? ids.length + 0.5 : r < 0.83 ? -ids.length : r < 0.85 ? 2 ** 53 - ids.length : ids.length * 1e20;
+			const id =
+				r < 0.6
+					? ids.length + 1
+					: r < 0.75
+						? `s-${ids.length}`
+						: r < 0.8
+							? ids.length + 0.5
+							: r < 0.83
+								? -ids.length
+								: r < 0.85
+									? 2 ** 53 - ids.length
+									: ids.length * 1e20;
 			ids.push(id);
-			pending.stdin.push(Buffer.from(`${JSON.stringify({jsonrpc: '2.0', id, method: methods[Math.floor(next() * methods.length)], params: {n: frames}})}\n`));
+			pending.stdin.push(
+				Buffer.from(
+					`${JSON.stringify({jsonrpc: '2.0', id, method: methods[Math.floor(next() * methods.length)], params: {n: frames}})}\n`,
+				),
+			);
 			frames++;
 			if (next() < 0.5) flush('stdin');
 			// A reply to a recent request, or (rarely) to one long ago.
 			if (next() < 0.8) {
-				const which = next() < 0.01 ? Math.floor(next() * ids.length) : ids.length - 1 - Math.floor(next() * Math.min(3, ids.length));
-				pending.stdout.push(Buffer.from(`${JSON.stringify({jsonrpc: '2.0', id: ids[which], result: {content: [{type: 'text', text: 'ok'.repeat(1 + Math.floor(next() * 80))}]}})}${next() < 0.05 ? '\r\n' : '\n'}`));
+				const which =
+					next() < 0.01
+						? Math.floor(next() * ids.length)
+						: ids.length - 1 - Math.floor(next() * Math.min(3, ids.length));
+				pending.stdout.push(
+					Buffer.from(
+						`${JSON.stringify({jsonrpc: '2.0', id: ids[which], result: {content: [{type: 'text', text: 'ok'.repeat(1 + Math.floor(next() * 80))}]}})}${next() < 0.05 ? '\r\n' : '\n'}`,
+					),
+				);
 				frames++;
 			}
 
@@ -148,7 +170,14 @@ describe('the frame index over 40,000 frames', () => {
 			if (next() < 0.0005) {
 				// Bytes the capture lost: offsets jump, framing starts again after the next line end.
 				for (const stream of ['stdin', 'stdout', 'stderr'] as const) flush(stream);
-				const gap = {type: 'gap', stream: 'stdout', offset: kept.getSnapshot().streamLength('stdout'), length: 1000, reason: 'unrecorded', tMs} as const;
+				const gap = {
+					type: 'gap',
+					stream: 'stdout',
+					offset: kept.getSnapshot().streamLength('stdout'),
+					length: 1000,
+					reason: 'unrecorded',
+					tMs,
+				} as const;
 				kept.mark(gap);
 				streaming.mark(gap);
 			}
@@ -166,7 +195,11 @@ describe('the frame index over 40,000 frames', () => {
 		expect(indexed.index.chunkCount('stdout')).toBeGreaterThan(25_000);
 		let mismatches = 0;
 		// In order, backwards, and in a random order (decoding from checkpoints, and reading on).
-		const order = [...want.frames.keys(), ...[...want.frames.keys()].reverse().slice(0, 5000), ...Array.from({length: 5000}, () => Math.floor(next() * want.frames.length))];
+		const order = [
+			...want.frames.keys(),
+			...[...want.frames.keys()].reverse().slice(0, 5000),
+			...Array.from({length: 5000}, () => Math.floor(next() * want.frames.length)),
+		];
 		for (const i of order) {
 			const frame = got.frames.at(i)!;
 			const wanted = want.frames[i]!;
@@ -178,8 +211,20 @@ describe('the frame index over 40,000 frames', () => {
 
 			if (got.frames.streamAt!(i) !== wanted.stream) mismatches++;
 			if (i % 97 === 0) {
-				const chunks = got.chunksOf(frame).map(({seq, stream, tMs: t, offset, bytes}) => ({seq, stream, tMs: t, offset, bytes: Buffer.from(bytes).toString('base64')}));
-				const wantedChunks = want.chunksOf(wanted).map(({seq, stream, tMs: t, offset, bytes}) => ({seq, stream, tMs: t, offset, bytes: Buffer.from(bytes).toString('base64')}));
+				const chunks = got.chunksOf(frame).map(({seq, stream, tMs: t, offset, bytes}) => ({
+					seq,
+					stream,
+					tMs: t,
+					offset,
+					bytes: Buffer.from(bytes).toString('base64'),
+				}));
+				const wantedChunks = want.chunksOf(wanted).map(({seq, stream, tMs: t, offset, bytes}) => ({
+					seq,
+					stream,
+					tMs: t,
+					offset,
+					bytes: Buffer.from(bytes).toString('base64'),
+				}));
 				expect(chunks).toEqual(wantedChunks);
 			}
 		}

@@ -14,7 +14,13 @@ import {decodeRecords} from '../../../src/core/capture/record-codec.js';
 import {IndexedSession} from '../../../src/core/session/frame-index.js';
 import {createReplay} from '../../../src/core/session/replay.js';
 import type {StreamName} from '../../../src/core/types.js';
-import {filterFrames, indexFindings, NO_FILTER, type FrameFilter, type FrameView} from '../../../src/render/tui/state/selectors.js';
+import {
+	filterFrames,
+	indexFindings,
+	NO_FILTER,
+	type FrameFilter,
+	type FrameView,
+} from '../../../src/render/tui/state/selectors.js';
 
 const CAPTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'captures');
 
@@ -80,7 +86,10 @@ describe('search on an indexed capture', () => {
 		for (const filter of filters) {
 			const expected = positions(filterFrames(want.frames, filter, severity));
 			matched += expected.length;
-			expect([filter.search, positions(filterFrames(got.frames, filter, indexFindings(got.findings).severity))]).toEqual([filter.search, expected]);
+			expect([
+				filter.search,
+				positions(filterFrames(got.frames, filter, indexFindings(got.findings).severity)),
+			]).toEqual([filter.search, expected]);
 		}
 
 		expect(matched).toBeGreaterThan(0);
@@ -109,7 +118,10 @@ describe('search on an indexed capture', () => {
 		expect(frames.length).toBe(2000);
 		const before = file.reads;
 		expect(positions(filterFrames(frames, {...NO_FILTER, search: 'ünïcode'}, new Map())).length).toBe(1000);
-		expect(positions(filterFrames(frames, {...NO_FILTER, search: 'REQ-99'}, new Map()))).toEqual([199, ...Array.from({length: 10}, (_, k) => 1981 + 2 * k)]);
+		expect(positions(filterFrames(frames, {...NO_FILTER, search: 'REQ-99'}, new Map()))).toEqual([
+			199,
+			...Array.from({length: 10}, (_, k) => 1981 + 2 * k),
+		]);
 		// One block per stream per search (the bodies fit in one), not one read per frame.
 		expect(file.reads - before).toBeLessThanOrEqual(4);
 	});

@@ -97,7 +97,8 @@ function runCase(fieldCase: FieldCase) {
 					session.pushChunk(chunk.stream, chunk.tMs, chunk.bytes);
 				},
 			});
-		for (const mark of fieldCase.marks ?? []) steps.push({tMs: mark.tMs, order: order++, run: () => session.mark(mark)});
+		for (const mark of fieldCase.marks ?? [])
+			steps.push({tMs: mark.tMs, order: order++, run: () => session.mark(mark)});
 		const exit = fieldCase.exit;
 		if (exit) steps.push({tMs: exit.tMs, order: order++, run: () => session.exit(exit)});
 		steps.sort((a, b) => a.tMs - b.tMs || a.order - b.order);
@@ -109,7 +110,9 @@ function runCase(fieldCase: FieldCase) {
 /** Byte arrays compared as buffers (a deep equality walks megabytes element by element). */
 function expectSameBytes(got: Uint8Array, want: Uint8Array): void {
 	expect(got.length).toBe(want.length);
-	expect(Buffer.from(got.buffer, got.byteOffset, got.length).equals(Buffer.from(want.buffer, want.byteOffset, want.length))).toBe(true);
+	expect(
+		Buffer.from(got.buffer, got.byteOffset, got.length).equals(Buffer.from(want.buffer, want.byteOffset, want.length)),
+	).toBe(true);
 }
 
 function expectSame(kept: Session, indexed: IndexedSession): void {
@@ -120,10 +123,15 @@ function expectSame(kept: Session, indexed: IndexedSession): void {
 		const frame = got.frames.at(i)!;
 		expect(fields(frame)).toEqual(fields(want.frames[i]!));
 		expect(got.frames.streamAt!(i)).toBe(want.frames[i]!.stream);
-		expectSameBytes(got.bytes(frame.stream, frame.offset, frame.byteLength), want.bytes(frame.stream, frame.offset, frame.byteLength));
+		expectSameBytes(
+			got.bytes(frame.stream, frame.offset, frame.byteLength),
+			want.bytes(frame.stream, frame.offset, frame.byteLength),
+		);
 		const chunks = got.chunksOf(frame);
 		const wanted = want.chunksOf(want.frames[i]!);
-		expect(chunks.map(({seq, stream, tMs, offset}) => ({seq, stream, tMs, offset}))).toEqual(wanted.map(({seq, stream, tMs, offset}) => ({seq, stream, tMs, offset})));
+		expect(chunks.map(({seq, stream, tMs, offset}) => ({seq, stream, tMs, offset}))).toEqual(
+			wanted.map(({seq, stream, tMs, offset}) => ({seq, stream, tMs, offset})),
+		);
 		chunks.forEach((chunk, k) => expectSameBytes(chunk.bytes, wanted[k]!.bytes));
 	}
 
@@ -179,7 +187,11 @@ describe('an indexed session holds numbers, not bytes', () => {
 		const big = 'x'.repeat(BIG_BODY_BYTES + 10);
 		const {kept, indexed, file} = both((session, before) => {
 			const steps: [StreamName, number, Uint8Array][] = [
-				['stdin', 1, line({jsonrpc: '2.0', id: 'a-1', method: 'tools/call', params: {name: 'echo', arguments: {text: big}}})],
+				[
+					'stdin',
+					1,
+					line({jsonrpc: '2.0', id: 'a-1', method: 'tools/call', params: {name: 'echo', arguments: {text: big}}}),
+				],
 				['stdout', 2, line({jsonrpc: '2.0', id: 'a-1', result: {content: [{type: 'text', text: big}]}})],
 				['stderr', 3, enc.encode('log line\n')],
 			];
@@ -194,7 +206,12 @@ describe('an indexed session holds numbers, not bytes', () => {
 		const snapshot = indexed.getSnapshot();
 		const request = snapshot.frames.at(0)!;
 		// The row's fields come from the index (a big frame's string id is kept aside): no read.
-		expect([request.kind, request.method, request.id, request.answers]).toEqual(['request', 'tools/call', 'a-1', undefined]);
+		expect([request.kind, request.method, request.id, request.answers]).toEqual([
+			'request',
+			'tools/call',
+			'a-1',
+			undefined,
+		]);
 		expect(snapshot.frames.at(1)!.answers).toEqual(kept.getSnapshot().frames[1]!.answers);
 		expect(file.reads).toBe(0);
 		expect(request.message).toEqual(kept.getSnapshot().frames[0]!.message);
@@ -204,7 +221,9 @@ describe('an indexed session holds numbers, not bytes', () => {
 		expect(snapshot.frames.at(2)!.text).toBe('log line');
 		// The same range again (a redraw of the same hex rows) is not read again; another one is.
 		const reads = file.reads;
-		expect(Buffer.from(snapshot.bytes('stdout', 10, 500)).toString()).toBe(Buffer.from(kept.getSnapshot().bytes('stdout', 10, 500)).toString());
+		expect(Buffer.from(snapshot.bytes('stdout', 10, 500)).toString()).toBe(
+			Buffer.from(kept.getSnapshot().bytes('stdout', 10, 500)).toString(),
+		);
 		expect(snapshot.bytes('stdout', 10, 500)).toBe(snapshot.bytes('stdout', 10, 500));
 		expect(file.reads).toBe(reads + 1);
 		snapshot.bytes('stdout', 11, 500);

@@ -5,10 +5,19 @@ import type {Mark, StreamName} from '../../../src/core/types.js';
 import {makeMeta} from '../../helpers/factories.js';
 
 const bytes = (text: string): Uint8Array => new Uint8Array(Buffer.from(text));
-const gap = (stream: StreamName, offset: number, length: number, tMs: number): Mark => ({type: 'gap', stream, offset, length, reason: 'lag', tMs});
+const gap = (stream: StreamName, offset: number, length: number, tMs: number): Mark => ({
+	type: 'gap',
+	stream,
+	offset,
+	length,
+	reason: 'lag',
+	tMs,
+});
 
-const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n';
-const INIT_REPLY = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}\n';
+const INIT =
+	'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n';
+const INIT_REPLY =
+	'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}\n';
 const R1 = '{"jsonrpc":"2.0","id":1,"result":{}}\n';
 const R3 = '{"jsonrpc":"2.0","id":3,"result":{}}\n';
 /** The end of a line whose start is in the gap. */
@@ -19,7 +28,13 @@ function run(withGap: boolean): Session {
 	const session = new Session(makeMeta({mode: 'tap'}));
 	session.pushChunk('stdin', 1, bytes(INIT));
 	session.pushChunk('stdout', 2, bytes(INIT_REPLY));
-	session.pushChunk('stdin', 3, bytes('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n'));
+	session.pushChunk(
+		'stdin',
+		3,
+		bytes(
+			'{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n',
+		),
+	);
 	session.pushChunk('stdout', 4, bytes(`${R1}{"jsonrp`));
 	if (withGap) session.mark(gap('stdout', INIT_REPLY.length + R1.length + 8, 100, 5));
 	session.pushChunk('stdout', 6, bytes(`${TAIL}${R3}`));
@@ -41,16 +56,22 @@ describe('Session: a gap in the capture', () => {
 			[resync, R3.length, 'response', 3],
 		]);
 		expect(snapshot.streamLength('stdout')).toBe(resync + R3.length);
-		expect(snapshot.marks.filter((m) => m.type === 'gap')).toEqual([gap('stdout', INIT_REPLY.length + R1.length + 8, 100, 5)]);
+		expect(snapshot.marks.filter((m) => m.type === 'gap')).toEqual([
+			gap('stdout', INIT_REPLY.length + R1.length + 8, 100, 5),
+		]);
 		// Nothing is concluded from the cut: no framing finding, no unanswered ping (its answer may be in the gap).
 		expect(snapshot.findings.map((f) => f.code)).toEqual([]);
 		expect(snapshot.summary.verdict).toBe('ok');
 	});
 
 	it('without the gap mark the same bytes are findings (the test can fail)', () => {
-		const codes = run(false).getSnapshot().findings.map((f) => f.code);
+		const codes = run(false)
+			.getSnapshot()
+			.findings.map((f) => f.code);
 		expect(codes.length).toBeGreaterThan(0);
-		expect(codes.some((code) => code === 'invalid-json' || code === 'stray-output' || code === 'unanswered-request')).toBe(true);
+		expect(
+			codes.some((code) => code === 'invalid-json' || code === 'stray-output' || code === 'unanswered-request'),
+		).toBe(true);
 	});
 
 	it('does not report unknown-id for a response whose request may be in a stdin gap; does without the gap', () => {

@@ -39,7 +39,8 @@ function runCase(fieldCase: FieldCase, retain: boolean): {session: Session; find
 	const {session} = run;
 	const steps: Array<{tMs: number; order: number; run: () => void}> = [];
 	let order = 0;
-	for (const chunk of fieldCase.chunks) steps.push({tMs: chunk.tMs, order: order++, run: () => session.pushChunk(chunk.stream, chunk.tMs, chunk.bytes)});
+	for (const chunk of fieldCase.chunks)
+		steps.push({tMs: chunk.tMs, order: order++, run: () => session.pushChunk(chunk.stream, chunk.tMs, chunk.bytes)});
 	for (const mark of fieldCase.marks ?? []) steps.push({tMs: mark.tMs, order: order++, run: () => session.mark(mark)});
 	const exit = fieldCase.exit;
 	if (exit) steps.push({tMs: exit.tMs, order: order++, run: () => session.exit(exit)});
@@ -73,7 +74,10 @@ const shape = (finding: Finding) => ({
 	detail: finding.detail,
 });
 
-function expectSame(kept: {session: Session; findings: Finding[]}, streamed: {session: Session; findings: Finding[]}): void {
+function expectSame(
+	kept: {session: Session; findings: Finding[]},
+	streamed: {session: Session; findings: Finding[]},
+): void {
 	expect(streamed.findings.map(shape)).toEqual(kept.findings.map(shape));
 	// The kept session lists the same findings it emitted; the streaming one keeps none.
 	expect(kept.session.getSnapshot().findings.map(shape)).toEqual(kept.findings.map(shape));
@@ -115,15 +119,34 @@ describe('retain: false on the paths that read kept bytes or frames', () => {
 
 	it('duplicate request ids (J3): reused after the answer and in flight, legacy era', () => {
 		const steps: Step[] = [
-			['stdin', 0, line({jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 'c', version: '1'}}})],
-			['stdout', 1, line({jsonrpc: '2.0', id: 0, result: {protocolVersion: '2025-06-18', capabilities: {}, serverInfo: {name: 's', version: '1'}}})],
+			[
+				'stdin',
+				0,
+				line({
+					jsonrpc: '2.0',
+					id: 0,
+					method: 'initialize',
+					params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 'c', version: '1'}},
+				}),
+			],
+			[
+				'stdout',
+				1,
+				line({
+					jsonrpc: '2.0',
+					id: 0,
+					result: {protocolVersion: '2025-06-18', capabilities: {}, serverInfo: {name: 's', version: '1'}},
+				}),
+			],
 			['stdin', 2, line({jsonrpc: '2.0', id: 1, method: 'tools/list'})],
 			['stdout', 3, line({jsonrpc: '2.0', id: 1, result: {tools: []}})],
 			['stdin', 4, line({jsonrpc: '2.0', id: 1, method: 'tools/list'})],
 			['stdin', 5, line({jsonrpc: '2.0', id: 1, method: 'tools/list'})],
 		];
 		const kept = run(steps, true);
-		const reuses = kept.findings.filter((f) => f.detail?.['reason'] === 'duplicate-request-id').map((f) => [f.offset, f.detail?.['isInFlight'], f.detail?.['firstIndex']]);
+		const reuses = kept.findings
+			.filter((f) => f.detail?.['reason'] === 'duplicate-request-id')
+			.map((f) => [f.offset, f.detail?.['isInFlight'], f.detail?.['firstIndex']]);
 		expect(reuses).toEqual([
 			[steps[0]![2].length + steps[2]![2].length, false, 2],
 			[steps[0]![2].length + 2 * steps[2]![2].length, true, 4],

@@ -18,11 +18,29 @@ const META: SessionMeta = {
 const enc = (text: string) => new TextEncoder().encode(text);
 const line = (value: unknown) => enc(`${JSON.stringify(value)}\n`);
 
-const INIT = {jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'mcp-wire', version: '0'}}};
-const INIT_OK = {jsonrpc: '2.0', id: 0, result: {protocolVersion: '2025-11-25', capabilities: {tools: {}}, serverInfo: {name: 's', version: '1'}}};
+const INIT = {
+	jsonrpc: '2.0',
+	id: 0,
+	method: 'initialize',
+	params: {protocolVersion: '2025-11-25', capabilities: {}, clientInfo: {name: 'mcp-wire', version: '0'}},
+};
+const INIT_OK = {
+	jsonrpc: '2.0',
+	id: 0,
+	result: {protocolVersion: '2025-11-25', capabilities: {tools: {}}, serverInfo: {name: 's', version: '1'}},
+};
 const INITIALIZED = {jsonrpc: '2.0', method: 'notifications/initialized'};
 const LIST = {jsonrpc: '2.0', id: 1, method: 'tools/list'};
-const LIST_OK = {jsonrpc: '2.0', id: 1, result: {tools: [{name: 'a', inputSchema: {type: 'object'}}, {name: 'b', inputSchema: {type: 'object'}}]}};
+const LIST_OK = {
+	jsonrpc: '2.0',
+	id: 1,
+	result: {
+		tools: [
+			{name: 'a', inputSchema: {type: 'object'}},
+			{name: 'b', inputSchema: {type: 'object'}},
+		],
+	},
+};
 
 const codesAt = (session: Session) => session.getSnapshot().findings.map((f) => `${f.code}@${f.stream}:${f.offset}`);
 
@@ -43,7 +61,17 @@ describe('Session', () => {
 		const summary = session.finish(25);
 		const snapshot = session.getSnapshot();
 		const initLength = line(INIT).length;
-		expect(snapshot.frames.map((f) => [f.index, f.stream, f.kind, f.offset, f.byteLength, f.method ?? f.answers?.method, f.answers?.latencyMs])).toEqual([
+		expect(
+			snapshot.frames.map((f) => [
+				f.index,
+				f.stream,
+				f.kind,
+				f.offset,
+				f.byteLength,
+				f.method ?? f.answers?.method,
+				f.answers?.latencyMs,
+			]),
+		).toEqual([
 			[0, 'stdin', 'request', 0, initLength, 'initialize', undefined],
 			[1, 'stdout', 'response', 0, line(INIT_OK).length, 'initialize', 12.5],
 			[2, 'stdin', 'notification', initLength, line(INITIALIZED).length, 'notifications/initialized', undefined],
@@ -72,7 +100,11 @@ describe('Session', () => {
 		const a = wrongId.length;
 		const b = a + line(INIT_OK).length;
 		const c = b + line(INIT_OK).length;
-		expect(codesAt(session)).toEqual([`unknown-id@stdout:0`, `duplicate-response@stdout:${b}`, `response-to-notification@stdout:${c}`]);
+		expect(codesAt(session)).toEqual([
+			`unknown-id@stdout:0`,
+			`duplicate-response@stdout:${b}`,
+			`response-to-notification@stdout:${c}`,
+		]);
 	});
 
 	it('tells a re-sent answer (duplicate-response) from a stale id answering a newer request (unknown-id)', () => {
@@ -116,7 +148,10 @@ describe('Session', () => {
 	});
 
 	it('does not call a reply after stdin closed unflushed without evidence, or when the server was seen asleep (a slow start)', () => {
-		for (const marks of [[], [evidenceMark(1000, evidence('stall', [proc(100, 'timer', {syscall: {name: 'clock_nanosleep'}})]))]]) {
+		for (const marks of [
+			[],
+			[evidenceMark(1000, evidence('stall', [proc(100, 'timer', {syscall: {name: 'clock_nanosleep'}})]))],
+		]) {
 			const session = new Session(META);
 			session.pushChunk('stdin', 0, line(INIT));
 			for (const mark of marks) session.mark(mark);
@@ -137,7 +172,13 @@ describe('Session', () => {
 		early.finish(2);
 		const finding = early.getSnapshot().findings.find((f) => f.code === 'early-exit');
 		expect(codesAt(early)).toEqual(['early-exit@stdout:0']);
-		expect(finding?.detail).toEqual({exitCode: 1, signal: null, phase: 'before-handshake', stdoutBytes: 0, stderrTail: ['Traceback (most recent call last):', 'ImportError: x']});
+		expect(finding?.detail).toEqual({
+			exitCode: 1,
+			signal: null,
+			phase: 'before-handshake',
+			stdoutBytes: 0,
+			stderrTail: ['Traceback (most recent call last):', 'ImportError: x'],
+		});
 
 		const stubborn = new Session(META);
 		handshake(stubborn);
@@ -213,7 +254,9 @@ describe('replayEvents on damaged or tapped captures', () => {
 		];
 		const snapshot = replayEvents(META, events, {onProblem: (m) => problems.push(m)}).getSnapshot();
 		expect(problems).toEqual(["1 chunk record(s) after their stream's end were skipped"]);
-		expect(snapshot.frames.map((f) => [f.stream, f.offset, f.byteLength])).toEqual([['stdout', 0, line(INIT_OK).length]]);
+		expect(snapshot.frames.map((f) => [f.stream, f.offset, f.byteLength])).toEqual([
+			['stdout', 0, line(INIT_OK).length],
+		]);
 	});
 
 	it('does not call a server ended by a signal the client sent through the tap an early exit', () => {

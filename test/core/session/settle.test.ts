@@ -15,12 +15,15 @@ const META: SessionMeta = {
 	mode: 'probe',
 };
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
-const INITIALIZE = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n';
-const REPLY = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}\n';
+const INITIALIZE =
+	'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n';
+const REPLY =
+	'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}\n';
 const TOOLS_LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n';
 /** The reply to tools/list, written to stderr (a logger bound to the wrong fd): message-on-stderr, an end-of-session check. */
 const REPLY_ON_STDERR = '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}\n';
-const codes = (session: Session): string[] => session.getSnapshot().findings.map((finding) => `${finding.code}@${finding.stream}:${finding.offset}`);
+const codes = (session: Session): string[] =>
+	session.getSnapshot().findings.map((finding) => `${finding.code}@${finding.stream}:${finding.offset}`);
 
 function replyOnStderrSession(): Session {
 	const session = new Session(META);

@@ -24,7 +24,10 @@ describe('docs/findings.md', () => {
 
 	it('has one section per catalog code, headed by the code (the anchor the `docs` pointer names)', () => {
 		const committed = readFileSync(join(DOCS, 'findings.md'), 'utf8');
-		const headings = committed.split('\n').filter((line) => line.startsWith('## ')).map((line) => line.slice(3));
+		const headings = committed
+			.split('\n')
+			.filter((line) => line.startsWith('## '))
+			.map((line) => line.slice(3));
 		expect(headings).toEqual(FINDING_CODES.filter((code) => code in CATALOG));
 		expect(new Set(headings)).toEqual(new Set(Object.keys(CATALOG)));
 		for (const code of Object.keys(CATALOG)) expect(headingAnchor(code)).toBe(code);
@@ -39,16 +42,25 @@ describe('docs/findings.md', () => {
 	);
 
 	it.each(Object.entries(CATALOG).filter(([, entry]) => entry.doc?.variants !== undefined))(
-		'the variants of %s include its default impact (the page prints only the variants\' tables)',
+		"the variants of %s include its default impact (the page prints only the variants' tables)",
 		(code, entry) => {
 			const draft = {code: code as FindingCode, stream: 'stdout' as const, offset: 0, byteLength: 0, tMs: 0};
-			const tables = entry.doc!.variants!.map((v) => entry.impact({...draft, ...(v.severity ? {severity: v.severity} : {}), ...(v.detail ? {detail: v.detail} : {})}));
+			const tables = entry.doc!.variants!.map((v) =>
+				entry.impact({
+					...draft,
+					...(v.severity ? {severity: v.severity} : {}),
+					...(v.detail ? {detail: v.detail} : {}),
+				}),
+			);
 			expect(tables).toContainEqual(entry.impact(draft));
 		},
 	);
 
 	it('refuses an example that does not produce its code', () => {
-		const broken = {...CATALOG, bom: {...CATALOG.bom, doc: {...CATALOG.bom.doc!, example: {steps: [{stream: 'stdout' as const, bytes: '{}\n'}]}}}};
+		const broken = {
+			...CATALOG,
+			bom: {...CATALOG.bom, doc: {...CATALOG.bom.doc!, example: {steps: [{stream: 'stdout' as const, bytes: '{}\n'}]}}},
+		};
 		expect(() => renderFindingsDoc(otherDocs(), broken)).toThrow('the example of `bom` does not produce `bom`');
 	});
 
@@ -67,7 +79,12 @@ describe('docs/findings.md', () => {
 
 describe('ruleAnchors', () => {
 	it('maps an id to the GitHub anchor of the first heading that starts with it', () => {
-		const anchors = ruleAnchors([{name: 'protocol.md', text: '# T\n\n### R14. Shutdown is driven by the client, through stdin\n\ntext R15\n### J5. Responses\n'}]);
+		const anchors = ruleAnchors([
+			{
+				name: 'protocol.md',
+				text: '# T\n\n### R14. Shutdown is driven by the client, through stdin\n\ntext R15\n### J5. Responses\n',
+			},
+		]);
 		expect(anchors.get('R14')).toBe('protocol.md#r14-shutdown-is-driven-by-the-client-through-stdin');
 		expect(anchors.get('J5')).toBe('protocol.md#j5-responses');
 		expect(anchors.has('R15')).toBe(false);

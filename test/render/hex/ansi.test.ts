@@ -30,7 +30,10 @@ describe('ansiHexLines', () => {
 	});
 
 	it('without colour prints the xxd layout with the glyph gutter and ^ markers', () => {
-		const rows = hexRows(bytesOf('{}', 0x0d, 0x0a, 0x1b, 0x00, 0xff), {baseOffset: 16, highlight: [{offset: 18, length: 1}]});
+		const rows = hexRows(bytesOf('{}', 0x0d, 0x0a, 0x1b, 0x00, 0xff), {
+			baseOffset: 16,
+			highlight: [{offset: 18, length: 1}],
+		});
 		expect(ansiHexLines(rows, {color: false})).toEqual([
 			'00000010: 7b7d 0d0a 1b00 ff                        {}←↵␛␀×',
 			'               ^^                                    ^',
@@ -54,7 +57,10 @@ describe('ansiHexLines', () => {
 	});
 
 	it('maps cells to theme tokens', () => {
-		const [row] = hexRows(bytesOf(0x00, 0x41, 0x20, 0x1b, 0x80, 0x0d), {baseOffset: 0, highlight: [{offset: 1, length: 1}]});
+		const [row] = hexRows(bytesOf(0x00, 0x41, 0x20, 0x1b, 0x80, 0x0d), {
+			baseOffset: 0,
+			highlight: [{offset: 1, length: 1}],
+		});
 		expect(row!.cells.map((cell) => cellStyle(cell))).toEqual([
 			HEX_THEME.byte.null,
 			HEX_THEME.highlight,
@@ -67,6 +73,9 @@ describe('ansiHexLines', () => {
 
 	it('paints a squeeze row', () => {
 		const rows = hexRows(new Uint8Array(64), {baseOffset: 0, squeeze: true});
-		expect(ansiHexLines(rows, {color: false})).toEqual(['00000000: 0000 0000 0000 0000 0000 0000 0000 0000  ␀␀␀␀␀␀␀␀␀␀␀␀␀␀␀␀', '*']);
+		expect(ansiHexLines(rows, {color: false})).toEqual([
+			'00000000: 0000 0000 0000 0000 0000 0000 0000 0000  ␀␀␀␀␀␀␀␀␀␀␀␀␀␀␀␀',
+			'*',
+		]);
 	});
 });

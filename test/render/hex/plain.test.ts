@@ -16,7 +16,9 @@ const XXD_40 = [
 
 function realXxd(bytes: Uint8Array, args: readonly string[] = []): string[] | undefined {
 	try {
-		return execFileSync('xxd', [...args], {input: bytes, encoding: 'utf8'}).trimEnd().split('\n');
+		return execFileSync('xxd', [...args], {input: bytes, encoding: 'utf8'})
+			.trimEnd()
+			.split('\n');
 	} catch {
 		return undefined; // xxd not installed: the inline expectation still holds the real output.
 	}
@@ -77,7 +79,9 @@ describe('plainHexLines (xxd layout)', () => {
 
 	it('can leave markers out and use the glyph gutter', () => {
 		const rows = hexRows(bytesOf('{}', 0x0d, 0x0a, 0x1b, 0x00), {baseOffset: 0, highlight: [{offset: 0, length: 1}]});
-		expect(plainHexLines(rows, {markers: false, gutter: 'glyph'})).toEqual(['00000000: 7b7d 0d0a 1b00                           {}←↵␛␀']);
+		expect(plainHexLines(rows, {markers: false, gutter: 'glyph'})).toEqual([
+			'00000000: 7b7d 0d0a 1b00                           {}←↵␛␀',
+		]);
 	});
 
 	it('prints a squeeze row as *', () => {

@@ -30,7 +30,15 @@ describe('createNdjsonWriter', () => {
 	it('writes the header and every event in the capture-file format, so a dump decodes back', () => {
 		const lines = run();
 		expect(lines).toHaveLength(7);
-		expect(lines.map((line) => (JSON.parse(line) as {type: string}).type)).toEqual(['session', 'chunk', 'frame', 'finding', 'mark', 'exit', 'summary']);
+		expect(lines.map((line) => (JSON.parse(line) as {type: string}).type)).toEqual([
+			'session',
+			'chunk',
+			'frame',
+			'finding',
+			'mark',
+			'exit',
+			'summary',
+		]);
 		const decoded = decodeRecords(`${lines.join('\n')}\n`);
 		expect(decoded.problems).toEqual([]);
 		expect(decoded.header).toEqual({...META, format: 1});
@@ -38,8 +46,22 @@ describe('createNdjsonWriter', () => {
 	});
 
 	it('leaves chunks or frames out on request', () => {
-		expect(run({chunks: false}).map((line) => (JSON.parse(line) as {type: string}).type)).toEqual(['session', 'frame', 'finding', 'mark', 'exit', 'summary']);
-		expect(run({frames: false}).map((line) => (JSON.parse(line) as {type: string}).type)).toEqual(['session', 'chunk', 'finding', 'mark', 'exit', 'summary']);
+		expect(run({chunks: false}).map((line) => (JSON.parse(line) as {type: string}).type)).toEqual([
+			'session',
+			'frame',
+			'finding',
+			'mark',
+			'exit',
+			'summary',
+		]);
+		expect(run({frames: false}).map((line) => (JSON.parse(line) as {type: string}).type)).toEqual([
+			'session',
+			'chunk',
+			'finding',
+			'mark',
+			'exit',
+			'summary',
+		]);
 	});
 
 	it('redacts command, cwd, frame text and finding messages but never the bytes', () => {
@@ -65,7 +87,14 @@ describe('createNdjsonPieceWriter', () => {
 	it('writes the bytes createNdjsonWriter writes, with the newlines, a big chunk and a big frame in pieces (issue 12)', () => {
 		const big: SessionEvent[] = [
 			{type: 'chunk', chunk: makeChunk({stream: 'stdin', bytes: 'é'.repeat(300_000)})},
-			{type: 'frame', frame: makeFrame({stream: 'stdin', byteLength: 600_001, message: {jsonrpc: '2.0', id: 1, method: 's3cret', params: {text: 'é s3cret '.repeat(60_000)}}})},
+			{
+				type: 'frame',
+				frame: makeFrame({
+					stream: 'stdin',
+					byteLength: 600_001,
+					message: {jsonrpc: '2.0', id: 1, method: 's3cret', params: {text: 'é s3cret '.repeat(60_000)}},
+				}),
+			},
 			...EVENTS,
 		];
 		for (const options of [{}, {chunks: false}, {redact: (text: string) => text.replaceAll('s3cret', '***')}]) {

@@ -23,7 +23,9 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 const CAPTURES = join(ROOT, 'test', 'fixtures', 'captures');
 /** An absolute path into a home, temp or checkout directory (the recorder rewrites the repo root to `<repo>`). */
 const LOCAL_PATH = /(?:^|[\s"'(=])\/(?:home|root|Users|work|tmp|private|var\/folders)\/|[A-Z]:\\/;
-const manifest = JSON.parse(readFileSync(join(ROOT, 'examples', 'servers', 'manifest.json'), 'utf8')) as ManifestEntry[];
+const manifest = JSON.parse(
+	readFileSync(join(ROOT, 'examples', 'servers', 'manifest.json'), 'utf8'),
+) as ManifestEntry[];
 
 /** One row of the report's findings table. */
 interface TableRow {
@@ -56,7 +58,10 @@ function findingsTable(lines: readonly string[]): TableRow[] {
 	const rows: TableRow[] = [];
 	for (const line of lines.slice(start + 2)) {
 		if (!line.startsWith('|')) break;
-		const match = /^\| \d+(?:–\d+)? \| `([a-z0-9-]+)`(?: ×\d+)? \| \w+ \| (stdin|stdout|stderr) \S+ \| ([\d,]+) \(0x[0-9a-f]+\)(?: … [\d,]+ \(0x[0-9a-f]+\))? \| [^|]+ \|$/.exec(line);
+		const match =
+			/^\| \d+(?:–\d+)? \| `([a-z0-9-]+)`(?: ×\d+)? \| \w+ \| (stdin|stdout|stderr) \S+ \| ([\d,]+) \(0x[0-9a-f]+\)(?: … [\d,]+ \(0x[0-9a-f]+\))? \| [^|]+ \|$/.exec(
+				line,
+			);
 		expect(match, `findings table row ${line}`).not.toBeNull();
 		rows.push({code: match![1]!, stream: match![2]!, offset: Number(match![3]!.replaceAll(',', ''))});
 	}
@@ -68,7 +73,9 @@ function findingsTable(lines: readonly string[]): TableRow[] {
 function findingBlock(lines: readonly string[], number: number, code: string): string[] {
 	const start = lines.findIndex((line) => line.startsWith(`**${number}. \`${code}\``));
 	expect(start, `block ${number} (${code}) is visible`).toBeGreaterThanOrEqual(0);
-	const end = lines.findIndex((line, index) => index > start && (/^\*\*(\d+\. `|Frame timeline|stderr)/.test(line) || line === '---'));
+	const end = lines.findIndex(
+		(line, index) => index > start && (/^\*\*(\d+\. `|Frame timeline|stderr)/.test(line) || line === '---'),
+	);
 	return lines.slice(start, end === -1 ? undefined : end);
 }
 
@@ -87,33 +94,42 @@ function xxdRows(lines: readonly string[]): string[] {
 
 describe('example captures (test/fixtures/captures)', () => {
 	it('there is exactly one capture per manifest entry', () => {
-		const files = readdirSync(CAPTURES).filter((file) => file.endsWith('.ndjson')).sort();
+		const files = readdirSync(CAPTURES)
+			.filter((file) => file.endsWith('.ndjson'))
+			.sort();
 		expect(files).toEqual(manifest.map((entry) => `${entry.name}.ndjson`).sort());
 	});
 
-	it.each(manifest.map((entry) => [entry.name, entry] as const))('%s replays to the manifest findings, with no local path in it', (name, entry) => {
-		const text = readFileSync(join(CAPTURES, `${name}.ndjson`), 'utf8');
-		const decoded = decodeRecords(text);
-		expect(decoded.problems).toEqual([]);
-		expect(decoded.isTruncated).toBe(false);
-		// No path of the recording machine, in the records or in the captured bytes (base64).
-		const bytes = decoded.events.flatMap((event) => (event.type === 'chunk' ? [Buffer.from(event.chunk.bytes).toString('latin1')] : []));
-		for (const part of [text, ...bytes]) {
-			expect(part).not.toMatch(LOCAL_PATH);
-		}
+	it.each(manifest.map((entry) => [entry.name, entry] as const))(
+		'%s replays to the manifest findings, with no local path in it',
+		(name, entry) => {
+			const text = readFileSync(join(CAPTURES, `${name}.ndjson`), 'utf8');
+			const decoded = decodeRecords(text);
+			expect(decoded.problems).toEqual([]);
+			expect(decoded.isTruncated).toBe(false);
+			// No path of the recording machine, in the records or in the captured bytes (base64).
+			const bytes = decoded.events.flatMap((event) =>
+				event.type === 'chunk' ? [Buffer.from(event.chunk.bytes).toString('latin1')] : [],
+			);
+			for (const part of [text, ...bytes]) {
+				expect(part).not.toMatch(LOCAL_PATH);
+			}
 
-		const snapshot = replayEvents(decoded.header!, decoded.events).getSnapshot();
-		const found = snapshot.findings.map((finding) => `${finding.code}@${finding.stream}:${finding.offset}`).sort();
-		const expected = entry.expect
-			.map((item) => {
-				// A null offset depends on timing (manifest note): take the recorded one for that code and stream.
-				const offset = item.offset ?? snapshot.findings.find((finding) => finding.code === item.code && finding.stream === item.stream)?.offset;
-				return `${item.code}@${item.stream}:${offset}`;
-			})
-			.sort();
-		expect(found).toEqual(expected);
-		expect(snapshot.summary.verdict).toBe(entry.verdict);
-	});
+			const snapshot = replayEvents(decoded.header!, decoded.events).getSnapshot();
+			const found = snapshot.findings.map((finding) => `${finding.code}@${finding.stream}:${finding.offset}`).sort();
+			const expected = entry.expect
+				.map((item) => {
+					// A null offset depends on timing (manifest note): take the recorded one for that code and stream.
+					const offset =
+						item.offset ??
+						snapshot.findings.find((finding) => finding.code === item.code && finding.stream === item.stream)?.offset;
+					return `${item.code}@${item.stream}:${offset}`;
+				})
+				.sort();
+			expect(found).toEqual(expected);
+			expect(snapshot.summary.verdict).toBe(entry.verdict);
+		},
+	);
 });
 
 describe('report goldens: every example server, from a real probe', () => {
@@ -143,10 +159,14 @@ describe('report goldens: every example server, from a real probe', () => {
 			expect(lines[0]).toContain(`\`${first.code}\``);
 			const row = (Math.floor(first.offset / 16) * 16).toString(16).padStart(8, '0');
 			const decoded = decodeRecords(text);
-			const streamBytes = replayEvents(decoded.header!, decoded.events).getSnapshot().summary.streams[first.stream as StreamName].bytes;
+			const streamBytes = replayEvents(decoded.header!, decoded.events).getSnapshot().summary.streams[
+				first.stream as StreamName
+			].bytes;
 			if (first.code === 'content-length-framing' && streamBytes === 0) {
 				// The evidence crossed the pipe of the re-probed process: its reply's first bytes are shown.
-				expect(block.join('\n')).toContain('Where: a fresh process probed with a Content-Length-framed initialize answered on its stdout');
+				expect(block.join('\n')).toContain(
+					'Where: a fresh process probed with a Content-Length-framed initialize answered on its stdout',
+				);
 				expect(xxdRows(block)).toContain('00000000');
 			} else if (streamBytes === 0) {
 				expect(block.join('\n')).toContain(`Where: ${first.stream}, which stayed empty (0 bytes).`);
@@ -158,4 +178,3 @@ describe('report goldens: every example server, from a real probe', () => {
 		expectGolden(`examples/${name}`, report);
 	});
 });
-

@@ -32,7 +32,8 @@ function fullNumbers(): Map<string, number> {
 	const session = new Session(makeMeta({mode: 'tap'}));
 	feed(session);
 	const numbers = new Map<string, number>();
-	for (const [index, finding] of orderFindings(session.getSnapshot().findings).entries()) numbers.set(key(finding.code, finding.offset), index + 1);
+	for (const [index, finding] of orderFindings(session.getSnapshot().findings).entries())
+		numbers.set(key(finding.code, finding.offset), index + 1);
 	return numbers;
 }
 
@@ -46,34 +47,49 @@ describe('finding numbers in the report', () => {
 		expect([full.get(key('stray-output', 0)), full.get(key('crlf', 12))]).toEqual([1, 202]);
 	});
 
-	it.each([150, 400])('--max-lines %i: every number names the finding the whole session\'s report gives it; the table covers 1–301 in order', (maxLines) => {
-		const markdown = keptReport(maxLines);
-		// Headings and the folded lists of repeated findings.
-		const headings = [...markdown.matchAll(/^\*\*(\d+)\. `([a-z-]+)`:.* · offset ([\d,]+) /gm)];
-		expect(headings.map((match) => [Number(match[1]), match[2]])).toEqual([[1, 'stray-output'], [201, 'early-exit'], [202, 'crlf']]);
-		for (const match of headings) expect(full.get(key(match[2]!, offsetOf(match[3]!)))).toBe(Number(match[1]));
-		const listed = [...markdown.matchAll(/^- (\d+)\. stdout offset ([\d,]+) /gm)];
-		expect(listed.length).toBeGreaterThan(4);
-		for (const match of listed) {
-			const number = Number(match[1]);
-			const findingCode = number <= 200 ? 'stray-output' : number > 201 ? 'crlf' : 'early-exit';
-			expect(full.get(key(findingCode, offsetOf(match[2]!))), match[0]).toBe(number);
-		}
+	it.each([150, 400])(
+		"--max-lines %i: every number names the finding the whole session's report gives it; the table covers 1–301 in order",
+		(maxLines) => {
+			const markdown = keptReport(maxLines);
+			// Headings and the folded lists of repeated findings.
+			const headings = [...markdown.matchAll(/^\*\*(\d+)\. `([a-z-]+)`:.* · offset ([\d,]+) /gm)];
+			expect(headings.map((match) => [Number(match[1]), match[2]])).toEqual([
+				[1, 'stray-output'],
+				[201, 'early-exit'],
+				[202, 'crlf'],
+			]);
+			for (const match of headings) expect(full.get(key(match[2]!, offsetOf(match[3]!)))).toBe(Number(match[1]));
+			const listed = [...markdown.matchAll(/^- (\d+)\. stdout offset ([\d,]+) /gm)];
+			expect(listed.length).toBeGreaterThan(4);
+			for (const match of listed) {
+				const number = Number(match[1]);
+				const findingCode = number <= 200 ? 'stray-output' : number > 201 ? 'crlf' : 'early-exit';
+				expect(full.get(key(findingCode, offsetOf(match[2]!))), match[0]).toBe(number);
+			}
 
-		// The table: consecutive ranges from 1 to 300; a run's count is its range's size; hidden ranges are said.
-		const findingsTable = markdown.match(/^\| # \|[\s\S]*?\n\n/m)![0];
-		const rows = [...findingsTable.matchAll(/^\| (\d+)(?:–(\d+))? \| (.*?) \|/gm)].map((match) => ({first: Number(match[1]), last: Number(match[2] ?? match[1]), what: match[3]!}));
-		let next = 1;
-		for (const row of rows) {
-			expect(row.first, row.what).toBe(next);
-			const size = row.last - row.first + 1;
-			expect(row.what).toMatch(size === 1 ? /^`(stray-output|early-exit|crlf)`$/ : new RegExp(`^(\`(stray-output|crlf)\` ×${size}|… ${size} findings not listed)$`));
-			next = row.last + 1;
-		}
+			// The table: consecutive ranges from 1 to 300; a run's count is its range's size; hidden ranges are said.
+			const findingsTable = markdown.match(/^\| # \|[\s\S]*?\n\n/m)![0];
+			const rows = [...findingsTable.matchAll(/^\| (\d+)(?:–(\d+))? \| (.*?) \|/gm)].map((match) => ({
+				first: Number(match[1]),
+				last: Number(match[2] ?? match[1]),
+				what: match[3]!,
+			}));
+			let next = 1;
+			for (const row of rows) {
+				expect(row.first, row.what).toBe(next);
+				const size = row.last - row.first + 1;
+				expect(row.what).toMatch(
+					size === 1
+						? /^`(stray-output|early-exit|crlf)`$/
+						: new RegExp(`^(\`(stray-output|crlf)\` ×${size}|… ${size} findings not listed)$`),
+				);
+				next = row.last + 1;
+			}
 
-		expect(next).toBe(302);
-		expect(rows.some((row) => row.what.endsWith('not listed'))).toBe(true);
-	});
+			expect(next).toBe(302);
+			expect(rows.some((row) => row.what.endsWith('not listed'))).toBe(true);
+		},
+	);
 
 	it('a report of the whole session numbers its table 1–301 the same way, without hidden rows', () => {
 		const session = new Session(makeMeta({mode: 'tap'}));
@@ -86,7 +102,7 @@ describe('finding numbers in the report', () => {
 		expect(table).not.toContain('not listed');
 	});
 
-	it('rows of the table cut by the line budget are named by their findings\' numbers', () => {
+	it("rows of the table cut by the line budget are named by their findings' numbers", () => {
 		const session = new Session(makeMeta({mode: 'tap'}));
 		let text = '';
 		// stray-output and invalid-json alternate: one row each, 61 rows with the early-exit.

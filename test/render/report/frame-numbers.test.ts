@@ -19,16 +19,29 @@ const CAPTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'captures');
 function report(text: string): string {
 	const decoded = decodeRecords(text);
 	let keeper: ReturnType<typeof keepForReport> | undefined;
-	const replay = createReplay(decoded.header!, {retain: false, onSession: (session) => (keeper = keepForReport(session, {maxLines: 150}))});
+	const replay = createReplay(decoded.header!, {
+		retain: false,
+		onSession: (session) => (keeper = keepForReport(session, {maxLines: 150})),
+	});
 	for (const event of decoded.events) replay.feed(event);
 	replay.finish();
-	return buildReport(keeper!.snapshot(), {maxLines: 150, redact: false, toolVersion: 't', kept: keeper!.facts}).markdown;
+	return buildReport(keeper!.snapshot(), {maxLines: 150, redact: false, toolVersion: 't', kept: keeper!.facts})
+		.markdown;
 }
 
-describe('report frame numbers are view\'s', () => {
+describe("report frame numbers are view's", () => {
 	const captures = readdirSync(CAPTURES)
 		.filter((name) => name.endsWith('.ndjson'))
-		.filter((name) => replayEvents(decodeRecords(readFileSync(join(CAPTURES, name), 'utf8')).header!, decodeRecords(readFileSync(join(CAPTURES, name), 'utf8')).events).getSnapshot().frames.some((frame, i, all) => frame.stream === 'stderr' && all.slice(i + 1).some((next) => next.stream !== 'stderr')));
+		.filter((name) =>
+			replayEvents(
+				decodeRecords(readFileSync(join(CAPTURES, name), 'utf8')).header!,
+				decodeRecords(readFileSync(join(CAPTURES, name), 'utf8')).events,
+			)
+				.getSnapshot()
+				.frames.some(
+					(frame, i, all) => frame.stream === 'stderr' && all.slice(i + 1).some((next) => next.stream !== 'stderr'),
+				),
+		);
 	it('has captures with a stderr line before a stdin/stdout frame', () => {
 		expect(captures.length).toBeGreaterThan(3);
 	});
@@ -39,7 +52,12 @@ describe('report frame numbers are view\'s', () => {
 		// What view shows: the frames of a replayed session, numbered by frame.index.
 		const frames = replayEvents(decoded.header!, decoded.events).getSnapshot().frames;
 		const markdown = report(text);
-		const rows = [...markdown.matchAll(/^\| (\d+) \| ([\d.]+) \| (\S+) \| (\d+) \|/gm)].map((match) => ({index: Number(match[1]), ms: match[2], dir: match[3], bytes: Number(match[4])}));
+		const rows = [...markdown.matchAll(/^\| (\d+) \| ([\d.]+) \| (\S+) \| (\d+) \|/gm)].map((match) => ({
+			index: Number(match[1]),
+			ms: match[2],
+			dir: match[3],
+			bytes: Number(match[4]),
+		}));
 		expect(rows.length).toBeGreaterThan(0);
 		for (const row of rows) {
 			const frame = frames.find((candidate) => candidate.index === row.index);

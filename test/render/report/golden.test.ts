@@ -30,8 +30,12 @@ function expectReportShape(report: string, snapshot: SessionSnapshot): void {
 	// Verdict first.
 	expect(lines[0]).toMatch(new RegExp(`^\\*\\*mcp-wire: ${snapshot.summary.verdict.toUpperCase()}\\*\\*`));
 	// Every fence and <details> is closed.
-	expect(lines.filter((line) => /^`{3,}text$/.test(line)).length).toBe(lines.filter((line) => /^`{3,}$/.test(line)).length);
-	expect(lines.filter((line) => line === '<details>').length).toBe(lines.filter((line) => line === '</details>').length);
+	expect(lines.filter((line) => /^`{3,}text$/.test(line)).length).toBe(
+		lines.filter((line) => /^`{3,}$/.test(line)).length,
+	);
+	expect(lines.filter((line) => line === '<details>').length).toBe(
+		lines.filter((line) => line === '</details>').length,
+	);
 	// The first finding of each code shows its bytes (or, for a finding about absence, where) outside any
 	// <details>: in its block's caption, or inline in a one-paragraph block.
 	const depthAt: number[] = [];
@@ -56,7 +60,10 @@ function expectReportShape(report: string, snapshot: SessionSnapshot): void {
 		let end = lines.findIndex((line, index) => index > start && /^\*\*\d+\. `/.test(line));
 		end = end === -1 ? lines.length : end;
 		const block = lines.slice(start, end).filter((_, index) => depthAt[start + index] === 0);
-		const evidence = byteLength > 0 ? /Bytes at /.test(block.join('\n')) : /Where: |Bytes at /.test(block.join('\n')) || block.length === 1;
+		const evidence =
+			byteLength > 0
+				? /Bytes at /.test(block.join('\n'))
+				: /Where: |Bytes at /.test(block.join('\n')) || block.length === 1;
 		expect(evidence, `visible evidence of ${findingCode}`).toBe(true);
 		const caption = block.findIndex((line) => /^(?:Bytes at |Where: )/.test(line));
 		if (caption !== -1 && /^`{3,}text$/.test(block[caption + 2] ?? '')) {

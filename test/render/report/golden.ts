@@ -70,12 +70,18 @@ export function chunk(stream: StreamName, tMs: number, bytes: Uint8Array | strin
  */
 export function sessionFrom(meta: SessionMeta, steps: readonly Step[]): Session {
 	const session = new Session(meta, {schemas: SDK_SCHEMAS});
-	const ordered = steps.map((step, order) => ({step, order})).sort((a, b) => a.step.tMs - b.step.tMs || a.order - b.order);
+	const ordered = steps
+		.map((step, order) => ({step, order}))
+		.sort((a, b) => a.step.tMs - b.step.tMs || a.order - b.order);
 	let end = 0;
 	for (const {step} of ordered) {
 		end = Math.max(end, step.tMs);
 		if ('stream' in step) {
-			session.pushChunk(step.stream, step.tMs, typeof step.bytes === 'string' ? new Uint8Array(Buffer.from(step.bytes, 'utf8')) : step.bytes);
+			session.pushChunk(
+				step.stream,
+				step.tMs,
+				typeof step.bytes === 'string' ? new Uint8Array(Buffer.from(step.bytes, 'utf8')) : step.bytes,
+			);
 		} else if ('mark' in step) {
 			session.mark(step.mark);
 		} else {
@@ -100,7 +106,10 @@ export function reportFromCapture(text: string, options: ReportOptions = GOLDEN_
 
 	// With the TS SDK's schema checks, as `mcp-wire report` replays (cli/commands/report.ts).
 	const session = replayEvents(decoded.header, decoded.events, {schemas: SDK_SCHEMAS});
-	return renderReport(session.getSnapshot(), {...options, source: {isTruncated: decoded.isTruncated, problems: decoded.problems.length}});
+	return renderReport(session.getSnapshot(), {
+		...options,
+		source: {isTruncated: decoded.isTruncated, problems: decoded.problems.length},
+	});
 }
 
 /** The report of a snapshot with {@link GOLDEN_OPTIONS} (plus `options`). */

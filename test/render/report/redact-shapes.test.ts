@@ -22,30 +22,46 @@ const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
 const body = (secret: string): string => secret.replace(/^(?:[sr]k_live_|npm_|hf_|glpat-)/, '');
 
 function leaks(output: string): string[] {
-	return Object.entries(SECRETS).filter(([, secret]) => output.includes(body(secret)) || output.includes(Buffer.from(body(secret)).toString('base64'))).map(([name]) => name);
+	return Object.entries(SECRETS)
+		.filter(
+			([, secret]) => output.includes(body(secret)) || output.includes(Buffer.from(body(secret)).toString('base64')),
+		)
+		.map(([name]) => name);
 }
 
 const others = Object.entries(SECRETS).filter(([name]) => !name.startsWith('pem'));
-const argv = ['server', ...others.map(([, secret]) => (secret.includes('/B0') ? `https://hooks.slack.com/services/${secret}` : secret))];
+const argv = [
+	'server',
+	...others.map(([, secret]) => (secret.includes('/B0') ? `https://hooks.slack.com/services/${secret}` : secret)),
+];
 const stderrText = `${others.map(([name, secret]) => `${name}: ${secret.includes('/B0') ? `https://hooks.slack.com/services/${secret}` : secret}`).join('\n')}\n${PEM}`;
 const payload = `${JSON.stringify({jsonrpc: '2.0', method: 'notifications/message', params: {level: 'info', data: stderrText}})}\n`;
 // stderr in pieces that cut the PEM block and the other secrets mid-way.
 const cuts = [7, 50, 130, 233, 301, 390, 455, 520];
-const pieces = cuts.map((cut, i) => stderrText.slice(i === 0 ? 0 : cuts[i - 1], cut)).concat(stderrText.slice(cuts.at(-1)));
+const pieces = cuts
+	.map((cut, i) => stderrText.slice(i === 0 ? 0 : cuts[i - 1], cut))
+	.concat(stderrText.slice(cuts.at(-1)));
 const FEED: Feed = [...pieces.map((piece) => ['stderr', enc(piece)] as const), ['stdout', enc(payload)]];
 const meta = {...META, command: argv};
 
 describe('redaction of the issue 13 shapes', () => {
 	it('the seeds are really in the unredacted output (the test can fail)', async () => {
-		const plain = await runProbeMode(FEED, PROBE_MODES.find((mode) => mode.name === 'probe')!, meta);
+		const plain = await runProbeMode(
+			FEED,
+			PROBE_MODES.find((mode) => mode.name === 'probe')!,
+			meta,
+		);
 		expect(leaks(plain.stdout).length).toBeGreaterThanOrEqual(7);
 	});
 
-	it.each(PROBE_MODES.filter((mode) => mode.redact).map((mode) => [mode.name, mode] as const))('%s leaks nothing', async (_name, mode) => {
-		const outcome = await runProbeMode(FEED, mode, meta);
-		expect(outcome.stdout.length).toBeGreaterThan(200);
-		expect(leaks(outcome.stdout)).toEqual([]);
-	});
+	it.each(PROBE_MODES.filter((mode) => mode.redact).map((mode) => [mode.name, mode] as const))(
+		'%s leaks nothing',
+		async (_name, mode) => {
+			const outcome = await runProbeMode(FEED, mode, meta);
+			expect(outcome.stdout.length).toBeGreaterThan(200);
+			expect(leaks(outcome.stdout)).toEqual([]);
+		},
+	);
 
 	it('report FILE leaks nothing (redaction on by default)', async () => {
 		const files = scratch();

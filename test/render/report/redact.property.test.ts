@@ -30,7 +30,9 @@ const shaped: fc.Arbitrary<Shaped> = fc.oneof(
 	chars(UPPER_DIGIT, 16, 16).map((body) => ({value: `AKIA${body}`, keep: 4})),
 	chars(B64URL, 30, 60).map((body) => ({value: `sk-ant-api03-${body}`, keep: 7})),
 	chars(ALNUM, 40, 48).map((body) => ({value: `sk-${body}`, keep: 3})),
-	fc.tuple(chars(B64URL, 10, 40), chars(B64URL, 10, 40), chars(B64URL, 10, 40)).map(([a, b, c]) => ({value: `eyJ${a}.eyJ${b}.${c}`, keep: 3})),
+	fc
+		.tuple(chars(B64URL, 10, 40), chars(B64URL, 10, 40), chars(B64URL, 10, 40))
+		.map(([a, b, c]) => ({value: `eyJ${a}.eyJ${b}.${c}`, keep: 3})),
 );
 
 /** A random secret value with a digit (as real tokens and passwords have). */
@@ -67,7 +69,12 @@ const seeded: fc.Arbitrary<Seeded> = fc.record({
 });
 
 /** The bytes of each stream and the session facts for one seeded case. */
-function build(seed: Seeded): {meta: ReturnType<typeof goldenMeta>; streams: Record<StreamName, Uint8Array>; options: RedactOptions; secrets: Shaped[]} {
+function build(seed: Seeded): {
+	meta: ReturnType<typeof goldenMeta>;
+	streams: Record<StreamName, Uint8Array>;
+	options: RedactOptions;
+	secrets: Shaped[];
+} {
 	const home = `/home/${seed.user}`;
 	const [s1, s2, s3, s4] = seed.shapes;
 	const stdin =
@@ -91,7 +98,9 @@ function build(seed: Seeded): {meta: ReturnType<typeof goldenMeta>; streams: Rec
 	const encode = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'utf8'));
 	const secrets: Shaped[] = [
 		...seed.shapes,
-		...[seed.envSecret, seed.argSecret, seed.flagSecret, seed.stderrSecret, seed.frameSecret, seed.bearer].map((value) => ({value, keep: 0})),
+		...[seed.envSecret, seed.argSecret, seed.flagSecret, seed.stderrSecret, seed.frameSecret, seed.bearer].map(
+			(value) => ({value, keep: 0}),
+		),
 	];
 	return {
 		meta,
@@ -106,7 +115,9 @@ function steps(streams: Record<StreamName, Uint8Array>, cuts: Seeded['cuts']): S
 	const out: Step[] = [];
 	STREAMS.forEach((stream, k) => {
 		const bytes = streams[stream];
-		const points = [...new Set(cuts[k]!.map((fraction) => Math.floor(fraction * bytes.length)))].filter((point) => point > 0 && point < bytes.length).sort((a, b) => a - b);
+		const points = [...new Set(cuts[k]!.map((fraction) => Math.floor(fraction * bytes.length)))]
+			.filter((point) => point > 0 && point < bytes.length)
+			.sort((a, b) => a - b);
 		const bounds = [0, ...points, bytes.length];
 		for (let i = 0; i + 1 < bounds.length; i++) {
 			out.push({tMs: 1 + k * 0.1 + i, stream, bytes: bytes.slice(bounds[i], bounds[i + 1])});
@@ -154,7 +165,11 @@ function hexRowsOf(report: string): Array<{stream: StreamName; offset: number; b
 		const row = /^([0-9a-f]{8}): (.{39}) {2}/.exec(line);
 		if (isInFence && stream !== undefined && row !== null) {
 			const hex = row[2]!.replaceAll(' ', '');
-			rows.push({stream, offset: Number.parseInt(row[1]!, 16), bytes: (hex.match(/../g) ?? []).map((pair) => Number.parseInt(pair, 16))});
+			rows.push({
+				stream,
+				offset: Number.parseInt(row[1]!, 16),
+				bytes: (hex.match(/../g) ?? []).map((pair) => Number.parseInt(pair, 16)),
+			});
 		}
 	}
 
@@ -199,14 +214,28 @@ function checkReport(report: string, original: SessionSnapshot, secrets: readonl
 
 	// 3. Offsets and byte counts in the table, the captions and the timeline are the capture's.
 	const ordered = orderFindings(original.findings);
-	for (const match of report.matchAll(/^\| (\d+) \| `([a-z-]+)` \| \w+(?: \(inferred\))? \| (\w+) \S+ \| ([\d,]+) \(0x[0-9a-f]+\) \|/gm)) {
+	for (const match of report.matchAll(
+		/^\| (\d+) \| `([a-z-]+)` \| \w+(?: \(inferred\))? \| (\w+) \S+ \| ([\d,]+) \(0x[0-9a-f]+\) \|/gm,
+	)) {
 		const finding = ordered[Number(match[1]) - 1]!;
-		expect([finding.code, finding.stream, finding.offset]).toEqual([match[2], match[3], Number(match[4]!.replaceAll(',', ''))]);
+		expect([finding.code, finding.stream, finding.offset]).toEqual([
+			match[2],
+			match[3],
+			Number(match[4]!.replaceAll(',', '')),
+		]);
 	}
 
 	for (const match of report.matchAll(/^Bytes at (\w+) offset ([\d,]+) \(0x[0-9a-f]+\), ([\d,]+) bytes?:/gm)) {
-		const [stream, offset, length] = [match[1], Number(match[2]!.replaceAll(',', '')), Number(match[3]!.replaceAll(',', ''))];
-		expect(original.findings.some((finding) => finding.stream === stream && finding.offset === offset && finding.byteLength === length)).toBe(true);
+		const [stream, offset, length] = [
+			match[1],
+			Number(match[2]!.replaceAll(',', '')),
+			Number(match[3]!.replaceAll(',', '')),
+		];
+		expect(
+			original.findings.some(
+				(finding) => finding.stream === stream && finding.offset === offset && finding.byteLength === length,
+			),
+		).toBe(true);
 	}
 
 	let timelineRows = 0;
@@ -292,7 +321,8 @@ describe('redaction (property): seeded secrets never survive, offsets and byte c
 				}
 
 				// Masking keeps LF/CR and lengths, so the redacted dump frames exactly like the capture.
-				const boundaries = (snapshot: SessionSnapshot): string[] => snapshot.frames.map((frame) => `${frame.stream}:${frame.offset}+${frame.byteLength}`).sort();
+				const boundaries = (snapshot: SessionSnapshot): string[] =>
+					snapshot.frames.map((frame) => `${frame.stream}:${frame.offset}+${frame.byteLength}`).sort();
 				expect(boundaries(replay.getSnapshot())).toEqual(boundaries(session.getSnapshot()));
 			}),
 			{numRuns: 60},

@@ -1,6 +1,12 @@
 import {describe, expect, it} from 'vitest';
 import type {Chunk, SessionEvent} from '../../../src/core/types.js';
-import {createEventRedactor, describeRedactions, isSecretName, redactSnapshot, Redactor} from '../../../src/render/report/redact.js';
+import {
+	createEventRedactor,
+	describeRedactions,
+	isSecretName,
+	redactSnapshot,
+	Redactor,
+} from '../../../src/render/report/redact.js';
 import {chunk, goldenMeta, sessionFrom} from './golden.js';
 
 const GHP = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
@@ -36,7 +42,11 @@ describe('isSecretName', () => {
 });
 
 describe('Redactor.text', () => {
-	const redactor = new Redactor({home: '/home/alice', user: 'alice', env: {OPENAI_API_KEY: 'sk-proj-abcdefghijklmnop1234', PATH: '/usr/bin'}});
+	const redactor = new Redactor({
+		home: '/home/alice',
+		user: 'alice',
+		env: {OPENAI_API_KEY: 'sk-proj-abcdefghijklmnop1234', PATH: '/usr/bin'},
+	});
 	it.each([
 		[`GITHUB_TOKEN=${GHP} x`, 'GITHUB_TOKEN=ghp_<redacted> x'],
 		['--api-key=xyz12345', '--api-key=<redacted>'],
@@ -48,7 +58,10 @@ describe('Redactor.text', () => {
 		['/home/alice/proj and /Users/bob/x', '~/proj and /Users/<user>/x'],
 		[String.raw`C:\Users\carol\y and C:\\Users\\dan\\z`, String.raw`C:\Users\<user>\y and C:\\Users\\<user>\\z`],
 		['user alice said; alice2 is not', 'user <user> said; alice2 is not'],
-		['{"apiKey": "abc", "maxTokens": 100, "password":"p w"}', '{"apiKey": "<redacted>", "maxTokens": 100, "password":"<redacted>"}'],
+		[
+			'{"apiKey": "abc", "maxTokens": 100, "password":"p w"}',
+			'{"apiKey": "<redacted>", "maxTokens": 100, "password":"<redacted>"}',
+		],
 		["{'api_key': 'abc'}", "{'api_key': '<redacted>'}"],
 		['https://bob:hunter2@example.com/x?token=abc&y=1', 'https://bob:<redacted>@example.com/x?token=<redacted>&y=1'],
 		['Cookie: a=b; c=d', 'Cookie: <redacted>'],
@@ -61,7 +74,9 @@ describe('Redactor.text', () => {
 	});
 
 	it('masks a known env value of a secret-named variable wherever it appears, but not other env values', () => {
-		expect(redactor.text('key=sk-proj-abcdefghijklmnop1234 path=/usr/bin')).toBe('key=sk-proj-<redacted> path=/usr/bin');
+		expect(redactor.text('key=sk-proj-abcdefghijklmnop1234 path=/usr/bin')).toBe(
+			'key=sk-proj-<redacted> path=/usr/bin',
+		);
 	});
 
 	it('leaves generic user names alone outside paths', () => {
@@ -73,15 +88,9 @@ describe('Redactor.text', () => {
 describe('Redactor.command', () => {
 	it('redacts the value after a secret flag and KEY=VALUE arguments, and learns them', () => {
 		const redactor = new Redactor();
-		expect(redactor.command(['node', '--token', 'abc123', '-e', 'GH_TOKEN=zzzz', '--verbose', 'x'], {count: true})).toEqual([
-			'node',
-			'--token',
-			'<redacted>',
-			'-e',
-			'GH_TOKEN=<redacted>',
-			'--verbose',
-			'x',
-		]);
+		expect(
+			redactor.command(['node', '--token', 'abc123', '-e', 'GH_TOKEN=zzzz', '--verbose', 'x'], {count: true}),
+		).toEqual(['node', '--token', '<redacted>', '-e', 'GH_TOKEN=<redacted>', '--verbose', 'x']);
 		expect(redactor.getCounts()).toEqual({'secret-value': 2});
 		expect(redactor.text('echo abc123 and zzzz')).toBe('echo <redacted> and <redacted>');
 	});
@@ -93,15 +102,21 @@ describe('Redactor.bytes: same length, `*` per masked byte', () => {
 		const input = bytesOf(`home=/home/alice/x token ${GHP}\n{"password":"hunter22"}\n`);
 		const output = redactor.bytes(input, false, {count: true});
 		expect(output.length).toBe(input.length);
-		expect(text(output)).toBe('home=/home/*****/x token ghp_************************************\n{"password":"********"}\n');
+		expect(text(output)).toBe(
+			'home=/home/*****/x token ghp_************************************\n{"password":"********"}\n',
+		);
 		expect(redactor.getCounts()).toEqual({home: 1, 'github-token': 1, 'secret-value': 1});
 	});
 
 	it('masks every JSON string value with --redact-payloads, keeping keys and the jsonrpc/method/id envelope', () => {
 		const redactor = new Redactor();
-		const input = bytesOf('{"jsonrpc":"2.0","id":"a1","method":"tools/call","params":{"name":"x","arguments":{"q":"se\\"cret","n":[1,"two"]}}}\r\n');
+		const input = bytesOf(
+			'{"jsonrpc":"2.0","id":"a1","method":"tools/call","params":{"name":"x","arguments":{"q":"se\\"cret","n":[1,"two"]}}}\r\n',
+		);
 		const output = redactor.bytes(input, true, {count: true});
-		expect(text(output)).toBe('{"jsonrpc":"2.0","id":"a1","method":"tools/call","params":{"name":"*","arguments":{"q":"********","n":[1,"***"]}}}\r\n');
+		expect(text(output)).toBe(
+			'{"jsonrpc":"2.0","id":"a1","method":"tools/call","params":{"name":"*","arguments":{"q":"********","n":[1,"***"]}}}\r\n',
+		);
 		expect(redactor.getCounts()).toEqual({payload: 3});
 	});
 
@@ -113,13 +128,20 @@ describe('Redactor.bytes: same length, `*` per masked byte', () => {
 });
 
 describe('redactSnapshot', () => {
-	const session = sessionFrom(goldenMeta({command: ['node', '/home/alice/s.js', '--token', 'tok-1234567'], cwd: '/home/alice'}), [
-		chunk('stdin', 0, '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n'),
-		// The token is split across two reads.
-		chunk('stdout', 5, `banner ${GHP.slice(0, 10)}`),
-		chunk('stdout', 6, `${GHP.slice(10)} tok-1234567\n`),
-		chunk('stderr', 7, 'API_KEY=k3y-abcdef-99 at /home/alice/s.js\n'),
-	]);
+	const session = sessionFrom(
+		goldenMeta({command: ['node', '/home/alice/s.js', '--token', 'tok-1234567'], cwd: '/home/alice'}),
+		[
+			chunk(
+				'stdin',
+				0,
+				'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n',
+			),
+			// The token is split across two reads.
+			chunk('stdout', 5, `banner ${GHP.slice(0, 10)}`),
+			chunk('stdout', 6, `${GHP.slice(10)} tok-1234567\n`),
+			chunk('stderr', 7, 'API_KEY=k3y-abcdef-99 at /home/alice/s.js\n'),
+		],
+	);
 	const original = session.getSnapshot();
 	const {snapshot, counts} = redactSnapshot(original, {home: '/home/alice', user: 'alice'});
 
@@ -142,10 +164,9 @@ describe('redactSnapshot', () => {
 		expect(snapshot.stderrTail(5)).toEqual(['API_KEY=<redacted> at ~/s.js']);
 		expect(snapshot.meta.command).toEqual(['node', '~/s.js', '--token', '<redacted>']);
 		expect(snapshot.meta.cwd).toBe('~');
-		expect(snapshot.chunksOf(snapshot.frames.find((frame) => frame.stream === 'stdout')!).map((part) => text(part.bytes))).toEqual([
-			'banner ghp_******',
-			`${'*'.repeat(30)} ${'*'.repeat(11)}\n`,
-		]);
+		expect(
+			snapshot.chunksOf(snapshot.frames.find((frame) => frame.stream === 'stdout')!).map((part) => text(part.bytes)),
+		).toEqual(['banner ghp_******', `${'*'.repeat(30)} ${'*'.repeat(11)}\n`]);
 	});
 
 	it('counts what it masked in the command, the cwd and the streams', () => {
@@ -158,16 +179,24 @@ describe('redactSnapshot', () => {
 
 describe('describeRedactions', () => {
 	it('says when redaction is off or found nothing', () => {
-		expect(describeRedactions(undefined)).toBe('Redaction: off (`--no-redact`): this report shows the capture as it is.');
+		expect(describeRedactions(undefined)).toBe(
+			'Redaction: off (`--no-redact`): this report shows the capture as it is.',
+		);
 		expect(describeRedactions({})).toBe('Redaction: on; nothing secret-looking was found.');
-		expect(describeRedactions({}, {quotesPayloads: false})).toMatch(/^Redaction: on; this report quotes no frame contents .*, so there was nothing in them to redact, /);
+		expect(describeRedactions({}, {quotesPayloads: false})).toMatch(
+			/^Redaction: on; this report quotes no frame contents .*, so there was nothing in them to redact, /,
+		);
 		expect(describeRedactions({'secret-value': 1}, {quotesPayloads: false})).toMatch(/^Redacted: 1 secret value\./);
 	});
 });
 
 describe('createEventRedactor (--json --redact)', () => {
-	it('hides the capturing user\'s home and name recorded in the header (issue 13)', () => {
-		const meta = createEventRedactor({home: '/home/alice', user: 'alice'}).meta({...goldenMeta(), home: '/home/alice', user: 'alice'});
+	it("hides the capturing user's home and name recorded in the header (issue 13)", () => {
+		const meta = createEventRedactor({home: '/home/alice', user: 'alice'}).meta({
+			...goldenMeta(),
+			home: '/home/alice',
+			user: 'alice',
+		});
 		expect([meta.home, meta.user]).toEqual(['~', '<user>']);
 	});
 
@@ -211,12 +240,17 @@ describe('createEventRedactor (--json --redact)', () => {
 	});
 
 	it('masks JSON string values with payloads on, across reads', () => {
-		expect(feed(['{"jsonrpc":"2.0","id":1,"result":{"text":"sec', 'ret"}}\n'], {payloads: true}).out).toEqual(['{"jsonrpc":"2.0","id":1,"result":{"text":"***', '***"}}\n']);
+		expect(feed(['{"jsonrpc":"2.0","id":1,"result":{"text":"sec', 'ret"}}\n'], {payloads: true}).out).toEqual([
+			'{"jsonrpc":"2.0","id":1,"result":{"text":"***',
+			'***"}}\n',
+		]);
 	});
 
 	it('redacts the header, frames and findings as text', () => {
 		const redactor = createEventRedactor({home: '/home/alice'});
-		expect(redactor.meta(goldenMeta({command: ['node', '/home/alice/a.js', '--api-key', 'k-123456']})).command).toEqual(['node', '~/a.js', '--api-key', '<redacted>']);
+		expect(redactor.meta(goldenMeta({command: ['node', '/home/alice/a.js', '--api-key', 'k-123456']})).command).toEqual(
+			['node', '~/a.js', '--api-key', '<redacted>'],
+		);
 		const frame = redactor.event({
 			type: 'frame',
 			frame: {

@@ -44,7 +44,11 @@ function captureOf(name: string): string {
 	const ordered = [...scenario.steps].sort((a, b) => a.tMs - b.tMs);
 	for (const step of ordered) {
 		if ('stream' in step) {
-			session.pushChunk(step.stream, step.tMs, typeof step.bytes === 'string' ? new Uint8Array(Buffer.from(step.bytes)) : step.bytes);
+			session.pushChunk(
+				step.stream,
+				step.tMs,
+				typeof step.bytes === 'string' ? new Uint8Array(Buffer.from(step.bytes)) : step.bytes,
+			);
 		} else if ('mark' in step) {
 			session.mark(step.mark);
 		} else {
@@ -63,7 +67,10 @@ afterAll(() => {
 
 async function runReport(args: string[], stdin = ''): Promise<ReturnType<typeof fakeIo>> {
 	const io = fakeIo(stdin);
-	await reportCommand(io).exitOverride().configureOutput({writeOut: () => {}, writeErr: () => {}}).parseAsync(args, {from: 'user'});
+	await reportCommand(io)
+		.exitOverride()
+		.configureOutput({writeOut: () => {}, writeErr: () => {}})
+		.parseAsync(args, {from: 'user'});
 	return io;
 }
 
@@ -118,7 +125,9 @@ describe('mcp-wire report', () => {
 	});
 
 	it('rejects a --max-lines that is not a whole number of at least 10', async () => {
-		await expect(runReport([file, '--max-lines', 'many'])).rejects.toThrow('expected a whole number of lines, at least 10');
+		await expect(runReport([file, '--max-lines', 'many'])).rejects.toThrow(
+			'expected a whole number of lines, at least 10',
+		);
 	});
 
 	it('still renders a capture cut short, and says so', async () => {
@@ -127,29 +136,45 @@ describe('mcp-wire report', () => {
 		writeFileSync(cut, text.slice(0, text.lastIndexOf('{"type":"summary"') + 20));
 		const io = await runReport([cut]);
 		expect(io.err).toBe(`mcp-wire: ${cut} is cut short; the report covers the records before the cut\n`);
-		expect(io.out.split('\n')[0]).toContain('· the capture was cut short (this report covers the bytes before the cut)');
+		expect(io.out.split('\n')[0]).toContain(
+			'· the capture was cut short (this report covers the bytes before the cut)',
+		);
 	});
 
 	it('a binary (format 2) capture cut inside its last record says it is cut short once on stderr, and once in the report', async () => {
 		const scenario = SCENARIOS.find((entry) => entry.name === 'crlf')!;
 		const parts = [encodeCaptureStart(scenario.meta)];
 		for (const step of scenario.steps) {
-			if ('stream' in step) parts.push(encodeChunkRecord(step.stream, step.tMs, 0, typeof step.bytes === 'string' ? Buffer.from(step.bytes) : step.bytes));
+			if ('stream' in step)
+				parts.push(
+					encodeChunkRecord(
+						step.stream,
+						step.tMs,
+						0,
+						typeof step.bytes === 'string' ? Buffer.from(step.bytes) : step.bytes,
+					),
+				);
 		}
 		const whole = Buffer.concat(parts);
 		const cut = join(dir, 'cut.mcpcap');
 		// No end record (the tap was killed), and the last record is cut 3 bytes short.
 		writeFileSync(cut, whole.subarray(0, whole.length - 3));
 		const io = await runReport([cut]);
-		expect(io.err).toBe(`mcp-wire: ${cut}: the capture is incomplete: it was cut short (no end record: the tap was killed or the file was cut); everything before the cut is shown\n`);
+		expect(io.err).toBe(
+			`mcp-wire: ${cut}: the capture is incomplete: it was cut short (no end record: the tap was killed or the file was cut); everything before the cut is shown\n`,
+		);
 		expect(io.out.match(/cut short/g)).toHaveLength(1);
 	});
 
 	it('gives one clear usage error for a file that is not a capture, or missing', async () => {
 		const notCapture = join(dir, 'notes.txt');
 		writeFileSync(notCapture, 'hello\n');
-		await expect(runReport([notCapture])).rejects.toThrow(new UsageError(`${notCapture} is not an mcp-wire capture or --json dump (no session header)`));
-		await expect(runReport([join(dir, 'nope.ndjson')])).rejects.toThrow(new UsageError(`cannot read ${join(dir, 'nope.ndjson')}: no such file (ENOENT)`));
+		await expect(runReport([notCapture])).rejects.toThrow(
+			new UsageError(`${notCapture} is not an mcp-wire capture or --json dump (no session header)`),
+		);
+		await expect(runReport([join(dir, 'nope.ndjson')])).rejects.toThrow(
+			new UsageError(`cannot read ${join(dir, 'nope.ndjson')}: no such file (ENOENT)`),
+		);
 		await expect(runReport([dir])).rejects.toThrow(new UsageError(`cannot read ${dir}: it is a directory (EISDIR)`));
 	});
 
@@ -180,7 +205,9 @@ describe('mcp-wire explain', () => {
 	it('explains a pasted message in plain text', async () => {
 		const io = await runExplain(['Unexpected end of JSON input']);
 		const lines = io.out.split('\n');
-		expect(lines[0]).toBe("Logged by V8's JSON.parse, in TS SDK v1 hosts (Claude Desktop, Claude Code, MCP Inspector) and Cursor.");
+		expect(lines[0]).toBe(
+			"Logged by V8's JSON.parse, in TS SDK v1 hosts (Claude Desktop, Claude Code, MCP Inspector) and Cursor.",
+		);
 		expect(lines).toContain('blank-line (warning, likely): blank line');
 		expect(lines).toContain('  fix: Write exactly one `JSON + "\\n"` per message; do not write an extra newline.');
 		expect(lines).toContain('content-length-framing (error, possible): Content-Length (LSP) framing');
@@ -203,7 +230,9 @@ describe('mcp-wire explain', () => {
 
 	it('exits 1 when nothing matches', async () => {
 		const io = await runExplain(['all good here']);
-		expect(io.out).toBe('No known wire fault matches: all good here\nRun `mcp-wire probe -- <your server command>` to see every byte the server writes.\n');
+		expect(io.out).toBe(
+			'No known wire fault matches: all good here\nRun `mcp-wire probe -- <your server command>` to see every byte the server writes.\n',
+		);
 		expect(process.exitCode).toBe(1);
 	});
 });

@@ -6,7 +6,8 @@
 import type {SessionMeta} from '../../../src/core/types.js';
 import {chunk, goldenMeta, type Step} from './golden.js';
 
-const INITIALIZE = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"0.1.0"}}}\n';
+const INITIALIZE =
+	'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"0.1.0"}}}\n';
 const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
 const TOOLS_LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n';
 
@@ -14,11 +15,15 @@ function initResult(name: string, version = '1.0.0', protocol = '2025-11-25'): s
 	return `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"${protocol}","capabilities":{"tools":{}},"serverInfo":{"name":"${name}","version":"${version}"}}}`;
 }
 
-const TOOLS_RESULT = '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"render","description":"Render a diagram","inputSchema":{"type":"object"}}]}}';
+const TOOLS_RESULT =
+	'{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"render","description":"Render a diagram","inputSchema":{"type":"object"}}]}}';
 
 /** The shutdown every probe ends with: stdin closed, then exit 0. */
 function shutdown(tMs: number): Step[] {
-	return [{tMs, mark: {type: 'stdin-closed', tMs}}, {tMs: tMs + 3.2, exit: {code: 0, signal: null}}];
+	return [
+		{tMs, mark: {type: 'stdin-closed', tMs}},
+		{tMs: tMs + 3.2, exit: {code: 0, signal: null}},
+	];
 }
 
 /** A scripted session: its meta and steps. */
@@ -55,13 +60,23 @@ export const SCENARIOS: readonly Scenario[] = [
 	{
 		// F15 python-sdk#2433: every frame ends with CR LF on Windows.
 		name: 'crlf',
-		meta: goldenMeta({platform: 'win32 x64', command: ['C:\\Users\\alice\\AppData\\Local\\Programs\\Python\\Python311\\python.exe', 'server.py'], cwd: 'C:\\Users\\alice\\weather'}),
-		steps: [...exchange({init: `${initResult('weather', '1.2.0')}\r\n`, tools: `${TOOLS_RESULT}\r\n`}, 212.7), ...shutdown(220)],
+		meta: goldenMeta({
+			platform: 'win32 x64',
+			command: ['C:\\Users\\alice\\AppData\\Local\\Programs\\Python\\Python311\\python.exe', 'server.py'],
+			cwd: 'C:\\Users\\alice\\weather',
+		}),
+		steps: [
+			...exchange({init: `${initResult('weather', '1.2.0')}\r\n`, tools: `${TOOLS_RESULT}\r\n`}, 212.7),
+			...shutdown(220),
+		],
 	},
 	{
 		// F08-like: the module is missing; Node prints a crash to stderr and exits 1 before the handshake.
 		name: 'early-exit',
-		meta: goldenMeta({command: ['node', '/home/alice/mcp/dist/index.js', '--token', 'tok_live_51HxQ2eZvKYlo2C'], envKeys: ['GITHUB_TOKEN']}),
+		meta: goldenMeta({
+			command: ['node', '/home/alice/mcp/dist/index.js', '--token', 'tok_live_51HxQ2eZvKYlo2C'],
+			envKeys: ['GITHUB_TOKEN'],
+		}),
 		steps: [
 			chunk('stdin', 0.4, INITIALIZE),
 			chunk(
@@ -107,7 +122,11 @@ export const SCENARIOS: readonly Scenario[] = [
 		meta: goldenMeta({command: ['uvx', 'open-agreements-mcp==0.4.1']}),
 		steps: [
 			chunk('stdin', 0.4, INITIALIZE),
-			chunk('stdout', 95.3, `Content-Length: ${initResult('open-agreements', '0.4.1').length}\r\nContent-Type: application/json\r\n\r\n${initResult('open-agreements', '0.4.1')}`),
+			chunk(
+				'stdout',
+				95.3,
+				`Content-Length: ${initResult('open-agreements', '0.4.1').length}\r\nContent-Type: application/json\r\n\r\n${initResult('open-agreements', '0.4.1')}`,
+			),
 			{tMs: 10_000.4, mark: {type: 'timeout', id: 0, method: 'initialize', timeoutMs: 10_000, tMs: 10_000.4}},
 			...shutdown(10_001),
 		],
@@ -129,7 +148,19 @@ export const SCENARIOS: readonly Scenario[] = [
 						observed: true,
 						rootPid: 4242,
 						rootAlive: true,
-						processes: [{pid: 4242, ppid: 4200, command: ['/opt/cbm/bin/codebase-memory-mcp'], comm: 'codebase-memory', state: 'S', syscall: {name: 'read', fd: 0}, activity: 'reading-stdin', startTMs: 0, holds: {stdin: [0], stdout: [1], stderr: [2]}}],
+						processes: [
+							{
+								pid: 4242,
+								ppid: 4200,
+								command: ['/opt/cbm/bin/codebase-memory-mcp'],
+								comm: 'codebase-memory',
+								state: 'S',
+								syscall: {name: 'read', fd: 0},
+								activity: 'reading-stdin',
+								startTMs: 0,
+								holds: {stdin: [0], stdout: [1], stderr: [2]},
+							},
+						],
 					},
 				},
 			},
@@ -145,7 +176,11 @@ export const SCENARIOS: readonly Scenario[] = [
 		meta: goldenMeta({command: ['npx', '-y', '@chaindead/telegram-mcp@1.4.2']}),
 		steps: [
 			chunk('stdin', 0.4, INITIALIZE),
-			chunk('stdout', 120.2, '\u001b[33m[2026-01-02T03:04:05.800] [INFO] - [Connecting to 149.154.167.51:80/TCPFull...]\u001b[39m\n'),
+			chunk(
+				'stdout',
+				120.2,
+				'\u001b[33m[2026-01-02T03:04:05.800] [INFO] - [Connecting to 149.154.167.51:80/TCPFull...]\u001b[39m\n',
+			),
 			chunk('stdout', 388.9, `${initResult('telegram', '1.4.2')}\n`),
 			chunk('stdin', 389.5, INITIALIZED + TOOLS_LIST),
 			chunk('stdout', 391.0, `${TOOLS_RESULT}\n`),
@@ -158,7 +193,11 @@ export const SCENARIOS: readonly Scenario[] = [
 		meta: goldenMeta({command: ['python3.12', '-m', 'codebase_memory']}),
 		steps: [
 			...exchange({init: `${initResult('codebase-memory', '0.9.1')}\n`, tools: `${TOOLS_RESULT}\n`}, 61),
-			chunk('stdin', 70, '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read","arguments":{"path":"notes.txt"}}}\n'),
+			chunk(
+				'stdin',
+				70,
+				'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read","arguments":{"path":"notes.txt"}}}\n',
+			),
 			chunk(
 				'stdout',
 				74.5,
@@ -199,14 +238,23 @@ export const SCENARIOS: readonly Scenario[] = [
 		// A healthy server: the report is one verdict line, the environment and the timeline.
 		name: 'healthy',
 		meta: goldenMeta({command: ['node', 'examples/servers/node/healthy.mjs']}),
-		steps: [...exchange({init: `${initResult('healthy', '1.0.0')}\n`, tools: `${TOOLS_RESULT}\n`}, 22.4), ...shutdown(30)],
+		steps: [
+			...exchange({init: `${initResult('healthy', '1.0.0')}\n`, tools: `${TOOLS_RESULT}\n`}, 22.4),
+			...shutdown(30),
+		],
 	},
 	{
 		// Secrets everywhere: a token argument, a secret env value echoed on stderr, a bearer header and a
 		// JWT inside a tool result, the user's home in paths. Plus a banner so there is a hex excerpt.
 		name: 'secrets',
 		meta: goldenMeta({
-			command: ['/home/alice/.nvm/versions/node/v20.11.0/bin/node', '/home/alice/src/gh-mcp/index.js', '--api-key=sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWx', '--token', 'hunter2-secret-value'],
+			command: [
+				'/home/alice/.nvm/versions/node/v20.11.0/bin/node',
+				'/home/alice/src/gh-mcp/index.js',
+				'--api-key=sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWx',
+				'--token',
+				'hunter2-secret-value',
+			],
 			cwd: '/home/alice/src/gh-mcp',
 			envKeys: ['GITHUB_TOKEN'],
 		}),
@@ -215,7 +263,12 @@ export const SCENARIOS: readonly Scenario[] = [
 			chunk('stderr', 5.1, 'config: GITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ012345 home=/home/alice\n'),
 			chunk('stdout', 12.9, 'Using token ghp_0123456789abcdefghijABCDEFGHIJ012345 for alice\n'),
 			chunk('stdout', 20.0, `${initResult('gh-mcp', '2.0.0')}\n`),
-			chunk('stdin', 20.6, INITIALIZED + '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","arguments":{"password":"correct horse battery"}}}\n'),
+			chunk(
+				'stdin',
+				20.6,
+				INITIALIZED +
+					'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","arguments":{"password":"correct horse battery"}}}\n',
+			),
 			chunk(
 				'stdout',
 				31.7,

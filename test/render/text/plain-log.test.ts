@@ -1,8 +1,22 @@
 import stripAnsi from 'strip-ansi';
 import {describe, expect, it} from 'vitest';
 import type {Finding, Frame} from '../../../src/core/types.js';
-import {formatFinding, formatFrameHex, formatFrameLine, formatHeader, formatSummary, stallsNote} from '../../../src/render/text/plain-log.js';
-import {makeFinding, makeFrame, makeMeta, makeSnapshot, makeStreamChunks, makeSummary} from '../../helpers/factories.js';
+import {
+	formatFinding,
+	formatFrameHex,
+	formatFrameLine,
+	formatHeader,
+	formatSummary,
+	stallsNote,
+} from '../../../src/render/text/plain-log.js';
+import {
+	makeFinding,
+	makeFrame,
+	makeMeta,
+	makeSnapshot,
+	makeStreamChunks,
+	makeSummary,
+} from '../../helpers/factories.js';
 
 const BANNER = 'Starting server v1.2\n'; // 21 bytes at stdout offset 0
 const RESPONSE = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18"}}\r\n'; // 68 bytes at offset 21
@@ -51,11 +65,20 @@ const STRAY: Finding = makeFinding({
 	impact: [{client: 'ts-sdk-v2', reaction: 'skip', note: 'skips the line silently'}],
 });
 
-const SNAPSHOT = makeSnapshot({chunks: makeStreamChunks('stdout', [BANNER, RESPONSE]), frames: [BANNER_FRAME, RESPONSE_FRAME], findings: [CRLF, STRAY]});
+const SNAPSHOT = makeSnapshot({
+	chunks: makeStreamChunks('stdout', [BANNER, RESPONSE]),
+	frames: [BANNER_FRAME, RESPONSE_FRAME],
+	findings: [CRLF, STRAY],
+});
 
 describe('formatHeader', () => {
 	it('names versions, platform, the quoted command, env mode, cwd and pid', () => {
-		const meta = makeMeta({command: ['npx', '-y', 'my server', "it's"], envKeys: ['API_KEY', 'DEBUG'], cwd: '/srv', pid: 1});
+		const meta = makeMeta({
+			command: ['npx', '-y', 'my server', "it's"],
+			envKeys: ['API_KEY', 'DEBUG'],
+			cwd: '/srv',
+			pid: 1,
+		});
 		expect(formatHeader(meta, 123)).toEqual([
 			'mcp-wire 0.1.0 (probe) · Node v20.20.2 · linux',
 			"command  npx -y 'my server' 'it'\\''s'",
@@ -78,16 +101,18 @@ describe('formatFrameLine', () => {
 	const line = (frame: Partial<Frame>): string => formatFrameLine(makeFrame(frame));
 
 	it('shows a response with its id, the answered method and the latency', () => {
-		expect(formatFrameLine(RESPONSE_FRAME)).toBe('   12.3 ms  S→C    68 B  response     id=0 initialize  (8.1 ms)  [CRLF]');
+		expect(formatFrameLine(RESPONSE_FRAME)).toBe(
+			'   12.3 ms  S→C    68 B  response     id=0 initialize  (8.1 ms)  [CRLF]',
+		);
 	});
 
 	it('shows requests, notifications and errors', () => {
 		expect(line({stream: 'stdin', kind: 'request', id: 1, method: 'tools/list', byteLength: 46, tMs: 13})).toBe(
 			'   13.0 ms  C→S    46 B  request      id=1 tools/list',
 		);
-		expect(line({stream: 'stdin', kind: 'notification', method: 'notifications/initialized', byteLength: 54, tMs: 12.5})).toBe(
-			'   12.5 ms  C→S    54 B  notification notifications/initialized',
-		);
+		expect(
+			line({stream: 'stdin', kind: 'notification', method: 'notifications/initialized', byteLength: 54, tMs: 12.5}),
+		).toBe('   12.5 ms  C→S    54 B  notification notifications/initialized');
 		expect(
 			line({
 				kind: 'error',
@@ -103,34 +128,69 @@ describe('formatFrameLine', () => {
 	it('quotes a text line whose decoded text has U+FFFD from its bytes: bytes that are not UTF-8 as \\xNN, a real U+FFFD as itself', () => {
 		// ff fe 41 ef bf bd 0a at stdout offset 10: two invalid bytes, "A", an encoded U+FFFD, LF.
 		const stdout = Uint8Array.from([...Buffer.from('0123456789'), 0xff, 0xfe, 0x41, 0xef, 0xbf, 0xbd, 0x0a]);
-		const bytes = (stream: Frame['stream'], offset: number, length: number) => (stream === 'stdout' ? stdout.subarray(offset, offset + length) : new Uint8Array());
-		const frame = makeFrame({kind: 'text', text: '\uFFFD\uFFFDA\uFFFD', offset: 10, bodyOffset: 10, byteLength: 7, bodyLength: 6, tMs: 5});
+		const bytes = (stream: Frame['stream'], offset: number, length: number) =>
+			stream === 'stdout' ? stdout.subarray(offset, offset + length) : new Uint8Array();
+		const frame = makeFrame({
+			kind: 'text',
+			text: '\uFFFD\uFFFDA\uFFFD',
+			offset: 10,
+			bodyOffset: 10,
+			byteLength: 7,
+			bodyLength: 6,
+			tMs: 5,
+		});
 		expect(formatFrameLine(frame, {bytes})).toBe('    5.0 ms  S→C     7 B  text         "\\xff\\xfeA\uFFFD"');
 		// Without the bytes (or when they are no longer kept) the decoded text, as before.
 		expect(formatFrameLine(frame)).toBe('    5.0 ms  S→C     7 B  text         "\uFFFD\uFFFDA\uFFFD"');
-		expect(formatFrameLine(frame, {bytes: () => new Uint8Array()})).toBe('    5.0 ms  S→C     7 B  text         "\uFFFD\uFFFDA\uFFFD"');
+		expect(formatFrameLine(frame, {bytes: () => new Uint8Array()})).toBe(
+			'    5.0 ms  S→C     7 B  text         "\uFFFD\uFFFDA\uFFFD"',
+		);
 	});
 
 	it('shows text, blank and json frames as escaped, truncated previews', () => {
 		expect(formatFrameLine(BANNER_FRAME)).toBe('    3.3 ms  S→C    21 B  text         "Starting server v1.2"');
-		expect(line({stream: 'stderr', kind: 'text', text: '\u001b[31merror\u001b[0m\tboom\r', byteLength: 30, tMs: 22, terminator: 'none'})).toBe(
-			'   22.0 ms  ERR    30 B  text         "␛[31merror␛[0m\\tboom←"  [no LF]',
+		expect(
+			line({
+				stream: 'stderr',
+				kind: 'text',
+				text: '\u001b[31merror\u001b[0m\tboom\r',
+				byteLength: 30,
+				tMs: 22,
+				terminator: 'none',
+			}),
+		).toBe('   22.0 ms  ERR    30 B  text         "␛[31merror␛[0m\\tboom←"  [no LF]');
+		expect(line({kind: 'blank', terminator: 'crlf', byteLength: 2, tMs: 20})).toBe(
+			'   20.0 ms  S→C     2 B  blank        ←↵',
 		);
-		expect(line({kind: 'blank', terminator: 'crlf', byteLength: 2, tMs: 20})).toBe('   20.0 ms  S→C     2 B  blank        ←↵');
 		expect(line({kind: 'json', message: {level: 'info', msg: 'x'.repeat(100)}, byteLength: 120, tMs: 21})).toBe(
 			`   21.0 ms  S→C   120 B  json         {"level":"info","msg":"${'x'.repeat(24)}… (+78 bytes)`,
 		);
-		expect(line({kind: 'text', text: 'y'.repeat(200), byteLength: 201, tMs: 1})).toBe(`    1.0 ms  S→C   201 B  text         "${'y'.repeat(46)}… (+154 bytes)"`);
+		expect(line({kind: 'text', text: 'y'.repeat(200), byteLength: 201, tMs: 1})).toBe(
+			`    1.0 ms  S→C   201 B  text         "${'y'.repeat(46)}… (+154 bytes)"`,
+		);
 		// stderr lines are shown whole: a traceback's location line is the crash reason (issue 11).
-		const traceback = '  File "/home/ada/weather/server.py", line 1234, in <module>: raise KeyError(\'WEATHER_API_KEY\')';
-		expect(line({stream: 'stderr', kind: 'text', text: traceback, byteLength: traceback.length + 1, tMs: 5})).toBe(`    5.0 ms  ERR    ${traceback.length + 1} B  text         "${traceback}"`);
+		const traceback =
+			'  File "/home/ada/weather/server.py", line 1234, in <module>: raise KeyError(\'WEATHER_API_KEY\')';
+		expect(line({stream: 'stderr', kind: 'text', text: traceback, byteLength: traceback.length + 1, tMs: 5})).toBe(
+			`    5.0 ms  ERR    ${traceback.length + 1} B  text         "${traceback}"`,
+		);
 	});
 
 	it('tags Content-Length framing and reassembled lines', () => {
-		expect(line({kind: 'request', framing: 'content-length', terminator: 'length', id: 0, method: 'initialize', byteLength: 150, tMs: 1})).toBe(
-			'    1.0 ms  S→C   150 B  request      id=0 initialize  [content-length]',
+		expect(
+			line({
+				kind: 'request',
+				framing: 'content-length',
+				terminator: 'length',
+				id: 0,
+				method: 'initialize',
+				byteLength: 150,
+				tMs: 1,
+			}),
+		).toBe('    1.0 ms  S→C   150 B  request      id=0 initialize  [content-length]');
+		expect(line({kind: 'response', id: 2, lineCount: 5, byteLength: 90, tMs: 2})).toBe(
+			'    2.0 ms  S→C    90 B  response     id=2  [5 lines]',
 		);
-		expect(line({kind: 'response', id: 2, lineCount: 5, byteLength: 90, tMs: 2})).toBe('    2.0 ms  S→C    90 B  response     id=2  [5 lines]');
 	});
 
 	it('paints only when asked', () => {
@@ -191,7 +251,18 @@ describe('formatFinding', () => {
 	});
 
 	it('shows the stream tail for a finding about absence, with the glyph gutter under hex: ansi', () => {
-		const finding = makeFinding({code: 'no-response', severity: 'error', offset: 89, byteLength: 0, tMs: 5000, message: 'silent', hint: 'Read stdin first.', rules: ['R15'], impact: [], confidence: 'inferred'});
+		const finding = makeFinding({
+			code: 'no-response',
+			severity: 'error',
+			offset: 89,
+			byteLength: 0,
+			tMs: 5000,
+			message: 'silent',
+			hint: 'Read stdin first.',
+			rules: ['R15'],
+			impact: [],
+			confidence: 'inferred',
+		});
 		expect(formatFinding(finding, SNAPSHOT, {color: false, hex: 'ansi'})).toEqual([
 			'ERROR no-response · stdout S→C · offset 89 (0x59) · 5000.0 ms · R15 (inferred)',
 			'  silent',
@@ -203,7 +274,18 @@ describe('formatFinding', () => {
 	});
 
 	it('places a spawn failure at the spawn, not at a stdout offset (nothing was read from any stream)', () => {
-		const finding = makeFinding({code: 'spawn-failed', severity: 'error', stream: 'stdout', offset: 0, byteLength: 0, tMs: 88.9, message: 'cannot start `x`: command not found (ENOENT)', hint: 'Use an absolute path.', impact: [], rules: []});
+		const finding = makeFinding({
+			code: 'spawn-failed',
+			severity: 'error',
+			stream: 'stdout',
+			offset: 0,
+			byteLength: 0,
+			tMs: 88.9,
+			message: 'cannot start `x`: command not found (ENOENT)',
+			hint: 'Use an absolute path.',
+			impact: [],
+			rules: [],
+		});
 		expect(formatFinding(finding, makeSnapshot(), {color: false, hex: 'plain'})).toEqual([
 			'ERROR spawn-failed · at the spawn (the command did not start) · 88.9 ms',
 			'  cannot start `x`: command not found (ENOENT)',
@@ -213,8 +295,17 @@ describe('formatFinding', () => {
 	});
 
 	it('says so when the stream has no bytes', () => {
-		const finding = makeFinding({code: 'no-response', stream: 'stdout', offset: 0, byteLength: 0, impact: [], rules: []});
-		expect(formatFinding(finding, makeSnapshot(), {color: false, hex: 'plain'})[2]).toBe('  (no bytes on stdout before offset 0)');
+		const finding = makeFinding({
+			code: 'no-response',
+			stream: 'stdout',
+			offset: 0,
+			byteLength: 0,
+			impact: [],
+			rules: [],
+		});
+		expect(formatFinding(finding, makeSnapshot(), {color: false, hex: 'plain'})[2]).toBe(
+			'  (no bytes on stdout before offset 0)',
+		);
 	});
 
 	it('colours with hex: ansi and color: true, and the text is the same without the codes', () => {
@@ -276,7 +367,11 @@ describe('formatSummary', () => {
 				{code: 'stray-output', severity: 'error', count: 2},
 				{code: 'crlf', severity: 'warning', count: 1},
 			],
-			streams: {stdin: {bytes: 512, chunks: 4, frames: 3}, stdout: {bytes: 12_345, chunks: 1, frames: 1}, stderr: {bytes: 0, chunks: 0, frames: 0}},
+			streams: {
+				stdin: {bytes: 512, chunks: 4, frames: 3},
+				stdout: {bytes: 12_345, chunks: 1, frames: 1},
+				stderr: {bytes: 0, chunks: 0, frames: 0},
+			},
 			durationMs: 1234.96,
 			exit: {code: 0, signal: null, tMs: 1234},
 			serverInfo: {name: 'demo', version: '1.0.0'},
@@ -305,9 +400,11 @@ describe('formatSummary', () => {
 	});
 });
 
-describe('stallsNote and the summary\'s capture line (a tap capture whose end record has stalls)', () => {
+describe("stallsNote and the summary's capture line (a tap capture whose end record has stalls)", () => {
 	it('says how often and how long the tap held back the source, and which waits became gaps', () => {
-		expect(stallsNote({count: 1, totalMs: 37, longestMs: 37, timedOut: 0})).toBe('the tap held back the source once, 37 ms in all, so that the capture could keep every byte; times in the capture include these waits');
+		expect(stallsNote({count: 1, totalMs: 37, longestMs: 37, timedOut: 0})).toBe(
+			'the tap held back the source once, 37 ms in all, so that the capture could keep every byte; times in the capture include these waits',
+		);
 		expect(stallsNote({count: 1, totalMs: 2000, longestMs: 2000, timedOut: 1})).toBe(
 			'the tap held back the source once, 2,000 ms in all, so that the capture could keep every byte; times in the capture include these waits; the wait reached --capture-wait and its read became a gap',
 		);
@@ -317,8 +414,12 @@ describe('stallsNote and the summary\'s capture line (a tap capture whose end re
 	});
 
 	it('formatSummary ends with a capture line only when the summary has stalls', () => {
-		const lines = formatSummary(makeSummary({durationMs: 2, stalls: {count: 3, totalMs: 412, longestMs: 260, timedOut: 0}}));
-		expect(lines.at(-1)).toBe('capture  the tap held back the source 3 times, 412 ms in all (longest 260 ms), so that the capture could keep every byte; times in the capture include these waits');
+		const lines = formatSummary(
+			makeSummary({durationMs: 2, stalls: {count: 3, totalMs: 412, longestMs: 260, timedOut: 0}}),
+		);
+		expect(lines.at(-1)).toBe(
+			'capture  the tap held back the source 3 times, 412 ms in all (longest 260 ms), so that the capture could keep every byte; times in the capture include these waits',
+		);
 		expect(lines.slice(0, -1)).toEqual(formatSummary(makeSummary({durationMs: 2})));
 	});
 });

@@ -3,7 +3,11 @@ import {paint, resolveColor, severityToken, streamToken, TEXT_THEME} from '../..
 
 describe('text theme', () => {
 	it('maps streams and severities to tokens', () => {
-		expect(['stdin', 'stdout', 'stderr'].map((stream) => streamToken(stream as 'stdin'))).toEqual(['stream.stdin', 'stream.stdout', 'stream.stderr']);
+		expect(['stdin', 'stdout', 'stderr'].map((stream) => streamToken(stream as 'stdin'))).toEqual([
+			'stream.stdin',
+			'stream.stdout',
+			'stream.stderr',
+		]);
 		expect(severityToken('warning')).toBe('severity.warning');
 	});
 

@@ -21,7 +21,10 @@ const listRows = (frame: string): string[] => {
 	const lines = rowsOf(frame);
 	const header = lines.findIndex((line) => line.includes('method / id / text'));
 	const tabs = lines.findIndex((line) => line.startsWith('Detail '));
-	return lines.slice(header + 1, tabs).map((line) => line.trimEnd()).filter((line) => line !== '');
+	return lines
+		.slice(header + 1, tabs)
+		.map((line) => line.trimEnd())
+		.filter((line) => line !== '');
 };
 const selectedRow = (frame: string): string | undefined => listRows(frame).find((line) => line.startsWith('▶'));
 const footer = (frame: string): string => rowsOf(frame).at(-1)!.trimEnd();
@@ -227,7 +230,11 @@ describe('TUI: panes', () => {
 	it('shows the stderr pane and jumps from a line to its frame', async () => {
 		const {tui} = await open();
 		await tui.press(TAB, TAB, TAB);
-		expect(rowsOf(tui.lastFrame()).slice(12, 14).map((line) => line.trimEnd())).toEqual(['      2.0  [info] demo server starting', '     13.0  ␛[31mwarn␛[0m: slow disk']);
+		expect(
+			rowsOf(tui.lastFrame())
+				.slice(12, 14)
+				.map((line) => line.trimEnd()),
+		).toEqual(['      2.0  [info] demo server starting', '     13.0  ␛[31mwarn␛[0m: slow disk']);
 		await tui.press(UP, ENTER);
 		expect(selectedRow(tui.lastFrame())).toBe('▶    1       2.0 ERR     28 text           [info] demo server starting');
 	});
@@ -238,13 +245,19 @@ describe('TUI: panes', () => {
 		const before = rowsOf(tui.lastFrame()).find((line) => line.startsWith('0000'));
 		expect(before).toBe('0000001a: 7b22 6a73 6f6e 7270  {"jsonrp');
 		await tui.press('j', 'j');
-		expect(rowsOf(tui.lastFrame()).find((line) => line.startsWith('0000'))).toBe('0000002a: 2c22 6964 223a 312c  ,"id":1,');
+		expect(rowsOf(tui.lastFrame()).find((line) => line.startsWith('0000'))).toBe(
+			'0000002a: 2c22 6964 223a 312c  ,"id":1,',
+		);
 	});
 
 	it('opens help generated from the key table and closes it', async () => {
 		const {tui} = await open();
 		await tui.press('?');
-		expect(rowsOf(tui.lastFrame()).slice(1, 4).map((line) => line.trimEnd())).toEqual([
+		expect(
+			rowsOf(tui.lastFrame())
+				.slice(1, 4)
+				.map((line) => line.trimEnd()),
+		).toEqual([
 			'Keys (? or Esc closes help)',
 			'Everywhere                                         Frame list',
 			'  ↑/k     previous frame / finding / line; scrol…    Enter   show the selected frame in the detail …',
@@ -257,14 +270,21 @@ describe('TUI: panes', () => {
 	it('re-lays out on resize', async () => {
 		const {tui} = await open();
 		tui.resize(60, 20);
-		await tui.waitForFrame((frame) => rowsOf(frame)[0] === ' WARN   C→S 3/260 B  S→C 3/323 B  ERR 2/53 B  ✖1 ▲1  ● live');
+		await tui.waitForFrame(
+			(frame) => rowsOf(frame)[0] === ' WARN   C→S 3/260 B  S→C 3/323 B  ERR 2/53 B  ✖1 ▲1  ● live',
+		);
 		const frame = tui.lastFrame();
 		expect(rowsOf(frame)).toHaveLength(19);
 		expect(rowsOf(frame)[1]).toBe('     #        ms dir  bytes kind  method / id / text');
 		expect(rowsOf(frame).find((line) => line.startsWith('0000001c'))).toBe('0000001c: 1b5b 3331 6d77 6172  ␛[31mwar');
 		tui.resize(30, 8);
 		// The minimum comes first and the line wraps: a narrow terminal still shows it whole.
-		await tui.waitForFrame((frame) => frame.replaceAll('\n', ' ').replaceAll(/ +/g, ' ').includes('mcp-wire needs at least 40×11; this terminal is 30×8. Enlarge it, or q to quit.'));
+		await tui.waitForFrame((frame) =>
+			frame
+				.replaceAll('\n', ' ')
+				.replaceAll(/ +/g, ' ')
+				.includes('mcp-wire needs at least 40×11; this terminal is 30×8. Enlarge it, or q to quit.'),
+		);
 	});
 });
 
@@ -280,19 +300,37 @@ describe('TUI: acting and quitting', () => {
 		const send = vi.fn();
 		const {session, tui} = await open(100, 30, {send});
 		await tui.press('g', 's');
-		expect(rowsOf(tui.lastFrame()).slice(11, 14).map((line) => line.trimEnd())).toEqual(['Send a request: ↑/↓ pick · Enter edit params · Esc cancel', '  tools/call echo', '  ping']);
+		expect(
+			rowsOf(tui.lastFrame())
+				.slice(11, 14)
+				.map((line) => line.trimEnd()),
+		).toEqual(['Send a request: ↑/↓ pick · Enter edit params · Esc cancel', '  tools/call echo', '  ping']);
 		await tui.press(ENTER);
 		expect(footer(tui.lastFrame())).toBe('params› {"name":"echo","arguments":{"text":""}}█');
 		// Replace `""}}` by `"hi"}`: one brace short, so Enter reports the JSON error and sends nothing.
 		await tui.press(BACKSPACE, BACKSPACE, BACKSPACE, BACKSPACE, '"', 'h', 'i', '"', '}', ENTER);
 		expect(send).toHaveBeenCalledTimes(0);
-		expect(footer(tui.lastFrame())).toMatch(/^params› \{"name":"echo","arguments":\{"text":"hi"\}█ {2}✖ params are not JSON/);
+		expect(footer(tui.lastFrame())).toMatch(
+			/^params› \{"name":"echo","arguments":\{"text":"hi"\}█ {2}✖ params are not JSON/,
+		);
 		await tui.press('}', ENTER);
 		expect(send).toHaveBeenCalledWith('tools/call', {name: 'echo', arguments: {text: 'hi'}});
 		expect(footer(tui.lastFrame())).toMatch(/^8\/8 follow {2}sent tools\/call/);
-		session.pushChunk('stdin', 50, new TextEncoder().encode('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}\n'));
-		session.pushChunk('stdout', 52, new TextEncoder().encode('{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"hi"}]}}\n'));
-		await tui.waitForFrame((frame) => selectedRow(frame) === '▶    9      52.0 S→C     76 resp     2.0ms #3 tools/call');
+		session.pushChunk(
+			'stdin',
+			50,
+			new TextEncoder().encode(
+				'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}\n',
+			),
+		);
+		session.pushChunk(
+			'stdout',
+			52,
+			new TextEncoder().encode('{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"hi"}]}}\n'),
+		);
+		await tui.waitForFrame(
+			(frame) => selectedRow(frame) === '▶    9      52.0 S→C     76 resp     2.0ms #3 tools/call',
+		);
 	});
 
 	it('Esc cancels the send panel without sending', async () => {

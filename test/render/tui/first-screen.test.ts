@@ -1,6 +1,12 @@
 import {EventEmitter} from 'node:events';
 import {describe, expect, it} from 'vitest';
-import {CLEAR_SCREEN, ENTER_ALT_SCREEN, firstScreenLines, LEAVE_ALT_SCREEN, paintFirstScreen} from '../../../src/render/tui/first-screen.js';
+import {
+	CLEAR_SCREEN,
+	ENTER_ALT_SCREEN,
+	firstScreenLines,
+	LEAVE_ALT_SCREEN,
+	paintFirstScreen,
+} from '../../../src/render/tui/first-screen.js';
 
 // Issue 12 goal 3: `view` paints a plain first screen before ink and React are loaded; the TUI clears it.
 
@@ -22,7 +28,11 @@ describe('first screen of view', () => {
 
 	it('enters the alternate screen, and leaves it on leave() or at exit until the TUI takes over', () => {
 		const written: string[] = [];
-		const out = Object.assign(new EventEmitter(), {columns: 60, rows: 12, write: (text: string) => written.push(text) > 0}) as unknown as NodeJS.WriteStream;
+		const out = Object.assign(new EventEmitter(), {
+			columns: 60,
+			rows: 12,
+			write: (text: string) => written.push(text) > 0,
+		}) as unknown as NodeJS.WriteStream;
 		const exitListeners = process.listenerCount('exit');
 		const screen = paintFirstScreen(out, {title: 't', totalBytes: 0});
 		expect(written[0]!.startsWith(ENTER_ALT_SCREEN + CLEAR_SCREEN)).toBe(true);

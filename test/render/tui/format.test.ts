@@ -1,5 +1,19 @@
 import {describe, expect, it} from 'vitest';
-import {jsonPreview, fitColumns, formatByteCount, formatBytes, formatId, formatLatency, formatMs, frameRowCells, frameSummary, padColumns, rowHeader, rowLayout, wrapText} from '../../../src/render/tui/format.js';
+import {
+	jsonPreview,
+	fitColumns,
+	formatByteCount,
+	formatBytes,
+	formatId,
+	formatLatency,
+	formatMs,
+	frameRowCells,
+	frameSummary,
+	padColumns,
+	rowHeader,
+	rowLayout,
+	wrapText,
+} from '../../../src/render/tui/format.js';
 import type {Frame} from '../../../src/core/types.js';
 import {exchangeSession} from './exchange.js';
 
@@ -7,17 +21,41 @@ const frames = exchangeSession().getSnapshot().frames;
 
 describe('formatting', () => {
 	it('formats times, latencies, sizes and ids', () => {
-		expect([formatMs(1), formatMs(12.345), formatMs(99_999.94), formatMs(123_456.7)]).toEqual(['1.0', '12.3', '99999.9', '123457']);
+		expect([formatMs(1), formatMs(12.345), formatMs(99_999.94), formatMs(123_456.7)]).toEqual([
+			'1.0',
+			'12.3',
+			'99999.9',
+			'123457',
+		]);
 		expect([formatLatency(4), formatLatency(1250), formatLatency(75_400)]).toEqual(['4.0ms', '1.25s', '75s']);
-		expect([formatByteCount(158), formatByteCount(999_999), formatByteCount(10 * 1024 * 1024), formatByteCount(3 * 1024 ** 3)]).toEqual(['158', '999999', '10.0M', '3.0G']);
-		expect([formatBytes(420), formatBytes(1229), formatBytes(3.4 * 1024 * 1024)]).toEqual(['420 B', '1.2 KiB', '3.4 MiB']);
-		expect([formatId(1), formatId('a b'), formatId(null), formatId('\u001B[2J')]).toEqual(['#1', '#"a b"', '#null', '#"\\u001b[2J"']);
+		expect([
+			formatByteCount(158),
+			formatByteCount(999_999),
+			formatByteCount(10 * 1024 * 1024),
+			formatByteCount(3 * 1024 ** 3),
+		]).toEqual(['158', '999999', '10.0M', '3.0G']);
+		expect([formatBytes(420), formatBytes(1229), formatBytes(3.4 * 1024 * 1024)]).toEqual([
+			'420 B',
+			'1.2 KiB',
+			'3.4 MiB',
+		]);
+		expect([formatId(1), formatId('a b'), formatId(null), formatId('\u001B[2J')]).toEqual([
+			'#1',
+			'#"a b"',
+			'#null',
+			'#"\\u001b[2J"',
+		]);
 	});
 
 	it('previews JSON compactly without serialising all of a huge value', () => {
 		expect(jsonPreview({a: [1, 'x', null, true], b: {}}, 100)).toBe('{"a":[1,"x",null,true],"b":{}}');
 		expect(jsonPreview({a: 'y'.repeat(10_000_000)}, 12)).toBe('{"a":"yyyyyy');
-		expect(jsonPreview(Array.from({length: 1_000_000}, (_, i) => i), 10)).toBe('[0,1,2,3,4');
+		expect(
+			jsonPreview(
+				Array.from({length: 1_000_000}, (_, i) => i),
+				10,
+			),
+		).toBe('[0,1,2,3,4');
 	});
 
 	it('fits, pads and wraps escaped text by display width', () => {
@@ -40,7 +78,11 @@ describe('formatting', () => {
 			'#2 tools/list',
 			'␛[31mwarn␛[0m: slow disk',
 		]);
-		const error = {...frames[3]!, kind: 'error', message: {jsonrpc: '2.0', id: 1, error: {code: -32_601, message: 'Method not found'}}} as Frame;
+		const error = {
+			...frames[3]!,
+			kind: 'error',
+			message: {jsonrpc: '2.0', id: 1, error: {code: -32_601, message: 'Method not found'}},
+		} as Frame;
 		expect(frameSummary(error, 60)).toBe('#1 initialize ✖ -32601 Method not found');
 		const blank = {...frames[2]!, kind: 'blank', text: '', terminator: 'crlf'} as Frame;
 		expect(frameSummary(blank, 60)).toBe('(blank line, CR LF)');

@@ -14,7 +14,12 @@ async function run(keys: string[], color: boolean) {
 	const stdin = new FakeStdin();
 	const levelBefore = chalk.level;
 	let isDone = false;
-	const done = startTui({store: exchangeSession(), stdin: stdin as unknown as NodeJS.ReadStream, stdout: stdout as unknown as NodeJS.WriteStream, color}).then(() => {
+	const done = startTui({
+		store: exchangeSession(),
+		stdin: stdin as unknown as NodeJS.ReadStream,
+		stdout: stdout as unknown as NodeJS.WriteStream,
+		color,
+	}).then(() => {
 		isDone = true;
 	});
 	for (let i = 0; i < 50 && !stripAnsi(stdout.frames.join('')).includes('#7 ERR'); i++) await tick();
@@ -55,9 +60,14 @@ describe('startTui', () => {
 	it('refuses a stdin that is not a terminal, before drawing anything', async () => {
 		const stdout = new FakeStdout(100, 30);
 		const stdin = Object.assign(new FakeStdin(), {isTTY: false});
-		await expect(startTui({store: exchangeSession(), stdin: stdin as unknown as NodeJS.ReadStream, stdout: stdout as unknown as NodeJS.WriteStream, color: true})).rejects.toThrow(
-			'mcp-wire: the TUI needs a terminal on stdin to read keys; use --no-tui for the plain log',
-		);
+		await expect(
+			startTui({
+				store: exchangeSession(),
+				stdin: stdin as unknown as NodeJS.ReadStream,
+				stdout: stdout as unknown as NodeJS.WriteStream,
+				color: true,
+			}),
+		).rejects.toThrow('mcp-wire: the TUI needs a terminal on stdin to read keys; use --no-tui for the plain log');
 		expect(stdout.frames).toEqual([]);
 	});
 

@@ -68,14 +68,20 @@ afterEach(() => {
 describe('TUI: waiting for initialize', () => {
 	it('says WAIT before anything crossed the wire (the server is starting), not OK', async () => {
 		const session = new Session({...META, startedAt: new Date().toISOString()});
-		tui = renderTui(<TuiRoot initialStore={session} theme={COLOR_THEME} waitLimitMs={30_000} />, {columns: 100, rows: 20});
+		tui = renderTui(<TuiRoot initialStore={session} theme={COLOR_THEME} waitLimitMs={30_000} />, {
+			columns: 100,
+			rows: 20,
+		});
 		await tui.waitForFrame((frame) => frame.includes('waiting for the first message'));
 		expect(tui.lastFrame().split('\n')[0]!.startsWith(' WAIT ')).toBe(true);
 	});
 
 	it('shows WAIT with the elapsed seconds and the limit, then OK once the reply arrives', async () => {
 		const session = waitingSession(new Date(Date.now() - 2_500).toISOString());
-		tui = renderTui(<TuiRoot initialStore={session} theme={COLOR_THEME} waitLimitMs={30_000} />, {columns: 100, rows: 20});
+		tui = renderTui(<TuiRoot initialStore={session} theme={COLOR_THEME} waitLimitMs={30_000} />, {
+			columns: 100,
+			rows: 20,
+		});
 		await tui.waitForFrame((frame) => frame.includes('initialize #1'));
 		const status = tui.lastFrame().split('\n')[0]!;
 		expect(status.startsWith(' WAIT ')).toBe(true);

@@ -153,7 +153,13 @@ export function orderClass(finding: Pick<Finding, 'code' | 'severity'>): number 
 }
 
 /** Codes whose evidence is the process itself (the stderr tail is then shown unfolded). */
-export const PROCESS_CODES: ReadonlySet<string> = new Set(['early-exit', 'no-response', 'spawn-failed', 'shutdown-timeout', 'unflushed-output']);
+export const PROCESS_CODES: ReadonlySet<string> = new Set([
+	'early-exit',
+	'no-response',
+	'spawn-failed',
+	'shutdown-timeout',
+	'unflushed-output',
+]);
 
 /**
  * Lines that stay together (a fence, a table, a `<details>`), with how much the report needs them: when

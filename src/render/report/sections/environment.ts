@@ -22,7 +22,9 @@ function exitText(exit: ExitInfo | undefined): string {
 		return `killed by ${exit.signal} at ${ms(exit.tMs)} ms`;
 	}
 
-	return exit.code === null ? `server exited at ${ms(exit.tMs)} ms` : `server exit code ${exit.code} at ${ms(exit.tMs)} ms`;
+	return exit.code === null
+		? `server exited at ${ms(exit.tMs)} ms`
+		: `server exit code ${exit.code} at ${ms(exit.tMs)} ms`;
 }
 
 /**
@@ -36,12 +38,17 @@ export function environmentLines(context: ReportContext): string[] {
 	const {meta, summary} = context.snapshot;
 	const recorded = meta.tool.version === context.toolVersion ? '' : ` (capture recorded by ${meta.tool.version})`;
 	const node = meta.node.startsWith('v') ? meta.node : `v${meta.node}`;
-	const lines = [`- mcp-wire ${context.toolVersion}${recorded} · ${meta.mode} · ${meta.platform} · Node ${node} · started ${meta.startedAt}`];
+	const lines = [
+		`- mcp-wire ${context.toolVersion}${recorded} · ${meta.mode} · ${meta.platform} · Node ${node} · started ${meta.startedAt}`,
+	];
 
 	const cwd = meta.cwd === undefined ? '' : ` in ${code(meta.cwd, 80)}`;
 	lines.push(`- command: ${code(meta.command.map((word) => shellWord(word)).join(' '), 160)}${cwd}`);
 
-	const keys = meta.envKeys !== undefined && meta.envKeys.length > 0 ? ` + ${meta.envKeys.map((key) => code(key, 40)).join(', ')}` : '';
+	const keys =
+		meta.envKeys !== undefined && meta.envKeys.length > 0
+			? ` + ${meta.envKeys.map((key) => code(key, 40)).join(', ')}`
+			: '';
 	lines.push(`- env: ${meta.envMode}${keys}`);
 
 	const server: string[] = [];
@@ -76,7 +83,9 @@ export function environmentLines(context: ReportContext): string[] {
 		const unit = stream === 'stderr' ? 'line' : 'frame';
 		return `${STREAM_LABEL[stream]} ${stream} ${groupDigits(totals.bytes)} B in ${plural(totals.frames, unit)}`;
 	});
-	lines.push(`- wire: ${streams.join(' · ')} · ${ms(summary.durationMs)} ms · ${exitText(summary.exit ?? context.snapshot.exit)}`);
+	lines.push(
+		`- wire: ${streams.join(' · ')} · ${ms(summary.durationMs)} ms · ${exitText(summary.exit ?? context.snapshot.exit)}`,
+	);
 	// A tap capture whose end record has `stalls`: the tap paused its source for the capture.
 	if (summary.stalls !== undefined) lines.push(`- capture: ${prose(stallsNote(summary.stalls))}`);
 	return lines;

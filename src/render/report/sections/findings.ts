@@ -9,7 +9,6 @@ import {hexByte, plainHexLines} from '../../hex/plain.js';
 import {cell, code, details, fence, html, ms, offsetText, plural, prose, table} from '../md.js';
 import {block, type Block, type ReportContext, type SectionOutput} from './context.js';
 
-
 /** Consecutive findings of one code from this many on share one table row. */
 const RUN_ROWS = 3;
 
@@ -70,31 +69,63 @@ export function findingsTable(context: ReportContext): SectionOutput {
 
 	const header = ['#', 'code', 'severity', 'stream', 'offset', 'frame'];
 	const align = ['r', 'l', 'l', 'l', 'r', 'r'] as const;
-	const severity = (finding: Finding): string => finding.severity + (finding.confidence === 'inferred' ? ' (inferred)' : '');
+	const severity = (finding: Finding): string =>
+		finding.severity + (finding.confidence === 'inferred' ? ' (inferred)' : '');
 	// Each row with the numbers it covers (the folded rest names them when it is cut).
 	const rows: Array<{cells: string[]; first: number; last: number}> = [];
 	const hidden = (first: number, last: number): void => {
-		rows.push({cells: [rangeText(first, last), `… ${plural(last - first + 1, 'finding')} not listed`, '', '', '', ''], first, last});
+		rows.push({
+			cells: [rangeText(first, last), `… ${plural(last - first + 1, 'finding')} not listed`, '', '', '', ''],
+			first,
+			last,
+		});
 	};
 
 	let covered = 0;
-	for (let start = 0; start < findings.length; ) {
+	for (let start = 0; start < findings.length;) {
 		const first = findings[start]!;
 		if (numbers[start]! > covered + 1) hidden(covered + 1, numbers[start]! - 1);
 		let end = start + 1;
-		while (end < findings.length && findings[end]!.code === first.code && findings[end]!.stream === first.stream && findings[end]!.severity === first.severity && numbers[end] === numbers[end - 1]! + 1) {
+		while (
+			end < findings.length &&
+			findings[end]!.code === first.code &&
+			findings[end]!.stream === first.stream &&
+			findings[end]!.severity === first.severity &&
+			numbers[end] === numbers[end - 1]! + 1
+		) {
 			end++;
 		}
 
 		if (end - start >= RUN_ROWS) {
 			const last = findings[end - 1]!;
-			const frames = first.frameIndex === undefined || last.frameIndex === undefined ? '–' : `${first.frameIndex}–${last.frameIndex}`;
-			const cells = [rangeText(numbers[start]!, numbers[end - 1]!), `${code(first.code)} ×${end - start}`, severity(first), streamText(first), `${offsetText(first.offset)} … ${offsetText(last.offset)}`, frames];
+			const frames =
+				first.frameIndex === undefined || last.frameIndex === undefined
+					? '–'
+					: `${first.frameIndex}–${last.frameIndex}`;
+			const cells = [
+				rangeText(numbers[start]!, numbers[end - 1]!),
+				`${code(first.code)} ×${end - start}`,
+				severity(first),
+				streamText(first),
+				`${offsetText(first.offset)} … ${offsetText(last.offset)}`,
+				frames,
+			];
 			rows.push({cells, first: numbers[start]!, last: numbers[end - 1]!});
 		} else {
 			for (let k = start; k < end; k++) {
 				const finding = findings[k]!;
-				rows.push({cells: [String(numbers[k]), code(finding.code), severity(finding), streamText(finding), isAtSpawn(finding) ? '–' : offsetText(finding.offset), frameText(finding)], first: numbers[k]!, last: numbers[k]!});
+				rows.push({
+					cells: [
+						String(numbers[k]),
+						code(finding.code),
+						severity(finding),
+						streamText(finding),
+						isAtSpawn(finding) ? '–' : offsetText(finding.offset),
+						frameText(finding),
+					],
+					first: numbers[k]!,
+					last: numbers[k]!,
+				});
 			}
 		}
 
@@ -105,20 +136,41 @@ export function findingsTable(context: ReportContext): SectionOutput {
 	const {summary} = context.snapshot;
 	const total = summary.errors + summary.warnings + summary.infos;
 	if (context.kept !== undefined && total > covered) hidden(covered + 1, total);
-	const blocks: Block[] = [block(60, 'the findings table', table(header, align, rows.slice(0, plan.tableRows).map((row) => row.cells)))];
+	const blocks: Block[] = [
+		block(
+			60,
+			'the findings table',
+			table(
+				header,
+				align,
+				rows.slice(0, plan.tableRows).map((row) => row.cells),
+			),
+		),
+	];
 	const leftOut: string[] = [];
 	const omitted = [...(context.kept?.omitted ?? new Map<FindingCode, number>())];
 	if (omitted.length > 0) {
 		// A big capture: only the first and last findings of each code were kept (keep.ts); the rest are counted.
 		const count = omitted.reduce((sum, [, n]) => sum + n, 0);
 		const list = omitted.map(([findingCode, n]) => `${code(findingCode)} ×${groupDigits(n)}`).join(', ');
-		blocks.push(block(59, 'the note on findings not listed', [`… and ${plural(count, 'more finding')} not listed (only the first and last of each code are kept): ${list}.`]));
+		blocks.push(
+			block(59, 'the note on findings not listed', [
+				`… and ${plural(count, 'more finding')} not listed (only the first and last of each code are kept): ${list}.`,
+			]),
+		);
 		leftOut.push(`${plural(count, 'finding')} between the first and the last of their code (counted in the verdict)`);
 	}
 	const rest = rows.slice(plan.tableRows);
 	if (rest.length > 0) {
 		const shown = rest.slice(0, plan.foldedTableRows);
-		const body = shown.length > 0 ? table(header, align, shown.map((row) => row.cells)) : [];
+		const body =
+			shown.length > 0
+				? table(
+						header,
+						align,
+						shown.map((row) => row.cells),
+					)
+				: [];
 		const unlisted = rest.length - shown.length;
 		if (unlisted > 0) {
 			const numbered = `findings ${rangeText(rest[shown.length]!.first, rest.at(-1)!.last)}`;
@@ -126,7 +178,13 @@ export function findingsTable(context: ReportContext): SectionOutput {
 			leftOut.push(`${plural(unlisted, 'row')} of the findings table (${numbered})`);
 		}
 
-		blocks.push(block(15, 'the folded rows of the findings table', details(`${plural(rest.length, 'more row')} of findings`, body)));
+		blocks.push(
+			block(
+				15,
+				'the folded rows of the findings table',
+				details(`${plural(rest.length, 'more row')} of findings`, body),
+			),
+		);
 	}
 
 	return {blocks, leftOut};
@@ -142,7 +200,11 @@ function impactTable(impact: readonly ClientImpact[]): string[] {
 		table(
 			['client', 'reaction', 'what happens'],
 			['l', 'l', 'l'],
-			impact.map((entry) => [cell(CLIENT_FAMILY_LABEL[entry.client]), REACTION_LABEL[entry.reaction], cell(prose(entry.note))]),
+			impact.map((entry) => [
+				cell(CLIENT_FAMILY_LABEL[entry.client]),
+				REACTION_LABEL[entry.reaction],
+				cell(prose(entry.note)),
+			]),
 		),
 	);
 }
@@ -174,8 +236,14 @@ function hexExcerpt(context: ReportContext, finding: Finding): string[] {
 		return [`(no bytes on ${finding.stream} before offset ${groupDigits(finding.offset)})`];
 	}
 
-	const evidenceRows = finding.byteLength === 0 ? 0 : Math.floor((finding.offset + finding.byteLength - 1) / 16) - Math.floor(finding.offset / 16) + 1;
-	const rows = hexRows(window.bytes, {baseOffset: window.offset, highlight: finding.byteLength > 0 ? [{offset: finding.offset, length: finding.byteLength}] : []});
+	const evidenceRows =
+		finding.byteLength === 0
+			? 0
+			: Math.floor((finding.offset + finding.byteLength - 1) / 16) - Math.floor(finding.offset / 16) + 1;
+	const rows = hexRows(window.bytes, {
+		baseOffset: window.offset,
+		highlight: finding.byteLength > 0 ? [{offset: finding.offset, length: finding.byteLength}] : [],
+	});
 	const lines = plainHexLines(rows, {markers: evidenceRows > 0 && evidenceRows <= 3});
 	if (window.cutBytes > 0) {
 		lines.push(`… (+${groupDigits(window.cutBytes)} bytes of evidence not shown)`);
@@ -185,7 +253,8 @@ function hexExcerpt(context: ReportContext, finding: Finding): string[] {
 }
 
 function caption(context: ReportContext, finding: Finding): string {
-	if (isAtSpawn(finding)) return 'Where: the spawn; the command did not start, so nothing was read from its stdout or stderr.';
+	if (isAtSpawn(finding))
+		return 'Where: the spawn; the command did not start, so nothing was read from its stdout or stderr.';
 	const carried = finding.byteLength === 0 ? carriedBytes(finding) : undefined;
 	if (carried) {
 		const replyBytes = finding.detail?.['replyBytes'];
@@ -206,7 +275,12 @@ function caption(context: ReportContext, finding: Finding): string {
 	return `Bytes at ${finding.stream} offset ${offsetText(finding.offset)}, ${plural(finding.byteLength, 'byte')}: ${code(evidenceText(context, finding, EVIDENCE_COLUMNS))}`;
 }
 
-function moreList(context: ReportContext, first: Finding, more: ReadonlyArray<{finding: Finding; number: number}>, findingCode: FindingCode): string[] {
+function moreList(
+	context: ReportContext,
+	first: Finding,
+	more: ReadonlyArray<{finding: Finding; number: number}>,
+	findingCode: FindingCode,
+): string[] {
 	if (more.length === 0) {
 		return [];
 	}
@@ -260,7 +334,9 @@ export function findingBlocks(context: ReportContext): SectionOutput {
 		const rank = index === 0 ? 99 : 66 - Math.min(index, 20);
 		const unlisted = context.kept?.omitted.get(findingCode) ?? 0;
 		if (more.length + unlisted > context.plan.moreFindings && context.plan.moreFindings > 0) {
-			leftOut.push(`${plural(more.length + unlisted - context.plan.moreFindings, 'repeated finding')} of ${name}${unlisted > 0 ? '' : ' (in the table)'}`);
+			leftOut.push(
+				`${plural(more.length + unlisted - context.plan.moreFindings, 'repeated finding')} of ${name}${unlisted > 0 ? '' : ' (in the table)'}`,
+			);
 		}
 
 		if (index < context.plan.fullBlocks) {
@@ -268,22 +344,43 @@ export function findingBlocks(context: ReportContext): SectionOutput {
 			const key = `${finding.stream}:${finding.offset}:${finding.byteLength}`;
 			const shownAt = excerpts.get(key);
 			if (shownAt !== undefined) {
-				blocks.push(block(rank - 1, `the bytes of ${name}`, [`${caption(context, finding)} (the same bytes as #${shownAt} above)`]));
-			} else if (finding.byteLength === 0 && context.snapshot.streamLength(finding.stream) === 0 && carriedBytes(finding) === undefined) {
+				blocks.push(
+					block(rank - 1, `the bytes of ${name}`, [
+						`${caption(context, finding)} (the same bytes as #${shownAt} above)`,
+					]),
+				);
+			} else if (
+				finding.byteLength === 0 &&
+				context.snapshot.streamLength(finding.stream) === 0 &&
+				carriedBytes(finding) === undefined
+			) {
 				blocks.push(block(rank - 1, `the bytes of ${name}`, [caption(context, finding)]));
 			} else {
 				excerpts.set(key, number);
-				blocks.push(block(rank - 1, `the bytes of ${name}`, [caption(context, finding), '', ...hexExcerpt(context, finding)]));
+				blocks.push(
+					block(rank - 1, `the bytes of ${name}`, [caption(context, finding), '', ...hexExcerpt(context, finding)]),
+				);
 			}
 
 			blocks.push(block(rank - 2, `the fix for ${name}`, [`**Fix:** ${prose(finding.hint)}`]));
-			blocks.push(block(index === 0 ? 55 : 45 - Math.min(index, 20), `the client reactions to ${name}`, [clientsLine(finding.impact)]));
+			blocks.push(
+				block(index === 0 ? 55 : 45 - Math.min(index, 20), `the client reactions to ${name}`, [
+					clientsLine(finding.impact),
+				]),
+			);
 			if (context.plan.hasImpactTables && finding.impact.length > 0) {
 				blocks.push(block(12, `the per-client notes on ${name}`, impactTable(finding.impact)));
 			}
 		} else {
-			const bytes = finding.byteLength > 0 ? ` Bytes at offset ${offsetText(finding.offset)}: \`${evidenceHex(context, finding, 16)}\` = ${code(evidenceText(context, finding, 40))}.` : '';
-			blocks.push(block(rank, `the block of ${name}`, [`${heading(finding, number)} — ${prose(finding.message)}.${bytes} **Fix:** ${prose(finding.hint)}`]));
+			const bytes =
+				finding.byteLength > 0
+					? ` Bytes at offset ${offsetText(finding.offset)}: \`${evidenceHex(context, finding, 16)}\` = ${code(evidenceText(context, finding, 40))}.`
+					: '';
+			blocks.push(
+				block(rank, `the block of ${name}`, [
+					`${heading(finding, number)} — ${prose(finding.message)}.${bytes} **Fix:** ${prose(finding.hint)}`,
+				]),
+			);
 		}
 
 		const list = moreList(context, finding, more, findingCode);

@@ -50,13 +50,19 @@ export function runtimeFromCommand(command: readonly string[]): RuntimeFact[] {
 			add('Node.js', `v${nodeDir[1]!}`);
 		}
 
-		const pyenv = /pyenv[/\\]versions[/\\](\d\.\d+(?:\.\d+)?)[/\\]/.exec(arg) ?? /[/\\]Python(\d)(\d{1,2})[/\\]/.exec(arg);
+		const pyenv =
+			/pyenv[/\\]versions[/\\](\d\.\d+(?:\.\d+)?)[/\\]/.exec(arg) ?? /[/\\]Python(\d)(\d{1,2})[/\\]/.exec(arg);
 		if (pyenv !== null) {
 			add('Python', pyenv[2] === undefined ? pyenv[1]! : `${pyenv[1]!}.${pyenv[2]}`);
 		}
 
 		const next = command[index + 1];
-		if ((arg === '--python' || arg === '-p') && next !== undefined && /^\d\.\d+/.test(next) && /uv|uvx|pipx/.test(command.join(' '))) {
+		if (
+			(arg === '--python' || arg === '-p') &&
+			next !== undefined &&
+			/^\d\.\d+/.test(next) &&
+			/uv|uvx|pipx/.test(command.join(' '))
+		) {
 			add('Python', next);
 		}
 
@@ -111,6 +117,8 @@ export function runtimeFromStderr(lines: readonly string[]): RuntimeFact[] {
 /** Command facts and stderr facts, stderr first for a runtime named by both (it is what actually ran). */
 export function readRuntime(command: readonly string[], stderrLines: readonly string[]): RuntimeFact[] {
 	const fromStderr = runtimeFromStderr(stderrLines);
-	const fromCommand = runtimeFromCommand(command).filter((fact) => !fromStderr.some((other) => other.name === fact.name));
+	const fromCommand = runtimeFromCommand(command).filter(
+		(fact) => !fromStderr.some((other) => other.name === fact.name),
+	);
 	return [...fromStderr, ...fromCommand];
 }

@@ -15,7 +15,10 @@ const VISIBLE_STDERR = 10;
 export function stderrSection(context: ReportContext): SectionOutput {
 	const total = context.snapshot.summary.streams.stderr.frames;
 	if (total === 0) {
-		return {blocks: [block(26, 'the stderr note', ['**stderr:** empty (the server wrote nothing to stderr).'])], leftOut: []};
+		return {
+			blocks: [block(26, 'the stderr note', ['**stderr:** empty (the server wrote nothing to stderr).'])],
+			leftOut: [],
+		};
 	}
 
 	const isEvidence = context.findings.some((finding) => PROCESS_CODES.has(finding.code));
@@ -29,12 +32,25 @@ export function stderrSection(context: ReportContext): SectionOutput {
 	if (isEvidence) {
 		const visible = lines.slice(-VISIBLE_STDERR);
 		const earlier = lines.slice(0, lines.length - visible.length);
-		const title = visible.length < total ? `stderr: the last ${visible.length} of ${plural(total, 'line')}` : `stderr: ${plural(total, 'line')}`;
+		const title =
+			visible.length < total
+				? `stderr: the last ${visible.length} of ${plural(total, 'line')}`
+				: `stderr: ${plural(total, 'line')}`;
 		const blocks = [block(80, 'the stderr tail', [`**${title}**`, '', ...fence(visible)])];
-		if (earlier.length > 0) blocks.push(block(24, 'the earlier stderr lines', details(html(`stderr: the ${plural(earlier.length, 'line')} before those`), fence(earlier))));
+		if (earlier.length > 0)
+			blocks.push(
+				block(
+					24,
+					'the earlier stderr lines',
+					details(html(`stderr: the ${plural(earlier.length, 'line')} before those`), fence(earlier)),
+				),
+			);
 		return {blocks, leftOut};
 	}
 
-	const title = lines.length < total ? `stderr: the last ${lines.length} of ${plural(total, 'line')}` : `stderr: ${plural(total, 'line')}`;
+	const title =
+		lines.length < total
+			? `stderr: the last ${lines.length} of ${plural(total, 'line')}`
+			: `stderr: ${plural(total, 'line')}`;
 	return {blocks: [block(25, 'the stderr tail', details(html(title), fence(lines)))], leftOut};
 }

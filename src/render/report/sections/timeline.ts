@@ -20,7 +20,10 @@ function errorText(message: unknown): string {
 	}
 
 	const {code: errorCode, message: text} = error as {code?: unknown; message?: unknown};
-	return [typeof errorCode === 'number' ? ` ${errorCode}` : '', typeof text === 'string' ? ` ${escapeText(text, 40)}` : ''].join('');
+	return [
+		typeof errorCode === 'number' ? ` ${errorCode}` : '',
+		typeof text === 'string' ? ` ${escapeText(text, 40)}` : '',
+	].join('');
 }
 
 function jsonPreview(message: unknown): string {
@@ -93,7 +96,10 @@ function frameCell(frame: Frame): string {
 export function timelineSection(context: ReportContext): SectionOutput {
 	const frames = context.snapshot.frames.filter((frame) => frame.stream !== 'stderr');
 	// Every stdin/stdout frame of the session, also when only the first ones were kept (keep.ts).
-	const total = Math.max(frames.length, context.snapshot.summary.streams.stdin.frames + context.snapshot.summary.streams.stdout.frames);
+	const total = Math.max(
+		frames.length,
+		context.snapshot.summary.streams.stdin.frames + context.snapshot.summary.streams.stdout.frames,
+	);
 	const events = timelineEvents(context);
 	if (total === 0 && events.length === 0) {
 		return {blocks: [block(27, 'the timeline', ['**Frames:** none crossed stdin or stdout.'])], leftOut: []};
@@ -114,7 +120,8 @@ export function timelineSection(context: ReportContext): SectionOutput {
 	}
 
 	const shown = frames.slice(0, limit);
-	if (context.kept !== undefined) for (const frame of shown) codesByFrame.set(frame.index, new Set(context.kept.codesOfFrame(frame.index)));
+	if (context.kept !== undefined)
+		for (const frame of shown) codesByFrame.set(frame.index, new Set(context.kept.codesOfFrame(frame.index)));
 	const until = limit < total ? shown.at(-1)!.tMs : Infinity;
 	const rows: Array<{tMs: number; order: number; cells: string[]}> = shown.map((frame, order) => ({
 		tMs: frame.tMs,
@@ -130,14 +137,26 @@ export function timelineSection(context: ReportContext): SectionOutput {
 		],
 	}));
 	for (const event of events.filter((entry) => entry.tMs <= until)) {
-		rows.push({tMs: event.tMs, order: rows.length, cells: ['', ms(event.tMs), '', '', `*${cell(event.text)}*`, '', '']});
+		rows.push({
+			tMs: event.tMs,
+			order: rows.length,
+			cells: ['', ms(event.tMs), '', '', `*${cell(event.text)}*`, '', ''],
+		});
 	}
 
 	rows.sort((a, b) => a.tMs - b.tMs || a.order - b.order);
-	const body = table(['frame', 'ms', 'dir', 'bytes', 'what', 'latency ms', 'findings'], ['r', 'r', 'l', 'r', 'l', 'r', 'l'], rows.map((row) => row.cells));
+	const body = table(
+		['frame', 'ms', 'dir', 'bytes', 'what', 'latency ms', 'findings'],
+		['r', 'r', 'l', 'r', 'l', 'r', 'l'],
+		rows.map((row) => row.cells),
+	);
 	// Frames are named by their index (from 0, as the table and `view` number them; stderr lines take numbers too).
-	const leftOut = limit < total ? [`the ${plural(total - limit, 'frame')} after frame ${shown.at(-1)!.index} in the timeline`] : [];
-	const title = limit < total ? `Frame timeline: the first ${limit} of ${plural(total, 'frame')} on stdin/stdout` : `Frame timeline: ${plural(total, 'frame')} on stdin/stdout`;
+	const leftOut =
+		limit < total ? [`the ${plural(total - limit, 'frame')} after frame ${shown.at(-1)!.index} in the timeline`] : [];
+	const title =
+		limit < total
+			? `Frame timeline: the first ${limit} of ${plural(total, 'frame')} on stdin/stdout`
+			: `Frame timeline: ${plural(total, 'frame')} on stdin/stdout`;
 	if (rows.length <= VISIBLE_ROWS) {
 		return {blocks: [block(30, 'the frame timeline', [`**${title}**`, '', ...body])], leftOut};
 	}
@@ -151,7 +170,10 @@ function timelineEvents(context: ReportContext): Array<{tMs: number; text: strin
 	for (const mark of context.snapshot.marks) {
 		switch (mark.type) {
 			case 'timeout': {
-				events.push({tMs: mark.tMs, text: `client gave up on ${mark.method} (id ${JSON.stringify(mark.id)}) after ${groupDigits(mark.timeoutMs)} ms`});
+				events.push({
+					tMs: mark.tMs,
+					text: `client gave up on ${mark.method} (id ${JSON.stringify(mark.id)}) after ${groupDigits(mark.timeoutMs)} ms`,
+				});
 				break;
 			}
 
@@ -166,20 +188,33 @@ function timelineEvents(context: ReportContext): Array<{tMs: number; text: strin
 			}
 
 			case 'reaped': {
-				events.push({tMs: mark.tMs, text: `mcp-wire ended leftover process${mark.pids.length === 1 ? '' : 'es'} of the server (pid ${mark.pids.join(', ')}) with ${mark.signal}`});
+				events.push({
+					tMs: mark.tMs,
+					text: `mcp-wire ended leftover process${mark.pids.length === 1 ? '' : 'es'} of the server (pid ${mark.pids.join(', ')}) with ${mark.signal}`,
+				});
 				break;
 			}
 
 			case 'gap': {
-				events.push({tMs: mark.tMs, text: `${mark.length} bytes of ${mark.stream} not captured from offset ${mark.offset} (${mark.reason})`});
+				events.push({
+					tMs: mark.tMs,
+					text: `${mark.length} bytes of ${mark.stream} not captured from offset ${mark.offset} (${mark.reason})`,
+				});
 				break;
 			}
 
 			case 'phase': {
-				if (mark.name === 'stopped-early') events.push({tMs: mark.tMs, text: 'the probe stopped waiting: the server was blocked reading stdin'});
-				if (mark.name === 'content-length-reply') events.push({tMs: mark.tMs, text: 'the probe stopped waiting: the reply came framed with Content-Length, which no MCP client reads'});
-				if (mark.name === TAP_PHASE.clientClosedStdout) events.push({tMs: mark.tMs, text: 'client closed its end of stdout (the tap closed the server\'s)'});
-				if (mark.name === TAP_PHASE.sigkillAfterGrace) events.push({tMs: mark.tMs, text: 'server outlived the forwarded signal: the tap sent SIGKILL'});
+				if (mark.name === 'stopped-early')
+					events.push({tMs: mark.tMs, text: 'the probe stopped waiting: the server was blocked reading stdin'});
+				if (mark.name === 'content-length-reply')
+					events.push({
+						tMs: mark.tMs,
+						text: 'the probe stopped waiting: the reply came framed with Content-Length, which no MCP client reads',
+					});
+				if (mark.name === TAP_PHASE.clientClosedStdout)
+					events.push({tMs: mark.tMs, text: "client closed its end of stdout (the tap closed the server's)"});
+				if (mark.name === TAP_PHASE.sigkillAfterGrace)
+					events.push({tMs: mark.tMs, text: 'server outlived the forwarded signal: the tap sent SIGKILL'});
 				break;
 			}
 
@@ -189,7 +224,10 @@ function timelineEvents(context: ReportContext): Array<{tMs: number; text: strin
 
 	const exit = context.snapshot.exit;
 	if (exit !== undefined) {
-		events.push({tMs: exit.tMs, text: exit.signal === null ? `process exited with code ${exit.code ?? '?'}` : `process killed by ${exit.signal}`});
+		events.push({
+			tMs: exit.tMs,
+			text: exit.signal === null ? `process exited with code ${exit.code ?? '?'}` : `process killed by ${exit.signal}`,
+		});
 	}
 
 	return events;

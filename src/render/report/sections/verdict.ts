@@ -39,7 +39,9 @@ export function verdictLine(context: ReportContext): string {
 	const gaps = context.snapshot.marks.filter((mark) => mark.type === 'gap');
 	if (gaps.length > 0) {
 		const missing = gaps.reduce((sum, gap) => sum + gap.length, 0);
-		parts.push(`the capture is incomplete: ${groupDigits(missing)} bytes crossed the wire but were not captured (${plural(gaps.length, 'gap')}; nothing is concluded from the cut bytes)`);
+		parts.push(
+			`the capture is incomplete: ${groupDigits(missing)} bytes crossed the wire but were not captured (${plural(gaps.length, 'gap')}; nothing is concluded from the cut bytes)`,
+		);
 	}
 
 	if (context.source.isTruncated === true) {
@@ -65,7 +67,10 @@ export function clientsLine(context: ReportContext): string[] {
 		const of = outcomes.filter((o) => o.outcome === kind);
 		if (of.length === 0) return '';
 		const names = of.map((o) => {
-			const codes = o.decidedBy.length > 0 && kind !== 'works' && kind !== 'degraded' ? ` (${o.decidedBy.map((c) => code(c)).join(', ')})` : '';
+			const codes =
+				o.decidedBy.length > 0 && kind !== 'works' && kind !== 'degraded'
+					? ` (${o.decidedBy.map((c) => code(c)).join(', ')})`
+					: '';
 			const note = kind === 'fails' ? ` — ${prose(o.note.split(': ')[0] ?? o.note)}` : '';
 			return `${CLIENT_FAMILY_LABEL[o.client]}${note}${codes}`;
 		});

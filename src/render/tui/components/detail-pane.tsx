@@ -43,12 +43,20 @@ export function detailHeader(frame: Frame, readCount: number): Segment[] {
 	}
 
 	const terminator = frame.terminator === 'crlf' ? ', CR LF' : frame.terminator === 'none' ? ', no LF' : '';
-	pushSegment(segments, ` · ${formatBytes(frame.byteLength)} @${formatOffset(frame.offset)}${terminator} · t ${formatMs(frame.tMs)} ms`, 'ui.dim');
+	pushSegment(
+		segments,
+		` · ${formatBytes(frame.byteLength)} @${formatOffset(frame.offset)}${terminator} · t ${formatMs(frame.tMs)} ms`,
+		'ui.dim',
+	);
 	if (frame.answers) {
 		pushSegment(segments, ` · ${formatLatency(frame.answers.latencyMs)} latency`, 'ui.dim');
 	}
 
-	pushSegment(segments, ` · ${readCount} ${readCount === 1 ? 'read' : 'reads'}`, readCount > 1 ? 'severity.warning' : 'ui.dim');
+	pushSegment(
+		segments,
+		` · ${readCount} ${readCount === 1 ? 'read' : 'reads'}`,
+		readCount > 1 ? 'severity.warning' : 'ui.dim',
+	);
 	return segments;
 }
 
@@ -57,9 +65,15 @@ export function findingSummarySegments(finding: Finding, width: number): Segment
 	const segments: Segment[] = [];
 	const head = `${SEVERITY_MARK[finding.severity]} ${finding.code}`;
 	pushSegment(segments, head, severityToken(finding.severity));
-	const where = isAtSpawn(finding) ? ' at the spawn: ' : ` @${formatOffset(finding.offset)}${finding.byteLength > 0 ? ` (${formatBytes(finding.byteLength)})` : ''}: `;
+	const where = isAtSpawn(finding)
+		? ' at the spawn: '
+		: ` @${formatOffset(finding.offset)}${finding.byteLength > 0 ? ` (${formatBytes(finding.byteLength)})` : ''}: `;
 	pushSegment(segments, where, 'ui.dim');
-	pushSegment(segments, fitColumns(escapeText(finding.message), Math.max(0, width - head.length - where.length)), 'ui.plain');
+	pushSegment(
+		segments,
+		fitColumns(escapeText(finding.message), Math.max(0, width - head.length - where.length)),
+		'ui.plain',
+	);
 	return segments;
 }
 
@@ -103,7 +117,9 @@ export function DetailPane({frame, findings, readCount, content, scroll, width, 
 	if (findings.length === 2) {
 		findingLines.push(findingSummarySegments(findings[1]!, width));
 	} else if (findings.length > 2) {
-		findingLines.push([{text: `… and ${findings.length - 1} more findings on this frame (Tab: findings pane)`, token: 'ui.dim'}]);
+		findingLines.push([
+			{text: `… and ${findings.length - 1} more findings on this frame (Tab: findings pane)`, token: 'ui.dim'},
+		]);
 	}
 
 	const rows = detailContentRows(height, findings.length);

@@ -44,7 +44,9 @@ export function findingItemSegments(finding: Finding, width: number): Segment[] 
  */
 export function findingDetailLines(finding: Finding, width: number): Segment[][] {
 	const headline = `${SEVERITY_MARK[finding.severity]} ${finding.code} (${finding.severity}${finding.rules.length > 0 ? `, ${finding.rules.join(' ')}` : ''}): ${escapeText(finding.message)}`;
-	const lines: Segment[][] = wrapText(headline, width, 2).map((text) => [{text, token: severityToken(finding.severity)}]);
+	const lines: Segment[][] = wrapText(headline, width, 2).map((text) => [
+		{text, token: severityToken(finding.severity)},
+	]);
 	for (const text of wrapText(`fix: ${escapeText(finding.hint)}`, width, 5)) {
 		lines.push([{text, token: 'ui.plain'}]);
 	}
@@ -55,7 +57,14 @@ export function findingDetailLines(finding: Finding, width: number): Segment[][]
 		const word = REACTION_WORDS[impact.reaction];
 		const said = impact.note === '' || impact.note === word ? word : `${word}, ${escapeText(impact.note)}`;
 		wrapText(`${label}${said}`, width, 4).forEach((text, i) => {
-			lines.push(i === 0 && text.startsWith(label) ? [{text: label, token: 'ui.dim'}, {text: text.slice(label.length), token: 'ui.plain'}] : [{text, token: 'ui.plain'}]);
+			lines.push(
+				i === 0 && text.startsWith(label)
+					? [
+							{text: label, token: 'ui.dim'},
+							{text: text.slice(label.length), token: 'ui.plain'},
+						]
+					: [{text, token: 'ui.plain'}],
+			);
 		});
 	}
 
@@ -78,8 +87,14 @@ export interface FindingsPaneProps {
 
 /** The clients line: `clients: ✘ fails: Python SDK (invalid-utf8) · ▲ degraded: TS SDK v1 …`, cut to `width`. */
 export function clientsLineSegments(clients: readonly ClientOutcome[], width: number): Segment[] {
-	const token = clients.some((o) => o.outcome === 'fails') ? 'severity.error' : clients.some((o) => o.outcome === 'degraded') ? 'severity.warning' : 'ui.dim';
-	return [{text: fitColumns(`clients: ${outcomesLine(clients, (client) => CLIENT_SHORT_LABEL[client])}`, width), token}];
+	const token = clients.some((o) => o.outcome === 'fails')
+		? 'severity.error'
+		: clients.some((o) => o.outcome === 'degraded')
+			? 'severity.warning'
+			: 'ui.dim';
+	return [
+		{text: fitColumns(`clients: ${outcomesLine(clients, (client) => CLIENT_SHORT_LABEL[client])}`, width), token},
+	];
 }
 
 /** The findings pane. */
@@ -110,7 +125,13 @@ export function FindingsPane({findings, layout, cursor, scroll, width, height, i
 						return <Line key={`g${lineNumber}`} segments={groupLineSegments(line.code, line.severity, line.count)} />;
 					}
 
-					return <Line key={`f${line.finding}`} segments={findingItemSegments(findings[line.finding]!, width)} isSelected={isFocused && lineNumber === selectedLine} />;
+					return (
+						<Line
+							key={`f${line.finding}`}
+							segments={findingItemSegments(findings[line.finding]!, width)}
+							isSelected={isFocused && lineNumber === selectedLine}
+						/>
+					);
 				})}
 			</Box>
 			<Text {...theme.tokens['ui.dim']}>{'─'.repeat(Math.max(0, width))}</Text>
@@ -118,9 +139,7 @@ export function FindingsPane({findings, layout, cursor, scroll, width, height, i
 				{current
 					? findingDetailLines(current, width)
 							.slice(0, detailRows)
-							.map((segments, i) => (
-								<Line key={i} segments={segments} />
-							))
+							.map((segments, i) => <Line key={i} segments={segments} />)
 					: null}
 			</Box>
 		</Box>

@@ -54,8 +54,14 @@ export function footerSegments(model: FooterModel): Segment[] {
 	}
 
 	pushSegment(segments, model.isFollowing ? ' follow' : ' paused', model.isFollowing ? 'stream.stdout' : 'ui.dim');
-	const hidden = (['stdin', 'stdout', 'stderr'] as const).filter((stream) => !model.filter.streams[stream]).map((stream) => `-${STREAM_LABEL[stream]}`);
-	const filters = [...hidden, ...(model.filter.isFindingsOnly ? ['faults only'] : []), ...(model.filter.search === '' ? [] : [`/${escapeText(model.filter.search)}`])];
+	const hidden = (['stdin', 'stdout', 'stderr'] as const)
+		.filter((stream) => !model.filter.streams[stream])
+		.map((stream) => `-${STREAM_LABEL[stream]}`);
+	const filters = [
+		...hidden,
+		...(model.filter.isFindingsOnly ? ['faults only'] : []),
+		...(model.filter.search === '' ? [] : [`/${escapeText(model.filter.search)}`]),
+	];
 	if (filters.length > 0) {
 		pushSegment(segments, ` [${filters.join(' ')}]`, 'ui.accent');
 	}

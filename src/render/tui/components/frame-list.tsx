@@ -57,7 +57,13 @@ export function FrameList({frames, view, start, end, cursor, rows, width, severi
 			<Text wrap="truncate-end" {...theme.tokens[isFocused ? 'ui.focus' : 'ui.dim']}>
 				{rowHeader(layout)}
 			</Text>
-			{items.length === 0 ? <Text {...theme.tokens['ui.dim']}>{view.length === 0 && frames.length > 0 ? '  (no frame matches the filter)' : '  (no frames yet)'}</Text> : items}
+			{items.length === 0 ? (
+				<Text {...theme.tokens['ui.dim']}>
+					{view.length === 0 && frames.length > 0 ? '  (no frame matches the filter)' : '  (no frames yet)'}
+				</Text>
+			) : (
+				items
+			)}
 		</Box>
 	);
 }

@@ -35,13 +35,16 @@ export const FrameRow = memo(function FrameRow(props: FrameRowProps) {
 	const theme = useTheme();
 	const t = theme.tokens;
 	const pad = props.isSelected ? ' '.repeat(Math.max(0, props.width - displayWidth(frameRowText(props)))) : '';
-	const textStyle = props.frameKind === 'text' || props.frameKind === 'blank' || props.frameKind === 'json' ? t[kindToken(props.frameKind, props.stream)] : {};
+	const textStyle =
+		props.frameKind === 'text' || props.frameKind === 'blank' || props.frameKind === 'json'
+			? t[kindToken(props.frameKind, props.stream)]
+			: {};
 	return (
 		<Text wrap="truncate-end" {...(props.isSelected ? t['ui.selected'] : {})}>
 			{props.isSelected ? '▶' : ' '}
 			<Text {...(props.severity === '' ? {} : t[severityToken(props.severity)])}>{props.mark}</Text> {props.index}{' '}
-			<Text {...t['ui.dim']}>{props.time}</Text> <Text {...t[streamToken(props.stream)]}>{props.dir}</Text> {props.bytes}{' '}
-			<Text {...t[kindToken(props.frameKind, props.stream)]}>{props.kind}</Text>
+			<Text {...t['ui.dim']}>{props.time}</Text> <Text {...t[streamToken(props.stream)]}>{props.dir}</Text>{' '}
+			{props.bytes} <Text {...t[kindToken(props.frameKind, props.stream)]}>{props.kind}</Text>
 			{props.latency === '' ? '' : ` ${props.latency}`} <Text {...textStyle}>{props.summary}</Text>
 			{pad}
 		</Text>

@@ -32,7 +32,8 @@ function columnEntries(sections: readonly HelpSection[], width: number, keyWidth
 	return entries;
 }
 
-const entrySegments = (entry: HelpEntry | undefined): Segment[] => (entry && entry.text !== '' ? [{text: entry.text, token: entry.isTitle ? 'ui.accent' : 'ui.plain'}] : []);
+const entrySegments = (entry: HelpEntry | undefined): Segment[] =>
+	entry && entry.text !== '' ? [{text: entry.text, token: entry.isTitle ? 'ui.accent' : 'ui.plain'}] : [];
 
 /**
  * Lays the help out as lines for a body of `width` × `rows`: one column, or two when one column is
@@ -69,7 +70,10 @@ export function helpLayout(sections: readonly HelpSection[], width: number, rows
 		const segments = entrySegments(leftEntry);
 		const rightSegments = entrySegments(right[i]);
 		if (rightSegments.length > 0) {
-			segments.push({text: ' '.repeat(Math.max(1, columnWidth + 2 - displayWidth(leftEntry?.text ?? ''))), token: 'ui.plain'}, ...rightSegments);
+			segments.push(
+				{text: ' '.repeat(Math.max(1, columnWidth + 2 - displayWidth(leftEntry?.text ?? ''))), token: 'ui.plain'},
+				...rightSegments,
+			);
 		}
 
 		lines.push(segments);
@@ -92,7 +96,8 @@ export function HelpOverlay({lines, scroll, width, height}: HelpOverlayProps) {
 	const theme = useTheme();
 	const rows = Math.max(1, height - 1);
 	const visible = lines.slice(scroll, scroll + rows);
-	const range = lines.length > rows ? ` · lines ${scroll + 1}–${scroll + visible.length} of ${lines.length}, ↑/↓ scroll` : '';
+	const range =
+		lines.length > rows ? ` · lines ${scroll + 1}–${scroll + visible.length} of ${lines.length}, ↑/↓ scroll` : '';
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
 			<Text wrap="truncate-end" {...theme.tokens['ui.accent']}>

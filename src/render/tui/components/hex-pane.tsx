@@ -62,7 +62,13 @@ export interface HexSource {
  * The rows visible in a hex pane: rows start at the frame's first byte (offsets are stream offsets) and
  * `scroll` skips whole rows.
  */
-export function visibleHexRows(source: HexSource, perRow: number, scroll: number, rows: number, highlight: readonly HexHighlight[]): HexRow[] {
+export function visibleHexRows(
+	source: HexSource,
+	perRow: number,
+	scroll: number,
+	rows: number,
+	highlight: readonly HexHighlight[],
+): HexRow[] {
 	const start = scroll * perRow;
 	const length = Math.max(0, Math.min(rows * perRow, source.byteLength - start));
 	if (length === 0) {

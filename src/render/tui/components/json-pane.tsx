@@ -27,7 +27,8 @@ class LineLimit extends Error {}
  */
 export function jsonLines(value: unknown, width: number): JsonLine[] {
 	const out: JsonLine[] = [];
-	const columnsOf = (segments: readonly Segment[]): number => segments.reduce((sum, segment) => sum + segment.text.length, 0);
+	const columnsOf = (segments: readonly Segment[]): number =>
+		segments.reduce((sum, segment) => sum + segment.text.length, 0);
 
 	const scalar = (segments: Segment[], item: unknown): void => {
 		if (typeof item === 'string') {
@@ -55,7 +56,9 @@ export function jsonLines(value: unknown, width: number): JsonLine[] {
 		const comma = isLast ? '' : ',';
 		if (item !== null && typeof item === 'object') {
 			const isArray = Array.isArray(item);
-			const entries: [string | undefined, unknown][] = isArray ? (item as unknown[]).map((v) => [undefined, v]) : Object.entries(item as Record<string, unknown>);
+			const entries: [string | undefined, unknown][] = isArray
+				? (item as unknown[]).map((v) => [undefined, v])
+				: Object.entries(item as Record<string, unknown>);
 			const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
 			if (entries.length === 0) {
 				pushSegment(segments, open + close + comma, 'json.punct');
@@ -117,7 +120,13 @@ export interface JsonPaneProps {
 
 /** Shows `height` lines of pretty JSON from `scroll`. */
 export function JsonPane({lines, scroll, height}: JsonPaneProps) {
-	const visible = lines ? lines.slice(scroll, scroll + height) : [[{text: '(not JSON: this frame is a text or blank line; see the raw and hex tabs)', token: 'ui.dim'}] as JsonLine];
+	const visible = lines
+		? lines.slice(scroll, scroll + height)
+		: [
+				[
+					{text: '(not JSON: this frame is a text or blank line; see the raw and hex tabs)', token: 'ui.dim'},
+				] as JsonLine,
+			];
 	return (
 		<Box flexDirection="column" height={height} overflow="hidden">
 			{visible.map((line, i) => (

@@ -47,7 +47,9 @@ export function rawLines(bytes: Uint8Array, width: number, totalBytes = bytes.le
 	}
 
 	if (totalBytes > shown.length) {
-		lines.push(`… (${groupDigits(totalBytes - shown.length)} more bytes; the hex tab shows all ${groupDigits(totalBytes)})`);
+		lines.push(
+			`… (${groupDigits(totalBytes - shown.length)} more bytes; the hex tab shows all ${groupDigits(totalBytes)})`,
+		);
 	}
 
 	return lines;

@@ -38,7 +38,12 @@ export function waitingText(waiting: WaitingStatus): string {
  * A tap capture whose tap paused reading for its capture (`model.stalls`) says `stalls 3×, 120 ms` (narrow: `stalls 3×`).
  * An incomplete capture (`model.incomplete`) ends the bar with `▲ incomplete` (the app shows the whole sentence on a line of its own).
  */
-export function statusSegments(model: StatusModel, width: number, waiting?: WaitingStatus, loading?: LoadProgress): Segment[] {
+export function statusSegments(
+	model: StatusModel,
+	width: number,
+	waiting?: WaitingStatus,
+	loading?: LoadProgress,
+): Segment[] {
 	const isWide = width >= 100;
 	const segments: Segment[] = [];
 	// A capture still being read has not been judged either: LOAD, not OK (findings already made keep their verdict).
@@ -53,13 +58,27 @@ export function statusSegments(model: StatusModel, width: number, waiting?: Wait
 		pushSegment(segments, '  ', 'ui.plain');
 		pushSegment(segments, stream.label, streamToken(stream.stream));
 		const unit = stream.stream === 'stderr' ? 'ln' : 'fr';
-		pushSegment(segments, isWide ? ` ${stream.frames} ${unit} ${formatBytes(stream.bytes)}` : ` ${stream.frames}/${formatBytes(stream.bytes)}`, 'ui.plain');
+		pushSegment(
+			segments,
+			isWide
+				? ` ${stream.frames} ${unit} ${formatBytes(stream.bytes)}`
+				: ` ${stream.frames}/${formatBytes(stream.bytes)}`,
+			'ui.plain',
+		);
 	}
 
 	pushSegment(segments, '  ', 'ui.plain');
-	pushSegment(segments, `${SEVERITY_MARK.error}${isWide ? ' ' : ''}${model.errors}`, model.errors > 0 ? 'severity.error' : 'ui.dim');
+	pushSegment(
+		segments,
+		`${SEVERITY_MARK.error}${isWide ? ' ' : ''}${model.errors}`,
+		model.errors > 0 ? 'severity.error' : 'ui.dim',
+	);
 	pushSegment(segments, ' ', 'ui.plain');
-	pushSegment(segments, `${SEVERITY_MARK.warning}${isWide ? ' ' : ''}${model.warnings}`, model.warnings > 0 ? 'severity.warning' : 'ui.dim');
+	pushSegment(
+		segments,
+		`${SEVERITY_MARK.warning}${isWide ? ' ' : ''}${model.warnings}`,
+		model.warnings > 0 ? 'severity.warning' : 'ui.dim',
+	);
 	if (isWide) {
 		pushSegment(segments, ' ', 'ui.plain');
 		pushSegment(segments, `${SEVERITY_MARK.info} ${model.infos}`, model.infos > 0 ? 'severity.info' : 'ui.dim');
@@ -79,7 +98,11 @@ export function statusSegments(model: StatusModel, width: number, waiting?: Wait
 	if (model.stalls !== undefined) {
 		// Times in the capture include these waits (README: tap --capture-wait); the plain log's end says it in full.
 		pushSegment(segments, '  ', 'ui.plain');
-		pushSegment(segments, `stalls ${groupDigits(model.stalls.count)}×${isWide ? `, ${groupDigits(model.stalls.totalMs)} ms` : ''}`, 'severity.info');
+		pushSegment(
+			segments,
+			`stalls ${groupDigits(model.stalls.count)}×${isWide ? `, ${groupDigits(model.stalls.totalMs)} ms` : ''}`,
+			'severity.info',
+		);
 	}
 
 	if (model.incomplete !== undefined) {

@@ -46,7 +46,11 @@ export function StderrPane({frames, lines, start, end, cursor, width, height, is
 	for (let position = start; position < end; position++) {
 		const frameIndex = lines[position]!;
 		items.push(
-			<Line key={frameIndex} segments={[{text: stderrLineText(frames.at(frameIndex)!, width), token: 'stream.stderr'}]} isSelected={isFocused && position === cursor} />,
+			<Line
+				key={frameIndex}
+				segments={[{text: stderrLineText(frames.at(frameIndex)!, width), token: 'stream.stderr'}]}
+				isSelected={isFocused && position === cursor}
+			/>,
 		);
 	}
 

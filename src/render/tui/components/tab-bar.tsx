@@ -20,9 +20,17 @@ export function tabBarSegments(focus: PaneName, tab: DetailTab, findingCount: nu
 	}
 
 	pushSegment(segments, ' │ ', 'ui.dim');
-	pushSegment(segments, `Findings ${findingCount}`, focus === 'findings' ? 'ui.focus' : findingCount > 0 ? 'ui.plain' : 'ui.dim');
+	pushSegment(
+		segments,
+		`Findings ${findingCount}`,
+		focus === 'findings' ? 'ui.focus' : findingCount > 0 ? 'ui.plain' : 'ui.dim',
+	);
 	pushSegment(segments, ' │ ', 'ui.dim');
-	pushSegment(segments, `Stderr ${stderrCount}`, focus === 'stderr' ? 'ui.focus' : stderrCount > 0 ? 'ui.plain' : 'ui.dim');
+	pushSegment(
+		segments,
+		`Stderr ${stderrCount}`,
+		focus === 'stderr' ? 'ui.focus' : stderrCount > 0 ? 'ui.plain' : 'ui.dim',
+	);
 	return segments;
 }
 

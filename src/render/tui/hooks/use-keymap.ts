@@ -75,7 +75,16 @@ export function handleKey(input: string, key: KeyPress, context: KeymapContext):
 
 	if (state.input?.mode === 'send-pick') {
 		const total = context.offers.length;
-		const move = name === 'up' || input === 'k' ? 'prev' : name === 'down' || input === 'j' ? 'next' : name === 'pageUp' ? 'page-up' : name === 'pageDown' ? 'page-down' : undefined;
+		const move =
+			name === 'up' || input === 'k'
+				? 'prev'
+				: name === 'down' || input === 'j'
+					? 'next'
+					: name === 'pageUp'
+						? 'page-up'
+						: name === 'pageDown'
+							? 'page-down'
+							: undefined;
 		if (key.ctrl && input === 'c') {
 			context.onQuit();
 		} else if (move) {
@@ -123,7 +132,14 @@ export function handleKey(input: string, key: KeyPress, context: KeymapContext):
 			context.onQuit();
 		} else if (input === '?' || name === 'escape') {
 			dispatch({type: 'close-help'});
-		} else if (action === 'select-prev' || action === 'select-next' || action === 'page-up' || action === 'page-down' || action === 'select-first' || action === 'select-last') {
+		} else if (
+			action === 'select-prev' ||
+			action === 'select-next' ||
+			action === 'page-up' ||
+			action === 'page-down' ||
+			action === 'select-first' ||
+			action === 'select-last'
+		) {
 			dispatch({type: action, nav});
 		}
 
@@ -161,7 +177,10 @@ export function handleKey(input: string, key: KeyPress, context: KeymapContext):
 		case 'toggle-stdin':
 		case 'toggle-stdout':
 		case 'toggle-stderr': {
-			dispatch({type: 'toggle-stream', stream: action === 'toggle-stdin' ? 'stdin' : action === 'toggle-stdout' ? 'stdout' : 'stderr'});
+			dispatch({
+				type: 'toggle-stream',
+				stream: action === 'toggle-stdin' ? 'stdin' : action === 'toggle-stdout' ? 'stdout' : 'stderr',
+			});
 			return;
 		}
 
@@ -201,14 +220,26 @@ export function handleKey(input: string, key: KeyPress, context: KeymapContext):
 			}
 
 			// Wrap around (as `n` does in less and vim), so the fault is found wherever the cursor is.
-			const wrapped = action === 'next-flagged' ? flagged.find((i) => nav.view.has(i)) : [...flagged].reverse().find((i) => nav.view.has(i));
+			const wrapped =
+				action === 'next-flagged'
+					? flagged.find((i) => nav.view.has(i))
+					: [...flagged].reverse().find((i) => nav.view.has(i));
 			if (wrapped !== undefined && wrapped !== current) {
 				dispatch({type: 'select-frame', frameIndex: wrapped});
-				dispatch({type: 'set-notice', text: action === 'next-flagged' ? 'wrapped to the first frame with a finding' : 'wrapped to the last frame with a finding'});
+				dispatch({
+					type: 'set-notice',
+					text:
+						action === 'next-flagged'
+							? 'wrapped to the first frame with a finding'
+							: 'wrapped to the last frame with a finding',
+				});
 				return;
 			}
 
-			dispatch({type: 'set-notice', text: wrapped === current ? 'this is the only frame with a finding' : 'no frame with a finding'});
+			dispatch({
+				type: 'set-notice',
+				text: wrapped === current ? 'this is the only frame with a finding' : 'no frame with a finding',
+			});
 			return;
 		}
 
@@ -249,12 +280,22 @@ function jumpToFrame(context: KeymapContext): void {
 
 	const frame = finding.frameIndex === undefined ? undefined : context.frames.at(finding.frameIndex);
 	if (!frame) {
-		dispatch({type: 'set-notice', text: isAtSpawn(finding) ? `${finding.code} points at no frame (the command did not start)` : `${finding.code} points at no frame (stream offset ${finding.offset})`});
+		dispatch({
+			type: 'set-notice',
+			text: isAtSpawn(finding)
+				? `${finding.code} points at no frame (the command did not start)`
+				: `${finding.code} points at no frame (stream offset ${finding.offset})`,
+		});
 		return;
 	}
 
 	const row = Math.floor(Math.max(0, finding.offset - frame.offset) / context.perRow);
-	dispatch({type: 'jump-to-frame', frameIndex: finding.frameIndex!, detailScroll: Math.max(0, row - 1), isVisible: nav.view.has(finding.frameIndex!)});
+	dispatch({
+		type: 'jump-to-frame',
+		frameIndex: finding.frameIndex!,
+		detailScroll: Math.max(0, row - 1),
+		isVisible: nav.view.has(finding.frameIndex!),
+	});
 }
 
 /** The key flags of one character of a multi-character input (`\t`, `\r`, DEL, Ctrl+C, or a printable). */

@@ -6,7 +6,12 @@ import {useEffect, useState} from 'react';
  * counts the seconds), and not at all otherwise (no timer, no re-render).
  * @param now wall-clock source in ms (injectable for tests).
  */
-export function useSessionClock(startedAt: string, isTicking: boolean, intervalMs = 1000, now: () => number = Date.now): number {
+export function useSessionClock(
+	startedAt: string,
+	isTicking: boolean,
+	intervalMs = 1000,
+	now: () => number = Date.now,
+): number {
 	const start = Date.parse(startedAt);
 	const [tMs, setTMs] = useState(() => now() - start);
 	useEffect(() => {

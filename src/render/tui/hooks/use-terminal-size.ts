@@ -15,7 +15,10 @@ export interface TerminalSize {
 
 /** Reads a stream's size, with 80×24 for a stream that has none (not a TTY). */
 export function readSize(stream: {readonly columns?: number; readonly rows?: number}): TerminalSize {
-	return {columns: stream.columns && stream.columns > 0 ? stream.columns : 80, rows: stream.rows && stream.rows > 0 ? stream.rows : 24};
+	return {
+		columns: stream.columns && stream.columns > 0 ? stream.columns : 80,
+		rows: stream.rows && stream.rows > 0 ? stream.rows : 24,
+	};
 }
 
 /** The size of the stdout ink renders to, updated on `resize`. */

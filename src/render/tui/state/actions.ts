@@ -33,7 +33,10 @@ export interface NavContext {
 
 /** Every action of the view reducer. */
 export type ViewAction =
-	| {readonly type: 'select-prev' | 'select-next' | 'page-up' | 'page-down' | 'select-first' | 'select-last'; readonly nav: NavContext}
+	| {
+			readonly type: 'select-prev' | 'select-next' | 'page-up' | 'page-down' | 'select-first' | 'select-last';
+			readonly nav: NavContext;
+	  }
 	| {readonly type: 'select-frame'; readonly frameIndex: number}
 	| {
 			readonly type: 'jump-to-frame';

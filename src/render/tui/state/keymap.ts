@@ -15,7 +15,20 @@ export const PANES: readonly PaneName[] = ['frames', 'detail', 'findings', 'stde
 export type KeyContext = 'global' | PaneName | 'input';
 
 /** Names of the keys ink reports as flags. */
-export type KeyName = 'up' | 'down' | 'left' | 'right' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'return' | 'escape' | 'tab' | 'shiftTab' | 'backspace';
+export type KeyName =
+	| 'up'
+	| 'down'
+	| 'left'
+	| 'right'
+	| 'pageUp'
+	| 'pageDown'
+	| 'home'
+	| 'end'
+	| 'return'
+	| 'escape'
+	| 'tab'
+	| 'shiftTab'
+	| 'backspace';
 
 /** One way to press a binding: a printable input (`'j'`, `'?'`), a named key, or Ctrl + a letter. */
 export interface KeySpec {
@@ -73,34 +86,170 @@ export interface KeyBinding {
 
 /** The key table. Pane-specific bindings come before global ones with the same key. */
 export const KEYMAP: readonly KeyBinding[] = [
-	{keys: [{key: 'return'}], label: 'Enter', action: 'open-detail', help: 'show the selected frame in the detail pane', context: 'frames'},
-	{keys: [{key: 'return'}], label: 'Enter', action: 'jump-to-frame', help: "jump to the finding's frame (hex, bytes highlighted)", context: 'findings', hint: 'jump'},
-	{keys: [{key: 'return'}], label: 'Enter', action: 'jump-to-frame', help: 'jump to the stderr line in the frame list', context: 'stderr'},
-	{keys: [{key: 'up'}, {input: 'k'}], label: '↑/k', action: 'select-prev', help: 'previous frame / finding / line; scroll detail up', context: 'global'},
-	{keys: [{key: 'down'}, {input: 'j'}], label: '↓/j', action: 'select-next', help: 'next frame / finding / line; scroll detail down', context: 'global'},
+	{
+		keys: [{key: 'return'}],
+		label: 'Enter',
+		action: 'open-detail',
+		help: 'show the selected frame in the detail pane',
+		context: 'frames',
+	},
+	{
+		keys: [{key: 'return'}],
+		label: 'Enter',
+		action: 'jump-to-frame',
+		help: "jump to the finding's frame (hex, bytes highlighted)",
+		context: 'findings',
+		hint: 'jump',
+	},
+	{
+		keys: [{key: 'return'}],
+		label: 'Enter',
+		action: 'jump-to-frame',
+		help: 'jump to the stderr line in the frame list',
+		context: 'stderr',
+	},
+	{
+		keys: [{key: 'up'}, {input: 'k'}],
+		label: '↑/k',
+		action: 'select-prev',
+		help: 'previous frame / finding / line; scroll detail up',
+		context: 'global',
+	},
+	{
+		keys: [{key: 'down'}, {input: 'j'}],
+		label: '↓/j',
+		action: 'select-next',
+		help: 'next frame / finding / line; scroll detail down',
+		context: 'global',
+	},
 	{keys: [{key: 'pageUp'}], label: 'PgUp', action: 'page-up', help: 'one page up', context: 'global'},
 	{keys: [{key: 'pageDown'}], label: 'PgDn', action: 'page-down', help: 'one page down', context: 'global'},
 	{keys: [{input: 'g'}, {key: 'home'}], label: 'g/Home', action: 'select-first', help: 'first row', context: 'global'},
-	{keys: [{input: 'G'}, {key: 'end'}], label: 'G/End', action: 'select-last', help: 'last row (frames: follow the tail again)', context: 'global'},
-	{keys: [{key: 'tab'}], label: 'Tab', action: 'focus-next', help: 'next pane (frames, detail, findings, stderr)', context: 'global', hint: 'pane'},
+	{
+		keys: [{input: 'G'}, {key: 'end'}],
+		label: 'G/End',
+		action: 'select-last',
+		help: 'last row (frames: follow the tail again)',
+		context: 'global',
+	},
+	{
+		keys: [{key: 'tab'}],
+		label: 'Tab',
+		action: 'focus-next',
+		help: 'next pane (frames, detail, findings, stderr)',
+		context: 'global',
+		hint: 'pane',
+	},
 	{keys: [{key: 'shiftTab'}], label: 'S-Tab', action: 'focus-prev', help: 'previous pane', context: 'global'},
-	{keys: [{key: 'left'}, {input: 'h'}], label: '←/h', action: 'prev-tab', help: 'previous detail tab (hex, json, raw, chunks)', context: 'global'},
-	{keys: [{key: 'right'}, {input: 'l'}], label: '→/l', action: 'next-tab', help: 'next detail tab', context: 'global', hint: 'tab'},
-	{keys: [{input: 'n'}], label: 'n', action: 'next-flagged', help: 'next frame with a finding', context: 'global', hint: 'next fault'},
+	{
+		keys: [{key: 'left'}, {input: 'h'}],
+		label: '←/h',
+		action: 'prev-tab',
+		help: 'previous detail tab (hex, json, raw, chunks)',
+		context: 'global',
+	},
+	{
+		keys: [{key: 'right'}, {input: 'l'}],
+		label: '→/l',
+		action: 'next-tab',
+		help: 'next detail tab',
+		context: 'global',
+		hint: 'tab',
+	},
+	{
+		keys: [{input: 'n'}],
+		label: 'n',
+		action: 'next-flagged',
+		help: 'next frame with a finding',
+		context: 'global',
+		hint: 'next fault',
+	},
 	{keys: [{input: 'N'}], label: 'N', action: 'prev-flagged', help: 'previous frame with a finding', context: 'global'},
-	{keys: [{input: 'i'}], label: 'i', action: 'toggle-stdin', help: 'show/hide C→S frames (server stdin)', context: 'global'},
-	{keys: [{input: 'o'}], label: 'o', action: 'toggle-stdout', help: 'show/hide S→C frames (server stdout)', context: 'global'},
-	{keys: [{input: 'e'}], label: 'e', action: 'toggle-stderr', help: 'show/hide ERR lines (server stderr)', context: 'global'},
-	{keys: [{input: 'f'}], label: 'f', action: 'toggle-findings-only', help: 'only frames with findings', context: 'global'},
-	{keys: [{input: '/'}], label: '/', action: 'open-search', help: 'search method, id or text', context: 'global', hint: 'search'},
-	{keys: [{key: 'escape'}], label: 'Esc', action: 'clear-search', help: 'clear the search and close help', context: 'global'},
+	{
+		keys: [{input: 'i'}],
+		label: 'i',
+		action: 'toggle-stdin',
+		help: 'show/hide C→S frames (server stdin)',
+		context: 'global',
+	},
+	{
+		keys: [{input: 'o'}],
+		label: 'o',
+		action: 'toggle-stdout',
+		help: 'show/hide S→C frames (server stdout)',
+		context: 'global',
+	},
+	{
+		keys: [{input: 'e'}],
+		label: 'e',
+		action: 'toggle-stderr',
+		help: 'show/hide ERR lines (server stderr)',
+		context: 'global',
+	},
+	{
+		keys: [{input: 'f'}],
+		label: 'f',
+		action: 'toggle-findings-only',
+		help: 'only frames with findings',
+		context: 'global',
+	},
+	{
+		keys: [{input: '/'}],
+		label: '/',
+		action: 'open-search',
+		help: 'search method, id or text',
+		context: 'global',
+		hint: 'search',
+	},
+	{
+		keys: [{key: 'escape'}],
+		label: 'Esc',
+		action: 'clear-search',
+		help: 'clear the search and close help',
+		context: 'global',
+	},
 	{keys: [{input: 'F'}], label: 'F', action: 'toggle-follow', help: 'follow the tail on/off', context: 'global'},
-	{keys: [{input: 's'}], label: 's', action: 'open-send', help: 'send a request (pick a method, edit params)', context: 'global', requires: 'send', hint: 'send'},
-	{keys: [{input: 'r'}], label: 'r', action: 'rerun', help: 're-run the probe with a fresh process', context: 'global', requires: 'rerun', hint: 'rerun'},
+	{
+		keys: [{input: 's'}],
+		label: 's',
+		action: 'open-send',
+		help: 'send a request (pick a method, edit params)',
+		context: 'global',
+		requires: 'send',
+		hint: 'send',
+	},
+	{
+		keys: [{input: 'r'}],
+		label: 'r',
+		action: 'rerun',
+		help: 're-run the probe with a fresh process',
+		context: 'global',
+		requires: 'rerun',
+		hint: 'rerun',
+	},
 	{keys: [{input: '?'}], label: '?', action: 'toggle-help', help: 'this help', context: 'global', hint: 'help'},
-	{keys: [{input: 'q'}, {input: 'c', ctrl: true}], label: 'q/^C', action: 'quit', help: 'quit and restore the terminal', context: 'global', hint: 'quit'},
-	{keys: [{key: 'return'}], label: 'Enter', action: 'input-commit', help: 'search: keep the filter; send: next step / send', context: 'input'},
-	{keys: [{key: 'escape'}], label: 'Esc', action: 'input-cancel', help: 'search: clear; send: cancel', context: 'input'},
+	{
+		keys: [{input: 'q'}, {input: 'c', ctrl: true}],
+		label: 'q/^C',
+		action: 'quit',
+		help: 'quit and restore the terminal',
+		context: 'global',
+		hint: 'quit',
+	},
+	{
+		keys: [{key: 'return'}],
+		label: 'Enter',
+		action: 'input-commit',
+		help: 'search: keep the filter; send: next step / send',
+		context: 'input',
+	},
+	{
+		keys: [{key: 'escape'}],
+		label: 'Esc',
+		action: 'input-cancel',
+		help: 'search: clear; send: cancel',
+		context: 'input',
+	},
 ];
 
 /** The key flags ink's `useInput` reports (the subset the table uses). */
@@ -166,10 +315,19 @@ function isAvailable(binding: KeyBinding, features: ReadonlySet<Feature>): boole
  * @param features the optional features available (`send`, `rerun`).
  * @returns the action, or undefined when the key is not bound there.
  */
-export function matchKey(input: string, key: InkKeyLike, focus: PaneName, features: ReadonlySet<Feature>): KeyAction | undefined {
+export function matchKey(
+	input: string,
+	key: InkKeyLike,
+	focus: PaneName,
+	features: ReadonlySet<Feature>,
+): KeyAction | undefined {
 	for (const context of [focus, 'global'] as const) {
 		for (const binding of KEYMAP) {
-			if (binding.context === context && isAvailable(binding, features) && binding.keys.some((spec) => specMatches(spec, input, key))) {
+			if (
+				binding.context === context &&
+				isAvailable(binding, features) &&
+				binding.keys.some((spec) => specMatches(spec, input, key))
+			) {
 				return binding.action;
 			}
 		}
@@ -199,14 +357,21 @@ export function helpSections(features: ReadonlySet<Feature>): HelpSection[] {
 	return order
 		.map((context) => ({
 			title: CONTEXT_TITLE[context],
-			rows: KEYMAP.filter((binding) => binding.context === context && isAvailable(binding, features)).map((binding) => ({keys: binding.label, help: binding.help})),
+			rows: KEYMAP.filter((binding) => binding.context === context && isAvailable(binding, features)).map(
+				(binding) => ({keys: binding.label, help: binding.help}),
+			),
 		}))
 		.filter((section) => section.rows.length > 0);
 }
 
 /** The footer hints (`Tab pane  / search  ? help  q quit`), generated from {@link KEYMAP}. */
 export function hintText(features: ReadonlySet<Feature>, focus: PaneName): string {
-	return KEYMAP.filter((binding) => binding.hint !== undefined && isAvailable(binding, features) && (binding.context === 'global' || binding.context === focus))
+	return KEYMAP.filter(
+		(binding) =>
+			binding.hint !== undefined &&
+			isAvailable(binding, features) &&
+			(binding.context === 'global' || binding.context === focus),
+	)
 		.map((binding) => `${binding.label} ${binding.hint!}`)
 		.join('  ');
 }

@@ -1,5 +1,14 @@
 import type {FrameTable, TableSnapshot as SessionSnapshot} from '../../../core/session/frame-index.js';
-import {STREAM_LABEL, type Finding, type FindingCode, type Frame, type Severity, type StreamName, type Summary, type Verdict} from '../../../core/types.js';
+import {
+	STREAM_LABEL,
+	type Finding,
+	type FindingCode,
+	type Frame,
+	type Severity,
+	type StreamName,
+	type Summary,
+	type Verdict,
+} from '../../../core/types.js';
 
 /**
  * Pure selectors: what the TUI derives from a session snapshot and the view state. Anything that walks
@@ -20,7 +29,11 @@ export interface FrameFilter {
 }
 
 /** The filter that shows everything. */
-export const NO_FILTER: FrameFilter = {streams: {stdin: true, stdout: true, stderr: true}, isFindingsOnly: false, search: ''};
+export const NO_FILTER: FrameFilter = {
+	streams: {stdin: true, stdout: true, stderr: true},
+	isFindingsOnly: false,
+	search: '',
+};
 
 /**
  * An ordered selection of frames (the filtered frame list): `length` rows; row `p` shows frame
@@ -66,7 +79,8 @@ export function arrayView(indices: readonly number[]): FrameView {
 	return {
 		length: indices.length,
 		indexAt: (position) => indices[position] ?? -1,
-		positionOf: (frameIndex) => (indices.length === 0 ? -1 : Math.min(indices.length - 1, lowerBound(indices, frameIndex))),
+		positionOf: (frameIndex) =>
+			indices.length === 0 ? -1 : Math.min(indices.length - 1, lowerBound(indices, frameIndex)),
 		has: (frameIndex) => indices[lowerBound(indices, frameIndex)] === frameIndex,
 	};
 }
@@ -98,14 +112,24 @@ export function matchesSearch(frame: Pick<Frame, 'method' | 'answers' | 'id' | '
 
 /** True when the filter shows every frame. */
 export function isNoFilter(filter: FrameFilter): boolean {
-	return filter.streams.stdin && filter.streams.stdout && filter.streams.stderr && !filter.isFindingsOnly && filter.search === '';
+	return (
+		filter.streams.stdin &&
+		filter.streams.stdout &&
+		filter.streams.stderr &&
+		!filter.isFindingsOnly &&
+		filter.search === ''
+	);
 }
 
 /**
  * The frames a filter shows. O(1) with no filter, O(frames) otherwise (memoise it).
  * @param flagged frame index → highest severity of its findings (from {@link indexFindings}).
  */
-export function filterFrames(frames: FrameTable, filter: FrameFilter, flagged: ReadonlyMap<number, Severity>): FrameView {
+export function filterFrames(
+	frames: FrameTable,
+	filter: FrameFilter,
+	flagged: ReadonlyMap<number, Severity>,
+): FrameView {
 	if (isNoFilter(filter)) {
 		return identityView(frames.length);
 	}
@@ -250,7 +274,12 @@ export function stderrFrames(frames: FrameTable): number[] {
 /** What the status bar shows. */
 export interface StatusModel {
 	readonly verdict: Verdict;
-	readonly streams: readonly {readonly label: string; readonly stream: StreamName; readonly frames: number; readonly bytes: number}[];
+	readonly streams: readonly {
+		readonly label: string;
+		readonly stream: StreamName;
+		readonly frames: number;
+		readonly bytes: number;
+	}[];
 	readonly errors: number;
 	readonly warnings: number;
 	readonly infos: number;
@@ -281,13 +310,20 @@ const HANDSHAKE_METHODS: ReadonlySet<string> = new Set(['initialize', 'server/di
  * given up on it (a `timeout` mark) and the session has not ended. O(frames); memoise per snapshot.
  * @returns undefined once the handshake was answered (or given up on), and for an ended session.
  */
-export function pendingHandshake(snapshot: Pick<SessionSnapshot, 'frames' | 'marks' | 'isEnded'>): PendingHandshake | undefined {
+export function pendingHandshake(
+	snapshot: Pick<SessionSnapshot, 'frames' | 'marks' | 'isEnded'>,
+): PendingHandshake | undefined {
 	if (snapshot.isEnded) return undefined;
 	let request: {index: number; method: string; tMs: number; id: unknown} | undefined;
 	let isAnswered = false;
 	for (let i = 0; i < snapshot.frames.length; i++) {
 		const frame = snapshot.frames.at(i)!;
-		if (frame.stream === 'stdin' && frame.kind === 'request' && frame.method !== undefined && HANDSHAKE_METHODS.has(frame.method)) {
+		if (
+			frame.stream === 'stdin' &&
+			frame.kind === 'request' &&
+			frame.method !== undefined &&
+			HANDSHAKE_METHODS.has(frame.method)
+		) {
 			request = {index: frame.index, method: frame.method, tMs: frame.tMs, id: frame.id};
 			isAnswered = false;
 		} else if (request !== undefined && frame.answers?.requestIndex === request.index) {
@@ -296,7 +332,10 @@ export function pendingHandshake(snapshot: Pick<SessionSnapshot, 'frames' | 'mar
 	}
 	if (request === undefined || isAnswered) return undefined;
 	const pending = request;
-	if (snapshot.marks.some((mark) => mark.type === 'timeout' && mark.id === pending.id && mark.method === pending.method)) return undefined;
+	if (
+		snapshot.marks.some((mark) => mark.type === 'timeout' && mark.id === pending.id && mark.method === pending.method)
+	)
+		return undefined;
 	return {method: pending.method, tMs: pending.tMs};
 }
 
@@ -313,7 +352,14 @@ export function gapBytes(marks: SessionSnapshot['marks']): Readonly<Record<Strea
  * out. `incomplete`: see {@link StatusModel.incomplete}. `stalls`: the summary's, else `options.stalls` (a
  * capture still loading, whose end record gave them before the session is finished).
  */
-export function statusModel(snapshot: SessionSnapshot, options: {readonly missing?: Readonly<Record<StreamName, number>>; readonly incomplete?: string; readonly stalls?: Summary['stalls']} = {}): StatusModel {
+export function statusModel(
+	snapshot: SessionSnapshot,
+	options: {
+		readonly missing?: Readonly<Record<StreamName, number>>;
+		readonly incomplete?: string;
+		readonly stalls?: Summary['stalls'];
+	} = {},
+): StatusModel {
 	const {summary} = snapshot;
 	const streams = (['stdin', 'stdout', 'stderr'] as const).map((stream) => ({
 		label: STREAM_LABEL[stream],
@@ -366,11 +412,22 @@ export const STANDARD_OFFERS: readonly SendOffer[] = [
 /** A skeleton of tool arguments from a JSON schema: each required property with an empty value of its type. */
 export function argumentsSkeleton(schema: unknown): Record<string, unknown> {
 	const object = schema as {properties?: Record<string, {type?: unknown}>; required?: unknown} | undefined;
-	const required = Array.isArray(object?.required) ? (object.required as unknown[]).filter((key): key is string => typeof key === 'string') : [];
+	const required = Array.isArray(object?.required)
+		? (object.required as unknown[]).filter((key): key is string => typeof key === 'string')
+		: [];
 	const out: Record<string, unknown> = {};
 	for (const key of required) {
 		const type = object?.properties?.[key]?.type;
-		out[key] = type === 'number' || type === 'integer' ? 0 : type === 'boolean' ? false : type === 'array' ? [] : type === 'object' ? {} : '';
+		out[key] =
+			type === 'number' || type === 'integer'
+				? 0
+				: type === 'boolean'
+					? false
+					: type === 'array'
+						? []
+						: type === 'object'
+							? {}
+							: '';
 	}
 
 	return out;
@@ -399,7 +456,11 @@ export function sendOffers(frames: FrameTable, extra: readonly SendOffer[] = [])
 	for (const tool of lastListed(frames, 'tools/list', 'tools') ?? []) {
 		const name = (tool as {name?: unknown}).name;
 		if (typeof name === 'string') {
-			offers.push({method: 'tools/call', params: {name, arguments: argumentsSkeleton((tool as {inputSchema?: unknown}).inputSchema)}, label: `tools/call ${name}`});
+			offers.push({
+				method: 'tools/call',
+				params: {name, arguments: argumentsSkeleton((tool as {inputSchema?: unknown}).inputSchema)},
+				label: `tools/call ${name}`,
+			});
 		}
 	}
 

@@ -20,7 +20,13 @@ export const DETAIL_TABS: readonly DetailTab[] = ['hex', 'json', 'raw', 'chunks'
 export type InputState =
 	| {readonly mode: 'search'; readonly text: string}
 	| {readonly mode: 'send-pick'; readonly cursor: number; readonly scrollTop: number}
-	| {readonly mode: 'send-params'; readonly method: string; readonly label: string; readonly text: string; readonly error?: string};
+	| {
+			readonly mode: 'send-params';
+			readonly method: string;
+			readonly label: string;
+			readonly text: string;
+			readonly error?: string;
+	  };
 
 /** The whole view state. */
 export interface ViewState {
@@ -94,7 +100,9 @@ export function stderrCursor(state: ViewState, count: number): number {
 	return state.isStderrFollowing ? count - 1 : Math.min(state.stderrCursor, count - 1);
 }
 
-const MOVE: Readonly<Record<'select-prev' | 'select-next' | 'page-up' | 'page-down' | 'select-first' | 'select-last', Move>> = {
+const MOVE: Readonly<
+	Record<'select-prev' | 'select-next' | 'page-up' | 'page-down' | 'select-first' | 'select-last', Move>
+> = {
 	'select-prev': 'prev',
 	'select-next': 'next',
 	'page-up': 'page-up',
@@ -141,11 +149,20 @@ function navigate(state: ViewState, move: Move, nav: NavContext): ViewState {
 				return state;
 			}
 
-			const next = moveCursor({cursor: Math.min(state.findingCursor, nav.findingCount - 1), scrollTop: 0}, nav.findingCount, nav.findingRows, move);
+			const next = moveCursor(
+				{cursor: Math.min(state.findingCursor, nav.findingCount - 1), scrollTop: 0},
+				nav.findingCount,
+				nav.findingRows,
+				move,
+			);
 			const line = nav.findingLineOf[next.cursor] ?? 0;
 			// Show the group header too when the cursor is on the first finding of a group.
 			const withHeader = scrollToShow(Math.max(0, line - 1), state.findingScroll, nav.findingRows, nav.findingLines);
-			return {...state, findingCursor: next.cursor, findingScroll: scrollToShow(line, withHeader, nav.findingRows, nav.findingLines)};
+			return {
+				...state,
+				findingCursor: next.cursor,
+				findingScroll: scrollToShow(line, withHeader, nav.findingRows, nav.findingLines),
+			};
 		}
 
 		case 'stderr': {
@@ -153,9 +170,19 @@ function navigate(state: ViewState, move: Move, nav: NavContext): ViewState {
 				return state;
 			}
 
-			const current = visibleSlice(nav.stderrCount, stderrCursor(state, nav.stderrCount), state.stderrScroll, nav.stderrRows);
+			const current = visibleSlice(
+				nav.stderrCount,
+				stderrCursor(state, nav.stderrCount),
+				state.stderrScroll,
+				nav.stderrRows,
+			);
 			const next = moveCursor(current, nav.stderrCount, nav.stderrRows, move);
-			return {...state, stderrCursor: next.cursor, stderrScroll: next.scrollTop, isStderrFollowing: next.cursor === nav.stderrCount - 1};
+			return {
+				...state,
+				stderrCursor: next.cursor,
+				stderrScroll: next.scrollTop,
+				isStderrFollowing: next.cursor === nav.stderrCount - 1,
+			};
 		}
 	}
 }
@@ -217,7 +244,9 @@ export function viewReducer(previous: ViewState, action: ViewAction): ViewState 
 		}
 
 		case 'toggle-follow': {
-			return state.isFollowing ? {...state, isFollowing: false, selected: selectedFrame(state, action.view)} : {...state, isFollowing: true, detailScroll: 0};
+			return state.isFollowing
+				? {...state, isFollowing: false, selected: selectedFrame(state, action.view)}
+				: {...state, isFollowing: true, detailScroll: 0};
 		}
 
 		case 'focus-next':
@@ -231,7 +260,11 @@ export function viewReducer(previous: ViewState, action: ViewAction): ViewState 
 
 		case 'next-tab':
 		case 'prev-tab': {
-			return {...state, detailTab: cycle(DETAIL_TABS, state.detailTab, action.type === 'next-tab' ? 1 : -1), detailScroll: 0};
+			return {
+				...state,
+				detailTab: cycle(DETAIL_TABS, state.detailTab, action.type === 'next-tab' ? 1 : -1),
+				detailScroll: 0,
+			};
 		}
 
 		case 'toggle-stream': {
@@ -288,7 +321,12 @@ export function viewReducer(previous: ViewState, action: ViewAction): ViewState 
 				return state;
 			}
 
-			const next = moveCursor({cursor: state.input.cursor, scrollTop: state.input.scrollTop}, action.total, action.rows, action.move);
+			const next = moveCursor(
+				{cursor: state.input.cursor, scrollTop: state.input.scrollTop},
+				action.total,
+				action.rows,
+				action.move,
+			);
 			return {...state, input: {mode: 'send-pick', cursor: Math.max(0, next.cursor), scrollTop: next.scrollTop}};
 		}
 
@@ -301,7 +339,9 @@ export function viewReducer(previous: ViewState, action: ViewAction): ViewState 
 		}
 
 		case 'send-done': {
-			const notice = action.sent ? `sent ${action.method}` : `${action.method} not sent: the server's stdin is closed (it exited or is shutting down)`;
+			const notice = action.sent
+				? `sent ${action.method}`
+				: `${action.method} not sent: the server's stdin is closed (it exited or is shutting down)`;
 			return {...state, input: null, isFollowing: true, focus: 'frames', detailScroll: 0, notice};
 		}
 

@@ -7,8 +7,16 @@ import {findingDetailLines} from '../../../../src/render/tui/components/findings
 describe('findingDetailLines', () => {
 	it('says skip+log and not established, and a note that only repeats the reaction once', () => {
 		const finding = dressFinding({code: 'crlf', stream: 'stdout', offset: 141, byteLength: 2, tMs: 10});
-		const stray = dressFinding({code: 'stray-output', stream: 'stdout', offset: 0, byteLength: 34, tMs: 5, detail: {kind: 'banner'}});
-		const text = (f: typeof finding) => findingDetailLines(f, 200).map((segments) => segments.map((s) => s.text).join(''));
+		const stray = dressFinding({
+			code: 'stray-output',
+			stream: 'stdout',
+			offset: 0,
+			byteLength: 34,
+			tMs: 5,
+			detail: {kind: 'banner'},
+		});
+		const text = (f: typeof finding) =>
+			findingDetailLines(f, 200).map((segments) => segments.map((s) => s.text).join(''));
 		expect(text(finding).slice(-1)).toEqual(['  Cursor: not established']);
 		expect(text(stray).filter((line) => line.startsWith('  Python SDK') || line.startsWith('  Cursor'))).toEqual([
 			'  Python SDK: skip+log, logs `Failed to parse JSONRPC message from server` and skips the line',

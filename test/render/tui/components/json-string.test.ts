@@ -15,8 +15,33 @@ function quotedStringWhole(value: string, budget: number): string {
 
 // Code points that escape or measure differently: controls, DEL, C1, zero-width and combining marks, bidi
 // controls, wide CJK and emoji, lone surrogates, and the marker's own characters.
-const tricky = fc.constantFrom('\u0000', '\n', '\r', '\u001B', '\u007F', '\u0085', '\u0301', '\u200B', '\u200D', '\u202E', '\uFE0F', '中', '😀', '\uD800', '\uDC00', '"', '\\', '…', ' (+12 bytes)', 'a');
-const text = fc.oneof(fc.string({unit: 'grapheme', maxLength: 60}), fc.array(tricky, {maxLength: 60}).map((parts) => parts.join('')), fc.string({unit: 'binary', maxLength: 60}));
+const tricky = fc.constantFrom(
+	'\u0000',
+	'\n',
+	'\r',
+	'\u001B',
+	'\u007F',
+	'\u0085',
+	'\u0301',
+	'\u200B',
+	'\u200D',
+	'\u202E',
+	'\uFE0F',
+	'中',
+	'😀',
+	'\uD800',
+	'\uDC00',
+	'"',
+	'\\',
+	'…',
+	' (+12 bytes)',
+	'a',
+);
+const text = fc.oneof(
+	fc.string({unit: 'grapheme', maxLength: 60}),
+	fc.array(tricky, {maxLength: 60}).map((parts) => parts.join('')),
+	fc.string({unit: 'binary', maxLength: 60}),
+);
 
 describe('quotedString (the JSON pane)', () => {
 	it('gives what escaping the whole string and measuring it gave, for any string and budget', () => {

@@ -13,7 +13,14 @@ import {RAW_LIMIT, rawLines} from '../../../../src/render/tui/components/raw-pan
 import {statusSegments} from '../../../../src/render/tui/components/status-bar.js';
 import {tabBarSegments} from '../../../../src/render/tui/components/tab-bar.js';
 import {NO_FILTER, statusModel} from '../../../../src/render/tui/state/selectors.js';
-import {byteToken, COLOR_THEME, createTheme, kindToken, MONO_THEME, resolveColor} from '../../../../src/render/tui/theme.js';
+import {
+	byteToken,
+	COLOR_THEME,
+	createTheme,
+	kindToken,
+	MONO_THEME,
+	resolveColor,
+} from '../../../../src/render/tui/theme.js';
 import {exchangeSession} from '../exchange.js';
 
 // Colour is tested at the token level (style.md §1.7.2); one ANSI-level check covers the highlight.
@@ -25,7 +32,11 @@ const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 describe('hex rows: tokens', () => {
 	it('paints cells by byte category, CR with its own token, and a highlighted CR LF as one block', () => {
 		// 7b 22 61 22 3a 00 09 1b c3 a9 7d 0d 0a at stream offset 0x20; CR LF at 0x2b–0x2c highlighted.
-		const [row] = hexRows(encode('{"a":\u0000\t\u001B\u00E9}\r\n'), {baseOffset: 0x20, bytesPerRow: 16, highlight: [{offset: 0x2b, length: 2}]});
+		const [row] = hexRows(encode('{"a":\u0000\t\u001B\u00E9}\r\n'), {
+			baseOffset: 0x20,
+			bytesPerRow: 16,
+			highlight: [{offset: 0x2b, length: 2}],
+		});
 		expect(hexLineSegments(row!, 16)).toEqual([
 			{text: '00000020:', token: 'hex.offset'},
 			{text: ' ', token: 'ui.plain'},
@@ -52,7 +63,9 @@ describe('hex rows: tokens', () => {
 			{text: '}', token: 'byte.printable'},
 			{text: '←↵', token: 'byte.highlight'},
 		]);
-		expect(segmentsText(hexLineSegments(row!, 16))).toBe('00000020: 7b22 6122 3a00 091b  c3a9 7d0d 0a         {"a":␀_␛××}←↵');
+		expect(segmentsText(hexLineSegments(row!, 16))).toBe(
+			'00000020: 7b22 6122 3a00 091b  c3a9 7d0d 0a         {"a":␀_␛××}←↵',
+		);
 	});
 
 	it('gives CR the byte.cr token when not highlighted, and shows squeezed rows', () => {
@@ -84,29 +97,37 @@ describe('hex rows: tokens', () => {
 
 	it('emits inverse video around the highlighted bytes (FORCE_COLOR is set in test/setup.ts)', () => {
 		const frame = frames[3]!;
-		const rows = visibleHexRows({read: (o, l) => snapshot.bytes('stdout', o, l), offset: frame.offset, byteLength: frame.byteLength}, 16, 8, 1, [{offset: 167, length: 2}]);
+		const rows = visibleHexRows(
+			{read: (o, l) => snapshot.bytes('stdout', o, l), offset: frame.offset, byteLength: frame.byteLength},
+			16,
+			8,
+			1,
+			[{offset: 167, length: 2}],
+		);
 		const out = renderToString(<HexPane rows={rows} perRow={16} height={1} />, {columns: 80});
 		expect(out).toContain('\u001B[7m');
 		// Row 8 of the frame: `…7d 0d 0a`; the CR, the gap and the LF sit inside one inverse run.
-		expect(out.slice(out.indexOf('\u001B[7m'))).toMatch(/^\u001B\[7m(?:\u001B\[[\d;]*m)*0d 0a\u001B\[39m\u001B\[22m\u001B\[27m/);
+		expect(out.slice(out.indexOf('\u001B[7m'))).toMatch(
+			/^\u001B\[7m(?:\u001B\[[\d;]*m)*0d 0a\u001B\[39m\u001B\[22m\u001B\[27m/,
+		);
 	});
 });
 
 describe('theme tokens', () => {
 	it('maps byte categories and frame kinds to tokens', () => {
-		expect([byteToken(0x41, 'ascii-printable', false), byteToken(0x0d, 'ascii-whitespace', false), byteToken(0x0d, 'ascii-whitespace', true), byteToken(0x00, 'null', false)]).toEqual([
-			'byte.printable',
-			'byte.cr',
-			'byte.highlight',
-			'byte.null',
-		]);
-		expect([kindToken('text', 'stdout'), kindToken('text', 'stderr'), kindToken('request', 'stdin'), kindToken('error', 'stdout'), kindToken('blank', 'stdout')]).toEqual([
-			'kind.stray',
-			'stream.stderr',
-			'kind.message',
-			'kind.error',
-			'kind.blank',
-		]);
+		expect([
+			byteToken(0x41, 'ascii-printable', false),
+			byteToken(0x0d, 'ascii-whitespace', false),
+			byteToken(0x0d, 'ascii-whitespace', true),
+			byteToken(0x00, 'null', false),
+		]).toEqual(['byte.printable', 'byte.cr', 'byte.highlight', 'byte.null']);
+		expect([
+			kindToken('text', 'stdout'),
+			kindToken('text', 'stderr'),
+			kindToken('request', 'stdin'),
+			kindToken('error', 'stdout'),
+			kindToken('blank', 'stdout'),
+		]).toEqual(['kind.stray', 'stream.stderr', 'kind.message', 'kind.error', 'kind.blank']);
 	});
 
 	it('honours NO_COLOR and --color, and keeps only attributes without colour', () => {
@@ -118,7 +139,9 @@ describe('theme tokens', () => {
 		expect(resolveColor('never', {}, true)).toBe(false);
 		expect(createTheme(false)).toBe(MONO_THEME);
 		expect(createTheme(true)).toBe(COLOR_THEME);
-		const colours = Object.values(MONO_THEME.tokens).filter((style) => style.color !== undefined || style.backgroundColor !== undefined);
+		const colours = Object.values(MONO_THEME.tokens).filter(
+			(style) => style.color !== undefined || style.backgroundColor !== undefined,
+		);
 		expect(colours).toEqual([]);
 		expect(MONO_THEME.tokens['byte.highlight']).toEqual({inverse: true, underline: true});
 		expect(MONO_THEME.tokens['ui.selected']).toEqual({inverse: true});
@@ -128,19 +151,38 @@ describe('theme tokens', () => {
 describe('pane text', () => {
 	it('pretty-prints JSON with token colours and escaped strings', () => {
 		const out = jsonLines({a: [1, true, null], 'k\u202E': 'x\u001B[2J', e: {}}, 40);
-		expect(out.map(segmentsText)).toEqual(['{', '  "a": [', '    1,', '    true,', '    null', '  ],', '  "k\\u{202e}": "x\\u001b[2J",', '  "e": {}', '}']);
+		expect(out.map(segmentsText)).toEqual([
+			'{',
+			'  "a": [',
+			'    1,',
+			'    true,',
+			'    null',
+			'  ],',
+			'  "k\\u{202e}": "x\\u001b[2J",',
+			'  "e": {}',
+			'}',
+		]);
 		expect(out[1]).toEqual([
 			{text: '  ', token: 'ui.plain'},
 			{text: '"a"', token: 'json.key'},
 			{text: ': [', token: 'json.punct'},
 		]);
-		expect(out[6]!.map((segment) => segment.token)).toEqual(['ui.plain', 'json.key', 'json.punct', 'json.string', 'json.punct']);
+		expect(out[6]!.map((segment) => segment.token)).toEqual([
+			'ui.plain',
+			'json.key',
+			'json.punct',
+			'json.string',
+			'json.punct',
+		]);
 		// Long strings are cut to the width with the bytes left out, and keep their closing quote.
 		expect(segmentsText(jsonLines('x'.repeat(100), 30)[0]!)).toBe('"xxxxxxxxxxxxxx…" (+86 bytes)');
 		expect(segmentsText(jsonLines({k: 'y'.repeat(100)}, 30)[1]!)).toBe('  "k": "yyyyyyy…" (+93 bytes)');
 		// A string that fits is shown whole.
 		expect(segmentsText(jsonLines('x'.repeat(27), 30)[0]!)).toBe(`"${'x'.repeat(27)}"`);
-		const huge = jsonLines(Array.from({length: MAX_JSON_LINES + 5}, (_, i) => i), 80);
+		const huge = jsonLines(
+			Array.from({length: MAX_JSON_LINES + 5}, (_, i) => i),
+			80,
+		);
 		expect(huge.length).toBe(MAX_JSON_LINES + 1);
 		expect(segmentsText(huge.at(-1)!)).toBe('… (cut at 20000 lines; the raw and hex tabs show every byte)');
 	});
@@ -166,7 +208,9 @@ describe('pane text', () => {
 	});
 
 	it('describes the frame and its finding', () => {
-		expect(segmentsText(detailHeader(frames[3]!, 1))).toBe('#3 S→C response #1 initialize (reply to #0) · 143 B @0x001a, CR LF · t 5.0 ms · 4.0ms latency · 1 read');
+		expect(segmentsText(detailHeader(frames[3]!, 1))).toBe(
+			'#3 S→C response #1 initialize (reply to #0) · 143 B @0x001a, CR LF · t 5.0 ms · 4.0ms latency · 1 read',
+		);
 		expect(detailHeader(frames[6]!, 2).at(-1)).toEqual({text: ' · 2 reads', token: 'severity.warning'});
 		expect(findingSummarySegments(findings[1]!, 60)).toEqual([
 			{text: '▲ crlf', token: 'severity.warning'},
@@ -176,7 +220,13 @@ describe('pane text', () => {
 	});
 
 	it('places a spawn failure at the spawn, not at stdout @0x0000 (nothing was read)', () => {
-		const spawn = makeFinding({code: 'spawn-failed', severity: 'error', offset: 0, byteLength: 0, message: 'cannot start `x`'});
+		const spawn = makeFinding({
+			code: 'spawn-failed',
+			severity: 'error',
+			offset: 0,
+			byteLength: 0,
+			message: 'cannot start `x`',
+		});
 		expect(segmentsText(findingItemSegments(spawn, 60))).toBe('    #– at the spawn  cannot start `x`');
 		expect(segmentsText(findingSummarySegments(spawn, 60))).toBe('✖ spawn-failed at the spawn: cannot start `x`');
 	});
@@ -202,12 +252,34 @@ describe('pane text', () => {
 	});
 
 	it('builds the footer: position, follow, filters, notice, hints; or the input line', () => {
-		const base: FooterModel = {input: null, filter: NO_FILTER, cursor: 2, shown: 8, total: 8, isFollowing: false, notice: '', hints: '? help'};
+		const base: FooterModel = {
+			input: null,
+			filter: NO_FILTER,
+			cursor: 2,
+			shown: 8,
+			total: 8,
+			isFollowing: false,
+			notice: '',
+			hints: '? help',
+		};
 		expect(segmentsText(footerSegments(base))).toBe('3/8 paused  ? help');
-		const filtered = {...base, filter: {streams: {stdin: true, stdout: true, stderr: false}, isFindingsOnly: true, search: 'a\u001B'}, shown: 2, cursor: 0, isFollowing: true, notice: 'sent ping'};
+		const filtered = {
+			...base,
+			filter: {streams: {stdin: true, stdout: true, stderr: false}, isFindingsOnly: true, search: 'a\u001B'},
+			shown: 2,
+			cursor: 0,
+			isFollowing: true,
+			notice: 'sent ping',
+		};
 		expect(segmentsText(footerSegments(filtered))).toBe('1/2 of 8 follow [-ERR faults only /a␛]  sent ping  ? help');
 		expect(segmentsText(footerSegments({...base, shown: 0, cursor: -1}))).toBe('0/0 of 8 paused  ? help');
-		expect(segmentsText(footerSegments({...base, input: {mode: 'search', text: 'tools'}}))).toBe('/tools█  Enter keep · Esc clear');
-		expect(segmentsText(footerSegments({...base, input: {mode: 'send-params', method: 'ping', label: 'ping', text: '{', error: 'bad'}}))).toBe('params› {█  ✖ bad');
+		expect(segmentsText(footerSegments({...base, input: {mode: 'search', text: 'tools'}}))).toBe(
+			'/tools█  Enter keep · Esc clear',
+		);
+		expect(
+			segmentsText(
+				footerSegments({...base, input: {mode: 'send-params', method: 'ping', label: 'ping', text: '{', error: 'bad'}}),
+			),
+		).toBe('params› {█  ✖ bad');
 	});
 });

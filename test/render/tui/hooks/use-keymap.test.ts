@@ -2,7 +2,13 @@ import {describe, expect, it, vi} from 'vitest';
 import type {Finding} from '../../../../src/core/types.js';
 import {handleInput, keyOfChar, RERUN_NOTICE, type KeymapContext} from '../../../../src/render/tui/hooks/use-keymap.js';
 import type {ViewAction} from '../../../../src/render/tui/state/actions.js';
-import {findingsLayout, groupFindings, identityView, indexFindings, stderrFrames} from '../../../../src/render/tui/state/selectors.js';
+import {
+	findingsLayout,
+	groupFindings,
+	identityView,
+	indexFindings,
+	stderrFrames,
+} from '../../../../src/render/tui/state/selectors.js';
 import {INITIAL_VIEW_STATE, viewReducer, type ViewState} from '../../../../src/render/tui/state/view-reducer.js';
 import {exchangeSession} from '../exchange.js';
 
@@ -88,18 +94,27 @@ describe('key routing', () => {
 	});
 
 	it('sends parsed params, or reports bad JSON', () => {
-		const bad = context({...INITIAL_VIEW_STATE, input: {mode: 'send-params', method: 'ping', label: 'ping', text: '{'}});
+		const bad = context({
+			...INITIAL_VIEW_STATE,
+			input: {mode: 'send-params', method: 'ping', label: 'ping', text: '{'},
+		});
 		handleInput('', {return: true}, bad.value);
 		expect(bad.onSend).not.toHaveBeenCalled();
 		expect(bad.actions[0]).toMatchObject({type: 'send-error'});
-		const good = context({...INITIAL_VIEW_STATE, input: {mode: 'send-params', method: 'ping', label: 'ping', text: ' '}});
+		const good = context({
+			...INITIAL_VIEW_STATE,
+			input: {mode: 'send-params', method: 'ping', label: 'ping', text: ' '},
+		});
 		handleInput('', {return: true}, good.value);
 		expect(good.onSend).toHaveBeenCalledWith('ping', {});
 		expect(good.actions).toEqual([{type: 'send-done', method: 'ping', sent: true}]);
 	});
 
 	it('says when nothing was sent: the action returned false (the server had exited)', () => {
-		const closed = context({...INITIAL_VIEW_STATE, input: {mode: 'send-params', method: 'ping', label: 'ping', text: ''}});
+		const closed = context({
+			...INITIAL_VIEW_STATE,
+			input: {mode: 'send-params', method: 'ping', label: 'ping', text: ''},
+		});
 		closed.onSend.mockReturnValue(false);
 		handleInput('', {return: true}, closed.value);
 		expect(closed.actions).toEqual([{type: 'send-done', method: 'ping', sent: false}]);
@@ -118,7 +133,10 @@ describe('key routing', () => {
 		done();
 		await rerun;
 		await new Promise((resolve) => setImmediate(resolve));
-		expect(actions).toEqual([{type: 'set-notice', text: RERUN_NOTICE}, {type: 'clear-notice', text: RERUN_NOTICE}]);
+		expect(actions).toEqual([
+			{type: 'set-notice', text: RERUN_NOTICE},
+			{type: 'clear-notice', text: RERUN_NOTICE},
+		]);
 	});
 
 	it('quits on q and Ctrl+C, but q is text in the search line', () => {

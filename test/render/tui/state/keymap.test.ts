@@ -53,7 +53,13 @@ describe('keymap', () => {
 
 	it('generates the help from the same table', () => {
 		const sections = helpSections(none);
-		expect(sections.map((section) => section.title)).toEqual(['Everywhere', 'Frame list', 'Findings pane', 'Stderr pane', 'Search line and send panel']);
+		expect(sections.map((section) => section.title)).toEqual([
+			'Everywhere',
+			'Frame list',
+			'Findings pane',
+			'Stderr pane',
+			'Search line and send panel',
+		]);
 		expect(sections[0]!.rows.slice(0, 3)).toEqual([
 			{keys: '↑/k', help: 'previous frame / finding / line; scroll detail up'},
 			{keys: '↓/j', help: 'next frame / finding / line; scroll detail down'},
@@ -68,6 +74,8 @@ describe('keymap', () => {
 
 	it('generates the footer hints from the same table', () => {
 		expect(hintText(none, 'frames')).toBe('Tab pane  →/l tab  n next fault  / search  ? help  q/^C quit');
-		expect(hintText(all, 'findings')).toBe('Enter jump  Tab pane  →/l tab  n next fault  / search  s send  r rerun  ? help  q/^C quit');
+		expect(hintText(all, 'findings')).toBe(
+			'Enter jump  Tab pane  →/l tab  n next fault  / search  s send  r rerun  ? help  q/^C quit',
+		);
 	});
 });

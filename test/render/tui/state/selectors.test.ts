@@ -19,18 +19,32 @@ import {exchangeSession} from '../exchange.js';
 
 const snapshot = exchangeSession().getSnapshot();
 const {frames, findings} = snapshot;
-const positions = (view: {length: number; indexAt(p: number): number}): number[] => Array.from({length: view.length}, (_, p) => view.indexAt(p));
+const positions = (view: {length: number; indexAt(p: number): number}): number[] =>
+	Array.from({length: view.length}, (_, p) => view.indexAt(p));
 
 describe('frame views', () => {
 	it('identity view maps positions to frame indices', () => {
 		const view = identityView(5);
-		expect([view.indexAt(3), view.positionOf(3), view.positionOf(9), view.has(4), view.has(5)]).toEqual([3, 3, 4, true, false]);
+		expect([view.indexAt(3), view.positionOf(3), view.positionOf(9), view.has(4), view.has(5)]).toEqual([
+			3,
+			3,
+			4,
+			true,
+			false,
+		]);
 		expect(identityView(0).positionOf(0)).toBe(-1);
 	});
 
 	it('array view finds positions by binary search', () => {
 		const view = arrayView([2, 5, 9]);
-		expect([lowerBound([2, 5, 9], 6), view.positionOf(5), view.positionOf(6), view.positionOf(40), view.has(9), view.has(6)]).toEqual([2, 1, 2, 2, true, false]);
+		expect([
+			lowerBound([2, 5, 9], 6),
+			view.positionOf(5),
+			view.positionOf(6),
+			view.positionOf(40),
+			view.has(9),
+			view.has(6),
+		]).toEqual([2, 1, 2, 2, true, false]);
 	});
 });
 
@@ -124,7 +138,15 @@ describe('status, stderr, hex panels, send offers', () => {
 	});
 
 	it('picks 1, 2 or 3 hex panels by width (row width 10 + 29 per panel)', () => {
-		expect([hexPanels(60), hexPanels(67), hexPanels(68), hexPanels(80), hexPanels(96), hexPanels(97), hexPanels(120)]).toEqual([1, 1, 2, 2, 2, 3, 3]);
+		expect([
+			hexPanels(60),
+			hexPanels(67),
+			hexPanels(68),
+			hexPanels(80),
+			hexPanels(96),
+			hexPanels(97),
+			hexPanels(120),
+		]).toEqual([1, 1, 2, 2, 2, 3, 3]);
 	});
 
 	it('offers extra requests, the listed tools with required arguments, then standard methods', () => {
@@ -138,6 +160,11 @@ describe('status, stderr, hex panels, send offers', () => {
 			{method: 'resources/list', params: {}, label: 'resources/list'},
 			{method: 'resources/templates/list', params: {}, label: 'resources/templates/list'},
 		]);
-		expect(argumentsSkeleton({properties: {n: {type: 'integer'}, b: {type: 'boolean'}, l: {type: 'array'}, o: {type: 'object'}}, required: ['n', 'b', 'l', 'o', 7]})).toEqual({n: 0, b: false, l: [], o: {}});
+		expect(
+			argumentsSkeleton({
+				properties: {n: {type: 'integer'}, b: {type: 'boolean'}, l: {type: 'array'}, o: {type: 'object'}},
+				required: ['n', 'b', 'l', 'o', 7],
+			}),
+		).toEqual({n: 0, b: false, l: [], o: {}});
 	});
 });

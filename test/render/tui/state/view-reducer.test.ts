@@ -1,7 +1,14 @@
 import {describe, expect, it} from 'vitest';
 import type {NavContext} from '../../../../src/render/tui/state/actions.js';
 import {arrayView, identityView, NO_FILTER, type FrameView} from '../../../../src/render/tui/state/selectors.js';
-import {frameCursor, INITIAL_VIEW_STATE, selectedFrame, stderrCursor, viewReducer, type ViewState} from '../../../../src/render/tui/state/view-reducer.js';
+import {
+	frameCursor,
+	INITIAL_VIEW_STATE,
+	selectedFrame,
+	stderrCursor,
+	viewReducer,
+	type ViewState,
+} from '../../../../src/render/tui/state/view-reducer.js';
 
 function nav(view: FrameView, overrides: Partial<NavContext> = {}): NavContext {
 	return {
@@ -21,7 +28,8 @@ function nav(view: FrameView, overrides: Partial<NavContext> = {}): NavContext {
 	};
 }
 
-const run = (state: ViewState, ...actions: Parameters<typeof viewReducer>[1][]): ViewState => actions.reduce(viewReducer, state);
+const run = (state: ViewState, ...actions: Parameters<typeof viewReducer>[1][]): ViewState =>
+	actions.reduce(viewReducer, state);
 
 describe('view reducer: frame list and follow-tail', () => {
 	const view = identityView(100);
@@ -48,19 +56,29 @@ describe('view reducer: frame list and follow-tail', () => {
 		const paged = run(top, {type: 'page-down', nav: nav(view)}, {type: 'page-down', nav: nav(view)});
 		expect(paged).toMatchObject({selected: 20, scrollTop: 20, isFollowing: false});
 		expect(viewReducer(paged, {type: 'page-up', nav: nav(view)})).toMatchObject({selected: 10, scrollTop: 10});
-		expect(viewReducer(paged, {type: 'select-last', nav: nav(view)})).toMatchObject({selected: 99, scrollTop: 90, isFollowing: true});
+		expect(viewReducer(paged, {type: 'select-last', nav: nav(view)})).toMatchObject({
+			selected: 99,
+			scrollTop: 90,
+			isFollowing: true,
+		});
 	});
 
 	it('moves within a filtered view by position and keeps frame indices', () => {
 		const filtered = arrayView([3, 8, 20, 41]);
-		const state = viewReducer({...INITIAL_VIEW_STATE, selected: 20, isFollowing: false}, {type: 'select-prev', nav: nav(filtered)});
+		const state = viewReducer(
+			{...INITIAL_VIEW_STATE, selected: 20, isFollowing: false},
+			{type: 'select-prev', nav: nav(filtered)},
+		);
 		expect(state.selected).toBe(8);
 		// A frame that the filter hides maps to the next shown one.
 		expect(frameCursor({...INITIAL_VIEW_STATE, selected: 9, isFollowing: false}, filtered)).toBe(2);
 	});
 
 	it('resets the detail scroll when the selection changes', () => {
-		const state = viewReducer({...INITIAL_VIEW_STATE, selected: 50, isFollowing: false, detailScroll: 7}, {type: 'select-next', nav: nav(view)});
+		const state = viewReducer(
+			{...INITIAL_VIEW_STATE, selected: 50, isFollowing: false, detailScroll: 7},
+			{type: 'select-next', nav: nav(view)},
+		);
 		expect(state).toMatchObject({selected: 51, detailScroll: 0});
 	});
 
@@ -81,7 +99,10 @@ describe('view reducer: panes, tabs, findings and stderr', () => {
 
 	it('cycles focus with Tab and tabs with ←/→', () => {
 		expect(run(INITIAL_VIEW_STATE, {type: 'focus-next'}).focus).toBe('detail');
-		expect(run(INITIAL_VIEW_STATE, {type: 'focus-next'}, {type: 'focus-next'}, {type: 'focus-next'}, {type: 'focus-next'}).focus).toBe('frames');
+		expect(
+			run(INITIAL_VIEW_STATE, {type: 'focus-next'}, {type: 'focus-next'}, {type: 'focus-next'}, {type: 'focus-next'})
+				.focus,
+		).toBe('frames');
 		expect(run(INITIAL_VIEW_STATE, {type: 'focus-prev'}).focus).toBe('stderr');
 		expect(run(INITIAL_VIEW_STATE, {type: 'next-tab'}).detailTab).toBe('json');
 		expect(run(INITIAL_VIEW_STATE, {type: 'prev-tab'}).detailTab).toBe('chunks');
@@ -102,7 +123,10 @@ describe('view reducer: panes, tabs, findings and stderr', () => {
 		const third = viewReducer(second, {type: 'select-next', nav: nav(view)});
 		// Finding 2 is on line 4, first of its group (header on line 3): lines 2–4 are shown.
 		expect(third).toMatchObject({findingCursor: 2, findingScroll: 2});
-		expect(viewReducer(third, {type: 'select-last', nav: nav(view)})).toMatchObject({findingCursor: 3, findingScroll: 4});
+		expect(viewReducer(third, {type: 'select-last', nav: nav(view)})).toMatchObject({
+			findingCursor: 3,
+			findingScroll: 4,
+		});
 	});
 
 	it('follows new stderr lines at the bottom and stops when moved up', () => {
@@ -117,20 +141,39 @@ describe('view reducer: panes, tabs, findings and stderr', () => {
 	it('jumps to a finding frame: selects it, shows hex scrolled to the bytes, and clears a filter that hid it', () => {
 		const filtered = {...INITIAL_VIEW_STATE, focus: 'findings' as const, filter: {...NO_FILTER, search: 'tools'}};
 		const jumped = viewReducer(filtered, {type: 'jump-to-frame', frameIndex: 3, detailScroll: 4, isVisible: false});
-		expect(jumped).toMatchObject({selected: 3, isFollowing: false, focus: 'frames', detailTab: 'hex', detailScroll: 4, filter: NO_FILTER});
-		expect(viewReducer(filtered, {type: 'jump-to-frame', frameIndex: 3, detailScroll: 0, isVisible: true}).filter.search).toBe('tools');
+		expect(jumped).toMatchObject({
+			selected: 3,
+			isFollowing: false,
+			focus: 'frames',
+			detailTab: 'hex',
+			detailScroll: 4,
+			filter: NO_FILTER,
+		});
+		expect(
+			viewReducer(filtered, {type: 'jump-to-frame', frameIndex: 3, detailScroll: 0, isVisible: true}).filter.search,
+		).toBe('tools');
 	});
 });
 
 describe('view reducer: filters, search, help, send', () => {
 	it('toggles streams and findings-only', () => {
 		const state = run(INITIAL_VIEW_STATE, {type: 'toggle-stream', stream: 'stderr'}, {type: 'toggle-findings-only'});
-		expect(state.filter).toEqual({streams: {stdin: true, stdout: true, stderr: false}, isFindingsOnly: true, search: ''});
+		expect(state.filter).toEqual({
+			streams: {stdin: true, stdout: true, stderr: false},
+			isFindingsOnly: true,
+			search: '',
+		});
 		expect(viewReducer(state, {type: 'toggle-stream', stream: 'stderr'}).filter.streams.stderr).toBe(true);
 	});
 
 	it('edits the search live, keeps it on Enter and clears it on Esc', () => {
-		const typed = run(INITIAL_VIEW_STATE, {type: 'open-search'}, {type: 'input-text', text: 'tools'}, {type: 'input-text', text: 'x'}, {type: 'input-backspace'});
+		const typed = run(
+			INITIAL_VIEW_STATE,
+			{type: 'open-search'},
+			{type: 'input-text', text: 'tools'},
+			{type: 'input-text', text: 'x'},
+			{type: 'input-backspace'},
+		);
 		expect(typed.input).toEqual({mode: 'search', text: 'tools'});
 		expect(typed.filter.search).toBe('tools');
 		const kept = viewReducer(typed, {type: 'input-commit'});
@@ -145,7 +188,11 @@ describe('view reducer: filters, search, help, send', () => {
 		const open = viewReducer(INITIAL_VIEW_STATE, {type: 'toggle-help'});
 		expect(open.isHelpOpen).toBe(true);
 		// While help is open, navigation scrolls it and leaves the frame list alone.
-		const scrolled = run(open, {type: 'page-down', nav: nav(identityView(100))}, {type: 'select-next', nav: nav(identityView(100))});
+		const scrolled = run(
+			open,
+			{type: 'page-down', nav: nav(identityView(100))},
+			{type: 'select-next', nav: nav(identityView(100))},
+		);
 		expect(scrolled).toMatchObject({helpScroll: 11, selected: -1, isFollowing: true});
 		expect(viewReducer(scrolled, {type: 'select-last', nav: nav(identityView(100))}).helpScroll).toBe(30);
 		expect(viewReducer(viewReducer(scrolled, {type: 'toggle-help'}), {type: 'toggle-help'}).helpScroll).toBe(0);
@@ -154,22 +201,49 @@ describe('view reducer: filters, search, help, send', () => {
 	});
 
 	it('walks the send panel: pick, edit params, error, sent', () => {
-		const picking = run(INITIAL_VIEW_STATE, {type: 'open-send'}, {type: 'send-move', move: 'next', total: 6, rows: 4}, {type: 'send-move', move: 'next', total: 6, rows: 4});
+		const picking = run(
+			INITIAL_VIEW_STATE,
+			{type: 'open-send'},
+			{type: 'send-move', move: 'next', total: 6, rows: 4},
+			{type: 'send-move', move: 'next', total: 6, rows: 4},
+		);
 		expect(picking.input).toEqual({mode: 'send-pick', cursor: 2, scrollTop: 0});
-		const editing = run(picking, {type: 'send-choose', method: 'tools/list', label: 'tools/list', text: '{}'}, {type: 'input-backspace'}, {type: 'input-text', text: '"x"'});
+		const editing = run(
+			picking,
+			{type: 'send-choose', method: 'tools/list', label: 'tools/list', text: '{}'},
+			{type: 'input-backspace'},
+			{type: 'input-text', text: '"x"'},
+		);
 		expect(editing.input).toEqual({mode: 'send-params', method: 'tools/list', label: 'tools/list', text: '{"x"'});
 		const failed = viewReducer(editing, {type: 'send-error', message: 'bad JSON'});
-		expect(failed.input).toEqual({mode: 'send-params', method: 'tools/list', label: 'tools/list', text: '{"x"', error: 'bad JSON'});
+		expect(failed.input).toEqual({
+			mode: 'send-params',
+			method: 'tools/list',
+			label: 'tools/list',
+			text: '{"x"',
+			error: 'bad JSON',
+		});
 		// Typing clears the error.
-		expect(viewReducer(failed, {type: 'input-text', text: '}'}).input).toEqual({mode: 'send-params', method: 'tools/list', label: 'tools/list', text: '{"x"}'});
-		const sent = viewReducer({...failed, isFollowing: false, focus: 'findings'}, {type: 'send-done', method: 'tools/list', sent: true});
+		expect(viewReducer(failed, {type: 'input-text', text: '}'}).input).toEqual({
+			mode: 'send-params',
+			method: 'tools/list',
+			label: 'tools/list',
+			text: '{"x"}',
+		});
+		const sent = viewReducer(
+			{...failed, isFollowing: false, focus: 'findings'},
+			{type: 'send-done', method: 'tools/list', sent: true},
+		);
 		expect(sent).toMatchObject({input: null, isFollowing: true, focus: 'frames', notice: 'sent tools/list'});
 		// The notice lasts until the next action.
 		expect(viewReducer(sent, {type: 'focus-next'}).notice).toBe('');
 	});
 
 	it('does not claim a request was sent when nothing was written (the server had exited)', () => {
-		const state = {...INITIAL_VIEW_STATE, input: {mode: 'send-params' as const, method: 'ping', label: 'ping', text: ''}};
+		const state = {
+			...INITIAL_VIEW_STATE,
+			input: {mode: 'send-params' as const, method: 'ping', label: 'ping', text: ''},
+		};
 		const after = viewReducer(state, {type: 'send-done', method: 'ping', sent: false});
 		expect(after.notice).toBe("ping not sent: the server's stdin is closed (it exited or is shutting down)");
 		expect(after.input).toBeNull();
@@ -179,6 +253,8 @@ describe('view reducer: filters, search, help, send', () => {
 		const running = viewReducer(INITIAL_VIEW_STATE, {type: 'set-notice', text: 're-running the probe…'});
 		expect(viewReducer(running, {type: 'clear-notice', text: 're-running the probe…'}).notice).toBe('');
 		const other = viewReducer(running, {type: 'set-notice', text: 'no frame with a finding'});
-		expect(viewReducer(other, {type: 'clear-notice', text: 're-running the probe…'}).notice).toBe('no frame with a finding');
+		expect(viewReducer(other, {type: 'clear-notice', text: 're-running the probe…'}).notice).toBe(
+			'no frame with a finding',
+		);
 	});
 });

@@ -1,6 +1,13 @@
 import {describe, expect, it} from 'vitest';
 import {screenLayout} from '../../../../src/render/tui/state/layout.js';
-import {clamp, maxScrollTop, moveCursor, moveScroll, scrollToShow, visibleSlice} from '../../../../src/render/tui/state/window.js';
+import {
+	clamp,
+	maxScrollTop,
+	moveCursor,
+	moveScroll,
+	scrollToShow,
+	visibleSlice,
+} from '../../../../src/render/tui/state/window.js';
 
 describe('window math', () => {
 	it('clamps and bounds the scroll top', () => {
@@ -25,7 +32,12 @@ describe('window math', () => {
 		expect(visibleSlice(100, 50, 45, 10)).toEqual({cursor: 50, scrollTop: 45, start: 45, end: 55});
 		expect(visibleSlice(5, 9, 0, 10)).toEqual({cursor: 4, scrollTop: 0, start: 0, end: 5});
 		expect(visibleSlice(0, 3, 7, 10)).toEqual({cursor: -1, scrollTop: 0, start: 0, end: 0});
-		expect(visibleSlice(100_000, 99_999, 0, 13)).toEqual({cursor: 99_999, scrollTop: 99_987, start: 99_987, end: 100_000});
+		expect(visibleSlice(100_000, 99_999, 0, 13)).toEqual({
+			cursor: 99_999,
+			scrollTop: 99_987,
+			start: 99_987,
+			end: 100_000,
+		});
 	});
 
 	it('moves a cursor by row, page and to the ends', () => {
@@ -55,12 +67,33 @@ describe('window math', () => {
 
 describe('screen layout', () => {
 	it('splits 120×40: status, 1+13 list rows, tab line, 22 lower rows, footer = 39 lines', () => {
-		expect(screenLayout(120, 40)).toEqual({width: 120, height: 39, isTooSmall: false, bodyRows: 37, listRows: 13, lowerRows: 22});
+		expect(screenLayout(120, 40)).toEqual({
+			width: 120,
+			height: 39,
+			isTooSmall: false,
+			bodyRows: 37,
+			listRows: 13,
+			lowerRows: 22,
+		});
 	});
 
 	it('splits 80×24 and the smallest usable size', () => {
-		expect(screenLayout(80, 24)).toEqual({width: 80, height: 23, isTooSmall: false, bodyRows: 21, listRows: 7, lowerRows: 12});
-		expect(screenLayout(40, 11)).toEqual({width: 40, height: 10, isTooSmall: false, bodyRows: 8, listRows: 3, lowerRows: 3});
+		expect(screenLayout(80, 24)).toEqual({
+			width: 80,
+			height: 23,
+			isTooSmall: false,
+			bodyRows: 21,
+			listRows: 7,
+			lowerRows: 12,
+		});
+		expect(screenLayout(40, 11)).toEqual({
+			width: 40,
+			height: 10,
+			isTooSmall: false,
+			bodyRows: 8,
+			listRows: 3,
+			lowerRows: 3,
+		});
 	});
 
 	it('flags a terminal that is too small', () => {
