@@ -25,6 +25,11 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
 	doctor: async () => (await import('./commands/doctor.js')).doctorCommand(),
 	wrap: async () => (await import('./commands/wrap.js')).wrapCommand(),
 	unwrap: async () => (await import('./commands/wrap.js')).unwrapCommand(),
+	// `mcp-wire version`, as `--version` (a word many CLIs take: npm, go, docker).
+	version: async () =>
+		new Command('version')
+			.description('print the version (as --version)')
+			.action(() => void process.stdout.write(`${VERSION}\n`)),
 };
 
 /**

@@ -1,6 +1,6 @@
 // `mcp-wire explain` without text on a terminal says what it takes (issue 11), instead of report's "pass a FILE".
 import {describe, expect, it} from 'vitest';
-import {EXPLAIN_USAGE, explainCommand} from '../../src/cli/commands/explain.js';
+import {EXPLAIN_USAGE, explainCommand, nearestFindingCode} from '../../src/cli/commands/explain.js';
 import {PROCESS_IO} from '../../src/cli/commands/report.js';
 import {UsageError} from '../../src/cli/exit-codes.js';
 
@@ -55,5 +55,33 @@ describe('explain with a finding code', () => {
 			'See it in the bytes: mcp-wire probe -- <your server command>   (add --report for a paste-ready report)',
 			'',
 		]);
+	});
+});
+
+describe('explain with a mistyped finding code', () => {
+	it('offers the nearest code (was: only "No known wire fault matches")', async () => {
+		const out: string[] = [];
+		const exitCode = process.exitCode;
+		try {
+			const command = explainCommand({...PROCESS_IO, writeOut: (text) => out.push(text)}).exitOverride();
+			await command.parseAsync(['missing-newlinee'], {from: 'user'});
+			expect(process.exitCode).toBe(1);
+		} finally {
+			process.exitCode = exitCode;
+		}
+		expect(out.join('').split('\n')).toEqual([
+			'No known wire fault matches: missing-newlinee',
+			'Did you mean `mcp-wire explain missing-newline`?',
+			'Run `mcp-wire probe -- <your server command>` to see every byte the server writes.',
+			'',
+		]);
+	});
+
+	it('near misses only: one code-like word within 3 edits', () => {
+		expect(nearestFindingCode('strayoutput')).toBe('stray-output');
+		expect(nearestFindingCode('crlff')).toBe('crlf');
+		expect(nearestFindingCode('hello')).toBeUndefined();
+		expect(nearestFindingCode('Unexpected token')).toBeUndefined();
+		expect(nearestFindingCode('no-respnse')).toBe('no-response');
 	});
 });

@@ -70,6 +70,23 @@ describe('buildProgram loads only the commands a run needs (issue 12: start-up t
 			'doctor',
 			'wrap',
 			'unwrap',
+			'version',
 		]);
+	});
+});
+
+describe('mcp-wire version', () => {
+	it('prints the version, as --version does (was: unknown command)', async () => {
+		const {VERSION} = await import('../../src/cli/version.js');
+		const out: string[] = [];
+		const write = process.stdout.write.bind(process.stdout);
+		process.stdout.write = ((text: string) => out.push(text) > 0) as typeof process.stdout.write;
+		try {
+			await (await buildProgram(['node', 'mcp-wire', 'version'])).parseAsync(['node', 'mcp-wire', 'version']);
+		} finally {
+			process.stdout.write = write;
+		}
+		expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
+		expect(out).toEqual([`${VERSION}\n`]);
 	});
 });

@@ -3,6 +3,7 @@ import {Command} from 'commander';
 import {escapeText} from '../../core/bytes/glyphs.js';
 import {CLIENT_FAMILY_LABEL} from '../../core/detectors/catalog.js';
 import {explainError, type ExplainResult} from '../../core/explain.js';
+import {FINDING_CODES, type FindingCode} from '../../core/types.js';
 import {EXIT, UsageError} from '../exit-codes.js';
 import {PROCESS_IO, type CommandIo} from './report.js';
 
@@ -16,6 +17,8 @@ export function formatExplanation(result: ExplainResult): string {
 	const lines: string[] = [];
 	if (result.explanations.length === 0) {
 		lines.push(`No known wire fault matches: ${escapeText(result.input, 120)}`);
+		const near = nearestFindingCode(result.input);
+		if (near !== undefined) lines.push(`Did you mean \`mcp-wire explain ${near}\`?`);
 		lines.push('Run `mcp-wire probe -- <your server command>` to see every byte the server writes.');
 		return `${lines.join('\n')}\n`;
 	}
@@ -50,6 +53,37 @@ export function formatExplanation(result: ExplainResult): string {
 	lines.push('');
 	lines.push('See it in the bytes: mcp-wire probe -- <your server command>   (add --report for a paste-ready report)');
 	return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The finding code a mistyped one most likely meant: `missing-newlinee` → `missing-newline`. Only for a
+ * single code-like word (lowercase letters, digits, `-`) within 3 edits (Levenshtein) of a code; the
+ * nearest wins, the catalog's order breaks ties.
+ * @returns the code, or undefined when the input is no near miss of one
+ */
+export function nearestFindingCode(input: string): FindingCode | undefined {
+	const word = input.trim().toLowerCase();
+	if (!/^[a-z0-9-]{3,40}$/.test(word)) return undefined;
+	let best: {code: FindingCode; distance: number} | undefined;
+	for (const code of FINDING_CODES) {
+		const distance = editDistance(word, code);
+		if (distance <= 3 && distance < word.length / 2 && (best === undefined || distance < best.distance))
+			best = {code, distance};
+	}
+	return best?.code;
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions) between two short strings. */
+function editDistance(a: string, b: string): number {
+	let previous = Array.from({length: b.length + 1}, (_, j) => j);
+	for (let i = 1; i <= a.length; i++) {
+		const current = [i];
+		for (let j = 1; j <= b.length; j++) {
+			current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+		}
+		previous = current;
+	}
+	return previous[b.length]!;
 }
 
 /**
