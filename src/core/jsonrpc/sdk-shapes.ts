@@ -3,384 +3,269 @@
 import type {ShapeNode, ShapeRoots} from './sdk-fast.js';
 
 /** `SUPPORTED_PROTOCOL_VERSIONS` of the SDK the nodes come from. */
-export const SDK_SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
-	'2025-11-25',
-	'2025-06-18',
-	'2025-03-26',
-	'2024-11-05',
-	'2024-10-07',
-];
+export const SDK_SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25","2025-06-18","2025-03-26","2024-11-05","2024-10-07"];
 
 /** Index of each checked schema in {@link SDK_SHAPES}. */
-export const SDK_SHAPE_ROOTS: ShapeRoots = {
-	message: 0,
-	initializeResult: 40,
-	emptyResult: 98,
-	listToolsResult: 99,
-	callToolResult: 142,
-	listPromptsResult: 210,
-	getPromptResult: 226,
-	listResourcesResult: 231,
-	listResourceTemplatesResult: 234,
-	readResourceResult: 246,
-	completeResult: 249,
-};
+export const SDK_SHAPE_ROOTS: ShapeRoots = {"message":0,"initializeResult":40,"emptyResult":98,"listToolsResult":99,"callToolResult":142,"listPromptsResult":210,"getPromptResult":226,"listResourcesResult":231,"listResourceTemplatesResult":234,"readResourceResult":246,"completeResult":249};
 
 /** The schemas, one node each (shared schemas once): what zod accepts, and nothing else. */
 export const SDK_SHAPES: readonly ShapeNode[] = [
-	{t: 'union', options: [1, 20, 27, 32]}, // 0
-	{t: 'object', shape: {jsonrpc: 2, id: 3, method: 6, params: 7}, catchall: 'strict'}, // 1
-	{t: 'values', values: ['2.0']}, // 2
-	{t: 'union', options: [4, 5]}, // 3
-	{t: 'string'}, // 4
-	{t: 'number', checks: [['safeint']]}, // 5
-	{t: 'string'}, // 6
-	{t: 'optional', inner: 8, optin: 'optional', optout: 'optional'}, // 7
-	{t: 'object', shape: {_meta: 9}, catchall: 19}, // 8
-	{t: 'optional', inner: 10, optin: 'optional', optout: 'optional'}, // 9
-	{t: 'object', shape: {progressToken: 11, 'io.modelcontextprotocol/related-task': 15}, catchall: 18}, // 10
-	{t: 'optional', inner: 12, optin: 'optional', optout: 'optional'}, // 11
-	{t: 'union', options: [13, 14]}, // 12
-	{t: 'string'}, // 13
-	{t: 'number', checks: [['safeint']]}, // 14
-	{t: 'optional', inner: 16, optin: 'optional', optout: 'optional'}, // 15
-	{t: 'object', shape: {taskId: 17}, catchall: 'strip'}, // 16
-	{t: 'string'}, // 17
-	{t: 'unknown'}, // 18
-	{t: 'unknown'}, // 19
-	{t: 'object', shape: {jsonrpc: 21, method: 22, params: 23}, catchall: 'strict'}, // 20
-	{t: 'values', values: ['2.0']}, // 21
-	{t: 'string'}, // 22
-	{t: 'optional', inner: 24, optin: 'optional', optout: 'optional'}, // 23
-	{t: 'object', shape: {_meta: 25}, catchall: 26}, // 24
-	{t: 'optional', inner: 10, optin: 'optional', optout: 'optional'}, // 25
-	{t: 'unknown'}, // 26
-	{t: 'object', shape: {jsonrpc: 28, id: 3, result: 29}, catchall: 'strict'}, // 27
-	{t: 'values', values: ['2.0']}, // 28
-	{t: 'object', shape: {_meta: 30}, catchall: 31}, // 29
-	{t: 'optional', inner: 10, optin: 'optional', optout: 'optional'}, // 30
-	{t: 'unknown'}, // 31
-	{t: 'object', shape: {jsonrpc: 33, id: 34, error: 35}, catchall: 'strict'}, // 32
-	{t: 'values', values: ['2.0']}, // 33
-	{t: 'optional', inner: 3, optin: 'optional', optout: 'optional'}, // 34
-	{t: 'object', shape: {code: 36, message: 37, data: 38}, catchall: 'strip'}, // 35
-	{t: 'number', checks: [['safeint']]}, // 36
-	{t: 'string'}, // 37
-	{t: 'optional', inner: 39, optin: 'optional', optout: 'optional'}, // 38
-	{t: 'unknown'}, // 39
-	{
-		t: 'object',
-		shape: {_meta: 30, protocolVersion: 41, capabilities: 42, serverInfo: 76, instructions: 96},
-		catchall: 31,
-	}, // 40
-	{t: 'string'}, // 41
-	{
-		t: 'object',
-		shape: {
-			experimental: 43,
-			logging: 46,
-			completions: 47,
-			prompts: 48,
-			resources: 52,
-			tools: 58,
-			tasks: 62,
-			extensions: 74,
-		},
-		catchall: 'strip',
-	}, // 42
-	{t: 'optional', inner: 44, optin: 'optional', optout: 'optional'}, // 43
-	{t: 'record', value: 45}, // 44
-	{t: 'custom', predicate: 'object-or-function'}, // 45
-	{t: 'optional', inner: 45, optin: 'optional', optout: 'optional'}, // 46
-	{t: 'optional', inner: 45, optin: 'optional', optout: 'optional'}, // 47
-	{t: 'optional', inner: 49, optin: 'optional', optout: 'optional'}, // 48
-	{t: 'object', shape: {listChanged: 50}, catchall: 'strip'}, // 49
-	{t: 'optional', inner: 51, optin: 'optional', optout: 'optional'}, // 50
-	{t: 'boolean'}, // 51
-	{t: 'optional', inner: 53, optin: 'optional', optout: 'optional'}, // 52
-	{t: 'object', shape: {subscribe: 54, listChanged: 56}, catchall: 'strip'}, // 53
-	{t: 'optional', inner: 55, optin: 'optional', optout: 'optional'}, // 54
-	{t: 'boolean'}, // 55
-	{t: 'optional', inner: 57, optin: 'optional', optout: 'optional'}, // 56
-	{t: 'boolean'}, // 57
-	{t: 'optional', inner: 59, optin: 'optional', optout: 'optional'}, // 58
-	{t: 'object', shape: {listChanged: 60}, catchall: 'strip'}, // 59
-	{t: 'optional', inner: 61, optin: 'optional', optout: 'optional'}, // 60
-	{t: 'boolean'}, // 61
-	{t: 'optional', inner: 63, optin: 'optional', optout: 'optional'}, // 62
-	{t: 'object', shape: {list: 64, cancel: 65, requests: 66}, catchall: 73}, // 63
-	{t: 'optional', inner: 45, optin: 'optional', optout: 'optional'}, // 64
-	{t: 'optional', inner: 45, optin: 'optional', optout: 'optional'}, // 65
-	{t: 'optional', inner: 67, optin: 'optional', optout: 'optional'}, // 66
-	{t: 'object', shape: {tools: 68}, catchall: 72}, // 67
-	{t: 'optional', inner: 69, optin: 'optional', optout: 'optional'}, // 68
-	{t: 'object', shape: {call: 70}, catchall: 71}, // 69
-	{t: 'optional', inner: 45, optin: 'optional', optout: 'optional'}, // 70
-	{t: 'unknown'}, // 71
-	{t: 'unknown'}, // 72
-	{t: 'unknown'}, // 73
-	{t: 'optional', inner: 75, optin: 'optional', optout: 'optional'}, // 74
-	{t: 'record', value: 45}, // 75
-	{
-		t: 'object',
-		shape: {name: 77, title: 78, icons: 80, version: 91, websiteUrl: 92, description: 94},
-		catchall: 'strip',
-	}, // 76
-	{t: 'string'}, // 77
-	{t: 'optional', inner: 79, optin: 'optional', optout: 'optional'}, // 78
-	{t: 'string'}, // 79
-	{t: 'optional', inner: 81, optin: 'optional', optout: 'optional'}, // 80
-	{t: 'array', element: 82}, // 81
-	{t: 'object', shape: {src: 83, mimeType: 84, sizes: 86, theme: 89}, catchall: 'strip'}, // 82
-	{t: 'string'}, // 83
-	{t: 'optional', inner: 85, optin: 'optional', optout: 'optional'}, // 84
-	{t: 'string'}, // 85
-	{t: 'optional', inner: 87, optin: 'optional', optout: 'optional'}, // 86
-	{t: 'array', element: 88}, // 87
-	{t: 'string'}, // 88
-	{t: 'optional', inner: 90, optin: 'optional', optout: 'optional'}, // 89
-	{t: 'values', values: ['light', 'dark']}, // 90
-	{t: 'string'}, // 91
-	{t: 'optional', inner: 93, optin: 'optional', optout: 'optional'}, // 92
-	{t: 'string'}, // 93
-	{t: 'optional', inner: 95, optin: 'optional', optout: 'optional'}, // 94
-	{t: 'string'}, // 95
-	{t: 'optional', inner: 97, optin: 'optional', optout: 'optional'}, // 96
-	{t: 'string'}, // 97
-	{t: 'object', shape: {_meta: 30}, catchall: 'strict'}, // 98
-	{t: 'object', shape: {_meta: 30, nextCursor: 100, tools: 102}, catchall: 31}, // 99
-	{t: 'optional', inner: 101, optin: 'optional', optout: 'optional'}, // 100
-	{t: 'string'}, // 101
-	{t: 'array', element: 103}, // 102
-	{
-		t: 'object',
-		shape: {
-			name: 77,
-			title: 78,
-			icons: 80,
-			description: 104,
-			inputSchema: 106,
-			outputSchema: 114,
-			annotations: 123,
-			execution: 135,
-			_meta: 139,
-		},
-		catchall: 'strip',
-	}, // 103
-	{t: 'optional', inner: 105, optin: 'optional', optout: 'optional'}, // 104
-	{t: 'string'}, // 105
-	{t: 'object', shape: {type: 107, properties: 108, required: 110}, catchall: 113}, // 106
-	{t: 'values', values: ['object']}, // 107
-	{t: 'optional', inner: 109, optin: 'optional', optout: 'optional'}, // 108
-	{t: 'record', value: 45}, // 109
-	{t: 'optional', inner: 111, optin: 'optional', optout: 'optional'}, // 110
-	{t: 'array', element: 112}, // 111
-	{t: 'string'}, // 112
-	{t: 'unknown'}, // 113
-	{t: 'optional', inner: 115, optin: 'optional', optout: 'optional'}, // 114
-	{t: 'object', shape: {type: 116, properties: 117, required: 119}, catchall: 122}, // 115
-	{t: 'values', values: ['object']}, // 116
-	{t: 'optional', inner: 118, optin: 'optional', optout: 'optional'}, // 117
-	{t: 'record', value: 45}, // 118
-	{t: 'optional', inner: 120, optin: 'optional', optout: 'optional'}, // 119
-	{t: 'array', element: 121}, // 120
-	{t: 'string'}, // 121
-	{t: 'unknown'}, // 122
-	{t: 'optional', inner: 124, optin: 'optional', optout: 'optional'}, // 123
-	{
-		t: 'object',
-		shape: {title: 125, readOnlyHint: 127, destructiveHint: 129, idempotentHint: 131, openWorldHint: 133},
-		catchall: 'strip',
-	}, // 124
-	{t: 'optional', inner: 126, optin: 'optional', optout: 'optional'}, // 125
-	{t: 'string'}, // 126
-	{t: 'optional', inner: 128, optin: 'optional', optout: 'optional'}, // 127
-	{t: 'boolean'}, // 128
-	{t: 'optional', inner: 130, optin: 'optional', optout: 'optional'}, // 129
-	{t: 'boolean'}, // 130
-	{t: 'optional', inner: 132, optin: 'optional', optout: 'optional'}, // 131
-	{t: 'boolean'}, // 132
-	{t: 'optional', inner: 134, optin: 'optional', optout: 'optional'}, // 133
-	{t: 'boolean'}, // 134
-	{t: 'optional', inner: 136, optin: 'optional', optout: 'optional'}, // 135
-	{t: 'object', shape: {taskSupport: 137}, catchall: 'strip'}, // 136
-	{t: 'optional', inner: 138, optin: 'optional', optout: 'optional'}, // 137
-	{t: 'values', values: ['required', 'optional', 'forbidden']}, // 138
-	{t: 'optional', inner: 140, optin: 'optional', optout: 'optional'}, // 139
-	{t: 'record', value: 141}, // 140
-	{t: 'unknown'}, // 141
-	{t: 'object', shape: {_meta: 30, content: 143, structuredContent: 205, isError: 208}, catchall: 31}, // 142
-	{t: 'default', inner: 144, optin: 'defaulted'}, // 143
-	{t: 'array', element: 145}, // 144
-	{t: 'union', options: [146, 161, 169, 176, 189]}, // 145
-	{t: 'object', shape: {type: 147, text: 148, annotations: 149, _meta: 158}, catchall: 'strip'}, // 146
-	{t: 'values', values: ['text']}, // 147
-	{t: 'string'}, // 148
-	{t: 'optional', inner: 150, optin: 'optional', optout: 'optional'}, // 149
-	{t: 'object', shape: {audience: 151, priority: 154, lastModified: 156}, catchall: 'strip'}, // 150
-	{t: 'optional', inner: 152, optin: 'optional', optout: 'optional'}, // 151
-	{t: 'array', element: 153}, // 152
-	{t: 'values', values: ['user', 'assistant']}, // 153
-	{t: 'optional', inner: 155, optin: 'optional', optout: 'optional'}, // 154
-	{
-		t: 'number',
-		checks: [
-			['gt', 0, true],
-			['lt', 1, true],
-		],
-	}, // 155
-	{t: 'optional', inner: 157, optin: 'optional', optout: 'optional'}, // 156
-	{
-		t: 'string',
-		pattern: [
-			'^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$',
-			'',
-		],
-	}, // 157
-	{t: 'optional', inner: 159, optin: 'optional', optout: 'optional'}, // 158
-	{t: 'record', value: 160}, // 159
-	{t: 'unknown'}, // 160
-	{t: 'object', shape: {type: 162, data: 163, mimeType: 164, annotations: 165, _meta: 166}, catchall: 'strip'}, // 161
-	{t: 'values', values: ['image']}, // 162
-	{t: 'string', checks: [['refine', 'base64']]}, // 163
-	{t: 'string'}, // 164
-	{t: 'optional', inner: 150, optin: 'optional', optout: 'optional'}, // 165
-	{t: 'optional', inner: 167, optin: 'optional', optout: 'optional'}, // 166
-	{t: 'record', value: 168}, // 167
-	{t: 'unknown'}, // 168
-	{t: 'object', shape: {type: 170, data: 163, mimeType: 171, annotations: 172, _meta: 173}, catchall: 'strip'}, // 169
-	{t: 'values', values: ['audio']}, // 170
-	{t: 'string'}, // 171
-	{t: 'optional', inner: 150, optin: 'optional', optout: 'optional'}, // 172
-	{t: 'optional', inner: 174, optin: 'optional', optout: 'optional'}, // 173
-	{t: 'record', value: 175}, // 174
-	{t: 'unknown'}, // 175
-	{
-		t: 'object',
-		shape: {
-			name: 77,
-			title: 78,
-			icons: 80,
-			uri: 177,
-			description: 178,
-			mimeType: 180,
-			size: 182,
-			annotations: 184,
-			_meta: 185,
-			type: 188,
-		},
-		catchall: 'strip',
-	}, // 176
-	{t: 'string'}, // 177
-	{t: 'optional', inner: 179, optin: 'optional', optout: 'optional'}, // 178
-	{t: 'string'}, // 179
-	{t: 'optional', inner: 181, optin: 'optional', optout: 'optional'}, // 180
-	{t: 'string'}, // 181
-	{t: 'optional', inner: 183, optin: 'optional', optout: 'optional'}, // 182
-	{t: 'number'}, // 183
-	{t: 'optional', inner: 150, optin: 'optional', optout: 'optional'}, // 184
-	{t: 'optional', inner: 186, optin: 'optional', optout: 'optional'}, // 185
-	{t: 'object', shape: {}, catchall: 187}, // 186
-	{t: 'unknown'}, // 187
-	{t: 'values', values: ['resource_link']}, // 188
-	{t: 'object', shape: {type: 190, resource: 191, annotations: 201, _meta: 202}, catchall: 'strip'}, // 189
-	{t: 'values', values: ['resource']}, // 190
-	{t: 'union', options: [192, 200]}, // 191
-	{t: 'object', shape: {uri: 193, mimeType: 194, _meta: 196, text: 199}, catchall: 'strip'}, // 192
-	{t: 'string'}, // 193
-	{t: 'optional', inner: 195, optin: 'optional', optout: 'optional'}, // 194
-	{t: 'string'}, // 195
-	{t: 'optional', inner: 197, optin: 'optional', optout: 'optional'}, // 196
-	{t: 'record', value: 198}, // 197
-	{t: 'unknown'}, // 198
-	{t: 'string'}, // 199
-	{t: 'object', shape: {uri: 193, mimeType: 194, _meta: 196, blob: 163}, catchall: 'strip'}, // 200
-	{t: 'optional', inner: 150, optin: 'optional', optout: 'optional'}, // 201
-	{t: 'optional', inner: 203, optin: 'optional', optout: 'optional'}, // 202
-	{t: 'record', value: 204}, // 203
-	{t: 'unknown'}, // 204
-	{t: 'optional', inner: 206, optin: 'optional', optout: 'optional'}, // 205
-	{t: 'record', value: 207}, // 206
-	{t: 'unknown'}, // 207
-	{t: 'optional', inner: 209, optin: 'optional', optout: 'optional'}, // 208
-	{t: 'boolean'}, // 209
-	{t: 'object', shape: {_meta: 30, nextCursor: 100, prompts: 211}, catchall: 31}, // 210
-	{t: 'array', element: 212}, // 211
-	{
-		t: 'object',
-		shape: {name: 77, title: 78, icons: 80, description: 213, arguments: 215, _meta: 223},
-		catchall: 'strip',
-	}, // 212
-	{t: 'optional', inner: 214, optin: 'optional', optout: 'optional'}, // 213
-	{t: 'string'}, // 214
-	{t: 'optional', inner: 216, optin: 'optional', optout: 'optional'}, // 215
-	{t: 'array', element: 217}, // 216
-	{t: 'object', shape: {name: 218, description: 219, required: 221}, catchall: 'strip'}, // 217
-	{t: 'string'}, // 218
-	{t: 'optional', inner: 220, optin: 'optional', optout: 'optional'}, // 219
-	{t: 'string'}, // 220
-	{t: 'optional', inner: 222, optin: 'optional', optout: 'optional'}, // 221
-	{t: 'boolean'}, // 222
-	{t: 'optional', inner: 224, optin: 'optional', optout: 'optional'}, // 223
-	{t: 'object', shape: {}, catchall: 225}, // 224
-	{t: 'unknown'}, // 225
-	{t: 'object', shape: {_meta: 30, description: 227, messages: 229}, catchall: 31}, // 226
-	{t: 'optional', inner: 228, optin: 'optional', optout: 'optional'}, // 227
-	{t: 'string'}, // 228
-	{t: 'array', element: 230}, // 229
-	{t: 'object', shape: {role: 153, content: 145}, catchall: 'strip'}, // 230
-	{t: 'object', shape: {_meta: 30, nextCursor: 100, resources: 232}, catchall: 31}, // 231
-	{t: 'array', element: 233}, // 232
-	{
-		t: 'object',
-		shape: {
-			name: 77,
-			title: 78,
-			icons: 80,
-			uri: 177,
-			description: 178,
-			mimeType: 180,
-			size: 182,
-			annotations: 184,
-			_meta: 185,
-		},
-		catchall: 'strip',
-	}, // 233
-	{t: 'object', shape: {_meta: 30, nextCursor: 100, resourceTemplates: 235}, catchall: 31}, // 234
-	{t: 'array', element: 236}, // 235
-	{
-		t: 'object',
-		shape: {
-			name: 77,
-			title: 78,
-			icons: 80,
-			uriTemplate: 237,
-			description: 238,
-			mimeType: 240,
-			annotations: 242,
-			_meta: 243,
-		},
-		catchall: 'strip',
-	}, // 236
-	{t: 'string'}, // 237
-	{t: 'optional', inner: 239, optin: 'optional', optout: 'optional'}, // 238
-	{t: 'string'}, // 239
-	{t: 'optional', inner: 241, optin: 'optional', optout: 'optional'}, // 240
-	{t: 'string'}, // 241
-	{t: 'optional', inner: 150, optin: 'optional', optout: 'optional'}, // 242
-	{t: 'optional', inner: 244, optin: 'optional', optout: 'optional'}, // 243
-	{t: 'object', shape: {}, catchall: 245}, // 244
-	{t: 'unknown'}, // 245
-	{t: 'object', shape: {_meta: 30, contents: 247}, catchall: 31}, // 246
-	{t: 'array', element: 248}, // 247
-	{t: 'union', options: [192, 200]}, // 248
-	{t: 'object', shape: {_meta: 30, completion: 250}, catchall: 31}, // 249
-	{t: 'object', shape: {values: 251, total: 253, hasMore: 255}, catchall: 257}, // 250
-	{t: 'array', element: 252, checks: [['max', 100]]}, // 251
-	{t: 'string'}, // 252
-	{t: 'optional', inner: 254, optin: 'optional', optout: 'optional'}, // 253
-	{t: 'number', checks: [['safeint']]}, // 254
-	{t: 'optional', inner: 256, optin: 'optional', optout: 'optional'}, // 255
-	{t: 'boolean'}, // 256
-	{t: 'unknown'}, // 257
+	{"t":"union","options":[1,20,27,32]}, // 0
+	{"t":"object","shape":{"jsonrpc":2,"id":3,"method":6,"params":7},"catchall":"strict"}, // 1
+	{"t":"values","values":["2.0"]}, // 2
+	{"t":"union","options":[4,5]}, // 3
+	{"t":"string"}, // 4
+	{"t":"number","checks":[["safeint"]]}, // 5
+	{"t":"string"}, // 6
+	{"t":"optional","inner":8,"optin":"optional","optout":"optional"}, // 7
+	{"t":"object","shape":{"_meta":9},"catchall":19}, // 8
+	{"t":"optional","inner":10,"optin":"optional","optout":"optional"}, // 9
+	{"t":"object","shape":{"progressToken":11,"io.modelcontextprotocol/related-task":15},"catchall":18}, // 10
+	{"t":"optional","inner":12,"optin":"optional","optout":"optional"}, // 11
+	{"t":"union","options":[13,14]}, // 12
+	{"t":"string"}, // 13
+	{"t":"number","checks":[["safeint"]]}, // 14
+	{"t":"optional","inner":16,"optin":"optional","optout":"optional"}, // 15
+	{"t":"object","shape":{"taskId":17},"catchall":"strip"}, // 16
+	{"t":"string"}, // 17
+	{"t":"unknown"}, // 18
+	{"t":"unknown"}, // 19
+	{"t":"object","shape":{"jsonrpc":21,"method":22,"params":23},"catchall":"strict"}, // 20
+	{"t":"values","values":["2.0"]}, // 21
+	{"t":"string"}, // 22
+	{"t":"optional","inner":24,"optin":"optional","optout":"optional"}, // 23
+	{"t":"object","shape":{"_meta":25},"catchall":26}, // 24
+	{"t":"optional","inner":10,"optin":"optional","optout":"optional"}, // 25
+	{"t":"unknown"}, // 26
+	{"t":"object","shape":{"jsonrpc":28,"id":3,"result":29},"catchall":"strict"}, // 27
+	{"t":"values","values":["2.0"]}, // 28
+	{"t":"object","shape":{"_meta":30},"catchall":31}, // 29
+	{"t":"optional","inner":10,"optin":"optional","optout":"optional"}, // 30
+	{"t":"unknown"}, // 31
+	{"t":"object","shape":{"jsonrpc":33,"id":34,"error":35},"catchall":"strict"}, // 32
+	{"t":"values","values":["2.0"]}, // 33
+	{"t":"optional","inner":3,"optin":"optional","optout":"optional"}, // 34
+	{"t":"object","shape":{"code":36,"message":37,"data":38},"catchall":"strip"}, // 35
+	{"t":"number","checks":[["safeint"]]}, // 36
+	{"t":"string"}, // 37
+	{"t":"optional","inner":39,"optin":"optional","optout":"optional"}, // 38
+	{"t":"unknown"}, // 39
+	{"t":"object","shape":{"_meta":30,"protocolVersion":41,"capabilities":42,"serverInfo":76,"instructions":96},"catchall":31}, // 40
+	{"t":"string"}, // 41
+	{"t":"object","shape":{"experimental":43,"logging":46,"completions":47,"prompts":48,"resources":52,"tools":58,"tasks":62,"extensions":74},"catchall":"strip"}, // 42
+	{"t":"optional","inner":44,"optin":"optional","optout":"optional"}, // 43
+	{"t":"record","value":45}, // 44
+	{"t":"custom","predicate":"object-or-function"}, // 45
+	{"t":"optional","inner":45,"optin":"optional","optout":"optional"}, // 46
+	{"t":"optional","inner":45,"optin":"optional","optout":"optional"}, // 47
+	{"t":"optional","inner":49,"optin":"optional","optout":"optional"}, // 48
+	{"t":"object","shape":{"listChanged":50},"catchall":"strip"}, // 49
+	{"t":"optional","inner":51,"optin":"optional","optout":"optional"}, // 50
+	{"t":"boolean"}, // 51
+	{"t":"optional","inner":53,"optin":"optional","optout":"optional"}, // 52
+	{"t":"object","shape":{"subscribe":54,"listChanged":56},"catchall":"strip"}, // 53
+	{"t":"optional","inner":55,"optin":"optional","optout":"optional"}, // 54
+	{"t":"boolean"}, // 55
+	{"t":"optional","inner":57,"optin":"optional","optout":"optional"}, // 56
+	{"t":"boolean"}, // 57
+	{"t":"optional","inner":59,"optin":"optional","optout":"optional"}, // 58
+	{"t":"object","shape":{"listChanged":60},"catchall":"strip"}, // 59
+	{"t":"optional","inner":61,"optin":"optional","optout":"optional"}, // 60
+	{"t":"boolean"}, // 61
+	{"t":"optional","inner":63,"optin":"optional","optout":"optional"}, // 62
+	{"t":"object","shape":{"list":64,"cancel":65,"requests":66},"catchall":73}, // 63
+	{"t":"optional","inner":45,"optin":"optional","optout":"optional"}, // 64
+	{"t":"optional","inner":45,"optin":"optional","optout":"optional"}, // 65
+	{"t":"optional","inner":67,"optin":"optional","optout":"optional"}, // 66
+	{"t":"object","shape":{"tools":68},"catchall":72}, // 67
+	{"t":"optional","inner":69,"optin":"optional","optout":"optional"}, // 68
+	{"t":"object","shape":{"call":70},"catchall":71}, // 69
+	{"t":"optional","inner":45,"optin":"optional","optout":"optional"}, // 70
+	{"t":"unknown"}, // 71
+	{"t":"unknown"}, // 72
+	{"t":"unknown"}, // 73
+	{"t":"optional","inner":75,"optin":"optional","optout":"optional"}, // 74
+	{"t":"record","value":45}, // 75
+	{"t":"object","shape":{"name":77,"title":78,"icons":80,"version":91,"websiteUrl":92,"description":94},"catchall":"strip"}, // 76
+	{"t":"string"}, // 77
+	{"t":"optional","inner":79,"optin":"optional","optout":"optional"}, // 78
+	{"t":"string"}, // 79
+	{"t":"optional","inner":81,"optin":"optional","optout":"optional"}, // 80
+	{"t":"array","element":82}, // 81
+	{"t":"object","shape":{"src":83,"mimeType":84,"sizes":86,"theme":89},"catchall":"strip"}, // 82
+	{"t":"string"}, // 83
+	{"t":"optional","inner":85,"optin":"optional","optout":"optional"}, // 84
+	{"t":"string"}, // 85
+	{"t":"optional","inner":87,"optin":"optional","optout":"optional"}, // 86
+	{"t":"array","element":88}, // 87
+	{"t":"string"}, // 88
+	{"t":"optional","inner":90,"optin":"optional","optout":"optional"}, // 89
+	{"t":"values","values":["light","dark"]}, // 90
+	{"t":"string"}, // 91
+	{"t":"optional","inner":93,"optin":"optional","optout":"optional"}, // 92
+	{"t":"string"}, // 93
+	{"t":"optional","inner":95,"optin":"optional","optout":"optional"}, // 94
+	{"t":"string"}, // 95
+	{"t":"optional","inner":97,"optin":"optional","optout":"optional"}, // 96
+	{"t":"string"}, // 97
+	{"t":"object","shape":{"_meta":30},"catchall":"strict"}, // 98
+	{"t":"object","shape":{"_meta":30,"nextCursor":100,"tools":102},"catchall":31}, // 99
+	{"t":"optional","inner":101,"optin":"optional","optout":"optional"}, // 100
+	{"t":"string"}, // 101
+	{"t":"array","element":103}, // 102
+	{"t":"object","shape":{"name":77,"title":78,"icons":80,"description":104,"inputSchema":106,"outputSchema":114,"annotations":123,"execution":135,"_meta":139},"catchall":"strip"}, // 103
+	{"t":"optional","inner":105,"optin":"optional","optout":"optional"}, // 104
+	{"t":"string"}, // 105
+	{"t":"object","shape":{"type":107,"properties":108,"required":110},"catchall":113}, // 106
+	{"t":"values","values":["object"]}, // 107
+	{"t":"optional","inner":109,"optin":"optional","optout":"optional"}, // 108
+	{"t":"record","value":45}, // 109
+	{"t":"optional","inner":111,"optin":"optional","optout":"optional"}, // 110
+	{"t":"array","element":112}, // 111
+	{"t":"string"}, // 112
+	{"t":"unknown"}, // 113
+	{"t":"optional","inner":115,"optin":"optional","optout":"optional"}, // 114
+	{"t":"object","shape":{"type":116,"properties":117,"required":119},"catchall":122}, // 115
+	{"t":"values","values":["object"]}, // 116
+	{"t":"optional","inner":118,"optin":"optional","optout":"optional"}, // 117
+	{"t":"record","value":45}, // 118
+	{"t":"optional","inner":120,"optin":"optional","optout":"optional"}, // 119
+	{"t":"array","element":121}, // 120
+	{"t":"string"}, // 121
+	{"t":"unknown"}, // 122
+	{"t":"optional","inner":124,"optin":"optional","optout":"optional"}, // 123
+	{"t":"object","shape":{"title":125,"readOnlyHint":127,"destructiveHint":129,"idempotentHint":131,"openWorldHint":133},"catchall":"strip"}, // 124
+	{"t":"optional","inner":126,"optin":"optional","optout":"optional"}, // 125
+	{"t":"string"}, // 126
+	{"t":"optional","inner":128,"optin":"optional","optout":"optional"}, // 127
+	{"t":"boolean"}, // 128
+	{"t":"optional","inner":130,"optin":"optional","optout":"optional"}, // 129
+	{"t":"boolean"}, // 130
+	{"t":"optional","inner":132,"optin":"optional","optout":"optional"}, // 131
+	{"t":"boolean"}, // 132
+	{"t":"optional","inner":134,"optin":"optional","optout":"optional"}, // 133
+	{"t":"boolean"}, // 134
+	{"t":"optional","inner":136,"optin":"optional","optout":"optional"}, // 135
+	{"t":"object","shape":{"taskSupport":137},"catchall":"strip"}, // 136
+	{"t":"optional","inner":138,"optin":"optional","optout":"optional"}, // 137
+	{"t":"values","values":["required","optional","forbidden"]}, // 138
+	{"t":"optional","inner":140,"optin":"optional","optout":"optional"}, // 139
+	{"t":"record","value":141}, // 140
+	{"t":"unknown"}, // 141
+	{"t":"object","shape":{"_meta":30,"content":143,"structuredContent":205,"isError":208},"catchall":31}, // 142
+	{"t":"default","inner":144,"optin":"defaulted"}, // 143
+	{"t":"array","element":145}, // 144
+	{"t":"union","options":[146,161,169,176,189]}, // 145
+	{"t":"object","shape":{"type":147,"text":148,"annotations":149,"_meta":158},"catchall":"strip"}, // 146
+	{"t":"values","values":["text"]}, // 147
+	{"t":"string"}, // 148
+	{"t":"optional","inner":150,"optin":"optional","optout":"optional"}, // 149
+	{"t":"object","shape":{"audience":151,"priority":154,"lastModified":156},"catchall":"strip"}, // 150
+	{"t":"optional","inner":152,"optin":"optional","optout":"optional"}, // 151
+	{"t":"array","element":153}, // 152
+	{"t":"values","values":["user","assistant"]}, // 153
+	{"t":"optional","inner":155,"optin":"optional","optout":"optional"}, // 154
+	{"t":"number","checks":[["gt",0,true],["lt",1,true]]}, // 155
+	{"t":"optional","inner":157,"optin":"optional","optout":"optional"}, // 156
+	{"t":"string","pattern":["^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",""]}, // 157
+	{"t":"optional","inner":159,"optin":"optional","optout":"optional"}, // 158
+	{"t":"record","value":160}, // 159
+	{"t":"unknown"}, // 160
+	{"t":"object","shape":{"type":162,"data":163,"mimeType":164,"annotations":165,"_meta":166},"catchall":"strip"}, // 161
+	{"t":"values","values":["image"]}, // 162
+	{"t":"string","checks":[["refine","base64"]]}, // 163
+	{"t":"string"}, // 164
+	{"t":"optional","inner":150,"optin":"optional","optout":"optional"}, // 165
+	{"t":"optional","inner":167,"optin":"optional","optout":"optional"}, // 166
+	{"t":"record","value":168}, // 167
+	{"t":"unknown"}, // 168
+	{"t":"object","shape":{"type":170,"data":163,"mimeType":171,"annotations":172,"_meta":173},"catchall":"strip"}, // 169
+	{"t":"values","values":["audio"]}, // 170
+	{"t":"string"}, // 171
+	{"t":"optional","inner":150,"optin":"optional","optout":"optional"}, // 172
+	{"t":"optional","inner":174,"optin":"optional","optout":"optional"}, // 173
+	{"t":"record","value":175}, // 174
+	{"t":"unknown"}, // 175
+	{"t":"object","shape":{"name":77,"title":78,"icons":80,"uri":177,"description":178,"mimeType":180,"size":182,"annotations":184,"_meta":185,"type":188},"catchall":"strip"}, // 176
+	{"t":"string"}, // 177
+	{"t":"optional","inner":179,"optin":"optional","optout":"optional"}, // 178
+	{"t":"string"}, // 179
+	{"t":"optional","inner":181,"optin":"optional","optout":"optional"}, // 180
+	{"t":"string"}, // 181
+	{"t":"optional","inner":183,"optin":"optional","optout":"optional"}, // 182
+	{"t":"number"}, // 183
+	{"t":"optional","inner":150,"optin":"optional","optout":"optional"}, // 184
+	{"t":"optional","inner":186,"optin":"optional","optout":"optional"}, // 185
+	{"t":"object","shape":{},"catchall":187}, // 186
+	{"t":"unknown"}, // 187
+	{"t":"values","values":["resource_link"]}, // 188
+	{"t":"object","shape":{"type":190,"resource":191,"annotations":201,"_meta":202},"catchall":"strip"}, // 189
+	{"t":"values","values":["resource"]}, // 190
+	{"t":"union","options":[192,200]}, // 191
+	{"t":"object","shape":{"uri":193,"mimeType":194,"_meta":196,"text":199},"catchall":"strip"}, // 192
+	{"t":"string"}, // 193
+	{"t":"optional","inner":195,"optin":"optional","optout":"optional"}, // 194
+	{"t":"string"}, // 195
+	{"t":"optional","inner":197,"optin":"optional","optout":"optional"}, // 196
+	{"t":"record","value":198}, // 197
+	{"t":"unknown"}, // 198
+	{"t":"string"}, // 199
+	{"t":"object","shape":{"uri":193,"mimeType":194,"_meta":196,"blob":163},"catchall":"strip"}, // 200
+	{"t":"optional","inner":150,"optin":"optional","optout":"optional"}, // 201
+	{"t":"optional","inner":203,"optin":"optional","optout":"optional"}, // 202
+	{"t":"record","value":204}, // 203
+	{"t":"unknown"}, // 204
+	{"t":"optional","inner":206,"optin":"optional","optout":"optional"}, // 205
+	{"t":"record","value":207}, // 206
+	{"t":"unknown"}, // 207
+	{"t":"optional","inner":209,"optin":"optional","optout":"optional"}, // 208
+	{"t":"boolean"}, // 209
+	{"t":"object","shape":{"_meta":30,"nextCursor":100,"prompts":211},"catchall":31}, // 210
+	{"t":"array","element":212}, // 211
+	{"t":"object","shape":{"name":77,"title":78,"icons":80,"description":213,"arguments":215,"_meta":223},"catchall":"strip"}, // 212
+	{"t":"optional","inner":214,"optin":"optional","optout":"optional"}, // 213
+	{"t":"string"}, // 214
+	{"t":"optional","inner":216,"optin":"optional","optout":"optional"}, // 215
+	{"t":"array","element":217}, // 216
+	{"t":"object","shape":{"name":218,"description":219,"required":221},"catchall":"strip"}, // 217
+	{"t":"string"}, // 218
+	{"t":"optional","inner":220,"optin":"optional","optout":"optional"}, // 219
+	{"t":"string"}, // 220
+	{"t":"optional","inner":222,"optin":"optional","optout":"optional"}, // 221
+	{"t":"boolean"}, // 222
+	{"t":"optional","inner":224,"optin":"optional","optout":"optional"}, // 223
+	{"t":"object","shape":{},"catchall":225}, // 224
+	{"t":"unknown"}, // 225
+	{"t":"object","shape":{"_meta":30,"description":227,"messages":229},"catchall":31}, // 226
+	{"t":"optional","inner":228,"optin":"optional","optout":"optional"}, // 227
+	{"t":"string"}, // 228
+	{"t":"array","element":230}, // 229
+	{"t":"object","shape":{"role":153,"content":145},"catchall":"strip"}, // 230
+	{"t":"object","shape":{"_meta":30,"nextCursor":100,"resources":232},"catchall":31}, // 231
+	{"t":"array","element":233}, // 232
+	{"t":"object","shape":{"name":77,"title":78,"icons":80,"uri":177,"description":178,"mimeType":180,"size":182,"annotations":184,"_meta":185},"catchall":"strip"}, // 233
+	{"t":"object","shape":{"_meta":30,"nextCursor":100,"resourceTemplates":235},"catchall":31}, // 234
+	{"t":"array","element":236}, // 235
+	{"t":"object","shape":{"name":77,"title":78,"icons":80,"uriTemplate":237,"description":238,"mimeType":240,"annotations":242,"_meta":243},"catchall":"strip"}, // 236
+	{"t":"string"}, // 237
+	{"t":"optional","inner":239,"optin":"optional","optout":"optional"}, // 238
+	{"t":"string"}, // 239
+	{"t":"optional","inner":241,"optin":"optional","optout":"optional"}, // 240
+	{"t":"string"}, // 241
+	{"t":"optional","inner":150,"optin":"optional","optout":"optional"}, // 242
+	{"t":"optional","inner":244,"optin":"optional","optout":"optional"}, // 243
+	{"t":"object","shape":{},"catchall":245}, // 244
+	{"t":"unknown"}, // 245
+	{"t":"object","shape":{"_meta":30,"contents":247},"catchall":31}, // 246
+	{"t":"array","element":248}, // 247
+	{"t":"union","options":[192,200]}, // 248
+	{"t":"object","shape":{"_meta":30,"completion":250},"catchall":31}, // 249
+	{"t":"object","shape":{"values":251,"total":253,"hasMore":255},"catchall":257}, // 250
+	{"t":"array","element":252,"checks":[["max",100]]}, // 251
+	{"t":"string"}, // 252
+	{"t":"optional","inner":254,"optin":"optional","optout":"optional"}, // 253
+	{"t":"number","checks":[["safeint"]]}, // 254
+	{"t":"optional","inner":256,"optin":"optional","optout":"optional"}, // 255
+	{"t":"boolean"}, // 256
+	{"t":"unknown"}, // 257
 ];
