@@ -202,12 +202,13 @@ function ruleLinks(rules: readonly string[], anchors: ReadonlyMap<string, string
 }
 
 /**
- * Resolves the short rule links catalog text writes (`[R5](protocol.md#r5)`) to the heading anchors of
- * `docs/` (`protocol.md#r5-stdout-carries-only-mcp-messages`).
+ * Resolves the short rule links catalog text writes (`[R5](docs/protocol.md#r5)`, or without `docs/`) to
+ * the heading anchors of `docs/` (`protocol.md#r5-stdout-carries-only-mcp-messages`), relative to the
+ * page, which lives in `docs/` itself.
  * @throws Error when a linked rule has no heading.
  */
 function resolveRuleLinks(markdown: string, anchors: ReadonlyMap<string, string>): string {
-	return markdown.replaceAll(/\]\([a-z-]+\.md#([rjclo]\d{1,2})\)/g, (_link, id: string) => {
+	return markdown.replaceAll(/\]\((?:docs\/)?[a-z-]+\.md#([rjclo]\d{1,2})\)/g, (_link, id: string) => {
 		const anchor = anchors.get(id.toUpperCase());
 		if (anchor === undefined)
 			throw new Error(`docs: rule ${id.toUpperCase()} (linked from the catalog) has no heading in docs/`);
