@@ -9,7 +9,7 @@ import {ruleAnchors} from '../../src/render/docs/findings-doc.js';
  * repository.
  */
 const ROOT = join(import.meta.dirname, '../..');
-const SCANNED = ['src', 'test', 'examples', 'bench', 'scripts', 'README.md'];
+const SCANNED = ['src', 'test', 'examples', 'bench', 'scripts', 'README.md', 'CONTRIBUTING.md'];
 
 function files(path: string): string[] {
 	const full = join(ROOT, path);
@@ -72,29 +72,5 @@ describe('references resolve inside the repository', () => {
 			}
 		}
 		expect(offenders).toEqual([]);
-	});
-
-	it('links between the docs pages name existing anchors', () => {
-		const headings = new Map(
-			docs.map((doc) => [doc.name, new Set([...ruleAnchors([doc]).values()].map((value) => value.split('#')[1]))]),
-		);
-		const broken: string[] = [];
-		for (const doc of docs) {
-			for (const match of doc.text.matchAll(/\]\(([a-z-]+\.md)#([a-z0-9-]+)\)/g)) {
-				const [, file, anchor] = match;
-				const inFile = headings.get(file!);
-				if (inFile === undefined) broken.push(`${doc.name} → ${file} (no such page)`);
-				else if (
-					!inFile.has(anchor!) &&
-					!(
-						file === 'findings.md' &&
-						doc.text.length > 0 &&
-						docs.find((d) => d.name === 'findings.md')!.text.includes(`\n## ${anchor}\n`)
-					)
-				)
-					broken.push(`${doc.name} → ${file}#${anchor}`);
-			}
-		}
-		expect(broken).toEqual([]);
 	});
 });
