@@ -138,7 +138,7 @@ await build({
 // every file on its own, and the spawn waits for all of it (eight chunks took ~10 ms more than one on this
 // machine; code-cache.js as a second file ~3 ms of CPU more than one). Its module
 // state is another copy of the CLI's; what the copies share (the server started early, the live process
-// groups) is kept on globalThis (probe-early.ts, tap/probe-start.ts).
+// groups) is kept on globalThis (probe-early.ts, probe/probe-start.ts).
 // Node's own modules that these two files take by require(), not by import: an ES module import of a
 // built-in builds its module facade, which reads every export, lazy getters included: `node:fs`'s load
 // Node's file streams (`ReadStream`…, ~2 ms on this machine), `node:buffer`'s its `File`; and each facade
@@ -212,7 +212,7 @@ await build({
 // sdk-schemas.cjs: the TS SDK's zod checks (dist/core/jsonrpc/sdk-schemas.js, with zod and the schemas they
 // use) as one CommonJS script, for the probe. A probe answers "accepted" without zod (src/core/jsonrpc/
 // sdk-fast.ts); only a value that check does not accept needs zod to word its issue, and it needs it at
-// once, inside a synchronous check: src/tap/probe-start.ts then `require`s this file. cli.cjs holds no zod.
+// once, inside a synchronous check: src/probe/probe-start.ts then `require`s this file. cli.cjs holds no zod.
 await build({
 	...common,
 	minifyWhitespace: true,

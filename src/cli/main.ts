@@ -137,7 +137,7 @@ export function handleError(error: unknown): number {
 		process.stderr.write(`mcp-wire: ${error.message}\n`);
 		return error.exitCode;
 	}
-	// A file of our own build is missing (tap/probe-start.ts, by name: no import on the start-up path).
+	// A file of our own build is missing (probe/probe-start.ts, by name: no import on the start-up path).
 	if (error instanceof Error && error.name === 'BrokenInstallError') {
 		process.stderr.write(`mcp-wire: ${error.message}\n`);
 		return 70;

@@ -1,6 +1,6 @@
 import {FINDING_CODES} from '../core/types.js';
-import {DEFAULT_PROTOCOL_VERSION, releaseGroup, startProbeServer, type ProbeServer} from '../tap/probe-start.js';
-import {buildEnv} from '../tap/spawn.js';
+import {DEFAULT_PROTOCOL_VERSION, releaseGroup, startProbeServer, type ProbeServer} from '../probe/probe-start.js';
+import {buildEnv} from '../process/spawn.js';
 import {VERSION} from './version.js';
 
 // Issue 12 (a probe as fast as a bare client): `mcp-wire probe --json -- <server>` starts the server before

@@ -1,6 +1,6 @@
 import type {Session} from '../core/session/session.js';
 import type {Mark, SessionEvent} from '../core/types.js';
-import type {SessionInit} from '../tap/probe.js';
+import type {SessionInit} from '../probe/probe.js';
 import {summarizeEvidence} from '../core/detectors/evidence.js';
 
 /**

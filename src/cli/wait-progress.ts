@@ -1,4 +1,4 @@
-import type {ProbeWait} from '../tap/probe.js';
+import type {ProbeWait} from '../probe/probe.js';
 
 /** Where {@link createWaitProgress} writes, and how. */
 export interface WaitProgressOptions {

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type {ClientName, ServerEntry} from './types.js';
-import {SDK_DEFAULT_ENV_KEYS} from '../tap/spawn.js';
+import {SDK_DEFAULT_ENV_KEYS} from '../process/spawn.js';
 
 /** A client name, or `sdk` for any host built on the MCP SDK's StdioClientTransport. */
 export type LaunchClient = ClientName | 'sdk';
@@ -19,7 +19,7 @@ export type LaunchClient = ClientName | 'sdk';
  */
 export type LaunchMode = 'gui-minimal' | 'client-full' | 'sdk-default';
 
-/** The variables `getDefaultEnvironment()` of the TS SDK copies on POSIX (C3); one list, kept in tap/spawn.ts. */
+/** The variables `getDefaultEnvironment()` of the TS SDK copies on POSIX (C3); one list, kept in process/spawn.ts. */
 export const SDK_ENV_ALLOWLIST_POSIX: readonly string[] = SDK_DEFAULT_ENV_KEYS.posix;
 
 /** The variables `getDefaultEnvironment()` of the TS SDK copies on Windows (C3). */

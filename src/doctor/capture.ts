@@ -9,7 +9,7 @@ import {createWriteStream, openSync, closeSync, type WriteStream} from 'node:fs'
 import path from 'node:path';
 import type {Session} from '../core/session/session.js';
 import {createNdjsonWriter} from '../render/json/ndjson.js';
-import {captureFileName, sanitizeName} from '../tap/capture-store.js';
+import {captureFileName, sanitizeName} from '../captures/capture-store.js';
 
 /** A capture being written. `done` resolves once every byte is on disk (or writing failed). */
 export interface OpenCapture {

@@ -1,11 +1,11 @@
 /**
- * One probe of one server for the doctor: `runProbe` (src/tap/probe.ts) with the session meta, a kept
+ * One probe of one server for the doctor: `runProbe` (src/probe/probe.ts) with the session meta, a kept
  * capture and the pid bookkeeping that lets `--total-timeout` stop every probe still running.
  */
 import {SDK_SCHEMAS} from '../core/jsonrpc/sdk-schemas.js';
 import {Session} from '../core/session/session.js';
 import type {EnvMode, SessionMeta, SessionSnapshot} from '../core/types.js';
-import {runProbe, type ProbeResult} from '../tap/probe.js';
+import {runProbe, type ProbeResult} from '../probe/probe.js';
 import {openCapture, type OpenCapture} from './capture.js';
 
 /**

@@ -24,7 +24,7 @@ import {envValue, planTargets, type DoctorTarget, type Plan, type PlanContext, t
 import {probeOnce, ProbeProcesses} from './probe-once.js';
 import {relativePathFix} from './launch-checks.js';
 import {informativeLine, variablesNamedIn} from './stderr.js';
-import {monotonicMs} from '../tap/clock.js';
+import {monotonicMs} from '../process/clock.js';
 import type {DoctorReport, DoctorRow, DoctorTotals, EnvDifference} from './types.js';
 import {CLIENT_LABEL, evaluateProbe, type ProbeVerdict} from './verdict.js';
 

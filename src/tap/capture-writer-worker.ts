@@ -15,7 +15,7 @@ import {
 import {encodeEvent} from '../core/capture/record-codec.js';
 import {dressFinding} from '../core/detectors/catalog.js';
 import type {CaptureGapReason, ExitInfo, FindingDraft, Mark, StreamName} from '../core/types.js';
-import {ensurePrivateDir, pruneCaptures, type PruneLimits} from './capture-store.js';
+import {ensurePrivateDir, pruneCaptures, type PruneLimits} from '../captures/capture-store.js';
 import {ENTRY, RingConsumer, type RingEntry} from './capture-ring.js';
 import {PROGRESS, type CaptureClose, type CaptureWorkerConfig, type CaptureWorkerMessage} from './capture-writer.js';
 import {LiveSocketServer} from './live-socket.js';

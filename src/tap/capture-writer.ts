@@ -8,8 +8,8 @@ import {
 	type CaptureStalls,
 } from '../core/capture/binary-codec.js';
 import type {CaptureGapReason, ExitInfo, FindingDraft, Mark, SessionMeta, StreamName} from '../core/types.js';
-import {ensurePrivateDir, openCaptureFile, type PruneLimits} from './capture-store.js';
-import {monotonicMs} from './clock.js';
+import {ensurePrivateDir, openCaptureFile, type PruneLimits} from '../captures/capture-store.js';
+import {monotonicMs} from '../process/clock.js';
 import {
 	ARENA,
 	createRing,

@@ -2,7 +2,7 @@ import {Buffer} from 'node:buffer';
 import path from 'node:path';
 import {chmodSync, closeSync, openSync, readSync, renameSync, unlinkSync} from 'node:fs';
 import net from 'node:net';
-import {MAX_SOCKET_PATH_BYTES} from './socket-pair.js';
+import {MAX_SOCKET_PATH_BYTES} from '../process/socket-pair.js';
 
 /**
  * The live-attach server of a tap (issue 3 item 4), run by the capture worker. It listens on a Unix

@@ -7,10 +7,10 @@ import {execa} from 'execa';
 import {TAP_PHASE, type ExitInfo, type SessionMeta, type StreamName} from '../core/types.js';
 import {ARENA, createRing, RingProducer} from './capture-ring.js';
 import type {CaptureWriter} from './capture-writer.js';
-import type {Clock} from './clock.js';
-import {createSocketPair, inPlaceSocket, type OnRead, type SocketPair} from './socket-pair.js';
-import {watchProcessTree, type ProcessWatch} from './proc-evidence.js';
-import {describeSpawnError, serverExecaOptions, type SpawnError} from './spawn.js';
+import type {Clock} from '../process/clock.js';
+import {createSocketPair, inPlaceSocket, type OnRead, type SocketPair} from '../process/socket-pair.js';
+import {watchProcessTree, type ProcessWatch} from '../process/proc-evidence.js';
+import {describeSpawnError, serverExecaOptions, type SpawnError} from '../process/spawn.js';
 
 /**
  * `mcp-wire tap`: sit in a real client's stdio pipe (issue 3 item 1).

@@ -34,6 +34,35 @@ describe('import rules', () => {
 		expect(offenders).toEqual([]);
 	});
 
+	// The I/O layers of style.md §2, lowest first: process/ (one server: spawn, socket pair, /proc evidence, clock),
+	// captures/ (capture files), then the two roles that use them: tap/ (the relay) and probe/ (the client). A layer
+	// imports core and the layers below it, never a sibling or anything above (render, cli, doctor, configs).
+	const IO_LAYERS: Record<string, string[]> = {
+		process: [],
+		captures: ['process'],
+		tap: ['process', 'captures'],
+		probe: ['process'],
+	};
+	const SRC_FOLDERS = ['core', 'process', 'captures', 'tap', 'probe', 'render', 'cli', 'doctor', 'configs'];
+
+	it.each(Object.entries(IO_LAYERS))('src/%s imports only core and %j', (layer, below) => {
+		const offenders: string[] = [];
+		for (const file of filesUnder(join(root, layer))) {
+			for (const spec of importsOf(file)) {
+				if (!spec.startsWith('.')) continue;
+				const folder = relative(root, join(file, '..', spec)).split(/[/\\]/)[0]!;
+				const allowed = folder === layer || folder === 'core' || below.includes(folder);
+				if (!allowed) offenders.push(`${relative(root, file)} -> ${spec}`);
+			}
+		}
+		expect(offenders).toEqual([]);
+	});
+
+	it('every folder under src has its place in the rules', () => {
+		const folders = readdirSync(root).filter((name) => statSync(join(root, name)).isDirectory());
+		expect(folders.filter((name) => !SRC_FOLDERS.includes(name))).toEqual([]);
+	});
+
 	it('only src/render and src/cli write to stdout', () => {
 		const offenders = filesUnder(root)
 			.filter((file) => !/[/\\](render|cli)[/\\]/.test(file))
@@ -42,7 +71,7 @@ describe('import rules', () => {
 		expect(offenders).toEqual([]);
 	});
 
-	it('render/hex, render/json, render/report and render/text never import ink, react, tap or cli', () => {
+	it('render/hex, render/json, render/report and render/text never import ink, react, the I/O layers or cli', () => {
 		const offenders: string[] = [];
 		for (const sub of ['hex', 'json', 'report', 'text']) {
 			let files: string[] = [];
@@ -53,7 +82,7 @@ describe('import rules', () => {
 			}
 			for (const file of files) {
 				for (const spec of importsOf(file)) {
-					if (spec === 'ink' || spec === 'react' || /\/(tap|cli)\//.test(spec))
+					if (spec === 'ink' || spec === 'react' || /\/(process|captures|tap|probe|cli)\//.test(spec))
 						offenders.push(`${relative(root, file)} -> ${spec}`);
 				}
 			}

@@ -49,7 +49,7 @@ describe('probe start-up path', () => {
 
 	it('loads no session, detector registry, framer, probe exchange or renderer before the spawn', () => {
 		const names = beforeSpawn();
-		expect(names).toContain(join('tap', 'probe-start.ts'));
+		expect(names).toContain(join('probe', 'probe-start.ts'));
 		expect(
 			names.filter(
 				(name) =>
@@ -57,14 +57,14 @@ describe('probe start-up path', () => {
 			),
 		).toEqual([]);
 		for (const heavy of [
-			join('tap', 'probe.ts'),
+			join('probe', 'probe.ts'),
 			join('core', 'detectors', 'registry.ts'),
 			join('render', 'text', 'plain-log.ts'),
 			join('cli', 'present.ts'),
 		]) {
 			expect(names).not.toContain(heavy);
 		}
-		// 18 files today (the CLI entry, the option checks, redact-options, tap/spawn, tap/probe-start and its /proc watch);
+		// 18 files today (the CLI entry, the option checks, redact-options, process/spawn, probe/probe-start and its /proc watch);
 		// was 76 before the probe's parts moved behind import(). A new static import must earn its place.
 		expect(names.length).toBeLessThanOrEqual(20);
 	});
@@ -73,17 +73,17 @@ describe('probe start-up path', () => {
 		const {files, packages} = staticGraph(join(root, 'cli', 'probe-early.ts'));
 		expect([...packages.keys()]).toEqual([]);
 		const names = [...files].map((file) => relative(root, file));
-		expect(names).toContain(join('tap', 'probe-start.ts'));
+		expect(names).toContain(join('probe', 'probe-start.ts'));
 		expect(names).not.toContain(join('cli', 'main.ts'));
 		expect(names).not.toContain(join('cli', 'options.ts'));
-		// 10 files today (itself, version, tap/probe-start, tap/spawn, the clock, the /proc watch and what it
+		// 10 files today (itself, version, probe/probe-start, process/spawn, the clock, the /proc watch and what it
 		// reads, core/types for the finding codes that --ignore may name).
 		expect(names.length).toBeLessThanOrEqual(11);
 	});
 
 	it('the probe command reaches the exchange and the session through import()', () => {
 		const text = readFileSync(join(root, 'cli', 'commands', 'probe.ts'), 'utf8');
-		expect(text).toMatch(/import\('\.\.\/\.\.\/tap\/probe\.js'\)/);
+		expect(text).toMatch(/import\('\.\.\/\.\.\/probe\/probe\.js'\)/);
 		expect(text).toMatch(/import\('\.\.\/\.\.\/core\/session\/session\.js'\)/);
 	});
 

@@ -7,8 +7,8 @@ import {
 	startEarlyProbe,
 	takeEarlyProbe,
 } from '../../src/cli/probe-early.js';
-import {DEFAULT_PROTOCOL_VERSION} from '../../src/tap/probe-start.js';
-import {buildEnv} from '../../src/tap/spawn.js';
+import {DEFAULT_PROTOCOL_VERSION} from '../../src/probe/probe-start.js';
+import {buildEnv} from '../../src/process/spawn.js';
 import {VERSION} from '../../src/cli/version.js';
 
 const parentEnv = {PATH: '/usr/bin:/bin', HOME: '/home/u', SECRET: 'x', TERM: 'dumb'};

@@ -9,7 +9,7 @@ import {decodeCapture, type CaptureEnd} from '../../src/core/capture/binary-code
 import type {SessionMeta} from '../../src/core/types.js';
 import {RING_RESERVE_BYTES} from '../../src/tap/capture-ring.js';
 import {CaptureWriter} from '../../src/tap/capture-writer.js';
-import {createClock} from '../../src/tap/clock.js';
+import {createClock} from '../../src/process/clock.js';
 import {runTap} from '../../src/tap/pass-through.js';
 
 /**

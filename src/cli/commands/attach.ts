@@ -1,8 +1,15 @@
 import {Command} from 'commander';
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import {Session} from '../../core/session/session.js';
-import {AttachTargetError, chooseTap, feedEvent, followTap, listLiveTaps, type RecordReader} from '../../tap/attach.js';
-import {isOwnEntry, UnsafeDirectoryError} from '../../tap/capture-store.js';
+import {
+	AttachTargetError,
+	chooseTap,
+	feedEvent,
+	followTap,
+	listLiveTaps,
+	type RecordReader,
+} from '../../captures/attach.js';
+import {isOwnEntry, UnsafeDirectoryError} from '../../captures/capture-store.js';
 import {UsageError} from '../exit-codes.js';
 import {exitCodeFor} from '../options.js';
 import {addWatchOptions, reportProblems, watchOutput, type WatchCliOptions, type WatchHooks} from './view.js';

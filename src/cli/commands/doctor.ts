@@ -15,14 +15,14 @@ import {
 	STATUS_TEXT,
 	type ProbeTarget,
 } from '../../doctor/index.js';
-import {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS} from '../../tap/probe.js';
+import {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS} from '../../probe/probe.js';
 import {
 	capturesDir,
 	currentPlatform,
 	ensurePrivateDir,
 	pruneCaptures,
 	pruneLimitsFromEnv,
-} from '../../tap/capture-store.js';
+} from '../../captures/capture-store.js';
 import {EXIT, UsageError} from '../exit-codes.js';
 import {collect, parseMs, parsePositiveInt, resolveColor} from '../options.js';
 import {VERSION} from '../version.js';

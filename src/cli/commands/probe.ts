@@ -2,7 +2,7 @@ import {Command, Option} from 'commander';
 import type {Session} from '../../core/session/session.js';
 import {USER_STOP_PHASE, type SessionMeta} from '../../core/types.js';
 import {createWaitProgress} from '../wait-progress.js';
-import type {ProbeOptions, ProbeResult, SessionInit} from '../../tap/probe.js';
+import type {ProbeOptions, ProbeResult, SessionInit} from '../../probe/probe.js';
 import {
 	DEFAULT_INITIALIZE_TIMEOUT_MS,
 	DEFAULT_PROTOCOL_VERSION,
@@ -10,9 +10,9 @@ import {
 	loadSdkSchemas,
 	startProbeServer,
 	type ProbeServer,
-} from '../../tap/probe-start.js';
+} from '../../probe/probe-start.js';
 import {discardEarlyProbe, noteProbeExchanged, takeEarlyProbe} from '../probe-early.js';
-import {buildEnv, EnvOptionError, loadProcessStarter} from '../../tap/spawn.js';
+import {buildEnv, EnvOptionError, loadProcessStarter} from '../../process/spawn.js';
 import {EXIT, UsageError} from '../exit-codes.js';
 import {
 	collect,
@@ -29,7 +29,7 @@ import {captureIdentity} from '../redact-options.js';
 import {VERSION} from '../version.js';
 
 // Issue 12 (a probe as fast as a bare client): this module loads only what checks the options and starts
-// the server (commander, tap/probe-start, tap/spawn). The probe itself, the session with its detectors,
+// the server (commander, probe/probe-start, process/spawn). The probe itself, the session with its detectors,
 // the renderers and the TS SDK's schemas load by import() while the server starts (test/arch/startup.test.ts).
 
 interface ProbeCliOptions {
@@ -177,7 +177,7 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 	] as const);
 	// The probe itself is needed first (its reply watcher reads the server's first bytes); the session's
 	// parts only once the SDK's schemas are there too.
-	const {runProbe} = await import('../../tap/probe.js');
+	const {runProbe} = await import('../../probe/probe.js');
 	let presenter: Presenter | undefined;
 	let newSession!: (init: SessionInit) => Session;
 	const schemas = Promise.all([loadSdkSchemas(), loading]).then(([loaded, [{Session}, verbose, present]]) => {
@@ -243,7 +243,7 @@ async function runProbeTui(
 	const [{startTui}, {formatSummary}, {runProbe}, starter] = await Promise.all([
 		import('../../render/tui/start-tui.js'),
 		import('../../render/text/plain-log.js'),
-		import('../../tap/probe.js'),
+		import('../../probe/probe.js'),
 		loadProcessStarter(),
 	]);
 	const {schemas} = probeOptions;

@@ -6,7 +6,7 @@ import type {SessionHeader} from '../../core/capture/record-codec.js';
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import {createReplay, type Replay} from '../../core/session/replay.js';
 import type {SessionEvent} from '../../core/types.js';
-import {describeIncomplete, readRecordFile, RecordReader, type CaptureCompleteness} from '../../tap/attach.js';
+import {describeIncomplete, readRecordFile, RecordReader, type CaptureCompleteness} from '../../captures/attach.js';
 import {buildReport, DEFAULT_MAX_LINES} from '../../render/report/markdown.js';
 import {keepForReport, type ReportKeeper} from '../../render/report/keep.js';
 import {UsageError} from '../exit-codes.js';

@@ -1,6 +1,6 @@
 import {Command} from 'commander';
 import {escapeText, groupDigits} from '../../core/bytes/glyphs.js';
-import {listLiveTaps, type LiveTap} from '../../tap/attach.js';
+import {listLiveTaps, type LiveTap} from '../../captures/attach.js';
 import {
 	captureHomeProblem,
 	capturesDir,
@@ -9,7 +9,7 @@ import {
 	listCaptures,
 	UnsafeDirectoryError,
 	type CaptureEntry,
-} from '../../tap/capture-store.js';
+} from '../../captures/capture-store.js';
 import {parsePositiveInt} from '../options.js';
 import {shellWord} from '../../render/text/plain-log.js';
 

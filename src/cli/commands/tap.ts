@@ -13,9 +13,9 @@ import {
 	runtimeDir,
 	sanitizeName,
 	socketPath,
-} from '../../tap/capture-store.js';
+} from '../../captures/capture-store.js';
 import {CaptureWriter, DEFAULT_CAPTURE_WAIT_MS} from '../../tap/capture-writer.js';
-import {createClock} from '../../tap/clock.js';
+import {createClock} from '../../process/clock.js';
 import {DEFAULT_KILL_AFTER_MS, inPlaceFd, openWireStream, runTap} from '../../tap/pass-through.js';
 import {UsageError} from '../exit-codes.js';
 import {captureIdentity} from '../redact-options.js';

@@ -7,8 +7,8 @@ import type {Session} from '../../core/session/session.js';
 import {IndexedSession, type TableStore} from '../../core/session/frame-index.js';
 import type {FindingCode} from '../../core/types.js';
 import type {CaptureStalls} from '../../core/capture/binary-codec.js';
-import {describeIncomplete, readRecordFile, type CaptureCompleteness} from '../../tap/attach.js';
-import {CaptureBytesReader, CaptureIndex} from '../../tap/capture-read-back.js';
+import {describeIncomplete, readRecordFile, type CaptureCompleteness} from '../../captures/attach.js';
+import {CaptureBytesReader, CaptureIndex} from '../../captures/capture-read-back.js';
 import type {FirstScreenInfo} from '../../render/tui/first-screen.js';
 import {UsageError} from '../exit-codes.js';
 import {fileErrorReason} from '../file-errors.js';
@@ -290,7 +290,7 @@ class QuitWhileLoading extends Error {}
  * the replay, then the event loop turns: ink draws and keys work between blocks). A progress line shows
  * frames, bytes and percent read (updated at most every 250 ms) until the whole file is read. Quitting while it loads stops the reading;
  * The session keeps nothing (`retain: false`, the same findings); the TUI's frames come from a compact
- * index (core/session/frame-index.ts) whose bytes are read back from the file when shown (tap/capture-read-back.ts),
+ * index (core/session/frame-index.ts) whose bytes are read back from the file when shown (captures/capture-read-back.ts),
  * so memory does not grow with the frames' bytes (issue 12 goal 3).
  * the summary then covers what was read, and a line on stderr says so. Record problems, a cut last record
  * and replay errors are written on stderr after the TUI has left the screen.

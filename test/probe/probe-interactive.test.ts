@@ -4,8 +4,8 @@ import path from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
 import {Session} from '../../src/core/session/session.js';
 import {USER_STOP_PHASE, type SessionMeta} from '../../src/core/types.js';
-import {runProbe, type ProbeOptions} from '../../src/tap/probe.js';
-import {SERVERS, testEnv} from './servers.js';
+import {runProbe, type ProbeOptions} from '../../src/probe/probe.js';
+import {SERVERS, testEnv} from '../helpers/servers.js';
 
 // The probe under the TUI (interactive): issue 11's rough edges, against real node processes.
 

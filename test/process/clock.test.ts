@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {createClock, isoTime} from '../../src/tap/clock.js';
+import {createClock, isoTime} from '../../src/process/clock.js';
 
 describe('isoTime', () => {
 	it('is Date#toISOString for whole epoch milliseconds of years 0 to 9999', () => {

@@ -13,8 +13,8 @@ import path from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
 import {Session} from '../../src/core/session/session.js';
 import type {SessionMeta} from '../../src/core/types.js';
-import {runProbe} from '../../src/tap/probe.js';
-import {testEnv} from './servers.js';
+import {runProbe} from '../../src/probe/probe.js';
+import {testEnv} from '../helpers/servers.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-starved-'));
 afterAll(() => rmSync(dir, {recursive: true, force: true}));

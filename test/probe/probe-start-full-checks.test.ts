@@ -3,7 +3,7 @@
 // clear line, not "internal error (please report it)" with a stack trace.
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {handleError} from '../../src/cli/main.js';
-import {BrokenInstallError, loadFullSdkSchemas} from '../../src/tap/probe-start.js';
+import {BrokenInstallError, loadFullSdkSchemas} from '../../src/probe/probe-start.js';
 
 afterEach(() => vi.restoreAllMocks());
 

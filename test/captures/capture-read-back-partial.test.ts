@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {afterAll, describe, expect, it, vi} from 'vitest';
 import {encodeEvent, encodeHeader} from '../../src/core/capture/record-codec.js';
-import {CaptureBytesReader} from '../../src/tap/capture-read-back.js';
+import {CaptureBytesReader} from '../../src/captures/capture-read-back.js';
 import {makeMeta} from '../helpers/factories.js';
 
 // Counts the bytes the reader asks the file for (issue 12 goal 3: the TUI's hex pane shows a few hundred

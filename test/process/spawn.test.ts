@@ -1,7 +1,7 @@
 import {chmodSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
-import {createClock} from '../../src/tap/clock.js';
+import {createClock} from '../../src/process/clock.js';
 import {
 	EnvOptionError,
 	SDK_DEFAULT_ENV_KEYS,
@@ -9,8 +9,8 @@ import {
 	spawnServer,
 	type SpawnEvent,
 	type SpawnedServer,
-} from '../../src/tap/spawn.js';
-import {testEnv, writeServers} from './servers.js';
+} from '../../src/process/spawn.js';
+import {testEnv, writeServers} from '../helpers/servers.js';
 
 const servers = writeServers();
 afterAll(() => servers.cleanup());

@@ -56,7 +56,7 @@ export interface RecordHandlers {
 	/**
 	 * Every valid non-header record, in order (a gap in a binary capture comes as a `gap` mark), with the
 	 * byte offset in the input of the record it came from (its line in format 1, its head in format 2):
-	 * what tap/capture-read-back.ts needs to read a frame's bytes back from a capture file.
+	 * what captures/capture-read-back.ts needs to read a frame's bytes back from a capture file.
 	 */
 	onEvent(event: SessionEvent, recordOffset: number): void;
 	/**

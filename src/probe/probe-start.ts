@@ -3,9 +3,9 @@ import {createRequire} from 'node:module';
 import {fileURLToPath} from 'node:url';
 import {STARTUP_LIMIT_MS} from '../core/detectors/no-response.js';
 import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
-import {createClock, type Clock} from './clock.js';
-import {watchProcessTree, type ProcessWatch} from './proc-evidence.js';
-import {nodeStarter, spawnServer, type ProcessStarter, type SpawnedServer} from './spawn.js';
+import {createClock, type Clock} from '../process/clock.js';
+import {watchProcessTree, type ProcessWatch} from '../process/proc-evidence.js';
+import {nodeStarter, spawnServer, type ProcessStarter, type SpawnedServer} from '../process/spawn.js';
 
 // The probe's first step, in a module of its own with few imports: `probe` starts the server with it
 // before it loads the rest of the probe (framer, session, detectors, renderers, the SDK's schemas), which
@@ -24,7 +24,7 @@ export const DEFAULT_INITIALIZE_TIMEOUT_MS = STARTUP_LIMIT_MS;
 
 /**
  * The TS SDK's zod checks as one CommonJS script (scripts/bundle.mjs). The path holds from this module's
- * every build: src/tap/, dist/tap/ and dist/bundle/ are all two levels below the package root.
+ * every build: src/probe/, dist/probe/ and dist/bundle/ are all two levels below the package root.
  */
 const FULL_SDK_SCHEMAS = new URL('../../dist/bundle/sdk-schemas.cjs', import.meta.url);
 

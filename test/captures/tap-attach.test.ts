@@ -28,7 +28,7 @@ import {
 	RecordReader,
 	type CaptureCompleteness,
 	type LiveTap,
-} from '../../src/tap/attach.js';
+} from '../../src/captures/attach.js';
 import {
 	encodeCaptureStart,
 	encodeChunkRecord,
@@ -37,7 +37,7 @@ import {
 	encodeJsonRecord,
 	RECORD_TYPE,
 } from '../../src/core/capture/binary-codec.js';
-import type {PlatformFacts} from '../../src/tap/capture-store.js';
+import type {PlatformFacts} from '../../src/captures/capture-store.js';
 import {LiveSocketServer} from '../../src/tap/live-socket.js';
 
 const META: SessionMeta = {

@@ -16,9 +16,9 @@ import {
 	type StreamName,
 	type Summary,
 } from '../core/types.js';
-import type {Clock} from './clock.js';
-import type {ProcessWatch} from './proc-evidence.js';
-import {readProcInfo, type ProcInfo} from './proc-info.js';
+import type {Clock} from '../process/clock.js';
+import type {ProcessWatch} from '../process/proc-evidence.js';
+import {readProcInfo, type ProcInfo} from '../process/proc-info.js';
 import {
 	DEFAULT_INITIALIZE_TIMEOUT_MS,
 	DEFAULT_PROTOCOL_VERSION,
@@ -29,7 +29,13 @@ import {
 	startProbeServer,
 	type ProbeServer,
 } from './probe-start.js';
-import {loadProcessStarter, nodeStarter, type ProcessStarter, type SpawnError, type SpawnedServer} from './spawn.js';
+import {
+	loadProcessStarter,
+	nodeStarter,
+	type ProcessStarter,
+	type SpawnError,
+	type SpawnedServer,
+} from '../process/spawn.js';
 
 export {
 	DEFAULT_INITIALIZE_TIMEOUT_MS,

@@ -13,7 +13,7 @@ import type {SessionEvent, StreamName} from '../core/types.js';
  * big chunk record, as `encodeEvent` writes one, only the base64 of the bytes wanted is read and decoded,
  * once its whole base64 has been checked).
  *
- * Use: while the file is read (tap/attach.ts `readRecordFile`, whose `onEvent` gives each record's
+ * Use: while the file is read (captures/attach.ts `readRecordFile`, whose `onEvent` gives each record's
  * file offset), feed every event to a {@link CaptureIndex}; later open a {@link CaptureBytesReader} on
  * the same file with that index and call `read(stream, offset, length)` (e.g. a frame's `offset` and
  * `byteLength`). Without an index the reader scans from the first record (fine for a few reads of a

@@ -13,9 +13,9 @@ import {
 	startProbeServer,
 	type ProbeOptions,
 	type SessionInit,
-} from '../../src/tap/probe.js';
-import {SDK_DEFAULT_ENV_KEYS, buildEnv} from '../../src/tap/spawn.js';
-import {testEnv, writeServers} from './servers.js';
+} from '../../src/probe/probe.js';
+import {SDK_DEFAULT_ENV_KEYS, buildEnv} from '../../src/process/spawn.js';
+import {testEnv, writeServers} from '../helpers/servers.js';
 
 const servers = writeServers();
 afterAll(() => servers.cleanup());

@@ -37,7 +37,7 @@ import {
 	sanitizeName,
 	socketPath,
 	type PlatformFacts,
-} from '../../src/tap/capture-store.js';
+} from '../../src/captures/capture-store.js';
 
 const facts = (platform: NodeJS.Platform, env: NodeJS.ProcessEnv = {}): PlatformFacts => ({
 	env,

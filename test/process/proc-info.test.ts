@@ -1,8 +1,8 @@
 import {afterAll, describe, expect, it} from 'vitest';
-import {createClock} from '../../src/tap/clock.js';
-import {parseNetTcp, parseStat, parseSyscall, readProcInfo, summarizeProcInfo} from '../../src/tap/proc-info.js';
-import {spawnServer} from '../../src/tap/spawn.js';
-import {testEnv, writeServers} from './servers.js';
+import {createClock} from '../../src/process/clock.js';
+import {parseNetTcp, parseStat, parseSyscall, readProcInfo, summarizeProcInfo} from '../../src/process/proc-info.js';
+import {spawnServer} from '../../src/process/spawn.js';
+import {testEnv, writeServers} from '../helpers/servers.js';
 
 const servers = writeServers();
 afterAll(() => servers.cleanup());

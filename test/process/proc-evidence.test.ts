@@ -2,7 +2,7 @@ import {mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:f
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {readWhole, watchProcessTree} from '../../src/tap/proc-evidence.js';
+import {readWhole, watchProcessTree} from '../../src/process/proc-evidence.js';
 
 // A fake /proc (procRoot) with the files the watch reads: stat, cmdline, fd/ links, task/ threads.
 let dirs: string[] = [];

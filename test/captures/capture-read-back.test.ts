@@ -13,8 +13,8 @@ import {
 } from '../../src/core/capture/binary-codec.js';
 import {encodeEvent, encodeHeader} from '../../src/core/capture/record-codec.js';
 import type {SessionEvent, StreamName} from '../../src/core/types.js';
-import {RecordReader} from '../../src/tap/attach.js';
-import {CaptureBytesReader, CaptureIndex, CHECKPOINT_BYTES} from '../../src/tap/capture-read-back.js';
+import {RecordReader} from '../../src/captures/attach.js';
+import {CaptureBytesReader, CaptureIndex, CHECKPOINT_BYTES} from '../../src/captures/capture-read-back.js';
 import {makeMeta} from '../helpers/factories.js';
 
 const META = makeMeta({pid: 4242, mode: 'tap', name: 'demo'});
