@@ -370,6 +370,31 @@ export function verdictOf(
 	return 'ok';
 }
 
+/**
+ * What a verdict means for the clients, in the words of their outcomes (docs/clients.md "The verdict"),
+ * so that `ERROR stray-output`, `verdict WARN` and `▲ degraded` read as one account:
+ * - `fail`: `a mainstream client fails`;
+ * - `warn`: `no mainstream client fails` and what the others do: a niche client that fails by name,
+ *   else how many are degraded (they connect but log the fault or lose a message), else that the
+ *   findings reach no client yet;
+ * - `ok`: `no client fails or is degraded`.
+ * Without an established outcome (none, or all `unknown`), short of `fail`: `no client outcome is established`.
+ * @param outcomes the summary's `clients` (empty for a session that shows too little)
+ */
+export function verdictMeaning(verdict: Verdict, outcomes: readonly ClientOutcome[]): string {
+	if (verdict === 'fail') return 'a mainstream client fails';
+	// No handshake seen (a capture cut before any frame): a verdict over nothing exercised promises nothing.
+	if (outcomes.every((o) => o.outcome === 'unknown')) return 'no client outcome is established';
+	if (verdict === 'ok') return 'no client fails or is degraded';
+	const failing = outcomes.filter((o) => o.outcome === 'fails');
+	if (failing.length > 0)
+		return `no mainstream client fails; ${failing.map((o) => CLIENT_SHORT_LABEL[o.client]).join(', ')} fails`;
+	const degraded = outcomes.filter((o) => o.outcome === 'degraded').length;
+	if (degraded > 0)
+		return `no client fails; ${degraded} ${degraded === 1 ? 'is' : 'are'} degraded (connect${degraded === 1 ? 's' : ''}, but log${degraded === 1 ? 's' : ''} the fault or lose${degraded === 1 ? 's' : ''} a message)`;
+	return 'no client fails or is degraded; the findings break a rule a stricter client may enforce';
+}
+
 /** A one-glyph mark per outcome, as doctor shows its rows: ✔ works, ▲ degraded, ✘ fails, ? unknown. */
 export const OUTCOME_MARK: Readonly<Record<ClientOutcomeKind, string>> = {
 	works: '✔',

@@ -2,7 +2,7 @@ import {isAtSpawn} from '../../core/detectors/at-spawn.js';
 import {carriedBytes} from '../../core/bytes/carried.js';
 import {escapeBytes, escapeText, groupDigits} from '../../core/bytes/glyphs.js';
 import {hexRows, hexWindow, type HexHighlight, type HexRow} from '../../core/bytes/hex-layout.js';
-import {CLIENT_SHORT_LABEL, OUTCOME_MARK, OUTCOME_WORD} from '../../core/clients/outcome.js';
+import {CLIENT_SHORT_LABEL, OUTCOME_MARK, OUTCOME_WORD, verdictMeaning} from '../../core/clients/outcome.js';
 import {CLIENT_FAMILY_LABEL, clientsSummary} from '../../core/detectors/catalog.js';
 import {findingDocsRef} from '../../core/detectors/docs-ref.js';
 import {
@@ -425,7 +425,7 @@ export function formatSummary(summary: Summary, options: {readonly color?: boole
 	const verdictToken =
 		summary.verdict === 'fail' ? 'severity.error' : summary.verdict === 'warn' ? 'severity.warning' : 'severity.info';
 	const lines = [
-		`verdict ${paint(verdictToken, summary.verdict.toUpperCase(), isColor)}: ${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}, ${groupDigits(summary.infos)} info`,
+		`verdict ${paint(verdictToken, summary.verdict.toUpperCase(), isColor)}: ${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}, ${groupDigits(summary.infos)} info · ${verdictMeaning(summary.verdict, summary.clients ?? [])}`,
 	];
 	const codeWidth = Math.max(0, ...summary.findings.map((entry) => entry.code.length));
 	for (const entry of summary.findings) {
@@ -492,10 +492,25 @@ const OUTCOME_TOKEN: Readonly<Record<ClientOutcomeKind, ThemeToken>> = {
 
 /**
  * One line per client family: what it does with this session and why (core/clients/outcome.ts), e.g.
- * `clients  ✘ fails     Python SDK: connects; the connection closes: invalid-utf8: UnicodeDecodeError…`.
+ * `clients  ✘ fails     Python SDK: connects; the connection closes: invalid-utf8: UnicodeDecodeError…`;
+ * one `every client` line when all of them have the same outcome and note.
  */
 function clientLines(summary: Summary, isColor: boolean): string[] {
 	const clients = summary.clients ?? [];
+	const first = clients[0];
+	if (
+		first !== undefined &&
+		clients.length > 1 &&
+		clients.every((o) => o.outcome === first.outcome && o.note === first.note)
+	) {
+		// Every client does the same (a spawn error): one line, not six equal ones.
+		const mark = paint(
+			OUTCOME_TOKEN[first.outcome],
+			`${OUTCOME_MARK[first.outcome]} ${OUTCOME_WORD[first.outcome].padEnd(15)}`,
+			isColor,
+		);
+		return [`clients  ${mark}  every client  ${escapeText(first.note, 200)}`];
+	}
 	const labelWidth = Math.max(0, ...clients.map((o) => CLIENT_SHORT_LABEL[o.client].length));
 	return clients.map((o, index) => {
 		const mark = paint(

@@ -1,6 +1,6 @@
 import stripAnsi from 'strip-ansi';
 import {describe, expect, it} from 'vitest';
-import type {Finding, Frame} from '../../../src/core/types.js';
+import type {ClientOutcome, Finding, Frame} from '../../../src/core/types.js';
 import {
 	formatFinding,
 	formatFrameHex,
@@ -382,7 +382,7 @@ describe('formatSummary', () => {
 			resources: 1,
 		});
 		expect(formatSummary(summary)).toEqual([
-			'verdict FAIL: 2 errors, 1 warning, 0 info',
+			'verdict FAIL: 2 errors, 1 warning, 0 info · a mainstream client fails',
 			'  error    stray-output  ×2',
 			'  warning  crlf          ×1',
 			'streams  C→S stdin 512 B in 3 frames (4 chunks) · S→C stdout 12,345 B in 1 frame (1 chunk) · ERR stderr 0 B in 0 frames (0 chunks)',
@@ -393,10 +393,59 @@ describe('formatSummary', () => {
 
 	it('handles a clean run killed by a signal, with nothing known about the server', () => {
 		expect(formatSummary(makeSummary({durationMs: 2.04, exit: {code: null, signal: 'SIGKILL', tMs: 2}}))).toEqual([
-			'verdict OK: 0 errors, 0 warnings, 0 info',
+			'verdict OK: 0 errors, 0 warnings, 0 info · no client outcome is established',
 			'streams  C→S stdin 0 B in 0 frames (0 chunks) · S→C stdout 0 B in 0 frames (0 chunks) · ERR stderr 0 B in 0 frames (0 chunks)',
 			'duration 2.0 ms · server killed by SIGKILL',
 		]);
+	});
+});
+
+describe('formatSummary: one vocabulary from the finding to the clients', () => {
+	const outcome = (client: ClientOutcome['client'], kind: ClientOutcome['outcome'], note: string): ClientOutcome => ({
+		client,
+		outcome: kind,
+		decidedBy: kind === 'works' ? [] : ['stray-output'],
+		note,
+		connects: kind !== 'fails',
+		toolsListed: kind !== 'fails',
+	});
+
+	it('a WARN says that no client fails and how many are degraded (was: only the counts)', () => {
+		const lines = formatSummary(
+			makeSummary({
+				verdict: 'warn',
+				errors: 1,
+				findings: [{code: 'stray-output', severity: 'error', count: 1}],
+				clients: [
+					outcome('ts-sdk-v1', 'degraded', 'connects; logs it'),
+					outcome('ts-sdk-v2', 'works', 'connects; skips it'),
+					outcome('python-sdk', 'degraded', 'connects; logs it'),
+				],
+			}),
+		);
+		expect(lines[0]).toBe(
+			'verdict WARN: 1 error, 0 warnings, 0 info · no client fails; 2 are degraded (connect, but log the fault or lose a message)',
+		);
+	});
+
+	it('a WARN names the niche client that fails', () => {
+		const lines = formatSummary(
+			makeSummary({
+				verdict: 'warn',
+				errors: 1,
+				clients: [outcome('ts-sdk-v1', 'works', 'connects'), outcome('rmcp', 'fails', 'closes')],
+			}),
+		);
+		expect(lines[0]).toBe('verdict WARN: 1 error, 0 warnings, 0 info · no mainstream client fails; rmcp fails');
+	});
+
+	it('clients with one outcome and one note are one line (spawn-failed: was six equal lines)', () => {
+		const note = 'does not connect (the connection closes): spawn-failed: spawn error';
+		const clients = (['ts-sdk-v1', 'ts-sdk-v2', 'python-sdk', 'vscode', 'rmcp', 'cursor'] as const).map((client) =>
+			outcome(client, 'fails', note),
+		);
+		const lines = formatSummary(makeSummary({verdict: 'fail', errors: 1, clients}));
+		expect(lines.filter((line) => line.includes(note))).toEqual([`clients  ✘ fails            every client  ${note}`]);
 	});
 });
 
