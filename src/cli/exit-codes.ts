@@ -1,6 +1,7 @@
 /**
  * Exit codes of every mcp-wire command (documented in docs/cli.md#exit-codes).
- * - 0: verdict not `fail` and no findings at or above the `--fail-on` severity (default: error)
+ * - 0: verdict not `fail` and no findings at or above the `--fail-on` severity (default: error; under
+ *   `--fail-on client`: no client fails)
  * - 1: verdict `fail`, or findings at or above it (for `tap`: the server's own exit code is mirrored instead)
  * - 2: a usage error (bad option, missing command, unreadable file)
  * - 130: `probe` under the TUI was stopped by the user before its exchange was over, with no finding at

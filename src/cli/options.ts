@@ -3,8 +3,17 @@ import {FINDING_CODES, type FindingCode, type Summary} from '../core/types.js';
 import {resolveColor as resolveColorFor} from '../render/text/theme.js';
 import {EXIT, UsageError} from './exit-codes.js';
 
-/** `--fail-on` values: the lowest severity that makes the exit code 1. */
-export type FailOn = 'error' | 'warning';
+/**
+ * `--fail-on` values: the lowest finding severity that makes the exit code 1 (`error`, `warning`), or
+ * `client`: exit 1 only when a client fails (some client's outcome is `fails`), whatever the findings.
+ */
+export type FailOn = 'error' | 'warning' | 'client';
+
+/** The `--fail-on` levels, for commander's `choices` and the early probe's check. */
+export const FAIL_ON_LEVELS: readonly FailOn[] = ['error', 'warning', 'client'];
+
+/** `--fail-on`'s help text, shared by every command that takes it. */
+export const FAIL_ON_HELP = 'exit 1 on findings at or above this severity, or (client) only when a client fails';
 
 /** commander reducer for repeatable options (`--env A --env B`). */
 export function collect(value: string, previous: string[]): string[] {
@@ -84,8 +93,8 @@ export function parseIgnore(values: readonly string[]): FindingCode[] {
 
 /** Validate `--fail-on`. */
 export function parseFailOn(value: string): FailOn {
-	if (value === 'error' || value === 'warning') return value;
-	throw new UsageError(`--fail-on takes "error" or "warning", got "${value}"`);
+	if ((FAIL_ON_LEVELS as readonly string[]).includes(value)) return value as FailOn;
+	throw new UsageError(`--fail-on takes "error", "warning" or "client", got "${value}"`);
 }
 
 /** Whether to paint `stream` for `--color when` (the shared rule in render/text/theme.ts, with this process's env). */
@@ -95,10 +104,17 @@ export function resolveColor(when: 'auto' | 'always' | 'never', stream: {readonl
 
 /**
  * Exit code for a finished session: 1 when the verdict is `fail` (a mainstream client fails, even with
- * no error finding: a server that speaks only 2026-07-28) or findings reach `failOn`, else 0.
+ * no error finding: a server that speaks only 2026-07-28) or findings reach `failOn`, else 0. Under
+ * `failOn` `client`: 1 only when some client's outcome is `fails` (so a WARN whose clients all connect
+ * passes CI), else 0.
  */
 export function exitCodeFor(summary: Summary, failOn: FailOn): number {
-	if (summary.verdict === 'fail' || summary.errors > 0) return EXIT.findings;
-	if (failOn === 'warning' && summary.warnings > 0) return EXIT.findings;
-	return EXIT.ok;
+	return reachesFailOn(summary, failOn) ? EXIT.findings : EXIT.ok;
+}
+
+/** Whether a session's outcome reaches `failOn` (see {@link exitCodeFor}). */
+export function reachesFailOn(summary: Summary, failOn: FailOn): boolean {
+	if (summary.verdict === 'fail') return true;
+	if (failOn === 'client') return (summary.clients ?? []).some((o) => o.outcome === 'fails');
+	return summary.errors > 0 || (failOn === 'warning' && summary.warnings > 0);
 }

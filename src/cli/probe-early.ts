@@ -43,7 +43,7 @@ const isCount =
 const VALUE_OPTIONS: ReadonlyMap<string, (value: string) => boolean> = new Map([
 	['--timeout', isCount(2 ** 31 - 1)],
 	['--max-lines', isCount(Number.MAX_SAFE_INTEGER)],
-	['--fail-on', (value) => value === 'error' || value === 'warning'],
+	['--fail-on', (value) => value === 'error' || value === 'warning' || value === 'client'],
 	['--color', (value) => value === 'auto' || value === 'always' || value === 'never'],
 	[
 		'--ignore',

@@ -1,7 +1,8 @@
 // CLI input edges (issue 11): durations Node's timers cannot take, and options that would swallow `--`.
 import {describe, expect, it} from 'vitest';
 import {buildProgram} from '../../src/cli/main.js';
-import {checkValuesBeforeDashDash, MAX_TIMER_MS, parseMs} from '../../src/cli/options.js';
+import {checkValuesBeforeDashDash, exitCodeFor, MAX_TIMER_MS, parseFailOn, parseMs} from '../../src/cli/options.js';
+import type {ClientOutcome, Summary} from '../../src/core/types.js';
 import {UsageError} from '../../src/cli/exit-codes.js';
 
 describe('parseMs', () => {
@@ -88,5 +89,58 @@ describe('mcp-wire version', () => {
 		}
 		expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
 		expect(out).toEqual([`${VERSION}\n`]);
+	});
+});
+
+describe('--fail-on client: exit 1 only when a client fails', () => {
+	const summary = (
+		verdict: Summary['verdict'],
+		errors: number,
+		warnings: number,
+		outcomes: ClientOutcome['outcome'][],
+	): Summary => ({
+		verdict,
+		findings: [],
+		errors,
+		warnings,
+		infos: 0,
+		streams: {
+			stdin: {bytes: 0, chunks: 0, frames: 0},
+			stdout: {bytes: 0, chunks: 0, frames: 0},
+			stderr: {bytes: 0, chunks: 0, frames: 0},
+		},
+		durationMs: 1,
+		clients: outcomes.map((outcome, i) => ({
+			client: (['ts-sdk-v1', 'python-sdk', 'rmcp'] as const)[i]!,
+			outcome,
+			decidedBy: [],
+			note: '',
+			connects: outcome !== 'fails',
+			toolsListed: null,
+		})),
+	});
+
+	it('a WARN with an error finding whose clients all connect: 0 under client, 1 under error (unchanged)', () => {
+		const warn = summary('warn', 1, 0, ['degraded', 'works', 'degraded']);
+		expect(exitCodeFor(warn, 'client')).toBe(0);
+		expect(exitCodeFor(warn, 'error')).toBe(1);
+		expect(exitCodeFor(warn, 'warning')).toBe(1);
+	});
+
+	it('a niche client that fails (rmcp), or a FAIL: 1 under client', () => {
+		expect(exitCodeFor(summary('warn', 1, 0, ['works', 'works', 'fails']), 'client')).toBe(1);
+		expect(exitCodeFor(summary('fail', 0, 0, ['fails', 'works', 'works']), 'client')).toBe(1);
+		expect(exitCodeFor(summary('warn', 0, 2, ['works', 'works', 'works']), 'client')).toBe(0);
+		expect(exitCodeFor(summary('warn', 0, 2, ['works', 'works', 'works']), 'warning')).toBe(1);
+		expect(exitCodeFor(summary('warn', 0, 2, ['works', 'works', 'works']), 'error')).toBe(0);
+	});
+
+	it('parseFailOn takes client; commander offers it on probe and view', async () => {
+		expect(parseFailOn('client')).toBe('client');
+		expect(() => parseFailOn('clients')).toThrow('--fail-on takes "error", "warning" or "client", got "clients"');
+		for (const name of ['probe', 'view', 'attach']) {
+			const command = (await buildProgram(['node', 'mcp-wire', name])).commands[0]!;
+			expect(command.options.find((o) => o.long === '--fail-on')?.argChoices).toEqual(['error', 'warning', 'client']);
+		}
 	});
 });

@@ -175,13 +175,26 @@ describe('probe CLI', () => {
 		expect(run.stdout).toContain('00000000: 5354 4449 4f20 4d43 5020 5365 7276 6572  STDIO MCP Server');
 		expect(run.stdout).toContain('fix: Print startup messages to stderr');
 		// An error finding that no mainstream client fails on: the verdict is WARN, the exit code still 1.
-		expect(run.stdout).toContain('verdict WARN: 1 error, 0 warnings, 0 info');
+		expect(run.stdout).toContain(
+			'verdict WARN: 1 error, 0 warnings, 0 info · no client fails; 3 are degraded (connect, but log the fault or lose a message)',
+		);
 		expect(run.stdout).toMatch(
 			/^clients {2}▲ degraded {9}TS SDK v1 \(Claude Desktop\/Code\) {2}connects and lists tools \(1 tool\); stray-output: logs `Unexpected token …`/m,
 		);
 		expect(run.stdout).toMatch(
 			/^ {9}\? not established {2}Cursor {27}whether it connects is not established: stray-output$/m,
-		);
+		); // --fail-on client gates on the clients: none fails, so exit 0 for the same server.
+		const gated = await runCli([
+			'probe',
+			'--no-tui',
+			'--fail-on',
+			'client',
+			'--',
+			'node',
+			'examples/servers/node/stray-print.mjs',
+		]);
+		expect(gated.stdout).toContain('ERROR stray-output');
+		expect(gated.exitCode).toBe(0);
 	});
 
 	it('--hex adds an xxd dump under every frame', async () => {

@@ -17,6 +17,9 @@ import {EXIT, UsageError} from '../exit-codes.js';
 import {
 	collect,
 	exitCodeFor,
+	FAIL_ON_HELP,
+	FAIL_ON_LEVELS,
+	reachesFailOn,
 	parseFailOn,
 	parseIgnore,
 	parseMs,
@@ -83,11 +86,7 @@ export function probeCommand(): Command {
 		)
 		.option('--cwd <dir>', 'working directory of the server')
 		.option('--ignore <code>', 'drop findings with this code (repeatable)', collect, [])
-		.addOption(
-			new Option('--fail-on <severity>', 'exit 1 on findings at or above this severity')
-				.choices(['error', 'warning'])
-				.default('error'),
-		)
+		.addOption(new Option('--fail-on <level>', FAIL_ON_HELP).choices(FAIL_ON_LEVELS).default('error'))
 		.addOption(new Option('--color <when>', 'colour output').choices(['auto', 'always', 'never']).default('auto'))
 		.option(
 			'--max-lines <n>',
@@ -323,9 +322,7 @@ async function runProbeTui(
 		? [lines[0]!, stopped, ...lines.slice(1)]
 		: [`verdict STOPPED: ${stopped}`, ...lines.slice(1)])
 		process.stdout.write(`${line}\n`);
-	return result.summary.errors > 0 || (failOn === 'warning' && result.summary.warnings > 0)
-		? exitCodeFor(result.summary, failOn)
-		: EXIT.stopped;
+	return reachesFailOn(result.summary, failOn) ? EXIT.findings : EXIT.stopped;
 }
 
 /**

@@ -12,7 +12,16 @@ import {CaptureBytesReader, CaptureIndex} from '../../captures/capture-read-back
 import type {FirstScreenInfo} from '../../render/tui/first-screen.js';
 import {UsageError} from '../exit-codes.js';
 import {fileErrorReason} from '../file-errors.js';
-import {collect, exitCodeFor, parseFailOn, parseIgnore, resolveColor, type FailOn} from '../options.js';
+import {
+	collect,
+	exitCodeFor,
+	FAIL_ON_HELP,
+	FAIL_ON_LEVELS,
+	parseFailOn,
+	parseIgnore,
+	resolveColor,
+	type FailOn,
+} from '../options.js';
 import {createPresenter, type Presenter} from '../present.js';
 import {createReadProgress, framesOf} from '../read-progress.js';
 
@@ -99,11 +108,7 @@ export function addWatchOptions(command: Command): Command {
 		.option('--hex', 'add an xxd-layout hex dump of every frame')
 		.option('--no-tui', 'keep the plain frame log even when stdout is a terminal')
 		.option('--ignore <code>', 'drop findings with this code (repeatable)', collect, [])
-		.addOption(
-			new Option('--fail-on <severity>', 'exit 1 on findings at or above this severity')
-				.choices(['error', 'warning'])
-				.default('error'),
-		)
+		.addOption(new Option('--fail-on <level>', FAIL_ON_HELP).choices(FAIL_ON_LEVELS).default('error'))
 		.addOption(new Option('--color <when>', 'colour output').choices(['auto', 'always', 'never']).default('auto'));
 }
 
