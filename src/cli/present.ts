@@ -3,7 +3,7 @@ import type {Session} from '../core/session/session.js';
 import type {Finding, FindingCode, SessionEvent, SessionSnapshot, StreamName} from '../core/types.js';
 import {createKeptBytes, type KeptBytes} from '../render/kept-bytes.js';
 import {createNdjsonPieceWriter} from '../render/json/ndjson.js';
-import {createEventRedactor} from '../render/report/redact.js';
+import {createEventRedactor} from '../render/redact/index.js';
 import {localRedactOptions} from './redact-options.js';
 import {VERSION} from './version.js';
 import {createTimeOrder, type TimeOrder} from '../render/text/time-order.js';

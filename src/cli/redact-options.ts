@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type {SessionMeta} from '../core/types.js';
-import type {RedactOptions} from '../render/report/redact.js';
+import type {RedactOptions} from '../render/redact/index.js';
 
 /** This process's user name: the account name, else `$USER` / `$USERNAME`. */
 function accountName(): string | undefined {

@@ -71,9 +71,9 @@ describe('import rules', () => {
 		expect(offenders).toEqual([]);
 	});
 
-	it('render/hex, render/json, render/report and render/text never import ink, react, the I/O layers or cli', () => {
+	it('render/hex, render/json, render/redact, render/report and render/text never import ink, react, the I/O layers or cli', () => {
 		const offenders: string[] = [];
-		for (const sub of ['hex', 'json', 'report', 'text']) {
+		for (const sub of ['hex', 'json', 'redact', 'report', 'text']) {
 			let files: string[] = [];
 			try {
 				files = filesUnder(join(root, 'render', sub));

@@ -3,7 +3,7 @@ import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {buildProgram} from '../../src/cli/main.js';
-import {describeRedactions} from '../../src/render/report/redact.js';
+import {describeRedactions} from '../../src/render/redact/index.js';
 
 const CLI_DOC = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
 

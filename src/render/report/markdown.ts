@@ -1,7 +1,7 @@
 import {carriedBytes} from '../../core/bytes/carried.js';
 import type {SessionSnapshot} from '../../core/types.js';
 import type {KeptFacts} from './keep.js';
-import {describeRedactions, redactSnapshot, type RedactionCounts, type RedactOptions} from './redact.js';
+import {describeRedactions, redactSnapshot, type RedactionCounts, type RedactOptions} from '../redact/index.js';
 import {
 	block,
 	FULL_PLAN,

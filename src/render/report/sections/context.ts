@@ -1,5 +1,5 @@
 import type {Finding, FindingCode, SessionSnapshot, Severity} from '../../../core/types.js';
-import type {RedactionCounts} from '../redact.js';
+import type {RedactionCounts} from '../../redact/index.js';
 import type {KeptFacts} from '../keep.js';
 
 /**

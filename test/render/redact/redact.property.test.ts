@@ -4,9 +4,9 @@ import {encodeEvent, encodeHeader} from '../../../src/core/capture/record-codec.
 import {Session} from '../../../src/core/session/session.js';
 import type {Chunk, SessionEvent, SessionSnapshot, StreamName} from '../../../src/core/types.js';
 import {renderReport} from '../../../src/render/report/markdown.js';
-import {createEventRedactor, type RedactOptions} from '../../../src/render/report/redact.js';
+import {createEventRedactor, type RedactOptions} from '../../../src/render/redact/index.js';
 import {orderFindings} from '../../../src/render/report/sections/context.js';
-import {goldenMeta, sessionFrom, type Step} from './golden.js';
+import {goldenMeta, sessionFrom, type Step} from '../report/golden.js';
 
 const STREAMS: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
 const ALNUM = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];

@@ -6,8 +6,8 @@ import {
 	isSecretName,
 	redactSnapshot,
 	Redactor,
-} from '../../../src/render/report/redact.js';
-import {chunk, goldenMeta, sessionFrom} from './golden.js';
+} from '../../../src/render/redact/index.js';
+import {chunk, goldenMeta, sessionFrom} from '../report/golden.js';
 
 const GHP = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJl';

@@ -1,0 +1,382 @@
+import {Buffer} from 'node:buffer';
+import type {Finding, Frame, SessionMeta, Summary} from '../../core/types.js';
+import {bump, latin1, maskInPlace, mergeRanges, utf8AsLatin1} from './mask.js';
+import {
+	escapeRegExp,
+	GENERIC_USERS,
+	INFERRED_HOME,
+	isSecretName,
+	looksLikeSecretValue,
+	NAMED,
+	pemSpan,
+	SHAPES,
+} from './patterns.js';
+import {maskPayloadValue, PayloadScanner} from './payload-scanner.js';
+import type {Range, RedactionCounts, RedactionKind, RedactOptions} from './types.js';
+
+/**
+ * The redaction engine: finds what to mask in text or bytes and replaces it. Stateful only in the literal
+ * secrets it has learned (from {@link RedactOptions}, from redacted command arguments, and from
+ * secret-named values seen in streams) and in its counts.
+ */
+export class Redactor {
+	private readonly literals = new Set<string>();
+	private readonly home: string | undefined;
+	private readonly homeVariants: readonly string[];
+	private readonly user: string | undefined;
+	private readonly counts: Partial<Record<RedactionKind, number>> = {};
+	/** A PEM private key block began in an earlier text() call and has not ended (lines redacted one by one). */
+	private isInPem = false;
+	readonly options: RedactOptions;
+
+	constructor(options: RedactOptions = {}) {
+		this.options = options;
+		const home = options.home?.replace(/[/\\]+$/, '');
+		this.home = home !== undefined && home.length >= 2 ? home : undefined;
+		this.homeVariants =
+			this.home === undefined
+				? []
+				: [...new Set([this.home, this.home.replaceAll('\\', '/'), this.home.replaceAll('\\', '\\\\')])];
+		const user = options.user;
+		this.user = user !== undefined && user.length >= 3 && !GENERIC_USERS.has(user.toLowerCase()) ? user : undefined;
+		for (const [name, value] of Object.entries(options.env ?? {})) {
+			if (value !== undefined && isSecretName(name)) {
+				this.learn(value);
+			}
+		}
+
+		for (const secret of options.secrets ?? []) {
+			this.learn(secret);
+		}
+	}
+
+	/** Remember a literal secret (at least 4 characters, not just whitespace) to mask wherever it appears. */
+	learn(value: string): void {
+		if (value.length >= 4 && value.trim() !== '') {
+			this.literals.add(value);
+		}
+	}
+
+	/** The literal secret values known so far (from options, the command, and secret-named values seen). */
+	knownSecrets(): readonly string[] {
+		return [...this.literals];
+	}
+
+	/** Counts of everything redacted with `count: true` so far. */
+	getCounts(): RedactionCounts {
+		return {...this.counts};
+	}
+
+	/** Adds counts (e.g. payload strings counted by a scanner). */
+	addCount(kind: RedactionKind, by: number): void {
+		if (by > 0) {
+			bump(this.counts, kind, by);
+		}
+	}
+
+	/**
+	 * Every range to mask in `subject`. `isBytes`: `subject` is a byte string ({@link latin1}), so literals
+	 * are matched as their UTF-8 bytes and the home directory keeps its parent path (`/home/`).
+	 */
+	findRanges(subject: string, isBytes: boolean): Range[] {
+		const ranges: Range[] = [];
+		for (const rule of SHAPES) {
+			for (const match of subject.matchAll(rule.re)) {
+				if (rule.group === undefined) {
+					ranges.push({
+						start: match.index,
+						end: match.index + match[0].length,
+						kind: rule.kind,
+						keep: rule.keep(match[0]),
+					});
+				} else {
+					const span = match.indices?.[rule.group];
+					if (span !== undefined && span[1] > span[0]) {
+						ranges.push({start: span[0], end: span[1], kind: rule.kind, keep: 0});
+					}
+				}
+			}
+		}
+
+		ranges.push(...this.namedRanges(subject));
+		for (const literal of this.literals) {
+			const needle = isBytes ? utf8AsLatin1(literal) : literal;
+			for (let at = subject.indexOf(needle); at !== -1; at = subject.indexOf(needle, at + needle.length)) {
+				ranges.push({start: at, end: at + needle.length, kind: 'secret-value', keep: 0});
+			}
+		}
+
+		for (const variant of this.homeVariants) {
+			const needle = isBytes ? utf8AsLatin1(variant) : variant;
+			const re = new RegExp(`${escapeRegExp(needle)}(?![A-Za-z0-9_.-])`, 'g');
+			const keep = isBytes ? Math.max(needle.lastIndexOf('/'), needle.lastIndexOf('\\')) + 1 : 0;
+			for (const match of subject.matchAll(re)) {
+				ranges.push({start: match.index, end: match.index + needle.length, kind: 'home', keep});
+			}
+		}
+
+		for (const match of subject.matchAll(INFERRED_HOME)) {
+			const span = match.indices?.[1];
+			const name = match[1] ?? '';
+			if (span !== undefined && name !== '<user>' && !/^\*+$/.test(name) && !GENERIC_USERS.has(name.toLowerCase())) {
+				ranges.push({start: span[0], end: span[1], kind: 'user', keep: 0});
+			}
+		}
+
+		if (this.user !== undefined) {
+			const needle = isBytes ? utf8AsLatin1(this.user) : this.user;
+			const re = new RegExp(`(?<![A-Za-z0-9_.-])${escapeRegExp(needle)}(?![A-Za-z0-9_-])`, 'g');
+			for (const match of subject.matchAll(re)) {
+				ranges.push({start: match.index, end: match.index + needle.length, kind: 'user', keep: 0});
+			}
+		}
+
+		return ranges;
+	}
+
+	/** Ranges of values under secret-looking names (see {@link NAMED}). */
+	private namedRanges(subject: string): Range[] {
+		const ranges: Range[] = [];
+		for (const re of NAMED) {
+			for (const match of subject.matchAll(re)) {
+				const groups = match.groups ?? {};
+				if (!isSecretName(groups['name'] ?? '')) {
+					continue;
+				}
+
+				const indices = match.indices?.groups ?? {};
+				const span = indices['value'] ?? indices['value2'] ?? indices['value3'];
+				if (span !== undefined && span[1] > span[0]) {
+					ranges.push({start: span[0], end: span[1], kind: 'secret-value', keep: 0});
+				}
+			}
+		}
+
+		return ranges;
+	}
+
+	/**
+	 * Learns the values of secret-named assignments found in a byte string (e.g. `API_KEY=…` on stderr),
+	 * so the same value is masked where it shows up without its name (only values that look like secrets:
+	 * see {@link looksLikeSecretValue}, so usage text such as `--api-key value` teaches nothing).
+	 */
+	learnFromBytes(subject: string): void {
+		for (const range of this.namedRanges(subject)) {
+			const value = Buffer.from(subject.slice(range.start, range.end), 'latin1').toString('utf8');
+			if (looksLikeSecretValue(value)) {
+				this.learn(value);
+			}
+		}
+	}
+
+	/**
+	 * Redacts text for display: secrets → `<redacted>` (a known public prefix kept: `ghp_<redacted>`),
+	 * the home directory → `~`, the user name → `<user>`.
+	 * @param options `count`: add what was found to the counts (use it once per source, not per view).
+	 */
+	text(text: string, options: {readonly count?: boolean} = {}): string {
+		if (text === '') {
+			return text;
+		}
+
+		const pem = pemSpan(text, this.isInPem);
+		this.isInPem = pem.isOpen;
+		const ranges = mergeRanges([...this.findRanges(text, false), ...pem.ranges]);
+		if (ranges.length === 0) {
+			return text;
+		}
+
+		let out = '';
+		let at = 0;
+		for (const range of ranges) {
+			if (options.count === true) {
+				bump(this.counts, range.kind);
+			}
+
+			out += text.slice(at, range.start);
+			const replacement =
+				range.kind === 'home'
+					? '~'
+					: range.kind === 'user'
+						? '<user>'
+						: `${text.slice(range.start, range.start + range.keep)}<redacted>`;
+			out += replacement;
+			at = range.end;
+		}
+
+		return out + text.slice(at);
+	}
+
+	/**
+	 * Redacts a parsed JSON value or a finding's detail: every string through {@link text}, and a string or
+	 * number under a secret-looking member name becomes `<redacted>`. Object keys are kept.
+	 */
+	value(value: unknown, name?: string): unknown {
+		if (
+			name !== undefined &&
+			isSecretName(name) &&
+			(typeof value === 'string' || typeof value === 'number') &&
+			value !== ''
+		) {
+			return '<redacted>';
+		}
+
+		if (typeof value === 'string') {
+			return this.text(value);
+		}
+
+		if (Array.isArray(value)) {
+			return value.map((item) => this.value(item));
+		}
+
+		if (typeof value === 'object' && value !== null) {
+			return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.value(item, key)]));
+		}
+
+		return value;
+	}
+
+	/**
+	 * Redacts a command line (program and arguments): the argument after a secret-named flag
+	 * (`--token xyz`) becomes `<redacted>`, and each argument goes through {@link text} (`--api-key=xyz`,
+	 * `KEY=VALUE`, shapes, paths). The redacted values are learned, so they are masked in the streams too.
+	 * @param options `count` as in {@link text}.
+	 */
+	command(args: readonly string[], options: {readonly count?: boolean} = {}): string[] {
+		const out: string[] = [];
+		let isSecretNext = false;
+		for (const arg of args) {
+			if (isSecretNext && !arg.startsWith('-')) {
+				isSecretNext = false;
+				this.learn(arg);
+				if (options.count === true) {
+					bump(this.counts, 'secret-value');
+				}
+
+				out.push('<redacted>');
+				continue;
+			}
+
+			isSecretNext = false;
+			const flag = /^--?([A-Za-z][A-Za-z0-9_.-]*)$/.exec(arg);
+			if (flag !== null && isSecretName(flag[1]!)) {
+				isSecretNext = true;
+			}
+
+			for (const range of this.namedRanges(arg)) {
+				this.learn(arg.slice(range.start, range.end));
+			}
+
+			out.push(this.text(arg, options));
+		}
+
+		return out;
+	}
+
+	/**
+	 * Masks bytes, same length: every masked byte becomes `*` (LF and CR stay). Used on whole streams.
+	 * @param payloads also mask JSON string values (a fresh {@link PayloadScanner} over `bytes`).
+	 * @param options `count` as in {@link text}.
+	 * @returns a new array; the input is not changed.
+	 */
+	bytes(bytes: Uint8Array, payloads: boolean, options: {readonly count?: boolean} = {}): Uint8Array {
+		const out = new Uint8Array(bytes);
+		const subject = latin1(bytes);
+		for (const range of mergeRanges(this.findRanges(subject, true))) {
+			if (options.count === true) {
+				bump(this.counts, range.kind);
+			}
+
+			maskInPlace(out, range.start + range.keep, range.end);
+		}
+
+		if (payloads) {
+			const scanner = new PayloadScanner();
+			for (const [start, end] of scanner.scan(bytes)) {
+				maskInPlace(out, start, end);
+			}
+
+			if (options.count === true) {
+				this.addCount('payload', scanner.strings);
+			}
+		}
+
+		return out;
+	}
+
+	/**
+	 * Redacts a frame for display: `text`, `method`, string `id` and `answers.method` through {@link text};
+	 * `message` through {@link value} (after {@link maskPayloadValue} when payloads are masked and the frame
+	 * is on stdin/stdout). Offsets and byte counts are unchanged.
+	 */
+	frame(frame: Frame): Frame {
+		const isPayload = this.options.payloads === true && frame.stream !== 'stderr';
+		const redacted: {-readonly [K in keyof Frame]: Frame[K]} = {...frame};
+		if (frame.text !== undefined) {
+			redacted.text = this.text(frame.text);
+		}
+
+		if (frame.message !== undefined) {
+			redacted.message = this.value(isPayload ? maskPayloadValue(frame.message) : frame.message);
+		}
+
+		if (frame.method !== undefined) {
+			redacted.method = this.text(frame.method);
+		}
+
+		if (typeof frame.id === 'string') {
+			redacted.id = this.text(frame.id);
+		}
+
+		if (frame.answers !== undefined) {
+			redacted.answers = {...frame.answers, method: this.text(frame.answers.method)};
+		}
+
+		return redacted;
+	}
+
+	/** Redacts a finding's message, hint and detail; offsets and lengths are unchanged. */
+	finding(finding: Finding): Finding {
+		return {
+			...finding,
+			message: this.text(finding.message),
+			hint: this.text(finding.hint),
+			impact: finding.impact.map((impact) => ({...impact, note: this.text(impact.note)})),
+			...(finding.detail === undefined
+				? {}
+				: {detail: this.value(finding.detail) as Readonly<Record<string, unknown>>}),
+		};
+	}
+
+	/**
+	 * Redacts session facts: command (see {@link command}), cwd, name, and the capturing user's home and
+	 * user name (`~`, `<user>` when they are the ones being redacted). `envKeys` are names only and stay.
+	 */
+	meta(meta: SessionMeta, options: {readonly count?: boolean} = {}): SessionMeta {
+		return {
+			...meta,
+			command: this.command(meta.command, options),
+			...(meta.cwd === undefined ? {} : {cwd: this.text(meta.cwd, options)}),
+			...(meta.name === undefined ? {} : {name: this.text(meta.name, options)}),
+			...(meta.home === undefined ? {} : {home: this.text(meta.home)}),
+			...(meta.user === undefined ? {} : {user: this.text(meta.user)}),
+			...(meta.capturePath === undefined ? {} : {capturePath: this.text(meta.capturePath)}),
+		};
+	}
+
+	/** Redacts the server's self-description in a summary (`serverInfo`). */
+	summary(summary: Summary): Summary {
+		if (summary.serverInfo === undefined) {
+			return summary;
+		}
+
+		const info = summary.serverInfo;
+		return {
+			...summary,
+			serverInfo: {
+				...(info.name === undefined ? {} : {name: this.text(info.name)}),
+				...(info.version === undefined ? {} : {version: this.text(info.version)}),
+			},
+		};
+	}
+}

@@ -1,0 +1,158 @@
+import type {Chunk, SessionEvent, SessionMeta, StreamName} from '../../core/types.js';
+import {latin1, maskInPlace, mergeRanges, utf8AsLatin1} from './mask.js';
+import {isSecretName, pemSpan} from './patterns.js';
+import {PayloadScanner} from './payload-scanner.js';
+import {Redactor} from './redactor.js';
+import {STREAMS} from './snapshot.js';
+import type {RedactionCounts, RedactOptions} from './types.js';
+
+/** Redacts NDJSON events one at a time (`--json --redact`). */
+export interface EventRedactor {
+	/** The header's facts, redacted (call first: argument values it hides are then masked in the streams). */
+	meta(meta: SessionMeta): SessionMeta;
+	/** One event, redacted: chunk bytes masked same length (offsets and lengths unchanged), frames, findings and the summary as text. */
+	event(event: SessionEvent): SessionEvent;
+	/** What was redacted so far, by kind. */
+	counts(): RedactionCounts;
+}
+
+/** Characters that can continue a token or secret value across a chunk boundary. */
+/** A byte (latin1 unit) that {@link TOKEN_RUN_START} takes. */
+const TOKEN_BYTE = /[A-Za-z0-9_.~+/=-]/;
+
+/**
+ * The run of token characters that ends `text` (`[A-Za-z0-9_.~+/=-]+$`), found by walking back from
+ * the end: the regex form retries from every start of a long run and is quadratic (a 256 KiB run took
+ * minutes). Undefined when `text` does not end in one.
+ */
+function tokenRunAtEnd(text: string): {readonly index: number; readonly run: string} | undefined {
+	let start = text.length;
+	while (start > 0 && TOKEN_BYTE.test(text[start - 1]!)) start--;
+	return start === text.length ? undefined : {index: start, run: text.slice(start)};
+}
+const TOKEN_RUN_START = /^[A-Za-z0-9_.~+/=-]+/;
+const SHAPE_PREFIX =
+	/^(?:gh[pousr]_|github_pat_|xox[abposre]-|xapp-|AKIA|ASIA|sk-ant-|sk-proj-|sk-|[srp]k_(?:live|test)_|npm_|hf_|glpat-|eyJ|AIza)/;
+const SECRET_CONTEXT_END =
+	/(?:(?<name>[A-Za-z_][A-Za-z0-9_.-]*)(?:=["']?|["']?[ \t]*:[ \t]*["']?|[ \t]+)|(?<scheme>Bearer|Basic)[ \t]+)$/i;
+const PARTIAL_HOME_END = /(?:\/home\/|\/Users\/|Users(?:\\\\|\\|\/))[^/\\\s"'`:;,*<>|]*$/;
+/** Bytes of the previous chunk kept to catch secrets split across reads. */
+const CARRY_BYTES = 512;
+
+/**
+ * Creates a streaming redactor for `--json --redact`: chunk bytes are masked as they come, same length,
+ * so the dump's offsets, lengths and framing stay true and it replays to the same frames. A secret split
+ * across two reads is caught by scanning the last 512 bytes of the previous chunk with the new one; the
+ * end of a chunk that could be the start of a secret (a key prefix such as `ghp_`, a value after
+ * `TOKEN=`/`"apiKey":"`/`Bearer `, the start of a known secret value, a partial `/home/NAME`) is masked
+ * before the rest arrives, and the token run continuing it at the start of the next chunk too. What can
+ * still leak: at most the first 2 characters of a known literal secret value split right after them.
+ */
+export function createEventRedactor(options: RedactOptions = {}): EventRedactor {
+	const redactor = new Redactor(options);
+	const isPayloads = options.payloads === true;
+	const state = Object.fromEntries(
+		STREAMS.map((stream) => [
+			stream,
+			{tail: '', isCarrying: false, isInPem: false, scanner: new PayloadScanner(), strings: 0},
+		]),
+	) as Record<
+		StreamName,
+		{tail: string; isCarrying: boolean; isInPem: boolean; scanner: PayloadScanner; strings: number}
+	>;
+
+	const maskChunk = (chunk: Chunk): Chunk => {
+		const own = state[chunk.stream];
+		const current = latin1(chunk.bytes);
+		redactor.learnFromBytes(own.tail + current);
+		const combined = own.tail + current;
+		const base = own.tail.length;
+		const out = new Uint8Array(chunk.bytes);
+		const pem = pemSpan(combined, own.isInPem);
+		own.isInPem = pem.isOpen;
+		for (const range of mergeRanges([...redactor.findRanges(combined, true), ...pem.ranges])) {
+			if (range.end <= base) {
+				continue;
+			}
+
+			redactor.addCount(range.kind, 1);
+			maskInPlace(out, Math.max(range.start + range.keep, base) - base, range.end - base);
+		}
+
+		if (own.isCarrying) {
+			const run = TOKEN_RUN_START.exec(current);
+			if (run !== null) {
+				maskInPlace(out, 0, run[0].length);
+			}
+		}
+
+		own.isCarrying = own.isCarrying && TOKEN_RUN_START.exec(current)?.[0].length === current.length;
+		const run = tokenRunAtEnd(combined);
+		if (run !== undefined) {
+			const prefix = SHAPE_PREFIX.exec(run.run);
+			const context = SECRET_CONTEXT_END.exec(combined.slice(Math.max(0, run.index - 80), run.index));
+			const isNamed =
+				context !== null && (context.groups?.['scheme'] !== undefined || isSecretName(context.groups?.['name'] ?? ''));
+			if (prefix !== null || isNamed) {
+				maskInPlace(out, Math.max(run.index + (prefix?.[0].length ?? 0), base) - base, combined.length - base);
+				own.isCarrying = true;
+			}
+		}
+
+		const home = PARTIAL_HOME_END.exec(combined);
+		if (home !== null) {
+			const nameStart = home.index + /^(?:\/home\/|\/Users\/|Users(?:\\\\|\\|\/))/.exec(home[0])![0].length;
+			maskInPlace(out, Math.max(nameStart, base) - base, combined.length - base);
+		}
+
+		for (const literal of redactor.knownSecrets()) {
+			const needle = utf8AsLatin1(literal);
+			for (let k = Math.min(needle.length - 1, combined.length); k >= 3; k--) {
+				if (combined.endsWith(needle.slice(0, k))) {
+					maskInPlace(out, Math.max(combined.length - k, base) - base, combined.length - base);
+					break;
+				}
+			}
+		}
+
+		if (isPayloads && chunk.stream !== 'stderr') {
+			for (const [start, end] of own.scanner.scan(chunk.bytes)) {
+				maskInPlace(out, start, end);
+			}
+
+			redactor.addCount('payload', own.scanner.strings - own.strings);
+			own.strings = own.scanner.strings;
+		}
+
+		own.tail = combined.slice(-CARRY_BYTES);
+		return {...chunk, bytes: out};
+	};
+
+	return {
+		meta: (meta) => redactor.meta(meta, {count: true}),
+		event(event) {
+			switch (event.type) {
+				case 'chunk': {
+					return {type: 'chunk', chunk: maskChunk(event.chunk)};
+				}
+
+				case 'frame': {
+					return {type: 'frame', frame: redactor.frame(event.frame)};
+				}
+
+				case 'finding': {
+					return {type: 'finding', finding: redactor.finding(event.finding)};
+				}
+
+				case 'summary': {
+					return {type: 'summary', summary: redactor.summary(event.summary)};
+				}
+
+				default: {
+					return event;
+				}
+			}
+		},
+		counts: () => redactor.getCounts(),
+	};
+}
