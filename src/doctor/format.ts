@@ -40,6 +40,33 @@ export function rowCells(row: DoctorRow): string[] {
 export interface FormatOptions {
 	/** Paint the status cells (green ✔, yellow ▲, red ✘, dim skipped). */
 	readonly color: boolean;
+	/**
+	 * The terminal's width (columns), when stdout is one: a longer FIX cell or note is wrapped at spaces
+	 * onto indented lines of its own, never cut mid-word by the terminal. Absent: no wrapping (a pipe).
+	 */
+	readonly columns?: number;
+}
+
+/** The narrowest FIX column worth wrapping into; a FIX starting further right goes under its row. */
+const MIN_FIX_COLUMNS = 30;
+
+/**
+ * `text` in lines of at most `width` columns, broken at spaces (a word longer than `width` stays whole
+ * on its own line: cutting it would garble a path or a command).
+ */
+export function wrapWords(text: string, width: number): string[] {
+	const lines: string[] = [];
+	let line = '';
+	for (const word of text.split(' ')) {
+		if (line === '') line = word;
+		else if ([...line].length + 1 + [...word].length <= width) line += ` ${word}`;
+		else {
+			lines.push(line);
+			line = word;
+		}
+	}
+	lines.push(line);
+	return lines;
 }
 
 const RIGHT_ALIGNED = new Set([4, 5]);
@@ -75,7 +102,31 @@ export function formatTable(rows: readonly DoctorRow[], options: FormatOptions):
 			.join('  ')
 			.trimEnd(),
 	);
-	return [options.color ? chalk.bold(header) : header, ...lines];
+	const fixStart = widths.slice(0, -1).reduce((sum, width) => sum + width + 2, 0);
+	const wrapped = lines.flatMap((line, index) => wrapRow(line, cells[index]!.at(-1)!, fixStart, options.columns));
+	return [options.color ? chalk.bold(header) : header, ...wrapped];
+}
+
+/**
+ * A table line that fits `columns` as it is; a longer one keeps its cells and wraps its FIX at spaces:
+ * under the FIX column when at least {@link MIN_FIX_COLUMNS} columns are left there, else the whole FIX
+ * on lines of its own below the row, indented by 4.
+ */
+function wrapRow(line: string, fix: string, fixStart: number, columns: number | undefined): string[] {
+	if (columns === undefined || visibleLength(line) <= columns || fix === '') return [line];
+	const head = line.slice(0, line.length - fix.length).trimEnd();
+	const room = columns - fixStart;
+	if (room >= MIN_FIX_COLUMNS) {
+		const parts = wrapWords(fix, room);
+		return [`${head}  ${parts[0]}`, ...parts.slice(1).map((part) => ' '.repeat(fixStart) + part)];
+	}
+	return [head, ...wrapWords(fix, columns - 4).map((part) => `    ${part}`)];
+}
+
+/** Columns a line takes on a terminal: its characters, without colour escapes. */
+function visibleLength(line: string): number {
+	// eslint-disable-next-line no-control-regex
+	return [...line.replace(/\u001B\[[0-9;]*m/g, '')].length;
 }
 
 function seconds(ms: number): string {
@@ -117,13 +168,16 @@ export function formatReport(report: DoctorReport, options: FormatOptions): stri
 		return lines;
 	}
 	lines.push(...formatTable(report.rows, options));
-	const notes = [
-		...report.rows.flatMap((row) => row.notes.map((note) => `${row.client}/${row.name ?? '(file)'}: ${note}`)),
-		...report.notes,
-	];
+	const notes = [...groupNotes(report.rows), ...report.notes];
 	if (notes.length > 0) {
 		lines.push('', 'Notes:');
-		for (const note of notes) lines.push(`  ${note}`);
+		for (const note of notes) {
+			if (options.columns === undefined) lines.push(`  ${note}`);
+			else
+				lines.push(
+					...wrapWords(note, options.columns - 4).map((part, index) => (index === 0 ? `  ${part}` : `    ${part}`)),
+				);
+		}
 	}
 	// One column of labels, the paths aligned after it and shell-quoted when they need it, so they paste after `mcp-wire view`.
 	const entries = report.rows.flatMap((row): (readonly [string, string])[] => [
@@ -143,6 +197,22 @@ export function formatReport(report: DoctorReport, options: FormatOptions): stri
 	}
 	lines.push('', formatTotals(report));
 	return lines;
+}
+
+/**
+ * The rows' notes, one per distinct text, prefixed with every `client/name` that has it, in row order:
+ * `claude-code/a, claude-code/b: not approved in Claude Code yet: …` (was one line per row, repeated).
+ */
+function groupNotes(rows: readonly DoctorRow[]): string[] {
+	const byText = new Map<string, string[]>();
+	for (const row of rows) {
+		for (const note of row.notes) {
+			const labels = byText.get(note) ?? [];
+			labels.push(`${row.client}/${row.name ?? '(file)'}`);
+			byText.set(note, labels);
+		}
+	}
+	return [...byText].map(([note, labels]) => `${labels.join(', ')}: ${note}`);
 }
 
 /**

@@ -142,6 +142,56 @@ describe('formatTable', () => {
 	});
 });
 
+describe('formatTable at 80 columns (a terminal): FIX wraps at words, never mid-word', () => {
+	it('keeps a line that fits, wraps a long FIX under its column, and a FIX starting far right under its row', () => {
+		const lines = formatTable(ROWS, {color: false, columns: 80});
+		expect(lines.slice(0, 2)).toEqual(formatTable(ROWS, {color: false}).slice(0, 2));
+		// The FIX column starts at 73 here: too narrow to wrap into, so the FIX goes below the row.
+		expect(lines.slice(2, 5)).toEqual([
+			'claude-desktop  user     py      ✘ fail        —      —  unflushed-output',
+			'    works only because your shell sets PYTHONUNBUFFERED=1; add it to the',
+			"    config's env",
+		]);
+		for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+		// Every word of every FIX is still there, whole.
+		const words = (text: string) => text.split(/\s+/).filter((word) => word !== '');
+		expect(words(lines.join(' '))).toEqual(words(formatTable(ROWS, {color: false}).join(' ')));
+	});
+
+	it('wraps under the FIX column when 30 columns are left there', () => {
+		const lines = formatTable(ROWS.slice(1, 2), {color: false, columns: 120});
+		expect(lines).toEqual([
+			'CLIENT          SCOPE  SERVER  STATUS  STARTUP  TOOLS  FINDING           FIX',
+			'claude-desktop  user   py      ✘ fail        —      —  unflushed-output  works only because your shell sets',
+			"                                                                         PYTHONUNBUFFERED=1; add it to the config's env",
+		]);
+	});
+});
+
+describe('formatReport notes', () => {
+	it('one line per distinct note, naming every server that has it (was: the same note repeated per row)', () => {
+		const note = 'not approved in Claude Code yet: it starts .mcp.json servers only once you approve them';
+		const rows = [
+			{...ROWS[0]!, client: 'claude-code', scope: 'project', name: 'a', notes: [note]},
+			{...ROWS[0]!, client: 'claude-code', scope: 'project', name: 'b', notes: [note, 'another note']},
+		] as DoctorRow[];
+		const lines = formatReport({...REPORT, rows, notes: []}, {color: false});
+		const start = lines.indexOf('Notes:');
+		expect(lines.slice(start, start + 3)).toEqual([
+			'Notes:',
+			`  claude-code/a, claude-code/b: ${note}`,
+			'  claude-code/b: another note',
+		]);
+		const narrow = formatReport({...REPORT, rows, notes: []}, {color: false, columns: 60});
+		const at = narrow.indexOf('Notes:');
+		expect(narrow.slice(at + 1, at + 4)).toEqual([
+			'  claude-code/a, claude-code/b: not approved in Claude',
+			'    Code yet: it starts .mcp.json servers only once you',
+			'    approve them',
+		]);
+	});
+});
+
 describe('formatReport', () => {
 	it('lists the files read, the table, notes, captures and totals', () => {
 		expect(formatReport(REPORT, {color: false})).toEqual([
