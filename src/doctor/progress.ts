@@ -1,6 +1,7 @@
 /**
  * The doctor's progress line (issue 12 goal 5): on a terminal stderr, one line rewritten in place,
- * `mcp-wire: doctor 3/16 checked · running claude-desktop/weather, cursor/github (+2)`, erased at the
+ * `mcp-wire: doctor 3/16 checked · 25 s of 120 s · running claude-desktop/weather, cursor/github (+2)`
+ * (the seconds since it began and the run's `--total-timeout`, redrawn each second by `tick`), erased at the
  * end. Never written to stdout (the table or the `--json` records go there). Pure: it writes through
  * the function it is given.
  */
@@ -11,6 +12,13 @@ export interface DoctorProgressOptions {
 	readonly write: (text: string) => void;
 	/** The terminal's width in columns; the line is cut to one column less, so it never wraps. Default 80. */
 	readonly columns?: number;
+	/**
+	 * The clock (ms; default `performance.now`). With {@link limitMs}, the line shows the seconds since
+	 * the progress began and the run's limit: `· 25 s of 120 s`.
+	 */
+	readonly now?: () => number;
+	/** The run's limit (ms, `--total-timeout`), shown after the elapsed seconds. */
+	readonly limitMs?: number;
 }
 
 /** Erase the current line: carriage return, then clear to the end of the line. */
@@ -24,11 +32,23 @@ export class DoctorProgress {
 	private readonly running: string[] = [];
 	private done = 0;
 	private shown = false;
+	private readonly startedAt: number;
+	private lastDrawn = '';
 
 	constructor(
 		private readonly total: number,
 		private readonly options: DoctorProgressOptions,
-	) {}
+	) {
+		this.startedAt = (options.now ?? performance.now.bind(performance))();
+	}
+
+	/**
+	 * Redraw when the elapsed seconds changed (call it every second or so: a probe that takes 25 s must not
+	 * leave the line unchanged that long). Writes nothing when nothing is shown or nothing changed.
+	 */
+	tick(): void {
+		if (this.shown && this.line() !== this.lastDrawn) this.draw();
+	}
 
 	/** A server's probe started (`label`: `client/name`). */
 	started(label: string): void {
@@ -48,12 +68,20 @@ export class DoctorProgress {
 
 	/** The line as it would be drawn now (uncut). */
 	line(): string {
-		const head = `mcp-wire: doctor ${this.done}/${this.total} checked`;
+		const head = `mcp-wire: doctor ${this.done}/${this.total} checked${this.elapsed()}`;
 		if (this.running.length === 0) return head;
 		const [first, second] = this.running;
 		const names = second === undefined ? first : `${first}, ${second}`;
 		const more = this.running.length > 2 ? ` (+${this.running.length - 2})` : '';
 		return `${head} · running ${names}${more}`;
+	}
+
+	/** ` · 25 s of 120 s` with a limit, else `` (whole seconds since the progress began). */
+	private elapsed(): string {
+		if (this.options.limitMs === undefined) return '';
+		const now = (this.options.now ?? performance.now.bind(performance))();
+		const seconds = Math.floor((now - this.startedAt) / 1000);
+		return ` · ${seconds} s of ${Math.round(this.options.limitMs / 1000)} s`;
 	}
 
 	/** Erases the line if one is shown. */
@@ -65,7 +93,8 @@ export class DoctorProgress {
 
 	private draw(): void {
 		const width = Math.max(20, (this.options.columns ?? 80) - 1);
-		const chars = [...this.line()];
+		this.lastDrawn = this.line();
+		const chars = [...this.lastDrawn];
 		const text = chars.length > width ? `${chars.slice(0, width - 1).join('')}…` : chars.join('');
 		this.options.write(`${ERASE}${text}`);
 		this.shown = true;

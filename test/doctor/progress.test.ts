@@ -41,3 +41,31 @@ describe('DoctorProgress', () => {
 		expect(written).toEqual([]);
 	});
 });
+
+describe('DoctorProgress with a clock and the run limit (was: unchanged for 25 s)', () => {
+	it('shows the seconds since it began and the limit, and a tick redraws only when they changed', () => {
+		const written: string[] = [];
+		let now = 1000;
+		const progress = new DoctorProgress(3, {
+			write: (text) => written.push(text),
+			columns: 200,
+			now: () => now,
+			limitMs: 120_000,
+		});
+		progress.tick(); // nothing shown yet: nothing drawn
+		progress.started('cursor/slow');
+		now += 400;
+		progress.tick(); // still 0 s: no redraw
+		now += 24_700;
+		progress.tick();
+		now += 999;
+		progress.tick(); // 26.099 s: 26 s
+		progress.finished('cursor/slow');
+		expect(written).toEqual([
+			`${ERASE}mcp-wire: doctor 0/3 checked · 0 s of 120 s · running cursor/slow`,
+			`${ERASE}mcp-wire: doctor 0/3 checked · 25 s of 120 s · running cursor/slow`,
+			`${ERASE}mcp-wire: doctor 0/3 checked · 26 s of 120 s · running cursor/slow`,
+			`${ERASE}mcp-wire: doctor 1/3 checked · 26 s of 120 s`,
+		]);
+	});
+});

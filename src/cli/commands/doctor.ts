@@ -17,8 +17,10 @@ import {
 } from '../../doctor/index.js';
 import {DEFAULT_INITIALIZE_TIMEOUT_MS, DEFAULT_PROTOCOL_VERSION, DEFAULT_TIMEOUT_MS} from '../../probe/probe.js';
 import {
+	captureHomeProblem,
 	capturesDir,
 	currentPlatform,
+	type PlatformFacts,
 	ensurePrivateDir,
 	pruneCaptures,
 	pruneLimitsFromEnv,
@@ -143,21 +145,31 @@ function discover(options: DoctorCliOptions, home: string, cwd: string): ConfigF
 	});
 }
 
-/** The private capture directory, pruned; undefined (with a warning on stderr) when it cannot be used. */
-function prepareCaptureDir(): string | undefined {
-	const facts = currentPlatform();
+/**
+ * The private capture directory, created and pruned; undefined (with a warning through `warn`) when the
+ * process has no home (`$HOME` unset, empty or relative, and no `$XDG_STATE_HOME`) or it cannot be used.
+ */
+export function prepareCaptureDir(
+	facts: PlatformFacts = currentPlatform(),
+	warn: (line: string) => void = (line) => process.stderr.write(line),
+): string | undefined {
+	// Without a home, keep nothing rather than guess one (os.homedir() would take the passwd entry), as tap
+	// and sessions do.
+	const homeProblem = captureHomeProblem(facts);
+	if (homeProblem !== undefined) {
+		warn(`mcp-wire: doctor keeps no captures: ${homeProblem} (set HOME or XDG_STATE_HOME)\n`);
+		return undefined;
+	}
 	const dir = capturesDir(facts);
 	try {
 		ensurePrivateDir(dir, facts.uid);
 	} catch (error) {
-		process.stderr.write(
-			`mcp-wire: cannot use the capture directory ${dir} (${(error as Error).message}); captures are not kept\n`,
-		);
+		warn(`mcp-wire: cannot use the capture directory ${dir} (${(error as Error).message}); captures are not kept\n`);
 		return undefined;
 	}
 	const limits = pruneLimitsFromEnv(facts.env);
-	for (const problem of limits.problems) process.stderr.write(`mcp-wire: ${problem}\n`);
-	for (const problem of pruneCaptures(dir, limits).problems) process.stderr.write(`mcp-wire: ${problem}\n`);
+	for (const problem of limits.problems) warn(`mcp-wire: ${problem}\n`);
+	for (const problem of pruneCaptures(dir, limits).problems) warn(`mcp-wire: ${problem}\n`);
 	return dir;
 }
 
@@ -254,11 +266,19 @@ async function runDoctorCommand(options: DoctorCliOptions, servers: readonly str
 	const showProgress =
 		options.progress === 'always' || (options.progress === 'auto' && process.stderr.isTTY === true && !options.verbose);
 	let progress: DoctorProgress | undefined;
-	const progressOf = (total: number): DoctorProgress =>
-		(progress ??= new DoctorProgress(total, {
+	let ticker: NodeJS.Timeout | undefined;
+	const progressOf = (total: number): DoctorProgress => {
+		if (progress !== undefined) return progress;
+		progress = new DoctorProgress(total, {
 			write: (text) => process.stderr.write(text),
 			columns: process.stderr.columns ?? 80,
-		}));
+			limitMs: options.totalTimeout,
+		});
+		// A probe can take its whole --timeout: the elapsed seconds keep moving meanwhile.
+		const shown = progress;
+		ticker = setInterval(() => shown.tick(), 1000).unref();
+		return progress;
+	};
 	const isTerminal = process.stdin.isTTY === true && process.stderr.isTTY === true;
 	const report = await runDoctor({
 		files,
@@ -288,6 +308,7 @@ async function runDoctorCommand(options: DoctorCliOptions, servers: readonly str
 				}
 			: {}),
 	});
+	clearInterval(ticker);
 	progress?.clear();
 	const exitCode = exitCodeOf(report);
 	let isClosed = false;
@@ -297,7 +318,11 @@ async function runDoctorCommand(options: DoctorCliOptions, servers: readonly str
 	});
 	const lines = options.json
 		? formatJsonRecords(report, exitCode)
-		: formatReport(report, {color: resolveColor(options.color, process.stdout)});
+		: formatReport(report, {
+				color: resolveColor(options.color, process.stdout),
+				// On a terminal the FIX cells and notes wrap at words (the terminal would cut them mid-word).
+				...(process.stdout.isTTY === true && process.stdout.columns > 0 ? {columns: process.stdout.columns} : {}),
+			});
 	if (!isClosed) process.stdout.write(`${lines.join('\n')}\n`);
 	return exitCode === 1 ? EXIT.findings : EXIT.ok;
 }
