@@ -137,11 +137,6 @@ export function handleError(error: unknown): number {
 		process.stderr.write(`mcp-wire: ${error.message}\n`);
 		return error.exitCode;
 	}
-	// A file of our own build is missing (probe/probe-start.ts, by name: no import on the start-up path).
-	if (error instanceof Error && error.name === 'BrokenInstallError') {
-		process.stderr.write(`mcp-wire: ${error.message}\n`);
-		return 70;
-	}
 	const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
 	process.stderr.write(`mcp-wire: internal error (please report it): ${message}\n`);
 	return 70;

@@ -1,6 +1,4 @@
 import {Buffer} from 'node:buffer';
-import {createRequire} from 'node:module';
-import {fileURLToPath} from 'node:url';
 import {STARTUP_LIMIT_MS} from '../core/detectors/no-response.js';
 import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
 import {createClock, type Clock} from '../process/clock.js';
@@ -9,7 +7,7 @@ import {nodeStarter, spawnServer, type ProcessStarter, type SpawnedServer} from 
 
 // The probe's first step, in a module of its own with few imports: `probe` starts the server with it
 // before it loads the rest of the probe (framer, session, detectors, renderers, the SDK's schemas), which
-// then load while the server starts (issue 12: a probe as fast as a bare client).
+// then load while the server starts (docs/performance.md#probe-start-up).
 
 /** The protocol version the probe offers unless told otherwise (the latest legacy revision, R11). */
 export const DEFAULT_PROTOCOL_VERSION = '2025-11-25';
@@ -23,52 +21,12 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_INITIALIZE_TIMEOUT_MS = STARTUP_LIMIT_MS;
 
 /**
- * The TS SDK's zod checks as one CommonJS script (scripts/bundle.mjs). The path holds from this module's
- * every build: src/probe/, dist/probe/ and dist/bundle/ are all two levels below the package root.
- */
-const FULL_SDK_SCHEMAS = new URL('../../dist/bundle/sdk-schemas.cjs', import.meta.url);
-
-/**
- * A file of mcp-wire's own build is missing or cannot load: an incomplete install, or a source checkout that
- * was not built. The CLI prints its message as one line (src/cli/main.ts, by the name), not as an internal
- * error with a stack trace.
- */
-export class BrokenInstallError extends Error {
-	override readonly name = 'BrokenInstallError';
-}
-
-/**
- * Load the full TS SDK checks (zod with the SDK's schemas, ~40 ms of CPU) synchronously: called by the fast
- * checks only when they meet a value they do not accept.
- *
- * @param file the script (default dist/bundle/sdk-schemas.cjs)
- * @throws {BrokenInstallError} when the script is missing or cannot load (a source checkout that was not
- *   built: `npm run build`)
- */
-export function loadFullSdkSchemas(file: URL = FULL_SDK_SCHEMAS): SdkSchemas {
-	const path = fileURLToPath(file);
-	try {
-		return (createRequire(import.meta.url)(path) as {SDK_SCHEMAS: SdkSchemas}).SDK_SCHEMAS;
-	} catch (error) {
-		const reason =
-			(error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND'
-				? 'missing'
-				: error instanceof Error
-					? error.message.split('\n')[0]
-					: String(error);
-		throw new BrokenInstallError(
-			`cannot load the TS SDK checks (${path}: ${reason}): mcp-wire's install is incomplete; reinstall it (in a source checkout: npm run build)`,
-		);
-	}
-}
-
-/**
- * Load the TS SDK's checks for a probe, by `import()` (off the start-up path of a command): the fast checks
- * (core/jsonrpc/sdk-fast.ts), which accept a healthy server's messages without zod and hand anything else
- * to the full checks, loaded then ({@link loadFullSdkSchemas}). Same verdicts as `SDK_SCHEMAS`.
+ * Load the TS SDK's checks (zod with the SDK's schemas, core/jsonrpc/sdk-schemas.ts) by `import()`: off the
+ * start-up path of a command, so that a probe loads them while its server starts.
+ * @returns the checks a Session runs (`SDK_SCHEMAS`)
  */
 export async function loadSdkSchemas(): Promise<SdkSchemas> {
-	return (await import('../core/jsonrpc/sdk-fast.js')).fastSdkSchemas(() => loadFullSdkSchemas());
+	return (await import('../core/jsonrpc/sdk-schemas.js')).SDK_SCHEMAS;
 }
 
 /** A server the probe started: its session clock (tMs 0 = the spawn), the process, and the watch on its tree. */
@@ -110,14 +68,10 @@ export function initializeRequest(protocolVersion: string, clientVersion: string
  * Process groups the probe started and has not ended yet: killed if this process exits first, or is ended
  * by SIGINT, SIGTERM or SIGHUP (Ctrl-C on a plain or --json probe, a CI job's timeout, a closed terminal):
  * the server is in a group of its own, so the signal does not reach it, and Node's 'exit' does not run when
- * a signal ends the process. One record per process, not per module instance: the CLI's early start and the
- * rest of a `probe` can be two copies of this module (the ES module bin/mcp-wire.js spawns with, and the
- * code-cached script, src/cli/code-cache.ts).
+ * a signal ends the process.
  */
-const groups: {readonly live: Set<number>; hooked: boolean} = ((globalThis as Record<symbol, unknown>)[
-	Symbol.for('mcp-wire.probe-groups')
-] ??= {live: new Set<number>(), hooked: false}) as {readonly live: Set<number>; hooked: boolean};
-const liveGroups = groups.live;
+const liveGroups = new Set<number>();
+let hooked = false;
 /** The signals after which the probe's servers are ended (then the signal's own action, when no one else listens). */
 const ENDING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 function killLiveGroups(): void {
@@ -131,8 +85,8 @@ function killLiveGroups(): void {
 }
 function trackGroup(pid: number): void {
 	liveGroups.add(pid);
-	if (groups.hooked) return;
-	groups.hooked = true;
+	if (hooked) return;
+	hooked = true;
 	process.once('exit', killLiveGroups);
 	for (const signal of ENDING_SIGNALS) {
 		process.once(signal, () => {

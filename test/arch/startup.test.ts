@@ -2,7 +2,7 @@ import {existsSync, readFileSync} from 'node:fs';
 import {dirname, join, relative, resolve} from 'node:path';
 import {describe, expect, it} from 'vitest';
 
-// Issue 12 (a probe as fast as a bare client): `probe` starts the server before it loads anything it does
+// docs/performance.md#probe-start-up: `probe` starts the server before it loads anything it does
 // not need to check its options and spawn: no execa (~100 modules), no TS SDK zod schemas (~100 modules),
 // and neither the probe's exchange, the session with its detectors nor a renderer (~60 modules). Those
 // load by `import()` while the server starts.
@@ -67,18 +67,6 @@ describe('probe start-up path', () => {
 		// 18 files today (the CLI entry, the option checks, redact-options, process/spawn, probe/probe-start and its /proc watch);
 		// was 76 before the probe's parts moved behind import(). A new static import must earn its place.
 		expect(names.length).toBeLessThanOrEqual(20);
-	});
-
-	it('the early start (bin/mcp-wire.js runs it before the CLI loads) loads no package, not even commander', () => {
-		const {files, packages} = staticGraph(join(root, 'cli', 'probe-early.ts'));
-		expect([...packages.keys()]).toEqual([]);
-		const names = [...files].map((file) => relative(root, file));
-		expect(names).toContain(join('probe', 'probe-start.ts'));
-		expect(names).not.toContain(join('cli', 'main.ts'));
-		expect(names).not.toContain(join('cli', 'options.ts'));
-		// 10 files today (itself, version, probe/probe-start, process/spawn, the clock, the /proc watch and what it
-		// reads, core/types for the finding codes that --ignore may name).
-		expect(names.length).toBeLessThanOrEqual(11);
 	});
 
 	it('the probe command reaches the exchange and the session through import()', () => {

@@ -88,13 +88,13 @@ describe('runProbe', () => {
 	it('plays a healthy handshake: exact stdin bytes, frame kinds, exit 0 right after stdin closes', async () => {
 		const {result, inits} = await probe(['node', servers.path('healthy')]);
 		const {session} = result;
-		// The probe's checks are the fast ones (core/jsonrpc/sdk-fast.ts): a healthy exchange never reached zod.
+		// The probe's checks are the TS SDK's own zod schemas (core/jsonrpc/sdk-schemas.ts), loaded by import().
 		expect(inits).toEqual([
 			{
 				pid: result.pid,
 				startedAt: session.meta.startedAt,
 				purpose: 'probe',
-				schemas: expect.objectContaining({loaded: true, fullChecks: 0}),
+				schemas: SDK_SCHEMAS,
 			},
 		]);
 		expect(session.meta.pid).toBe(result.pid);
@@ -253,7 +253,7 @@ describe('runProbe', () => {
 			{
 				startedAt: result.session.meta.startedAt,
 				purpose: 'probe',
-				schemas: expect.objectContaining({loaded: true, fullChecks: 0}),
+				schemas: SDK_SCHEMAS,
 			},
 		]);
 		expect(result.spawnError?.code).toBe('ENOENT');

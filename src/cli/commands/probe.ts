@@ -9,9 +9,7 @@ import {
 	DEFAULT_TIMEOUT_MS,
 	loadSdkSchemas,
 	startProbeServer,
-	type ProbeServer,
 } from '../../probe/probe-start.js';
-import {discardEarlyProbe, noteProbeExchanged, takeEarlyProbe} from '../probe-early.js';
 import {buildEnv, EnvOptionError, loadProcessStarter} from '../../process/spawn.js';
 import {EXIT, UsageError} from '../exit-codes.js';
 import {
@@ -31,9 +29,9 @@ import type {OutputMode, Presenter} from '../present.js';
 import {captureIdentity} from '../redact-options.js';
 import {VERSION} from '../version.js';
 
-// Issue 12 (a probe as fast as a bare client): this module loads only what checks the options and starts
-// the server (commander, probe/probe-start, process/spawn). The probe itself, the session with its detectors,
-// the renderers and the TS SDK's schemas load by import() while the server starts (test/arch/startup.test.ts).
+// This module loads only what checks the options and starts the server (commander, probe/probe-start,
+// process/spawn). The probe itself, the session with its detectors, the renderers and the TS SDK's schemas
+// load by import() while the server starts (docs/performance.md#probe-start-up, test/arch/startup.test.ts).
 
 interface ProbeCliOptions {
 	readonly json?: boolean;
@@ -159,16 +157,15 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		...(options.verbose ? {onLog: (line: string) => process.stderr.write(`mcp-wire: ${line}\n`)} : {}),
 	};
 	const mode: OutputMode = options.json ? 'json' : options.report ? 'report' : 'plain';
-	// Start the server now, and load the rest while it starts. Not under the TUI (it loads first, then
-	// builds each run's session at once) nor on Windows (execa starts the server there).
-	// bin/mcp-wire.js may have started it already, before commander loaded (cli/probe-early.ts): taken only
-	// when it is exactly this spawn.
-	let spawned: ProbeServer | undefined;
-	if (isTui || process.platform === 'win32') discardEarlyProbe();
-	else {
-		const initialize = {protocolVersion: options.protocolVersion, clientVersion: VERSION};
-		spawned = takeEarlyProbe({...probeOptions, initialize}) ?? startProbeServer({...probeOptions, initialize});
-	}
+	// Start the server and write `initialize` now, and load the rest while it starts. Not under the TUI
+	// (it loads first, then builds each run's session at once) nor on Windows (execa starts the server there).
+	const spawned =
+		isTui || process.platform === 'win32'
+			? undefined
+			: startProbeServer({
+					...probeOptions,
+					initialize: {protocolVersion: options.protocolVersion, clientVersion: VERSION},
+				});
 	const loading = Promise.all([
 		import('../../core/session/session.js'),
 		options.verbose === true ? import('../verbose-log.js') : undefined,
@@ -223,7 +220,6 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		},
 	});
 	await presenter!.finish(result.session, result.reprobe);
-	if (result.era !== 'unknown') noteProbeExchanged();
 	return exitCodeFor(result.summary, failOn);
 }
 
