@@ -4,7 +4,8 @@ import {problemPlace, type DecodeProblem} from '../../core/capture/record-codec.
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import {createReplay, type Replay} from '../../core/session/replay.js';
 import type {Session} from '../../core/session/session.js';
-import {IndexedSession, type TableStore} from '../../core/session/frame-index.js';
+import type {TableStore} from '../../core/session/stores/frame-table.js';
+import {IndexedSession} from '../../core/session/stores/indexed-session.js';
 import type {FindingCode} from '../../core/types.js';
 import type {CaptureStalls} from '../../core/capture/binary-codec.js';
 import {describeIncomplete, readRecordFile, type CaptureCompleteness} from '../../captures/attach.js';
@@ -295,7 +296,7 @@ class QuitWhileLoading extends Error {}
  * the replay, then the event loop turns: ink draws and keys work between blocks). A progress line shows
  * frames, bytes and percent read (updated at most every 250 ms) until the whole file is read. Quitting while it loads stops the reading;
  * The session keeps nothing (`retain: false`, the same findings); the TUI's frames come from a compact
- * index (core/session/frame-index.ts) whose bytes are read back from the file when shown (captures/capture-read-back.ts),
+ * index (core/session/stores/compact-frame-index.ts) whose bytes are read back from the file when shown (captures/capture-read-back.ts),
  * so memory does not grow with the frames' bytes (issue 12 goal 3).
  * the summary then covers what was read, and a line on stderr says so. Record problems, a cut last record
  * and replay errors are written on stderr after the TUI has left the screen.

@@ -1,6 +1,6 @@
 import {Box, Text, useApp} from 'ink';
 import {useMemo, useReducer, useSyncExternalStore} from 'react';
-import type {TableStore as SessionStore} from '../../core/session/frame-index.js';
+import type {TableStore as SessionStore} from '../../core/session/stores/frame-table.js';
 import {DetailPane, detailContentRows, type DetailContent} from './components/detail-pane.js';
 import {FindingsPane, findingsSplit} from './components/findings-pane.js';
 import {Footer} from './components/footer.js';

@@ -2,7 +2,7 @@ import process from 'node:process';
 import chalk from 'chalk';
 import {render} from 'ink';
 import {useState} from 'react';
-import type {TableStore as SessionStore} from '../../core/session/frame-index.js';
+import type {TableStore as SessionStore} from '../../core/session/stores/frame-table.js';
 import {App, type TuiActions} from './app.js';
 import {CLEAR_SCREEN, ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN} from './first-screen.js';
 import type {LoadProgressStore} from './state/loading.js';

@@ -14,7 +14,7 @@ import {
 import {gapBytes, statusModel} from '../../../src/render/tui/state/selectors.js';
 import {statusSegments} from '../../../src/render/tui/components/status-bar.js';
 import {encodeEvent, encodeHeader} from '../../../src/core/capture/record-codec.js';
-import type {TableStore} from '../../../src/core/session/frame-index.js';
+import type {TableStore} from '../../../src/core/session/stores/frame-table.js';
 import {makeMeta} from '../../helpers/factories.js';
 
 // Issue 12 goal 3: `view` hands the session to the TUI on the capture's header, before the records are

@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import type {FrameTable} from '../../../core/session/frame-index.js';
+import type {FrameTable} from '../../../core/session/stores/frame-table.js';
 import type {Severity} from '../../../core/types.js';
 import {frameRowCells, rowHeader, rowLayout} from '../format.js';
 import type {FrameView} from '../state/selectors.js';

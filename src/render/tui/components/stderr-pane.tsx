@@ -1,6 +1,6 @@
 import {Box, Text} from 'ink';
 import {escapeText} from '../../../core/bytes/glyphs.js';
-import type {FrameTable} from '../../../core/session/frame-index.js';
+import type {FrameTable} from '../../../core/session/stores/frame-table.js';
 import type {Frame} from '../../../core/types.js';
 import {formatMs} from '../format.js';
 import {useTheme} from '../theme.js';

@@ -1,7 +1,7 @@
 import {isAtSpawn} from '../../../core/detectors/at-spawn.js';
 import {useInput, type Key} from 'ink';
 import {useCallback, useRef, type Dispatch} from 'react';
-import type {FrameTable} from '../../../core/session/frame-index.js';
+import type {FrameTable} from '../../../core/session/stores/frame-table.js';
 import type {Finding} from '../../../core/types.js';
 import type {NavContext, ViewAction} from '../state/actions.js';
 import {keyNameOf, matchKey, type Feature, type InkKeyLike} from '../state/keymap.js';

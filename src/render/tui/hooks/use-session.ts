@@ -1,5 +1,8 @@
 import {useMemo, useSyncExternalStore} from 'react';
-import type {TableSnapshot as SessionSnapshot, TableStore as SessionStore} from '../../../core/session/frame-index.js';
+import type {
+	TableSnapshot as SessionSnapshot,
+	TableStore as SessionStore,
+} from '../../../core/session/stores/frame-table.js';
 
 /**
  * The session as an external store for React, batched (style.md §1.3 "Data into React"; gemini's

@@ -1,4 +1,4 @@
-import type {FrameTable, TableSnapshot as SessionSnapshot} from '../../../core/session/frame-index.js';
+import type {FrameTable, TableSnapshot as SessionSnapshot} from '../../../core/session/stores/frame-table.js';
 import {
 	STREAM_LABEL,
 	type Finding,

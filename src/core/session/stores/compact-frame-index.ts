@@ -1,17 +1,9 @@
 import {Buffer} from 'node:buffer';
-import type {
-	Chunk,
-	Finding,
-	Frame,
-	FrameKind,
-	Framing,
-	JsonRpcId,
-	SessionSnapshot,
-	StreamName,
-	Terminator,
-} from '../types.js';
-import {cutNesting, nestsDeeperThan} from '../jsonrpc/depth.js';
-import type {Session} from './session.js';
+import type {Chunk, Finding, Frame, FrameKind, Framing, JsonRpcId, StreamName, Terminator} from '../../types.js';
+import {cutNesting, nestsDeeperThan} from '../../jsonrpc/depth.js';
+import {ChunkTable} from './compact-chunks.js';
+import {ByteLog, EVERY, EVERY_BITS, f64, u8, Strings, type LogReader} from './compact-log.js';
+import type {SearchFields, StreamReader} from './frame-table.js';
 
 /**
  * A compact frame index for the TUI on a big capture (issue 12 goal 3): per frame and per chunk only
@@ -22,7 +14,7 @@ import type {Session} from './session.js';
  * `message` is parsed on first use), so memory grows by about 12 bytes per frame and 11 per chunk
  * (24 MB for a capture of 1M one-read frames) instead of holding every frame's bytes and parsed message.
  *
- * Frames are rebuilt from the bytes exactly as the Session built them (test/core/session/frame-index.test.ts
+ * Frames are rebuilt from the bytes exactly as the Session built them (test/core/session/stores/compact-frame-index.test.ts
  * compares every field case and example capture with a retaining Session). Where re-parsing the body
  * could read differently (a frame a finding points at: concatenated JSON, cut nesting, a BOM), the frame
  * is kept whole when its body is at most {@link BIG_BODY_BYTES}.
@@ -31,183 +23,11 @@ import type {Session} from './session.js';
 /** Bodies longer than this are never kept whole nor cached parsed for long (bytes). */
 export const BIG_BODY_BYTES = 64 * 1024;
 
-/** The frames of a snapshot as the TUI reads them: a `readonly Frame[]` satisfies it, and so does an index. */
-export interface FrameTable {
-	readonly length: number;
-	/** The frame at position `index` (its `Frame.index`), or undefined outside `[0, length)`. */
-	at(index: number): Frame | undefined;
-	/** The stream of the frame at `index` without building the frame (an index answers from its columns). */
-	streamAt?(index: number): StreamName;
-	/**
-	 * The frames `i` in `[0, length)`, ascending, for which `include(i)` and `test(frame i)` are true, where
-	 * `test` reads only the frame's `method`, `answers.method`, `id` and `text` (the TUI's search). An index
-	 * answers without building each frame, reading the bytes it needs (text lines, string ids) from the
-	 * capture in big sequential blocks (issue 12 goal 3): the same frames as testing `at(i)` one by one.
-	 */
-	search?(include: (index: number) => boolean, test: (frame: SearchFields) => boolean): number[];
-}
-
-/** What a search tests of a frame (see {@link FrameTable.search}). */
-export type SearchFields = Pick<Frame, 'method' | 'answers' | 'id' | 'text'>;
-
-/** Bytes read back at a time by {@link FrameIndex.search} (per stream). */
+/** Bytes read back at a time by {@link CompactFrameIndex.search} (per stream). */
 const SEARCH_BLOCK_BYTES = 4 * 1024 * 1024;
-
-/** A session snapshot whose frames may be a {@link FrameTable} (what the TUI draws). */
-export type TableSnapshot = Omit<SessionSnapshot, 'frames'> & {readonly frames: FrameTable};
-
-/** A store of {@link TableSnapshot}s (React `useSyncExternalStore` shape); a `Session` is one. */
-export interface TableStore {
-	getSnapshot(): TableSnapshot;
-	subscribe(listener: () => void): () => void;
-}
-
-/**
- * Reads bytes `[offset, offset + length)` of a stream back from the capture (`CaptureBytesReader.read`,
- * tap/capture-read-back.ts): shorter when the range runs past what was recorded. Throws when the file
- * cannot be read.
- */
-export type StreamReader = (stream: StreamName, offset: number, length: number) => Uint8Array;
 
 /** The last range read back is kept when at most this long (bytes). */
 const LAST_READ_BYTES = 1024 * 1024;
-
-const PAGE_BITS = 16;
-const PAGE = 1 << PAGE_BITS;
-const MASK = PAGE - 1;
-
-type NumberArray = {[index: number]: number};
-
-/** A growable column of numbers in pages of 65,536 typed-array entries (no copy when it grows). */
-class Column {
-	private readonly pages: NumberArray[] = [];
-	constructor(private readonly make: (length: number) => NumberArray) {}
-	get(index: number): number {
-		return this.pages[index >>> PAGE_BITS]![index & MASK]!;
-	}
-
-	set(index: number, value: number): void {
-		const page = index >>> PAGE_BITS;
-		(this.pages[page] ??= this.make(PAGE))[index & MASK] = value;
-	}
-}
-
-const f64 = (): Column => new Column((n) => new Float64Array(n));
-const u8 = (): Column => new Column((n) => new Uint8Array(n));
-
-/** Bytes per page of a {@link ByteLog}. */
-const LOG_PAGE = 256 * 1024;
-/** No record is longer than this (bytes): a record starts on a new page when fewer bytes are left. */
-const MAX_RECORD = 160;
-
-const scratch = new Float64Array(1);
-const scratchBytes = new Uint8Array(scratch.buffer);
-
-/**
- * An append-only log of variable-length records in pages of {@link LOG_PAGE} bytes (no copy when it
- * grows; a record never spans two pages). Numbers are written as LEB128 varints (non-negative integers
- * up to 2^53, by arithmetic) or as 8-byte floats. A position is `page * LOG_PAGE + byte`.
- */
-class ByteLog {
-	private readonly pages: Uint8Array[] = [];
-	private page: Uint8Array = new Uint8Array(0);
-	private at = 0;
-
-	/** Start a record: the position it starts at. */
-	begin(): number {
-		if (this.page.length - this.at < MAX_RECORD) {
-			this.page = new Uint8Array(LOG_PAGE);
-			this.pages.push(this.page);
-			this.at = 0;
-		}
-
-		return (this.pages.length - 1) * LOG_PAGE + this.at;
-	}
-
-	byte(value: number): void {
-		this.page[this.at++] = value;
-	}
-
-	/** A non-negative integer up to 2^53. */
-	uint(value: number): void {
-		let n = value;
-		while (n >= 128) {
-			this.page[this.at++] = (n % 128) | 128;
-			n = Math.floor(n / 128);
-		}
-
-		this.page[this.at++] = n;
-	}
-
-	/** An integer with |value| ≤ 2^52 (zigzag). */
-	int(value: number): void {
-		this.uint(value >= 0 ? value * 2 : -value * 2 - 1);
-	}
-
-	float(value: number): void {
-		scratch[0] = value;
-		this.page.set(scratchBytes, this.at);
-		this.at += 8;
-	}
-
-	/** A reader at `position`. */
-	reader(position: number): LogReader {
-		return new LogReader(this.pages, position);
-	}
-}
-
-/** Reads the records of a {@link ByteLog} in order from a position. */
-class LogReader {
-	private pageIndex: number;
-	private page: Uint8Array;
-	private at: number;
-	constructor(
-		private readonly pages: readonly Uint8Array[],
-		position: number,
-	) {
-		this.pageIndex = Math.floor(position / LOG_PAGE);
-		this.page = pages[this.pageIndex] ?? new Uint8Array(0);
-		this.at = position % LOG_PAGE;
-	}
-
-	/** Call before each record: as {@link ByteLog.begin}, a record that would not fit the page's rest is on the next page. */
-	begin(): void {
-		if (LOG_PAGE - this.at < MAX_RECORD) {
-			this.pageIndex++;
-			this.page = this.pages[this.pageIndex] ?? new Uint8Array(0);
-			this.at = 0;
-		}
-	}
-
-	byte(): number {
-		return this.page[this.at++]!;
-	}
-
-	uint(): number {
-		let value = 0;
-		let scale = 1;
-		for (;;) {
-			const b = this.page[this.at++]!;
-			value += (b & 127) * scale;
-			if (b < 128) return value;
-			scale *= 128;
-		}
-	}
-
-	int(): number {
-		const z = this.uint();
-		return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
-	}
-
-	float(): number {
-		for (let i = 0; i < 8; i++) scratchBytes[i] = this.page[this.at++]!;
-		return scratch[0]!;
-	}
-}
-
-/** Records between two checkpoints of a log (a checkpoint holds what decoding needs to start there). */
-const EVERY_BITS = 5;
-const EVERY = 1 << EVERY_BITS;
 
 const STREAMS: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
 const STREAM_CODE: Readonly<Record<StreamName, number>> = {stdin: 0, stdout: 1, stderr: 2};
@@ -225,162 +45,6 @@ const ID_STRING = 3;
 const ID_KEPT = 4;
 /** Any other number, as a float in the record. */
 const ID_FLOAT = 5;
-
-/** A string table: small ids for the few method names a session uses (-1: none, -2: not in the table, read from the message). */
-class Strings {
-	private readonly ids = new Map<string, number>();
-	private readonly values: string[] = [];
-	idOf(value: string | undefined): number {
-		if (value === undefined) return -1;
-		let id = this.ids.get(value);
-		if (id === undefined) {
-			if (this.values.length >= 65_536) return -2;
-			id = this.values.length;
-			this.values.push(value);
-			this.ids.set(value, id);
-		}
-
-		return id;
-	}
-
-	value(id: number): string | undefined {
-		return id < 0 ? undefined : this.values[id];
-	}
-}
-
-/** A chunk as the index holds it (its bytes are read back). */
-interface ChunkEntry {
-	offset: number;
-	byteLength: number;
-	tMs: number;
-	seq: number;
-}
-
-/** Chunk record flags. */
-const C_CONTIGUOUS = 1;
-const C_SEQ_NEXT = 2;
-
-/** How many of a stream's last chunks are kept at hand to tell a frame's times from (see `FrameIndex.addFrame`). */
-const RECENT_CHUNKS = 64;
-
-/**
- * Per stream: the chunks in stream order (for `chunksOf`: how many reads carried a frame, and when),
- * as records of a {@link ByteLog}: the byte length, the offset only when it does not follow the
- * previous chunk (a gap), the `seq` step only when it is not 1, and the time (8 bytes). About 11
- * bytes per chunk. A checkpoint every 32 chunks holds the offset and `seq` of its first chunk.
- */
-class ChunkTable {
-	length = 0;
-	/** End of the last chunk (stream offset). */
-	end = 0;
-	private lastSeq = -1;
-	private readonly log = new ByteLog();
-	private readonly checkPosition = f64();
-	private readonly checkOffset = f64();
-	private readonly checkSeq = f64();
-	/** The last {@link RECENT_CHUNKS} chunks' seq and time, by position modulo the size. */
-	private readonly recentSeq = new Float64Array(RECENT_CHUNKS).fill(-1);
-	private readonly recentTMs = new Float64Array(RECENT_CHUNKS);
-
-	add(offset: number, byteLength: number, tMs: number, seq: number): void {
-		const i = this.length++;
-		const position = this.log.begin();
-		if ((i & (EVERY - 1)) === 0) {
-			const c = i >>> EVERY_BITS;
-			this.checkPosition.set(c, position);
-			this.checkOffset.set(c, offset);
-			this.checkSeq.set(c, seq);
-			// Decoding starts at a checkpoint from its own offset and seq.
-			this.end = offset;
-			this.lastSeq = seq - 1;
-		}
-
-		const isContiguous = offset === this.end;
-		const isSeqNext = seq === this.lastSeq + 1;
-		this.log.byte((isContiguous ? C_CONTIGUOUS : 0) | (isSeqNext ? C_SEQ_NEXT : 0));
-		this.log.uint(byteLength);
-		if (!isContiguous) this.log.uint(offset);
-		if (!isSeqNext) this.log.int(seq - this.lastSeq);
-		this.log.float(tMs);
-		this.end = offset + byteLength;
-		this.lastSeq = seq;
-		this.recentSeq[i % RECENT_CHUNKS] = seq;
-		this.recentTMs[i % RECENT_CHUNKS] = tMs;
-	}
-
-	/** The time of the chunk `seq` when it is one of the last {@link RECENT_CHUNKS} added (else undefined). */
-	recentTime(seq: number): number | undefined {
-		for (let k = 1; k <= Math.min(RECENT_CHUNKS, this.length); k++) {
-			const slot = (this.length - k) % RECENT_CHUNKS;
-			const at = this.recentSeq[slot]!;
-			if (at === seq) return this.recentTMs[slot];
-			if (at < seq) return undefined;
-		}
-
-		return undefined;
-	}
-
-	/** Calls `visit` with the chunks from checkpoint `c` on, in order, until it returns false. */
-	scan(c: number, visit: (chunk: ChunkEntry, i: number) => boolean): void {
-		const reader = this.log.reader(this.checkPosition.get(c));
-		let end = this.checkOffset.get(c);
-		let lastSeq = this.checkSeq.get(c) - 1;
-		const chunk: ChunkEntry = {offset: 0, byteLength: 0, tMs: 0, seq: 0};
-		for (let i = c << EVERY_BITS; i < this.length; i++) {
-			if ((i & (EVERY - 1)) === 0) {
-				const k = i >>> EVERY_BITS;
-				end = this.checkOffset.get(k);
-				lastSeq = this.checkSeq.get(k) - 1;
-			}
-
-			reader.begin();
-			const flags = reader.byte();
-			chunk.byteLength = reader.uint();
-			chunk.offset = flags & C_CONTIGUOUS ? end : reader.uint();
-			chunk.seq = flags & C_SEQ_NEXT ? lastSeq + 1 : lastSeq + reader.int();
-			chunk.tMs = reader.float();
-			end = chunk.offset + chunk.byteLength;
-			lastSeq = chunk.seq;
-			if (!visit(chunk, i)) return;
-		}
-	}
-
-	/** The last checkpoint whose first chunk has `key` (offset or seq) at or before `value` (0 when none). */
-	private checkpointFor(column: Column, value: number): number {
-		let low = 0;
-		let high = ((this.length - 1) >>> EVERY_BITS) + 1;
-		while (low < high) {
-			const mid = (low + high) >>> 1;
-			if (column.get(mid) <= value) low = mid + 1;
-			else high = mid;
-		}
-
-		return Math.max(0, low - 1);
-	}
-
-	/** The time of the chunk `seq` of this stream, or undefined when no chunk has it. */
-	timeOf(seq: number): number | undefined {
-		if (this.length === 0) return undefined;
-		const recent = this.recentTime(seq);
-		if (recent !== undefined) return recent;
-		let found: number | undefined;
-		this.scan(this.checkpointFor(this.checkSeq, seq), (chunk) => {
-			if (chunk.seq === seq) found = chunk.tMs;
-			return chunk.seq < seq;
-		});
-		return found;
-	}
-
-	/**
-	 * Calls `visit` with the chunks from a checkpoint whose first chunk starts at or before `offset` (or
-	 * the first chunk) on, in order, until it returns false. Chunks of a stream do not overlap: those
-	 * before the last one starting at or before `offset` end at or before `offset`.
-	 */
-	from(offset: number, visit: (chunk: ChunkEntry) => boolean): void {
-		if (this.length === 0) return;
-		this.scan(this.checkpointFor(this.checkOffset, offset), visit);
-	}
-}
 
 /** Frame record flags, first byte after the kind byte. */
 const F_OFFSET_FOLLOWS = 1 << 3;
@@ -439,7 +103,7 @@ interface FrameState {
  * decoded from its checkpoint on (at most 31 records before it). The stream has a column of its own
  * (filters read it for every frame).
  */
-export class FrameIndex {
+export class CompactFrameIndex {
 	private count = 0;
 	private readonly chunks: Record<StreamName, ChunkTable> = {
 		stdin: new ChunkTable(),
@@ -916,7 +580,7 @@ export class FrameIndex {
 /**
  * A frame's JSON-RPC id from its record: `idTag` says how it was stored (none, null, a number kept in
  * the record as `idNumber`, a big frame's id kept in `extra`); a string id is read back from the body
- * by `fromMessage`. Used by both {@link FrameIndex} builds of a frame and its search, so they agree.
+ * by `fromMessage`. Used by both {@link CompactFrameIndex} builds of a frame and its search, so they agree.
  */
 function idFromRecord(
 	idTag: number,
@@ -963,94 +627,4 @@ function parseBody(bytes: Uint8Array): unknown {
 	}
 
 	return nestsDeeperThan(message) ? cutNesting(message) : message;
-}
-
-/**
- * A {@link TableStore} over a Session that keeps nothing (`retain: false`) and a {@link FrameIndex}: the
- * session derives the findings, summary, marks and stderr tail as it always does (the same findings as
- * a retaining session), the index answers for the frames and bytes (read back from the capture).
- */
-export class IndexedSession implements TableStore {
-	readonly index: FrameIndex;
-	private readonly findings: Finding[] = [];
-	private snapshot: TableSnapshot | undefined;
-	private sessionSnapshot: SessionSnapshot | undefined;
-	private frameCount = -1;
-	private findingCount = -1;
-
-	/**
-	 * @param session a session with `retain: false`, before any record is fed to it
-	 * @param read reads stream bytes back from the capture file
-	 */
-	constructor(
-		private readonly session: Session,
-		read: StreamReader,
-	) {
-		this.index = new FrameIndex(read);
-		session.on((event) => {
-			switch (event.type) {
-				case 'chunk': {
-					this.index.addChunk(event.chunk);
-					break;
-				}
-
-				case 'frame': {
-					this.index.addFrame(event.frame);
-					break;
-				}
-
-				case 'finding': {
-					this.findings.push(event.finding);
-					this.index.addFinding(event.finding);
-					break;
-				}
-
-				default:
-			}
-		});
-	}
-
-	/** {@link TableStore}: notified on every change of the session. */
-	subscribe(listener: () => void): () => void {
-		return this.session.subscribe(listener);
-	}
-
-	/** The current snapshot (the same object until the session changes). */
-	getSnapshot(): TableSnapshot {
-		const base = this.session.getSnapshot();
-		if (
-			this.snapshot &&
-			base === this.sessionSnapshot &&
-			this.frameCount === this.index.length &&
-			this.findingCount === this.findings.length
-		)
-			return this.snapshot;
-		this.sessionSnapshot = base;
-		const index = this.index;
-		const length = index.length;
-		this.frameCount = length;
-		const findings =
-			this.findingCount === this.findings.length && this.snapshot ? this.snapshot.findings : this.findings.slice();
-		this.findingCount = this.findings.length;
-		const frames: FrameTable = {
-			length,
-			at: (i) => (i < length ? index.frame(i) : undefined),
-			streamAt: (i) => index.streamAt(i),
-			search: (include, test) => index.search(length, include, test),
-		};
-		this.snapshot = {
-			meta: base.meta,
-			frames,
-			findings,
-			marks: base.marks,
-			...(base.exit ? {exit: base.exit} : {}),
-			summary: base.summary,
-			isEnded: base.isEnded,
-			bytes: (stream, offset, byteLength) => index.bytes(stream, offset, byteLength),
-			streamLength: (stream) => base.streamLength(stream),
-			chunksOf: (frame) => index.chunksIn(frame.stream, frame.offset, frame.offset + frame.byteLength),
-			stderrTail: (maxLines) => base.stderrTail(maxLines),
-		};
-		return this.snapshot;
-	}
 }

@@ -8,12 +8,13 @@ import {Buffer} from 'node:buffer';
 import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {decodeRecords} from '../../../src/core/capture/record-codec.js';
-import {BIG_BODY_BYTES, IndexedSession} from '../../../src/core/session/frame-index.js';
-import {createReplay} from '../../../src/core/session/replay.js';
-import {Session} from '../../../src/core/session/session.js';
-import type {Frame, SessionEvent, SessionMeta, StreamName} from '../../../src/core/types.js';
-import {FIELD_CASES, type FieldCase} from '../../fixtures/field-cases/cases.js';
+import {decodeRecords} from '../../../../src/core/capture/record-codec.js';
+import {BIG_BODY_BYTES} from '../../../../src/core/session/stores/compact-frame-index.js';
+import {IndexedSession} from '../../../../src/core/session/stores/indexed-session.js';
+import {createReplay} from '../../../../src/core/session/replay.js';
+import {Session} from '../../../../src/core/session/session.js';
+import type {Frame, SessionEvent, SessionMeta, StreamName} from '../../../../src/core/types.js';
+import {FIELD_CASES, type FieldCase} from '../../../fixtures/field-cases/cases.js';
 
 const META: SessionMeta = {
 	tool: {name: 'mcp-wire', version: '0.0.0-test'},
@@ -25,7 +26,7 @@ const META: SessionMeta = {
 	mode: 'replay',
 };
 
-const CAPTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'captures');
+const CAPTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'captures');
 
 /** Every field of a frame, read through its getters (an indexed frame parses `message` on first use). */
 const fields = (frame: Frame) => ({

@@ -8,9 +8,9 @@
  */
 import {Buffer} from 'node:buffer';
 import {describe, expect, it} from 'vitest';
-import {IndexedSession} from '../../../src/core/session/frame-index.js';
-import {Session} from '../../../src/core/session/session.js';
-import type {Frame, SessionMeta, StreamName} from '../../../src/core/types.js';
+import {IndexedSession} from '../../../../src/core/session/stores/indexed-session.js';
+import {Session} from '../../../../src/core/session/session.js';
+import type {Frame, SessionMeta, StreamName} from '../../../../src/core/types.js';
 
 const META: SessionMeta = {
 	tool: {name: 'mcp-wire', version: '0.0.0-test'},

@@ -10,19 +10,19 @@ import {Buffer} from 'node:buffer';
 import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {decodeRecords} from '../../../src/core/capture/record-codec.js';
-import {IndexedSession} from '../../../src/core/session/frame-index.js';
-import {createReplay} from '../../../src/core/session/replay.js';
-import type {StreamName} from '../../../src/core/types.js';
+import {decodeRecords} from '../../../../src/core/capture/record-codec.js';
+import {IndexedSession} from '../../../../src/core/session/stores/indexed-session.js';
+import {createReplay} from '../../../../src/core/session/replay.js';
+import type {StreamName} from '../../../../src/core/types.js';
 import {
 	filterFrames,
 	indexFindings,
 	NO_FILTER,
 	type FrameFilter,
 	type FrameView,
-} from '../../../src/render/tui/state/selectors.js';
+} from '../../../../src/render/tui/state/selectors.js';
 
-const CAPTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'captures');
+const CAPTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'captures');
 
 /** An in-memory capture file (each stream's bytes), counting reads. */
 function memoryFile() {
