@@ -1,7 +1,9 @@
-import {Buffer} from 'node:buffer';
 import {createFramer} from '../framing/index.js';
 import type {Framer, FramerOptions, FramerOutput} from '../framing/framer.js';
 import {GapTracker} from './gaps.js';
+import type {BodyPrint, FrameStore} from './stores/frame-store.js';
+import {RetainAllStore} from './stores/retain-all.js';
+import {StreamingWindowStore} from './stores/streaming-window.js';
 import {BoundedMap} from '../bounded-map.js';
 // Not '../jsonrpc/index.js': that loads the TS SDK's zod schemas, which are injected (SessionOptions.schemas).
 import {classifyMessage, withRawId} from '../jsonrpc/classify.js';
@@ -18,7 +20,6 @@ import type {OutstandingRequest, RuleListeners, SessionFacts} from '../detectors
 import type {
 	Chunk,
 	ExitInfo,
-	Finding,
 	FindingCode,
 	FindingDraft,
 	Frame,
@@ -45,6 +46,8 @@ export interface SessionOptions {
 	 * lines. The findings are the same in both modes (test/core/session/retain.test.ts).
 	 */
 	readonly retain?: boolean;
+	/** Where the session keeps chunks, frames and findings (stores/frame-store.ts); when given, `retain` is ignored. */
+	readonly store?: FrameStore;
 	/**
 	 * The TS SDK's schema checks (`SDK_SCHEMAS` from `core/jsonrpc/sdk-schemas.js`), injected so that a
 	 * caller can load zod off its start-up path (issue 12). Default: the installed ones (importing
@@ -59,9 +62,8 @@ export {SLOW_RESPONSE_LIMITS_MS} from '../detectors/slow-response.js';
 /** How many answered request ids per direction are remembered to recognise a duplicate response. */
 const ANSWERED_IDS_KEPT = 4096;
 
-/** Without `retain`: the stderr lines kept for {@link Session.stderrTail}, each cut at {@link STDERR_LINE_CHARS}. */
-export const STDERR_LINES_KEPT = 200;
-const STDERR_LINE_CHARS = 16 * 1024;
+/** Without `retain`: the stderr lines kept for {@link Session.stderrTail}. */
+export {STDERR_LINES_KEPT} from './stores/streaming-window.js';
 
 const STREAMS: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
 
@@ -84,22 +86,16 @@ const opposite = (stream: StreamName): StreamName => (stream === 'stdin' ? 'stdo
 export class Session implements SessionStore {
 	readonly meta: SessionMeta;
 	private readonly ignore: ReadonlySet<FindingCode>;
-	private readonly retain: boolean;
+	/** Chunks, frames and findings as far as they are kept (stores/frame-store.ts). */
+	private readonly store: FrameStore;
 	private readonly schemas: SdkSchemas;
 	private readonly framers: Record<StreamName, Framer>;
 	private readonly ended = new Set<StreamName>();
-	private readonly chunks: Record<StreamName, Chunk[]> = {stdin: [], stdout: [], stderr: []};
 	private readonly totals: Record<StreamName, {bytes: number; chunks: number; frames: number}> = {
 		stdin: {bytes: 0, chunks: 0, frames: 0},
 		stdout: {bytes: 0, chunks: 0, frames: 0},
 		stderr: {bytes: 0, chunks: 0, frames: 0},
 	};
-	private readonly frames: Frame[] = [];
-	/** Without `retain`: the last stderr lines (see {@link STDERR_LINES_KEPT}). */
-	private readonly stderrLines: string[] = [];
-	/** Without `retain`: per stream, the chunks still holding bytes of a frame not yet complete. */
-	private readonly window: Record<StreamName, Chunk[]> = {stdin: [], stdout: [], stderr: []};
-	private readonly findings: Finding[] = [];
 	private readonly marks: Mark[] = [];
 	private readonly listeners = new Set<(event: SessionEvent) => void>();
 	private readonly storeListeners = new Set<() => void>();
@@ -165,7 +161,7 @@ export class Session implements SessionStore {
 	constructor(meta: SessionMeta, options: SessionOptions = {}) {
 		this.meta = meta;
 		this.ignore = new Set(options.ignore ?? []);
-		this.retain = options.retain ?? true;
+		this.store = options.store ?? (options.retain === false ? new StreamingWindowStore() : new RetainAllStore());
 		this.schemas = options.schemas ?? installedSdkSchemas();
 		this.runtime = runtimeOf(meta.command);
 		this.framers = {
@@ -218,7 +214,7 @@ export class Session implements SessionStore {
 
 	/** True when the session keeps chunks, frames and findings (`SessionOptions.retain`, default true). */
 	get retains(): boolean {
-		return this.retain;
+		return this.store.retains;
 	}
 
 	/** Listen to every event, synchronously and in order. Returns an unsubscribe function. */
@@ -245,14 +241,13 @@ export class Session implements SessionStore {
 		totals.bytes += bytes.length;
 		totals.chunks += 1;
 		this.lastTMs = Math.max(this.lastTMs, tMs);
-		if (this.retain) this.chunks[stream].push(chunk);
-		else this.window[stream].push(chunk);
+		this.store.addChunk(chunk);
 		this.emit({type: 'chunk', chunk});
 		for (const rule of this.rules) rule.onChunk?.(chunk);
 		const skip = this.gaps.skipOf(stream, bytes);
 		if (skip === 0) this.framers[stream].push(chunk, this.onFramed);
 		else if (skip > 0) this.resyncFramer(stream, {...chunk, offset: chunk.offset + skip, bytes: bytes.subarray(skip)});
-		if (!this.retain) dropBefore(this.window[stream], this.framers[stream].pendingOffset);
+		this.store.framed(stream, this.framers[stream].pendingOffset);
 		return chunk;
 	}
 
@@ -387,35 +382,24 @@ export class Session implements SessionStore {
 	/** The current immutable view (cached until the next change). */
 	getSnapshot(): SessionSnapshot {
 		if (this.snapshot) return this.snapshot;
-		const frames = this.frames.slice();
-		const findings = this.findings.slice();
+		const view = this.store.view();
 		const marks = this.marks.slice();
-		const chunks = {
-			stdin: this.chunks.stdin.slice(),
-			stdout: this.chunks.stdout.slice(),
-			stderr: this.chunks.stderr.slice(),
-		};
 		const totals = {stdin: {...this.totals.stdin}, stdout: {...this.totals.stdout}, stderr: {...this.totals.stderr}};
 		const summary = this.summary ?? this.buildSummary();
 		const exit = this.exitInfo;
 		const isEnded = this.isFinished;
 		const snapshot: SessionSnapshot = {
 			meta: this.meta,
-			frames,
-			findings,
+			frames: view.frames,
+			findings: view.findings,
 			marks,
 			...(exit ? {exit} : {}),
 			summary,
 			isEnded,
-			bytes: (stream, offset, length) => sliceChunks(chunks[stream], offset, length),
+			bytes: view.bytes,
 			streamLength: (stream) => totals[stream].bytes,
-			chunksOf: (frame) => chunksInRange(chunks[frame.stream], frame.offset, frame.offset + frame.byteLength),
-			stderrTail: this.retain
-				? (maxLines) => tailOf(frames, maxLines)
-				: (
-						(lines) => (maxLines: number) =>
-							lines.slice(-maxLines)
-					)(this.stderrLines.slice()),
+			chunksOf: view.chunksOf,
+			stderrTail: view.stderrTail,
 		};
 		this.snapshot = snapshot;
 		return snapshot;
@@ -423,8 +407,7 @@ export class Session implements SessionStore {
 
 	/** The last `maxLines` stderr lines as text. */
 	stderrTail(maxLines: number): string[] {
-		if (!this.retain) return maxLines <= 0 ? [] : this.stderrLines.slice(-maxLines);
-		return tailOf(this.frames, maxLines);
+		return this.store.stderrTail(maxLines);
 	}
 
 	/** Bytes pending (received, not yet framed) on a stream: a partial line. */
@@ -526,12 +509,7 @@ export class Session implements SessionStore {
 		}
 		this.totals[stream].frames += 1;
 		this.clients.frame(frame);
-		if (this.retain) this.frames.push(frame);
-		else if (stream === 'stderr') {
-			const text = frame.text ?? '';
-			this.stderrLines.push(text.length > STDERR_LINE_CHARS ? text.slice(0, STDERR_LINE_CHARS) : text);
-			if (this.stderrLines.length > STDERR_LINES_KEPT) this.stderrLines.shift();
-		}
+		this.store.addFrame(frame);
 		this.emit({type: 'frame', frame});
 		for (const draft of output.findings) this.report({...draft, frameIndex: index});
 		if (nesting) this.report(nesting);
@@ -616,7 +594,7 @@ export class Session implements SessionStore {
 		this.answered[requester].set(key, {
 			index: frame.index,
 			lastSeq: frame.lastSeq,
-			body: this.retain ? undefined : bodyPrint(this.window[stream], frame.bodyOffset, frame.bodyLength),
+			body: this.store.answerPrint(frame),
 		});
 		const latencyMs = frame.tMs - request.frame.tMs;
 		frame.answers = {method: request.method, requestIndex: request.frame.index, latencyMs};
@@ -626,16 +604,7 @@ export class Session implements SessionStore {
 
 	/** True when `frame` repeats the body of frame `index` byte for byte (a re-sent answer, not a stale id). */
 	private sameBody(index: number, frame: Frame, print: BodyPrint | undefined): boolean {
-		if (!this.retain)
-			return (
-				print !== undefined &&
-				sameBodyPrint(print, bodyPrint(this.window[frame.stream], frame.bodyOffset, frame.bodyLength))
-			);
-		const earlier = this.frames[index];
-		if (!earlier || earlier.bodyLength !== frame.bodyLength) return false;
-		const a = sliceChunks(this.chunks[earlier.stream], earlier.bodyOffset, earlier.bodyLength);
-		const b = sliceChunks(this.chunks[frame.stream], frame.bodyOffset, frame.bodyLength);
-		return Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
+		return this.store.sameBody(index, frame, print);
 	}
 
 	/** Session state from a server reply (era, handshake, negotiated version, capabilities, list counts); the findings are the rules'. */
@@ -699,7 +668,7 @@ export class Session implements SessionStore {
 			this.severityCounts.set(finding.code, {severity: finding.severity, count: 1});
 		}
 		this.bySeverity[finding.severity] += 1;
-		if (this.retain) this.findings.push(finding);
+		this.store.addFinding(finding);
 		this.clients.finding(finding);
 		this.emit({type: 'finding', finding});
 		for (const rule of this.rules) rule.onFinding?.(finding);
@@ -801,127 +770,4 @@ function buildFrame(
 		answers: undefined,
 		text: raw.text,
 	};
-}
-
-function tailOf(frames: readonly Frame[], maxLines: number): string[] {
-	const lines: string[] = [];
-	for (let i = frames.length - 1; i >= 0 && lines.length < maxLines; i--) {
-		const f = frames[i]!;
-		if (f.stream === 'stderr') lines.push(f.text ?? '');
-	}
-	return lines.reverse();
-}
-
-/** Index of the last chunk whose offset is ≤ `offset` (chunks sorted by offset). */
-function chunkIndexAt(chunks: readonly Chunk[], offset: number): number {
-	let lo = 0;
-	let hi = chunks.length - 1;
-	let found = -1;
-	while (lo <= hi) {
-		const mid = (lo + hi) >> 1;
-		if (chunks[mid]!.offset <= offset) {
-			found = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
-	}
-	return found;
-}
-
-function chunksInRange(chunks: readonly Chunk[], start: number, end: number): Chunk[] {
-	const out: Chunk[] = [];
-	let i = Math.max(0, chunkIndexAt(chunks, start));
-	for (; i < chunks.length; i++) {
-		const c = chunks[i]!;
-		if (c.offset >= end) break;
-		if (c.offset + c.bytes.length > start) out.push(c);
-	}
-	return out;
-}
-
-function sliceChunks(chunks: readonly Chunk[], offset: number, length: number): Uint8Array {
-	// Most ranges lie in one chunk (the hot path: an answer's body print, issue 12).
-	const one = chunks[Math.max(0, chunkIndexAt(chunks, offset))];
-	if (one !== undefined && one.offset <= offset && offset + length <= one.offset + one.bytes.length) {
-		const out = new Uint8Array(Math.max(0, length));
-		out.set(one.bytes.subarray(offset - one.offset, offset - one.offset + out.length));
-		return out;
-	}
-	const parts = chunksInRange(chunks, offset, offset + length);
-	const out = new Uint8Array(
-		Math.max(
-			0,
-			Math.min(
-				length,
-				parts.reduce((n, c) => n + c.bytes.length, 0),
-			),
-		),
-	);
-	let written = 0;
-	for (const c of parts) {
-		const from = Math.max(0, offset - c.offset);
-		const to = Math.min(c.bytes.length, offset + length - c.offset);
-		const piece = c.bytes.subarray(from, to);
-		if (written + piece.length > out.length) break;
-		out.set(piece, written);
-		written += piece.length;
-	}
-	return out.subarray(0, written);
-}
-
-/** Drop the chunks of a stream window that end at or before `offset` (their frames are complete). */
-function dropBefore(chunks: Chunk[], offset: number): void {
-	let n = 0;
-	while (n < chunks.length && chunks[n]!.offset + chunks[n]!.bytes.length <= offset) n++;
-	if (n > 0) chunks.splice(0, n);
-}
-
-/**
- * What is kept of an answer's body without `retain`, to tell a re-sent answer (byte for byte) from a
- * stale id: a short body whole, a longer one as its length and two 32-bit FNV-1a hashes (different seeds).
- */
-type BodyPrint = {readonly length: number; readonly text: string | undefined; readonly h1: number; readonly h2: number};
-
-/** Bodies up to this many bytes are kept whole in a {@link BodyPrint}. */
-const BODY_KEPT_BYTES = 256;
-
-/** The {@link BodyPrint} of the bytes `[offset, offset + length)` of a stream, read from its chunks without copying. */
-function bodyPrint(chunks: readonly Chunk[], offset: number, length: number): BodyPrint {
-	// A short body as a latin1 string (one char per byte): no ArrayBuffer per answer on the hot path (issue 12).
-	if (length <= BODY_KEPT_BYTES) return {length, text: latin1Of(chunks, offset, length), h1: 0, h2: 0};
-	let h1 = 0x811c9dc5;
-	let h2 = 0x01000193 ^ length;
-	let seen = 0;
-	for (const chunk of chunksInRange(chunks, offset, offset + length)) {
-		const bytes = chunk.bytes;
-		const end = Math.min(bytes.length, offset + length - chunk.offset);
-		for (let i = Math.max(0, offset - chunk.offset); i < end; i++) {
-			h1 = Math.imul(h1 ^ bytes[i]!, 0x01000193);
-			h2 = Math.imul(h2 ^ bytes[i]!, 0x5bd1e995);
-			seen++;
-		}
-	}
-	return {length: seen, text: undefined, h1, h2};
-}
-
-/** The bytes `[offset, offset + length)` of a stream (as far as its chunks hold them) as a latin1 string. */
-function latin1Of(chunks: readonly Chunk[], offset: number, length: number): string {
-	const one = chunks[Math.max(0, chunkIndexAt(chunks, offset))];
-	const bytes =
-		one !== undefined && one.offset <= offset && offset + length <= one.offset + one.bytes.length
-			? one.bytes
-			: sliceChunks(chunks, offset, length);
-	const start = bytes === one?.bytes ? offset - one.offset : 0;
-	return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
-		'latin1',
-		start,
-		start + Math.min(Math.max(0, length), bytes.byteLength - start),
-	);
-}
-
-function sameBodyPrint(a: BodyPrint, b: BodyPrint): boolean {
-	if (a.length !== b.length) return false;
-	if (a.text !== undefined && b.text !== undefined) return a.text === b.text;
-	return a.h1 === b.h1 && a.h2 === b.h2;
 }
