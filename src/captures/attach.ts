@@ -11,7 +11,6 @@ import {
 	type StreamBytes,
 } from '../core/capture/binary-codec.js';
 import {decodeRecordBytes, type DecodeProblem, type SessionHeader} from '../core/capture/record-codec.js';
-import type {Session} from '../core/session/session.js';
 import type {SessionEvent} from '../core/types.js';
 import {
 	checkPrivateDir,
@@ -334,45 +333,6 @@ export class RecordReader {
 					this.problems.push({line: this.lineNumber, message: decoded.message});
 				}
 			}
-		}
-	}
-}
-
-/**
- * Feed one recorded event into a live Session, the way `replayEvents` does for a whole file: chunks,
- * marks and the exit are re-fed; findings only a live probe could see (`origin: 'probe'`) are kept;
- * recorded frames, derived findings and summaries are ignored (the Session derives them again).
- * @returns the event's time (ms since session start) for the final `finish`, or undefined
- * @throws Error from the Session when the record contradicts it (a chunk after its stream ended)
- */
-export function feedEvent(session: Session, event: SessionEvent): number | undefined {
-	switch (event.type) {
-		case 'chunk': {
-			session.pushChunk(event.chunk.stream, event.chunk.tMs, event.chunk.bytes);
-			return event.chunk.tMs;
-		}
-
-		case 'mark': {
-			session.mark(event.mark);
-			return event.mark.tMs;
-		}
-
-		case 'exit': {
-			session.exit(event.exit);
-			return event.exit.tMs;
-		}
-
-		case 'finding': {
-			if (event.finding.origin === 'probe') session.addFinding(event.finding);
-			return undefined;
-		}
-
-		case 'summary': {
-			return event.summary.durationMs;
-		}
-
-		case 'frame': {
-			return undefined;
 		}
 	}
 }

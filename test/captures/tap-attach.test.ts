@@ -15,13 +15,10 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {decodeRecords, encodeEvent, encodeHeader, type SessionHeader} from '../../src/core/capture/record-codec.js';
-import {replayEvents} from '../../src/core/session/replay.js';
-import {Session} from '../../src/core/session/session.js';
 import type {SessionEvent, SessionMeta} from '../../src/core/types.js';
 import {
 	chooseTap,
 	describeIncomplete,
-	feedEvent,
 	followTap,
 	listLiveTaps,
 	readRecordFile,
@@ -258,27 +255,6 @@ describe('RecordReader: binary captures (format 2)', () => {
 		} finally {
 			rmSync(dir, {recursive: true, force: true});
 		}
-	});
-});
-
-describe('feedEvent', () => {
-	it('builds the same session live as replayEvents does from the file', () => {
-		const live = new Session(META);
-		let last = 0;
-		for (const event of EVENTS) last = Math.max(last, feedEvent(live, event) ?? 0);
-		live.finish(last);
-		const replayed = replayEvents(META, EVENTS);
-		const strip = (s: Session) => {
-			const snap = s.getSnapshot();
-			return {frames: snap.frames, findings: snap.findings, summary: snap.summary};
-		};
-		expect(strip(live)).toEqual(strip(replayed));
-		expect(live.getSnapshot().frames.map((f) => [f.stream, f.kind, f.method ?? f.answers?.method])).toEqual([
-			['stdin', 'request', 'initialize'],
-			['stdout', 'response', 'initialize'],
-			['stderr', 'text', undefined],
-			['stdin', 'request', 'tools/list'],
-		]);
 	});
 });
 

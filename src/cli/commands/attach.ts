@@ -1,14 +1,7 @@
 import {Command} from 'commander';
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
-import {Session} from '../../core/session/session.js';
-import {
-	AttachTargetError,
-	chooseTap,
-	feedEvent,
-	followTap,
-	listLiveTaps,
-	type RecordReader,
-} from '../../captures/attach.js';
+import {AttachTargetError, chooseTap, followTap, listLiveTaps, type RecordReader} from '../../captures/attach.js';
+import {openCapture, type RecordSource} from '../../captures/open-capture.js';
 import {isOwnEntry, UnsafeDirectoryError} from '../../captures/capture-store.js';
 import {UsageError} from '../exit-codes.js';
 import {exitCodeFor} from '../options.js';
@@ -62,60 +55,62 @@ async function attachAction(target: string | undefined, options: WatchCliOptions
 	}
 
 	const output = await watchOutput(options, hooks);
-	let session: Session | undefined;
-	let lastTMs = 0;
-	let badRecords = 0;
 	let tuiDone: Promise<number> | undefined;
 	let detach: () => void = () => undefined;
-	const ended = new Promise<RecordReader>((resolve, reject) => {
-		const follower = followTap(address, {
-			onHeader: (header) => {
-				// Without the TUI the records are printed as they come: the session keeps nothing (flat memory on a long tap).
-				session = new Session(header, {ignore: output.ignore, schemas: SDK_SCHEMAS, retain: output.tui !== undefined});
+	// The tap's socket as a record source: it ends with the tap's session (or on detach).
+	const source: RecordSource = (handlers) =>
+		new Promise<RecordReader>((resolve, reject) => {
+			const follower = followTap(address, {...handlers, onEnd: resolve});
+			detach = () => follower.stop();
+			follower.connected.then(
+				() => process.stderr.write(`mcp-wire: attached to ${label}; Ctrl+C detaches\n`),
+				(error: NodeJS.ErrnoException) =>
+					reject(new UsageError(`attach: cannot connect to ${address} (${error.code ?? error.message})`)),
+			);
+		});
+	const onSigint = (): void => detach();
+	process.once('SIGINT', onSigint);
+	let opened;
+	try {
+		opened = await openCapture(source, {
+			// Without the TUI the records are printed as they come: the session keeps nothing (flat memory on a long tap).
+			replay: {
+				ignore: output.ignore,
+				schemas: SDK_SCHEMAS,
+				retain: output.tui !== undefined,
+				onProblem: (message) => process.stderr.write(`mcp-wire: ${label}: ${message}\n`),
+			},
+			onReplay: ({session}) => {
 				if (output.tui === undefined) output.presenter.attach(session);
 				else tuiDone = output.tui(session, {title: label, isLive: true, session});
 			},
 			onEvent: (event) => {
-				if (!session) return;
 				if (event.type === 'mark' && event.mark.type === 'gap' && output.tui === undefined) {
 					const {mark} = event;
 					process.stderr.write(
 						`mcp-wire: ${label}: the capture is incomplete: ${mark.length} bytes of ${mark.stream} from offset ${mark.offset} were not captured (${mark.reason}); the log marks where\n`,
 					);
 				}
-
-				try {
-					lastTMs = Math.max(lastTMs, feedEvent(session, event) ?? 0);
-				} catch {
-					badRecords++;
-				}
 			},
 			// The plain log and --json: read on once stdout has taken what was written (a slow pipe reader), so
 			// the output queue does not grow with the session (issue 12 goal 2: 676 MiB at 200k frames before).
 			...(output.tui === undefined ? {onProgress: () => output.presenter.whenWritable()} : {}),
-			onEnd: resolve,
 		});
-		detach = () => follower.stop();
-		follower.connected.then(
-			() => process.stderr.write(`mcp-wire: attached to ${label}; Ctrl+C detaches\n`),
-			(error: NodeJS.ErrnoException) =>
-				reject(new UsageError(`attach: cannot connect to ${address} (${error.code ?? error.message})`)),
-		);
-	});
-	process.once('SIGINT', detach);
-	let reader: RecordReader;
-	try {
-		reader = await ended;
 	} finally {
-		process.off('SIGINT', detach);
+		process.off('SIGINT', onSigint);
 	}
 
+	const {reader} = opened;
+	if (reader === undefined) throw opened.readError;
 	reportProblems(label, reader.problems);
-	if (badRecords > 0)
-		process.stderr.write(`mcp-wire: ${label}: ${badRecords} records contradicted the session and were skipped\n`);
-	if (!session) throw new UsageError(`attach: ${label} sent no session header`);
+	if (opened.rejectedRecords > 0)
+		process.stderr.write(
+			`mcp-wire: ${label}: ${opened.rejectedRecords} records contradicted the session and were skipped\n`,
+		);
+	if (opened.replay === undefined) throw new UsageError(`attach: ${label} sent no session header`);
 	// A binary capture's end record (sent last, or read from the file) may have the tap's waits for its capture.
-	session.finish(lastTMs, {stalls: reader.captureEnd?.stalls});
+	// Detached before the server's exit (or the tap died): the session is cut short, as `view` of its capture says.
+	const session = opened.finish();
 	if (tuiDone) return tuiDone;
 	await output.presenter.finish(session);
 	return exitCodeFor(session.getSnapshot().summary, output.failOn);

@@ -2,11 +2,15 @@ import {statSync} from 'node:fs';
 import {writeFile} from 'node:fs/promises';
 import {createReadProgress, framesOf} from '../read-progress.js';
 import {Command, InvalidArgumentError} from 'commander';
-import type {SessionHeader} from '../../core/capture/record-codec.js';
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
-import {createReplay, type Replay} from '../../core/session/replay.js';
-import type {SessionEvent} from '../../core/types.js';
-import {describeIncomplete, readRecordFile, RecordReader, type CaptureCompleteness} from '../../captures/attach.js';
+import {describeIncomplete} from '../../captures/attach.js';
+import {
+	bytesSource,
+	fileSource,
+	openCapture,
+	type OpenCaptureOptions,
+	type RecordSource,
+} from '../../captures/open-capture.js';
 import {buildReport, DEFAULT_MAX_LINES} from '../../render/report/markdown.js';
 import {keepForReport, type ReportKeeper} from '../../render/report/keep.js';
 import {UsageError} from '../exit-codes.js';
@@ -97,71 +101,45 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 			'\nRedaction is on by default: the home directory becomes ~, the user name <user>, secret-looking\nvalues <redacted>; masked bytes show as * so offsets and byte counts stay true.',
 		)
 		.action(async (file: string | undefined, flags: ReportFlags) => {
-			const name = file === undefined || file === '-' ? 'stdin' : file;
-			// A file is read as a stream of records fed to the session as they come: no whole-file string
-			// (which fails over 512 MiB) and no list of every record (issue 12).
-			let replay: Replay | undefined;
-			let replayError: Error | undefined;
+			const isStdin = file === undefined || file === '-';
+			const name = isStdin ? 'stdin' : file;
 			// The session keeps nothing; the keeper keeps what the report prints (flat memory, issue 12).
 			let keeper: ReportKeeper | undefined;
-			let isBinaryCapture = false;
 			let incompleteLine: string | undefined;
 			// A line on a terminal stderr while a big capture file is read (never on stdout), erased before anything else goes there.
-			const progress = createReadProgress({
-				stderr: file === undefined || file === '-' ? {} : process.stderr,
-				totalBytes: sizeOf(file),
-			});
-			const handlers = {
-				onCompleteness: (completeness: CaptureCompleteness) => {
-					isBinaryCapture = true;
-					// Said at the header (first, before any output), so a file cut inside its header gets one line.
+			const progress = createReadProgress({stderr: isStdin ? {} : process.stderr, totalBytes: sizeOf(file)});
+			const options: OpenCaptureOptions = {
+				replay: {
+					schemas: SDK_SCHEMAS,
+					retain: false,
+					onSession: (session) => {
+						keeper = keepForReport(session, {maxLines: flags.maxLines});
+					},
+					onProblem: (message) => {
+						progress.done();
+						io.writeErr(`mcp-wire: ${name}: ${message}\n`);
+					},
+				},
+				// Said at the header (first, before any output), so a file cut inside its header gets one line.
+				onCompleteness: (completeness) => {
 					incompleteLine = describeIncomplete(completeness);
 				},
-				onHeader: (header: SessionHeader) => {
+				onReplay: () => {
 					if (incompleteLine !== undefined) io.writeErr(`mcp-wire: ${name}: ${incompleteLine}\n`);
-					replay = createReplay(header, {
-						schemas: SDK_SCHEMAS,
-						retain: false,
-						onSession: (session) => {
-							keeper = keepForReport(session, {maxLines: flags.maxLines});
-						},
-						onProblem: (message) => {
-							progress.done();
-							io.writeErr(`mcp-wire: ${name}: ${message}\n`);
-						},
-					});
 				},
-				onEvent: (event: SessionEvent) => {
-					if (replayError !== undefined) return;
-					try {
-						replay!.feed(event);
-					} catch (error) {
-						replayError = error as Error;
-					}
-				},
+				...(isStdin ? {} : {onProgress: (bytesRead, replay) => progress.update(bytesRead, () => framesOf(replay))}),
 			};
-			let reader: RecordReader;
-			try {
-				if (file === undefined || file === '-') {
-					reader = new RecordReader(handlers);
-					reader.push(io.readStdinBytes ? await io.readStdinBytes() : Buffer.from(await io.readStdin(), 'utf8'));
-					reader.end();
-				} else {
-					try {
-						reader = await readRecordFile(file, {
-							...handlers,
-							onProgress: (bytesRead) => progress.update(bytesRead, () => framesOf(replay)),
-						});
-					} finally {
-						progress.done();
-					}
-				}
-			} catch (error) {
-				if (error instanceof UsageError) {
-					throw error;
-				}
-
-				throw new UsageError(`cannot read ${name}: ${fileErrorReason(error)}`);
+			const readStdin = async (): Promise<Buffer> =>
+				io.readStdinBytes ? io.readStdinBytes() : Buffer.from(await io.readStdin(), 'utf8');
+			const source: RecordSource = isStdin
+				? async (handlers) => bytesSource(await readStdin())(handlers)
+				: fileSource(file);
+			const opened = await openCapture(source, options);
+			progress.done();
+			const {reader, replay, replayError, isBinary: isBinaryCapture} = opened;
+			if (reader === undefined) {
+				if (opened.readError instanceof UsageError) throw opened.readError;
+				throw new UsageError(`cannot read ${name}: ${fileErrorReason(opened.readError)}`);
 			}
 
 			if (replay === undefined) {
@@ -192,7 +170,7 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 			}
 
 			// The tap's waits for its capture (the end record's `stalls`): a line of the report's environment.
-			const session = replay.finish({isCutShort: reader.isTruncated, stalls: reader.captureEnd?.stalls});
+			const session = opened.finish();
 			const report = buildReport(keeper!.snapshot(), {
 				kept: keeper!.facts,
 				maxLines: flags.maxLines,

@@ -2,13 +2,13 @@ import {statSync} from 'node:fs';
 import {Command, Option} from 'commander';
 import {problemPlace, type DecodeProblem} from '../../core/capture/record-codec.js';
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
-import {createReplay, type Replay} from '../../core/session/replay.js';
 import type {Session} from '../../core/session/session.js';
 import type {TableStore} from '../../core/session/stores/frame-table.js';
 import {IndexedSession} from '../../core/session/stores/indexed-session.js';
 import type {FindingCode} from '../../core/types.js';
 import type {CaptureStalls} from '../../core/capture/binary-codec.js';
-import {describeIncomplete, readRecordFile, type CaptureCompleteness} from '../../captures/attach.js';
+import {describeIncomplete, type CaptureCompleteness} from '../../captures/attach.js';
+import {fileSource, openCapture} from '../../captures/open-capture.js';
 import {CaptureBytesReader, CaptureIndex} from '../../captures/capture-read-back.js';
 import type {FirstScreenInfo} from '../../render/tui/first-screen.js';
 import {UsageError} from '../exit-codes.js';
@@ -189,10 +189,6 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	const output = await watchOutput(options, hooks, {title: file, totalBytes: statSync(file).size});
 	if (output.tui !== undefined) return viewInTui(file, output.tui, output.ignore);
 	// Records are fed to the session as they are read (no list of every decoded record, issue 12).
-	let replay: Replay | undefined;
-	let replayError: Error | undefined;
-	let reader;
-	let isCompletenessTold = false;
 	// A line on a terminal stderr while a big capture is read (never on stdout), erased before anything else goes there.
 	// Not when stdout is that terminal too: the frame log is printed as it is read.
 	const progress = createReadProgress({
@@ -200,48 +196,36 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 		totalBytes: statSync(file).size,
 	});
 	let incompleteLine: string | undefined;
-	try {
-		reader = await readRecordFile(file, {
-			onProgress: (bytesRead) => {
-				progress.update(bytesRead, () => framesOf(replay));
-				// Read on once stdout has taken what was written (a slow pipe reader): flat memory (issue 12).
-				return output.presenter.whenWritable();
-			},
-			onCompleteness: (completeness) => {
+	const opened = await openCapture(fileSource(file), {
+		replay: {
+			schemas: SDK_SCHEMAS,
+			ignore: output.ignore,
+			onProblem: (message) => {
 				progress.done();
-				// Said first, before any output (at the header, so a file cut inside its header gets one line): what
-				// the capture is missing (issue 13 item 6).
-				incompleteLine = describeIncomplete(completeness);
-				isCompletenessTold = true;
+				process.stderr.write(`mcp-wire: ${file}: ${message}\n`);
 			},
-			onHeader: (header) => {
-				if (incompleteLine !== undefined) process.stderr.write(`mcp-wire: ${file}: ${incompleteLine}\n`);
-				replay = createReplay(header, {
-					schemas: SDK_SCHEMAS,
-					ignore: output.ignore,
-					onProblem: (message) => {
-						progress.done();
-						process.stderr.write(`mcp-wire: ${file}: ${message}\n`);
-					},
-					// The plain log and --json print as records come: the session keeps nothing (flat memory, issue 12).
-					...(output.tui === undefined ? {onSession: (s: Session) => output.presenter.attach(s), retain: false} : {}),
-				});
-			},
-			onEvent: (event) => {
-				if (replayError !== undefined) return;
-				try {
-					replay!.feed(event);
-				} catch (error) {
-					replayError = error as Error;
-				}
-			},
-		});
-	} catch (error) {
-		throw new UsageError(`view: cannot read ${file}: ${fileErrorReason(error)}`);
-	} finally {
-		progress.done();
-	}
-
+			// The plain log and --json print as records come: the session keeps nothing (flat memory, issue 12).
+			onSession: (session) => output.presenter.attach(session),
+			retain: false,
+		},
+		onProgress: (bytesRead, replay) => {
+			progress.update(bytesRead, () => framesOf(replay));
+			// Read on once stdout has taken what was written (a slow pipe reader): flat memory (issue 12).
+			return output.presenter.whenWritable();
+		},
+		onCompleteness: (completeness) => {
+			progress.done();
+			// Said first, before any output (at the header, so a file cut inside its header gets one line): what
+			// the capture is missing (issue 13 item 6).
+			incompleteLine = describeIncomplete(completeness);
+		},
+		onReplay: () => {
+			if (incompleteLine !== undefined) process.stderr.write(`mcp-wire: ${file}: ${incompleteLine}\n`);
+		},
+	});
+	progress.done();
+	const {reader, replay, replayError, isBinary: isCompletenessTold} = opened;
+	if (reader === undefined) throw new UsageError(`view: cannot read ${file}: ${fileErrorReason(opened.readError)}`);
 	// A binary capture (its completeness was read from its end) without a whole header was cut inside it.
 	if (replay === undefined) throw noHeaderError(file, isCompletenessTold);
 	reportProblems(file, reader.problems);
@@ -252,7 +236,7 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 	if (replayError !== undefined) throw new UsageError(`view: ${file} cannot be replayed: ${replayError.message}`);
 	// Cut after the exit record (before the end record): the summary still says cut short (`incomplete`).
 	// The tap's waits for its capture (the end record's `stalls`) go into the summary (`--json`, the plain log's end).
-	const session = replay.finish({isCutShort: reader.isTruncated, stalls: reader.captureEnd?.stalls});
+	const session = opened.finish();
 	await output.presenter.finish(session);
 	return exitCodeFor(session.getSnapshot().summary, output.failOn);
 }
@@ -307,82 +291,66 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 	const totalBytes = statSync(file).size;
 	const progress = createCaptureLoadStore(totalBytes);
 	const replayProblems: string[] = [];
-	let replay: Replay | undefined;
-	let indexed: IndexedSession | undefined;
 	const fileIndex = new CaptureIndex();
 	let captureFile: CaptureBytesReader | undefined;
-	let replayError: Error | undefined;
-	let readError: Error | undefined;
 	let tuiDone: Promise<number> | undefined;
 	let hasQuit = false;
 	let frames = 0;
 	let publishedAt = Number.NEGATIVE_INFINITY;
-	let reader;
-	let isBinaryCapture = false;
-	try {
-		reader = await readRecordFile(file, {
-			// A binary capture tells its completeness from its end, before its header is read: the TUI says it from the start.
-			onCompleteness: (completeness) => {
-				isBinaryCapture = true;
-				const incomplete = describeIncomplete(completeness);
-				if (incomplete !== undefined || completeness.stalls !== undefined)
-					progress.update({
-						...(incomplete === undefined ? {} : {incomplete}),
-						...(completeness.stalls === undefined ? {} : {stalls: completeness.stalls}),
-					});
-			},
-			onHeader: (header) => {
-				replay = createReplay(header, {
-					schemas: SDK_SCHEMAS,
-					ignore,
-					retain: false,
-					onProblem: (message) => replayProblems.push(message),
+	const opened = await openCapture(fileSource(file), {
+		replay: {schemas: SDK_SCHEMAS, ignore, retain: false, onProblem: (message) => replayProblems.push(message)},
+		// A binary capture tells its completeness from its end, before its header is read: the TUI says it from the start.
+		onCompleteness: (completeness) => {
+			const incomplete = describeIncomplete(completeness);
+			if (incomplete !== undefined || completeness.stalls !== undefined)
+				progress.update({
+					...(incomplete === undefined ? {} : {incomplete}),
+					...(completeness.stalls === undefined ? {} : {stalls: completeness.stalls}),
 				});
-				replay.session.on((event) => {
-					if (event.type === 'frame') frames++;
-				});
-				// The frames on screen are read back from the file (opened here, once it is known to be a capture).
-				captureFile = new CaptureBytesReader(file, fileIndex);
-				const reader = captureFile;
-				indexed = new IndexedSession(replay.session, (stream, offset, length) => reader.read(stream, offset, length));
-				const done = tui(indexed, {title: file, isLive: false, session: replay.session, loading: progress});
-				const quit = (): void => {
-					hasQuit = true;
-				};
-				void done.then(quit, quit);
-				tuiDone = done;
-			},
-			onEvent: (event, recordOffset) => {
-				if (hasQuit) throw new QuitWhileLoading();
-				fileIndex.note(event, recordOffset);
-				if (replayError !== undefined) return;
-				try {
-					replay!.feed(event);
-				} catch (error) {
-					replayError = error as Error;
-				}
-			},
-			onProgress: (bytesRead) => {
-				if (hasQuit) throw new QuitWhileLoading();
-				// Each update re-renders the TUI: at most one per PROGRESS_INTERVAL_MS (the first block always).
-				const now = performance.now();
-				if (now - publishedAt < PROGRESS_INTERVAL_MS) return;
-				publishedAt = now;
-				progress.update({frames, bytesRead});
-			},
-		});
-	} catch (error) {
-		if (!(error instanceof QuitWhileLoading)) {
-			if (tuiDone === undefined) throw new UsageError(`view: cannot read ${file}: ${fileErrorReason(error)}`);
-			readError = error as Error;
-		}
+		},
+		onReplay: (replay) => {
+			replay.session.on((event) => {
+				if (event.type === 'frame') frames++;
+			});
+			// The frames on screen are read back from the file (opened here, once it is known to be a capture).
+			captureFile = new CaptureBytesReader(file, fileIndex);
+			const bytes = captureFile;
+			const indexed = new IndexedSession(replay.session, (stream, offset, length) =>
+				bytes.read(stream, offset, length),
+			);
+			const done = tui(indexed, {title: file, isLive: false, session: replay.session, loading: progress});
+			const quit = (): void => {
+				hasQuit = true;
+			};
+			void done.then(quit, quit);
+			tuiDone = done;
+		},
+		onEvent: (event, recordOffset) => {
+			if (hasQuit) throw new QuitWhileLoading();
+			fileIndex.note(event, recordOffset);
+		},
+		onProgress: (bytesRead) => {
+			if (hasQuit) throw new QuitWhileLoading();
+			// Each update re-renders the TUI: at most one per PROGRESS_INTERVAL_MS (the first block always).
+			const now = performance.now();
+			if (now - publishedAt < PROGRESS_INTERVAL_MS) return;
+			publishedAt = now;
+			progress.update({frames, bytesRead});
+		},
+	});
+	const {reader, replay, replayError} = opened;
+	const isBinaryCapture = opened.isBinary;
+	let readError: Error | undefined;
+	if (opened.readError !== undefined && !(opened.readError instanceof QuitWhileLoading)) {
+		if (tuiDone === undefined) throw new UsageError(`view: cannot read ${file}: ${fileErrorReason(opened.readError)}`);
+		readError = opened.readError as Error;
 	}
 
 	if (replay === undefined || tuiDone === undefined) throw noHeaderError(file, isBinaryCapture);
 	const isRead = reader !== undefined;
 	if (isRead) {
 		// Cut after the exit record (before the end record): the summary still says cut short, as on the plain path.
-		replay.finish({isCutShort: reader!.isTruncated, stalls: reader!.captureEnd?.stalls});
+		opened.finish();
 		const incomplete = isBinaryCapture
 			? progress.getSnapshot().incomplete
 			: incompleteSentence(reader!.completeness, reader!.isTruncated);

@@ -1,0 +1,134 @@
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterAll, describe, expect, it} from 'vitest';
+import {encodeEvent, encodeHeader} from '../../src/core/capture/record-codec.js';
+import {replayEvents} from '../../src/core/session/replay.js';
+import type {Session} from '../../src/core/session/session.js';
+import type {SessionEvent} from '../../src/core/types.js';
+import {bytesSource, fileSource, openCapture} from '../../src/captures/open-capture.js';
+import {makeMeta} from '../helpers/factories.js';
+
+const META = makeMeta({mode: 'tap', startedAt: '2026-01-01T00:00:00.000Z'});
+
+const enc = new TextEncoder();
+const INIT =
+	'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n';
+const RESULT =
+	'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}\n';
+const LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n';
+const chunk = (seq: number, stream: 'stdin' | 'stdout', offset: number, tMs: number, text: string): SessionEvent => ({
+	type: 'chunk',
+	chunk: {seq, stream, offset, tMs, bytes: enc.encode(text)},
+});
+const EVENTS: SessionEvent[] = [
+	chunk(0, 'stdin', 0, 1, INIT),
+	chunk(1, 'stdout', 0, 5, RESULT),
+	chunk(2, 'stdin', INIT.length, 7, LIST),
+	{type: 'mark', mark: {type: 'stdin-closed', tMs: 8}},
+	{type: 'exit', exit: {code: 0, signal: null, tMs: 9}},
+];
+const LINES = [encodeHeader(META), ...EVENTS.map((event) => encodeEvent(event))];
+const TEXT = LINES.join('\n') + '\n';
+
+const strip = (session: Session) => {
+	const snapshot = session.getSnapshot();
+	return {frames: snapshot.frames, findings: snapshot.findings, summary: snapshot.summary};
+};
+
+const dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-open-capture-'));
+afterAll(() => rmSync(dir, {recursive: true, force: true}));
+
+describe('openCapture', () => {
+	it('rebuilds the session replayEvents builds, starting the replay at the header, each record with its line offset', async () => {
+		const calls: string[] = [];
+		const offsets: number[] = [];
+		const opened = await openCapture(bytesSource(enc.encode(TEXT)), {
+			replay: {},
+			onReplay: (_replay, header) => calls.push(`replay ${header.startedAt}`),
+			onEvent: (event, offset) => {
+				calls.push(event.type);
+				offsets.push(offset);
+			},
+		});
+		expect(calls).toEqual(['replay 2026-01-01T00:00:00.000Z', 'chunk', 'chunk', 'chunk', 'mark', 'exit']);
+		// Each record's line starts after the header line and the records before it.
+		let at = LINES[0]!.length + 1;
+		const expected = LINES.slice(1).map((line) => {
+			const start = at;
+			at += line.length + 1;
+			return start;
+		});
+		expect(offsets).toEqual(expected);
+		expect([opened.readError, opened.replayError, opened.rejectedRecords, opened.isBinary]).toEqual([
+			undefined,
+			undefined,
+			0,
+			false,
+		]);
+		const session = opened.finish();
+		expect(strip(session)).toEqual(strip(replayEvents(META, EVENTS)));
+		expect(session.getSnapshot().summary.incomplete).toBeUndefined();
+		expect(session.getSnapshot().frames.map((frame) => [frame.stream, frame.kind, frame.byteLength])).toEqual([
+			['stdin', 'request', INIT.length],
+			['stdout', 'response', RESULT.length],
+			['stdin', 'request', LIST.length],
+		]);
+	});
+
+	it('finishes a capture without the exit as cut short (a tap detached from, or killed)', async () => {
+		const cut = LINES.slice(0, -1).join('\n') + '\n';
+		const opened = await openCapture(bytesSource(enc.encode(cut)), {replay: {}});
+		const {summary} = opened.finish().getSnapshot();
+		expect(summary.incomplete?.cutShort).toBe(true);
+	});
+
+	it('a last record cut inside is truncated: the session is cut short even after the exit', async () => {
+		const opened = await openCapture(bytesSource(enc.encode(TEXT + '{"type":"summ')), {replay: {}});
+		expect(opened.reader?.isTruncated).toBe(true);
+		expect(opened.finish().getSnapshot().summary.incomplete?.cutShort).toBe(true);
+	});
+
+	it('reads a file in blocks, telling the bytes read and the replay so far', async () => {
+		const file = path.join(dir, 'capture.ndjson');
+		writeFileSync(file, TEXT);
+		const progress: [number, boolean][] = [];
+		const opened = await openCapture(fileSource(file), {
+			replay: {},
+			onProgress: (bytesRead, replay) => {
+				progress.push([bytesRead, replay !== undefined]);
+			},
+		});
+		expect(progress).toEqual([[Buffer.byteLength(TEXT), true]]);
+		expect(opened.finish().getSnapshot().frames).toHaveLength(3);
+	});
+
+	it('never throws: a file that cannot be read is a readError, with no reader and no replay', async () => {
+		const opened = await openCapture(fileSource(path.join(dir, 'absent.ndjson')), {replay: {}});
+		expect((opened.readError as NodeJS.ErrnoException).code).toBe('ENOENT');
+		expect([opened.reader, opened.replay]).toEqual([undefined, undefined]);
+		expect(() => opened.finish()).toThrow('openCapture: finish() before a session header was read');
+	});
+
+	it('a handler that throws stops the reading (quitting the TUI while it loads): the replay so far is kept', async () => {
+		class Quit extends Error {}
+		let seen = 0;
+		const opened = await openCapture(bytesSource(enc.encode(TEXT)), {
+			replay: {},
+			onEvent: () => {
+				seen++;
+				if (seen === 2) throw new Quit();
+			},
+		});
+		expect(opened.readError).toBeInstanceOf(Quit);
+		expect(opened.reader).toBeUndefined();
+		// The first record was fed; the second stopped the reading before it was.
+		expect(opened.replay?.session.getSnapshot().summary.streams.stdin.bytes).toBe(INIT.length);
+	});
+
+	it('text that is not a capture gives a reader with problems and no replay', async () => {
+		const opened = await openCapture(bytesSource(enc.encode('hello\n')), {replay: {}});
+		expect(opened.replay).toBeUndefined();
+		expect(opened.reader?.problems.map((problem) => problem.message).at(-1)).toBe('no session header');
+	});
+});
