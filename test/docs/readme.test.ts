@@ -159,4 +159,17 @@ describe('links between the pages', () => {
 		}
 		expect([...new Set(broken)]).toEqual([]);
 	});
+
+	it('every repository path the pages name in backticks exists', () => {
+		const missing: string[] = [];
+		// docs/protocol.md and docs/field-cases.md cite other repositories' files (the SDKs' src/client/stdio.ts).
+		for (const page of PAGES.filter((name) => !/protocol|field-cases/.test(name))) {
+			for (const match of read(page).matchAll(/`((?:src|test|bench|scripts|examples|bin|docs)\/[\w./-]+?)`/g)) {
+				const path = match[1]!.replace(/\/$/, '');
+				if (/[*<]/.test(path)) continue;
+				if (!existsSync(join(ROOT, path))) missing.push(`${page}: ${path}`);
+			}
+		}
+		expect([...new Set(missing)]).toEqual([]);
+	});
 });
