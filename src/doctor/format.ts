@@ -3,6 +3,7 @@
  * string building; the CLI writes the lines to stdout.
  */
 import {Chalk} from 'chalk';
+import {escapeJsonHazards, escapeText} from '../core/bytes/glyphs.js';
 import {shellWord} from '../render/text/plain-log.js';
 import type {DoctorReport, DoctorRow, DoctorStatus} from './types.js';
 import {CLIENT_LABEL} from './verdict.js';
@@ -19,7 +20,11 @@ export const STATUS_TEXT: Readonly<Record<DoctorStatus, string>> = {
 /** The table's column titles, in order. */
 export const TABLE_COLUMNS = ['CLIENT', 'SCOPE', 'SERVER', 'STATUS', 'STARTUP', 'TOOLS', 'FINDING', 'FIX'] as const;
 
-/** The cells of one row, unpadded and uncoloured, in {@link TABLE_COLUMNS} order. */
+/**
+ * The cells of one row, unpadded and uncoloured, in {@link TABLE_COLUMNS} order. Every cell is escaped
+ * ({@link escapeText}): names, commands and stderr quotes come from config files and servers, and a raw
+ * ESC, BS or CR in them could repaint the row (style.md §1.3).
+ */
 export function rowCells(row: DoctorRow): string[] {
 	const startup = row.startupMs === undefined ? '—' : `${Math.round(row.startupMs)} ms`;
 	const tools = row.tools === undefined ? '—' : String(row.tools);
@@ -33,7 +38,9 @@ export function rowCells(row: DoctorRow): string[] {
 				: (row.fix ?? '');
 	else if (row.finding === undefined && row.reason !== undefined) fix = `${row.reason}; ${row.fix ?? ''}`;
 	else fix = row.fix ?? '';
-	return [row.client, row.scope, row.name ?? '(file)', STATUS_TEXT[row.status], startup, tools, finding, fix];
+	return [row.client, row.scope, row.name ?? '(file)', STATUS_TEXT[row.status], startup, tools, finding, fix].map(
+		(cell) => escapeText(cell),
+	);
 }
 
 /** Options of {@link formatTable} and {@link formatReport}. */
@@ -145,14 +152,16 @@ export function formatTotals(report: DoctorReport): string {
 
 /**
  * The whole plain-text report: the config files read, the table, notes, the kept captures (with how to
- * open them), warnings and the totals. With no config file at all, says where it looked.
+ * open them), warnings and the totals. With no config file at all, says where it looked. Paths, names,
+ * notes and warnings are escaped ({@link escapeText}): they can hold what a config file or a server
+ * wrote; only the status colours are ours.
  */
 export function formatReport(report: DoctorReport, options: FormatOptions): string[] {
 	const existing = report.files.filter((file) => file.exists);
 	const lines: string[] = [];
 	if (existing.length === 0) {
 		lines.push('No MCP client config file found. Looked in:');
-		for (const path of [...new Set(report.files.map((file) => file.path))]) lines.push(`  ${path}`);
+		for (const path of [...new Set(report.files.map((file) => file.path))]) lines.push(`  ${escapeText(path)}`);
 		return lines;
 	}
 	lines.push('Config files:');
@@ -160,7 +169,7 @@ export function formatReport(report: DoctorReport, options: FormatOptions): stri
 	for (const file of existing) {
 		if (seen.has(file.path)) continue;
 		seen.add(file.path);
-		lines.push(`  ${file.client.padEnd(14)}  ${file.path}`);
+		lines.push(`  ${file.client.padEnd(14)}  ${escapeText(file.path)}`);
 	}
 	lines.push('');
 	if (report.rows.length === 0) {
@@ -171,7 +180,8 @@ export function formatReport(report: DoctorReport, options: FormatOptions): stri
 	const notes = [...groupNotes(report.rows), ...report.notes];
 	if (notes.length > 0) {
 		lines.push('', 'Notes:');
-		for (const note of notes) {
+		for (const raw of notes) {
+			const note = escapeText(raw);
 			if (options.columns === undefined) lines.push(`  ${note}`);
 			else
 				lines.push(
@@ -186,14 +196,16 @@ export function formatReport(report: DoctorReport, options: FormatOptions): stri
 			? [[`${row.client}/${row.name ?? ''} (your shell's environment)`, row.fullEnvCapture] as const]
 			: []),
 	]);
-	const labelWidth = Math.max(0, ...entries.map(([label]) => label.length));
-	const captures = entries.map(([label, file]) => `  ${label.padEnd(labelWidth)}  ${shellWord(file)}`);
+	const labelWidth = Math.max(0, ...entries.map(([label]) => escapeText(label).length));
+	const captures = entries.map(
+		([label, file]) => `  ${escapeText(label).padEnd(labelWidth)}  ${escapeText(shellWord(file))}`,
+	);
 	if (captures.length > 0) {
 		lines.push('', 'Captures (open with `mcp-wire view FILE` or `mcp-wire report FILE`):', ...captures);
 	}
 	if (report.warnings.length > 0) {
 		lines.push('', 'Warnings:');
-		for (const warning of report.warnings) lines.push(`  ${warning}`);
+		for (const warning of report.warnings) lines.push(`  ${escapeText(warning)}`);
 	}
 	lines.push('', formatTotals(report));
 	return lines;
@@ -219,7 +231,8 @@ function groupNotes(rows: readonly DoctorRow[]): string[] {
  * The `--json` records, one JSON text per line: a `doctor-server` record per row (every
  * {@link DoctorRow} field; `finding` as the full finding with its `detail.envDifference`), then one
  * `doctor-summary` record with the totals, `exitCode`, `timedOut`, `durationMs`, `captureDir`, the
- * config files looked at (`configs`: client, scope, path, exists), `notes` and `warnings`.
+ * config files looked at (`configs`: client, scope, path, exists), `notes` and `warnings`. C1 and bidi
+ * code points are written as `\uXXXX` ({@link escapeJsonHazards}).
  */
 export function formatJsonRecords(report: DoctorReport, exitCode: number): string[] {
 	const records: unknown[] = report.rows.map((row) => ({type: 'doctor-server', ...row}));
@@ -239,5 +252,5 @@ export function formatJsonRecords(report: DoctorReport, exitCode: number): strin
 		notes: report.notes,
 		warnings: report.warnings,
 	});
-	return records.map((record) => JSON.stringify(record));
+	return records.map((record) => escapeJsonHazards(JSON.stringify(record)));
 }

@@ -159,7 +159,7 @@ describe('approveRun (the CLI consent step)', () => {
 		expect(t.asked).toEqual([]);
 		expect(t.written[0]).toBe('mcp-wire: doctor will run 3 servers (each possibly several times):\n');
 		expect(t.written[2]).toBe(
-			`  cursor/evil: /bin/sh -c ${JSON.stringify(`env >> ${log}; echo --- >> ${log}; exit 1`)} (in ${project})  [a Cursor project server (mcp-wire cannot read whether you enabled it in Cursor)]\n`,
+			`  cursor/evil: /bin/sh -c 'env >> ${log}; echo --- >> ${log}; exit 1' (in ${project})  [a Cursor project server (mcp-wire cannot read whether you enabled it in Cursor)]\n`,
 		);
 	});
 

@@ -28,6 +28,8 @@ import {
 import {EXIT, UsageError} from '../exit-codes.js';
 import {collect, parseMs, parsePositiveInt, resolveColor} from '../options.js';
 import {VERSION} from '../version.js';
+import {escapeText} from '../../core/bytes/glyphs.js';
+import {shellWord} from '../../render/text/plain-log.js';
 import {discoverForCli} from '../configs.js';
 
 interface DoctorCliOptions {
@@ -185,11 +187,18 @@ export interface ApproveIo {
 	readonly ask: (question: string) => Promise<string>;
 }
 
-/** `client/name: command args (in cwd)` for the list shown before anything runs. */
+/**
+ * `client/name: command args (in cwd)` for the list shown before anything runs: exactly what will run,
+ * each word shell-quoted ({@link shellWord}) and the whole line escaped ({@link escapeText}), so a name,
+ * command or cwd from a project's config cannot print a harmless-looking line over the real one
+ * (an ESC, CR or BS shows as `␛`, `←`, `\x08`).
+ */
 export function runLine(target: ProbeTarget): string {
-	const quote = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word));
 	const untrusted = target.trust.trusted ? '' : `  [${target.trust.reason ?? 'not trusted'}]`;
-	return `  ${target.file.client}/${target.entry.name}: ${target.command.map(quote).join(' ')} (in ${target.cwd})${untrusted}`;
+	const command = target.command.map((word) => shellWord(word)).join(' ');
+	return escapeText(
+		`  ${target.file.client}/${target.entry.name}: ${command} (in ${shellWord(target.cwd)})${untrusted}`,
+	);
 }
 
 /**
@@ -259,7 +268,9 @@ async function runDoctorCommand(options: DoctorCliOptions, servers: readonly str
 	const unknown = servers.filter((name) => !known.has(name));
 	if (unknown.length > 0)
 		throw new UsageError(
-			`doctor: no server named ${unknown.map((name) => JSON.stringify(name)).join(', ')} in the configs read (known: ${[...known].join(', ') || 'none'})`,
+			escapeText(
+				`doctor: no server named ${unknown.map((name) => JSON.stringify(name)).join(', ')} in the configs read (known: ${[...known].join(', ') || 'none'})`,
+			),
 		);
 	const captureDir = options.capture ? prepareCaptureDir() : undefined;
 	// The progress line (issue 12 goal 5): stderr only, on a terminal, not mixed with --verbose lines.
@@ -299,12 +310,12 @@ async function runDoctorCommand(options: DoctorCliOptions, servers: readonly str
 		protocolVersion: options.protocolVersion,
 		toolVersion: VERSION,
 		...(captureDir === undefined ? {} : {captureDir}),
-		...(options.verbose ? {onLog: (line: string) => process.stderr.write(`mcp-wire: ${line}\n`)} : {}),
+		...(options.verbose ? {onLog: (line: string) => process.stderr.write(`mcp-wire: ${escapeText(line)}\n`)} : {}),
 		...(showProgress
 			? {
-					onStart: (label: string, total: number) => progressOf(total).started(label),
+					onStart: (label: string, total: number) => progressOf(total).started(escapeText(label)),
 					onRow: (_row: unknown, _done: number, total: number, label: string | undefined) =>
-						progressOf(total).finished(label),
+						progressOf(total).finished(label === undefined ? undefined : escapeText(label)),
 				}
 			: {}),
 	});

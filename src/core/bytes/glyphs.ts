@@ -50,6 +50,23 @@ function isHazardCodePoint(cp: number): boolean {
 	);
 }
 
+/**
+ * Code points JSON.stringify leaves raw that can repaint or reorder a terminal line when a `--json` line
+ * is printed (C1 controls, bidi controls, U+2028/9 line ends, U+FEFF); see {@link escapeJsonHazards}.
+ */
+const JSON_HAZARDS = /[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/g;
+
+/**
+ * Writes the hazard code points of a JSON text (C1, bidi, U+2028/9, U+FEFF) as `\uXXXX` escapes. JSON
+ * text holds non-ASCII only inside strings, so the result is still valid JSON and parses to the same
+ * value; JSON.stringify already escapes C0 controls and lone surrogates.
+ * @param json the output of JSON.stringify (or any JSON text).
+ * @returns the same JSON with those code points escaped.
+ */
+export function escapeJsonHazards(json: string): string {
+	return json.replaceAll(JSON_HAZARDS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** How one code point (or one ASCII byte) is shown. */
 function codePointGlyph(cp: number): string {
 	if (cp < 0x20 || cp === 0x7f) {

@@ -76,7 +76,8 @@ export function encodeEventInPieces(event: SessionEvent, write: (piece: string |
 }
 
 /** What JSON.stringify escapes in a string, what {@link toLine} escapes, and surrogates (left to JSON.stringify). */
-const NEEDS_ESCAPE = /["\\\u0000-\u001F\u0085\u2028\u2029\uD800-\uDFFF]/;
+const NEEDS_ESCAPE =
+	/["\\\u0000-\u001F\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff\uD800-\uDFFF]/;
 
 /** Joins short pieces into pieces of about {@link RECORD_PIECE_CHARS} characters before handing them out. */
 class PieceBatch {

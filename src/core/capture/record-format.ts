@@ -71,7 +71,9 @@ export type DecodedLine =
 	| {readonly kind: 'problem'; readonly message: string; readonly isJson: boolean};
 
 /** The characters {@link toLine} escapes in a record line (see the module comment). */
-export const LINE_ENDS = /[\u0085\u2028\u2029]/g;
+// Also C1 and bidi controls and U+FEFF: a `--json` line printed on a terminal must not repaint or reorder it
+// (escapeJsonHazards in core/bytes/glyphs.ts is the same set).
+export const LINE_ENDS = /[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/g;
 /** The `\uXXXX` escape of one of {@link LINE_ENDS}, for `replaceAll`. */
 export const escapeLineEnd = (char: string): string => `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`;
 

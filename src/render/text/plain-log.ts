@@ -65,20 +65,21 @@ export function shellWord(word: string): string {
  */
 export function formatHeader(meta: SessionMeta, pid?: number): string[] {
 	const node = meta.node.startsWith('v') ? meta.node : `v${meta.node}`;
-	const lines = [`${meta.tool.name} ${meta.tool.version} (${meta.mode}) · Node ${node} · ${meta.platform}`];
+	// Every field can come from a capture file someone else wrote: all escaped (style.md §1.3).
+	const lines = [escapeText(`${meta.tool.name} ${meta.tool.version} (${meta.mode}) · Node ${node} · ${meta.platform}`)];
 	lines.push(`command  ${escapeText(meta.command.map((word) => shellWord(word)).join(' '))}`);
 	const keys =
 		meta.envKeys !== undefined && meta.envKeys.length > 0
 			? ` + ${meta.envKeys.map((key) => escapeText(key)).join(', ')}`
 			: '';
-	lines.push(`env      ${meta.envMode}${keys}`);
+	lines.push(`env      ${escapeText(String(meta.envMode))}${keys}`);
 	if (meta.cwd !== undefined) {
 		lines.push(`cwd      ${escapeText(meta.cwd)}`);
 	}
 
 	const shownPid = pid ?? meta.pid;
 	if (shownPid !== undefined) {
-		lines.push(`pid      ${shownPid}`);
+		lines.push(`pid      ${escapeText(String(shownPid))}`);
 	}
 
 	if (meta.protocolVersion !== undefined) {
@@ -587,5 +588,6 @@ export function formatMarkLine(
 	}
 	if (text === undefined) return undefined;
 	const isColor = options.color === true;
-	return paint('ui.dim', `${formatMs(mark.tMs).padStart(7)} ms  ···  ${text}`, isColor);
+	// A crafted capture's method, signal or pids are strings of any kind: the line is escaped whole.
+	return paint('ui.dim', `${formatMs(mark.tMs).padStart(7)} ms  ···  ${escapeText(text)}`, isColor);
 }

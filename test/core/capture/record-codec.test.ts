@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {Buffer, isUtf8} from 'node:buffer';
+import {escapeJsonHazards} from '../../../src/core/bytes/glyphs.js';
 import {describe, expect, it} from 'vitest';
 import {
 	decodeRecord,
@@ -501,10 +502,8 @@ describe("a chunk record's line is written directly (issue 12): the same text as
 			base64: buffer.toString('base64'),
 		};
 		if (buffer.length > 0 && buffer.length <= 1024 && isUtf8(buffer)) record['text'] = buffer.toString('utf8');
-		return JSON.stringify(record).replaceAll(
-			/[\u0085\u2028\u2029]/g,
-			(c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`,
-		);
+		// Line ends, C1 and bidi controls as \uXXXX (record-format.ts LINE_ENDS).
+		return escapeJsonHazards(JSON.stringify(record));
 	}
 
 	it('ASCII, UTF-8 with U+0085/U+2028/U+2029 and control bytes, invalid UTF-8, empty, 1024 and 1025 bytes, odd numbers', () => {
