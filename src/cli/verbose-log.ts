@@ -1,7 +1,7 @@
 import type {Session} from '../core/session/session.js';
 import type {Mark, SessionEvent} from '../core/types.js';
 import type {SessionInit} from '../probe/probe.js';
-import {summarizeEvidence} from '../core/detectors/evidence.js';
+import {summarizeEvidence} from '../core/findings/support/evidence.js';
 
 /**
  * `--verbose` for `probe`: one stderr line for each step of the process's life, on every run, a healthy

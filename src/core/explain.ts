@@ -1,5 +1,5 @@
-import {CATALOG, dressFinding} from './detectors/catalog.js';
-import {findingDocsRef} from './detectors/docs-ref.js';
+import {CATALOG, dressFinding} from './findings/support/catalog.js';
+import {findingDocsRef} from './findings/support/docs-ref.js';
 import {FINDING_CODES, type ClientImpact, type FindingCode, type FindingDraft, type Severity} from './types.js';
 
 /**

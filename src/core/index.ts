@@ -14,8 +14,8 @@ export {
 	type FindingDoc,
 	type FindingExample,
 	type ExampleStep,
-} from './detectors/catalog.js';
-export {FINDINGS_DOC_PATH, findingDocsRef} from './detectors/docs-ref.js';
+} from './findings/support/catalog.js';
+export {FINDINGS_DOC_PATH, findingDocsRef} from './findings/support/docs-ref.js';
 export {createFramer} from './framing/index.js';
 export type {Framer, FramerEmit, FramerOptions, FramerOutput, RawFrame} from './framing/framer.js';
 export {
@@ -41,4 +41,4 @@ export {
 } from './capture/binary-codec.js';
 export * as jsonrpc from './jsonrpc/index.js';
 export {explainError, type Explanation, type ExplainResult} from './explain.js';
-export {detectPassive, type PassiveInput} from './detectors/passive.js';
+export {detectPassive, type PassiveInput} from './findings/support/passive.js';

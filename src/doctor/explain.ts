@@ -3,7 +3,7 @@
  * otherwise the finding's fix from the catalog. Pure.
  */
 import {resolveCommand} from '../configs/index.js';
-import {dressFinding} from '../core/detectors/catalog.js';
+import {dressFinding} from '../core/findings/support/catalog.js';
 import type {Finding} from '../core/types.js';
 import {showVariable} from './env-difference.js';
 import {informativeLine} from './stderr.js';

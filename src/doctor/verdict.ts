@@ -5,7 +5,7 @@
  * but ✘ for Cursor (2026 builds fail the connection).
  */
 import type {ClientName} from '../configs/index.js';
-import {STARTUP_LIMIT_MS} from '../core/detectors/no-response.js';
+import {STARTUP_LIMIT_MS} from '../core/findings/rules/no-response.js';
 import type {ClientFamily, Finding, Reaction, SessionSnapshot} from '../core/types.js';
 import type {DoctorStatus, FindingCount} from './types.js';
 

@@ -1,5 +1,5 @@
 import {Buffer} from 'node:buffer';
-import {STARTUP_LIMIT_MS} from '../core/detectors/no-response.js';
+import {STARTUP_LIMIT_MS} from '../core/findings/rules/no-response.js';
 import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
 import {createClock, type Clock} from '../process/clock.js';
 import {watchProcessTree, type ProcessWatch} from '../process/proc-evidence.js';

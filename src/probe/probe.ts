@@ -5,8 +5,8 @@ import type {FramerOutput} from '../core/framing/framer.js';
 import {classifyMessage} from '../core/jsonrpc/classify.js';
 import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
 import type {Session} from '../core/session/session.js';
-import {explainStall, isWaitingForInputOnly, summarizeEvidence} from '../core/detectors/evidence.js';
-import {noResponseDraft} from '../core/detectors/no-response.js';
+import {explainStall, isWaitingForInputOnly, summarizeEvidence} from '../core/findings/support/evidence.js';
+import {noResponseDraft} from '../core/findings/rules/no-response.js';
 import {
 	USER_STOP_PHASE,
 	type ExitInfo,

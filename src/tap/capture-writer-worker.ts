@@ -13,7 +13,7 @@ import {
 	type CaptureStalls,
 } from '../core/capture/binary-codec.js';
 import {encodeEvent} from '../core/capture/record-codec.js';
-import {dressFinding} from '../core/detectors/catalog.js';
+import {dressFinding} from '../core/findings/support/catalog.js';
 import type {CaptureGapReason, ExitInfo, FindingDraft, Mark, StreamName} from '../core/types.js';
 import {ensurePrivateDir, pruneCaptures, type PruneLimits} from '../captures/capture-store.js';
 import {ENTRY, RingConsumer, type RingEntry} from './capture-ring.js';

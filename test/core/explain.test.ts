@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {CATALOG, dressFinding} from '../../src/core/detectors/catalog.js';
+import {CATALOG, dressFinding} from '../../src/core/findings/support/catalog.js';
 import {explainError} from '../../src/core/explain.js';
 import type {FindingCode} from '../../src/core/types.js';
 

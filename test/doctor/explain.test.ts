@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import type {ClientName, ConfigFile} from '../../src/configs/index.js';
-import {dressFinding} from '../../src/core/detectors/catalog.js';
+import {dressFinding} from '../../src/core/findings/support/catalog.js';
 import {explainFinding, explainMissingVariables} from '../../src/doctor/explain.js';
 import {planTargets, type ProbeTarget} from '../../src/doctor/plan.js';
 

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {dressFinding} from '../../src/core/detectors/catalog.js';
+import {dressFinding} from '../../src/core/findings/support/catalog.js';
 import {formatJsonRecords, formatReport, formatTable, formatTotals} from '../../src/doctor/format.js';
 import {exitCodeOf, totalsOf} from '../../src/doctor/run.js';
 import type {DoctorReport, DoctorRow} from '../../src/doctor/types.js';

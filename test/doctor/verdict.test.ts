@@ -4,7 +4,7 @@ import {Session} from '../../src/core/session/session.js';
 import type {SessionMeta} from '../../src/core/types.js';
 import {evaluateProbe} from '../../src/doctor/verdict.js';
 import {utf8} from '../helpers/factories.js';
-import {noResponseDraft} from '../../src/core/detectors/no-response.js';
+import {noResponseDraft} from '../../src/core/findings/rules/no-response.js';
 import {readingStdin} from '../helpers/evidence.js';
 
 const META: SessionMeta = {

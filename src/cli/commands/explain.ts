@@ -1,7 +1,7 @@
-import {REACTION_ORDER, REACTION_WORDS as REACTION_LABEL} from '../../core/detectors/catalog.js';
+import {REACTION_ORDER, REACTION_WORDS as REACTION_LABEL} from '../../core/findings/support/catalog.js';
 import {Command} from 'commander';
 import {escapeText} from '../../core/bytes/glyphs.js';
-import {CLIENT_FAMILY_LABEL} from '../../core/detectors/catalog.js';
+import {CLIENT_FAMILY_LABEL} from '../../core/findings/support/catalog.js';
 import {explainError, type ExplainResult} from '../../core/explain.js';
 import {FINDING_CODES, type FindingCode} from '../../core/types.js';
 import {EXIT, UsageError} from '../exit-codes.js';

@@ -1,5 +1,5 @@
 import {Buffer, isAscii, isUtf8} from 'node:buffer';
-import {findingDocsRef} from '../detectors/docs-ref.js';
+import {findingDocsRef} from '../findings/support/docs-ref.js';
 import type {Chunk, Finding, Frame, SessionEvent, SessionMeta, Summary} from '../types.js';
 import {CHUNK_PREVIEW_MAX_BYTES, LINE_ENDS, RECORD_FORMAT, escapeLineEnd, toLine} from './record-format.js';
 

@@ -10,16 +10,15 @@ import {classifyMessage, withRawId} from '../jsonrpc/classify.js';
 import {impactForProblems} from '../jsonrpc/impact.js';
 import {checkInitializeError} from '../jsonrpc/lifecycle.js';
 import {installedSdkSchemas, type SdkSchemas} from '../jsonrpc/sdk-checks.js';
-import {dressFinding} from '../detectors/catalog.js';
 import {ClientOutcomeTracker, verdictOf} from '../clients/outcome.js';
 import {idKey} from '../jsonrpc/id-key.js';
 import {cutNesting, nestingDraft, nestsDeeperThan} from '../jsonrpc/depth.js';
-import {createPassiveListeners} from '../detectors/passive.js';
-import {RULES} from '../detectors/registry.js';
-import type {OutstandingRequest, RuleListeners, SessionFacts} from '../detectors/rule.js';
+import {createPassiveListeners} from '../findings/support/passive.js';
+import {FindingEngine, type OutstandingRequest, type SessionFacts} from '../findings/engine.js';
 import type {
 	Chunk,
 	ExitInfo,
+	Finding,
 	FindingCode,
 	FindingDraft,
 	Frame,
@@ -56,8 +55,8 @@ export interface SessionOptions {
 	readonly schemas?: SdkSchemas;
 }
 
-/** Re-exported from its rule module (`detectors/slow-response.ts`), where it is used. */
-export {SLOW_RESPONSE_LIMITS_MS} from '../detectors/slow-response.js';
+/** Re-exported from its rule module (`findings/rules/slow-response.ts`), where it is used. */
+export {SLOW_RESPONSE_LIMITS_MS} from '../findings/rules/slow-response.js';
 
 /** How many answered request ids per direction are remembered to recognise a duplicate response. */
 const ANSWERED_IDS_KEPT = 4096;
@@ -136,11 +135,8 @@ export class Session implements SessionStore {
 	private stdinOptions: ClassifyOptions = {direction: 'client-to-server'};
 	private stdoutOptions: ClassifyOptions = {direction: 'server-to-client'};
 	private serverCapabilities: Readonly<Record<string, unknown>> | undefined;
-	/** The listeners of every rule module (registry.ts), in order. */
-	private readonly rules: readonly RuleListeners[];
-	/** Keys (`code@stream:offset`) of what {@link Session.settle} reported; `finish` does not report them again. */
-	private readonly settledKeys = new Set<string>();
-	private isSettling = false;
+	/** Runs every rule (findings/registry.ts) over what this session derives. */
+	private readonly engine: FindingEngine;
 	/** The server's runtime guessed from the command (for runtime-specific fixes), e.g. `python`. */
 	private readonly runtime: string | undefined;
 	private summary: Summary | undefined;
@@ -169,13 +165,14 @@ export class Session implements SessionStore {
 			stdout: createFramer('stdout', this.framerOptions('stdout')),
 			stderr: createFramer('stderr', this.framerOptions('stderr')),
 		};
-		const facts = this.facts();
-		const report = (draft: FindingDraft): void => this.report(draft);
-		// The passive detectors first: their end-of-session drafts come before the rules' (as when they ran over the kept frames).
-		this.rules = [
-			createPassiveListeners(report),
-			...RULES.map((rule) => rule.create({report, facts, schemas: this.schemas})),
-		];
+		this.engine = new FindingEngine({
+			facts: this.facts(),
+			schemas: this.schemas,
+			// The passive detectors first: their end-of-session drafts come before the rules' (as when they ran over the kept frames).
+			prelude: createPassiveListeners,
+			drop: (draft) => this.ignore.has(draft.code) || this.gaps.isDoubtful(draft.code),
+			onFinding: (finding) => this.record(finding),
+		});
 	}
 
 	/** The read-only view of this session's derived state that rule modules get (rule.ts). */
@@ -243,7 +240,7 @@ export class Session implements SessionStore {
 		this.lastTMs = Math.max(this.lastTMs, tMs);
 		this.store.addChunk(chunk);
 		this.emit({type: 'chunk', chunk});
-		for (const rule of this.rules) rule.onChunk?.(chunk);
+		this.engine.chunk(chunk);
 		const skip = this.gaps.skipOf(stream, bytes);
 		if (skip === 0) this.framers[stream].push(chunk, this.onFramed);
 		else if (skip > 0) this.resyncFramer(stream, {...chunk, offset: chunk.offset + skip, bytes: bytes.subarray(skip)});
@@ -272,8 +269,7 @@ export class Session implements SessionStore {
 		if (mark.type === 'stdin-closed' && this.stdinClosedAt === undefined) this.stdinClosedAt = mark.tMs;
 		if (mark.type === 'phase' && mark.name === 'modern-era') this.era = 'modern';
 		this.emit({type: 'mark', mark});
-		for (const rule of this.rules) rule.onMark?.(mark);
-		if (mark.type === 'evidence') for (const rule of this.rules) rule.onEvidence?.(mark.evidence, mark.tMs);
+		this.engine.mark(mark);
 		if (mark.type === 'stdin-closed') this.endFramer('stdin', mark.tMs);
 	}
 
@@ -284,7 +280,7 @@ export class Session implements SessionStore {
 		this.marks.push(mark);
 		this.lastTMs = Math.max(this.lastTMs, tMs);
 		this.emit({type: 'mark', mark});
-		for (const rule of this.rules) rule.onMark?.(mark);
+		this.engine.mark(mark);
 		this.endFramer(stream, tMs);
 	}
 
@@ -294,7 +290,7 @@ export class Session implements SessionStore {
 		this.exitInfo = info;
 		this.lastTMs = Math.max(this.lastTMs, info.tMs);
 		this.emit({type: 'exit', exit: info});
-		for (const rule of this.rules) rule.onExit?.(info);
+		this.engine.exit(info);
 		const stdoutBytes = this.totals.stdout.bytes;
 		const signals = this.marks.filter((m): m is Extract<Mark, {type: 'signal-sent'}> => m.type === 'signal-sent');
 		const closedFirst = this.stdinClosedAt !== undefined && this.stdinClosedAt <= info.tMs;
@@ -348,12 +344,7 @@ export class Session implements SessionStore {
 	settle(tMs: number): void {
 		if (this.isFinished) return;
 		this.lastTMs = Math.max(this.lastTMs, tMs);
-		this.isSettling = true;
-		try {
-			for (const rule of this.rules) rule.onEnd?.({tMs: this.lastTMs, isComplete: false});
-		} finally {
-			this.isSettling = false;
-		}
+		this.engine.settle(this.lastTMs);
 	}
 
 	/**
@@ -373,7 +364,7 @@ export class Session implements SessionStore {
 		this.isFinished = true;
 		this.isComplete = options.isComplete !== false;
 		if (options.stalls !== undefined && options.stalls.count > 0) this.stalls = options.stalls;
-		for (const rule of this.rules) rule.onEnd?.({tMs: this.lastTMs, isComplete: options.isComplete !== false});
+		this.engine.end({tMs: this.lastTMs, isComplete: options.isComplete !== false});
 		this.summary = this.buildSummary();
 		this.emit({type: 'summary', summary: this.summary});
 		return this.summary;
@@ -514,7 +505,7 @@ export class Session implements SessionStore {
 		for (const draft of output.findings) this.report({...draft, frameIndex: index});
 		if (nesting) this.report(nesting);
 		if (drafts) for (const draft of drafts) this.report(draft);
-		for (const rule of this.rules) rule.onFrame?.(frame);
+		this.engine.frame(frame);
 	};
 
 	/** Request/response correlation (J4, J5), lifecycle checks (R8, R11) and timing (R15, O2–O4). */
@@ -652,14 +643,12 @@ export class Session implements SessionStore {
 		}
 	}
 
-	private report(given: FindingDraft): void {
-		if (this.ignore.has(given.code) || this.gaps.isDoubtful(given.code)) return;
-		const key = `${given.code}@${given.stream}:${given.offset}`;
-		if (this.isSettling) this.settledKeys.add(key);
-		else if (this.settledKeys.has(key)) return;
-		let draft = given;
-		for (const rule of this.rules) if (rule.onDraft) draft = rule.onDraft(draft) ?? draft;
-		const finding = dressFinding(draft);
+	private report(draft: FindingDraft): void {
+		this.engine.report(draft);
+	}
+
+	/** Count, keep and emit a finding the engine dressed. */
+	private record(finding: Finding): void {
 		const counted = this.severityCounts.get(finding.code);
 		if (counted) {
 			counted.count += 1;
@@ -671,7 +660,6 @@ export class Session implements SessionStore {
 		this.store.addFinding(finding);
 		this.clients.finding(finding);
 		this.emit({type: 'finding', finding});
-		for (const rule of this.rules) rule.onFinding?.(finding);
 	}
 
 	private buildSummary(): Summary {

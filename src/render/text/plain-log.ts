@@ -1,10 +1,10 @@
-import {isAtSpawn} from '../../core/detectors/at-spawn.js';
+import {isAtSpawn} from '../../core/findings/support/at-spawn.js';
 import {carriedBytes} from '../../core/bytes/carried.js';
 import {escapeBytes, escapeText, groupDigits} from '../../core/bytes/glyphs.js';
 import {hexRows, hexWindow, type HexHighlight, type HexRow} from '../../core/bytes/hex-layout.js';
 import {CLIENT_SHORT_LABEL, OUTCOME_MARK, OUTCOME_WORD, verdictMeaning} from '../../core/clients/outcome.js';
-import {CLIENT_FAMILY_LABEL, clientsSummary} from '../../core/detectors/catalog.js';
-import {findingDocsRef} from '../../core/detectors/docs-ref.js';
+import {CLIENT_FAMILY_LABEL, clientsSummary} from '../../core/findings/support/catalog.js';
+import {findingDocsRef} from '../../core/findings/support/docs-ref.js';
 import {
 	STREAM_LABEL,
 	TAP_PHASE,

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {decodeRecord, encodeEvent} from '../../../src/core/capture/record-codec.js';
-import {findingDocsRef} from '../../../src/core/detectors/docs-ref.js';
+import {findingDocsRef} from '../../../src/core/findings/support/docs-ref.js';
 import {FINDING_CODES} from '../../../src/core/types.js';
 import {makeFinding} from '../../helpers/factories.js';
 

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {nonCanonicalRawId, rawIdToken} from '../../../src/core/framing/raw-id.js';
-import {fieldCase as fieldCaseById, runFieldCase} from '../detectors/harness.js';
+import {fieldCase as fieldCaseById, runFieldCase} from '../findings/harness.js';
 
 describe('rawIdToken: the top-level "id" token as written (F38)', () => {
 	it('reads the token of the depth-1 id member', () => {

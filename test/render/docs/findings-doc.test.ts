@@ -1,7 +1,7 @@
 import {readFileSync, readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {CATALOG} from '../../../src/core/detectors/catalog.js';
+import {CATALOG} from '../../../src/core/findings/support/catalog.js';
 import {FINDING_CODES, type FindingCode} from '../../../src/core/types.js';
 import {headingAnchor, renderFindingsDoc, replayExample, ruleAnchors} from '../../../src/render/docs/findings-doc.js';
 

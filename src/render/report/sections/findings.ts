@@ -1,9 +1,9 @@
-import {isAtSpawn} from '../../../core/detectors/at-spawn.js';
-import {clientsSummary, REACTION_WORDS as REACTION_LABEL} from '../../../core/detectors/catalog.js';
+import {isAtSpawn} from '../../../core/findings/support/at-spawn.js';
+import {clientsSummary, REACTION_WORDS as REACTION_LABEL} from '../../../core/findings/support/catalog.js';
 import {carriedBytes} from '../../../core/bytes/carried.js';
 import {escapeBytes, groupDigits} from '../../../core/bytes/glyphs.js';
 import {hexRows, hexWindow} from '../../../core/bytes/hex-layout.js';
-import {CATALOG, CLIENT_FAMILY_LABEL} from '../../../core/detectors/catalog.js';
+import {CATALOG, CLIENT_FAMILY_LABEL} from '../../../core/findings/support/catalog.js';
 import {STREAM_LABEL, type ClientImpact, type Finding, type FindingCode} from '../../../core/types.js';
 import {hexByte, plainHexLines} from '../../hex/plain.js';
 import {cell, code, details, fence, html, ms, offsetText, plural, prose, table} from '../md.js';

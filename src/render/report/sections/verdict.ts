@@ -1,4 +1,4 @@
-import {CLIENT_FAMILY_LABEL} from '../../../core/detectors/catalog.js';
+import {CLIENT_FAMILY_LABEL} from '../../../core/findings/support/catalog.js';
 import {OUTCOME_MARK, OUTCOME_ORDER, OUTCOME_WORD} from '../../../core/clients/outcome.js';
 import {code, plural, prose} from '../md.js';
 import {groupDigits} from '../../../core/bytes/glyphs.js';

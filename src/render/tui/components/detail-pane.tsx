@@ -1,4 +1,4 @@
-import {isAtSpawn} from '../../../core/detectors/at-spawn.js';
+import {isAtSpawn} from '../../../core/findings/support/at-spawn.js';
 import {Box} from 'ink';
 import {escapeText} from '../../../core/bytes/glyphs.js';
 import type {HexRow} from '../../../core/bytes/hex-layout.js';

@@ -1,6 +1,6 @@
-import {isAtSpawn} from '../../../core/detectors/at-spawn.js';
+import {isAtSpawn} from '../../../core/findings/support/at-spawn.js';
 import {Box, Text} from 'ink';
-import {CLIENT_FAMILY_LABEL, REACTION_WORDS} from '../../../core/detectors/catalog.js';
+import {CLIENT_FAMILY_LABEL, REACTION_WORDS} from '../../../core/findings/support/catalog.js';
 import {escapeText} from '../../../core/bytes/glyphs.js';
 import {CLIENT_SHORT_LABEL, outcomesLine} from '../../../core/clients/outcome.js';
 import {STREAM_LABEL, type ClientOutcome, type Finding} from '../../../core/types.js';

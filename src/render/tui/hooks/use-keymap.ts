@@ -1,4 +1,4 @@
-import {isAtSpawn} from '../../../core/detectors/at-spawn.js';
+import {isAtSpawn} from '../../../core/findings/support/at-spawn.js';
 import {useInput, type Key} from 'ink';
 import {useCallback, useRef, type Dispatch} from 'react';
 import type {FrameTable} from '../../../core/session/stores/frame-table.js';

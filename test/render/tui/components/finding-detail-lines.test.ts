@@ -1,7 +1,7 @@
 // The TUI's finding detail names client reactions in the words of the plain log and the report (newcomer pass:
 // it said "Cursor: unknown, not established" and "skip-log").
 import {describe, expect, it} from 'vitest';
-import {dressFinding} from '../../../../src/core/detectors/catalog.js';
+import {dressFinding} from '../../../../src/core/findings/support/catalog.js';
 import {findingDetailLines} from '../../../../src/render/tui/components/findings-pane.js';
 
 describe('findingDetailLines', () => {

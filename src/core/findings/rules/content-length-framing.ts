@@ -1,0 +1,72 @@
+import {detailNumber, row, UNKNOWN} from '../support/meta.js';
+import {SILENT_SERVER_IMPACT} from './no-response.js';
+import type {Rule} from '../engine.js';
+
+/** What a client does with Content-Length headers the server writes to it. */
+const WRITES_HEADERS_IMPACT = row({
+	'ts-sdk-v1': [
+		'hang',
+		'logs `Unexpected token \'C\', "Content-Le"...` and `Unexpected end of JSON input`; connect times out',
+	],
+	'ts-sdk-v2': ['hang', 'silent until the timeout'],
+	'python-sdk': ['hang', 'logs parse errors; never initializes'],
+	vscode: ['hang', 'logs `Failed to parse message`'],
+	rmcp: ['hang', 'skips the lines'],
+	cursor: UNKNOWN,
+});
+
+/**
+ * `content-length-framing` (L1–L6, R1; docs/findings.md): LSP-style `Content-Length: N` headers, a blank
+ * line, then a body. The framer recognises a header block at any frame boundary and reports it
+ * (`ProtocolFramer.emitContentLength`); the probe reports `reprobe: true` when the server answers only
+ * Content-Length-framed input. This module owns the meta.
+ *
+ * `detail`: `declaredLength` (bytes, or null when the value is not a number), `bodyLength` (bytes framed as
+ * the body), `lengthMatches`, `bodyEnd` (`json` | `declared` | `missing` | `eof`), `missingBytes` (only when
+ * the stream ended before the declared body did: declared − received bytes; then there is no separate
+ * `missing-newline`, the header lines did end in LF), `hasContentType`, `lineEndings` (`crlf` | `lf`),
+ * `headers`, `clientError` (what a TS SDK client logs for the first header line).
+ */
+export const contentLengthFraming: Rule = {
+	code: 'content-length-framing',
+	meta: {
+		severity: 'error',
+		title: 'Content-Length (LSP) framing',
+		message: (d) => {
+			if (d.detail?.['reprobe'] === true)
+				return 'the server answers only Content-Length-framed input; MCP stdio is newline-delimited JSON';
+			const missing = detailNumber(d, 'missingBytes');
+			const base = `a Content-Length header block on ${d.stream}; MCP stdio is newline-delimited JSON`;
+			if (missing === undefined) return base;
+			const declared = detailNumber(d, 'declaredLength') ?? 0;
+			return `${base}. Its body never fully arrived: ${missing.toLocaleString('en-US')} of the ${declared.toLocaleString('en-US')} declared bytes are missing`;
+		},
+		hint: (d) =>
+			d.stream === 'stdin'
+				? 'The client sends LSP framing; configure it for MCP stdio (one JSON message per line).'
+				: 'Drop the headers: write `JSON + "\\n"` per message and read input line by line (MCP stdio, not LSP base protocol).',
+		rules: ['L1', 'L6', 'R1'],
+		doc: {
+			what: 'LSP base-protocol framing: `Content-Length: N` header lines, an empty CR LF line, then a body of N bytes with no newline after it. MCP stdio is newline-delimited JSON, so a stdio MCP client never finds a message in it.',
+			recognised:
+				'A header block with `Content-Length` at a message boundary, on either stream (`detail` notes a `Content-Type` header, a declared length that differs from the body, LF-only headers, and `missingBytes` when the stream ends before the declared body did: then there is no separate `missing-newline`). A server that stays silent on newline-delimited input but answers a re-probe framed with Content-Length gets it too (a live probe only).',
+			variants: [
+				{label: 'the server writes Content-Length headers', detail: {}},
+				{
+					label:
+						'the server answers only Content-Length-framed input (re-probe): a client, which sends newline-delimited JSON, sees a silent server',
+					detail: {reprobe: true},
+				},
+			],
+			example: {
+				steps: [
+					{stream: 'stdout', bytes: 'Content-Length: 54\r\n\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}'},
+				],
+			},
+		},
+		// A server that answers only Content-Length input writes nothing to a client (clients send NDJSON):
+		// the client sees a silent server, not header lines it could log.
+		impact: (d) => (d.detail?.['reprobe'] === true ? SILENT_SERVER_IMPACT() : WRITES_HEADERS_IMPACT()),
+	},
+	create: () => ({}),
+};

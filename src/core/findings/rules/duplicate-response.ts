@@ -1,0 +1,40 @@
+import type {Rule} from '../engine.js';
+import {row, UNKNOWN} from '../support/meta.js';
+
+/**
+ * `duplicate-response` (J5): a second response to an answered request. The correlator reports it; this module
+ * owns the meta.
+ */
+export const duplicateResponse: Rule = {
+	code: 'duplicate-response',
+	meta: {
+		severity: 'error',
+		title: 'duplicate response',
+		message: (d) => `a second response to id ${JSON.stringify(d.detail?.['id'] ?? null)}`,
+		hint: () => 'Send exactly one response per request.',
+		rules: ['J5'],
+		doc: {
+			what: 'A second response to a request that was already answered.',
+			recognised: 'Correlation: a response to an id whose request already has one.',
+			example: {
+				steps: [
+					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
+					{
+						stream: 'stdout',
+						bytes: '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":1,"result":{}}\n',
+						tMs: 2,
+					},
+				],
+			},
+		},
+		impact: row({
+			'ts-sdk-v1': ['skip-log', 'logs `unknown message ID` for the second one'],
+			'ts-sdk-v2': ['skip-log', 'logs it'],
+			'python-sdk': ['skip-log', 'RuntimeError to the message handler'],
+			vscode: ['skip', 'ignored'],
+			rmcp: UNKNOWN,
+			cursor: UNKNOWN,
+		}),
+	},
+	create: () => ({}),
+};

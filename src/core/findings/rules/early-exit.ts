@@ -1,0 +1,49 @@
+import type {Rule} from '../engine.js';
+import {detailNumber, detailString, row} from '../support/meta.js';
+
+/**
+ * `early-exit` (R14): the process exited before the client closed stdin. The session reports it from the exit
+ * (`detail.phase`, `detail.stderrTail`); this module owns the meta.
+ */
+export const earlyExit: Rule = {
+	code: 'early-exit',
+	meta: {
+		severity: 'error',
+		title: 'process exited early',
+		message: (d) => {
+			const how = detailString(d, 'signal')
+				? `signal ${detailString(d, 'signal')}`
+				: `code ${detailNumber(d, 'exitCode') ?? '?'}`;
+			const tail = d.detail?.['stderrTail'];
+			const last = Array.isArray(tail)
+				? [...tail].reverse().find((line) => typeof line === 'string' && line.trim() !== '')
+				: undefined;
+			const said = typeof last === 'string' ? `; stderr ends: ${last.trim().slice(0, 160)}` : '';
+			return `the process exited (${how}) ${detailString(d, 'phase') === 'before-handshake' ? 'before the handshake completed' : 'in the middle of the session'}${said}`;
+		},
+		hint: () =>
+			'Read the stderr tail: the server crashed or printed usage. Check the command, its arguments and the environment the client passes.',
+		rules: ['R14'],
+		doc: {
+			what: 'The process exited before the session was over: it crashed, printed its usage, or found a setting missing.',
+			recognised:
+				'An exit (code or signal) before the client closed stdin; `detail.phase` says before the handshake or mid-session, and the message quotes the last stderr line.',
+			example: {
+				steps: [
+					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
+					{stream: 'stderr', bytes: "KeyError: 'API_KEY'\n", tMs: 40},
+					{exit: 1, tMs: 41},
+				],
+			},
+		},
+		impact: row({
+			'ts-sdk-v1': ['fatal', '`Server transport closed unexpectedly` / `Connection closed`'],
+			'ts-sdk-v2': ['fatal', 'connection closed'],
+			'python-sdk': ['fatal', 'the session ends'],
+			vscode: ['fatal', 'server stopped'],
+			rmcp: ['fatal', 'connection closed'],
+			cursor: ['fatal', 'connection failed'],
+		}),
+	},
+	create: () => ({}),
+};

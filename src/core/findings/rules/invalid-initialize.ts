@@ -1,0 +1,70 @@
+import {checkInitializeResult} from '../../jsonrpc/lifecycle.js';
+import {detailString, row, UNKNOWN} from '../support/meta.js';
+import type {Rule} from '../engine.js';
+
+/**
+ * `invalid-initialize`: the server's `initialize` result lacks `protocolVersion`, `capabilities` or
+ * `serverInfo`, or has one of the wrong type (R8); once those hold, the TS SDK's own `InitializeResultSchema`
+ * runs too (injected, `RuleContext.schemas`) and what it rejects is reported the same way (C1). Reported at
+ * the `initialize` response on stdout, `detail: {missing, problems}` ({@link checkInitializeResult}).
+ */
+export const invalidInitialize: Rule = {
+	code: 'invalid-initialize',
+	meta: {
+		severity: 'error',
+		title: 'invalid initialize result',
+		message: (d) => `the initialize result lacks ${detailString(d, 'missing') ?? 'required fields'}`,
+		hint: () =>
+			'The initialize result must carry `protocolVersion`, `capabilities` and `serverInfo` ({name, version}).',
+		rules: ['R8'],
+		doc: {
+			what: 'The `initialize` result lacks a required member: `protocolVersion`, `capabilities` or `serverInfo` ([R8](docs/protocol.md#r8)).',
+			recognised: 'The `initialize` result checked against the fields every revision requires.',
+			example: {
+				steps: [
+					{
+						stream: 'stdin',
+						bytes:
+							'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n',
+						tMs: 0,
+					},
+					{
+						stream: 'stdout',
+						bytes: '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}\n',
+						tMs: 2,
+					},
+				],
+			},
+		},
+		impact: row({
+			'ts-sdk-v1': ['fatal', 'zod rejects the result; connect fails'],
+			'ts-sdk-v2': ['fatal', 'connect fails'],
+			'python-sdk': ['fatal', 'validation error'],
+			vscode: UNKNOWN,
+			rmcp: UNKNOWN,
+			cursor: UNKNOWN,
+		}),
+	},
+	create({report, facts, schemas}) {
+		return {
+			onFrame(frame) {
+				if (frame.stream !== 'stdout' || frame.kind !== 'response' || frame.answers?.method !== 'initialize') return;
+				const problems = checkInitializeResult(
+					(frame.message as {result?: unknown}).result,
+					facts.offeredVersion ?? '',
+					schemas,
+				);
+				if (problems.length === 0) return;
+				report({
+					code: 'invalid-initialize',
+					stream: 'stdout',
+					offset: frame.offset,
+					byteLength: frame.byteLength,
+					frameIndex: frame.index,
+					tMs: frame.tMs,
+					detail: {missing: problems.map((p) => p.key ?? p.reason).join(', '), problems: problems.map((p) => p.reason)},
+				});
+			},
+		};
+	},
+};

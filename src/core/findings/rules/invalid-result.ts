@@ -1,0 +1,131 @@
+import type {FindingDraft} from '../../types.js';
+import {detailString, row, UNKNOWN} from '../support/meta.js';
+import type {Rule} from '../engine.js';
+
+/** The value at a dotted `path` inside `value` ('' is the value itself), or undefined. */
+function valueAt(value: unknown, path: string): unknown {
+	let at = value;
+	for (const key of path === '' ? [] : path.split('.')) {
+		if (at === null || typeof at !== 'object') return undefined;
+		at = (at as Record<string, unknown>)[key];
+	}
+	return at;
+}
+
+const where = (d: FindingDraft): string => {
+	const path = detailString(d, 'path');
+	return path ? `\`${path}\`` : 'the result';
+};
+
+/**
+ * `invalid-result`: a response whose `result` does not match the MCP schema of its method in the negotiated
+ * revision (R12): a tool without `inputSchema`, `tools` not an array, a content item of an unknown type, a
+ * `ping` result that is not empty. The schemas are the official TS SDK's (`@modelcontextprotocol/sdk`
+ * 1.32.2, injected as `RuleContext.schemas`; never a copy kept here), so the verdict is the TS SDK client's:
+ * it rejects the whole result and the request fails.
+ *
+ * Reported at the response on stdout, `detail: {method, path, message, itemType?, issues, protocolVersion}`:
+ * `path` (dotted, inside `result`) and `message` of the first issue exactly as the SDK's validator words it,
+ * `itemType` the `type` of the object at that path when it has one (zod says only "Invalid input" for an
+ * unknown content type), `issues` all of them (at most 5). `initialize` is `invalid-initialize`'s; a result that is not an object is `invalid-jsonrpc`'s;
+ * without loaded schemas, or for a revision the SDK does not support, nothing is judged.
+ */
+export const invalidResult: Rule = {
+	code: 'invalid-result',
+	meta: {
+		severity: 'error',
+		title: 'result does not match the MCP schema',
+		message: (d) =>
+			`the ${detailString(d, 'method') ?? 'request'} result does not match the MCP schema: ${where(d)}: ${detailString(d, 'message') ?? 'rejected'}${
+				detailString(d, 'itemType') === undefined ? '' : ` (its type is ${JSON.stringify(detailString(d, 'itemType'))})`
+			}; the TS SDK client rejects the whole result`,
+		hint: (d) => {
+			const method = detailString(d, 'method');
+			if (method === 'tools/list')
+				return 'Give every tool a `name` and an `inputSchema` object (`{"type":"object"}` at least), and send `tools` as an array.';
+			if (method === 'tools/call')
+				return 'Return `content` as an array of items whose `type` is `text`, `image`, `audio`, `resource_link` or `resource`, each with its required fields.';
+			if (method === 'ping') return 'Answer `ping` with an empty result: `"result":{}`.';
+			return `Shape the ${method ?? 'method'}'s result as the MCP schema of the negotiated revision says (start at ${where(d)}).`;
+		},
+		rules: ['R12'],
+		doc: {
+			what: 'A response whose `result` does not match the MCP schema of its method in the negotiated revision: a tool without `inputSchema`, `tools` that is not an array, a content item of an unknown type ([R12](docs/protocol.md#r12)). The TS and Python SDK clients validate results and reject the whole result, so the request fails: one bad tool hides every tool.',
+			recognised:
+				"The result of each answered request (other than `initialize`) validated with the official TS SDK's schema for its method (`ListToolsResultSchema` for `tools/list`, …); `detail` holds the path and message of the validator, as the SDK client reports them.",
+			example: {
+				steps: [
+					{
+						stream: 'stdin',
+						bytes:
+							'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}\n',
+						tMs: 0,
+					},
+					{
+						stream: 'stdout',
+						bytes:
+							'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}\n',
+						tMs: 1,
+					},
+					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n', tMs: 2},
+					{
+						stream: 'stdout',
+						bytes: '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo","description":"Echo the text"}]}}\n',
+						tMs: 3,
+					},
+				],
+				note: 'The tool has no `inputSchema`.',
+			},
+		},
+		impact: row({
+			'ts-sdk-v1': [
+				'drop-log',
+				"the request rejects with the validator's error (`listTools()` throws a ZodError naming the path): no tools listed",
+			],
+			'ts-sdk-v2': UNKNOWN,
+			'python-sdk': [
+				'drop-log',
+				'the request raises a pydantic `ValidationError` naming the field (mcp 2.3.0: `tools.0.inputSchema Field required`): no tools listed',
+			],
+			vscode: UNKNOWN,
+			rmcp: UNKNOWN,
+			cursor: UNKNOWN,
+		}),
+	},
+	create({report, facts, schemas}) {
+		return {
+			onFrame(frame) {
+				if (frame.stream !== 'stdout' || frame.kind !== 'response') return;
+				const method = frame.answers?.method;
+				if (method === undefined || method === 'initialize') return;
+				const result = (frame.message as {result?: unknown}).result;
+				if (result === null || typeof result !== 'object' || Array.isArray(result)) return;
+				const issues = schemas.result(method, facts.negotiatedVersion, result);
+				if (issues === undefined || issues.length === 0) return;
+				const first = issues[0]!;
+				// A union the item matched no branch of (an unknown content type): zod says only "Invalid input".
+				const item = valueAt(result, first.path);
+				const itemType =
+					item !== null && typeof item === 'object' && typeof (item as {type?: unknown}).type === 'string'
+						? (item as {type: string}).type
+						: undefined;
+				report({
+					code: 'invalid-result',
+					stream: 'stdout',
+					offset: frame.offset,
+					byteLength: frame.byteLength,
+					frameIndex: frame.index,
+					tMs: frame.tMs,
+					detail: {
+						method,
+						path: first.path,
+						message: first.message,
+						...(itemType === undefined ? {} : {itemType}),
+						issues: issues.map((issue) => ({path: issue.path, message: issue.message})),
+						protocolVersion: facts.negotiatedVersion ?? null,
+					},
+				});
+			},
+		};
+	},
+};

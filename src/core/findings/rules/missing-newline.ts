@@ -1,0 +1,46 @@
+import type {Rule} from '../engine.js';
+import {detailNumber, row, UNKNOWN} from '../support/meta.js';
+
+/**
+ * `missing-newline` (R1, O4): bytes without a terminating LF when the stream ends. The framer reports it at the
+ * stream's end (`detail.bytes`, `detail.cutAt64KiB`); this module owns the meta.
+ */
+export const missingNewline: Rule = {
+	code: 'missing-newline',
+	meta: {
+		severity: 'error',
+		title: 'message without a terminating newline',
+		message: (d) =>
+			d.detail?.['cutAt64KiB'] === true
+				? `the last message is cut at a multiple of 65,536 bytes with no newline: the process exited before the pipe drained`
+				: detailNumber(d, 'bytes') === undefined
+					? `the last bytes on ${d.stream} have no terminating newline`
+					: `the last ${detailNumber(d, 'bytes')!.toLocaleString('en-US')} bytes on ${d.stream} have no terminating newline`,
+		hint: (d) =>
+			d.detail?.['cutAt64KiB'] === true
+				? 'Do not call `process.exit()` right after writing: let stdout drain (exit from the write callback, or set `process.exitCode`).'
+				: 'End every message with "\\n" and flush it.',
+		rules: ['R1', 'O4'],
+		doc: {
+			what: 'A message whose terminating LF never comes: the last bytes were still in a buffer when the process ended, or the output was cut short.',
+			recognised:
+				"Bytes without an LF pending when the stream ends (or idle past the probe's timeout). A cut at a multiple of 65,536 bytes is the fingerprint of `process.exit()` before the pipe drained ([O4](docs/protocol.md#o4)).",
+			example: {
+				steps: [
+					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/initialized"}'},
+					{exit: 0, tMs: 5},
+				],
+				note: 'The message has no `0A`; clients wait for it and drop the bytes at EOF.',
+			},
+		},
+		impact: row({
+			'ts-sdk-v1': ['hang', 'waits for the newline; discards the bytes at EOF'],
+			'ts-sdk-v2': ['hang', 'waits for the newline'],
+			'python-sdk': ['hang', 'keeps the tail buffered'],
+			vscode: ['hang', 'waits for the newline'],
+			rmcp: ['hang', 'discards a partial last line'],
+			cursor: UNKNOWN,
+		}),
+	},
+	create: () => ({}),
+};

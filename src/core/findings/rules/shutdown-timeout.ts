@@ -1,0 +1,41 @@
+import type {Rule} from '../engine.js';
+import {detailString, row, UNKNOWN} from '../support/meta.js';
+
+/**
+ * `shutdown-timeout` (R14): the process needed SIGTERM or SIGKILL after stdin closed. The session reports it
+ * from the `signal-sent` marks and the exit; this module owns the meta.
+ */
+export const shutdownTimeout: Rule = {
+	code: 'shutdown-timeout',
+	meta: {
+		severity: 'warning',
+		title: 'slow shutdown',
+		message: (d) =>
+			detailString(d, 'signal') === 'SIGKILL'
+				? 'the process ignored stdin EOF and SIGTERM and had to be killed with SIGKILL'
+				: 'the process did not exit within 2 s of stdin closing and needed SIGTERM',
+		hint: () => 'Exit when a read on stdin returns EOF (the primary shutdown signal), and handle SIGTERM.',
+		rules: ['R14'],
+		doc: {
+			what: 'The server did not exit when stdin closed: it needed SIGTERM (a warning) or even SIGKILL (an error). Clients wait a few seconds and then kill it ([R14](docs/protocol.md#r14)).',
+			recognised: 'The shutdown sequence timed: stdin closed, then no exit within 2 s, then the signal that ended it.',
+			example: {
+				steps: [
+					{event: 'stdin-closed', tMs: 100},
+					{event: 'SIGTERM', tMs: 2100},
+					{exit: null, signal: 'SIGTERM', tMs: 2101},
+				],
+				note: 'No exit in the 2 s after stdin closed.',
+			},
+		},
+		impact: row({
+			'ts-sdk-v1': ['ok', 'killed after 2 s + 2 s (≥1.24.0)'],
+			'ts-sdk-v2': ['ok', 'killed after 2 s + 2 s'],
+			'python-sdk': ['ok', 'process group killed after 2 s + 2 s'],
+			vscode: ['ok', 'killed after 10 s + 10 s'],
+			rmcp: UNKNOWN,
+			cursor: UNKNOWN,
+		}),
+	},
+	create: () => ({}),
+};

@@ -1,0 +1,44 @@
+import type {Rule} from '../engine.js';
+import {detailString, row} from '../support/meta.js';
+
+/**
+ * `spawn-failed`: the command could not be started (ENOENT, EACCES, a bad cwd). Only a live probe or tap sees
+ * it; this module owns the meta.
+ */
+export const spawnFailed: Rule = {
+	code: 'spawn-failed',
+	meta: {
+		severity: 'error',
+		title: 'the command could not be started',
+		message: (d) =>
+			`cannot start \`${detailString(d, 'file') ?? 'the command'}\`: ${detailString(d, 'reason') ?? detailString(d, 'errno') ?? 'unknown error'}`,
+		hint: (d) =>
+			detailString(d, 'cwd') !== undefined && /cwd|directory/i.test(detailString(d, 'reason') ?? '')
+				? `Fix the working directory (\`cwd\`): ${detailString(d, 'cwd')} must exist and be a directory.`
+				: detailString(d, 'errno') === 'EISDIR'
+					? 'That path is a directory: put the program (or the interpreter) in "command" and the script in "args".'
+					: detailString(d, 'errno') === 'ENOENT' && /[\\/]/.test(detailString(d, 'file') ?? '')
+						? 'Nothing runnable at that path: check the path, and for a script the interpreter named in its #! line.'
+						: detailString(d, 'errno') === 'ENOENT'
+							? 'Use an absolute path, or make sure the command is on the PATH the client passes (GUI clients get a minimal PATH).'
+							: detailString(d, 'errno') === 'EACCES'
+								? 'Make the file executable (`chmod +x`) or run it through its interpreter.'
+								: 'Check the command, its arguments and the working directory.',
+		rules: [],
+		doc: {
+			what: 'The command could not be started at all: not found on the PATH the client passes, not executable, or the working directory does not exist.',
+			recognised:
+				'The spawn error itself (`ENOENT`, `EACCES`, a bad `cwd`), reported in one line. No bytes cross the wire.',
+			example: {steps: [], note: '`spawn uvx ENOENT`: GUI clients start servers with a minimal PATH.', live: true},
+		},
+		impact: row({
+			'ts-sdk-v1': ['fatal', 'spawn error'],
+			'ts-sdk-v2': ['fatal', 'spawn error'],
+			'python-sdk': ['fatal', 'spawn error'],
+			vscode: ['fatal', 'spawn error'],
+			rmcp: ['fatal', 'spawn error'],
+			cursor: ['fatal', 'spawn error'],
+		}),
+	},
+	create: () => ({}),
+};

@@ -1,0 +1,104 @@
+import type {FindingDraft} from '../../types.js';
+import {detailString, row} from '../support/meta.js';
+import type {Rule} from '../engine.js';
+
+/** The fix for a log line, by the logging framework its format names (`detail.logger`, framing/stray-kind.ts). */
+const LOG_HINT: Readonly<Record<string, string>> = {
+	jvm: 'Point the console appender at stderr: Logback `<appender class="ch.qos.logback.core.ConsoleAppender"><target>System.err</target>`, Log4j2 `<Console name="err" target="SYSTEM_ERR">`; with Spring Boot, also `spring.main.banner-mode=off`.',
+	python:
+		'Point the logging handler at stderr: `logging.basicConfig(stream=sys.stderr)` or `logging.StreamHandler(sys.stderr)` (a `StreamHandler(sys.stdout)` writes onto the protocol stream).',
+	dotnet:
+		'Send the console logger to stderr: `builder.Logging.AddConsole(o => o.LogToStandardErrorThreshold = LogLevel.Trace)`.',
+	rust: 'Send `tracing` output to stderr: `tracing_subscriber::fmt().with_writer(std::io::stderr).init()` (the default writer is stdout).',
+	node: 'Point the logger at stderr: `console.error`, pino `pino(pino.destination(2))`, winston `new transports.Console({stderrLevels: [...all levels]})`.',
+};
+
+const GENERIC_LOG_HINT =
+	'Point the logger at stderr; most logging frameworks write to stdout by default: Python `logging.basicConfig(stream=sys.stderr)`, JVM console appender `<target>System.err</target>`, Rust `tracing_subscriber::fmt().with_writer(std::io::stderr)`, .NET `LogToStandardErrorThreshold = LogLevel.Trace`, Node `console.error`.';
+
+const LAUNCHER_HINT: Readonly<Record<string, string>> = {
+	'dotnet-run':
+		'`dotnet run` prints its own progress (`Using launch settings from …`, `Building...`) to stdout before the app starts; the server code is not at fault. Launch the built app (`dotnet <App>.dll`), or `dotnet run --no-build --no-launch-profile`.',
+	npm: 'Launch the server directly (`node dist/index.js`), not through `npm run`/`npm start`, whose lifecycle echo goes to stdout; or `npm --silent run …`.',
+	dotenv: 'dotenv 17 prints `[dotenv@…] injecting env` to stdout: `config({quiet: true})`.',
+};
+
+const HINT: Readonly<Record<string, string>> = {
+	banner:
+		'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.',
+	progress: 'Send progress output to stderr, or use MCP progress notifications.',
+	launcher:
+		'Launch the server directly (no `npm run`, no wrapper echo): use `exec` in wrapper scripts, `npm --silent`/`node` instead of `npm start`, dotenv `config({quiet: true})`.',
+	text: 'Only MCP messages may go to stdout (R5): move this output to stderr.',
+};
+
+/** The fix for one stray line: the merge first when stderr is merged upstream (`detail.merged`), else by kind. */
+function strayHint(d: FindingDraft): string {
+	if (d.detail?.['merged'] === true) {
+		return "stderr is merged into stdout upstream (see `stderr-merged`): this is the server's stderr output. Remove the merge (`2>&1`, `docker run -t`) first; its logging to stderr is then correct.";
+	}
+	const kind = detailString(d, 'kind') ?? 'text';
+	if (kind === 'log') return LOG_HINT[detailString(d, 'logger') ?? ''] ?? GENERIC_LOG_HINT;
+	if (kind === 'launcher') return LAUNCHER_HINT[detailString(d, 'launcher') ?? ''] ?? HINT['launcher']!;
+	return HINT[kind] ?? HINT['text']!;
+}
+
+/**
+ * `stray-output` (R5): a line on the protocol stream that is not JSON at all. The framer reports it
+ * (`ProtocolFramer.strayLine`) with `detail.kind` (`banner`, `log`, `progress`, `launcher`, `text`),
+ * `detail.clientError` (what a TS SDK client logs), `detail.logger` (`jvm`, `python`, `dotnet`, `rust`) for a
+ * log line whose format names its framework, and `detail.launcher` (`dotnet-run`, `npm`, `dotenv`). The
+ * `stderr-merged` rule sets `detail.merged` on the lines it explains. A log line with a silent stderr is a
+ * logger writing to stdout (most do by default), not evidence of a merge (F35).
+ */
+export const strayOutput: Rule = {
+	code: 'stray-output',
+	meta: {
+		severity: 'error',
+		title: 'stray output on the protocol stream',
+		message: (d) => {
+			const kind = detailString(d, 'kind') ?? 'text';
+			const what =
+				kind === 'banner'
+					? 'a banner line before any message'
+					: kind === 'log'
+						? 'a log line'
+						: kind === 'launcher'
+							? 'launcher output'
+							: kind === 'progress'
+								? 'progress output'
+								: 'a line that is not JSON';
+			return `${d.stream} carries ${what}, not an MCP message${d.detail?.['merged'] === true ? ' (stderr output, merged into stdout upstream)' : ''}`;
+		},
+		hint: strayHint,
+		rules: ['R5'],
+		doc: {
+			what: 'A line on the protocol stream that is not JSON at all: a start-up banner, a `print()` or `console.log`, a log line, usage text, a progress bar, or what a launcher (npm, dotenv, a wrapper script, `dotnet run`) printed before the server started.',
+			recognised:
+				'The line does not parse as JSON, and it is neither part of a pretty-printed value (`multiline-json`) nor an LSP header (`content-length-framing`), nor a line that opens like a message (`invalid-json`). `detail.kind` says what it looks like: `banner` (before the first message), `log` (a timestamp or level prefix; `detail.logger` names the framework when the format does), `progress` (text rewritten with CR), `launcher` (known launcher shapes; `detail.launcher`), otherwise `text`. Log lines with a silent stderr are just this: most logging frameworks write to stdout by default.',
+			fix: "Only MCP messages may go to stdout ([R5](docs/protocol.md#r5)). Print start-up text to stderr (Python `print(..., file=sys.stderr)`, Node `console.error`); point the logger's console output at stderr (JVM appender target `System.err`, Rust `with_writer(std::io::stderr)`, Python `stream=sys.stderr`); launch the server directly (`exec` in wrapper scripts, `node` instead of `npm start`, `dotnet <App>.dll` instead of `dotnet run`, dotenv `config({quiet: true})`).",
+			example: {
+				steps: [
+					{stream: 'stdout', bytes: 'Server started\n'},
+					{
+						stream: 'stdout',
+						bytes: '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"ok"}}\n',
+					},
+				],
+				note: 'The TS SDK logs `Unexpected token \'S\', "Server sta"... is not valid JSON` for the first line.',
+			},
+		},
+		impact: row({
+			'ts-sdk-v1': ['skip-log', 'logs `Unexpected token …` and skips the line; Claude Desktop shows a toast'],
+			'ts-sdk-v2': ['skip', 'skips the line silently'],
+			'python-sdk': ['skip-log', 'logs `Failed to parse JSONRPC message from server` and skips the line'],
+			vscode: ['skip-log', 'logs `Failed to parse message` and skips the line'],
+			rmcp: ['skip', 'skips the line (before 1.7.0: closes the transport)'],
+			cursor: [
+				'unknown',
+				'2025 builds log and skip; 2026 builds were seen failing the connection right after a parse error, in logs of servers that were also crashing',
+			],
+		}),
+	},
+	create: () => ({}),
+};

@@ -1,0 +1,52 @@
+import type {Rule} from '../engine.js';
+import {row, UNKNOWN} from '../support/meta.js';
+
+/**
+ * `unknown-id` (J5): a response whose id matches no outstanding request (or echoes a numeric id as a string,
+ * `detail.reason: 'id-type-changed'`). The correlator reports it; this module owns the meta.
+ */
+export const unknownId: Rule = {
+	code: 'unknown-id',
+	meta: {
+		severity: 'error',
+		title: 'response to an unknown id',
+		message: (d) =>
+			d.detail?.['reason'] === 'id-type-changed'
+				? `a response echoes id ${JSON.stringify(d.detail?.['requestId'] ?? null)} as the string ${JSON.stringify(d.detail?.['id'] ?? null)}: the TS and Python SDK clients match it anyway, rmcp does not (VS Code: not established)`
+				: `a response with id ${JSON.stringify(d.detail?.['id'] ?? null)} matches no outstanding request`,
+		hint: () => 'Echo the request `id` unchanged (same value and type; 0 is a valid id, not "missing").',
+		rules: ['J5'],
+		doc: {
+			what: 'A response whose `id` matches no outstanding request: the server did not echo the request id (it answered with a constant, a coerced `0`, or another type).',
+			recognised: 'Correlation of requests and responses per direction.',
+			example: {
+				steps: [
+					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
+					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","id":7,"result":{}}\n', tMs: 2},
+				],
+			},
+		},
+		impact: (d) =>
+			d.detail?.['reason'] === 'id-type-changed'
+				? row({
+						'ts-sdk-v1': ['ok', 'matches responses by `Number(id)`: "0" answers request 0'],
+						'ts-sdk-v2': ['ok', 'matches by `Number(id)`'],
+						'python-sdk': ['ok', 'normalises a numeric string id to the int it sent (since python-sdk PR #1720)'],
+						vscode: [
+							'unknown',
+							'not established: it keys pending requests by the id it sent, so "0" may never match; not checked against the real client',
+						],
+						rmcp: ['hang', 'rejects an id whose type changed (rust-sdk #1017); the request waits'],
+						cursor: UNKNOWN,
+					})()
+				: row({
+						'ts-sdk-v1': ['hang', 'logs `Received a response for an unknown message ID`; the real request times out'],
+						'ts-sdk-v2': ['hang', 'logs and ignores it'],
+						'python-sdk': ['hang', 'RuntimeError to the message handler; the request waits forever'],
+						vscode: ['hang', 'ignored'],
+						rmcp: UNKNOWN,
+						cursor: UNKNOWN,
+					})(),
+	},
+	create: () => ({}),
+};

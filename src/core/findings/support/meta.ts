@@ -1,0 +1,90 @@
+import type {ClientFamily, ClientImpact, FindingDraft, Reaction, Severity, StreamName} from '../../types.js';
+
+/**
+ * A finding code's metadata, like an ESLint rule's `meta`: its default severity, one-line message, fix,
+ * the rule ids it comes from (`docs/`), and how each client family reacts. Detectors only say what and
+ * where ({@link FindingDraft}); `dressFinding` in `catalog.ts` adds the rest from this entry.
+ */
+export interface CatalogEntry {
+	readonly severity: Severity;
+	readonly title: string;
+	readonly message: (draft: FindingDraft) => string;
+	readonly hint: (draft: FindingDraft) => string;
+	readonly rules: readonly string[];
+	readonly impact: (draft: FindingDraft) => readonly ClientImpact[];
+	/**
+	 * What `docs/findings.md` says about the code beyond the runtime text above (generated from the
+	 * catalog by `npm run docs`; a test fails when the committed file is stale). Optional so that a new
+	 * code builds before it is described; the page then says it is not described yet.
+	 */
+	readonly doc?: FindingDoc;
+}
+
+/** The documentation of one finding code: what it is, how it is recognised, and the bytes of an example. */
+export interface FindingDoc {
+	/** What the fault is, in one or two sentences (Markdown). */
+	readonly what: string;
+	/** The evidence mcp-wire needs before it reports the code (Markdown). */
+	readonly recognised: string;
+	/** The fix, when the entry's `hint` depends on `detail` and one generic hint would say too little (Markdown). */
+	readonly fix?: string;
+	/**
+	 * Variants whose client impact differs (e.g. invalid UTF-8 inside or outside a JSON string): each is
+	 * a `detail` and/or `severity` fed to `impact`, and the page prints one impact table per variant.
+	 */
+	readonly variants?: readonly {
+		readonly label: string;
+		readonly severity?: Severity;
+		readonly detail?: Readonly<Record<string, unknown>>;
+	}[];
+	/** A tiny example of the wire: the bytes (and process events) that make mcp-wire report the code. */
+	readonly example: FindingExample;
+}
+
+/**
+ * A tiny session that shows a code. `steps` are in time order; `bytes` is a binary string (each char one
+ * byte, 0–255: write `\xEF\xBB\xBF` for a BOM) so that invalid UTF-8 can be shown too. A test replays
+ * every example through a Session and expects the code, unless `live` is set: then only a live probe
+ * observes the code (spawn-failed, no-response) and the steps only illustrate the wire. Rule links in
+ * the Markdown fields use the short anchor of docs/protocol.md (`#r5` for R5); the page generator resolves them.
+ */
+export interface FindingExample {
+	readonly steps: readonly ExampleStep[];
+	/** One sentence under the bytes (Markdown). */
+	readonly note?: string;
+	/** Only a live probe reports the code (or the bytes are shortened); replaying `steps` does not. */
+	readonly live?: boolean;
+}
+
+/** One step of a {@link FindingExample}: bytes on a stream, a process event, or the exit. `tMs` defaults to the previous step's. */
+export type ExampleStep =
+	| {readonly stream: StreamName; readonly bytes: string; readonly tMs?: number}
+	| {readonly event: 'stdin-closed' | 'SIGTERM' | 'SIGKILL'; readonly tMs?: number}
+	| {readonly exit: number | null; readonly signal?: string; readonly tMs?: number};
+
+/** One reaction and its note per client family: a row of the impact table. */
+export type ImpactRow = Readonly<Record<ClientFamily, readonly [Reaction, string]>>;
+
+/** The client families in table order. */
+export const FAMILIES: readonly ClientFamily[] = ['ts-sdk-v1', 'ts-sdk-v2', 'python-sdk', 'vscode', 'rmcp', 'cursor'];
+
+/** An impact function that always returns the same row (most codes: the reaction does not depend on the draft). */
+export function row(r: ImpactRow): () => readonly ClientImpact[] {
+	const impact = FAMILIES.map((client) => ({client, reaction: r[client][0], note: r[client][1]}));
+	return () => impact;
+}
+
+/** A cell for a client whose reaction nobody has checked: shown as "not established", never invented. */
+export const UNKNOWN: readonly [Reaction, string] = ['unknown', 'not established'];
+
+/** `draft.detail[key]` when it is a string. */
+export const detailString = (draft: FindingDraft, key: string): string | undefined => {
+	const value = draft.detail?.[key];
+	return typeof value === 'string' ? value : undefined;
+};
+
+/** `draft.detail[key]` when it is a number. */
+export const detailNumber = (draft: FindingDraft, key: string): number | undefined => {
+	const value = draft.detail?.[key];
+	return typeof value === 'number' ? value : undefined;
+};

@@ -1,0 +1,65 @@
+import {idKey} from '../../jsonrpc/id-key.js';
+import {USER_STOP_PHASE, type Finding, type JsonRpcId, type Mark} from '../../types.js';
+
+/**
+ * True for a finding that already explains why requests got no answer, so the requests left open are not
+ * reported again: the process exited early (`early-exit`), never answered (`no-response`), never started
+ * (`spawn-failed`), or answers only Content-Length framing (the probe's re-probe, `content-length-framing`
+ * with origin `probe`).
+ */
+export function explainsSilence(finding: Finding): boolean {
+	return (
+		finding.code === 'early-exit' ||
+		finding.code === 'no-response' ||
+		finding.code === 'spawn-failed' ||
+		(finding.code === 'content-length-framing' && finding.origin === 'probe')
+	);
+}
+
+/** What a rule about unanswered requests (`unanswered-request`, `ping-error`) learns from other findings. */
+export interface UnansweredEvidence {
+	/** Feed every finding (the rule's `onFinding`). */
+	onFinding(finding: Finding): void;
+	/** Feed every mark (the rule's `onMark`): the user stopping the probe early explains the silence too. */
+	onMark(mark: Mark): void;
+	/** True once a finding explains the silence ({@link explainsSilence}), or the user stopped the probe before its exchange was over. */
+	readonly isExplained: boolean;
+	/** The `message-on-stderr` finding that carries the reply to client request `id`, if one was reported. */
+	replyOnStderr(id: JsonRpcId): Finding | undefined;
+}
+
+/**
+ * Collects, from the findings reported so far, what explains an unanswered request: a silence already
+ * explained, or its reply written to stderr (`message-on-stderr` with `detail.unanswered`: reported
+ * before the requests left open, so the cause comes first: docs/findings.md).
+ */
+export function unansweredEvidence(): UnansweredEvidence {
+	let isExplained = false;
+	const onStderr = new Map<string, Finding>();
+	return {
+		onFinding(finding) {
+			if (explainsSilence(finding)) isExplained = true;
+			if (finding.code === 'message-on-stderr' && finding.detail?.['unanswered'] === true) {
+				const id = finding.detail['id'] as JsonRpcId;
+				const key = idKey(id);
+				if (!onStderr.has(key)) onStderr.set(key, finding);
+			}
+		},
+		onMark(mark) {
+			if (mark.type === 'phase' && mark.name === USER_STOP_PHASE) isExplained = true;
+		},
+		get isExplained() {
+			return isExplained;
+		},
+		replyOnStderr: (id) => onStderr.get(idKey(id)),
+	};
+}
+
+/** The `detail.cause` of an unanswered request whose reply went to stderr: where that reply is. */
+export function stderrCause(finding: Finding): {
+	readonly code: 'message-on-stderr';
+	readonly stream: 'stderr';
+	readonly offset: number;
+} {
+	return {code: 'message-on-stderr', stream: 'stderr', offset: finding.offset};
+}

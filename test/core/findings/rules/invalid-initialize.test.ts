@@ -1,0 +1,47 @@
+import {describe, expect, it} from 'vitest';
+import {SDK_SCHEMAS} from '../../../../src/core/jsonrpc/sdk-schemas.js';
+import {UNCHECKED_SDK_SCHEMAS} from '../../../../src/core/jsonrpc/sdk-checks.js';
+import {bytesOf, codesAt, findingsOf, INIT, INITIALIZED, run} from '../exchange.js';
+
+describe('invalid-initialize (R8)', () => {
+	it('reports a result without serverInfo at the initialize response', () => {
+		const reply = {jsonrpc: '2.0', id: 0, result: {protocolVersion: '2025-11-25', capabilities: {}}};
+		const session = run([
+			['stdin', 0, INIT],
+			['stdout', 10, reply],
+			['stdin', 11, INITIALIZED],
+			['close', 20],
+			['exit', 21],
+		]);
+		expect(codesAt(session)).toEqual(['invalid-initialize@stdout:0']);
+		expect(findingsOf(session, 'invalid-initialize')[0]).toMatchObject({
+			severity: 'error',
+			byteLength: bytesOf(reply).length,
+			frameIndex: 1,
+			detail: {missing: 'result.serverInfo', problems: ['missing-server-info']},
+			message: 'the initialize result lacks result.serverInfo',
+		});
+	});
+
+	it("reports what only the TS SDK's InitializeResultSchema rejects, when the schemas are loaded", () => {
+		const reply = {
+			jsonrpc: '2.0',
+			id: 0,
+			result: {protocolVersion: '2025-11-25', capabilities: {tools: 'yes'}, serverInfo: {name: 's', version: '1'}},
+		};
+		const steps = [
+			['stdin', 0, INIT],
+			['stdout', 10, reply],
+			['stdin', 11, INITIALIZED],
+			['close', 20],
+			['exit', 21],
+		] as const;
+		const checked = run(steps, {schemas: SDK_SCHEMAS});
+		expect(codesAt(checked)).toEqual(['invalid-initialize@stdout:0']);
+		expect(findingsOf(checked, 'invalid-initialize')[0]!.detail).toEqual({
+			missing: 'result.capabilities.tools',
+			problems: ['initialize-result-schema'],
+		});
+		expect(codesAt(run(steps, {schemas: UNCHECKED_SDK_SCHEMAS}))).toEqual([]);
+	});
+});

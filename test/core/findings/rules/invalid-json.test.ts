@@ -1,0 +1,100 @@
+import {describe, expect, it} from 'vitest';
+import {concat} from '../../../fixtures/field-cases/cases.js';
+import {fieldCase, INIT, INIT_OK, INITIALIZED, LIST, run, runFieldCase} from '../harness.js';
+
+describe('invalid-json (R1, J1): a line meant as a message that does not parse', () => {
+	it('F37: the raw 0x15 in the tools/list reply, at its own byte, as the reply to tools/list; never stray-output', () => {
+		const session = runFieldCase(fieldCase('F37'));
+		const findings = session.getSnapshot().findings;
+		expect(findings.map((f) => f.code)).toEqual(['invalid-json', 'unanswered-request']);
+		const [finding] = findings;
+		const stdout = fieldCase('F37').chunks.filter((c) => c.stream === 'stdout');
+		const initBytes = stdout[0]!.bytes.length;
+		const at = stdout[1]!.bytes.indexOf(0x15);
+		expect(at).toBe(101);
+		expect(finding).toMatchObject({
+			severity: 'error',
+			stream: 'stdout',
+			offset: initBytes + at,
+			byteLength: 1,
+			detail: {
+				looksLike: 'reply to tools/list, id 1',
+				clientError: 'Bad control character in string literal in JSON at position 101',
+				position: 101,
+				byte: 0x15,
+				id: '1',
+				awaitedMethod: 'tools/list',
+			},
+		});
+		expect(finding!.message).toBe(
+			'a line meant as a message (reply to tools/list, id 1) is not valid JSON: Bad control character in string literal in JSON at position 101; clients drop the line, so tools/list (id 1) is never answered for them',
+		);
+		expect(finding!.hint).toContain('\\u0015');
+		expect(finding!.hint).not.toContain('stderr');
+		expect(finding!.impact.find((i) => i.client === 'ts-sdk-v1')?.reaction).toBe('hang');
+		expect(session.getSnapshot().summary.verdict).toBe('fail');
+		expect(session.getSnapshot().frames.find((f) => f.stream === 'stdout' && f.offset === initBytes)?.kind).toBe(
+			'text',
+		);
+	});
+
+	it('a line opening like a message with a bad escape: invalid-json at the escape, named by its method', () => {
+		const line = '{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"C:\\dir"}}\n';
+		const session = run([
+			['stdin', 0, INIT],
+			['stdout', 5, INIT_OK],
+			['stdout', 6, line],
+		]);
+		const [finding] = session.getSnapshot().findings;
+		// V8 stops at the character after the backslash (`d` of `\dir`).
+		const at = line.indexOf('\\') + 1;
+		expect(finding).toMatchObject({
+			code: 'invalid-json',
+			offset: INIT_OK.length + at,
+			byteLength: 1,
+			detail: {
+				looksLike: 'notification notifications/message',
+				method: 'notifications/message',
+				position: at,
+				byte: 0x64,
+			},
+		});
+		expect(finding!.detail?.['clientError']).toBe(`Bad escaped character in JSON at position ${at}`);
+		expect(finding!.impact.find((i) => i.client === 'ts-sdk-v1')?.reaction).toBe('skip-log');
+	});
+
+	it('a line without "jsonrpc" that holds the id of an outstanding request is the reply, cut short', () => {
+		const cut = '{"id":1,"result":{"tools":[\n';
+		const session = run([
+			['stdin', 0, INIT],
+			['stdout', 5, INIT_OK],
+			['stdin', 6, INITIALIZED + LIST(1)],
+			['stdout', 7, cut],
+			['stdout', 8, INIT_OK.replace('"id":0', '"id":7')],
+		]);
+		const findings = session.getSnapshot().findings;
+		// A cut: the parser ran out of input, so the finding points just after the last byte (byteLength 0).
+		expect(findings.map((f) => `${f.code}@${f.stream}:${f.offset}`)).toContain(
+			`invalid-json@stdout:${INIT_OK.length + cut.length - 1}`,
+		);
+		expect(findings.find((f) => f.code === 'invalid-json')).toMatchObject({
+			byteLength: 0,
+			detail: {clientError: 'Unexpected end of JSON input'},
+		});
+		expect(findings.find((f) => f.code === 'invalid-json')?.detail).toMatchObject({
+			looksLike: 'reply to tools/list, id 1',
+			awaitedMethod: 'tools/list',
+		});
+		expect(findings.some((f) => f.code === 'stray-output')).toBe(false);
+	});
+
+	it('a JS object log line (`{ user: 1 }`) or a brace-led text line stays stray-output', () => {
+		const session = run([
+			['stdin', 0, INIT],
+			['stdout', 5, '{ user: 1, id: 0 }\n'],
+			['stdout', 6, INIT_OK],
+		]);
+		expect(session.getSnapshot().findings.map((f) => f.code)).toEqual(['stray-output']);
+		expect(concat('a').length).toBe(1);
+	});
+});

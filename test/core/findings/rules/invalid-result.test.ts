@@ -1,0 +1,100 @@
+import {describe, expect, it} from 'vitest';
+import {SDK_SCHEMAS} from '../../../../src/core/jsonrpc/sdk-schemas.js';
+import {UNCHECKED_SDK_SCHEMAS} from '../../../../src/core/jsonrpc/sdk-checks.js';
+import {bytesOf, codesAt, findingsOf, handshake, lengthOn, request, result, run, type Step} from '../exchange.js';
+
+const schemas = SDK_SCHEMAS;
+
+describe('invalid-result (R12), judged by the TS SDK 1.32.2 result schemas', () => {
+	it("reports a tools/list result whose tool lacks inputSchema, with the validator's path and message", () => {
+		const steps: Step[] = [...handshake(), ['stdin', 12, request(1, 'tools/list')]];
+		const at = lengthOn('stdout', steps);
+		const reply = result(1, {tools: [{name: 'echo', description: 'Echo the text'}]});
+		const session = run([...steps, ['stdout', 13, reply], ['close', 20], ['exit', 21]], {schemas});
+		expect(codesAt(session)).toEqual([`invalid-result@stdout:${at}`]);
+		expect(findingsOf(session, 'invalid-result')[0]).toMatchObject({
+			severity: 'error',
+			byteLength: bytesOf(reply).length,
+			frameIndex: 4,
+			tMs: 13,
+			detail: {
+				method: 'tools/list',
+				path: 'tools.0.inputSchema',
+				message: 'Invalid input: expected object, received undefined',
+				issues: [{path: 'tools.0.inputSchema', message: 'Invalid input: expected object, received undefined'}],
+				protocolVersion: '2025-11-25',
+			},
+			message:
+				'the tools/list result does not match the MCP schema: `tools.0.inputSchema`: Invalid input: expected object, received undefined; the TS SDK client rejects the whole result',
+			rules: ['R12'],
+		});
+		expect(session.getSnapshot().summary.verdict).toBe('fail');
+	});
+
+	it('reports tools that is not an array, an unknown content type, and a ping result that is not empty', () => {
+		const steps: Step[] = [
+			...handshake(),
+			['stdin', 12, request(1, 'tools/list')],
+			['stdout', 13, result(1, {tools: {echo: {}}})],
+			['stdin', 14, request(2, 'tools/call', {name: 'echo', arguments: {}})],
+			['stdout', 15, result(2, {content: [{type: 'html', text: '<b>hi</b>'}]})],
+			['stdin', 16, request(3, 'ping')],
+			['stdout', 17, result(3, {status: 'ok'})],
+			['close', 20],
+			['exit', 21],
+		];
+		const found = findingsOf(run(steps, {schemas}), 'invalid-result').map((f) => [
+			f.detail?.['method'],
+			f.detail?.['path'],
+			f.detail?.['message'],
+			f.detail?.['itemType'],
+		]);
+		expect(found).toEqual([
+			['tools/list', 'tools', 'Invalid input: expected array, received object', undefined],
+			['tools/call', 'content.0', 'Invalid input', 'html'],
+			['ping', '', 'Unrecognized key: "status"', undefined],
+		]);
+	});
+
+	it("accepts valid results, and judges nothing without schemas, for initialize, or outside the SDK's revisions", () => {
+		const valid: Step[] = [
+			...handshake(),
+			['stdin', 12, request(1, 'tools/list')],
+			['stdout', 13, result(1, {tools: [{name: 'echo', inputSchema: {type: 'object'}}], nextCursor: 'x'})],
+			['stdin', 14, request(2, 'ping')],
+			['stdout', 15, result(2)],
+			['close', 20],
+			['exit', 21],
+		];
+		expect(codesAt(run(valid, {schemas}))).toEqual([]);
+		const bad: Step[] = [
+			...handshake(),
+			['stdin', 12, request(1, 'tools/list')],
+			['stdout', 13, result(1, {tools: 'none'})],
+			['close', 20],
+			['exit', 21],
+		];
+		expect(codesAt(run(bad, {schemas: UNCHECKED_SDK_SCHEMAS}))).toEqual([]);
+		// An unknown revision is protocol-version's business; its result schemas are not known.
+		const unknownRevision = run(
+			[
+				['stdin', 0, handshake()[0]![2]],
+				[
+					'stdout',
+					10,
+					{
+						jsonrpc: '2.0',
+						id: 0,
+						result: {protocolVersion: '2099-01-01', capabilities: {}, serverInfo: {name: 's', version: '1'}},
+					},
+				],
+				['stdin', 12, request(1, 'tools/list')],
+				['stdout', 13, result(1, {tools: 'none'})],
+				['close', 20],
+				['exit', 21],
+			],
+			{schemas},
+		);
+		expect(codesAt(unknownRevision).map((c) => c.split('@')[0])).toEqual(['protocol-version']);
+	});
+});
