@@ -4,6 +4,7 @@ import {problemPlace, type DecodeProblem} from '../../core/capture/record-codec.
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import type {Session} from '../../core/session/session.js';
 import type {TableStore} from '../../core/session/stores/frame-table.js';
+import {CompactIndexStore} from '../../core/session/stores/compact-index-store.js';
 import {IndexedSession} from '../../core/session/stores/indexed-session.js';
 import type {FindingCode} from '../../core/types.js';
 import type {CaptureStalls} from '../../core/capture/binary-codec.js';
@@ -279,7 +280,7 @@ class QuitWhileLoading extends Error {}
  * session as it is rebuilt, the file being read in blocks of up to 1 MiB (each block decoded and fed to
  * the replay, then the event loop turns: ink draws and keys work between blocks). A progress line shows
  * frames, bytes and percent read (updated at most every 250 ms) until the whole file is read. Quitting while it loads stops the reading;
- * The session keeps nothing (`retain: false`, the same findings); the TUI's frames come from a compact
+ * The session keeps a streaming window (as `retain: false`, the same findings); the TUI's frames come from a compact
  * index (core/session/stores/compact-frame-index.ts) whose bytes are read back from the file when shown (captures/capture-read-back.ts),
  * so memory does not grow with the frames' bytes (issue 12 goal 3).
  * the summary then covers what was read, and a line on stderr says so. Record problems, a cut last record
@@ -297,8 +298,10 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 	let hasQuit = false;
 	let frames = 0;
 	let publishedAt = Number.NEGATIVE_INFINITY;
+	// The frames on screen are read back from the file (opened once it is known to be a capture, in onReplay).
+	const store = new CompactIndexStore((stream, offset, length) => captureFile!.read(stream, offset, length));
 	const opened = await openCapture(fileSource(file), {
-		replay: {schemas: SDK_SCHEMAS, ignore, retain: false, onProblem: (message) => replayProblems.push(message)},
+		replay: {schemas: SDK_SCHEMAS, ignore, store, onProblem: (message) => replayProblems.push(message)},
 		// A binary capture tells its completeness from its end, before its header is read: the TUI says it from the start.
 		onCompleteness: (completeness) => {
 			const incomplete = describeIncomplete(completeness);
@@ -312,12 +315,8 @@ async function viewInTui(file: string, tui: StartTui, ignore: readonly FindingCo
 			replay.session.on((event) => {
 				if (event.type === 'frame') frames++;
 			});
-			// The frames on screen are read back from the file (opened here, once it is known to be a capture).
 			captureFile = new CaptureBytesReader(file, fileIndex);
-			const bytes = captureFile;
-			const indexed = new IndexedSession(replay.session, (stream, offset, length) =>
-				bytes.read(stream, offset, length),
-			);
+			const indexed = new IndexedSession(replay.session, store);
 			const done = tui(indexed, {title: file, isLive: false, session: replay.session, loading: progress});
 			const quit = (): void => {
 				hasQuit = true;

@@ -1,6 +1,7 @@
 import type {SdkSchemas} from '../jsonrpc/sdk-checks.js';
 import type {FindingCode, SessionEvent, SessionMeta, Summary} from '../types.js';
 import {Session} from './session.js';
+import type {FrameStore} from './stores/frame-store.js';
 
 /** Options for {@link replayEvents}. */
 export interface ReplayOptions {
@@ -16,6 +17,8 @@ export interface ReplayOptions {
 	 * log, `report`): the session keeps no chunks, frames or findings, and derives the same findings.
 	 */
 	readonly retain?: boolean;
+	/** `SessionOptions.store`: where the session keeps what it derives (the TUI's compact index); overrides `retain`. */
+	readonly store?: FrameStore;
 }
 
 /**
@@ -61,6 +64,7 @@ export function createReplay(meta: SessionMeta, options: ReplayOptions = {}): Re
 		...(options.ignore ? {ignore: options.ignore} : {}),
 		...(options.schemas ? {schemas: options.schemas} : {}),
 		...(options.retain === undefined ? {} : {retain: options.retain}),
+		...(options.store === undefined ? {} : {store: options.store}),
 	});
 	options.onSession?.(session);
 	let lastTMs = 0;

@@ -19,12 +19,12 @@ export type StoreView = Pick<SessionSnapshot, 'frames' | 'findings' | 'bytes' | 
  * Where a Session keeps what crossed the wire. The session hands every chunk, frame and finding to its
  * store in order and asks it for what it shows (snapshots, the stderr tail) and for the bytes that tell
  * a duplicate response (`sameBody`). The findings do not depend on the store (test/core/session/retain.test.ts):
- * - {@link RetainAllStore} (retain-all.ts) keeps everything (`probe`, the TUI of a live probe);
- * - {@link StreamingWindowStore} (streaming-window.ts) keeps only the chunks of frames not yet complete,
+ * - `RetainAllStore` (retain-all.ts) keeps everything (`probe`, the TUI of a live probe);
+ * - `StreamingWindowStore` (streaming-window.ts) keeps only the chunks of frames not yet complete,
  *   the last stderr lines and a print of each answer's body: flat memory for `--json`, the plain log,
  *   `report` and long taps;
- * The TUI on a big capture runs a session over a streaming window and feeds the compact frame index
- * (compact-frame-index.ts) from its events (indexed-session.ts): frames come back from the capture file.
+ * - `CompactIndexStore` (compact-index-store.ts): a streaming window that also feeds the compact
+ *   frame index (compact-frame-index.ts) of the TUI on a big capture; frames come back from the file.
  */
 export interface FrameStore {
 	/** True when snapshots hold every chunk, frame and finding. */

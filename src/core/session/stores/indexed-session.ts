@@ -1,51 +1,32 @@
 import type {Finding, SessionSnapshot} from '../../types.js';
 import type {Session} from '../session.js';
-import {CompactFrameIndex} from './compact-frame-index.js';
-import type {FrameTable, StreamReader, TableSnapshot, TableStore} from './frame-table.js';
+import type {CompactFrameIndex} from './compact-frame-index.js';
+import type {CompactIndexStore} from './compact-index-store.js';
+import type {FrameTable, TableSnapshot, TableStore} from './frame-table.js';
 
 /**
- * A {@link TableStore} over a Session that keeps nothing (`retain: false`) and a {@link CompactFrameIndex}: the
+ * A {@link TableStore} over a Session whose store is a {@link CompactIndexStore}: the
  * session derives the findings, summary, marks and stderr tail as it always does (the same findings as
  * a retaining session), the index answers for the frames and bytes (read back from the capture).
  */
 export class IndexedSession implements TableStore {
 	readonly index: CompactFrameIndex;
-	private readonly findings: Finding[] = [];
+	private readonly findings: readonly Finding[];
 	private snapshot: TableSnapshot | undefined;
 	private sessionSnapshot: SessionSnapshot | undefined;
 	private frameCount = -1;
 	private findingCount = -1;
 
 	/**
-	 * @param session a session with `retain: false`, before any record is fed to it
-	 * @param read reads stream bytes back from the capture file
+	 * @param session a session made with `store` (before any record is fed to it)
+	 * @param store the session's store: its index and findings answer for the frames
 	 */
 	constructor(
 		private readonly session: Session,
-		read: StreamReader,
+		store: CompactIndexStore,
 	) {
-		this.index = new CompactFrameIndex(read);
-		session.on((event) => {
-			switch (event.type) {
-				case 'chunk': {
-					this.index.addChunk(event.chunk);
-					break;
-				}
-
-				case 'frame': {
-					this.index.addFrame(event.frame);
-					break;
-				}
-
-				case 'finding': {
-					this.findings.push(event.finding);
-					this.index.addFinding(event.finding);
-					break;
-				}
-
-				default:
-			}
-		});
+		this.index = store.index;
+		this.findings = store.findings;
 	}
 
 	/** {@link TableStore}: notified on every change of the session. */

@@ -8,6 +8,7 @@
  */
 import {Buffer} from 'node:buffer';
 import {describe, expect, it} from 'vitest';
+import {CompactIndexStore} from '../../../../src/core/session/stores/compact-index-store.js';
 import {IndexedSession} from '../../../../src/core/session/stores/indexed-session.js';
 import {Session} from '../../../../src/core/session/session.js';
 import type {Frame, SessionMeta, StreamName} from '../../../../src/core/types.js';
@@ -95,9 +96,10 @@ describe('the frame index over 40,000 frames', () => {
 	it('rebuilds every frame and chunk as a retaining session has them', () => {
 		const next = random(12);
 		const kept = new Session(META);
-		const streaming = new Session(META, {retain: false});
+		const store = new CompactIndexStore((stream, offset, length) => file.read(stream, offset, length));
+		const streaming = new Session(META, {store});
 		const file = memoryFile();
-		const indexed = new IndexedSession(streaming, (stream, offset, length) => file.read(stream, offset, length));
+		const indexed = new IndexedSession(streaming, store);
 		streaming.on((event) => {
 			if (event.type === 'chunk') file.add(event.chunk.stream, event.chunk.offset, event.chunk.bytes);
 		});

@@ -11,6 +11,7 @@ import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {decodeRecords} from '../../../../src/core/capture/record-codec.js';
+import {CompactIndexStore} from '../../../../src/core/session/stores/compact-index-store.js';
 import {IndexedSession} from '../../../../src/core/session/stores/indexed-session.js';
 import {createReplay} from '../../../../src/core/session/replay.js';
 import type {StreamName} from '../../../../src/core/types.js';
@@ -53,8 +54,9 @@ describe('search on an indexed capture', () => {
 		const decoded = decodeRecords(readFileSync(join(CAPTURES, name), 'utf8'));
 		const kept = createReplay(decoded.header!);
 		const file = memoryFile();
-		const streaming = createReplay(decoded.header!, {retain: false});
-		const indexed = new IndexedSession(streaming.session, file.read);
+		const store = new CompactIndexStore((stream, offset, length) => file.read(stream, offset, length));
+		const streaming = createReplay(decoded.header!, {store});
+		const indexed = new IndexedSession(streaming.session, store);
 		for (const event of decoded.events) {
 			kept.feed(event);
 			if (event.type === 'chunk') file.add(event.chunk.stream, event.chunk.bytes);
@@ -98,8 +100,9 @@ describe('search on an indexed capture', () => {
 	it('reads the bodies it needs in blocks: a few reads for 2,000 text lines and string ids', () => {
 		const decoded = decodeRecords(readFileSync(join(CAPTURES, 'healthy-node.ndjson'), 'utf8'));
 		const file = memoryFile();
-		const streaming = createReplay(decoded.header!, {retain: false});
-		const indexed = new IndexedSession(streaming.session, file.read);
+		const store = new CompactIndexStore((stream, offset, length) => file.read(stream, offset, length));
+		const streaming = createReplay(decoded.header!, {store});
+		const indexed = new IndexedSession(streaming.session, store);
 		const enc = new TextEncoder();
 		let tMs = 0;
 		const push = (stream: StreamName, text: string): void => {

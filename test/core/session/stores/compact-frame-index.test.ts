@@ -10,6 +10,7 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {decodeRecords} from '../../../../src/core/capture/record-codec.js';
 import {BIG_BODY_BYTES} from '../../../../src/core/session/stores/compact-frame-index.js';
+import {CompactIndexStore} from '../../../../src/core/session/stores/compact-index-store.js';
 import {IndexedSession} from '../../../../src/core/session/stores/indexed-session.js';
 import {createReplay} from '../../../../src/core/session/replay.js';
 import {Session} from '../../../../src/core/session/session.js';
@@ -77,8 +78,9 @@ function both(feed: (session: Session, before: (event: SessionEvent) => void) =>
 	const kept = new Session(META);
 	feed(kept, () => undefined);
 	const file = memoryFile();
-	const streaming = new Session(META, {retain: false});
-	const indexed = new IndexedSession(streaming, file.read);
+	const store = new CompactIndexStore((stream, offset, length) => file.read(stream, offset, length));
+	const streaming = new Session(META, {store});
+	const indexed = new IndexedSession(streaming, store);
 	feed(streaming, (event) => {
 		if (event.type === 'chunk') file.add(event.chunk.stream, event.chunk.bytes);
 	});
@@ -167,8 +169,9 @@ describe('an indexed session gives the frames of a retaining one, read back from
 		const decoded = decodeRecords(readFileSync(join(CAPTURES, name), 'utf8'));
 		const kept = createReplay(decoded.header!);
 		const file = memoryFile();
-		const streaming = createReplay(decoded.header!, {retain: false});
-		const indexed = new IndexedSession(streaming.session, file.read);
+		const store = new CompactIndexStore((stream, offset, length) => file.read(stream, offset, length));
+		const streaming = createReplay(decoded.header!, {store});
+		const indexed = new IndexedSession(streaming.session, store);
 		for (const event of decoded.events) {
 			kept.feed(event);
 			if (event.type === 'chunk') file.add(event.chunk.stream, event.chunk.bytes);
@@ -233,9 +236,10 @@ describe('an indexed session holds numbers, not bytes', () => {
 	});
 
 	it('the snapshot is the same object until the session changes', () => {
-		const streaming = new Session(META, {retain: false});
+		const store = new CompactIndexStore((stream, offset, length) => file.read(stream, offset, length));
+		const streaming = new Session(META, {store});
 		const file = memoryFile();
-		const indexed = new IndexedSession(streaming, file.read);
+		const indexed = new IndexedSession(streaming, store);
 		const first = indexed.getSnapshot();
 		expect(indexed.getSnapshot()).toBe(first);
 		const bytes = line({jsonrpc: '2.0', method: 'notifications/initialized'});

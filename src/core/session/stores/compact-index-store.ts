@@ -1,0 +1,41 @@
+import type {Chunk, Finding, Frame} from '../../types.js';
+import {CompactFrameIndex} from './compact-frame-index.js';
+import type {StreamReader} from './frame-table.js';
+import {StreamingWindowStore} from './streaming-window.js';
+
+/**
+ * The {@link FrameStore} of the TUI on a big capture: a streaming window (so the session derives its
+ * findings as with `retain: false`) that also feeds a {@link CompactFrameIndex} and keeps the findings.
+ * Frames come back from the index, their bytes read back from the capture file; IndexedSession
+ * (indexed-session.ts) shows them to the TUI.
+ */
+export class CompactIndexStore extends StreamingWindowStore {
+	readonly index: CompactFrameIndex;
+	private readonly kept: Finding[] = [];
+
+	/** @param read reads stream bytes back from the capture file (called only when a frame is shown or searched) */
+	constructor(read: StreamReader) {
+		super();
+		this.index = new CompactFrameIndex(read);
+	}
+
+	/** Every finding so far, in order. */
+	get findings(): readonly Finding[] {
+		return this.kept;
+	}
+
+	override addChunk(chunk: Chunk): void {
+		super.addChunk(chunk);
+		this.index.addChunk(chunk);
+	}
+
+	override addFrame(frame: Frame): void {
+		super.addFrame(frame);
+		this.index.addFrame(frame);
+	}
+
+	override addFinding(finding: Finding): void {
+		this.kept.push(finding);
+		this.index.addFinding(finding);
+	}
+}
