@@ -132,6 +132,8 @@ export const FINDING_CODES = [
 	'stdin-inherited',
 	'orphaned-process',
 	'invalid-result',
+	'invalid-tool-name',
+	'duplicate-tool-name',
 ] as const;
 
 /** A stable finding code. */

@@ -19,6 +19,8 @@ import {invalidInitialize} from './rules/invalid-initialize.js';
 import {invalidJson} from './rules/invalid-json.js';
 import {nonPortableJson} from './rules/non-portable-json.js';
 import {invalidResult} from './rules/invalid-result.js';
+import {invalidToolName} from './rules/invalid-tool-name.js';
+import {duplicateToolName} from './rules/duplicate-tool-name.js';
 import {messageBeforeInitialize} from './rules/message-before-initialize.js';
 import {messageOnStderr} from './rules/message-on-stderr.js';
 import {oversizeFrame} from './rules/oversize-frame.js';
@@ -67,6 +69,8 @@ export const RULES: readonly Rule[] = [
 	invalidInitialize,
 	protocolVersion,
 	invalidResult,
+	invalidToolName,
+	duplicateToolName,
 	messageBeforeInitialize,
 	undeclaredCapability,
 	messageOnStderr,
