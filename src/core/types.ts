@@ -134,6 +134,7 @@ export const FINDING_CODES = [
 	'invalid-result',
 	'invalid-tool-name',
 	'duplicate-tool-name',
+	'invalid-tool-schema',
 ] as const;
 
 /** A stable finding code. */

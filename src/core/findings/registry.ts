@@ -21,6 +21,7 @@ import {nonPortableJson} from './rules/non-portable-json.js';
 import {invalidResult} from './rules/invalid-result.js';
 import {invalidToolName} from './rules/invalid-tool-name.js';
 import {duplicateToolName} from './rules/duplicate-tool-name.js';
+import {invalidToolSchema} from './rules/invalid-tool-schema.js';
 import {messageBeforeInitialize} from './rules/message-before-initialize.js';
 import {messageOnStderr} from './rules/message-on-stderr.js';
 import {oversizeFrame} from './rules/oversize-frame.js';
@@ -71,6 +72,7 @@ export const RULES: readonly Rule[] = [
 	invalidResult,
 	invalidToolName,
 	duplicateToolName,
+	invalidToolSchema,
 	messageBeforeInitialize,
 	undeclaredCapability,
 	messageOnStderr,
