@@ -135,6 +135,7 @@ export const FINDING_CODES = [
 	'invalid-tool-name',
 	'duplicate-tool-name',
 	'invalid-tool-schema',
+	'unknown-progress-token',
 ] as const;
 
 /** A stable finding code. */

@@ -22,6 +22,7 @@ import {invalidResult} from './rules/invalid-result.js';
 import {invalidToolName} from './rules/invalid-tool-name.js';
 import {duplicateToolName} from './rules/duplicate-tool-name.js';
 import {invalidToolSchema} from './rules/invalid-tool-schema.js';
+import {unknownProgressToken} from './rules/unknown-progress-token.js';
 import {messageBeforeInitialize} from './rules/message-before-initialize.js';
 import {messageOnStderr} from './rules/message-on-stderr.js';
 import {oversizeFrame} from './rules/oversize-frame.js';
@@ -73,6 +74,7 @@ export const RULES: readonly Rule[] = [
 	invalidToolName,
 	duplicateToolName,
 	invalidToolSchema,
+	unknownProgressToken,
 	messageBeforeInitialize,
 	undeclaredCapability,
 	messageOnStderr,
