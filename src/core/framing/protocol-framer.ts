@@ -41,6 +41,13 @@ const LF_BYTES = Buffer.from([LF]);
 const CRLF_BYTES = Buffer.from([CR, LF]);
 const CR_BYTES = Buffer.from([CR]);
 const BLANK_CLIENT_ERROR = jsonParseError('') ?? 'Unexpected end of JSON input';
+/** How much of the text after a complete message (F43) `concatenated-json` quotes, in bytes. */
+const TRAILING_TEXT_BYTES = 240;
+
+/** A JSON-RPC message's object (it has a `jsonrpc` member): what F43's trailing text is glued to. */
+function isMessageObject(value: unknown): boolean {
+	return value !== null && typeof value === 'object' && !Array.isArray(value) && 'jsonrpc' in value;
+}
 
 /** Bytes not yet part of a complete line (or a Content-Length body), with the chunk they came in. */
 interface Part {
@@ -514,7 +521,7 @@ export class ProtocolFramer implements Framer {
 		return true;
 	}
 
-	/** J9: `{…}{…}`, `{…} {…}`, `{…}\r{…}` on one line. Returns false when the line is not that. */
+	/** J9: `{…}{…}`, `{…} {…}`, `{…}\r{…}` on one line, or a message and then text (F43). Returns false when the line is not that. */
 	private concatenatedLine(
 		buf: Buffer,
 		s: number,
@@ -548,11 +555,18 @@ export class ProtocolFramer implements Framer {
 			next = skipJsonWhitespace(buf, valueEnd, contentEnd);
 		}
 
-		if (values < 2) {
+		// F43: a complete message, then text that is not JSON before the LF (a logger's line glued to it).
+		const trailing = values < 2 && secondStart < contentEnd && isMessageObject(message);
+		if (values < 2 && !trailing) {
 			return false;
 		}
 
 		this.seenJson = true;
+		const detail: Record<string, unknown> = {values, clientError};
+		if (trailing) {
+			detail['messageEnd'] = this.lineOffset + firstEnd - s;
+			detail['trailing'] = buf.toString('utf8', secondStart, Math.min(contentEnd, secondStart + TRAILING_TEXT_BYTES));
+		}
 		const findings = [
 			makeFinding(
 				'concatenated-json',
@@ -560,10 +574,7 @@ export class ProtocolFramer implements Framer {
 				this.lineOffset + secondStart - s,
 				contentEnd - secondStart,
 				this.lineTMs,
-				{
-					values,
-					clientError,
-				},
+				detail,
 			),
 		];
 		this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, true, message, undefined, findings);
@@ -617,10 +628,6 @@ export class ProtocolFramer implements Framer {
 		const findings = [
 			makeFinding('blank-line', this.stream, offset, byteLength, this.lineTMs, {clientError: BLANK_CLIENT_ERROR}),
 		];
-		if (crIndex !== -1) {
-			findings.push(makeFinding('crlf', this.stream, offset + crIndex - s, 2, this.lineTMs));
-		}
-
 		this.emit(frame, findings);
 	}
 
@@ -684,7 +691,8 @@ export class ProtocolFramer implements Framer {
 			offset,
 			bodyStart,
 			bomIndex: bodyStart === s ? -1 : s,
-			crIndex,
+			// `crlf` is about messages (F48): a stray line's CR LF is part of the stray line, not a framing fault.
+			crIndex: isJson || primary.some((draft) => draft.code === 'invalid-json') ? crIndex : -1,
 			checkEscape: !isJson || primary.length > 0,
 			isUtf8,
 			isEof: !hasLF,

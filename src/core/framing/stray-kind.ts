@@ -41,13 +41,26 @@ const LAUNCHER_PATTERNS: readonly RegExp[] = [
 	// `dotnet run` (F36): its own progress before the app starts
 	/^Using launch settings from /,
 	/^Building\.\.\.$/,
+	// Gradle `run`, `go run` module downloads, `cargo run`, `docker run` pulling the image
+	/^> Task :/,
+	/^go: (?:downloading|finding|extracting) \S/,
+	/^(?:Compiling|Finished|Running|Downloaded|Downloading|Updating|Blocking) .*(?:\bv\d|`|crates|index|target\b)/,
+	/^Unable to find image '[^']+' locally$/,
+	/^[\w.-]+: Pulling from \S/,
 ];
 
 /** Which launcher printed a `launcher` line, when one fix is specific to it (`stray-output` `detail.launcher`). */
-export type LauncherName = 'dotnet-run' | 'npm' | 'dotenv';
+export type LauncherName = 'dotnet-run' | 'npm' | 'dotenv' | 'gradle' | 'go-run' | 'cargo-run' | 'docker';
 
 const LAUNCHER_NAMES: ReadonlyArray<readonly [LauncherName, RegExp]> = [
 	['dotnet-run', /^(?:Using launch settings from |Building\.\.\.$)/],
+	['gradle', /^> Task :/],
+	['go-run', /^go: (?:downloading|finding|extracting) \S/],
+	[
+		'cargo-run',
+		/^(?:Compiling|Finished|Running|Downloaded|Downloading|Updating|Blocking) .*(?:\bv\d|`|crates|index|target\b)/,
+	],
+	['docker', /^(?:Unable to find image '[^']+' locally$|[\w.-]+: Pulling from \S)/],
 	['npm', /^(?:> \S|npm (?:WARN|warn|notice|ERR!|error)\b|Need to install the following packages:|Ok to proceed\? )/],
 	['dotenv', /^\[dotenv@\d/],
 ];
@@ -59,7 +72,7 @@ export function launcherOf(text: string): LauncherName | undefined {
 }
 
 /** The logging framework a `log` line comes from, when its format says so (`stray-output` `detail.logger`). */
-export type LoggerName = 'jvm' | 'python' | 'dotnet' | 'rust' | 'node';
+export type LoggerName = 'jvm' | 'python' | 'dotnet' | 'rust' | 'node' | 'go' | 'php' | 'ruby';
 
 const LOGGER_NAMES: ReadonlyArray<readonly [LoggerName, RegExp]> = [
 	// Spring Boot / Logback console: "2026-01-01T10:00:00.123+00:00  INFO 4242 --- [app] [main] o.s.b.App : Starting"
@@ -70,8 +83,26 @@ const LOGGER_NAMES: ReadonlyArray<readonly [LoggerName, RegExp]> = [
 	['python', / - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - |^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]*:/],
 	// Microsoft.Extensions.Logging console: "info: Microsoft.Hosting.Lifetime[14]"
 	['dotnet', /^(?:trce|dbug|info|warn|fail|crit): [\w.]+\[\d+\]/],
+	// .NET TraceSource / Debug / simple formats: "Information: 0 : Loaded", Serilog "[10:00:00 INF] Loaded"
+	['dotnet', /^(?:Information|Critical): |^\[\d{2}:\d{2}:\d{2} (?:VRB|DBG|INF|WRN|ERR|FTL)\] /],
 	// Rust tracing-subscriber fmt: "2026-01-01T10:00:00.123456Z  INFO my_crate::server: listening"
 	['rust', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z\s+(?:TRACE|DEBUG|INFO|WARN|ERROR) [\w:]+/],
+	// Rust env_logger "[2026-01-01T10:00:00Z INFO  my_crate] …"; tracing without time " WARN my_crate: …"
+	[
+		'rust',
+		/^\[\d{4}-\d{2}-\d{2}T[\d:.]+Z (?:TRACE|DEBUG|INFO|WARN|ERROR)\s+[\w:]+\]|^(?:TRACE|DEBUG|INFO|WARN|ERROR) [a-z_][\w]*(?:::\w+)*: /,
+	],
+	// Go: the standard `log` package "2009/11/10 23:00:00 msg"; slog/logrus text "time=… level=INFO msg=…"
+	['go', /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? |^time="?[\d-]+T\S+ level=\w+ msg=/],
+	// PHP notices "PHP Warning:  …", "Deprecated: … on line 12"; WP-CLI "Success: …" / "Warning: …"
+	[
+		'php',
+		/^PHP (?:Warning|Notice|Deprecated|Fatal error|Parse error):\s|^(?:Warning|Notice|Deprecated|Fatal error): .* on line \d+$|^Success: /,
+	],
+	// Ruby Logger: "I, [2026-01-01T10:00:00.123456 #1234]  INFO -- : Listening"
+	['ruby', /^[DIWEFA], \[\d{4}-\d{2}-\d{2}T[\d:.]+ #\d+\]\s+(?:DEBUG|INFO|WARN|ERROR|FATAL|ANY) -- /],
+	// SLF4J's own notices (it prints them when no binding is found)
+	['jvm', /^SLF4J(?:\(\w\))?: /],
 ];
 
 /** The logging framework that wrote `text` (a line already classified `log`), or undefined when unsure. */
@@ -107,6 +138,13 @@ const LOG_PATTERNS: readonly RegExp[] = [
 	// level inside well-known formats: Python logging "… - INFO - …", logfmt "level=info"
 	/ - (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) - /,
 	/\blevel=(?:trace|debug|info|warn|warning|error|fatal|panic)\b/i,
+	// runtime formats with no timestamp first: .NET "Information: …", PHP "PHP Warning: …" / WP-CLI
+	// "Success: …", Ruby Logger "I, [… #pid]  INFO -- :", SLF4J notices, Rust tracing " WARN crate: …"
+	/^(?:Trace|Debug|Information|Warning|Error|Critical): /,
+	/^PHP (?:Warning|Notice|Deprecated|Fatal error|Parse error):\s|^(?:Notice|Deprecated|Fatal error|Parse error):\s|^Success: /,
+	/^[DIWEFA], \[\d{4}-\d{2}-\d{2}T/,
+	/^SLF4J(?:\(\w\))?: /,
+	/^\[\d{2}:\d{2}:\d{2} (?:VRB|DBG|INF|WRN|ERR|FTL)\] /,
 ];
 
 const PROGRESS_PATTERNS: readonly RegExp[] = [

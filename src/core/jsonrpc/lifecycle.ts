@@ -19,6 +19,9 @@ function problem(reason: JsonRpcProblemReason, message: string, key?: string, ru
  * schema pass is skipped). Output: problems (empty when valid); each maps to the finding `invalid-initialize`.
  * Whether the version itself is acceptable is {@link checkNegotiatedVersion}'s job. Never throws.
  */
+/** The server capabilities of MCP 2025-11-25 `ServerCapabilities`, each an object when present. */
+const CAPABILITY_NAMES = ['tools', 'prompts', 'resources', 'logging', 'completions', 'experimental', 'tasks'] as const;
+
 export function checkInitializeResult(
 	result: unknown,
 	offeredVersion: string,
@@ -65,6 +68,20 @@ export function checkInitializeResult(
 				'result.capabilities',
 			),
 		);
+	}
+	if (isPlainObject(capabilities)) {
+		// Each declared capability is an object (`{}` when it has no options); say what is there instead.
+		for (const name of CAPABILITY_NAMES) {
+			const value = own(capabilities, name);
+			if (value === undefined || isPlainObject(value)) continue;
+			problems.push(
+				problem(
+					'capability-not-object',
+					`capabilities.${name} is ${describeJsonType(value)} where an object is required (\`"${name}": {}\` declares it)`,
+					`result.capabilities.${name}`,
+				),
+			);
+		}
 	}
 	const serverInfo = own(result, 'serverInfo');
 	if (serverInfo === undefined) {

@@ -40,7 +40,7 @@
  *
  * Initialize rules ({@link checkInitializeResult}, R8): `initialize-result-not-object`,
  * `missing-protocol-version`, `protocol-version-not-string`, `missing-capabilities`,
- * `capabilities-not-object`, `missing-server-info`, `server-info-not-object`,
+ * `capabilities-not-object`, `capability-not-object`, `missing-server-info`, `server-info-not-object`,
  * `server-info-name-not-string`, `server-info-version-not-string`, `instructions-not-string`,
  * `initialize-result-schema` (anything else the TS SDK's `InitializeResultSchema` rejects, C1).
  *
@@ -83,6 +83,7 @@ export const JSON_RPC_PROBLEM_REASONS = [
 	'protocol-version-not-string',
 	'missing-capabilities',
 	'capabilities-not-object',
+	'capability-not-object',
 	'missing-server-info',
 	'server-info-not-object',
 	'server-info-name-not-string',

@@ -15,6 +15,7 @@ import {idKey} from '../jsonrpc/id-key.js';
 import {cutNesting, nestingDraft, nestsDeeperThan} from '../jsonrpc/depth.js';
 import {createPassiveListeners} from '../findings/support/passive.js';
 import {FindingEngine, type OutstandingRequest, type SessionFacts} from '../findings/engine.js';
+import {runtimeOfCommand} from '../findings/support/runtime.js';
 import type {
 	Chunk,
 	ExitInfo,
@@ -159,7 +160,7 @@ export class Session implements SessionStore {
 		this.ignore = new Set(options.ignore ?? []);
 		this.store = options.store ?? (options.retain === false ? new StreamingWindowStore() : new RetainAllStore());
 		this.schemas = options.schemas ?? installedSdkSchemas();
-		this.runtime = runtimeOf(meta.command);
+		this.runtime = runtimeOfCommand(meta.command)?.runtime;
 		this.framers = {
 			stdin: createFramer('stdin', this.framerOptions('stdin')),
 			stdout: createFramer('stdout', this.framerOptions('stdout')),
@@ -491,7 +492,8 @@ export class Session implements SessionStore {
 			}
 			if (cls.kind !== 'json') drafts = this.correlate(frame as MutableFrame, drafts);
 			if (drafts && drafts.length > 1 && drafts.some((d) => d.code === 'response-to-notification')) {
-				// An error without id right after a notification is one fault (J4), not also a shape fault.
+				// An error without id right after a notification is one fault (J4), not also a shape fault; an
+				// explicit `"id":null` is both (F45: JSON-RPC allows null only for an unreadable request id).
 				drafts = drafts.filter((d) => !(d.code === 'invalid-jsonrpc' && onlyIdProblems(d)));
 			}
 			if (stream === 'stdout' && cls.kind !== 'json') this.firstReplyTMs ??= raw.firstTMs;
@@ -705,17 +707,7 @@ export class Session implements SessionStore {
 
 const rank = (s: Severity): number => (s === 'error' ? 2 : s === 'warning' ? 1 : 0);
 
-/** Guess the server's runtime from its command line: `python`, `node`, or undefined. */
-function runtimeOf(command: readonly string[]): string | undefined {
-	for (const word of command.slice(0, 3)) {
-		const base = word.split(/[\\/]/).pop() ?? '';
-		if (/^python[\d.]*(\.exe)?$|^uv$|^uvx$|\.py$/.test(base)) return 'python';
-		if (/^(node|npx|tsx|bun|deno)(\.exe|\.cmd)?$|\.[cm]?js$/.test(base)) return 'node';
-	}
-	return undefined;
-}
-
-const ID_REASONS = new Set(['error-without-id', 'id-null', 'missing-id']);
+const ID_REASONS = new Set(['error-without-id', 'missing-id']);
 
 function onlyIdProblems(draft: FindingDraft): boolean {
 	const problems = draft.detail?.['problems'];

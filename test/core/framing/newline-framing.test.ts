@@ -172,10 +172,14 @@ describe('newline framing: blank lines and CRLF (R2, R5)', () => {
 		]);
 	});
 
-	it('a CR LF blank line gets blank-line and crlf', () => {
-		expect(codesAt(runFramer('{"a":1}\n\r\n').findings)).toEqual([
-			['blank-line', 8],
-			['crlf', 8],
+	it('a CR LF blank line gets blank-line only: crlf is about messages (F48)', () => {
+		expect(codesAt(runFramer('{"a":1}\n\r\n').findings)).toEqual([['blank-line', 8]]);
+	});
+
+	it('a stray line ending in CR LF gets no crlf; a message after it does (F48)', () => {
+		expect(codesAt(runFramer('Loading FeatureFlags from file: C:\\f.json\r\n{"a":1}\n{"a":1}\r\n').findings)).toEqual([
+			['stray-output', 0],
+			['crlf', 58],
 		]);
 	});
 

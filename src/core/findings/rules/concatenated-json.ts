@@ -1,21 +1,53 @@
+import type {FindingDraft} from '../../types.js';
+import {classifyStrayLine, loggerOf} from '../../framing/stray-kind.js';
 import type {Rule} from '../engine.js';
-import {detailNumber, row, UNKNOWN} from '../support/meta.js';
+import {detailNumber, detailString, row, UNKNOWN} from '../support/meta.js';
+import {inferredFrom, LOG_FIX, PRINT_FIX, runtimeOfCommand, type Runtime} from '../support/runtime.js';
+
+/** The trailing text as quoted in a message: whole up to 80 characters, else its start and an ellipsis. */
+const quote = (text: string): string => JSON.stringify(text.length > 80 ? `${text.slice(0, 79)}…` : text);
+
+/** The fix when text follows a message (F43): whoever wrote the text, in the inferred runtime's words. */
+function trailingHint(d: FindingDraft): string {
+	const runtime = detailString(d, 'runtime') as Runtime | undefined;
+	const from = detailString(d, 'runtimeFrom');
+	const writer =
+		detailString(d, 'trailingKind') === 'log'
+			? 'a logger wrote its line into stdout between the message and its "\\n"'
+			: 'something printed text into stdout between the message and its "\\n"';
+	if (runtime === undefined || from === undefined || !(runtime in LOG_FIX))
+		return `The message itself is whole: ${writer}. Point that writer at stderr: Rust \`tracing_subscriber::fmt().with_writer(std::io::stderr)\`, Python \`logging.basicConfig(stream=sys.stderr)\`, JVM console appender \`<target>System.err</target>\`, .NET \`LogToStandardErrorThreshold = LogLevel.Trace\`, Go \`log.SetOutput(os.Stderr)\`, Node \`console.error\`.`;
+	const fix = detailString(d, 'trailingKind') === 'log' ? LOG_FIX[runtime] : PRINT_FIX[runtime];
+	return `The message itself is whole: ${writer}. ${fix.charAt(0).toUpperCase()}${fix.slice(1)}. ${inferredFrom({runtime, from})}`;
+}
 
 /**
- * `concatenated-json` (J9): two JSON values on one line. The framer reports it when bytes follow a complete
- * value before the LF (`detail.values`); this module owns the meta.
+ * `concatenated-json` (J9): two JSON values on one line, or a complete message followed on its line by text
+ * that is not JSON (F43: a logger's line glued between a reply's `}` and its LF). The framer reports it at
+ * the bytes after the first value, which are highlighted whole: `detail.values` (2 or more), or `values: 1`
+ * with `messageEnd` (the stream offset where the message ends) and `trailing` (the text, up to 240 bytes).
+ * For trailing text this module adds `trailingKind` (`log`, `text`) and the runtime that wrote it
+ * (`runtime`, `runtimeFrom`: the log format, else the command) for the fix.
  */
 export const concatenatedJson: Rule = {
 	code: 'concatenated-json',
 	meta: {
 		severity: 'error',
 		title: 'two JSON values on one line',
-		message: (d) => `${detailNumber(d, 'values') ?? 2} JSON values share one line`,
-		hint: () => 'End every message with "\\n"; never write two messages without a newline between them.',
+		message: (d) => {
+			const values = detailNumber(d, 'values') ?? 2;
+			if (values >= 2) return `${values} JSON values share one line`;
+			return `a complete message ends at offset ${detailNumber(d, 'messageEnd') ?? d.offset}, then ${d.byteLength} bytes of text follow on the same line (${quote(detailString(d, 'trailing') ?? '')}): clients drop the whole line, message included`;
+		},
+		hint: (d) =>
+			(detailNumber(d, 'values') ?? 2) >= 2
+				? 'End every message with "\\n"; never write two messages without a newline between them.'
+				: trailingHint(d),
 		rules: ['J9'],
 		doc: {
-			what: 'Two JSON values on one line with no LF between them (`{…}{…}`, or two values separated only by a lone CR). Clients parse the line as one text, fail, and lose both messages.',
-			recognised: 'A value parses completely and more non-whitespace bytes follow before the LF.',
+			what: 'Two JSON values on one line with no LF between them (`{…}{…}`, or two values separated only by a lone CR), or a complete message followed on the same line by text that is not JSON (a log line written between the message and its LF). Clients parse the line as one text, fail, and lose the message.',
+			recognised:
+				'A value parses completely and more non-whitespace bytes follow before the LF: more JSON values (`detail.values` ≥ 2), or, after a JSON-RPC message, text (`values: 1`, `detail.trailing`; the finding highlights the text whole and says where the message ends).',
 			example: {
 				steps: [
 					{
@@ -28,13 +60,34 @@ export const concatenatedJson: Rule = {
 			},
 		},
 		impact: row({
-			'ts-sdk-v1': ['hang', 'logs `Unexpected non-whitespace character after JSON`; both messages are lost'],
-			'ts-sdk-v2': ['hang', 'skips the line silently; both messages are lost'],
-			'python-sdk': ['hang', 'rejects the line; both messages are lost'],
+			'ts-sdk-v1': ['hang', 'logs `Unexpected non-whitespace character after JSON`; the line is lost'],
+			'ts-sdk-v2': ['hang', 'skips the line silently; the line is lost'],
+			'python-sdk': ['hang', 'rejects the line; the line is lost'],
 			vscode: ['hang', 'logs `Failed to parse message`'],
 			rmcp: ['skip', 'skips the line'],
 			cursor: UNKNOWN,
 		}),
 	},
-	create: () => ({}),
+	create: ({facts}) => ({
+		onDraft(draft) {
+			if (draft.code !== 'concatenated-json' || detailNumber(draft, 'values') !== 1) return undefined;
+			if (draft.detail?.['trailingKind'] !== undefined) return undefined;
+			const text = detailString(draft, 'trailing') ?? '';
+			const logger = loggerOf(text);
+			const trailingKind =
+				logger !== undefined || classifyStrayLine(text, {hasLoneCr: false, seenJson: true}) === 'log' ? 'log' : 'text';
+			const guess =
+				logger !== undefined && logger in LOG_FIX
+					? {runtime: logger, from: "the trailing text's log format"}
+					: runtimeOfCommand(facts.meta.command);
+			return {
+				...draft,
+				detail: {
+					...draft.detail,
+					trailingKind,
+					...(guess === undefined ? {} : {runtime: guess.runtime, runtimeFrom: guess.from}),
+				},
+			};
+		},
+	}),
 };

@@ -13,9 +13,18 @@ export const invalidInitialize: Rule = {
 	meta: {
 		severity: 'error',
 		title: 'invalid initialize result',
-		message: (d) => `the initialize result lacks ${detailString(d, 'missing') ?? 'required fields'}`,
-		hint: () =>
-			'The initialize result must carry `protocolVersion`, `capabilities` and `serverInfo` ({name, version}).',
+		message: (d) => {
+			// Say what is there: "lacks" only when every problem is a missing member.
+			const reasons = Array.isArray(d.detail?.['problems']) ? (d.detail['problems'] as unknown[]) : [];
+			const texts = Array.isArray(d.detail?.['messages']) ? (d.detail['messages'] as string[]) : [];
+			if (texts.length > 0 && !reasons.every((r) => typeof r === 'string' && r.startsWith('missing-')))
+				return `the initialize result is invalid: ${texts.join('; ')}`;
+			return `the initialize result lacks ${detailString(d, 'missing') ?? 'required fields'}`;
+		},
+		hint: (d) =>
+			Array.isArray(d.detail?.['problems']) && d.detail['problems'].includes('capability-not-object')
+				? 'Declare each capability as an object: `"tools": {}` (or `{"listChanged": true}`), never an array, `true` or a list of names.'
+				: 'The initialize result must carry `protocolVersion`, `capabilities` and `serverInfo` ({name, version}).',
 		rules: ['R8'],
 		doc: {
 			what: 'The `initialize` result lacks a required member: `protocolVersion`, `capabilities` or `serverInfo` ([R8](docs/protocol.md#r8)).',
@@ -62,7 +71,11 @@ export const invalidInitialize: Rule = {
 					byteLength: frame.byteLength,
 					frameIndex: frame.index,
 					tMs: frame.tMs,
-					detail: {missing: problems.map((p) => p.key ?? p.reason).join(', '), problems: problems.map((p) => p.reason)},
+					detail: {
+						missing: problems.map((p) => p.key ?? p.reason).join(', '),
+						problems: problems.map((p) => p.reason),
+						messages: problems.map((p) => p.message),
+					},
 				});
 			},
 		};

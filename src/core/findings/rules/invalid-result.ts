@@ -1,6 +1,7 @@
 import type {FindingDraft} from '../../types.js';
 import {detailString, row, UNKNOWN} from '../support/meta.js';
 import type {Rule} from '../engine.js';
+import {describeJsonType} from '../../jsonrpc/classify.js';
 
 /** The value at a dotted `path` inside `value` ('' is the value itself), or undefined. */
 function valueAt(value: unknown, path: string): unknown {
@@ -38,11 +39,19 @@ export const invalidResult: Rule = {
 		message: (d) =>
 			`the ${detailString(d, 'method') ?? 'request'} result does not match the MCP schema: ${where(d)}: ${detailString(d, 'message') ?? 'rejected'}${
 				detailString(d, 'itemType') === undefined ? '' : ` (its type is ${JSON.stringify(detailString(d, 'itemType'))})`
-			}; the TS SDK client rejects the whole result`,
+			}${detailString(d, 'found') === undefined ? '' : ` (it is ${detailString(d, 'found')})`}; the TS SDK client rejects the whole result`,
 		hint: (d) => {
 			const method = detailString(d, 'method');
-			if (method === 'tools/list')
+			if (method === 'tools/list') {
+				// Name the member at fault: an outputSchema is not fixed by "give every tool an inputSchema".
+				const path = detailString(d, 'path') ?? '';
+				const member = /^tools\.\d+\.(inputSchema|outputSchema|name|annotations|icons|title|description)\b/.exec(path);
+				if (member?.[1] === 'outputSchema')
+					return `Make \`${path.replace(/\.type$/, '')}\` an object schema: \`"type":"object"\` at its root (structured content is an object; wrap a list as \`{"type":"object","properties":{"items":{"type":"array",…}}}\`), or leave \`outputSchema\` out.`;
+				if (member !== null && member[1] !== 'inputSchema')
+					return `Fix \`${path}\` as the MCP Tool schema says (${member[1]}).`;
 				return 'Give every tool a `name` and an `inputSchema` object (`{"type":"object"}` at least), and send `tools` as an array.';
+			}
 			if (method === 'tools/call')
 				return 'Return `content` as an array of items whose `type` is `text`, `image`, `audio`, `resource_link` or `resource`, each with its required fields.';
 			if (method === 'ping') return 'Answer `ping` with an empty result: `"result":{}`.';
@@ -109,6 +118,13 @@ export const invalidResult: Rule = {
 					item !== null && typeof item === 'object' && typeof (item as {type?: unknown}).type === 'string'
 						? (item as {type: string}).type
 						: undefined;
+				// What is there instead (`"array"` where `"object"` is required), for a value that is not an object.
+				const found =
+					item === undefined || (item !== null && typeof item === 'object' && !Array.isArray(item))
+						? undefined
+						: typeof item === 'string'
+							? JSON.stringify(item)
+							: describeJsonType(item);
 				report({
 					code: 'invalid-result',
 					stream: 'stdout',
@@ -121,6 +137,7 @@ export const invalidResult: Rule = {
 						path: first.path,
 						message: first.message,
 						...(itemType === undefined ? {} : {itemType}),
+						...(found === undefined ? {} : {found}),
 						issues: issues.map((issue) => ({path: issue.path, message: issue.message})),
 						protocolVersion: facts.negotiatedVersion ?? null,
 					},

@@ -1,26 +1,31 @@
 import type {FindingDraft} from '../../types.js';
 import {detailString, row} from '../support/meta.js';
+import {
+	inferredFrom,
+	LOG_FIX,
+	PRINT_FIX,
+	runtimeOfCommand,
+	type Runtime,
+	type RuntimeGuess,
+} from '../support/runtime.js';
 import type {Rule} from '../engine.js';
 
-/** The fix for a log line, by the logging framework its format names (`detail.logger`, framing/stray-kind.ts). */
-const LOG_HINT: Readonly<Record<string, string>> = {
-	jvm: 'Point the console appender at stderr: Logback `<appender class="ch.qos.logback.core.ConsoleAppender"><target>System.err</target>`, Log4j2 `<Console name="err" target="SYSTEM_ERR">`; with Spring Boot, also `spring.main.banner-mode=off`.',
-	python:
-		'Point the logging handler at stderr: `logging.basicConfig(stream=sys.stderr)` or `logging.StreamHandler(sys.stderr)` (a `StreamHandler(sys.stdout)` writes onto the protocol stream).',
-	dotnet:
-		'Send the console logger to stderr: `builder.Logging.AddConsole(o => o.LogToStandardErrorThreshold = LogLevel.Trace)`.',
-	rust: 'Send `tracing` output to stderr: `tracing_subscriber::fmt().with_writer(std::io::stderr).init()` (the default writer is stdout).',
-	node: 'Point the logger at stderr: `console.error`, pino `pino(pino.destination(2))`, winston `new transports.Console({stderrLevels: [...all levels]})`.',
-};
-
 const GENERIC_LOG_HINT =
-	'Point the logger at stderr; most logging frameworks write to stdout by default: Python `logging.basicConfig(stream=sys.stderr)`, JVM console appender `<target>System.err</target>`, Rust `tracing_subscriber::fmt().with_writer(std::io::stderr)`, .NET `LogToStandardErrorThreshold = LogLevel.Trace`, Node `console.error`.';
+	'Point the logger at stderr; most logging frameworks write to stdout by default: Python `logging.basicConfig(stream=sys.stderr)`, JVM console appender `<target>System.err</target>`, Rust `tracing_subscriber::fmt().with_writer(std::io::stderr)`, .NET `LogToStandardErrorThreshold = LogLevel.Trace`, Go `log.SetOutput(os.Stderr)`, Node `console.error`.';
 
 const LAUNCHER_HINT: Readonly<Record<string, string>> = {
 	'dotnet-run':
 		'`dotnet run` prints its own progress (`Using launch settings from …`, `Building...`) to stdout before the app starts; the server code is not at fault. Launch the built app (`dotnet <App>.dll`), or `dotnet run --no-build --no-launch-profile`.',
 	npm: 'Launch the server directly (`node dist/index.js`), not through `npm run`/`npm start`, whose lifecycle echo goes to stdout; or `npm --silent run …`.',
 	dotenv: 'dotenv 17 prints `[dotenv@…] injecting env` to stdout: `config({quiet: true})`.',
+	gradle:
+		'Gradle prints its task lines (`> Task :run`) to stdout: launch the built jar (`java -jar build/libs/<app>.jar`), or `gradle -q run --console=plain`.',
+	'go-run':
+		'`go run` downloads and builds before the server starts: build once (`go build -o server .`) and launch the binary.',
+	'cargo-run':
+		'`cargo run` prints its build progress: build once (`cargo build --release`) and launch `target/release/<bin>`, or `cargo run -q`.',
+	docker:
+		'`docker run` printed its image pull: pull the image beforehand (`docker pull …`), and never pass `-t` (a TTY merges stderr into stdout).',
 };
 
 const HINT: Readonly<Record<string, string>> = {
@@ -32,15 +37,42 @@ const HINT: Readonly<Record<string, string>> = {
 	text: 'Only MCP messages may go to stdout (R5): move this output to stderr.',
 };
 
-/** The fix for one stray line: the merge first when stderr is merged upstream (`detail.merged`), else by kind. */
+/** `detail.runtime` and `detail.runtimeFrom` of a draft, as a guess, when a rule set them. */
+function guessOf(d: FindingDraft): RuntimeGuess | undefined {
+	const runtime = detailString(d, 'runtime') as Runtime | undefined;
+	const from = detailString(d, 'runtimeFrom');
+	return runtime !== undefined && from !== undefined && runtime in LOG_FIX ? {runtime, from} : undefined;
+}
+
+/** `Fix` with its first letter upper-cased, and a full stop. */
+const sentence = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+
+/**
+ * The fix for one stray line: the merge first when stderr is merged upstream (`detail.merged`); a launcher
+ * line by its launcher; a log line or printed text in the inferred runtime's words first (`detail.runtime`,
+ * from the log format or the command), saying what it was inferred from.
+ */
 function strayHint(d: FindingDraft): string {
 	if (d.detail?.['merged'] === true) {
 		return "stderr is merged into stdout upstream (see `stderr-merged`): this is the server's stderr output. Remove the merge (`2>&1`, `docker run -t`) first; its logging to stderr is then correct.";
 	}
 	const kind = detailString(d, 'kind') ?? 'text';
-	if (kind === 'log') return LOG_HINT[detailString(d, 'logger') ?? ''] ?? GENERIC_LOG_HINT;
 	if (kind === 'launcher') return LAUNCHER_HINT[detailString(d, 'launcher') ?? ''] ?? HINT['launcher']!;
+	const guess = guessOf(d);
+	if (kind === 'log')
+		return guess === undefined ? GENERIC_LOG_HINT : `${sentence(LOG_FIX[guess.runtime])} ${inferredFrom(guess)}`;
+	if ((kind === 'banner' || kind === 'text') && guess !== undefined)
+		return `Only MCP messages may go to stdout (R5): ${PRINT_FIX[guess.runtime]}, and ${LOG_FIX[guess.runtime]}. ${inferredFrom(guess)}`;
 	return HINT[kind] ?? HINT['text']!;
+}
+
+/**
+ * The runtime behind a stray line: the logging framework its format names (`detail.logger`), else the
+ * one the command names ({@link runtimeOfCommand}).
+ */
+export function strayRuntime(logger: string | undefined, command: readonly string[]): RuntimeGuess | undefined {
+	if (logger !== undefined && logger in LOG_FIX) return {runtime: logger as Runtime, from: "the log line's format"};
+	return runtimeOfCommand(command);
 }
 
 /**
@@ -100,5 +132,12 @@ export const strayOutput: Rule = {
 			],
 		}),
 	},
-	create: () => ({}),
+	create: ({facts}) => ({
+		onDraft(draft) {
+			if (draft.code !== 'stray-output' || draft.detail?.['runtime'] !== undefined) return undefined;
+			const guess = strayRuntime(detailString(draft, 'logger'), facts.meta.command);
+			if (guess === undefined) return undefined;
+			return {...draft, detail: {...draft.detail, runtime: guess.runtime, runtimeFrom: guess.from}};
+		},
+	}),
 };

@@ -27,7 +27,11 @@ describe('invalid-initialize (R8)', () => {
 		const reply = {
 			jsonrpc: '2.0',
 			id: 0,
-			result: {protocolVersion: '2025-11-25', capabilities: {tools: 'yes'}, serverInfo: {name: 's', version: '1'}},
+			result: {
+				protocolVersion: '2025-11-25',
+				capabilities: {},
+				serverInfo: {name: 's', version: '1', icons: [{src: 5}]},
+			},
 		};
 		const steps = [
 			['stdin', 0, INIT],
@@ -39,9 +43,35 @@ describe('invalid-initialize (R8)', () => {
 		const checked = run(steps, {schemas: SDK_SCHEMAS});
 		expect(codesAt(checked)).toEqual(['invalid-initialize@stdout:0']);
 		expect(findingsOf(checked, 'invalid-initialize')[0]!.detail).toEqual({
-			missing: 'result.capabilities.tools',
+			missing: 'result.serverInfo.icons.0.src',
 			problems: ['initialize-result-schema'],
+			messages: [expect.stringMatching(/^the TS SDK rejects the initialize result: serverInfo\.icons\.0\.src: /)],
 		});
 		expect(codesAt(run(steps, {schemas: UNCHECKED_SDK_SCHEMAS}))).toEqual([]);
+	});
+
+	it('says what is there: capabilities.tools is an array, not "lacks"', () => {
+		const reply = {
+			jsonrpc: '2.0',
+			id: 0,
+			result: {protocolVersion: '2025-11-25', capabilities: {tools: []}, serverInfo: {name: 's', version: '1'}},
+		};
+		const found = findingsOf(
+			run([
+				['stdin', 0, INIT],
+				['stdout', 10, reply],
+				['stdin', 11, INITIALIZED],
+			]),
+			'invalid-initialize',
+		);
+		expect(found.map((f) => [f.offset, f.byteLength, f.severity, f.message, f.hint])).toEqual([
+			[
+				0,
+				bytesOf(reply).length,
+				'error',
+				'the initialize result is invalid: capabilities.tools is an array where an object is required (`"tools": {}` declares it)',
+				'Declare each capability as an object: `"tools": {}` (or `{"listChanged": true}`), never an array, `true` or a list of names.',
+			],
+		]);
 	});
 });

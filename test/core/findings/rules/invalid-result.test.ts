@@ -98,3 +98,25 @@ describe('invalid-result (R12), judged by the TS SDK 1.32.2 result schemas', () 
 		expect(codesAt(unknownRevision).map((c) => c.split('@')[0])).toEqual(['protocol-version']);
 	});
 });
+
+describe('invalid-result: the words name the member at fault', () => {
+	it('an outputSchema of type array: says what is there, and the hint is about outputSchema', () => {
+		const steps: Step[] = [
+			...handshake(),
+			['stdin', 12, request(1, 'tools/list')],
+			[
+				'stdout',
+				13,
+				result(1, {
+					tools: [{name: 'a', inputSchema: {type: 'object'}, outputSchema: {type: 'array', items: {type: 'string'}}}],
+				}),
+			],
+		];
+		const [finding] = findingsOf(run(steps, {schemas: SDK_SCHEMAS}), 'invalid-result');
+		expect(finding!.message).toBe(
+			'the tools/list result does not match the MCP schema: `tools.0.outputSchema.type`: Invalid input: expected "object" (it is "array"); the TS SDK client rejects the whole result',
+		);
+		expect(finding!.hint).toMatch(/^Make `tools\.0\.outputSchema` an object schema/);
+		expect(finding!.hint).not.toContain('inputSchema');
+	});
+});

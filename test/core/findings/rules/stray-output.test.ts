@@ -57,3 +57,69 @@ describe('stray-output (R5): kind, framework and the fix that goes with it', () 
 		expect(findings[3]!.hint).toContain('most logging frameworks write to stdout by default');
 	});
 });
+
+describe("stray-output: the kind and the fix in the server's own runtime", () => {
+	/** The first stray-output finding for `text` on stdout before the handshake's reply, with `command`. */
+	const strayFor = (text: string, command: readonly string[] = ['server']) =>
+		run(
+			[
+				['stdin', 0, INIT],
+				['stdout', 5, text],
+				['stdout', 10, INIT_OK],
+			],
+			{command},
+		)
+			.getSnapshot()
+			.findings.find((f) => f.code === 'stray-output')!;
+
+	it.each([
+		['Information: Loaded 3 tools\n', 'dotnet', 'LogToStandardErrorThreshold'],
+		['[10:00:00 INF] Starting\n', 'dotnet', 'LogToStandardErrorThreshold'],
+		['2026/01/02 03:04:05 listening on stdio\n', 'go', 'log.SetOutput(os.Stderr)'],
+		['time=2026-01-02T03:04:05Z level=INFO msg=ready\n', 'go', 'log.SetOutput(os.Stderr)'],
+		['[2026-01-02T03:04:05Z INFO  my_server] ready\n', 'rust', 'with_writer(std::io::stderr)'],
+		[' WARN lean_ctx: RAM GUARDIAN: memory at 42%\n', 'rust', 'with_writer(std::io::stderr)'],
+		['PHP Warning:  Undefined variable $x in /srv/a.php on line 3\n', 'php', 'fwrite(STDERR'],
+		['Success: Connected to the site.\n', 'php', 'WP_CLI::debug()'],
+		['I, [2026-01-02T03:04:05.123456 #4242]  INFO -- : Listening\n', 'ruby', 'Logger.new($stderr)'],
+	] as const)('%j is a log line of %s, with its fix first', (text, logger, fix) => {
+		const finding = strayFor(text);
+		expect(finding.detail).toMatchObject({kind: 'log', logger, runtime: logger, runtimeFrom: "the log line's format"});
+		expect(finding.hint).toContain(fix);
+		expect(finding.hint).toMatch(/\(runtime: [^)]+, inferred from the log line's format\)$/);
+	});
+
+	it.each([
+		[['dnx', 'Contoso.Mcp'], 'dotnet', 'the command `dnx`', 'Console.Error.WriteLine'],
+		[['java', '-jar', 'server.jar'], 'jvm', 'the command `java -jar`', 'System.err.println'],
+		[['go', 'run', './cmd/server'], 'go', 'the command `go run`', 'fmt.Fprintln(os.Stderr'],
+		[['cargo', 'run', '--release'], 'rust', 'the command `cargo run`', 'eprintln!'],
+		[['php', 'wp-cli.phar', 'mcp'], 'php', 'the command `php`', 'fwrite(STDERR'],
+		[['bundle', 'exec', 'ruby', 'server.rb'], 'ruby', 'the command `bundle`', '$stderr.puts'],
+		[['uvx', 'mcp-server-x'], 'python', 'the command `uvx`', 'file=sys.stderr'],
+		[['env', 'A=1', 'bunx', 'x'], 'node', 'the command `bunx`', 'console.error'],
+	] as const)('a banner from %j gets the %s fix, inferred from %s', (command, runtime, from, fix) => {
+		const finding = strayFor('Loading FeatureFlags from file: C:\\f.json\n', command);
+		expect(finding.detail).toMatchObject({kind: 'banner', runtime, runtimeFrom: from});
+		expect(finding.hint).toContain(fix);
+		expect(finding.hint.endsWith(`inferred from ${from})`)).toBe(true);
+	});
+
+	it('a launcher line names its launcher, not the runtime', () => {
+		expect(strayFor('> Task :run\n', ['gradle', 'run']).detail).toMatchObject({kind: 'launcher', launcher: 'gradle'});
+		expect(
+			strayFor("Unable to find image 'acme/mcp:1' locally\n", ['docker', 'run', '-i', 'acme/mcp:1']).detail,
+		).toMatchObject({
+			kind: 'launcher',
+			launcher: 'docker',
+		});
+	});
+
+	it('no runtime inferred: the generic fix, and no runtime in detail', () => {
+		const finding = strayFor('Server started\n', ['/opt/bin/server']);
+		expect(finding.detail?.['runtime']).toBeUndefined();
+		expect(finding.hint).toBe(
+			'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.',
+		);
+	});
+});
