@@ -64,7 +64,7 @@ export const codesAt = (findings: readonly Finding[]): string[] =>
 
 /** Feeds a field case's chunks, marks and exit to a fresh Session in time order (as test/core/session/field-cases.test.ts does). */
 export function runFieldCase(fieldCase: FieldCase): Session {
-	const session = new Session(meta());
+	const session = new Session(meta(fieldCase.command));
 	const steps: Array<{tMs: number; order: number; run: () => void}> = [];
 	let order = 0;
 	for (const c of fieldCase.chunks)

@@ -83,7 +83,7 @@ describe('report goldens: scripted sessions with real-world bytes', () => {
 
 describe('report goldens: field cases (docs/field-cases.md)', () => {
 	it.each(FIELD_CASES.map((fieldCase) => [fieldCase.id, fieldCase] as const))('%s', (id, fieldCase) => {
-		const meta = goldenMeta({command: ['server'], name: fieldCase.title});
+		const meta = goldenMeta({command: fieldCase.command ?? ['server'], name: fieldCase.title});
 		const snapshot = sessionFrom(meta, fieldCaseSteps(fieldCase)).getSnapshot();
 		const report = goldenReport(snapshot);
 		expectReportShape(report, snapshot);

@@ -22,7 +22,7 @@ export const duplicateToolName: Rule = {
 			}: the Anthropic API rejects every prompt (\`tools: Tool names must be unique.\`), Codex keeps one of them`,
 		hint: (d) =>
 			`Give every tool its own name: rename one of the two ${JSON.stringify(detailString(d, 'name') ?? '')} tools, or register it once.`,
-		rules: ['SEP-986'],
+		rules: ['R21'],
 		doc: {
 			what: 'Two tools with the same `name` in one listing (MCP 2025-11-25: names SHOULD be unique within a server). A tool is called by name, so one of the two cannot be reached; hosts that send the tools to the Anthropic API fail every prompt with `tools: Tool names must be unique.`',
 			recognised:

@@ -55,7 +55,7 @@ export const invalidToolName: Rule = {
 			`tools[${detailNumber(d, 'index') ?? 0}] name ${JSON.stringify(detailString(d, 'name') ?? '')} ${fault(d)}: tools/list loads; then ${labels(d.detail?.['rejectedBy'])} reject it`,
 		hint: (d) =>
 			`Rename the tool to letters, digits, \`_\` and \`-\`, at most 56 characters (Claude Code sends \`mcp__<server>__<tool>\`, at most 64): e.g. \`${detailString(d, 'suggestion') ?? 'get_item'}\`; keep the display text in \`title\`.`,
-		rules: ['SEP-986'],
+		rules: ['R20'],
 		doc: {
 			what: "A tool whose `name` a host or model API rejects. MCP 2025-11-25 says names SHOULD be 1–128 characters of `A-Z a-z 0-9 _ - .`; the model APIs the hosts send every tool to with every prompt take less: Anthropic `^[a-zA-Z0-9_-]{1,128}$`, Claude Desktop `^[a-zA-Z0-9_-]{1,64}$`, OpenAI (Codex) `^[a-zA-Z0-9_-]+$` up to 64, Gemini a letter or `_` first, then `A-Z a-z 0-9 _ . : -`, up to 64; Claude Code sends `mcp__<server>__<tool>`, at most 64 in all. `tools/list` loads in every SDK client; then every prompt fails (`API Error: 400 … tools.17.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`), in Claude Desktop the tools do not load.",
 			recognised:

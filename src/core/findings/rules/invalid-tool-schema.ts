@@ -57,7 +57,7 @@ export const invalidToolSchema: Rule = {
 		},
 		hint: (d) =>
 			`Fix ${where(d)}: it must validate against the JSON Schema ${detailString(d, 'dialect') ?? '2020-12'} meta-schema (generate it from your types, or check it with a validator such as Ajv before you serve it).`,
-		rules: ['R12'],
+		rules: ['R22'],
 		doc: {
 			what: "A tool's `inputSchema` or `outputSchema` that is not valid JSON Schema: a `type` that is no JSON type, `required` that is not an array of strings, a `$ref` that resolves nowhere. MCP 2025-11-25 embeds JSON Schema 2020-12 unless `$schema` says otherwise. The TS SDK client compiles every `outputSchema` when it lists tools and throws on one it cannot compile; the Anthropic API rejects a request whose tool `input_schema` is not valid 2020-12, so hosts that send the tool fail every prompt.",
 			recognised:

@@ -51,6 +51,10 @@ export function runtimeOfCommand(command: readonly string[]): RuntimeGuess | und
 			return {runtime: 'go', from: 'the command `go run`'};
 		if ((base === 'cargo' || base === 'cargo.exe') && words[i + 1] === 'run')
 			return {runtime: 'rust', from: 'the command `cargo run`'};
+		// An install location that names its toolchain: `dotnet tool install` and `cargo install` targets.
+		if (/[\\/]\.dotnet[\\/]tools[\\/]/i.test(word))
+			return {runtime: 'dotnet', from: "the command's path (`.dotnet/tools`)"};
+		if (/[\\/]\.cargo[\\/]bin[\\/]/.test(word)) return {runtime: 'rust', from: "the command's path (`.cargo/bin`)"};
 		const found = WORDS.find(([, pattern]) => pattern.test(base));
 		// Wrappers (`env`, `sh -c`, `docker run …`) name no runtime: the words after them are read on.
 		if (found !== undefined)
@@ -68,7 +72,7 @@ export const LOG_FIX: Readonly<Record<Runtime, string>> = {
 	python:
 		'point the logging handler at stderr: `logging.basicConfig(stream=sys.stderr)` or `logging.StreamHandler(sys.stderr)` (a `StreamHandler(sys.stdout)` writes onto the protocol stream)',
 	dotnet:
-		'send the console logger to stderr: `builder.Logging.AddConsole(o => o.LogToStandardErrorThreshold = LogLevel.Trace)`; write your own text with `Console.Error.WriteLine`',
+		'send the console logger to stderr: `builder.Logging.AddConsole(o => o.LogToStandardErrorThreshold = LogLevel.Trace)`',
 	rust: 'send `tracing` output to stderr: `tracing_subscriber::fmt().with_writer(std::io::stderr).init()` (the default writer is stdout); env_logger: `Builder::from_default_env().target(Target::Stderr)`',
 	node: 'point the logger at stderr: `console.error`, pino `pino(pino.destination(2))`, winston `new transports.Console({stderrLevels: [...all levels]})`',
 	go: 'send the logger to stderr: `log.SetOutput(os.Stderr)`, slog `slog.New(slog.NewTextHandler(os.Stderr, nil))`, logrus `logrus.SetOutput(os.Stderr)`',
