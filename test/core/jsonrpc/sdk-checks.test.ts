@@ -25,9 +25,13 @@ describe('injected SDK schemas', () => {
 	});
 
 	it('the initialize schema pass runs only with the schemas', () => {
-		const result = {protocolVersion: '2025-11-25', capabilities: {tools: 5}, serverInfo: {name: 's', version: '1'}};
+		const result = {
+			protocolVersion: '2025-11-25',
+			capabilities: {},
+			serverInfo: {name: 's', version: '1', icons: [{src: 5}]},
+		};
 		expect(checkInitializeResult(result, '2025-11-25', SDK_SCHEMAS).map((p) => [p.reason, p.key, p.rule])).toEqual([
-			['initialize-result-schema', 'result.capabilities.tools', 'C1'],
+			['initialize-result-schema', 'result.serverInfo.icons.0.src', 'C1'],
 		]);
 		expect(checkInitializeResult(result, '2025-11-25', UNCHECKED_SDK_SCHEMAS)).toEqual([]);
 	});

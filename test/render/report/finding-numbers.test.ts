@@ -11,10 +11,14 @@ import {buildReport} from '../../../src/render/report/markdown.js';
 import {orderFindings} from '../../../src/render/report/sections/context.js';
 import {makeMeta} from '../../helpers/factories.js';
 
-/** 200 stray lines, every other one CRLF-terminated (stray-output ×200, crlf ×100), then an exit before any handshake (early-exit). */
+/**
+ * 200 stray lines and 100 log notifications ending in CR LF (stray-output ×200, crlf ×100: crlf is about
+ * messages), then an exit before any handshake (early-exit).
+ */
 function feed(session: Session): void {
 	let text = '';
-	for (let i = 0; i < 100; i++) text += `log line ${i}\nx\r\n`;
+	const note = JSON.stringify({jsonrpc: '2.0', method: 'notifications/message', params: {level: 'info', data: 'x'}});
+	for (let i = 0; i < 100; i++) text += `log line ${i}\nx\n${note}\r\n`;
 	session.pushChunk('stdout', 1, new TextEncoder().encode(text));
 	session.exit({code: 0, signal: null, tMs: 5});
 	session.finish(5);
@@ -44,7 +48,7 @@ describe('finding numbers in the report', () => {
 	const full = fullNumbers();
 	it('the whole session has 301 findings: stray-output 1–200, early-exit 201, crlf 202–301', () => {
 		expect(full.size).toBe(301);
-		expect([full.get(key('stray-output', 0)), full.get(key('crlf', 12))]).toEqual([1, 202]);
+		expect([full.get(key('stray-output', 0)), full.get(key('crlf', 100))]).toEqual([1, 202]);
 	});
 
 	it.each([150, 400])(
