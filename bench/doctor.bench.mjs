@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark of `mcp-wire doctor` over many slow-starting servers (issue 12: "16 slow-starting servers
+// Benchmark of `mcp-wire doctor` over many slow-starting servers (docs/performance.md#doctor: "16 slow-starting servers
 // take four waves"). Each server waits 1 s before it answers (like an interpreter importing its SDK),
 // then answers at once. In one run these take turns within every repetition (order rotated):
 //

@@ -3,7 +3,7 @@
 //   npm run build && node bench/framer.bench.mjs [--mb 100] [--chunk 65536] [--runs 7]
 //
 // The compared runs are interleaved on the same data (order rotated each repetition, so a machine that
-// gets busier or quieter shifts both); printed are the medians of the per-repetition ratios (issue 12).
+// gets busier or quieter shifts both); printed are the medians of the per-repetition ratios (docs/performance.md#framer-and-session-throughput).
 // The session runs as probe and view run it (`retain: true`, the default); so does its memory check.
 //
 // MCP_WIRE_DIST=/path/to/dist/ overrides where the built library is loaded from (default ../dist/).

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// Make the captures the replay benches read (issue 12, goal 2): format-1 capture files written with the
+// Make the captures the replay benches read (docs/performance.md#replay): format-1 capture files written with the
 // project's own record codec (dist/, so `npm run build` first), the shape `tap` writes: a session
 // header, one chunk record per frame, then the exit. Not committed: they are made on demand.
 //
 //   frames-<N>.ndjson   N frames (N = 1k, 10k, 100k, 1M by default), half client requests on stdin,
 //                       half server responses on stdout (~150-300 B lines, tools/call with text)
 //   huge-5mb.ndjson     40 frames of 5 MB (20 requests with a 5 MB argument, 20 responses with a 5 MB
-//                       text) after the initialize exchange: ~280 MB on disk (issue 12)
+//                       text) after the initialize exchange: ~280 MB on disk (docs/performance.md#replay)
 //
 // Usage: node bench/gen-captures.mjs [--dir DIR] [--frames 1000,10000,...] [--no-huge]
 // Default DIR: $TMPDIR/mcp-wire-captures. Existing files are kept (a huge-5mb.ndjson under 250 MB, from

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark of `mcp-wire probe --json` start-to-exit wall time (issue 12, goal 4): in one run, on the same
+// Benchmark of `mcp-wire probe --json` start-to-exit wall time (docs/performance.md#probe-start-up): in one run, on the same
 // fast Node server (examples/servers/node/healthy.mjs), these take turns within every repetition (order
 // rotated each time, so a machine that gets busier or quieter mid-run shifts them all):
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark of replay (issue 12, goal 2): `view --json`, `view --no-tui` and `report` on generated
+// Benchmark of replay (docs/performance.md#replay): `view --json`, `view --no-tui` and `report` on generated
 // captures (bench/gen-captures.mjs), against a floor that streams the same capture, parses each record,
 // decodes its bytes and JSON.parses every line (bench/clients/replay-floor.mjs). Within a repetition
 // the commands take turns (order rotated); printed: median wall time and peak RSS of each, and the median

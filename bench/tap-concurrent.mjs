@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Many taps at once (issue 13 item 6, "captures never lie"): N taps run side by side, each with a
+// Many taps at once (docs/capture-format.md#gaps-and-incomplete-captures): N taps run side by side, each with a
 // server that writes M bytes to stdout while its client writes M bytes to stdin. Afterwards every
 // capture is checked: it has its header, every forwarded byte is either in a chunk at its offset or
 // inside a gap record of exact length, and it ends with an end record. Prints per-run totals; exits 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark of `mcp-wire tap` (issue 3, "Done when"): in one run, the tap against a bare relay (a
+// Benchmark of `mcp-wire tap` (docs/performance.md#tap-forwarding-and-capture): in one run, the tap against a bare relay (a
 // process that only pipes bytes) and against a direct pipe.
 //
 //   throughput  256 MiB client→server and 256 MiB server→client, MB/s, as a ratio to the relay (target ≥ 0.9)
@@ -10,13 +10,13 @@
 //
 // The tap runs as shipped: capture on (written to a temporary XDG state dir), live socket on. Configs
 // take turns within each repetition (order rotated), so a machine that gets busier or quieter mid-run
-// shifts them all; ratios are medians of per-repetition ratios (issue 12).
+// shifts them all; ratios are medians of per-repetition ratios (docs/performance.md#tap-forwarding-and-capture).
 // The floor for "forward and record" is `relay+file`: the bare relay that also appends the raw bytes of
 // both directions to a file. Pass/fail comes from the tap as users run it, and only counts when its
 // capture is complete: a run whose capture stopped (fell too far behind) fails the throughput and the
 // memory targets, whatever its speed. One more figure, `tap (whole)`: the tap with
 // MCP_WIRE_CAPTURE_LAG_MB raised so that the capture keeps every byte: what a complete capture costs.
-// The long stream (issue 12 goal 1): the 1 GiB S→C transfer runs BENCH_LONG_REPEAT times (default 3; 1
+// The long stream (docs/performance.md#tap-forwarding-and-capture): the 1 GiB S→C transfer runs BENCH_LONG_REPEAT times (default 3; 1
 // with --quick, whose stream is 256 MiB), each time beside the relay+file floor on the same stream (order
 // rotated); per run: the tap's peak RSS, bytes captured and bytes in gap records (read from the capture's
 // end record), and its throughput as a ratio to the floor of that repetition; medians and the worst case.
@@ -64,7 +64,7 @@ const REPEAT = Number(process.env.BENCH_REPEAT ?? (QUICK ? 1 : 5));
 const LONG_REPEAT = Number(process.env.BENCH_LONG_REPEAT ?? (QUICK ? 1 : 3));
 const LONG_ONLY = process.argv.includes('--long-only');
 const SHORT_ONLY = process.argv.includes('--short-only');
-// The line length of the bulk streams (issue 12 goal 1: 1 KiB and 64 KiB lines).
+// The line length of the bulk streams (docs/performance.md#tap-forwarding-and-capture: 1 KiB and 64 KiB lines).
 const BLOCK = argNumber('--line', 64 * 1024);
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-bench-'));

@@ -1,4 +1,4 @@
-// The TUI on big captures (issue 12 goal 3), measured in the configuration users run:
+// The TUI on big captures (docs/performance.md#tui-on-big-captures), measured in the configuration users run:
 //
 //   npm run build && node bench/tui.bench.mjs [--frames 1000000] [--reps 5] [--presses 40]
 //        [--screen-reps 3] [--before DIR] [--rss-frames 100000,1000000] [--columns 120] [--rows 40] [--dir DIR]
@@ -29,7 +29,7 @@
 //
 // Captures come from bench/gen-captures.mjs (made on demand, not committed; default dir
 // $TMPDIR/mcp-wire-captures). MCP_WIRE_DIST=/path/to/dist/ overrides where the built library is
-// loaded from for part 2 (default ../dist/). Pass/fail lines compare with the targets of issue 12.
+// loaded from for part 2 (default ../dist/). Pass/fail lines compare with the targets in docs/performance.md#tui-on-big-captures.
 import {spawn, spawnSync} from 'node:child_process';
 import {EventEmitter} from 'node:events';
 import {readFileSync} from 'node:fs';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The long no-crash fuzz (issue 13 item 2): the same test as `npm test` runs, with the issue's full
+// The long no-crash fuzz: the same test as `npm test` runs, with the issue's full
 // sizes (a 100 MB line, 300k one-byte chunks, 150k `{}` lines) and 20× the random cases. Takes minutes.
 // Usage: node scripts/fuzz-no-crash.mjs
 import {spawnSync} from 'node:child_process';

@@ -24,7 +24,7 @@ import {
 } from './capture-store.js';
 
 /**
- * The watching side of a tap (issue 3 item 4): read NDJSON records incrementally (from a live socket or
+ * The watching side of a tap (docs/cli.md#attach): read NDJSON records incrementally (from a live socket or
  * a capture file), find live taps in the runtime directory, and feed records into a Session as they
  * arrive, so `attach` and `view` present exactly what a live probe presents (live = replay).
  */
@@ -238,7 +238,7 @@ export class RecordReader {
 				this.lineStart = base + start;
 				line = piece;
 			} else {
-				// Handed on in its parts: a big chunk record is decoded from them without joining them (issue 12).
+				// Handed on in its parts: a big chunk record is decoded from them without joining them (docs/performance.md#replay).
 				this.lineStart = this.pendingStart;
 				this.pending.push(piece);
 				line = this.pending;
@@ -293,7 +293,7 @@ export class RecordReader {
 		const decoded = decodeRecordBytes(bytes, this.decoder);
 		const byteLength = Array.isArray(bytes) ? bytes.reduce((n, part) => n + part.length, 0) : bytes.length;
 		// The decoded record holds none of the line's parts: let go of them before the event is handed on
-		// (a 7 MB record line is not kept while its 5 MB chunk is replayed and written out; issue 12).
+		// (a 7 MB record line is not kept while its 5 MB chunk is replayed and written out; docs/performance.md#replay).
 		if (Array.isArray(bytes)) bytes.length = 0;
 		switch (decoded.kind) {
 			case 'empty': {
@@ -439,7 +439,7 @@ export async function listLiveTaps(options: ListLiveOptions = {}): Promise<LiveT
 		let names: string[] = [];
 		try {
 			// Another user may have made the runtime directory first (in the shared temp dir): trust it
-			// only as the tap does (issue 13). Throws UnsafeDirectoryError.
+			// only as the tap does. Throws UnsafeDirectoryError.
 			names = checkPrivateDir(dir, facts.uid) ? readdirSync(dir) : [];
 		} catch (error) {
 			if (error instanceof Error && error.name === 'UnsafeDirectoryError') throw error;
@@ -569,7 +569,7 @@ export interface FollowHandlers extends RecordHandlers {
  *
  * When the connection ends before the session's `exit` record arrived whole (the tap cuts off a viewer
  * still behind 1 s after the session ended, or the tap died), the rest is read from the capture file the
- * header names (`capturePath`, issue 13): the file is read with {@link readRecordFile}, the events
+ * header names (`capturePath`): the file is read with {@link readRecordFile}, the events
  * already handed out are skipped by count (the socket sends the file's own bytes, so the first N events
  * are the same), and the rest are handed out. The file is used only when its header is the same session
  * (start time, pid, path); otherwise, or when it cannot be read, the session ends where the socket did.

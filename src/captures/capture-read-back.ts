@@ -5,7 +5,7 @@ import {decodeBase64Bytes, decodeRecordBytes, isBase64Alphabet} from '../core/ca
 import type {SessionEvent, StreamName} from '../core/types.js';
 
 /**
- * Read a stream's bytes back from a capture file by stream offset (issue 12: a frame larger than a
+ * Read a stream's bytes back from a capture file by stream offset (docs/performance.md#replay: a frame larger than a
  * limit is not held whole in memory for display; its offset and length are kept and its bytes are read
  * back from the file when they are shown). Both capture formats: format 2 (binary records,
  * core/capture/binary-codec.ts; only the record heads and the wanted payload bytes are read) and
@@ -314,7 +314,7 @@ export class CaptureBytesReader {
 	/**
 	 * Format 1: the big chunk record starting at file position `at`, when it is one as `encodeEvent`
 	 * writes it (the head parses as a chunk record's, at least {@link BIG_CHUNK_BYTES} of data, and `"}`
-	 * and a line end stand right after its base64): then its data is read back in part (issue 12 goal 3:
+	 * and a line end stand right after its base64): then its data is read back in part (docs/performance.md#tui-on-big-captures:
 	 * the hex pane shows a few hundred bytes of a 5 MB frame, and reading the whole 7 MB line and decoding
 	 * it for them cost 12 MB per frame while a big capture loads). Undefined for any other line, which
 	 * is then read whole and decoded as before.

@@ -15,7 +15,7 @@ import path from 'node:path';
 
 /**
  * Where taps keep their captures and live sockets, how captures are named, and how old ones are pruned
- * (issue 3 item 2). Everything here is synchronous and small; the tap calls it from its capture worker,
+ * (docs/capture-format.md#format-2-binary). Everything here is synchronous and small; the tap calls it from its capture worker,
  * never on the forwarding path.
  *
  * Capture directory (first that applies):
@@ -108,7 +108,7 @@ export function capturesDir(facts: PlatformFacts = currentPlatform()): string {
 }
 
 /**
- * Why the default capture directory cannot be used, or undefined when it can (issue 11). On POSIX without
+ * Why the default capture directory cannot be used, or undefined when it can. On POSIX without
  * an absolute `$XDG_STATE_HOME` the directory lies under `$HOME`: when `$HOME` is unset, empty or not an
  * absolute path, the process was started without a home (a sandbox, a service, a stripped environment), and
  * the tap records nothing rather than guess one: Node's `os.homedir()` would fall back to the passwd entry
@@ -288,7 +288,7 @@ export function ensurePrivateDir(dir: string, uid: number | undefined = currentP
 }
 
 /**
- * The readers' side of {@link ensurePrivateDir} (issue 13: `sessions`, `attach` and the capture list
+ * The readers' side of {@link ensurePrivateDir} (`sessions`, `attach` and the capture list
  * trust the runtime and state directories only as the tap does): `dir` must be a real directory (not a
  * symlink) owned by `uid` and writable by nobody else. Nothing is created or changed.
  * @returns false when `dir` does not exist (nothing to read)
@@ -336,7 +336,7 @@ export function isOwnEntry(
 }
 
 /**
- * Opens a capture file for writing, mode 0600, never through a symlink (issue 13): `O_NOFOLLOW`, and
+ * Opens a capture file for writing, mode 0600, never through a symlink: `O_NOFOLLOW`, and
  * `O_EXCL` when `exclusive` (a fresh default name). Without `exclusive` an existing file is reused only
  * when it is a regular file with one link owned by `uid`, then truncated; `O_NONBLOCK` keeps a FIFO
  * planted at the path from blocking the open.
@@ -424,7 +424,7 @@ export function pruneLimitsFromEnv(
 
 		return value;
 	};
-	// 0 means "no limit" (issue 11): a limit of 0 files would delete every capture, the new one included.
+	// 0 means "no limit": a limit of 0 files would delete every capture, the new one included.
 	const maxFiles = Math.floor(read('MCP_WIRE_MAX_CAPTURES', DEFAULT_MAX_CAPTURES)) || Number.POSITIVE_INFINITY;
 	const maxBytes =
 		Math.floor(read('MCP_WIRE_MAX_CAPTURE_MB', DEFAULT_MAX_CAPTURE_MB) * 1024 * 1024) || Number.POSITIVE_INFINITY;

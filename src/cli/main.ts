@@ -70,13 +70,13 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
  */
 async function loadTui(first?: FirstScreenInfo): Promise<StartTui> {
 	process.env['NODE_ENV'] ??= 'production';
-	// `view`: a plain first screen at once, while ink and React load (they take most of the first second; issue 12 goal 3).
+	// `view`: a plain first screen at once, while ink and React load (they take most of the first second; docs/performance.md#tui-on-big-captures).
 	if (first !== undefined && process.stdin.isTTY === true) {
 		const {paintFirstScreen} = await import('../render/tui/first-screen.js');
 		firstScreen = paintFirstScreen(process.stdout, {...first, title: escapeText(first.title)});
 	}
 
-	// Before ink and the capture load: the TUI's process collects its garbage sooner (RSS, issue 12 goal 3).
+	// Before ink and the capture load: the TUI's process collects its garbage sooner (RSS, docs/performance.md#tui-on-big-captures).
 	(await import('./tui-heap.js')).tuneHeapForTui();
 	// Loaded before the capture is read: reading it meanwhile (5 MB frames) slows the loading down more than it gains.
 	const [{startTui}, {formatSummary}] = await Promise.all([

@@ -43,7 +43,7 @@ export interface Presenter {
 	/**
 	 * A promise that settles once the output has taken what was written (stdout a pipe whose reader is
 	 * slower than the capture is read), or undefined when it can take more now. `view` waits on it
-	 * between the blocks it reads, so the output queue does not grow with the capture (issue 12: 0.9 GB
+	 * between the blocks it reads, so the output queue does not grow with the capture (docs/performance.md#replay: 0.9 GB
 	 * for `view --json` of a 280 MB capture piped into a reader).
 	 */
 	whenWritable(): Promise<void> | undefined;
@@ -67,7 +67,7 @@ export function createPresenter(options: PresenterOptions): Presenter {
 		else throw error;
 	});
 	// Lines are written in batches of up to OUTPUT_BATCH_BYTES: one write per line was half of `view`'s
-	// CPU on a big capture (issue 12). A batch goes out once full, at the next turn of the event loop (so
+	// CPU on a big capture (docs/performance.md#replay). A batch goes out once full, at the next turn of the event loop (so
 	// a live probe's lines show at once), and at `finish`.
 	let batch: string[] = [];
 	let batchBytes = 0;
@@ -123,7 +123,7 @@ export function createPresenter(options: PresenterOptions): Presenter {
 		},
 		attach(session) {
 			if (options.mode === 'json') {
-				// Records in pieces: a 5 MB frame's records are never whole strings (issue 12).
+				// Records in pieces: a 5 MB frame's records are never whole strings (docs/performance.md#replay).
 				const writer = createNdjsonPieceWriter(writeText);
 				if (options.redact) {
 					// --json --redact: secrets masked in bytes too (same length, so offsets stay true).
@@ -147,7 +147,7 @@ export function createPresenter(options: PresenterOptions): Presenter {
 			keptBytes = kept;
 			const hexView = bytesView(session, kept);
 			// Lines in time order: what happened after the first byte the stdout framer still holds (a
-			// Content-Length reply waits for the byte after its body) waits for that frame (issue 11).
+			// Content-Length reply waits for the byte after its body) waits for that frame.
 			const ordered = createTimeOrder(writeLine);
 			order = ordered;
 			const stdoutChunks: {end: number; tMs: number}[] = [];

@@ -33,7 +33,7 @@ export function formatReadProgress(bytesRead: number, totalBytes: number, frames
 }
 
 /**
- * The progress of `report` and `view` (plain, `--json`) reading a big capture (issue 12 goal 5): one line
+ * The progress of `report` and `view` (plain, `--json`) reading a big capture: one line
  * on stderr, rewritten in place (`\r`, erase line), shown only when stderr is a terminal and reading takes
  * longer than {@link READ_PROGRESS_AFTER_MS}, erased by `done`. Never writes to stdout; writes nothing at
  * all when stderr is not a terminal.

@@ -16,7 +16,7 @@ function accountName(): string | undefined {
  * server's environment when known (values of secret-named variables are masked wherever they appear).
  * Use it for `probe --report` and `--json --redact` too. The home and user are the capture's own when its
  * header records them (`captured`, see {@link captureIdentity}), else this machine's: a report made by
- * another user, or on another machine, still hides the capturing user's paths (issue 13).
+ * another user, or on another machine, still hides the capturing user's paths (docs/cli.md#report).
  * @param env the environment the server got (e.g. from `buildEnv`), if any.
  * @param payloads `--redact-payloads`.
  * @param captured the session header (its `home` and `user` are used when present).

@@ -1,7 +1,7 @@
 import v8 from 'node:v8';
 
 /**
- * V8 garbage-collector settings for a process that runs the TUI (`view`, `attach`; issue 12 goal 3:
+ * V8 garbage-collector settings for a process that runs the TUI (`view`, `attach`; docs/performance.md#tui-on-big-captures:
  * peak RSS under 200 MiB on a 1M-frame and a 280 MB capture). Loading a big capture makes garbage fast
  * (a few KiB per record), and the session's detectors keep windows of the last few thousand ids and
  * bodies, so about 2 MiB survive each young-generation GC and die later in the old generation. With

@@ -5,7 +5,7 @@ import {summarizeEvidence} from '../core/findings/support/evidence.js';
 
 /**
  * `--verbose` for `probe`: one stderr line for each step of the process's life, on every run, a healthy
- * one too (issue 11): the spawn (pid and command), each timeout, closing stdin, each signal sent, each
+ * one too: the spawn (pid and command), each timeout, closing stdin, each signal sent, each
  * stream's EOF and the exit. Times are ms since the session started.
  * @param session a session just created (nothing fed yet); its events are followed until it finishes
  * @param init what the probe knew at creation (`pid` absent when the command could not start)

@@ -21,7 +21,7 @@ export function formatWait(wait: ProbeWait): string {
 }
 
 /**
- * The probe's "still waiting" line (issue 10 §1): on a terminal stderr (while stdout goes elsewhere) one
+ * The probe's "still waiting" line (docs/json-records.md#mark): on a terminal stderr (while stdout goes elsewhere) one
  * line rewritten in place every second and erased when the wait ends; when stdout is that terminal too,
  * or with `--verbose` on any stderr, a `mcp-wire: waiting for …` line every {@link VERBOSE_EVERY_MS};
  * otherwise nothing.

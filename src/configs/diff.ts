@@ -1,5 +1,5 @@
 /**
- * A small line diff in unified format, for `wrap --dry-run` / `unwrap --dry-run` (issue 3 §5).
+ * A small line diff in unified format, for `wrap --dry-run` / `unwrap --dry-run` (docs/cli.md#wrap-and-unwrap).
  */
 
 type Op = {readonly kind: ' ' | '-' | '+'; readonly text: string; readonly aLine: number; readonly bLine: number};

@@ -1,5 +1,5 @@
 /**
- * Where each MCP client keeps its server list (issue 6 "Discovery", issue 3 §5). Everything the answer
+ * Where each MCP client keeps its server list (docs/cli.md#doctor, docs/cli.md#wrap-and-unwrap). Everything the answer
  * depends on (home, cwd, platform, environment) is passed in, so tests can point it at a temp home.
  */
 import {statSync} from 'node:fs';
@@ -179,7 +179,7 @@ function isFile(file: string): boolean {
  * this machine, whether or not they exist. Order: Claude Desktop; Claude Code user, local, project;
  * Cursor user, project; VS Code user `mcp.json`, user `settings.json` (`mcp.servers`), project.
  *
- * Locations (issue 6; `<appdata>` is `~/Library/Application Support` on macOS, `%APPDATA%` on
+ * Locations (docs/cli.md#doctor; `<appdata>` is `~/Library/Application Support` on macOS, `%APPDATA%` on
  * Windows, `$XDG_CONFIG_HOME` or `~/.config` elsewhere):
  * - Claude Desktop: `<appdata>/Claude/claude_desktop_config.json`, key `mcpServers`.
  * - Claude Code: `~/.claude.json` (or `$CLAUDE_CONFIG_DIR/.claude.json`) key `mcpServers` (user) and

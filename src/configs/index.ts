@@ -1,5 +1,5 @@
 /**
- * MCP client configs: discovery, reading, launch environment, wrap/unwrap (issues 3 §5 and 6).
+ * MCP client configs: discovery, reading, launch environment, wrap/unwrap (docs/cli.md#wrap-and-unwrap, docs/cli.md#doctor).
  * I/O code (node:fs); used by `mcp-wire doctor`, `wrap` and `unwrap`.
  */
 export {CLIENT_NAMES, ConfigError} from './types.js';

@@ -1,6 +1,6 @@
 /**
- * The environment and working directory each client gives a stdio server it launches (issue 6
- * "environment rule"; docs/protocol.md C3, C6, C8). `doctor` probes a server with exactly this, so a server
+ * The environment and working directory each client gives a stdio server it launches (docs/cli.md#doctor;
+ * docs/protocol.md C3, C6, C8). `doctor` probes a server with exactly this, so a server
  * that only works thanks to a variable of the user's shell is caught.
  */
 import path from 'node:path';
@@ -79,7 +79,7 @@ function lookup(
 }
 
 /**
- * The environment `client` gives the server of `entry` (issue 6 "environment rule").
+ * The environment `client` gives the server of `entry` (docs/cli.md#doctor).
  * - Claude Desktop, Cursor (`gui-minimal`): on macOS/Linux the SDK allow-list HOME, LOGNAME, SHELL,
  *   TERM, USER taken from `parentEnv` and PATH = {@link guiMinimalPath}; on Windows the Windows
  *   allow-list with `parentEnv`'s PATH; then the config `env` on top.

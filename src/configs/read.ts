@@ -1,6 +1,6 @@
 /**
  * Reading MCP server entries out of a client config file, with the exact position of every problem
- * (issue 6 "Bad configs"). Never writes.
+ * (docs/cli.md#doctor). Never writes.
  */
 import {readFileSync} from 'node:fs';
 import type {Node} from 'jsonc-parser';
@@ -293,7 +293,7 @@ function readEntry(
 }
 
 /**
- * Reads every server entry of one config file (issue 6 "Bad configs").
+ * Reads every server entry of one config file (docs/cli.md#doctor).
  *
  * Entries: the object at `file.serversPath` maps names to entries. `type` (`stdio`, `http`
  * (also `streamable-http`), `sse`) decides the transport; without it an entry with `command` is stdio

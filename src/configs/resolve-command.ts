@@ -1,5 +1,5 @@
 /**
- * `which`-style lookup of a server's command on the PATH the client would give it (issue 6: "a command
+ * `which`-style lookup of a server's command on the PATH the client would give it (docs/cli.md#doctor: "a command
  * not on the PATH the client would use"). Small on purpose: the `which` package is only a transitive
  * dependency here, and this one takes PATH, PATHEXT and the platform as inputs so tests can use them.
  */

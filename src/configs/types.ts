@@ -1,5 +1,5 @@
 /**
- * Types shared by the client-config reader and editor (issue 3 §5 wrap/unwrap, issue 6 discovery).
+ * Types shared by the client-config reader and editor (docs/cli.md#wrap-and-unwrap, docs/cli.md#doctor).
  *
  * Positions are 1-based: `line` counts lines (LF, CR LF or a lone CR end a line) and `column` counts
  * UTF-16 code units from the start of the line, the way editors number them.

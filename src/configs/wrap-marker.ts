@@ -2,7 +2,7 @@
  * How a wrapped entry is recognised: its command line (`command` followed by `args`) contains an
  * mcp-wire launcher token (`mcp-wire`, `mcp-wire@1.2.3`, `/path/to/mcp-wire`, `.../bin/mcp-wire.js`,
  * `mcp-wire.cmd`, ...), directly followed by `tap`, and later a `--`; the original command and its
- * arguments follow that `--` unchanged (issue 3 §5).
+ * arguments follow that `--` unchanged (docs/cli.md#wrap-and-unwrap).
  */
 
 const LAUNCHER = /^mcp-wire(?:@[^/\\]*)?(?:\.(?:js|mjs|cjs|cmd|exe|bat|ps1))?$/i;

@@ -1,5 +1,5 @@
 /**
- * `mcp-wire wrap NAME` / `mcp-wire unwrap NAME` as plans and an atomic apply (issue 3 §5).
+ * `mcp-wire wrap NAME` / `mcp-wire unwrap NAME` as plans and an atomic apply (docs/cli.md#wrap-and-unwrap).
  *
  * A wrap rewrites ONE entry so the tap runs the original command:
  *   before: "command": "node", "args": ["server.js"]
@@ -208,7 +208,7 @@ function argsInsertEdits(text: string, loaded: LoadedEntry, tokens: readonly str
 /**
  * Plans wrapping server `name` of `file` with `tapCommand` (e.g. `['npx', '-y', 'mcp-wire', 'tap',
  * '--name', name, '--']`): `command` becomes `tapCommand[0]` and `args` becomes
- * `[...tapCommand.slice(1), originalCommand, ...originalArgs]` (issue 3 §5). Idempotent: an entry that
+ * `[...tapCommand.slice(1), originalCommand, ...originalArgs]` (docs/cli.md#wrap-and-unwrap). Idempotent: an entry that
  * already runs through `mcp-wire tap` gives a plan with `status: 'already-wrapped'`, `changed: false`.
  *
  * Throws ConfigError `not-found`, `broken-json` (with line:column), `unknown-server`, `invalid-entry`
@@ -296,7 +296,7 @@ function entryFromBackup(file: ConfigFile, name: string, unwrapped: Record<strin
 
 /**
  * Plans unwrapping server `name` of `file`: the command and arguments after the tap's `--` become
- * `command` and `args` again (issue 3 §5). The entry's exact original bytes come from the backup when
+ * `command` and `args` again (docs/cli.md#wrap-and-unwrap). The entry's exact original bytes come from the backup when
  * it matches (`restoredFrom: 'backup'`), else the wrap edit is undone in place (`restoredFrom: 'args'`).
  * Idempotent: an entry that is not wrapped gives `status: 'not-wrapped'`, `changed: false`.
  *
@@ -382,7 +382,7 @@ function writeFailed(file: ConfigFile, what: string, error: unknown): ConfigErro
 }
 
 /**
- * Writes a plan (issue 3 §5: backup, atomic, file untouched on error).
+ * Writes a plan (docs/cli.md#wrap-and-unwrap: backup, atomic, file untouched on error).
  *
  * 1. The file must still hold exactly `plan.before`, else ConfigError `changed-on-disk` (plan again).
  *    A plan with `changed: false` writes nothing.
@@ -445,7 +445,7 @@ function sleepSync(ms: number): void {
 
 /**
  * Runs `fn` holding `<real path>.mcp-wire.lock` (created with O_EXCL beside the config; removed
- * after), so two `wrap`/`unwrap` runs on one file never interleave their check-and-rename (issue 13:
+ * after), so two `wrap`/`unwrap` runs on one file never interleave their check-and-rename (docs/cli.md#wrap-and-unwrap:
  * 2 in 20 concurrent runs lost an edit). Waits up to {@link LOCK_WAIT_MS}; a lock older than
  * {@link LOCK_STALE_MS} is taken over. Throws ConfigError `write-failed` when the lock cannot be had.
  */

@@ -3,7 +3,7 @@
  * (the one inserted longest ago; setting a key that is present keeps its place, as in a `Map`). The same
  * as `map.set(k, v); if (map.size > limit) map.delete(map.keys().next().value)`, without that
  * `keys().next()`: after many deletions at its front a V8 `Map` iterator steps over every deleted slot
- * until the table is rebuilt, a few µs per frame on the replay hot path (issue 12). The order of the
+ * until the table is rebuilt, a few µs per frame on the replay hot path (docs/performance.md#replay). The order of the
  * keys is kept in a ring of `limit` slots.
  */
 export class BoundedMap<K, V> {

@@ -335,7 +335,7 @@ export interface ProcessObservation {
 
 /**
  * What the server's process tree was doing at one moment, recorded in the capture as an `evidence` mark so
- * that rules stay pure and a replay judges on the same facts (issue 10 §1). Taken by the probe and the tap
+ * that rules stay pure and a replay judges on the same facts (docs/json-records.md#mark). Taken by the probe and the tap
  * at every stall (a request outstanding past an idle mark, and at the timeout), at shutdown and after the
  * exit.
  * - `reason`: `stall` (a request outstanding past the idle mark), `timeout` (the client's limit reached),
@@ -405,7 +405,7 @@ export interface SessionMeta {
 	readonly name?: string;
 	/**
 	 * The home directory of the user who captured the session (`$HOME`), so a report made later, on
-	 * another machine or by another user, redacts the capturing user's paths (issue 13). Absent in older
+	 * another machine or by another user, redacts the capturing user's paths (docs/cli.md#report). Absent in older
 	 * captures: the viewer's own is used then.
 	 */
 	readonly home?: string;
@@ -413,7 +413,7 @@ export interface SessionMeta {
 	readonly user?: string;
 	/**
 	 * The capture file a tap writes (absolute path), so `attach` can read what its live socket did not
-	 * deliver before the tap ended (a slow viewer, issue 13). Absent without a capture and outside taps.
+	 * deliver before the tap ended (a slow viewer, docs/cli.md#report). Absent without a capture and outside taps.
 	 */
 	readonly capturePath?: string;
 }

@@ -1,5 +1,5 @@
 /**
- * Kept captures of the doctor's probes (issue 6 "Every probe's capture is kept"): one NDJSON file per
+ * Kept captures of the doctor's probes (docs/cli.md#doctor): one NDJSON file per
  * probe in the tap's capture directory (capture-store.ts: `$XDG_STATE_HOME/mcp-wire/captures`, …),
  * named like a tap capture (`<ISO time>-<client>-<server>-<pid>.ndjson`), mode 0600, holding the
  * session header and then every session event as it happens, so `mcp-wire view FILE` and

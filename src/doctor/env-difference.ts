@@ -1,6 +1,6 @@
 /**
  * "Works in my shell, fails in the client": which variables of the user's environment make the
- * difference (issue 6 "Env differences are explained"; docs/protocol.md C3, O3). The doctor re-probes a
+ * difference (docs/cli.md#doctor, docs/protocol.md C3, O3). The doctor re-probes a
  * failing server once with the variables it may take from the user's shell (harmless ones and --try-env names); when that works, this module narrows the
  * difference down with a bounded number of extra probes.
  */
@@ -83,7 +83,7 @@ export function differingVariables(
 }
 
 /**
- * Orders candidate names (issue 11): the variables the server's stderr names as missing (`named`, in
+ * Orders candidate names: the variables the server's stderr names as missing (`named`, in
  * their order) first, then the likely ones for `code` (in their order of likelihood), then the rest
  * sorted by name, with interactive-shell noise (`SHLVL`, `_`, `OLDPWD`, `SSL_*`…, see `isShellNoise`)
  * last.

@@ -120,7 +120,7 @@ export function withEnvDifference(finding: Finding, difference: EnvDifference): 
 
 /**
  * The `spawn-failed` finding for a command that is not on the PATH the client gives the server, made
- * without spawning (issue 6 "a command not on the PATH the client would use"). `detail` has the usual
+ * without spawning (docs/cli.md#doctor). `detail` has the usual
  * `{file, errno, reason, command, cwd}` plus `path`: the PATH searched.
  */
 export function notOnPathFinding(target: ProbeTarget): Finding {

@@ -1,5 +1,5 @@
 /**
- * How a doctor report reads: the plain-text table and the `--json` records (issue 6 "Output"). Pure
+ * How a doctor report reads: the plain-text table and the `--json` records (docs/cli.md#doctor). Pure
  * string building; the CLI writes the lines to stdout.
  */
 import {Chalk} from 'chalk';

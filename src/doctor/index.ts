@@ -1,5 +1,5 @@
 /**
- * `mcp-wire doctor` (issue 6): every configured MCP server, probed as its client launches it, with a
+ * `mcp-wire doctor` (docs/cli.md#doctor): every configured MCP server, probed as its client launches it, with a
  * verdict and the reason. I/O code (spawns servers, reads configs, writes captures; never stdout).
  */
 export {DEFAULT_JOBS, DEFAULT_TOTAL_TIMEOUT_MS, exitCodeOf, runDoctor, totalsOf, type DoctorOptions} from './run.js';

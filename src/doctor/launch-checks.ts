@@ -1,5 +1,5 @@
 /**
- * What a server's command line says before anything runs (issue 11): an interpreter started without a
+ * What a server's command line says before anything runs: an interpreter started without a
  * program (`"command": "node"` and no script reads its program from stdin, so it takes the client's
  * JSON-RPC messages as source code and never answers), and a script or command given as a relative
  * path (resolved against a working directory that differs between clients). Pure string work.
@@ -181,7 +181,7 @@ export function relativePathOf(
 }
 
 /**
- * The note of a launch that depends on a relative path (issue 11), e.g. `"build/index.js" in "args"
+ * The note of a launch that depends on a relative path, e.g. `"build/index.js" in "args"
  * is relative: doctor resolved it against /home/me (→ /home/me/build/index.js, no such file), the
  * folder Claude Desktop is assumed to start servers in; clients start servers in different folders
  * (Claude Desktop on macOS in /, VS Code in your home folder, Claude Code in the folder you start it

@@ -1,6 +1,5 @@
 /**
- * From config files to launch plans (issue 6 "Discovery" and "Each server is probed as its client
- * launches it"): every entry of every config file becomes a probe target (command, args, env, cwd,
+ * From config files to launch plans (docs/cli.md#doctor): every entry of every config file becomes a probe target (command, args, env, cwd,
  * exactly as its client would start it), a skipped entry (HTTP/SSE), or a config problem. Reads the
  * config files; never writes them.
  */
@@ -45,7 +44,7 @@ export interface PlanContext {
 
 /**
  * Variables of the user's environment the environment-difference re-probe may pass to a server its
- * client would not give them (issue 13: never hand a server the user's whole environment): the ones
+ * client would not give them (docs/cli.md#doctor: never hand a server the user's whole environment): the ones
  * that commonly decide whether a server starts (buffering, PATH folders of version managers,
  * virtualenvs, module paths, locale) and whose values are paths or flags, not secrets. Others only
  * when named with `--try-env`.
@@ -76,7 +75,7 @@ export const SEARCHABLE_VARIABLES: readonly string[] = [
 ];
 
 /**
- * Whether the client itself starts a server without asking (issue 13 "doctor trust model"):
+ * Whether the client itself starts a server without asking (docs/cli.md#doctor):
  * - user-level files and Claude Code's local scope (the user's own `~/.claude.json`): yes;
  * - a Claude Code project server (`.mcp.json`): only once approved (see `projectApproval`);
  * - Cursor (`.cursor/mcp.json`) and VS Code (`.vscode/mcp.json`) project servers: never assumed,
@@ -301,7 +300,7 @@ export function planTargets(files: readonly ConfigFile[], context: PlanContext):
 				const target = planProbe(file, entry, context);
 				const program = programArgument(target.command, context.platform);
 				if (program?.readsStdin === true) {
-					// Not started: whatever it does, it reads the client's messages as its program (issue 11).
+					// Not started: whatever it does, it reads the client's messages as its program.
 					const message = readsStdinMessage(program, entry.command ?? '');
 					targets.push({
 						kind: 'problem',

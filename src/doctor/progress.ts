@@ -1,5 +1,5 @@
 /**
- * The doctor's progress line (issue 12 goal 5): on a terminal stderr, one line rewritten in place,
+ * The doctor's progress line: on a terminal stderr, one line rewritten in place,
  * `mcp-wire: doctor 3/16 checked · 25 s of 120 s · running claude-desktop/weather, cursor/github (+2)`
  * (the seconds since it began and the run's `--total-timeout`, redrawn each second by `tick`), erased at the
  * end. Never written to stdout (the table or the `--json` records go there). Pure: it writes through

@@ -1,5 +1,5 @@
 /**
- * `mcp-wire doctor`'s engine (issue 6): config files → launch plans → concurrent probes, each as its
+ * `mcp-wire doctor`'s engine (docs/cli.md#doctor): config files → launch plans → concurrent probes, each as its
  * client launches the server → one row per server with the verdict, the first finding and its fix.
  * No stdout writes here: the CLI presents the report.
  */
@@ -31,7 +31,7 @@ import {CLIENT_LABEL, evaluateProbe, type ProbeVerdict} from './verdict.js';
 /**
  * Default `--jobs`: probes running at the same time. Not tied to the CPU count: a probe mostly waits
  * (for an interpreter to start, for replies), so 8 at once cuts the waves of slow-starting servers in
- * half against 4 (issue 12) while keeping a start-up storm of `npx` servers bounded.
+ * half against 4 (docs/performance.md#doctor) while keeping a start-up storm of `npx` servers bounded.
  */
 export const DEFAULT_JOBS = 8;
 /** Lines of a failing server's stderr read for the names of missing variables. */
@@ -98,7 +98,7 @@ interface HeldTarget {
 
 /**
  * The targets of `plan` narrowed to `names` (when given), with the untrusted ones held back unless
- * `includeUntrusted` or named (issue 13). Returns the rows-to-be in plan order.
+ * `includeUntrusted` or named (docs/cli.md#doctor). Returns the rows-to-be in plan order.
  */
 export function selectTargets(
 	plan: Plan,
@@ -184,7 +184,7 @@ function skippedRow(target: Extract<DoctorTarget, {kind: 'skipped'}>): DoctorRow
  * Probes every server of `options.files` as its client launches it and returns one row per server (and
  * per config problem), in discovery order.
  *
- * Trust (issue 13): a server its client would not start without asking (see `Trust` in plan.ts) is
+ * Trust (docs/cli.md#doctor): a server its client would not start without asking (see `Trust` in plan.ts) is
  * a `skipped` row unless `includeUntrusted` or named in `names`; then `approve` sees every target
  * about to be spawned, before any is, and may hold some back.
  *

@@ -1,5 +1,5 @@
 /**
- * What a failing server's stderr tells the doctor (issue 11): the line worth showing in the FIX column
+ * What a failing server's stderr tells the doctor: the line worth showing in the FIX column
  * (the error, not npm's log-file pointer or a stack frame), the environment variables it says are
  * missing (`KeyError: 'WEATHER_API_KEY'`), and which variables of a shell are noise that never makes a
  * server work (`SHLVL`, `OLDPWD`, `SSL_*`). Pure: strings in, strings out.

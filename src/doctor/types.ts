@@ -1,5 +1,5 @@
 /**
- * The data `mcp-wire doctor` works with (issue 6): one row per configured server (or per config
+ * The data `mcp-wire doctor` works with (docs/cli.md#doctor): one row per configured server (or per config
  * problem), with the verdict for the client that launches it.
  */
 import type {
@@ -21,7 +21,7 @@ import type {Finding, FindingCode, Severity} from '../core/types.js';
  * - `fail` (✘): this client does not get a working session (spawn error, no answer, early exit, a
  *   finding whose reaction for this client is hang or fatal), or the config entry is broken.
  * - `skipped`: not a stdio server (HTTP/SSE), or held back by the trust model, so not probed.
- * - `not-checked`: `--total-timeout` elapsed before its probe started or ended (issue 11): no verdict,
+ * - `not-checked`: `--total-timeout` elapsed before its probe started or ended: no verdict,
  *   neither ✔ nor ✘, and it does not make the exit code 1.
  */
 export type DoctorStatus = 'ok' | 'warn' | 'fail' | 'skipped' | 'not-checked';

@@ -1,6 +1,6 @@
 /**
- * The doctor's verdict for one probed server, as one particular client would see it (issue 6
- * "Output"). Pure: it reads a finished session snapshot and the client reaction table that the finding
+ * The doctor's verdict for one probed server, as one particular client would see it
+ * (docs/cli.md#doctor). Pure: it reads a finished session snapshot and the client reaction table that the finding
  * catalog carries (docs/protocol.md "Client reactions"), so a stray banner line is ▲ for Claude Code (logged and skipped)
  * but ✘ for Cursor (2026 builds fail the connection).
  */
@@ -145,7 +145,7 @@ export function evaluateProbe(snapshot: SessionSnapshot, client: ClientName): Pr
 	if (!connected) {
 		const first = pick(findings, (f) => f.severity === 'error') ?? pick(findings, (f) => f.severity === 'warning');
 		// The probe gave up on initialize at the user's --timeout, shorter than every client's startup limit,
-		// and nothing else is wrong: mcp-wire's own limit, not a client failure (issue 10 §1).
+		// and nothing else is wrong: mcp-wire's own limit, not a client failure (docs/json-records.md#mark).
 		const initGaveUp = snapshot.marks.find((mark) => mark.type === 'timeout' && mark.method === 'initialize');
 		const ownLimit =
 			initGaveUp?.type === 'timeout' &&

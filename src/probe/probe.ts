@@ -174,7 +174,7 @@ export interface ProbeOptions {
 	readonly schemas?: SdkSchemas | Promise<SdkSchemas>;
 	/**
 	 * The main server, already started with {@link startProbeServer} from the same `command`, `env` and
-	 * `cwd` (the CLI starts it before it loads the rest of the probe, issue 12). Default: `runProbe`
+	 * `cwd` (the CLI starts it before it loads the rest of the probe, docs/performance.md#probe-start-up). Default: `runProbe`
 	 * starts it. A Content-Length re-probe always starts a fresh process itself.
 	 */
 	readonly spawned?: ProbeServer;
@@ -223,7 +223,7 @@ export interface ProbeResult {
 type JsonObject = Record<string, unknown>;
 
 /**
- * Play an MCP client against a stdio server and record every byte (issue 2 item 5).
+ * Play an MCP client against a stdio server and record every byte.
  *
  * The exchange: `initialize` (id 0, newline-delimited), and after its result `notifications/initialized`,
  * then `tools/list`, `prompts/list`, `resources/list` (next ids, each only when the result's capabilities
@@ -237,7 +237,7 @@ type JsonObject = Record<string, unknown>;
  * SIGTERM, 2 s, SIGKILL. stdout and stderr are drained the whole time (O6), so bytes released at EOF or
  * exit are captured.
  *
- * Process evidence (issue 10 §1, Linux `/proc`; elsewhere marked "not observed"): while a request is
+ * Process evidence (docs/json-records.md#mark, Linux `/proc`; elsewhere marked "not observed"): while a request is
  * outstanding, at {@link STALL_MARKS_MS} and every {@link STALL_EVERY_MS} after, and at its timeout; before
  * the shutdown; after the exit. Each is an `evidence` mark the rules judge on (`unflushed-output`,
  * `stdin-inherited`, `orphaned-process`, `slow-response`). When two looks in a row find the tree blocked
@@ -271,7 +271,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	const log = options.onLog ?? ((): void => undefined);
 
 	// Load zod by import() and spawn at once: the exchange runs while the schemas load, and the session,
-	// built once they are there, is fed every event in order (issue 12).
+	// built once they are there, is fed every event in order (docs/performance.md#probe-start-up).
 	const schemasLoading = options.schemas ?? loadSdkSchemas();
 	const starter = options.starter ?? (process.platform === 'win32' ? await loadProcessStarter() : nodeStarter);
 	const spawned = options.spawned ?? startProbeServer(options, starter);
@@ -826,7 +826,7 @@ function start(
 	 * "blocked reading stdin" though its reply sits unread in our pipe. So the look is sampled now, the
 	 * poll phase runs (it reads every byte already written), and the look is kept (recorded as an
 	 * `evidence` mark, passed to `then`) only when no byte of the server's arrived meanwhile; otherwise it
-	 * is dropped as stale (issue 11: a healthy server was taken for unflushed output under load 20).
+	 * is dropped as stale (otherwise a healthy server starved of CPU reads as docs/findings.md#unflushed-output).
 	 */
 	const observeSettled = (
 		reason: ProcessEvidence['reason'],

@@ -4,7 +4,7 @@ import type {PipeHolding, ProcessActivity, ProcessEvidence, ProcessObservation} 
 import {parseNetTcp, SYSCALLS} from './proc-info.js';
 
 /**
- * Process evidence for the timing rules (issue 10 §1), read from Linux `/proc`: for every process of a
+ * Process evidence for the timing rules (docs/json-records.md#mark), read from Linux `/proc`: for every process of a
  * spawned server's tree, what it waits on (all threads), when it started, and which of the session's
  * three pipes it holds (matched by pipe/socket inode across `/proc/<pid>/fd`). Elsewhere every
  * observation says `observed: false`.
@@ -182,7 +182,7 @@ const readBuffer = Buffer.allocUnsafe(16 * 1024);
  * A whole file as latin1 text, or undefined when it cannot be opened or read (the process is gone, no
  * permission). `readFileSync` does the same with an fstat and a new buffer per file; on /proc, whose
  * files all report size 0, this open/read/close into one buffer takes about a third of the time, and
- * an observation reads a few dozen files on the probe's way to closing the server's stdin (issue 12).
+ * an observation reads a few dozen files on the probe's way to closing the server's stdin (docs/performance.md#probe-start-up).
  */
 export function readWhole(file: string): string | undefined {
 	let fd: number;

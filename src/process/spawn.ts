@@ -56,7 +56,7 @@ export class EnvOptionError extends Error {
 }
 
 /**
- * Build the child's environment the way a real client does (issue 2 item 5, docs/protocol.md C3, O3):
+ * Build the child's environment the way a real client does (docs/protocol.md C3, O3):
  * the MCP SDK allow-list (`HOME LOGNAME PATH SHELL TERM USER` on POSIX, the C3 list on win32; values that
  * start with `()`, exported shell functions, are skipped as the SDK does), then every `--env`, later
  * entries winning. With `inheritEnv`, the whole parent environment plus `--env` (mode `inherit`).
@@ -190,7 +190,7 @@ function killRunningOnExit(): void {
 /**
  * POSIX: Node's own `spawn` without a shell is what a real client does (the TS SDK's cross-spawn is
  * `child_process.spawn` there), and what execa does with the options of {@link serverExecaOptions};
- * starting it needs no module beyond Node, which keeps `probe` as fast to start as a bare client (issue 12).
+ * starting it needs no module beyond Node, which keeps `probe` as fast to start as a bare client (docs/performance.md#probe-start-up).
  * Children still running when this process exits get SIGTERM, as execa's `cleanup: true` does.
  */
 export const nodeStarter: ProcessStarter = (file, args, env, cwd, options) => {
@@ -338,7 +338,7 @@ function checkNotDirectory(file: string, cwd: string | undefined): SpawnError | 
 }
 
 /**
- * Start an MCP server the way a real client does (issue 2 item 5, docs/protocol.md C3): through
+ * Start an MCP server the way a real client does (docs/protocol.md C3): through
  * `options.starter` (Node's spawn on POSIX, execa on Windows) with no shell (arguments are passed as-is),
  * only `options.env`, three pipes, no buffering, raw `Buffer` chunks. stdout and stderr are both read from the first moment
  * to EOF, so the server never blocks on a full pipe (O6); nothing is decoded or re-chunked.

@@ -2,7 +2,7 @@ import type {Chunk, Finding, Frame, StreamName} from '../core/types.js';
 
 /**
  * The bytes a streaming presenter (`view --json`/`--no-tui`, `report` on a session that keeps nothing,
- * issue 12) still needs, in bounded memory: per stream, the chunks of the frame being assembled plus
+ * docs/performance.md#replay) still needs, in bounded memory: per stream, the chunks of the frame being assembled plus
  * {@link BEFORE_BYTES} before it (the live window), and small copies ("pieces") of the bytes around the
  * findings a presenter decided to show. A piece is copied from the window when it is kept and filled
  * from later chunks when its range reaches past what has arrived. Bytes outside the window and every

@@ -1,7 +1,7 @@
 import type {StreamName} from '../core/types.js';
 
 /**
- * The shared memory between the tap's forwarding thread and its capture worker (issue 3 items 1–2).
+ * The shared memory between the tap's forwarding thread and its capture worker (docs/capture-format.md#format-2-binary).
  *
  * ```
  *   arenas (one per stream)           queue (fixed-size descriptors, in the order things happened)
@@ -34,11 +34,11 @@ const STREAM_CODES: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
 
 /**
  * Default arena size for stdin and stdout (bytes): how far the capture may fall behind on one stream.
- * 48 MiB: on a loaded 2-core machine the capture worker was measured off the CPU for tens of ms at a
- * time while forwarding ran at 300–500 MB/s (bench:tap, 1 GiB stream: 16 MiB was not enough in 2 of 5
- * runs); about {@link WORKING_BYTES} of it is resident while the worker catches up whenever the producer
- * passes that mark (peak RSS 92–97 MiB on that stream at load ~3), all of it once the producer went round
- * the whole arena with the worker behind (most 1 GiB runs at load 4–13: peak RSS 123–129 MiB).
+ * 48 MiB: on a busy machine the capture worker can be off the CPU for tens of ms while forwarding runs
+ * at hundreds of MB/s, and 16 MiB was too little for bench:tap's 1 GiB stream; only about
+ * {@link WORKING_BYTES} of it is resident while the worker keeps up, all of it once the producer went
+ * round the whole arena with the worker behind, still under the tap's 150 MiB budget
+ * (docs/performance.md#tap-forwarding-and-capture).
  */
 export const DEFAULT_RING_BYTES = 48 * 1024 * 1024;
 /**

@@ -486,7 +486,7 @@ async function runWorker(config: CaptureWorkerConfig): Promise<void> {
 /*
  * The worker runs at the process's own priority. It used to lower its own (nice 10, per thread on
  * Linux) so that forwarding would win on busy CPUs, but a niced writer starves on a loaded machine:
- * bench:tap at load 5–8 on 2 cores, 1 KiB lines at ~40 MB/s, left 4 of 6 captures with gaps at the
+ * bench:tap on a busy 2-core machine, 1 KiB lines at ~40 MB/s, left 4 of 6 captures with gaps at the
  * lag limit. A thread cannot raise its priority back without privilege, so it is not lowered at all;
  * the writer's work per byte is a memcpy and a write (format 2), small next to forwarding's.
  */

@@ -22,7 +22,7 @@ import {
 } from './capture-ring.js';
 
 /**
- * The tap's capture, main-thread side (issue 3 items 1–2). Forwarding hands each read to the capture
+ * The tap's capture, main-thread side (docs/capture-format.md#format-2-binary). Forwarding hands each read to the capture
  * only after it has written it on, and that costs no copy when the read landed in the ring already
  * ({@link CaptureWriter.chunkAt}: a pipe read in place, see pass-through.ts) and one memcpy otherwise
  * ({@link CaptureWriter.chunk}); neither allocates or posts a message. A worker thread
@@ -37,7 +37,7 @@ import {
  * its full pipe, as it would behind a relay whose file write blocks. When the wait runs out, that read
  * becomes a gap record of its exact bytes, the stream stops waiting until one of its reads is recorded
  * again, and reads that do not fit meanwhile are not recorded either (gap records say which bytes are
- * missing; issue 13 item 6: a capture never lies); forwarding goes on. With `waitMs` 0 nothing waits:
+ * missing: docs/capture-format.md#gaps-and-incomplete-captures); forwarding goes on. With `waitMs` 0 nothing waits:
  * reads that do not fit are not recorded at once. Each wait is counted in the end record (`stalls`).
  * The file and its header are written here, synchronously, before anything else; at close the writer
  * gets time to drain, and when it cannot finish, the rest is recorded as a gap here.

@@ -5,7 +5,7 @@ import net from 'node:net';
 import {MAX_SOCKET_PATH_BYTES} from '../process/socket-pair.js';
 
 /**
- * The live-attach server of a tap (issue 3 item 4), run by the capture worker. It listens on a Unix
+ * The live-attach server of a tap (docs/cli.md#attach), run by the capture worker. It listens on a Unix
  * socket in the 0700 runtime directory (a named pipe on Windows; never TCP) and sends each client the
  * capture file from its first byte, then every record as it is appended: the capture file is the single
  * source, so a client that attaches late, or reads slowly, gets exactly the same bytes as the file.

@@ -13,7 +13,7 @@ import {watchProcessTree, type ProcessWatch} from '../process/proc-evidence.js';
 import {describeSpawnError, serverExecaOptions, type SpawnError} from '../process/spawn.js';
 
 /**
- * `mcp-wire tap`: sit in a real client's stdio pipe (issue 3 item 1).
+ * `mcp-wire tap`: sit in a real client's stdio pipe (docs/cli.md#tap).
  *
  * ```
  *  client ──stdin──▶ mcp-wire tap ──stdin──▶ server
@@ -162,7 +162,7 @@ export function signalExitCode(signal: string): number {
  * the client or the disk does; a command that cannot start is reported on stderr in one line
  * (`mcp-wire: cannot start "x": command not found (ENOENT)`) and recorded as `spawn-failed`.
  *
- * Rules kept (issue 3 item 1): bytes verbatim both ways before any inspection; backpressure both ways;
+ * Rules kept (docs/cli.md#tap): bytes verbatim both ways before any inspection; backpressure both ways;
  * stdin EOF forwarded (`stdin-closed` mark); the server's stdout EOF closes ours; SIGINT/SIGTERM/SIGHUP
  * forwarded; the exit code or signal is returned to be mirrored.
  */
@@ -240,7 +240,7 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 
 	const child = subprocess;
 	safe(() => capture?.header(options.capture!.meta(child.pid)));
-	// Process evidence for the capture (issue 10 §1): only with a capture, only what the tap can see (its
+	// Process evidence for the capture (docs/json-records.md#mark): only with a capture, only what the tap can see (its
 	// child's tree). It never changes what is forwarded or when the server ends.
 	const evidence =
 		capture && child.pid !== undefined ? safe(() => watchProcessTree(child.pid!, {now: () => clock.now()})) : undefined;

@@ -9,7 +9,7 @@ import {addWatchOptions, reportProblems, watchOutput, type WatchCliOptions, type
 
 /**
  * `mcp-wire attach [NAME|PID]`: follow a running `mcp-wire tap` through its Unix socket (a named pipe on
- * Windows) in the 0700 runtime directory (issue 3 item 4). The tap sends its capture from the first
+ * Windows) in the 0700 runtime directory (docs/cli.md#attach). The tap sends its capture from the first
  * byte, then every record as it happens; they are fed live into a Session and presented like a live
  * probe (frame log, `--hex`, `--json`, or the TUI on a terminal). Without a target, the only live tap;
  * a target is a tap name, the tap's or the server's pid, or a socket path. Ends when the tap's session
@@ -29,7 +29,7 @@ async function attachAction(target: string | undefined, options: WatchCliOptions
 	let address: string;
 	let label: string;
 	if (target !== undefined && /[/\\]/.test(target)) {
-		// A socket path: only one this user's tap bound (issue 13; the owner of a socket file is the
+		// A socket path: only one this user's tap bound (the owner of a socket file is the
 		// process that bound it; SO_PEERCRED is not reachable from Node without native code).
 		if (process.platform !== 'win32' && !isOwnEntry(target, 'socket'))
 			throw new UsageError(`attach: ${target} is not a socket of yours; refusing to read it`);
@@ -93,7 +93,7 @@ async function attachAction(target: string | undefined, options: WatchCliOptions
 				}
 			},
 			// The plain log and --json: read on once stdout has taken what was written (a slow pipe reader), so
-			// the output queue does not grow with the session (issue 12 goal 2: 676 MiB at 200k frames before).
+			// the output queue does not grow with the session (docs/performance.md#replay: 676 MiB at 200k frames before).
 			...(output.tui === undefined ? {onProgress: () => output.presenter.whenWritable()} : {}),
 		});
 	} finally {

@@ -74,7 +74,7 @@ Config files are only read, never written.
 Exit code: 0 when no entry fails, 1 when one does (not-checked entries do not), 2 on a usage error.`;
 
 /**
- * `mcp-wire doctor [--client NAME] [--config FILE] [--json]` (issue 6): find every MCP client config,
+ * `mcp-wire doctor [--client NAME] [--config FILE] [--json]` (docs/cli.md#doctor): find every MCP client config,
  * probe each stdio server as its client launches it, and print a table with the verdict, startup time,
  * tools count and the first finding with its fix (or one NDJSON record per server and a summary with
  * `--json`). Exit code 1 when any entry fails, 0 otherwise, 2 on a usage error.
@@ -202,7 +202,7 @@ export function runLine(target: ProbeTarget): string {
 }
 
 /**
- * The doctor's consent step (issue 13): lists every command about to run on stderr, one line each,
+ * The doctor's consent step (docs/cli.md#doctor): lists every command about to run on stderr, one line each,
  * then: `--yes` runs them all; on a terminal asks once (y/yes runs them all, anything else runs
  * none); without a terminal and without `--yes` runs only those their client starts without asking
  * (trusted), and the others are skipped with the reason.
@@ -273,7 +273,7 @@ async function runDoctorCommand(options: DoctorCliOptions, servers: readonly str
 			),
 		);
 	const captureDir = options.capture ? prepareCaptureDir() : undefined;
-	// The progress line (issue 12 goal 5): stderr only, on a terminal, not mixed with --verbose lines.
+	// The progress line: stderr only, on a terminal, not mixed with --verbose lines.
 	const showProgress =
 		options.progress === 'always' || (options.progress === 'auto' && process.stderr.isTTY === true && !options.verbose);
 	let progress: DoctorProgress | undefined;

@@ -55,7 +55,7 @@ export const PROCESS_IO: CommandIo = {
 	readStdinBytes: processStdinBytes,
 };
 
-// Here, not in this module: `probe --json` needs it without loading the report (issue 12).
+// Here, not in this module: `probe --json` needs it without loading the report (docs/performance.md#replay).
 export {localRedactOptions} from '../redact-options.js';
 
 /** Parses `--max-lines`: a positive integer. */
@@ -103,7 +103,7 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 		.action(async (file: string | undefined, flags: ReportFlags) => {
 			const isStdin = file === undefined || file === '-';
 			const name = isStdin ? 'stdin' : file;
-			// The session keeps nothing; the keeper keeps what the report prints (flat memory, issue 12).
+			// The session keeps nothing; the keeper keeps what the report prints (flat memory, docs/performance.md#replay).
 			let keeper: ReportKeeper | undefined;
 			let incompleteLine: string | undefined;
 			// A line on a terminal stderr while a big capture file is read (never on stdout), erased before anything else goes there.

@@ -22,7 +22,7 @@ interface SessionsCliOptions {
 /**
  * `mcp-wire sessions`: the live taps of this user (sockets in the runtime directory that answer with a
  * session header; sockets of taps that died are removed) and the most recent captures in the capture
- * directory, with start time, name, pid, size and path (shell-quoted when needed, to paste after `mcp-wire view`) (issue 3 item 4). `--json` prints one JSON object per
+ * directory, with start time, name, pid, size and path (shell-quoted when needed, to paste after `mcp-wire view`) (docs/cli.md#sessions). `--json` prints one JSON object per
  * line: `{type: 'live', name, pid, serverPid, address, state, startedAt, command}` and
  * `{type: 'capture', path, name, pid, startedAt, bytes, isLive}`. Without a home (`$HOME` unset, empty or
  * relative, and no absolute `$XDG_STATE_HOME`) there is no capture directory, as for `tap` (which then

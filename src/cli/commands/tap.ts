@@ -78,7 +78,7 @@ const RERAISE = new Set([
 ]);
 
 /**
- * Die of `signal`, as the server did, so the client sees the same end (issue 13). Node's handling of the
+ * Die of `signal`, as the server did, so the client sees the same end (docs/cli.md#tap). Node's handling of the
  * signal is undone first: our listeners are removed, and one listener added and removed again makes
  * libuv set the disposition back to SIG_DFL. That is also what undoes Node's start-up choices: SIGPIPE
  * ignored (set at start-up) and SIGUSR1 starting the inspector. Returns only when the signal did not kill
@@ -180,7 +180,7 @@ function killAfterFromEnv(
 }
 
 /**
- * `mcp-wire tap [--capture FILE] [--name NAME] [--no-capture] -- <command> [args...]` (issue 3 item 1):
+ * `mcp-wire tap [--capture FILE] [--name NAME] [--no-capture] -- <command> [args...]` (docs/cli.md#tap):
  * the command a client config runs in place of the server. Forwards stdio verbatim, records a capture
  * (default: the state directory, see capture-store.ts) and serves `mcp-wire attach` on a Unix socket.
  * Exits with the server's exit code, or re-raises the signal that killed it.
@@ -222,7 +222,7 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 	if (command.length === 0)
 		throw new UsageError('tap: missing the server command (mcp-wire tap -- <command> [args...])');
 	// A file-size limit (RLIMIT_FSIZE) must stop only the capture (its write fails with EFBIG, one
-	// warning), never the relay: SIGXFSZ's default action would kill the tap mid-session (issue 13).
+	// warning), never the relay: SIGXFSZ's default action would kill the tap mid-session (docs/cli.md#tap).
 	if (process.platform !== 'win32') process.on('SIGXFSZ', ignoreSignal);
 	const clock = createClock();
 	for (const warning of notUtf8Warnings(command)) process.stderr.write(`mcp-wire: warning: ${warning}\n`);
@@ -322,7 +322,7 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 }
 
 /**
- * Server arguments that are not valid UTF-8 (issue 11). Node decodes its own argv as UTF-8, replacing
+ * Server arguments that are not valid UTF-8. Node decodes its own argv as UTF-8, replacing
  * each bad byte with U+FFFD, and `child_process` takes arguments only as strings (encoded as UTF-8):
  * there is no route for raw argument bytes, so such an argument reaches the server with EF BF BD where
  * the bad bytes were. The tap cannot fix that, so it says so, once per argument. On Linux the raw bytes
@@ -377,7 +377,7 @@ function procCmdline(): Buffer | undefined {
 }
 
 /**
- * `--capture FILE` never overwrites an earlier capture (issue 11): a client restarts a wrapped server with
+ * `--capture FILE` never overwrites an earlier capture: a client restarts a wrapped server with
  * the same arguments, and each run's bytes are evidence. When `file` exists (anything at that path, a
  * symlink included), the capture goes to the first free `<name>.1<ext>`, `<name>.2<ext>`, … beside it.
  * @param file an absolute path

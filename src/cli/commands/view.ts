@@ -160,7 +160,7 @@ export function reportProblems(source: string, problems: readonly DecodeProblem[
 }
 
 /**
- * `mcp-wire view FILE`: open a saved capture (from `mcp-wire tap`) or a `--json` dump (issue 3 item 4).
+ * `mcp-wire view FILE`: open a saved capture (from `mcp-wire tap`) or a `--json` dump (docs/cli.md#view).
  * The records are replayed through the Session (live = replay) and presented like a live probe: the
  * frame log (`--hex` adds hex), `--json`, or the TUI on a terminal. A capture cut short (a tap killed
  * with SIGKILL) opens: the cut last line is reported on stderr and skipped. Exit code 0, or 1 with
@@ -189,7 +189,7 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 
 	const output = await watchOutput(options, hooks, {title: file, totalBytes: statSync(file).size});
 	if (output.tui !== undefined) return viewInTui(file, output.tui, output.ignore);
-	// Records are fed to the session as they are read (no list of every decoded record, issue 12).
+	// Records are fed to the session as they are read (no list of every decoded record, docs/performance.md#replay).
 	// A line on a terminal stderr while a big capture is read (never on stdout), erased before anything else goes there.
 	// Not when stdout is that terminal too: the frame log is printed as it is read.
 	const progress = createReadProgress({
@@ -205,19 +205,19 @@ async function viewAction(file: string, options: WatchCliOptions, hooks: WatchHo
 				progress.done();
 				process.stderr.write(`mcp-wire: ${file}: ${message}\n`);
 			},
-			// The plain log and --json print as records come: the session keeps nothing (flat memory, issue 12).
+			// The plain log and --json print as records come: the session keeps nothing (flat memory, docs/performance.md#replay).
 			onSession: (session) => output.presenter.attach(session),
 			retain: false,
 		},
 		onProgress: (bytesRead, replay) => {
 			progress.update(bytesRead, () => framesOf(replay));
-			// Read on once stdout has taken what was written (a slow pipe reader): flat memory (issue 12).
+			// Read on once stdout has taken what was written (a slow pipe reader): flat memory (docs/performance.md#replay).
 			return output.presenter.whenWritable();
 		},
 		onCompleteness: (completeness) => {
 			progress.done();
 			// Said first, before any output (at the header, so a file cut inside its header gets one line): what
-			// the capture is missing (issue 13 item 6).
+			// the capture is missing (docs/capture-format.md#gaps-and-incomplete-captures).
 			incompleteLine = describeIncomplete(completeness);
 		},
 		onReplay: () => {
@@ -276,13 +276,13 @@ const PROGRESS_INTERVAL_MS = 250;
 class QuitWhileLoading extends Error {}
 
 /**
- * `view` in the TUI (issue 12 goal 3): the TUI starts on the capture's session header and shows the
+ * `view` in the TUI (docs/performance.md#tui-on-big-captures): the TUI starts on the capture's session header and shows the
  * session as it is rebuilt, the file being read in blocks of up to 1 MiB (each block decoded and fed to
  * the replay, then the event loop turns: ink draws and keys work between blocks). A progress line shows
  * frames, bytes and percent read (updated at most every 250 ms) until the whole file is read. Quitting while it loads stops the reading;
  * The session keeps a streaming window (as `retain: false`, the same findings); the TUI's frames come from a compact
  * index (core/session/stores/compact-frame-index.ts) whose bytes are read back from the file when shown (captures/capture-read-back.ts),
- * so memory does not grow with the frames' bytes (issue 12 goal 3).
+ * so memory does not grow with the frames' bytes (docs/performance.md#tui-on-big-captures).
  * the summary then covers what was read, and a line on stderr says so. Record problems, a cut last record
  * and replay errors are written on stderr after the TUI has left the screen.
  * @returns the TUI's exit code (from the summary), or throws UsageError (exit 2) when the file is not a

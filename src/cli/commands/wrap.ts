@@ -67,7 +67,7 @@ function addOptions(command: Command): Command {
 }
 
 /**
- * `mcp-wire wrap NAME [--client C] [--config FILE] [--scope S] [--dry-run]` (issue 3 §5): rewrite one
+ * `mcp-wire wrap NAME [--client C] [--config FILE] [--scope S] [--dry-run]` (docs/cli.md#wrap-and-unwrap): rewrite one
  * stdio server entry so its client runs it through `mcp-wire tap` (capture + live attach), keeping a
  * backup `<file>.mcp-wire.bak` and every other byte of the file. Idempotent. Exit 0 on success or when
  * already wrapped; 2 for an unknown or ambiguous name, a non-stdio entry or broken JSON (the file is
@@ -86,7 +86,7 @@ export function wrapCommand(): Command {
 }
 
 /**
- * `mcp-wire unwrap NAME [...]` (issue 3 §5): put a wrapped entry back as it was (the exact original
+ * `mcp-wire unwrap NAME [...]` (docs/cli.md#wrap-and-unwrap): put a wrapped entry back as it was (the exact original
  * bytes from the backup when they match, else the tap arguments removed). Idempotent; same exit codes
  * as `wrap`.
  */

@@ -3,7 +3,7 @@ import type {Finding} from '../types.js';
 
 /**
  * Bytes a finding carries itself because they crossed another process's pipe: the first bytes of a
- * Content-Length re-probe's reply (`detail.replyHead`, base64; issue 2 item 5). Shown as an xxd dump
+ * Content-Length re-probe's reply (`detail.replyHead`, base64). Shown as an xxd dump
  * from offset 0 of that process's stdout.
  * @returns the bytes, or undefined when the finding carries none
  */

@@ -449,7 +449,7 @@ export function escapeText(text: string, maxColumns?: number): string {
 /**
  * {@link escapeText} with a column budget, and whether the text was cut to fit it: a caller can tell
  * whether a text fits without escaping it whole (a 5 MB JSON string escaped whole to be measured cost
- * ~150 MiB of transient memory in the TUI's JSON pane; issue 12 goal 3).
+ * ~150 MiB of transient memory in the TUI's JSON pane; docs/performance.md#tui-on-big-captures).
  * @param text any string.
  * @param maxColumns column budget.
  * @returns the escaped text (with the truncation marker when cut) and `isCut`.

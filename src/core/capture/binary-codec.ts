@@ -11,7 +11,7 @@ import {
 import type {SessionMeta} from '../types.js';
 
 /**
- * The tap's capture file, format 2 (issue 12 goal 1, issue 13 item 6): raw bytes with small binary
+ * The tap's capture file, format 2 (docs/performance.md#tap-forwarding-and-capture, docs/capture-format.md#gaps-and-incomplete-captures): raw bytes with small binary
  * record headers, the way pcap stores packets, so the writer never encodes chunk bytes (no base64) and
  * the reader never decodes them. The NDJSON records (record-codec.ts, format 1) are produced from it on
  * replay and by `--json`.

@@ -125,7 +125,7 @@ export function isBase64Alphabet(bytes: Uint8Array): boolean {
  * {@link decodeRecord} of a line given as its UTF-8 bytes (without the LF), whole or in the parts it
  * arrived in: the same result. A big chunk record as `encodeEvent` writes it has its `base64` decoded
  * straight from the bytes, so the line is neither joined into one buffer nor made into one string and its
- * base64 into a second (issue 12: 14 MB of strings per 5 MB chunk); anything else, and any chunk record
+ * base64 into a second (docs/performance.md#replay: 14 MB of strings per 5 MB chunk); anything else, and any chunk record
  * the fast path cannot take whole, is decoded as text.
  * @param line the record's bytes, or its parts in order
  * @param utf8 a `TextDecoder('utf-8')` to decode with

@@ -146,7 +146,7 @@ export function decodeChunk(record: Json, given?: Uint8Array): Chunk {
 		}
 
 		const decoded = Buffer.from(base64, 'base64');
-		// A big chunk's bytes have their own memory (Node pools only small ones): a view, not a second copy (issue 12).
+		// A big chunk's bytes have their own memory (Node pools only small ones): a view, not a second copy (docs/performance.md#replay).
 		bytes =
 			decoded.length >= 4096
 				? new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.length)

@@ -46,7 +46,7 @@ function base64Piece(bytes: Uint8Array, start: number, end: number): Buffer {
  * Encodes one session event as {@link encodeEvent} does, handing the line to `write` in pieces: short
  * strings, and the bytes (UTF-8) of what is long, about {@link RECORD_PIECE_CHARS} at a time. The pieces
  * joined (strings as UTF-8) are the bytes of `encodeEvent(event)` exactly. A big chunk's base64 and a big
- * frame's message are never made into one string, and mostly not into strings at all (issue 12: a 5 MB
+ * frame's message are never made into one string, and mostly not into strings at all (docs/performance.md#replay: a 5 MB
  * frame's `--json` records were a 7 MB base64 string, a 7 MB line, a 5 MB line and, written to a file or
  * pipe, the same again as bytes; short-lived strings that size outlive a minor GC and wait for a major
  * one). An event whose record is short is handed out as one string.

@@ -57,7 +57,7 @@ export function chunkHead(chunk: Chunk): string {
 /**
  * A chunk record's line: the same text as `toLine` of the record `{type, seq, stream, tMs, offset, length,
  * base64, text?}` (`text`: the bytes as UTF-8 when they are valid UTF-8, 1 to {@link CHUNK_PREVIEW_MAX_BYTES}
- * bytes), written directly: one record per read is the most common line of `--json` (issue 12: building
+ * bytes), written directly: one record per read is the most common line of `--json` (docs/performance.md#replay: building
  * an object and stringifying it cost a third more at 1M frames). Only `text` can hold U+0085/U+2028/U+2029,
  * and only when the bytes are not ASCII; the other fields are digits, a stream name and base64.
  */

@@ -52,7 +52,7 @@ export interface RuleListeners {
 	onMark?(mark: Mark): void;
 	/**
 	 * What the server's processes were doing (an `evidence` mark, also passed to `onMark`): taken at every
-	 * stall, at the timeout, at shutdown and after the exit (issue 10 §1). `tMs` is when it was taken.
+	 * stall, at the timeout, at shutdown and after the exit (docs/json-records.md#mark). `tMs` is when it was taken.
 	 */
 	onEvidence?(evidence: ProcessEvidence, tMs: number): void;
 	onExit?(exit: ExitInfo): void;

@@ -2,7 +2,7 @@ import type {RawFrame} from './framer.js';
 import {ProtocolFramer} from './protocol-framer.js';
 
 /**
- * A Content-Length frame the framer holds back although its message is complete (issue 11): the header
+ * A Content-Length frame the framer holds back although its message is complete: the header
  * block and one whole JSON value as its body, nothing after it. The framer emits such a frame only when
  * the next byte or the end of the stream arrives (an LF / CR LF right after the body belongs to it, L1),
  * and an LSP-framed server writes nothing after its reply until it gets the next request: the frame

@@ -104,7 +104,7 @@ function noop(): void {}
  * A JSON line at least this long (bytes) and all ASCII is decoded as Latin-1, which gives the same text:
  * Node makes a Latin-1 decode over ~1 MB (its EXTERN_APEX, 0xFBEE9 bytes) an external string, whose
  * bytes live outside the JS heap and can go at a minor GC once the string is dropped, where a UTF-8
- * decode that long is a heap string in the large-object space until a major GC (issue 12: `view --json`
+ * decode that long is a heap string in the large-object space until a major GC (docs/performance.md#replay: `view --json`
  * of a capture of 5 MB frames peaked ~10 MiB lower this way).
  */
 const EXTERNAL_TEXT_BYTES = 1_100_000;
@@ -372,7 +372,7 @@ export class ProtocolFramer implements Framer {
 			}
 
 			// The line's text goes on in a holder lineFrame empties once it is checked: a 5 MB line's text is
-			// not kept while its frame is handed on (and written out) beside the parsed message (issue 12).
+			// not kept while its frame is handed on (and written out) beside the parsed message (docs/performance.md#replay).
 			const body = {text};
 			text = undefined;
 			this.lineFrame(buf, s, e, s, contentEnd, crIndex, hasLF, valid, true, message, undefined, [], undefined, body);
@@ -649,7 +649,7 @@ export class ProtocolFramer implements Framer {
 		bodyText?: {text?: string},
 	): void {
 		const offset = this.lineOffset;
-		// The body as text, decoded once (a 5 MB line is not decoded again for each check; issue 12).
+		// The body as text, decoded once (a 5 MB line is not decoded again for each check; docs/performance.md#replay).
 		let body = bodyText?.text;
 		const bodyString = (): string => (body ??= buf.toString('utf8', bodyStart, contentEnd));
 		const terminator: Terminator = hasLF ? (crIndex === -1 ? 'lf' : 'crlf') : 'none';

@@ -3,7 +3,7 @@ import type {SdkVerdict} from './problem.js';
 /**
  * The checks that run the TS SDK's own zod schemas (`@modelcontextprotocol/sdk/types.js` 1.32.2, C1),
  * injected into a Session so that loading zod (~100 modules) stays off the paths that do not need it yet:
- * `probe` loads them by `import()` while the server starts (issue 12). The implementation is
+ * `probe` loads them by `import()` while the server starts (docs/performance.md#probe-start-up). The implementation is
  * `SDK_SCHEMAS` in `./sdk-schemas.ts`; importing that module also installs it as the default.
  */
 export interface SdkSchemas {

@@ -17,14 +17,14 @@ import type {SdkVerdict} from './problem.js';
 import {installSdkSchemas, type SchemaIssue, type SdkSchemas} from './sdk-checks.js';
 
 // The only core module that loads the TS SDK's zod schemas (~100 modules, ~170 ms): imported eagerly by
-// the library entry and by replay, by `import()` in the probe while the server starts (issue 12).
+// the library entry and by replay, by `import()` in the probe while the server starts (docs/performance.md#probe-start-up).
 
 const ACCEPTED: SdkVerdict = Object.freeze({accepted: true as const});
 
 /**
  * zod's parse option `jitless`: skip its eval-based fast path for objects. That path compiles a parser
  * (`new Function`) for each object schema the first time it parses; a probe checks a handful of messages,
- * so the compiling cost more than it saved (issue 12). A replay checks every frame of a capture (a million
+ * so the compiling cost more than it saved (docs/performance.md#probe-start-up). A replay checks every frame of a capture (a million
  * at 1M frames), where the compiled parsers pay: jitless there made `report` and `view` ~3 % slower at 1M
  * frames (tsSdkResult 3× the CPU). So the first {@link JITLESS_PARSES} parses of this process are jitless,
  * and the rest use zod's default. The result is the same either way: zod's fast path is an optimisation of

@@ -2,7 +2,7 @@ import type {FindingCode, StreamName} from '../types.js';
 
 /**
  * What a gap in a capture (a `gap` mark: bytes that crossed the wire but are not in the capture) means
- * for the findings (issue 13 item 6: a capture never lies, and a verdict is a promise).
+ * for the findings (docs/capture-format.md#gaps-and-incomplete-captures: a capture never lies, and a verdict is a promise).
  *
  * 1. Framing: the frame cut by the gap and the bytes after it up to the next LF are not framed (they are
  *    kept as bytes, in no frame), so no framing finding (`invalid-json`, `stray-output`,

@@ -56,7 +56,7 @@ export interface Replay {
 }
 
 /**
- * Start an incremental replay: the same rules as {@link replayEvents}, one record at a time (issue 12:
+ * Start an incremental replay: the same rules as {@link replayEvents}, one record at a time (docs/performance.md#replay:
  * `view` streams a capture instead of holding every decoded record).
  */
 export function createReplay(meta: SessionMeta, options: ReplayOptions = {}): Replay {

@@ -50,7 +50,7 @@ export interface SessionOptions {
 	readonly store?: FrameStore;
 	/**
 	 * The TS SDK's schema checks (`SDK_SCHEMAS` from `core/jsonrpc/sdk-schemas.js`), injected so that a
-	 * caller can load zod off its start-up path (issue 12). Default: the installed ones (importing
+	 * caller can load zod off its start-up path (docs/performance.md#probe-start-up). Default: the installed ones (importing
 	 * `sdk-schemas.js` or the library entry installs them); without them the TS SDK's reactions are `unknown`.
 	 */
 	readonly schemas?: SdkSchemas;

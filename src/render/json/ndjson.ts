@@ -44,7 +44,7 @@ export function createNdjsonWriter(write: (line: string) => void, options: Ndjso
 /**
  * {@link createNdjsonWriter} that hands each record to `write` in pieces (`encodeEventInPieces`: short
  * strings, and the UTF-8 bytes of a long record about 64 KiB at a time), each line's `\n` as a piece of
- * its own. A big chunk's base64 or a big frame's message is never one string (issue 12); the pieces
+ * its own. A big chunk's base64 or a big frame's message is never one string (docs/performance.md#replay); the pieces
  * joined are the bytes `createNdjsonWriter` writes, with the newlines.
  * @param write receives the pieces in order; it may keep a byte piece (each is a new buffer)
  * @param options see {@link NdjsonWriterOptions}.

@@ -85,7 +85,7 @@ type KeptPieces = SessionSnapshot & {
 
 /**
  * {@link redactSnapshot} for a snapshot that kept only what the report prints (`mcp-wire report` on a
- * big capture, issue 12): only those byte ranges, frames, findings and stderr lines are redacted, not
+ * big capture, docs/performance.md#replay): only those byte ranges, frames, findings and stderr lines are redacted, not
  * the whole capture. Secret-named values are learned from what was kept (the command, the kept bytes,
  * the stderr tail) and masked in all of it; the shapes (`ghp_…`, `Bearer …`, home paths) are masked
  * wherever they appear in it. Counts cover what was kept.

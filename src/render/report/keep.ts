@@ -36,7 +36,7 @@ export interface ReportKeeper {
 }
 
 /**
- * Keep only what `mcp-wire report` prints (issue 12) from a session that keeps nothing (`retain: false`),
+ * Keep only what `mcp-wire report` prints (docs/performance.md#replay) from a session that keeps nothing (`retain: false`),
  * listening to its events: counts come from the session's summary; per finding code the first
  * `scale + 1` findings (what the fullest plan lists: the first in full and `moreFindings` more) and the
  * last {@link LAST_FINDINGS_KEPT}, with the bytes around each (render/kept-bytes.ts); the first `scale`
@@ -185,7 +185,7 @@ export function keepForReport(session: Session, options: {readonly maxLines?: nu
 /**
  * What the report shows of a frame (sections/timeline.ts), without what it never prints: a request's,
  * response's or notification's parsed `message` (a 5 MB `tools/call` result held for a timeline row
- * that shows its method and id, issue 12). An error keeps only its `error.code` and `error.message`
+ * that shows its method and id, docs/performance.md#replay). An error keeps only its `error.code` and `error.message`
  * (the row's detail), `json` and `text` frames keep their value and text.
  */
 function shownPart(frame: Frame): Frame {

@@ -125,7 +125,7 @@ function join(blocks: ReadonlyArray<readonly string[]>): string[] {
 }
 
 /**
- * Renders a session as the support report (issue 5): GitHub-flavoured Markdown, in this order: a one-line
+ * Renders a session as the support report (docs/cli.md#report): GitHub-flavoured Markdown, in this order: a one-line
  * verdict; the environment (mcp-wire version, OS, redacted command, env mode, server and runtime
  * version); a findings table (code, severity, stream, offset, frame); one block per finding code with what
  * it is, the fix, what each client family does (core/detectors/catalog.ts) and an xxd excerpt around the

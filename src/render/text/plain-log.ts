@@ -40,7 +40,7 @@ export interface TextRenderOptions {
 /** Columns of a text/json preview or method name in a frame line. */
 const PREVIEW_COLUMNS = 60;
 /**
- * Columns of a stderr line: shown whole (a traceback's `File "…", line N` is the crash reason, issue 11),
+ * Columns of a stderr line: shown whole (a traceback's `File "…", line N` is the crash reason),
  * cut only when it is absurdly long.
  */
 const STDERR_COLUMNS = 2000;

@@ -1,5 +1,5 @@
 /**
- * Log lines put in time order (issue 11: a Content-Length reply shown where it happened). The framer
+ * Log lines put in time order (a Content-Length reply shown where it happened). The framer
  * emits some frames late: a Content-Length frame waits for the byte after its body (an LF there belongs
  * to it), a pretty-printed value for its last line, a partial line for its newline or EOF. Marks and
  * frames that happened after such a frame's first byte are held until it is out, then everything held

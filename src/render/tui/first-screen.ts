@@ -1,7 +1,7 @@
 import {formatBytes, rowHeader, rowLayout} from './format.js';
 
 /**
- * The first screen of `view`, painted before ink and React are loaded (issue 12 goal 3: loading them
+ * The first screen of `view`, painted before ink and React are loaded (docs/performance.md#tui-on-big-captures: loading them
  * takes most of the first second, several on a busy machine). Plain text and cursor moves only (no ink,
  * no React: this module is loaded on its own): the alternate screen with the TUI's own layout, a status
  * line, the frame list's header and a progress line, so the user sees at once what is coming. The TUI

@@ -26,7 +26,7 @@ export interface NoResponseFacts {
  * released nothing and that a Content-Length re-probe did not answer either). When the probe waited less
  * than {@link STARTUP_LIMIT_MS} (the user's `--timeout`), the give-up is mcp-wire's own limit, not a
  * client's: `detail.ownLimit` is true, the severity is `warning`, and the message does not call the
- * server dead (issue 10 §1; field case F42).
+ * server dead (docs/json-records.md#mark; field case F42).
  */
 export function noResponseDraft(facts: NoResponseFacts): FindingDraft {
 	const ownLimit = facts.stoppedEarly !== true && facts.timeoutMs < STARTUP_LIMIT_MS;

@@ -79,7 +79,7 @@ function evidenceDetail(
 /**
  * `unflushed-output`: the server wrote its reply but it sat in a user-space stdout buffer (O2, O3).
  *
- * Reported only on evidence (issue 10 §1, docs/findings.md): the reply's bytes arrive only after stdin was
+ * Reported only on evidence (docs/findings.md): the reply's bytes arrive only after stdin was
  * closed (or in buffer-sized bursts long after their requests), **and** the last process evidence taken
  * while the request was outstanding shows the server waiting for input (blocked reading stdin, or idle
  * with no timer), not busy, asleep on a timer, on the network or waiting for a child. A reply after stdin

@@ -1,7 +1,7 @@
 import type {ProcessEvidence, ProcessObservation} from '../../types.js';
 
 /**
- * What a stalled server's process tree was doing, read from one {@link ProcessEvidence} (issue 10 §1): the
+ * What a stalled server's process tree was doing, read from one {@link ProcessEvidence} (docs/json-records.md#mark): the
  * one fact every timing rule needs before it may name a cause.
  *
  * - `stdin-inherited`: a process started after the request holds the session's stdin pipe on its fd 0
@@ -126,7 +126,7 @@ export function explainStall(evidence: ProcessEvidence, when: StallTimes): Stall
 }
 
 /**
- * True when waiting longer for a reply cannot help (the probe stops early, issue 10 §1): every process
+ * True when waiting longer for a reply cannot help (the probe stops early, docs/json-records.md#mark): every process
  * that matters is blocked in `read` on the stdin pipe (the pipe is then empty: everything sent was read),
  * none is idle with a timer, busy, or on the network. An event loop idle without a timer is NOT final
  * (another thread may be at work, a socket may answer).

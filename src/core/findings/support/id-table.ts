@@ -13,7 +13,7 @@ const DENSE_SLACK = 1024;
  * `[0, 2^31)` that fall near the ids already stored live in one growing `Int32Array` indexed by the id
  * (4 bytes per id, at most about {@link DENSE_SPREAD}× that with sparse ids); every other id (strings,
  * negatives, fractions, far outliers) and values outside int32 live in a `Map` keyed by the id itself
- * (so `"1"` and `1` stay apart, as J5 requires). Issue 12: the J3 detector must remember every id of a
+ * (so `"1"` and `1` stay apart, as J5 requires). For replay (docs/performance.md#replay), the J3 detector must remember every id of a
  * legacy session; as strings in a `Map` that was ~50 bytes per request and most of `view`'s growth.
  */
 export class IdTable {

@@ -4,7 +4,7 @@ import type {RuleListeners} from '../engine.js';
 import {reportOnce} from './report-once.js';
 
 /**
- * Passive detectors: checks that only real traffic (a tapped client and server, issue 3 item 3) can
+ * Passive detectors: checks that only real traffic (a tapped client and server) can
  * feed, added to what the Session derives. Pure and incremental: they listen to frames as they come
  * (in the Rule model's listeners, rule.ts) and hold no list of frames, so a session that keeps nothing
  * (`retain: false`, the streaming `view`/`report`) derives the same findings as one that keeps

@@ -34,7 +34,7 @@ export function chunksInRange(chunks: readonly Chunk[], start: number, end: numb
 
 /** A copy of the bytes `[offset, offset + length)` (shorter where the chunks do not hold them). */
 export function sliceChunks(chunks: readonly Chunk[], offset: number, length: number): Uint8Array {
-	// Most ranges lie in one chunk (the hot path: an answer's body print, issue 12).
+	// Most ranges lie in one chunk (the hot path: an answer's body print, docs/performance.md#replay).
 	const one = chunks[Math.max(0, chunkIndexAt(chunks, offset))];
 	if (one !== undefined && one.offset <= offset && offset + length <= one.offset + one.bytes.length) {
 		const out = new Uint8Array(Math.max(0, length));

@@ -6,7 +6,7 @@ import {ByteLog, EVERY, EVERY_BITS, f64, u8, Strings, type LogReader} from './co
 import type {SearchFields, StreamReader} from './frame-table.js';
 
 /**
- * A compact frame index for the TUI on a big capture (issue 12 goal 3): per frame and per chunk only
+ * A compact frame index for the TUI on a big capture (docs/performance.md#tui-on-big-captures): per frame and per chunk only
  * numbers, in variable-length records (stream, stream offset, lengths, times, sequence numbers, a method
  * id from a string table, the JSON-RPC id when it is a number; what follows from the previous record or
  * the chunks is left out). The bytes of the frames on screen are read back from the capture file by

@@ -14,7 +14,7 @@ export interface FrameTable {
 	 * The frames `i` in `[0, length)`, ascending, for which `include(i)` and `test(frame i)` are true, where
 	 * `test` reads only the frame's `method`, `answers.method`, `id` and `text` (the TUI's search). An index
 	 * answers without building each frame, reading the bytes it needs (text lines, string ids) from the
-	 * capture in big sequential blocks (issue 12 goal 3): the same frames as testing `at(i)` one by one.
+	 * capture in big sequential blocks (docs/performance.md#tui-on-big-captures): the same frames as testing `at(i)` one by one.
 	 */
 	search?(include: (index: number) => boolean, test: (frame: SearchFields) => boolean): number[];
 }

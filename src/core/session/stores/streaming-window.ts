@@ -68,7 +68,7 @@ export class StreamingWindowStore implements FrameStore {
 
 /** The {@link BodyPrint} of the bytes `[offset, offset + length)` of a stream, read from its chunks without copying. */
 function bodyPrint(chunks: readonly Chunk[], offset: number, length: number): BodyPrint {
-	// A short body as a latin1 string (one char per byte): no ArrayBuffer per answer on the hot path (issue 12).
+	// A short body as a latin1 string (one char per byte): no ArrayBuffer per answer on the hot path (docs/performance.md#replay).
 	if (length <= BODY_KEPT_BYTES) return {length, text: latin1Of(chunks, offset, length), h1: 0, h2: 0};
 	let h1 = 0x811c9dc5;
 	let h2 = 0x01000193 ^ length;

@@ -3,7 +3,7 @@ import {formatBytes} from '../format.js';
 
 /**
  * How far `view` has read its capture file. The TUI starts on the first record and shows what is read
- * so far; until `isDone` a progress line says how far the file is read (issue 12 goal 3).
+ * so far; until `isDone` a progress line says how far the file is read (docs/performance.md#tui-on-big-captures).
  */
 export interface LoadProgress {
 	/** Frames derived so far (all streams). */

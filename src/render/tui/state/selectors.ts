@@ -136,7 +136,7 @@ export function filterFrames(
 
 	const needle = filter.search.toLowerCase();
 	if (needle !== '' && frames.search) {
-		// An index searches without building each frame, reading the bodies it needs in big blocks (issue 12).
+		// An index searches without building each frame, reading the bodies it needs in big blocks (docs/performance.md#replay).
 		return arrayView(
 			frames.search(
 				(i) => filter.streams[streamAt(frames, i)] && (!filter.isFindingsOnly || flagged.has(i)),
