@@ -7,7 +7,7 @@ import {encodeEvent, encodeHeader} from '../../src/core/capture/record-codec.js'
 import {CaptureBytesReader} from '../../src/captures/capture-read-back.js';
 import {makeMeta} from '../helpers/factories.js';
 
-// Counts the bytes the reader asks the file for (issue 12 goal 3: the TUI's hex pane shows a few hundred
+// Counts the bytes the reader asks the file for (docs/performance.md#tui-on-big-captures: the TUI's hex pane shows a few hundred
 // bytes of a 5 MB frame; the 7 MB record line is no longer read and decoded whole for each of them).
 const asked = vi.hoisted(() => ({bytes: 0}));
 vi.mock('node:fs', async (importOriginal) => {

@@ -320,7 +320,7 @@ describe('listLiveTaps', () => {
 		// A socket whose tap died (bound by a process that exited without unlinking it).
 		const dead = path.join(run, 'gone-2147483646.sock');
 		execFileSync('python3', ['-c', 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])', dead]);
-		// Not a socket: neither listed nor removed (issue 13: readers trust only their own sockets).
+		// Not a socket: neither listed nor removed (readers trust only their own sockets).
 		const planted = path.join(run, 'fake-2147483645.sock');
 		writeFileSync(planted, '');
 		try {
@@ -338,7 +338,7 @@ describe('listLiveTaps', () => {
 	});
 });
 
-describe('readers trust only their own runtime directory and sockets (issue 13)', () => {
+describe('readers trust only their own runtime directory and sockets', () => {
 	let dir: string;
 	beforeEach(() => {
 		dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-trust-'));
@@ -404,7 +404,7 @@ describe('readers trust only their own runtime directory and sockets (issue 13)'
 	});
 });
 
-describe('followTap: a viewer the tap cut off finishes from the capture file (issue 13)', () => {
+describe('followTap: a viewer the tap cut off finishes from the capture file', () => {
 	let dir: string;
 	beforeEach(() => {
 		dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-follow-'));
@@ -473,7 +473,7 @@ describe('followTap: a viewer the tap cut off finishes from the capture file (is
 		expect(reader.isTruncated || reader.pendingBytes === 0).toBe(true);
 	});
 
-	it('reads no more from the socket while onProgress holds (stdout not drained), then hands out the rest (issue 12: attach --json into a slow pipe)', async () => {
+	it('reads no more from the socket while onProgress holds (stdout not drained), then hands out the rest (docs/performance.md#replay: attach --json into a slow pipe)', async () => {
 		const file = path.join(dir, 'cap.ndjson');
 		writeFileSync(file, [encodeHeader(META), ...bulk.map((e) => encodeEvent(e))].join('\n') + '\n');
 		const live = new LiveSocketServer(

@@ -79,7 +79,7 @@ describe('capture and runtime directories', () => {
 		['linux', {XDG_STATE_HOME: '/xdg/state'}, undefined],
 		['linux', {XDG_STATE_HOME: 'relative/state'}, '$HOME is not set'],
 		['win32', {}, undefined],
-	] as const)('the default capture directory on %s with %o: problem %s (issue 11)', (platform, env, expected) => {
+	] as const)('the default capture directory on %s with %o: problem %s', (platform, env, expected) => {
 		expect(captureHomeProblem(facts(platform, env))).toBe(expected);
 	});
 
@@ -239,7 +239,7 @@ describe('on disk', () => {
 	});
 });
 
-describe("openCaptureFile: never through a symlink, never another user's file (issue 13)", () => {
+describe("openCaptureFile: never through a symlink, never another user's file", () => {
 	let dir: string;
 	beforeEach(() => {
 		dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-open-')));

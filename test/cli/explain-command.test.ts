@@ -1,4 +1,4 @@
-// `mcp-wire explain` without text on a terminal says what it takes (issue 11), instead of report's "pass a FILE".
+// `mcp-wire explain` without text on a terminal says what it takes, instead of report's "pass a FILE".
 import {describe, expect, it} from 'vitest';
 import {EXPLAIN_USAGE, explainCommand, nearestFindingCode} from '../../src/cli/commands/explain.js';
 import {PROCESS_IO} from '../../src/cli/commands/report.js';

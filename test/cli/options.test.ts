@@ -1,4 +1,4 @@
-// CLI input edges (issue 11): durations Node's timers cannot take, and options that would swallow `--`.
+// CLI input edges: durations Node's timers cannot take, and options that would swallow `--`.
 import {describe, expect, it} from 'vitest';
 import {buildProgram} from '../../src/cli/main.js';
 import {checkValuesBeforeDashDash, exitCodeFor, MAX_TIMER_MS, parseFailOn, parseMs} from '../../src/cli/options.js';
@@ -55,7 +55,7 @@ describe('checkValuesBeforeDashDash', () => {
 	});
 });
 
-describe('buildProgram loads only the commands a run needs (issue 12: start-up time)', () => {
+describe('buildProgram loads only the commands a run needs (docs/performance.md#probe-start-up: start-up time)', () => {
 	it('--version and -V load no command; a command name loads that one; --help loads all ten', async () => {
 		expect((await buildProgram(['node', 'mcp-wire', '--version'])).commands).toEqual([]);
 		expect((await buildProgram(['node', 'mcp-wire', '-V'])).commands).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * `view --json` waits for stdout between the blocks it reads (issue 12): the presenter says when its
+ * `view --json` waits for stdout between the blocks it reads (docs/performance.md#replay): the presenter says when its
  * output has a backlog (`whenWritable`), big record lines are written as they are, and all of it
  * arrives in order.
  */

@@ -1,6 +1,6 @@
 /**
  * The plain log and `--json` of a session that keeps nothing (`retain: false`, what `view --no-tui`,
- * `view --json` and `attach` use, issue 12) print exactly what they print for a session that keeps
+ * `view --json` and `attach` use, docs/performance.md#replay) print exactly what they print for a session that keeps
  * everything: every recorded example capture, with `--hex`.
  */
 import {readdirSync, readFileSync} from 'node:fs';

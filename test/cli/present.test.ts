@@ -66,7 +66,7 @@ describe('createPresenter (plain) finish', () => {
 	});
 });
 
-describe('createPresenter (plain): lines in time order (issue 11)', () => {
+describe('createPresenter (plain): lines in time order', () => {
 	const INIT =
 		'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"0.1.0"}}}\n';
 	const BODY =

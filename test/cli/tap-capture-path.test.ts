@@ -1,4 +1,4 @@
-// `tap --capture FILE` never overwrites an earlier capture (issue 11): the next free numbered name is used.
+// `tap --capture FILE` never overwrites an earlier capture: the next free numbered name is used.
 import {mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';

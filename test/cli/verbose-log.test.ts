@@ -1,4 +1,4 @@
-// `probe --verbose` logs the process's life on a healthy run too (issue 11): fed a synthetic session.
+// `probe --verbose` logs the process's life on a healthy run too: fed a synthetic session.
 import {describe, expect, it} from 'vitest';
 import {followVerbose} from '../../src/cli/verbose-log.js';
 import {Session} from '../../src/core/session/session.js';

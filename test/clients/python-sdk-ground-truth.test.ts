@@ -17,7 +17,7 @@ const run = promisify(execFile);
 /** The cached virtual environment (shared by runs; rebuilt when `import mcp` fails). */
 const VENV = join(tmpdir(), 'mcp-wire-python-sdk');
 const PYTHON = join(VENV, 'bin', 'python');
-/** Per request, seconds: as the TS ground truth (a slow-by-design example must not hit it at load 20). */
+/** Per request, seconds: as the TS ground truth (a slow-by-design example must not hit it on a busy machine). */
 const REQUEST_TIMEOUT_S = 60;
 const PARALLEL = 16;
 

@@ -18,7 +18,7 @@ import {
 	type RealOutcome,
 } from './ground-truth.js';
 
-/** Per request: a slow-by-design example (first-start-download, 20 s) must not hit it on a 2-core machine at load 20 (the ground truth failed twice at 30 s there). PARALLEL: the examples mostly wait (the hanging ones for this whole limit), so they wait together. */
+/** Per request: a slow-by-design example (first-start-download, 20 s) must not hit it on a busy 2-core machine, where 30 s was seen too short. PARALLEL: the examples mostly wait (the hanging ones for this whole limit), so they wait together. */
 const REQUEST_TIMEOUT_MS = 60_000;
 const PARALLEL = 16;
 

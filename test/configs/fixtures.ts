@@ -1,4 +1,4 @@
-// Temp home directories holding one config for each client (issue 6 "Done when").
+// Temp home directories holding one config for each client (docs/cli.md#doctor).
 import {chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

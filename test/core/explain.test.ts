@@ -6,7 +6,7 @@ import type {FindingCode} from '../../src/core/types.js';
 const codes = (text: string): string[] =>
 	explainError(text).explanations.map((explanation) => `${explanation.code}:${explanation.likelihood}`);
 
-describe('explainError: the messages of issue 5', () => {
+describe('explainError: the messages users paste (docs/protocol.md C8)', () => {
 	it(`Unexpected token 'S', "Starting B"... is not valid JSON → stray-output (a banner)`, () => {
 		const result = explainError(`Unexpected token 'S', "Starting B"... is not valid JSON`);
 		expect(result.explanations.map((explanation) => explanation.code)).toEqual(['stray-output']);

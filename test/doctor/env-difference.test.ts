@@ -125,7 +125,7 @@ describe('findEnvDifference', () => {
 		});
 	});
 
-	it('tries the variable the stderr names first: one probe, even among 40 candidates (issue 11)', async () => {
+	it('tries the variable the stderr names first: one probe, even among 40 candidates', async () => {
 		const noise = {
 			SHLVL: '2',
 			_: '/usr/bin/env',
@@ -253,7 +253,7 @@ describe('helpers', () => {
 		expect(orderCandidates(['Z', 'PATH', 'A'], 'spawn-failed')).toEqual(['PATH', 'A', 'Z']);
 	});
 
-	it('ranks the names from stderr first and shell noise last (issue 11)', () => {
+	it('ranks the names from stderr first and shell noise last', () => {
 		expect(
 			orderCandidates(['SHLVL', '_', 'OLDPWD', 'SSL_CERT_FILE', 'TERM', 'PWD', 'API_KEY', 'PATH', 'A'], 'early-exit', [
 				'API_KEY',

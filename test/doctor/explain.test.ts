@@ -1,4 +1,4 @@
-// The FIX column's text (issue 11): the informative stderr line, and the variable a server's stderr
+// The FIX column's text: the informative stderr line, and the variable a server's stderr
 // names as missing, with the config entry and client that would need it.
 import {mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
@@ -47,7 +47,7 @@ const earlyExit = (stderrTail: string[]) =>
 	});
 
 describe('explainFinding', () => {
-	it("shows npm's 404 line, not the pointer to its log file (issue 11)", () => {
+	it("shows npm's 404 line, not the pointer to its log file", () => {
 		const finding = earlyExit([
 			'npm error code E404',
 			'npm error 404 Not Found - GET https://registry.npmjs.org/@acme%2fweather-mcp - Not found',

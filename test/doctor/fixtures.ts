@@ -1,5 +1,5 @@
 // A temporary home holding one config for each MCP client, whose entries point at the example servers
-// (issue 6 "Done when"): healthy node/python servers, a stray print, a block-buffered python server that
+// (docs/cli.md#doctor): healthy node/python servers, a stray print, a block-buffered python server that
 // only works with PYTHONUNBUFFERED=1, a command that is only on the shell's PATH (~/.local/bin), a
 // missing binary, HTTP/SSE entries, an entry without a command and a file of broken JSON.
 import {execFileSync} from 'node:child_process';

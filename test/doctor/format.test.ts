@@ -234,7 +234,7 @@ describe('formatReport', () => {
 	});
 });
 
-describe('servers --total-timeout left without a verdict (issue 11)', () => {
+describe('servers --total-timeout left without a verdict', () => {
 	const stopped: DoctorRow = {
 		client: 'claude-desktop',
 		scope: 'user',

@@ -1,4 +1,4 @@
-// What a server's command line says before it runs (issue 11): an interpreter with no program reads
+// What a server's command line says before it runs: an interpreter with no program reads
 // the client's messages as its program; a relative script depends on the client's working directory.
 import {describe, expect, it} from 'vitest';
 import {

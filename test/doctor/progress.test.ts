@@ -1,4 +1,4 @@
-// The doctor's progress line (issue 12 goal 5): one stderr line rewritten in place, erased at the end.
+// The doctor's progress line: one stderr line rewritten in place, erased at the end.
 import {describe, expect, it} from 'vitest';
 import {DoctorProgress} from '../../src/doctor/progress.js';
 

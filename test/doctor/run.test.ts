@@ -114,7 +114,7 @@ describe('runDoctor', () => {
 	});
 });
 
-describe("runDoctor: a variable named by the server's stderr (issue 11)", () => {
+describe("runDoctor: a variable named by the server's stderr", () => {
 	// Fails like a Python server reading os.environ['WEATHER_API_KEY'] unless the variable is set, and
 	// records every environment it was started with; with the variable it runs the healthy SERVER.
 	function weatherConfig(): ConfigFile[] {
@@ -199,7 +199,7 @@ describe("runDoctor: a variable named by the server's stderr (issue 11)", () => 
 	});
 });
 
-describe('runDoctor: what the command line says (issue 11)', () => {
+describe('runDoctor: what the command line says', () => {
 	it('does not start node with no script (it would read the messages as its program); names a relative script and the folder used', async () => {
 		const file = path.join(dir, 'claude_desktop_config.json');
 		writeFileSync(

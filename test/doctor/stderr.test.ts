@@ -1,4 +1,4 @@
-// What the doctor reads from a failing server's stderr (issue 11): the line worth showing, the
+// What the doctor reads from a failing server's stderr: the line worth showing, the
 // variables it names as missing, and which shell variables are noise.
 import {describe, expect, it} from 'vitest';
 import {informativeLine, isShellNoise, lineScore, variablesNamedIn} from '../../src/doctor/stderr.js';

@@ -1,4 +1,4 @@
-// `mcp-wire doctor` end to end (issue 6 "Done when"): the real built CLI, run on temporary homes that
+// `mcp-wire doctor` end to end (docs/cli.md#doctor): the real built CLI, run on temporary homes that
 // hold a config for each client whose entries point at the example servers.
 import {existsSync, readFileSync, statSync, writeFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync} from 'node:fs';
 import os from 'node:os';
@@ -36,7 +36,7 @@ const STARTUP = /^\d+ ms$/;
 /**
  * --timeout for the runs below (ms, as the CLI takes it). Only the block-buffered `unflushed` entry waits it
  * out; every other server answers on its own, and must have time to start on a loaded 2-core machine
- * (issue 11: 2000 ms turned healthy servers into no-response / unflushed-output under load).
+ * (2000 ms turned healthy servers into no-response / unflushed-output under load).
  */
 const TIMEOUT = '10000';
 
@@ -409,7 +409,7 @@ describe('doctor narrowing and errors', () => {
 			]);
 			// It did not wait out the 20 s --timeout (a loaded machine may take seconds to start the run).
 			expect(Date.now() - startedAt).toBeLessThan(20_000);
-			// No verdict for a server the run stopped (issue 11): "not checked", not ✘, and no exit code 1.
+			// No verdict for a server the run stopped: "not checked", not ✘, and no exit code 1.
 			expect(result.exitCode).toBe(0);
 			const [row] = tableRows(result.stdout);
 			expect([row![2], row![3], row![6]]).toEqual(['silent', '○ not checked', '—']);
@@ -423,7 +423,7 @@ describe('doctor narrowing and errors', () => {
 	});
 });
 
-describe('doctor --jobs (issue 12)', () => {
+describe('doctor --jobs (docs/performance.md#doctor)', () => {
 	it('runs 8 probes at a time by default', async () => {
 		const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-doctor-jobs-')));
 		try {
@@ -486,7 +486,7 @@ process.stdin.on('end', () => process.exit(0));
 	}, 120_000);
 });
 
-describe('doctor progress (issue 12 goal 5)', () => {
+describe('doctor progress', () => {
 	it('writes its progress line to stderr only, erases it at the end, and leaves stdout as it is without it', async () => {
 		const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-doctor-progress-')));
 		try {
@@ -525,7 +525,7 @@ describe('doctor progress (issue 12 goal 5)', () => {
 	});
 });
 
-describe('doctor trust (issue 13)', () => {
+describe('doctor trust (docs/cli.md#doctor)', () => {
 	it('in a cloned folder runs nothing of its project configs unless asked, and lists what it runs on stderr', async () => {
 		const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcp-wire-doctor-clone-')));
 		try {

@@ -1,4 +1,4 @@
-// Real probes of a few example servers, one at a time (issue 11). Every example server is covered by its
+// Real probes of a few example servers, one at a time. Every example server is covered by its
 // recorded capture, replayed through the session with exact codes at exact offsets, in
 // test/render/report/example-goldens.test.ts ("replays to the manifest findings"); a verdict that hangs on
 // timing (no-response, unflushed-output, slow-healthy, ignores-shutdown) is tested there and on synthetic
@@ -25,7 +25,7 @@ const manifest = JSON.parse(
 
 /** One per interpreter and verdict: node/python3/sh, ok/warn/fail, one- and multi-frame faults. */
 const PROBED = ['healthy-python', 'stray-print-node', 'venv-banner', 'crlf-node', 'pretty-json-python'];
-/** A --timeout no healthy start-up reaches, even python3 through a version-manager shim at load 30. */
+/** A --timeout no healthy start-up reaches, even python3 through a version-manager shim on a busy machine. */
 const GENEROUS_TIMEOUT_MS = 60_000;
 
 describe('real probe of a few example servers (sequential)', () => {

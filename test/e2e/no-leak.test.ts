@@ -1,4 +1,4 @@
-// The probe must never leak a process (issue 10, field case F41): a server that starts a worker which
+// The probe must never leak a process (field case F41): a server that starts a worker which
 // ignores SIGTERM and outlives the server gets `orphaned-process`, naming the worker, and the probe then
 // ends the whole tree it started. One real probe, generous limits (a loaded 2-core machine).
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';

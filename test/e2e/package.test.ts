@@ -1,4 +1,4 @@
-// The packed tarball installs and runs (issue 11): `npm pack` on a copy of the sources without `dist/` (as a
+// The packed tarball installs and runs: `npm pack` on a copy of the sources without `dist/` (as a
 // fresh clone has it) must build `dist/` itself (the `prepare` script), and the installed `mcp-wire` must
 // print its version and probe a server.
 //

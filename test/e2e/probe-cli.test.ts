@@ -10,7 +10,7 @@ const filesystem = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-f
 
 /**
  * --timeout for servers that answer on their own (ms, as the CLI takes it): no start-up on a loaded 2-core
- * machine reaches it, so no verdict here comes from a timeout firing (issue 11). The tests run one at a time.
+ * machine reaches it, so no verdict here comes from a timeout firing. The tests run one at a time.
  */
 const LONG = '60000';
 

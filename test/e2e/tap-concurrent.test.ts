@@ -19,7 +19,7 @@ interface TapOutcome {
 
 type Run = (options: {taps: number; bytes: number; bin: string; root: string}) => Promise<TapOutcome[]>;
 
-describe('taps at once: captures never lie (issue 13 item 6, real processes)', () => {
+describe('taps at once: captures never lie (real processes)', () => {
 	it(
 		'6 taps × 2 MiB each way: every capture has its header and end record, and every byte is captured or inside a gap of exact length',
 		{timeout: 300_000},

@@ -96,7 +96,7 @@ export function readCapture(file: string): DecodedCapture & {readonly streams: R
 
 /**
  * How long a real-process test waits for something that must happen (ms): long enough for a 2-core machine
- * under load, where a process takes seconds to start (issue 11); only a hang reaches it.
+ * under load, where a process takes seconds to start; only a hang reaches it.
  */
 export const HANG_MS = 60_000;
 

@@ -6,7 +6,7 @@ import {BIN, readCapture, scratch, type Scratch} from './tap-helpers.js';
 
 /**
  * The capturing user's home and name travel in the capture header, so a report made by someone else
- * redacts the capturing user's paths, not the viewer's (issue 13 item 8).
+ * redacts the capturing user's paths, not the viewer's (docs/cli.md#report).
  */
 describe('tap: the capture records who captured it; report redacts with that (real processes)', () => {
 	let box: Scratch;
@@ -42,7 +42,7 @@ describe('tap: the capture records who captured it; report redacts with that (re
 	);
 });
 
-describe('tap: arguments that are not UTF-8 (issue 11)', () => {
+describe('tap: arguments that are not UTF-8', () => {
 	it('unit: names each argument whose raw bytes are not UTF-8, from the raw argv', () => {
 		const raw = Buffer.concat([
 			Buffer.from('node\0/x/mcp-wire.js\0tap\0--\0srv\0ok\uFFFD\0'),

@@ -244,7 +244,7 @@ describe('tap read paths (real processes)', () => {
 	);
 
 	it(
-		'with MCP_WIRE_CAPTURE_LAG_MB=1 and --capture-wait 60000 forwards 16 MiB exactly and captures all of it: reading waits for the capture (issue 12 goal 1)',
+		'with MCP_WIRE_CAPTURE_LAG_MB=1 and --capture-wait 60000 forwards 16 MiB exactly and captures all of it: reading waits for the capture (docs/performance.md#tap-forwarding-and-capture)',
 		{timeout: 180_000},
 		async () => {
 			const data = pseudoRandomBytes(16 * MIB, 37, 5000);
@@ -287,7 +287,7 @@ describe('tap read paths (real processes)', () => {
 	);
 
 	it(
-		'with MCP_WIRE_CAPTURE_LAG_MB=1 and --capture-wait 0 forwards 64 MiB exactly; what the capture could not hold is in gap records of exact length (issue 13 item 6)',
+		'with MCP_WIRE_CAPTURE_LAG_MB=1 and --capture-wait 0 forwards 64 MiB exactly; what the capture could not hold is in gap records of exact length (docs/capture-format.md#gaps-and-incomplete-captures)',
 		{timeout: 180_000},
 		async () => {
 			const data = pseudoRandomBytes(64 * MIB, 31, 5000);

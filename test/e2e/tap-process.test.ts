@@ -60,29 +60,26 @@ describe('tap process behaviour (real processes)', () => {
 	it.each([
 		['unset', undefined, '$HOME is not set'],
 		['empty', '', '$HOME is empty'],
-	] as const)(
-		'with $HOME %s records nothing, warns once and creates no directory (issue 11)',
-		async (_, home, problem) => {
-			const cwd = path.join(box.dir, `no-home-${_}`);
-			mkdirSync(cwd);
-			const env: Record<string, string> = {...box.env};
-			delete env['HOME'];
-			delete env['XDG_STATE_HOME'];
-			if (home !== undefined) env['HOME'] = home;
-			const result = await execa('node', [BIN, 'tap', '--', 'sh', '-c', 'echo hi; echo err >&2'], {
-				cwd,
-				env,
-				extendEnv: false,
-				reject: false,
-				stdin: 'pipe',
-			});
-			expect([result.exitCode, result.stdout]).toEqual([0, 'hi']);
-			expect(result.stderr).toBe(
-				`mcp-wire: warning: capture disabled: ${problem} (set HOME or XDG_STATE_HOME, or pass --capture FILE); forwarding goes on\nerr`,
-			);
-			expect(readdirSync(cwd)).toEqual([]);
-		},
-	);
+	] as const)('with $HOME %s records nothing, warns once and creates no directory', async (_, home, problem) => {
+		const cwd = path.join(box.dir, `no-home-${_}`);
+		mkdirSync(cwd);
+		const env: Record<string, string> = {...box.env};
+		delete env['HOME'];
+		delete env['XDG_STATE_HOME'];
+		if (home !== undefined) env['HOME'] = home;
+		const result = await execa('node', [BIN, 'tap', '--', 'sh', '-c', 'echo hi; echo err >&2'], {
+			cwd,
+			env,
+			extendEnv: false,
+			reject: false,
+			stdin: 'pipe',
+		});
+		expect([result.exitCode, result.stdout]).toEqual([0, 'hi']);
+		expect(result.stderr).toBe(
+			`mcp-wire: warning: capture disabled: ${problem} (set HOME or XDG_STATE_HOME, or pass --capture FILE); forwarding goes on\nerr`,
+		);
+		expect(readdirSync(cwd)).toEqual([]);
+	});
 
 	it('reports a command that cannot start in one line, exits 127 and records spawn-failed', async () => {
 		const capture = capturePath();
@@ -114,7 +111,7 @@ describe('tap process behaviour (real processes)', () => {
 	});
 
 	it(
-		'survives a file-size limit (SIGXFSZ): the capture stops, forwarding and the exit code do not (issue 13)',
+		'survives a file-size limit (SIGXFSZ): the capture stops, forwarding and the exit code do not (docs/cli.md#tap)',
 		{timeout: 120_000},
 		async () => {
 			const capture = capturePath();
@@ -228,7 +225,7 @@ describe('tap process behaviour (real processes)', () => {
 	});
 
 	it.each(['SIGUSR1', 'SIGPIPE'] as const)(
-		'dies of %s when the server does (Node uses SIGUSR1 and ignores SIGPIPE; issue 13)',
+		'dies of %s when the server does (Node uses SIGUSR1 and ignores SIGPIPE; docs/cli.md#tap)',
 		async (signal) => {
 			const capture = capturePath();
 			const result = await execa(
@@ -490,7 +487,7 @@ describe('tap: a client that stops reading, a server that outlives a forwarded s
 	);
 
 	it.each(['SIGINT', 'SIGHUP'] as const)(
-		'ends a server that ignores %s, SIGTERM and stdin EOF: forwarded, then SIGKILL after the grace (issue 13)',
+		'ends a server that ignores %s, SIGTERM and stdin EOF: forwarded, then SIGKILL after the grace (docs/cli.md#tap)',
 		{timeout: 120_000},
 		async (signal) => {
 			const tap = spawnTap(['sh', '-c', 'trap "" TERM INT HUP; echo ready >&2; exec sleep 30'], {

@@ -1,4 +1,4 @@
-// `mcp-wire wrap` / `mcp-wire unwrap` end to end (issue 3 §5): the real built CLI on a temporary home.
+// `mcp-wire wrap` / `mcp-wire unwrap` end to end (docs/cli.md#wrap-and-unwrap): the real built CLI on a temporary home.
 import {chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
@@ -133,7 +133,7 @@ describe('unwrap', () => {
 		expect((await cli(['wrap', 'crlf', '--config', file])).exitCode).toBe(0);
 		expect(read(file)).not.toBe(before);
 		const run = await cli(['unwrap', 'crlf', '--config', file]);
-		// It says what it restored and that the backup stays (issue 11).
+		// It says what it restored and that the backup stays.
 		expect([run.exitCode, run.stdout]).toEqual([
 			0,
 			[
@@ -201,7 +201,7 @@ describe('wrap errors leave every file untouched (exit 2)', () => {
 	});
 });
 
-describe('wrap safety (issue 13)', () => {
+describe('wrap safety (docs/cli.md#wrap-and-unwrap)', () => {
 	it(
 		'two concurrent runs on one file never lose an edit: both servers end up wrapped, every time',
 		{timeout: 120_000},

@@ -1,4 +1,4 @@
-// In-process harness for the no-crash fuzz (issue 13 item 2): runs the real CLI entry (`main`) on a
+// In-process harness for the no-crash fuzz: runs the real CLI entry (`main`) on a
 // file with stdout/stderr collected, and the probe's output modes on a Session fed with chunks, and
 // judges each run: exit code 0/1/2 only, no stack trace, no internal error.
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';

@@ -1,4 +1,4 @@
-// No crash on any input (issue 13 item 2): adversarial and random server bytes and capture files go
+// No crash on any input: adversarial and random server bytes and capture files go
 // through every reader and output mode, in process; each run must end with exit code 0, 1 or 2, no
 // stack trace. Bounded to seconds in `npm test`; `MCP_WIRE_FUZZ=full` (scripts/fuzz-no-crash.mjs) runs
 // the issue's full sizes (100 MB line, 300k chunks) and many more random cases.

@@ -7,7 +7,7 @@ import {USER_STOP_PHASE, type SessionMeta} from '../../src/core/types.js';
 import {runProbe, type ProbeOptions} from '../../src/probe/probe.js';
 import {SERVERS, testEnv} from '../helpers/servers.js';
 
-// The probe under the TUI (interactive): issue 11's rough edges, against real node processes.
+// The probe under the TUI (interactive, docs/cli.md#the-terminal-ui): its edge cases, against real node processes.
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-interactive-'));
 afterAll(() => rmSync(dir, {recursive: true, force: true}));

@@ -2,8 +2,8 @@
  * The probe on a loaded machine: its own process may get no CPU for seconds. Timers that fell due
  * meanwhile run back to back before the next read of the server's pipes, so a look at the server taken
  * then sees a server that already replied (and went back to `read(0)`) as "blocked reading stdin". Such
- * a look must not count: no early stop, no `unflushed-output` on a healthy server (issue 11: healthy-python
- * got `unflushed-output@stdout:0` in a full run at load 20). The starvation is made here on purpose: the
+ * a look must not count: no early stop, no `unflushed-output` on a healthy server (healthy-python
+ * got `unflushed-output@stdout:0` when its test process was starved of CPU). The starvation is made here on purpose: the
  * test blocks this process from the moment the server announces (by a marker file) that its reply is
  * on its way, until well after it was written, whatever the machine's speed.
  */

@@ -78,7 +78,7 @@ const markOf = <T extends Mark['type']>(session: Session, type: T): Extract<Mark
 const codes = (session: Session): string[] => session.getSnapshot().findings.map((f) => f.code);
 /**
  * How late a timer may fire on a loaded 2-core machine (ms). Upper bounds on measured times allow this much
- * and no more, so a wait that doubled (2 s → 4 s) still fails while a busy scheduler does not (issue 11).
+ * and no more, so a wait that doubled (2 s → 4 s) still fails while a busy scheduler does not.
  */
 const LATE_MS = 1500;
 /** A per-request wait that a server's start-up (node under load) cannot reach, where the test needs an answer (ms). */
@@ -397,7 +397,7 @@ describe('runProbe', () => {
 	});
 });
 
-describe('runProbe and a reply framed with Content-Length (issue 11)', () => {
+describe('runProbe and a reply framed with Content-Length', () => {
 	it('stops waiting for initialize once the held reply had stdout quiet for CONTENT_LENGTH_SETTLE_MS, not after 30 s, with the finding of the full wait', async () => {
 		// The default initialize wait (30 s): the test shows the probe does not wait it out.
 		const {result, elapsedMs} = await probe(['node', servers.path('contentLengthReply')]);

@@ -13,7 +13,7 @@ import {createClock} from '../../src/process/clock.js';
 import {runTap} from '../../src/tap/pass-through.js';
 
 /**
- * `tap --capture-wait` (issue 12 goal 1): when the capture ring has no room for a read, the read is
+ * `tap --capture-wait` (docs/performance.md#tap-forwarding-and-capture): when the capture ring has no room for a read, the read is
  * forwarded at once, the capture keeps it and the source pauses until the writer made room (at most
  * the wait limit, then the read is a gap of its exact bytes). The writer here is the real worker,
  * held stopped: a worker module that loads the real one only once the test creates a release file.

@@ -294,7 +294,7 @@ describe('CaptureWriter (real worker thread)', () => {
 		});
 	});
 
-	it('refuses a path that is not a regular file (a device such as /dev/full) with one warning (issue 13)', async () => {
+	it('refuses a path that is not a regular file (a device such as /dev/full) with one warning', async () => {
 		const warnings: string[] = [];
 		const writer = CaptureWriter.start({
 			path: '/dev/full',

@@ -17,7 +17,7 @@ import {encodeEvent, encodeHeader} from '../../../src/core/capture/record-codec.
 import type {TableStore} from '../../../src/core/session/stores/frame-table.js';
 import {makeMeta} from '../../helpers/factories.js';
 
-// Issue 12 goal 3: `view` hands the session to the TUI on the capture's header, before the records are
+// The TUI on big captures (docs/performance.md#tui-on-big-captures): `view` hands the session to the TUI on the capture's header, before the records are
 // read, and reports the load through the progress store. The TUI here is a stand-in that records what it
 // was given; the file is real and is read by the real reader (blocks of up to 1 MiB).
 

@@ -24,7 +24,7 @@ const comparable = (decoded: DecodedLine): unknown =>
 const chunkLine = (length: number): string =>
 	encodeEvent({type: 'chunk', chunk: {seq: 7, stream: 'stdout', tMs: 12.5, offset: 4096, bytes: bytesOf(length)}});
 
-describe('decodeRecordBytes (a record line given as bytes, issue 12)', () => {
+describe('decodeRecordBytes (a record line given as bytes, docs/performance.md#replay)', () => {
 	it.each([65_536, 65_537, 65_538, 100_000, 300_001])(
 		'decodes a %i-byte chunk record to the same chunk as decodeRecord (base64 decoded from the bytes)',
 		(length) => {

@@ -33,7 +33,7 @@ const bigFrame = (message: unknown, text?: string): SessionEvent => ({
 
 const longest = (list: ReadonlyArray<string | Uint8Array>): number => Math.max(...list.map((piece) => piece.length));
 
-describe('encodeEventInPieces (a big record handed out in pieces, issue 12)', () => {
+describe('encodeEventInPieces (a big record handed out in pieces, docs/performance.md#replay)', () => {
 	it.each([49_153, 49_154, 49_155, 5_242_880])(
 		'a %i-byte chunk: the pieces are encodeEvent’s line byte for byte, none longer than a piece',
 		(length) => {

@@ -146,7 +146,7 @@ describe('encodeHeader / encodeEvent', () => {
 });
 
 describe('decodeRecords', () => {
-	it("round-trips the capturing user's home and name in the header (issue 13)", () => {
+	it("round-trips the capturing user's home and name in the header (docs/cli.md#report)", () => {
 		const meta = makeMeta({home: '/home/alice', user: 'alice'});
 		const line = encodeHeader(meta);
 		expect(line.endsWith(',"home":"/home/alice","user":"alice"}')).toBe(true);
@@ -488,7 +488,7 @@ describe("the summary's `stalls` (a replayed tap capture whose end record has th
 	});
 });
 
-describe("a chunk record's line is written directly (issue 12): the same text as stringifying the record", () => {
+describe("a chunk record's line is written directly (docs/performance.md#replay): the same text as stringifying the record", () => {
 	/** The record as an object, stringified with the line-end escapes: how chunk lines were written before. */
 	function reference(chunk: {seq: number; stream: string; tMs: number; offset: number; bytes: Uint8Array}): string {
 		const buffer = Buffer.from(chunk.bytes);

@@ -60,7 +60,7 @@ describe('heldContentLengthFrame', () => {
 	});
 });
 
-describe('a probe that stops at a held Content-Length reply (issue 11)', () => {
+describe('a probe that stops at a held Content-Length reply', () => {
 	const INIT =
 		'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-wire","version":"0.1.0"}}}\n';
 	/** The probe's record of an F18 server (fake clock, ms): waiting out the 30 s initialize wait, or stopping 500 ms after the reply. */

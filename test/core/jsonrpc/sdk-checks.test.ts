@@ -7,7 +7,7 @@ import {SDK_SCHEMAS} from '../../../src/core/jsonrpc/sdk-schemas.js';
 import {Session} from '../../../src/core/session/session.js';
 import type {SessionMeta} from '../../../src/core/types.js';
 
-// The TS SDK's zod checks are injected (issue 12): with them the verdicts are the SDK's, without them the
+// The TS SDK's zod checks are injected (docs/performance.md#probe-start-up): with them the verdicts are the SDK's, without them the
 // TS rows say "not checked" instead of guessing.
 const nullId = {jsonrpc: '2.0', id: null, result: {}};
 

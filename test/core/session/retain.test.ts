@@ -1,5 +1,5 @@
 /**
- * `retain: false` (the streaming `view`/`report`, issue 12) derives the same findings as `retain: true`:
+ * `retain: false` (the streaming `view`/`report`, docs/performance.md#replay) derives the same findings as `retain: true`:
  * every field case and every recorded example capture goes through both modes, and the findings (code,
  * stream, offset, byte length, frame, severity, message, in order), the summary and the stderr tail agree.
  */

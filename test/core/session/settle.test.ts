@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest';
 import {Session} from '../../../src/core/session/session.js';
 import {USER_STOP_PHASE, type SessionMeta} from '../../../src/core/types.js';
 
-// Issue 11: the TUI's live view shows the findings the plain log shows (end-of-session checks run once
+// The TUI's live view shows the findings the plain log shows (end-of-session checks run once
 // the scripted exchange is done), and a user who quits early is not the server's fault.
 
 const META: SessionMeta = {

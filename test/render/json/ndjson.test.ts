@@ -84,7 +84,7 @@ describe('createNdjsonWriter', () => {
 });
 
 describe('createNdjsonPieceWriter', () => {
-	it('writes the bytes createNdjsonWriter writes, with the newlines, a big chunk and a big frame in pieces (issue 12)', () => {
+	it('writes the bytes createNdjsonWriter writes, with the newlines, a big chunk and a big frame in pieces (docs/performance.md#replay)', () => {
 		const big: SessionEvent[] = [
 			{type: 'chunk', chunk: makeChunk({stream: 'stdin', bytes: 'é'.repeat(300_000)})},
 			{

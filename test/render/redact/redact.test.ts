@@ -191,7 +191,7 @@ describe('describeRedactions', () => {
 });
 
 describe('createEventRedactor (--json --redact)', () => {
-	it("hides the capturing user's home and name recorded in the header (issue 13)", () => {
+	it("hides the capturing user's home and name recorded in the header (docs/cli.md#report)", () => {
 		const meta = createEventRedactor({home: '/home/alice', user: 'alice'}).meta({
 			...goldenMeta(),
 			home: '/home/alice',

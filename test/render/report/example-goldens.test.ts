@@ -1,5 +1,5 @@
 /**
- * Report goldens of real probes (issue 5 "Done when"): one `--json` dump per example server, recorded by
+ * Report goldens of real probes (docs/cli.md#report): one `--json` dump per example server, recorded by
  * scripts/record-example-captures.mjs into test/fixtures/captures/<name>.ndjson, rendered as
  * `mcp-wire report` does (decode → replay → render, redaction on, fixed tool version) and compared with
  * test/golden/report/examples/<name>.md. Each report must also fit one screen of a GitHub issue and show

@@ -19,7 +19,7 @@ function fieldCaseSteps(fieldCase: FieldCase): Step[] {
 	return steps;
 }
 
-/** What every report must satisfy, whatever the session (issue 5 "Done when"). */
+/** What every report must satisfy, whatever the session (docs/cli.md#report). */
 function expectReportShape(report: string, snapshot: SessionSnapshot): void {
 	const lines = report.split('\n');
 	expect(report.endsWith('\n')).toBe(true);

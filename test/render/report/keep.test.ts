@@ -1,7 +1,7 @@
 /**
- * `mcp-wire report` on a session that keeps nothing (keep.ts, issue 12): the report of every example
+ * `mcp-wire report` on a session that keeps nothing (keep.ts, docs/performance.md#replay): the report of every example
  * capture is the report of the kept session (unredacted: identical; redacted: identical but the footer's
- * counts, which cover the parts shown), and a fault-heavy capture (issue 13 item 9) renders with every
+ * counts, which cover the parts shown), and a fault-heavy capture renders with every
  * section capped and a note of what was left out, while only a bounded number of findings is held.
  */
 import {readdirSync, readFileSync} from 'node:fs';
@@ -87,7 +87,7 @@ describe('the report of a kept-nothing session', () => {
 	});
 });
 
-describe('what the report keeps of a frame (issue 12: a 5 MB frame is not held for a timeline row)', () => {
+describe('what the report keeps of a frame (docs/performance.md#replay: a 5 MB frame is not held for a timeline row)', () => {
 	it("keeps no parsed message of a request or response, and only code and message of an error; the report is the kept session's", () => {
 		const big = 'x'.repeat(300_000);
 		const lines = [

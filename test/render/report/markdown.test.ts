@@ -233,7 +233,7 @@ describe('renderReport: the line cap', () => {
 	});
 });
 
-describe('renderReport: the stderr tail when the process is at fault (issue 13)', () => {
+describe('renderReport: the stderr tail when the process is at fault (docs/cli.md#report)', () => {
 	// The server prints 80 stderr lines and exits before answering: early-exit, stderr is the evidence.
 	const steps: Step[] = [
 		chunk('stdin', 0, INITIALIZE),

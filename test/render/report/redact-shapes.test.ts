@@ -1,4 +1,4 @@
-// Redaction covers the shapes of issue 13 item 6 in every redacting output: each secret is seeded
+// Redaction (docs/cli.md#report) covers every known secret shape in every redacting output: each secret is seeded
 // into argv, stderr (a PEM block across lines and chunks) and payloads, and the leaks are counted.
 import {describe, expect, it} from 'vitest';
 import {captureText, META, PROBE_MODES, runCli, runProbeMode, scratch, type Feed} from '../../fuzz/harness.js';
@@ -44,7 +44,7 @@ const pieces = cuts
 const FEED: Feed = [...pieces.map((piece) => ['stderr', enc(piece)] as const), ['stdout', enc(payload)]];
 const meta = {...META, command: argv};
 
-describe('redaction of the issue 13 shapes', () => {
+describe('redaction of the known secret shapes', () => {
 	it('the seeds are really in the unredacted output (the test can fail)', async () => {
 		const plain = await runProbeMode(
 			FEED,

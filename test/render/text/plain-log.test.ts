@@ -168,7 +168,7 @@ describe('formatFrameLine', () => {
 		expect(line({kind: 'text', text: 'y'.repeat(200), byteLength: 201, tMs: 1})).toBe(
 			`    1.0 ms  S→C   201 B  text         "${'y'.repeat(46)}… (+154 bytes)"`,
 		);
-		// stderr lines are shown whole: a traceback's location line is the crash reason (issue 11).
+		// stderr lines are shown whole: a traceback's location line is the crash reason.
 		const traceback =
 			'  File "/home/ada/weather/server.py", line 1234, in <module>: raise KeyError(\'WEATHER_API_KEY\')';
 		expect(line({stream: 'stderr', kind: 'text', text: traceback, byteLength: traceback.length + 1, tMs: 5})).toBe(

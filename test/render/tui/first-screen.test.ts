@@ -8,7 +8,7 @@ import {
 	paintFirstScreen,
 } from '../../../src/render/tui/first-screen.js';
 
-// Issue 12 goal 3: `view` paints a plain first screen before ink and React are loaded; the TUI clears it.
+// The TUI on big captures (docs/performance.md#tui-on-big-captures): `view` paints a plain first screen before ink and React are loaded; the TUI clears it.
 
 describe('first screen of view', () => {
 	it('has the status line, the frame list header and the progress line where the TUI puts them', () => {

@@ -14,7 +14,7 @@ import {COLOR_THEME} from '../../../src/render/tui/theme.js';
 import {renderTui, type RenderedTui} from '../../helpers/render-tui.js';
 import {INITIALIZE, INITIALIZE_REPLY, INITIALIZED, META} from './exchange.js';
 
-// Issue 12 goal 3: `view` starts the TUI on the first record and loads the rest behind it. Here the
+// The TUI on big captures (docs/performance.md#tui-on-big-captures): `view` starts the TUI on the first record and loads the rest behind it. Here the
 // "slices" are fed by hand: chunks into the session, then the progress store, then a wait for the frame.
 
 // While loading, the TUI takes a session snapshot at most every 500 ms; a loaded machine may take longer.

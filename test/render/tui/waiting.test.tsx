@@ -7,7 +7,7 @@ import {COLOR_THEME} from '../../../src/render/tui/theme.js';
 import {renderTui, type RenderedTui} from '../../helpers/render-tui.js';
 import {BANNER, INITIALIZE, INITIALIZE_REPLY, META} from './exchange.js';
 
-// Issue 11: no green OK before the handshake completed; the status says what the probe waits for.
+// No green OK before the handshake completed; the status says what the probe waits for.
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (segments: readonly {text: string}[]): string => segments.map((segment) => segment.text).join('');

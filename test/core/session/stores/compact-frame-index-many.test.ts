@@ -1,5 +1,5 @@
 /**
- * The compact frame index (issue 12 goal 3) over many frames: its records are decoded from checkpoints
+ * The compact frame index (docs/performance.md#tui-on-big-captures) over many frames: its records are decoded from checkpoints
  * every 32 frames and 32 chunks and span several pages, its times and offsets are left out when they
  * can be told from the chunks and the previous frame. A generated session of 40,000 frames on three
  * streams (chunks cut at random places, times that are not the chunks' after a gap, numeric, string,

@@ -1,5 +1,5 @@
 /**
- * The TUI's search (`/`) on an indexed capture (issue 12 goal 3) tests each frame's method, answered
+ * The TUI's search (`/`) on an indexed capture (docs/performance.md#tui-on-big-captures) tests each frame's method, answered
  * method, id and text without building the frame, reading the bodies it needs (text lines, string ids)
  * in big blocks: for every recorded example capture and many needles (every method, id and word seen,
  * case changed, no match), with and without stream and findings-only filters, it shows the same frames

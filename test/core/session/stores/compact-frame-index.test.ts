@@ -1,5 +1,5 @@
 /**
- * The TUI's compact frame index (issue 12 goal 3) rebuilds every frame from numbers and the bytes read
+ * The TUI's compact frame index (docs/performance.md#tui-on-big-captures) rebuilds every frame from numbers and the bytes read
  * back: for every field case and every recorded example capture, the frames, bytes, chunks, findings,
  * summary and stderr tail of an {@link IndexedSession} (a session that keeps nothing, plus the index)
  * equal those of a session that keeps everything. The "file" here is in memory: each stream's bytes.

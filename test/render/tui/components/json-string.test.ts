@@ -3,7 +3,7 @@ import {describe, expect, it} from 'vitest';
 import {displayWidth, escapeText, escapeTextWithin} from '../../../../src/core/bytes/glyphs.js';
 import {quotedString} from '../../../../src/render/tui/components/json-pane.js';
 
-/** The JSON pane's string as it was made before (issue 12 goal 3): the whole string escaped, then measured. */
+/** The JSON pane's string as it was made before (docs/performance.md#tui-on-big-captures): the whole string escaped, then measured. */
 function quotedStringWhole(value: string, budget: number): string {
 	const json = JSON.stringify(value);
 	const whole = escapeText(json);
