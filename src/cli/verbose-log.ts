@@ -49,6 +49,8 @@ function markLine(mark: Mark): string | undefined {
 			return `looked at the server's processes (${mark.evidence.reason}) ${at(mark.tMs)}: ${summarizeEvidence(mark.evidence)}`;
 		case 'reaped':
 			return `ended leftover process${mark.pids.length === 1 ? '' : 'es'} of the server's tree with ${mark.signal}: pid ${mark.pids.join(', ')} ${at(mark.tMs)}`;
+		case 'observed':
+			return `observed ${mark.what} ${at(mark.tMs)}`;
 		case 'gap':
 			return `${mark.length} bytes of ${mark.stream} not captured from offset ${mark.offset} (${mark.reason}) ${at(mark.tMs)}`;
 	}

@@ -234,11 +234,18 @@ export interface Finding extends FindingDraft {
  * - `timeout`: the client gave up waiting for a response to `id` after `timeoutMs`.
  * - `phase`: a probe phase note (e.g. `reprobe-content-length`).
  * - `evidence`: what the server's processes were doing ({@link ProcessEvidence}).
+ * - `observed`: what only a live run can see, recorded so that replay derives the same finding: the
+ *   command did not start (`spawn-failed`), `initialize` got no reply in the wait (`no-reply`), or a
+ *   fresh process answered Content-Length-framed input (`reprobe-answered`); `offset` is the stdout byte
+ *   count then, `detail` what was seen (the finding's detail).
  * - `reaped`: the probe ended processes of the server's tree that outlived it (`pids`, with `signal`).
  * - `gap`: `length` bytes of `stream` from `offset` crossed the wire but are not in the capture (the
  *   capture fell behind its lag limit, a write failed, the writer did not finish in time): replay
  *   skips that range, resyncs framing after it and derives no finding from the cut.
  */
+/** What an `observed` mark saw ({@link Mark}). */
+export type ObservedKind = 'spawn-failed' | 'no-reply' | 'reprobe-answered';
+
 export type Mark =
 	| {readonly type: 'stdin-closed'; readonly tMs: number}
 	| {readonly type: 'eof'; readonly stream: StreamName; readonly tMs: number}
@@ -252,6 +259,13 @@ export type Mark =
 	  }
 	| {readonly type: 'phase'; readonly name: string; readonly tMs: number}
 	| {readonly type: 'evidence'; readonly evidence: ProcessEvidence; readonly tMs: number}
+	| {
+			readonly type: 'observed';
+			readonly what: ObservedKind;
+			readonly offset: number;
+			readonly detail: Readonly<Record<string, unknown>>;
+			readonly tMs: number;
+	  }
 	| {
 			readonly type: 'reaped';
 			readonly pids: readonly number[];

@@ -283,13 +283,12 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 		log(error.message);
 		const tMs = clock.now();
 		const session = await main.ready;
-		session.addFinding({
-			code: 'spawn-failed',
-			stream: 'stdout',
+		// An observed mark, recorded in the capture and --json dump: the spawn-failed rule derives the finding.
+		session.mark({
+			type: 'observed',
+			what: 'spawn-failed',
 			offset: 0,
-			byteLength: 0,
 			tMs,
-			origin: 'probe',
 			detail: {
 				file: error.file,
 				errno: error.code,
@@ -403,13 +402,11 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	}
 
 	if (initTimeout && reply) {
-		session.addFinding({
-			code: 'content-length-framing',
-			stream: 'stdout',
+		session.mark({
+			type: 'observed',
+			what: 'reprobe-answered',
 			offset: initTimeout.stdoutBytes,
-			byteLength: 0,
 			tMs: initTimeout.tMs,
-			origin: 'probe',
 			detail: {
 				reprobe: true,
 				replyBytes: reply.byteLength,
@@ -422,16 +419,21 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 			},
 		});
 	} else if (initTimeout && session.streamLength('stdout') === 0) {
-		session.addFinding(
-			noResponseDraft({
-				at: initTimeout,
-				timeoutMs: initTimeout.stoppedEarly ? initTimeout.waitedMs : initializeTimeoutMs,
-				...(initTimeout.stoppedEarly ? {stoppedEarly: true} : {}),
-				stderrTail: session.stderrTail(10),
-				...(initTimeout.evidence ? {evidence: initTimeout.evidence} : {}),
-				...(procInfo ? {procInfo} : {}),
-			}),
-		);
+		const draft = noResponseDraft({
+			at: initTimeout,
+			timeoutMs: initTimeout.stoppedEarly ? initTimeout.waitedMs : initializeTimeoutMs,
+			...(initTimeout.stoppedEarly ? {stoppedEarly: true} : {}),
+			stderrTail: session.stderrTail(10),
+			...(initTimeout.evidence ? {evidence: initTimeout.evidence} : {}),
+			...(procInfo ? {procInfo} : {}),
+		});
+		session.mark({
+			type: 'observed',
+			what: 'no-reply',
+			offset: draft.offset,
+			tMs: draft.tMs,
+			detail: draft.detail ?? {},
+		});
 	}
 	const summary = session.finish(endTMs);
 	return {

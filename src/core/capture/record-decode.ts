@@ -257,6 +257,7 @@ function decodeMark(value: unknown): Mark {
 		'evidence',
 		'reaped',
 		'gap',
+		'observed',
 	]);
 	switch (type) {
 		case 'stdin-closed': {
@@ -295,6 +296,16 @@ function decodeMark(value: unknown): Mark {
 			}
 
 			return {type, pids: [...(pids as number[])], signal: oneOf(raw, 'signal', ['SIGTERM', 'SIGKILL']), tMs};
+		}
+
+		case 'observed': {
+			return {
+				type,
+				what: oneOf(raw, 'what', ['spawn-failed', 'no-reply', 'reprobe-answered']),
+				offset: count(raw, 'offset'),
+				detail: object(raw['detail'], '`mark.detail`'),
+				tMs,
+			};
 		}
 
 		case 'gap': {

@@ -138,6 +138,8 @@ export class Session implements SessionStore {
 	private serverCapabilities: Readonly<Record<string, unknown>> | undefined;
 	/** Runs every rule (findings/registry.ts) over what this session derives. */
 	private readonly engine: FindingEngine;
+	/** `code@stream:offset` of the live-only findings reported so far (see {@link Session.addFinding}). */
+	private readonly probeKeys = new Set<string>();
 	/** The server's runtime guessed from the command (for runtime-specific fixes), e.g. `python`. */
 	private readonly runtime: string | undefined;
 	private summary: Summary | undefined;
@@ -331,6 +333,8 @@ export class Session implements SessionStore {
 
 	/** Add a finding only a live probe can observe (spawn-failed, no-response, a Content-Length re-probe). */
 	addFinding(draft: FindingDraft): void {
+		// A dump recorded with `observed` marks replays them into the same finding: keep it once.
+		if (this.probeKeys.has(`${draft.code}@${draft.stream}:${draft.offset}`)) return;
 		this.report({origin: 'probe', ...draft});
 	}
 
@@ -651,6 +655,7 @@ export class Session implements SessionStore {
 
 	/** Count, keep and emit a finding the engine dressed. */
 	private record(finding: Finding): void {
+		if (finding.origin === 'probe') this.probeKeys.add(`${finding.code}@${finding.stream}:${finding.offset}`);
 		const counted = this.severityCounts.get(finding.code);
 		if (counted) {
 			counted.count += 1;

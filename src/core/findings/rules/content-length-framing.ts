@@ -68,5 +68,19 @@ export const contentLengthFraming: Rule = {
 		// the client sees a silent server, not header lines it could log.
 		impact: (d) => (d.detail?.['reprobe'] === true ? SILENT_SERVER_IMPACT() : WRITES_HEADERS_IMPACT()),
 	},
-	create: () => ({}),
+	// The framer reports header blocks on the wire; the probe's re-probe is an `observed` mark (live only).
+	create: ({report}) => ({
+		onMark(mark) {
+			if (mark.type !== 'observed' || mark.what !== 'reprobe-answered') return;
+			report({
+				code: 'content-length-framing',
+				stream: 'stdout',
+				offset: mark.offset,
+				byteLength: 0,
+				tMs: mark.tMs,
+				origin: 'probe',
+				detail: mark.detail,
+			});
+		},
+	}),
 };

@@ -118,5 +118,19 @@ export const noResponse: Rule = {
 		},
 		impact: (d) => (d.detail?.['ownLimit'] === true ? OWN_LIMIT_IMPACT() : SILENT_SERVER_IMPACT()),
 	},
-	create: () => ({}),
+	create: ({report}) => ({
+		onMark(mark) {
+			if (mark.type !== 'observed' || mark.what !== 'no-reply') return;
+			report({
+				code: 'no-response',
+				stream: 'stdout',
+				offset: mark.offset,
+				byteLength: 0,
+				tMs: mark.tMs,
+				origin: 'probe',
+				...(mark.detail['ownLimit'] === true ? {severity: 'warning' as const} : {}),
+				detail: mark.detail,
+			});
+		},
+	}),
 };

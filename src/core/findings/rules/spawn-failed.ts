@@ -40,5 +40,18 @@ export const spawnFailed: Rule = {
 			cursor: ['fatal', 'spawn error'],
 		}),
 	},
-	create: () => ({}),
+	create: ({report}) => ({
+		onMark(mark) {
+			if (mark.type !== 'observed' || mark.what !== 'spawn-failed') return;
+			report({
+				code: 'spawn-failed',
+				stream: 'stdout',
+				offset: mark.offset,
+				byteLength: 0,
+				tMs: mark.tMs,
+				origin: 'probe',
+				detail: mark.detail,
+			});
+		},
+	}),
 };

@@ -7,7 +7,21 @@ import {META} from '../exchange.js';
 // Only the spawn can see it: no bytes ever cross (the probe's spawn mark, docs/findings.md#spawn-failed).
 ruleTester('spawn-failed', {
 	valid: [{name: 'a server that started', steps: [...handshake(), ['close', 20], ['exit', 21]]}],
-	invalid: [],
+	invalid: [
+		{
+			name: 'the probe observed the spawn error',
+			steps: [
+				[
+					'mark',
+					3,
+					{type: 'observed', what: 'spawn-failed', offset: 0, detail: {file: 'uvx', errno: 'ENOENT'}, tMs: 3},
+				],
+			],
+			findings: [
+				{severity: 'error', stream: 'stdout', offset: 0, byteLength: 0, detail: {file: 'uvx', errno: 'ENOENT'}},
+			],
+		},
+	],
 });
 
 it('spawn-failed: the probe adds it with what the spawn error said', () => {
