@@ -459,6 +459,11 @@ export interface Summary {
 	/** The era the server speaks: `legacy` (initialize handshake) or `modern` (2026-07-28, server/discover). */
 	readonly era?: 'legacy' | 'modern';
 	readonly serverInfo?: {readonly name?: string; readonly version?: string};
+	/**
+	 * What the client says it is in its `initialize` request (`params.clientInfo`): in a tap capture the
+	 * real client (`claude-code`, `cursor-vscode`…), in a probe mcp-wire itself. Absent without one.
+	 */
+	readonly clientInfo?: {readonly name?: string; readonly version?: string};
 	readonly protocolVersion?: string;
 	readonly tools?: number;
 	readonly prompts?: number;

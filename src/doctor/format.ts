@@ -132,7 +132,6 @@ function wrapRow(line: string, fix: string, fixStart: number, columns: number | 
 
 /** Columns a line takes on a terminal: its characters, without colour escapes. */
 function visibleLength(line: string): number {
-	// eslint-disable-next-line no-control-regex
 	return [...line.replace(/\u001B\[[0-9;]*m/g, '')].length;
 }
 

@@ -441,6 +441,11 @@ function decodeSummary(record: Json): Summary {
 		const raw = object(record['serverInfo'], '`serverInfo`');
 		serverInfo = compact({name: optionalStr(raw, 'name'), version: optionalStr(raw, 'version')});
 	}
+	let clientInfo: Summary['clientInfo'];
+	if (record['clientInfo'] !== undefined) {
+		const raw = object(record['clientInfo'], '`clientInfo`');
+		clientInfo = compact({name: optionalStr(raw, 'name'), version: optionalStr(raw, 'version')});
+	}
 
 	return compact<Summary>({
 		verdict: oneOf(record, 'verdict', ['ok', 'warn', 'fail']),
@@ -464,6 +469,7 @@ function decodeSummary(record: Json): Summary {
 		exit: record['exit'] === undefined ? undefined : decodeExit(object(record['exit'], '`exit`')),
 		era: record['era'] === undefined ? undefined : oneOf(record, 'era', ['legacy', 'modern']),
 		serverInfo,
+		clientInfo,
 		protocolVersion: optionalStr(record, 'protocolVersion'),
 		tools: optionalCount(record, 'tools'),
 		prompts: optionalCount(record, 'prompts'),

@@ -151,6 +151,7 @@ function summaryRecord(summary: Summary): Record<string, unknown> {
 	);
 	put(record, 'era', summary.era);
 	put(record, 'serverInfo', summary.serverInfo);
+	put(record, 'clientInfo', summary.clientInfo);
 	put(record, 'protocolVersion', summary.protocolVersion);
 	put(record, 'tools', summary.tools);
 	put(record, 'prompts', summary.prompts);

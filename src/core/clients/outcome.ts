@@ -13,6 +13,7 @@ import type {
 	FindingCode,
 	Frame,
 	Reaction,
+	Summary,
 	Verdict,
 } from '../types.js';
 
@@ -353,15 +354,18 @@ function effectOf(reaction: Reaction, isReply: boolean): Effect['kind'] | undefi
  * - `ok` otherwise. An `unknown` outcome alone never makes a verdict worse: a verdict is a promise,
  *   and a cell nobody established is no evidence of a fault.
  * So an error finding whose impact says every mainstream client works gives `warn`, not `fail`.
+ * A capture cut short before any frame crossed (`counts.cutBeforeAnyFrame`) gives `warn` too: nothing
+ * was exercised, and a clean verdict over nothing would be a promise without evidence.
  * @param outcomes from {@link ClientOutcomeTracker.outcomes}
  * @param counts the session's error and warning finding counts
  */
 export function verdictOf(
 	outcomes: readonly ClientOutcome[],
-	counts: {readonly errors: number; readonly warnings: number},
+	counts: {readonly errors: number; readonly warnings: number; readonly cutBeforeAnyFrame?: boolean},
 ): Verdict {
 	if (outcomes.some((o) => o.outcome === 'fails' && MAINSTREAM_CLIENTS.has(o.client))) return 'fail';
 	if (
+		counts.cutBeforeAnyFrame === true ||
 		counts.errors > 0 ||
 		counts.warnings > 0 ||
 		outcomes.some((o) => o.outcome === 'fails' || o.outcome === 'degraded')
@@ -379,10 +383,13 @@ export function verdictOf(
  *   findings reach no client yet;
  * - `ok`: `no client fails or is degraded`.
  * Without an established outcome (none, or all `unknown`), short of `fail`: `no client outcome is established`.
- * @param outcomes the summary's `clients` (empty for a session that shows too little)
+ * A capture cut before any frame says so (its verdict is `warn`, {@link verdictOf}).
  */
-export function verdictMeaning(verdict: Verdict, outcomes: readonly ClientOutcome[]): string {
+export function verdictMeaning(summary: Pick<Summary, 'verdict' | 'clients' | 'incomplete' | 'streams'>): string {
+	const {verdict} = summary;
+	const outcomes = summary.clients ?? [];
 	if (verdict === 'fail') return 'a mainstream client fails';
+	if (isCutBeforeAnyFrame(summary)) return 'the capture was cut before any frame: nothing was exercised';
 	// No handshake seen (a capture cut before any frame): a verdict over nothing exercised promises nothing.
 	if (outcomes.every((o) => o.outcome === 'unknown')) return 'no client outcome is established';
 	if (verdict === 'ok') return 'no client fails or is degraded';
@@ -393,6 +400,11 @@ export function verdictMeaning(verdict: Verdict, outcomes: readonly ClientOutcom
 	if (degraded > 0)
 		return `no client fails; ${degraded} ${degraded === 1 ? 'is' : 'are'} degraded (connect${degraded === 1 ? 's' : ''}, but log${degraded === 1 ? 's' : ''} the fault or lose${degraded === 1 ? 's' : ''} a message)`;
 	return 'no client fails or is degraded; the findings break a rule a stricter client may enforce';
+}
+
+/** Whether a session ended cut short (no exit record) before any frame crossed stdin or stdout. */
+export function isCutBeforeAnyFrame(summary: Pick<Summary, 'incomplete' | 'streams'>): boolean {
+	return summary.incomplete?.cutShort === true && summary.streams.stdin.frames + summary.streams.stdout.frames === 0;
 }
 
 /** A one-glyph mark per outcome, as doctor shows its rows: ✔ works, ▲ degraded, ✘ fails, ? unknown. */

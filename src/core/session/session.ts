@@ -131,6 +131,7 @@ export class Session implements SessionStore {
 	private negotiatedVersion: string | undefined;
 	private era: 'legacy' | 'modern' | undefined;
 	private serverInfo: {name?: string; version?: string} | undefined;
+	private clientInfo: {name?: string; version?: string} | undefined;
 	private handshakeDone = false;
 	private counts: {tools?: number; prompts?: number; resources?: number} = {};
 	private stdinOptions: ClassifyOptions = {direction: 'client-to-server'};
@@ -525,8 +526,16 @@ export class Session implements SessionStore {
 		if (frame.kind === 'request' && frame.id !== undefined && frame.id !== null && frame.method !== undefined) {
 			this.outstanding[stream].set(idKey(frame.id), {frame, method: frame.method});
 			if (frame.method === 'initialize' && stream === 'stdin') {
-				const params = (frame.message as {params?: {protocolVersion?: unknown}}).params;
+				const params = (
+					frame.message as {params?: {protocolVersion?: unknown; clientInfo?: {name?: unknown; version?: unknown}}}
+				).params;
 				if (typeof params?.protocolVersion === 'string') this.offeredVersion = params.protocolVersion;
+				const info = params?.clientInfo;
+				if (info && typeof info === 'object')
+					this.clientInfo = {
+						...(typeof info.name === 'string' ? {name: info.name} : {}),
+						...(typeof info.version === 'string' ? {version: info.version} : {}),
+					};
 			}
 			return drafts;
 		}
@@ -683,7 +692,11 @@ export class Session implements SessionStore {
 			...(this.counts.tools === undefined ? {} : {tools: this.counts.tools}),
 		});
 		return {
-			verdict: verdictOf(clients, {errors, warnings}),
+			verdict: verdictOf(clients, {
+				errors,
+				warnings,
+				cutBeforeAnyFrame: this.isFinished && !this.isComplete && streams.stdin.frames + streams.stdout.frames === 0,
+			}),
 			findings,
 			errors,
 			warnings,
@@ -693,6 +706,7 @@ export class Session implements SessionStore {
 			...(this.exitInfo ? {exit: this.exitInfo} : {}),
 			...(this.era ? {era: this.era} : {}),
 			...(this.serverInfo ? {serverInfo: this.serverInfo} : {}),
+			...(this.clientInfo ? {clientInfo: this.clientInfo} : {}),
 			...(this.negotiatedVersion ? {protocolVersion: this.negotiatedVersion} : {}),
 			...this.counts,
 			clients,

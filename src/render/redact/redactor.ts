@@ -364,19 +364,16 @@ export class Redactor {
 		};
 	}
 
-	/** Redacts the server's self-description in a summary (`serverInfo`). */
+	/** Redacts the server's and the client's self-descriptions in a summary (`serverInfo`, `clientInfo`). */
 	summary(summary: Summary): Summary {
-		if (summary.serverInfo === undefined) {
-			return summary;
-		}
-
-		const info = summary.serverInfo;
+		const redactInfo = (info: {readonly name?: string; readonly version?: string}) => ({
+			...(info.name === undefined ? {} : {name: this.text(info.name)}),
+			...(info.version === undefined ? {} : {version: this.text(info.version)}),
+		});
 		return {
 			...summary,
-			serverInfo: {
-				...(info.name === undefined ? {} : {name: this.text(info.name)}),
-				...(info.version === undefined ? {} : {version: this.text(info.version)}),
-			},
+			...(summary.serverInfo === undefined ? {} : {serverInfo: redactInfo(summary.serverInfo)}),
+			...(summary.clientInfo === undefined ? {} : {clientInfo: redactInfo(summary.clientInfo)}),
 		};
 	}
 }

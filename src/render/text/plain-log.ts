@@ -417,6 +417,16 @@ function plural(n: number, word: string): string {
 }
 
 /**
+ * The client a capture shows connected, as its `initialize` names it (`claude-code 2.1.3`), or undefined
+ * when there is none or it is mcp-wire's own probe (the header already says so).
+ */
+export function connectedClient(summary: Pick<Summary, 'clientInfo'>): string | undefined {
+	const info = summary.clientInfo;
+	if (info === undefined || info.name === 'mcp-wire') return undefined;
+	return [info.name ?? '?', info.version ?? ''].join(' ').trim();
+}
+
+/**
  * The end-of-run summary: the verdict with error/warning/info counts, one line per finding code with its
  * count, per-stream totals, duration and exit, and what the server said about itself.
  * @param options `color` paints the verdict and severities (default off).
@@ -426,7 +436,7 @@ export function formatSummary(summary: Summary, options: {readonly color?: boole
 	const verdictToken =
 		summary.verdict === 'fail' ? 'severity.error' : summary.verdict === 'warn' ? 'severity.warning' : 'severity.info';
 	const lines = [
-		`verdict ${paint(verdictToken, summary.verdict.toUpperCase(), isColor)}: ${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}, ${groupDigits(summary.infos)} info · ${verdictMeaning(summary.verdict, summary.clients ?? [])}`,
+		`verdict ${paint(verdictToken, summary.verdict.toUpperCase(), isColor)}: ${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}, ${groupDigits(summary.infos)} info · ${verdictMeaning(summary)}`,
 	];
 	const codeWidth = Math.max(0, ...summary.findings.map((entry) => entry.code.length));
 	for (const entry of summary.findings) {
@@ -478,6 +488,10 @@ export function formatSummary(summary: Summary, options: {readonly color?: boole
 	if (server.length > 0) {
 		lines.push(`server   ${server.join(' · ')}`);
 	}
+
+	const client = connectedClient(summary);
+	if (client !== undefined)
+		lines.push(`client   ${escapeText(client, PREVIEW_COLUMNS)} (clientInfo of its initialize)`);
 
 	if (summary.stalls !== undefined) lines.push(`capture  ${stallsNote(summary.stalls)}`);
 

@@ -178,9 +178,11 @@ describe('mcp-wire report', () => {
 		await expect(runReport([dir])).rejects.toThrow(new UsageError(`cannot read ${dir}: it is a directory (EISDIR)`));
 	});
 
-	it('renders a --json dump with only a header as an empty session', async () => {
+	it('renders a --json dump with only a header as a capture cut before any frame (was: OK)', async () => {
 		const io = await runReport(['-'], `${encodeHeader(goldenMeta())}\n`);
-		expect(io.out.split('\n')[0]).toBe('**mcp-wire: OK** · no wire faults in 0 frames');
+		expect(io.out.split('\n')[0]).toBe(
+			'**mcp-wire: WARN** · the capture was cut before any frame: nothing was exercised',
+		);
 	});
 });
 

@@ -1,4 +1,4 @@
-import {eraNote, listCounts, stallsNote} from '../../text/plain-log.js';
+import {connectedClient, eraNote, listCounts, stallsNote} from '../../text/plain-log.js';
 import {groupDigits} from '../../../core/bytes/glyphs.js';
 import {STREAM_LABEL, type ExitInfo, type StreamName} from '../../../core/types.js';
 import {code, ms, plural, prose} from '../md.js';
@@ -77,6 +77,9 @@ export function environmentLines(context: ReportContext): string[] {
 	}
 
 	lines.push(`- server: ${server.join(' · ')}`);
+	// A probe's client is mcp-wire (the first line says so); a tap's is the real one.
+	const client = meta.mode === 'probe' ? undefined : connectedClient(summary);
+	if (client !== undefined) lines.push(`- client: ${code(client, 60)} (clientInfo of its \`initialize\`)`);
 
 	const streams = (['stdin', 'stdout', 'stderr'] as const satisfies readonly StreamName[]).map((stream) => {
 		const totals = summary.streams[stream];

@@ -1,5 +1,5 @@
 import {CLIENT_FAMILY_LABEL} from '../../../core/findings/support/catalog.js';
-import {OUTCOME_MARK, OUTCOME_ORDER, OUTCOME_WORD} from '../../../core/clients/outcome.js';
+import {isCutBeforeAnyFrame, OUTCOME_MARK, OUTCOME_ORDER, OUTCOME_WORD} from '../../../core/clients/outcome.js';
 import {code, plural, prose} from '../md.js';
 import {groupDigits} from '../../../core/bytes/glyphs.js';
 import type {ReportContext} from './context.js';
@@ -27,7 +27,9 @@ export function verdictLine(context: ReportContext): string {
 	}
 
 	const first = context.findings[0];
-	if (first === undefined) {
+	if (first === undefined && isCutBeforeAnyFrame(summary)) {
+		parts.push('the capture was cut before any frame: nothing was exercised');
+	} else if (first === undefined) {
 		const frames = summary.streams.stdin.frames + summary.streams.stdout.frames;
 		parts.push(`no wire faults in ${plural(frames, 'frame')}`);
 	} else {
