@@ -72,9 +72,22 @@ export function initializeRequest(protocolVersion: string, clientVersion: string
  */
 const liveGroups = new Set<number>();
 let hooked = false;
+/** The CLI's graceful stop on an ending signal ({@link setSignalStop}), when it set one. */
+let signalStop: ((signal: NodeJS.Signals) => boolean) | undefined;
 /** The signals after which the probe's servers are ended (then the signal's own action, when no one else listens). */
 const ENDING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-function killLiveGroups(): void {
+/**
+ * Let the CLI stop a probe gracefully on an ending signal (Ctrl-C on a plain or --json probe: the summary
+ * still comes out): `stop(signal)` returns true when it takes the signal over (it then ends the server and
+ * the process itself), false for the default (the groups are killed, the signal re-raised).
+ * `undefined` removes it.
+ */
+export function setSignalStop(stop: ((signal: NodeJS.Signals) => boolean) | undefined): void {
+	signalStop = stop;
+}
+
+/** SIGKILL every process group the probe started and has not ended (a second Ctrl-C, an exit). */
+export function killLiveGroups(): void {
 	for (const group of liveGroups) {
 		try {
 			process.kill(-group, 'SIGKILL');
@@ -90,6 +103,7 @@ function trackGroup(pid: number): void {
 	process.once('exit', killLiveGroups);
 	for (const signal of ENDING_SIGNALS) {
 		process.once(signal, () => {
+			if (signalStop?.(signal) === true) return;
 			killLiveGroups();
 			// No other listener (a TUI, attach): the signal's default action, as if none had been added (our
 			// listener is gone, so libuv set it back): the process ends of it and a shell sees 128 + n.

@@ -75,6 +75,14 @@ describe.skipIf(process.platform !== 'linux')('probe ended by a signal (real pro
 				probe.kill(signal);
 				const result = await probe;
 				expect(result.signal).toBe(signal);
+				if (signal === 'SIGINT') {
+					// Ctrl-C stops the probe as the TUI's quit does: the stream still ends with its summary record.
+					const last = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as {type: string};
+					expect(last.type).toBe('summary');
+					expect(result.stderr).toMatch(
+						/^mcp-wire: stopped by SIGINT \(Ctrl-C\) at \d+ ms; the server was shut down$/m,
+					);
+				}
 				const ended = Date.now();
 				while (isAlive(serverPid) && Date.now() - ended < 10_000)
 					await new Promise((resolve) => setTimeout(resolve, 50));

@@ -7,7 +7,9 @@ import {
 	DEFAULT_INITIALIZE_TIMEOUT_MS,
 	DEFAULT_PROTOCOL_VERSION,
 	DEFAULT_TIMEOUT_MS,
+	killLiveGroups,
 	loadSdkSchemas,
+	setSignalStop,
 	startProbeServer,
 } from '../../probe/probe-start.js';
 import {buildEnv, EnvOptionError, loadProcessStarter} from '../../process/spawn.js';
@@ -208,8 +210,23 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		verbose: options.verbose === true,
 		stdoutIsTerminal: mode === 'plain' && process.stdout.isTTY === true,
 	});
+	// Ctrl-C: stop as the TUI's quit does (close stdin, then SIGKILL), so the summary (the --json summary
+	// record, the plain log's verdict) still comes out; then die of SIGINT. A second Ctrl-C ends at once.
+	const stop = new AbortController();
+	let isStopped = false;
+	setSignalStop((signal) => {
+		if (signal !== 'SIGINT' || isStopped) return false;
+		isStopped = true;
+		process.once('SIGINT', () => {
+			killLiveGroups();
+			process.kill(process.pid, 'SIGINT');
+		});
+		stop.abort();
+		return true;
+	});
 	const result = await runProbe({
 		...probeOptions,
+		signal: stop.signal,
 		...(spawned ? {spawned} : {}),
 		schemas,
 		...(onWait ? {onWait} : {}),
@@ -220,6 +237,16 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		},
 	});
 	await presenter!.finish(result.session, result.reprobe);
+	setSignalStop(undefined);
+	if (isStopped) {
+		const mark = result.session.getSnapshot().marks.find((m) => m.type === 'phase' && m.name === USER_STOP_PHASE);
+		const at = mark === undefined ? '' : ` at ${Math.round(mark.tMs)} ms`;
+		process.stderr.write(`mcp-wire: stopped by SIGINT (Ctrl-C)${at}; the server was shut down\n`);
+		// Die of the signal, as a shell expects of an interrupted command (128 + 2), once stdout is written.
+		await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+		process.removeAllListeners('SIGINT');
+		process.kill(process.pid, 'SIGINT');
+	}
 	return exitCodeFor(result.summary, failOn);
 }
 
