@@ -6,6 +6,7 @@ import {Command, Option} from 'commander';
 import {
 	applyPlan,
 	CLIENT_NAMES,
+	clientFromPath,
 	ConfigError,
 	formatProblem,
 	locateServer,
@@ -174,8 +175,29 @@ function chooseFile(
 	);
 }
 
+/**
+ * For `unwrap --config FILE` whose name does not tell its client: the client whose layout of FILE holds
+ * `name` as an entry that visibly runs `mcp-wire tap` (the clients differ only in where the servers are),
+ * or undefined when none does (then the usual "pass --client" error stands).
+ */
+function clientOfWrappedEntry(options: WrapCliOptions, name: string): ClientName | undefined {
+	if (options.config === undefined || options.client !== undefined) return undefined;
+	if (clientFromPath(path.resolve(options.cwd ?? process.cwd(), options.config), process.platform) !== undefined)
+		return undefined;
+	for (const client of CLIENT_NAMES) {
+		try {
+			const files = discover({...options, client});
+			if (locateServer(files, name).some((file) => planUnwrap(file, name).status === 'changed')) return client;
+		} catch {
+			// not this client's layout
+		}
+	}
+	return undefined;
+}
+
 function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOptions): number {
-	const files = discover(options);
+	const guessed = action === 'unwrap' ? clientOfWrappedEntry(options, name) : undefined;
+	const files = discover(guessed === undefined ? options : {...options, client: guessed});
 	const file = chooseFile(action, files, name, options);
 	const edit = plan(action, file, name);
 	if (edit.status === 'already-wrapped') {
@@ -208,7 +230,8 @@ function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOption
 			throw error;
 		}
 	}
-	const label = CLIENT_LABEL[file.client];
+	// A client told from the entry alone is not named: any client may read that file.
+	const label = guessed === undefined ? CLIENT_LABEL[file.client] : 'your client';
 	if (action === 'wrap') {
 		process.stdout.write(
 			[
@@ -223,7 +246,7 @@ function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOption
 		const restored = restoredCommand(edit.after, edit.jsonPath);
 		process.stdout.write(
 			[
-				`unwrapped "${name}" in ${where(file)} (${how})`,
+				`unwrapped "${name}" in ${guessed === undefined ? where(file) : file.path} (${how})`,
 				...(restored === undefined
 					? []
 					: [`it runs again without the tap: ${restored.map((word) => shellWord(word)).join(' ')}`]),
