@@ -432,6 +432,11 @@ export function explainError(text: string): ExplainResult {
 				why: 'The client waited for a response that never came: the server may be blocked before reading stdin.',
 			},
 			{
+				code: 'slow-response',
+				likelihood: 'possible',
+				why: "Or the response came, but after the client's limit: a tool call slower than 60 s (the TS SDK's default per request; Claude Desktop and Claude Code use it) times out though the server is working. Answer sooner, send progress notifications, or raise the client's timeout.",
+			},
+			{
 				code: 'unflushed-output',
 				likelihood: 'possible',
 				why: 'Or the response sits in a stdout buffer (Python `print` without flush, C stdio) and comes out only at exit.',

@@ -73,9 +73,10 @@ describe('explainError: the messages users paste (docs/protocol.md C8)', () => {
 		);
 	});
 
-	it('Request timed out → a missing or lost response', () => {
+	it('Request timed out → a missing, lost or late response (a tool call slower than 60 s)', () => {
 		expect(codes('MCP error -32001: Request timed out')).toEqual([
 			'no-response:possible',
+			'slow-response:possible',
 			'unflushed-output:possible',
 			'multiline-json:possible',
 			'missing-newline:possible',
