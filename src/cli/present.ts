@@ -5,7 +5,7 @@ import {createKeptBytes, type KeptBytes} from '../render/kept-bytes.js';
 import {createNdjsonPieceWriter} from '../render/json/ndjson.js';
 import {createEventRedactor} from '../render/redact/index.js';
 import {localRedactOptions} from './redact-options.js';
-import {VERSION} from './version.js';
+import {PACKAGE_ROOT, VERSION} from './version.js';
 import {createTimeOrder, type TimeOrder} from '../render/text/time-order.js';
 import {
 	formatFinding,
@@ -101,7 +101,12 @@ export function createPresenter(options: PresenterOptions): Presenter {
 		writeText(line);
 		writeText('\n');
 	};
-	const textOptions = {color: options.isColor, hex: options.isColor ? ('ansi' as const) : ('plain' as const)};
+	const textOptions = {
+		color: options.isColor,
+		hex: options.isColor ? ('ansi' as const) : ('plain' as const),
+		// The docs/ this install ships (package.json "files"), so the pointer works after a global install.
+		docsRoot: PACKAGE_ROOT,
+	};
 	const shown = createShownFindings();
 	let order: TimeOrder | undefined;
 	let keptBytes: KeptBytes | undefined;

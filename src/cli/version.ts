@@ -1,4 +1,5 @@
 import {createRequire} from 'node:module';
+import {fileURLToPath} from 'node:url';
 
 // This module sits two levels below the package root in every build: src/cli/version.ts (tests),
 // dist/cli/version.js (tsc) and dist/bundle/<chunk>.js (the bundled CLI, scripts/bundle.mjs).
@@ -9,3 +10,6 @@ export const VERSION: string = (require('../../package.json') as {version: strin
 
 /** The package root (where package.json and bin/ are), as a `file:` URL ending in `/`. */
 export const PACKAGE_ROOT_URL: URL = new URL('../../', import.meta.url);
+
+/** The package root as an absolute path, without a trailing separator (its docs/ ships with the package). */
+export const PACKAGE_ROOT: string = fileURLToPath(PACKAGE_ROOT_URL).replace(/[\\/]$/, '');

@@ -3,6 +3,9 @@ import {describe, expect, it} from 'vitest';
 import {EXPLAIN_USAGE, explainCommand, nearestFindingCode} from '../../src/cli/commands/explain.js';
 import {PROCESS_IO} from '../../src/cli/commands/report.js';
 import {UsageError} from '../../src/cli/exit-codes.js';
+import {PACKAGE_ROOT} from '../../src/cli/version.js';
+import {existsSync} from 'node:fs';
+import {isAbsolute, join} from 'node:path';
 
 describe('explain without text', () => {
 	it('on a terminal: a usage error naming the error text it takes', async () => {
@@ -50,7 +53,7 @@ describe('explain with a finding code', () => {
 			'  what: A line on the protocol stream that is not JSON at all: a start-up banner, a `print()` or `console.log`, a log line, usage text, a progress bar, or what a launcher (npm, dotenv, a wrapper script, `dotnet run`) printed before the server started.',
 			'  fix: Only MCP messages may go to stdout (R5): move this output to stderr.',
 			'  clients: skip+log: TS SDK v1 (Claude Desktop, Claude Code, MCP Inspector), Python SDK, VS Code · skip: TS SDK v2, rmcp (Rust SDK) · not established: Cursor',
-			'  docs: docs/findings.md#stray-output',
+			`  docs: ${PACKAGE_ROOT}/docs/findings.md#stray-output`,
 			'',
 			'See it in the bytes: mcp-wire probe -- <your server command>   (add --report for a paste-ready report)',
 			'',
@@ -83,5 +86,13 @@ describe('explain with a mistyped finding code', () => {
 		expect(nearestFindingCode('hello')).toBeUndefined();
 		expect(nearestFindingCode('Unexpected token')).toBeUndefined();
 		expect(nearestFindingCode('no-respnse')).toBe('no-response');
+	});
+});
+
+describe('the docs pointer', () => {
+	it('is an absolute path to the docs/findings.md this install ships (was: relative, missing after a global install)', () => {
+		expect(isAbsolute(PACKAGE_ROOT)).toBe(true);
+		expect(existsSync(join(PACKAGE_ROOT, 'docs', 'findings.md'))).toBe(true);
+		expect(existsSync(join(PACKAGE_ROOT, 'package.json'))).toBe(true);
 	});
 });

@@ -3,6 +3,7 @@ import {describe, expect, it} from 'vitest';
 import {createPresenter} from '../../src/cli/present.js';
 import {Session} from '../../src/core/session/session.js';
 import {formatFinding, formatSummary} from '../../src/render/text/plain-log.js';
+import {PACKAGE_ROOT} from '../../src/cli/version.js';
 import {makeMeta} from '../helpers/factories.js';
 
 /** A stdout stand-in that keeps everything written to it. */
@@ -40,7 +41,7 @@ describe('createPresenter (plain) finish', () => {
 		await presenter.finish(session);
 		await new Promise((resolve) => setImmediate(resolve));
 
-		const textOptions = {color: false, hex: 'plain' as const};
+		const textOptions = {color: false, hex: 'plain' as const, docsRoot: PACKAGE_ROOT};
 		const [firstCrlf, secondCrlf] = snapshot.findings;
 		const invalid = snapshot.findings.at(-1)!;
 		expect([firstCrlf!.code, secondCrlf!.code, invalid.code]).toEqual(['crlf', 'crlf', 'invalid-jsonrpc']);

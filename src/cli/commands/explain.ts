@@ -5,15 +5,17 @@ import {CLIENT_FAMILY_LABEL} from '../../core/findings/support/catalog.js';
 import {explainError, type ExplainResult} from '../../core/explain.js';
 import {FINDING_CODES, type FindingCode} from '../../core/types.js';
 import {EXIT, UsageError} from '../exit-codes.js';
+import {PACKAGE_ROOT} from '../version.js';
 import {PROCESS_IO, type CommandIo} from './report.js';
 
 /**
  * The plain-text answer of `mcp-wire explain` (no colour): who logs the message, then per fault its code,
  * severity and likelihood, title, why the message points at it, the fix and the client reactions, and a
  * last line on finding it in the bytes. Everything quoted from the input is escaped.
+ * @param docsRoot the installed package's root: the `docs:` line then names the file that exists there
  * @returns lines joined with `\n`, ending with a newline.
  */
-export function formatExplanation(result: ExplainResult): string {
+export function formatExplanation(result: ExplainResult, docsRoot?: string): string {
 	const lines: string[] = [];
 	if (result.explanations.length === 0) {
 		lines.push(`No known wire fault matches: ${escapeText(result.input, 120)}`);
@@ -47,7 +49,7 @@ export function formatExplanation(result: ExplainResult): string {
 		if (groups.length > 0) {
 			lines.push(`  clients: ${groups.join(' · ')}`);
 		}
-		if (result.docs !== undefined) lines.push(`  docs: ${result.docs}`);
+		if (result.docs !== undefined) lines.push(`  docs: ${docsRoot === undefined ? '' : `${docsRoot}/`}${result.docs}`);
 	}
 
 	lines.push('');
@@ -111,7 +113,7 @@ export function explainCommand(io: CommandIo = PROCESS_IO): Command {
 			}
 
 			const result = explainError(text);
-			io.writeOut(flags.json === true ? `${JSON.stringify(result)}\n` : formatExplanation(result));
+			io.writeOut(flags.json === true ? `${JSON.stringify(result)}\n` : formatExplanation(result, PACKAGE_ROOT));
 			if (result.explanations.length === 0) {
 				process.exitCode = EXIT.findings;
 			}

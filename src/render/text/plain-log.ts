@@ -35,6 +35,12 @@ export interface TextRenderOptions {
 	readonly color: boolean;
 	/** `plain`: xxd layout with `.` gutter and `^` markers; `ansi`: hexyl colours and glyph gutter. */
 	readonly hex: 'plain' | 'ansi';
+	/**
+	 * The installed package's root (absolute, no trailing separator): the `docs:` line then points at the
+	 * file that exists there (`/usr/lib/node_modules/mcp-wire/docs/findings.md#crlf`), not at a path
+	 * relative to a checkout. Absent: `docs/findings.md#crlf`.
+	 */
+	readonly docsRoot?: string;
 }
 
 /** Columns of a text/json preview or method name in a frame line. */
@@ -328,7 +334,8 @@ export function formatFinding(finding: Finding, snapshot: SessionSnapshot, optio
 		}
 	}
 
-	lines.push(paint('ui.dim', `${INDENT}docs: ${findingDocsRef(finding.code)}`, isColor));
+	const docs = options.docsRoot === undefined ? '' : `${options.docsRoot}/`;
+	lines.push(paint('ui.dim', `${INDENT}docs: ${docs}${findingDocsRef(finding.code)}`, isColor));
 	return lines;
 }
 
