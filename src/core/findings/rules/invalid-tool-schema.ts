@@ -69,6 +69,7 @@ export const invalidToolSchema: Rule = {
 					detail: {member: 'outputSchema', sdkError: 'type must be JSONType or JSONType[]: strnig'},
 				},
 				{label: 'an inputSchema', severity: 'error', detail: {member: 'inputSchema'}},
+				{label: 'an outputSchema only the meta-schema rejects', severity: 'warning', detail: {member: 'outputSchema'}},
 			],
 			example: {
 				steps: [
