@@ -155,7 +155,7 @@ describe('on disk', () => {
 	it.skipIf(process.platform !== 'linux').each(['/proc/self/mcp-wire-test', '/proc/self/mcp-wire/captures'])(
 		'throws ENOENT for %s at once instead of looping (built dist)',
 		async (target) => {
-			const storeModule = path.join(import.meta.dirname, '..', '..', 'dist', 'tap', 'capture-store.js');
+			const storeModule = path.join(import.meta.dirname, '..', '..', 'dist', 'captures', 'capture-store.js');
 			const script = [
 				`import {ensurePrivateDir} from ${JSON.stringify(pathToFileURL(storeModule).href)};`,
 				'try {',

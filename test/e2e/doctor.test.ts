@@ -89,7 +89,7 @@ describe('doctor on a home with every client', () => {
 				'stray-print',
 				'▲ warn',
 				'stray-output',
-				'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.',
+				'Only MCP messages may go to stdout (R5): print to stderr: `print(..., file=sys.stderr)`, and point the logging handler at stderr: `logging.basicConfig(stream=sys.stderr)` or `logging.StreamHandler(sys.stderr)` (a `StreamHandler(sys.stdout)` writes onto the protocol stream). (runtime: Python, inferred from the command `python3`)',
 			],
 			['claude-code', 'user', 'healthy-py', '✔ ok', '—', ''],
 			['claude-code', 'user', 'unflushed', '✔ ok', '—', ''],
@@ -131,7 +131,7 @@ describe('doctor on a home with every client', () => {
 				'stray-print',
 				'▲ warn',
 				'stray-output',
-				'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.',
+				'Only MCP messages may go to stdout (R5): print to stderr: `console.error(...)` (not `console.log`), and point the logger at stderr: `console.error`, pino `pino(pino.destination(2))`, winston `new transports.Console({stderrLevels: [...all levels]})`. (runtime: Node.js, inferred from the command `node`)',
 			],
 			[
 				'cursor',
@@ -514,7 +514,7 @@ describe('doctor progress', () => {
 				['b', '✔ ok'],
 			]);
 			const progress = on.stderr.slice(on.stderr.indexOf('\r'));
-			expect(progress).toMatch(/^\r\u001B\[Kmcp-wire: doctor 0\/2 checked · running claude-code\/a/);
+			expect(progress).toMatch(/^\r\u001B\[Kmcp-wire: doctor 0\/2 checked · \d+ s of 120 s · running claude-code\/a/);
 			expect(progress).toContain('\r\u001B[Kmcp-wire: doctor 2/2 checked');
 			expect(progress.endsWith('\r\u001B[K')).toBe(true);
 			expect(off.stderr).not.toContain('\r');

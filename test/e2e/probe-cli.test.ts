@@ -157,7 +157,8 @@ describe('probe CLI', () => {
 		expect(run.stdout).toContain('S→C    25 B  text         "STDIO MCP Server started"');
 		expect(run.stdout).toContain('ERROR stray-output · stdout S→C · offset 0 (0x0) · frame 1');
 		expect(run.stdout).toContain('00000000: 5354 4449 4f20 4d43 5020 5365 7276 6572  STDIO MCP Server');
-		expect(run.stdout).toContain('fix: Print startup messages to stderr');
+		expect(run.stdout).toContain('fix: Only MCP messages may go to stdout (R5): print to stderr: `console.error(...)`');
+		expect(run.stdout).toContain('(runtime: Node.js, inferred from the command `node`)');
 		// An error finding that no mainstream client fails on: the verdict is WARN, the exit code still 1.
 		expect(run.stdout).toContain(
 			'verdict WARN: 1 error, 0 warnings, 0 info · no client fails; 3 are degraded (connect, but log the fault or lose a message)',
