@@ -1,0 +1,55 @@
+/**
+ * The MCP Python SDK client (`mcp.client.stdio` + `ClientSession`). Sources: docs/protocol.md C4 (reader,
+ * versions, no timeout, environment), docs/clients.md#the-agreement-table (run here: 2.3, ids from 1).
+ */
+import {NOT_ESTABLISHED, notEstablished, type ClientProfile} from '../profile.js';
+
+/** The Python SDK client family. */
+export const PYTHON_SDK: ClientProfile = {
+	id: 'python-sdk',
+	kind: 'sdk',
+	displayName: 'Python SDK',
+	family: {value: 'python-sdk', source: 'docs/protocol.md C4'},
+	sdk: {
+		value: 'mcp (Python) 1.29 read, 2.3 run here',
+		source: 'docs/protocol.md C4; docs/clients.md#the-agreement-table',
+	},
+	configs: [],
+	launch: {
+		environment: {value: {mode: 'sdk-allowlist'}, source: 'docs/protocol.md C4 (an allow-list like the TS SDK’s)'},
+		command: notEstablished('how the Python client resolves the command was not read for mcp-wire'),
+	},
+	opening: {
+		protocolVersion: NOT_ESTABLISHED,
+		capabilities: NOT_ESTABLISHED,
+		clientInfo: NOT_ESTABLISHED,
+		ids: {kind: 'integer', first: 1},
+		order: ['initialize', 'notifications/initialized', 'tools/list'],
+		supportedVersions: ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'],
+		source: 'docs/protocol.md C4 (supported versions, 1.29); docs/clients.md#the-agreement-table (initialize is id 1)',
+	},
+	limits: {
+		startupMs: {value: null, source: 'docs/protocol.md C4 (no default request timeout)'},
+		requestMs: {value: null, source: 'docs/protocol.md C4; R15'},
+		progressResets: notEstablished('no default timeout to reset'),
+	},
+	stderr: {value: 'inherited', source: 'docs/protocol.md C4 (errlog, sys.stderr by default)'},
+	errorTexts: [
+		{
+			pattern: 'Unsupported protocol version from the server',
+			example: 'RuntimeError: Unsupported protocol version from the server: 2023-01-01',
+			means: 'the initialize result named a version outside its supported list; the session fails',
+			findings: ['protocol-version'],
+			source: 'docs/protocol.md C4',
+		},
+		{
+			pattern: 'Failed to parse JSONRPC message from server',
+			example: 'Failed to parse JSONRPC message from server',
+			means: 'a line on stdout was not a JSON-RPC message; it was logged and skipped',
+			findings: ['stray-output', 'invalid-json', 'invalid-jsonrpc'],
+			source: 'docs/protocol.md C4',
+		},
+	],
+	restart: 'restart the program that runs the Python client (it spawns the server when the session opens)',
+	sources: ['docs/protocol.md C4', 'docs/clients.md#the-agreement-table'],
+};

@@ -1,0 +1,41 @@
+/**
+ * The TypeScript SDK 2.x client (`@modelcontextprotocol/client`). Sources: docs/protocol.md C2 (non-JSON lines
+ * skipped silently), C3 (process), docs/clients.md#typescript-sdk-2x (run here: 2.4.0).
+ */
+import {NOT_ESTABLISHED, notEstablished, type ClientProfile} from '../profile.js';
+
+/** The TS SDK 2.x client family. */
+export const TS_SDK_V2: ClientProfile = {
+	id: 'ts-sdk-v2',
+	kind: 'sdk',
+	displayName: 'TypeScript SDK 2.x',
+	family: {value: 'ts-sdk-v2', source: 'docs/protocol.md C2'},
+	sdk: {value: '@modelcontextprotocol/client 2.x (2.4.0 run here)', source: 'docs/clients.md#typescript-sdk-2x'},
+	configs: [],
+	launch: {
+		environment: {value: {mode: 'sdk-allowlist'}, source: 'docs/protocol.md C3; docs/clients.md#typescript-sdk-2x'},
+		command: {
+			value: 'cross-spawn without a shell: the command is looked up on the PATH it passes',
+			source: 'docs/protocol.md C3',
+		},
+	},
+	opening: {
+		protocolVersion: '2025-11-25',
+		capabilities: NOT_ESTABLISHED,
+		clientInfo: NOT_ESTABLISHED,
+		ids: NOT_ESTABLISHED,
+		order: ['initialize', 'notifications/initialized', 'tools/list'],
+		supportedVersions: NOT_ESTABLISHED,
+		source:
+			'docs/clients.md#typescript-sdk-2x: default options send a plain initialize offering 2025-11-25 (server/discover only with versionNegotiation auto)',
+	},
+	limits: {
+		startupMs: {value: 60_000, source: 'docs/clients.md#typescript-sdk-2x'},
+		requestMs: {value: 60_000, source: 'docs/clients.md#typescript-sdk-2x'},
+		progressResets: notEstablished('the SDK’s per-request option was not read for mcp-wire'),
+	},
+	stderr: {value: 'inherited', source: 'docs/protocol.md C3 (v1.x and v2)'},
+	errorTexts: [],
+	restart: 'restart the host that runs the SDK client (it spawns the server at connect)',
+	sources: ['docs/protocol.md C2', 'docs/protocol.md C3', 'docs/clients.md#typescript-sdk-2x'],
+};
