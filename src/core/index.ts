@@ -40,5 +40,5 @@ export {
 	type DecodedCapture,
 } from './capture/binary-codec.js';
 export * as jsonrpc from './jsonrpc/index.js';
-export {explainError, type Explanation, type ExplainResult} from './explain.js';
+export {explainError, type Explanation, type ExplainResult} from './findings/explain.js';
 export {detectPassive, type PassiveInput} from './findings/support/passive.js';

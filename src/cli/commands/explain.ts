@@ -2,7 +2,7 @@ import {REACTION_ORDER, REACTION_WORDS as REACTION_LABEL} from '../../core/findi
 import {Command} from 'commander';
 import {escapeText} from '../../core/bytes/glyphs.js';
 import {CLIENT_FAMILY_LABEL} from '../../core/findings/support/catalog.js';
-import {explainError, type ExplainResult} from '../../core/explain.js';
+import {explainError, type ExplainResult} from '../../core/findings/explain.js';
 import {FINDING_CODES, type FindingCode} from '../../core/types.js';
 import {EXIT, UsageError} from '../exit-codes.js';
 import {PACKAGE_ROOT} from '../version.js';
@@ -90,7 +90,7 @@ function editDistance(a: string, b: string): number {
 
 /**
  * `mcp-wire explain "<error text>"`: maps an error message copied from a client log to the wire fault
- * behind it (core/explain.ts), with the catalog's explanation and fix. The text comes from the arguments
+ * behind it (core/findings/explain.ts), with the catalog's explanation and fix. The text comes from the arguments
  * (joined with spaces) or, when there are none or it is `-`, from stdin. `--json` prints the result as one
  * JSON object. Exit code 0 when a fault matches, 1 when none does, 2 for a usage error.
  * @param io where to read and write (default: the process's stdio).

@@ -13,6 +13,7 @@ import type {
 } from '../types.js';
 import type {SdkSchemas} from '../jsonrpc/sdk-checks.js';
 import type {CatalogEntry} from './support/meta.js';
+import type {ErrorText} from './support/pasted.js';
 import {dressFinding} from './support/catalog.js';
 import {RULES} from './registry.js';
 
@@ -29,6 +30,11 @@ export interface Rule {
 	readonly code: FindingCode;
 	/** Severity, message, fix, rule ids and client impact of the code. */
 	readonly meta: CatalogEntry;
+	/**
+	 * The client error messages that point at this code, for `mcp-wire explain` (`findings/explain.ts`): each
+	 * names a known message of `support/pasted.ts`, how likely this code is behind it, and why.
+	 */
+	readonly errors?: readonly ErrorText[];
 	/** A fresh detector for one session (it may keep per-session state in the closure). */
 	create(context: RuleContext): RuleListeners;
 }

@@ -35,5 +35,16 @@ export const ansiEscape: Rule = {
 			],
 		}),
 	},
+	errors: [
+		{
+			on: ['v8-unexpected-token', 'v8-unexpected-token-old'],
+			rank: 0,
+			likelihood: 'likely',
+			why: (p) =>
+				p.line?.kind === 'ansi'
+					? "The client read a line on the server's stdout that starts with an ESC byte (0x1B): a terminal colour or cursor sequence, so something prints coloured output to stdout."
+					: undefined,
+		},
+	],
 	create: () => ({}),
 };

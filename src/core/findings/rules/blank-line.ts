@@ -1,3 +1,4 @@
+import {strayLine} from '../support/pasted.js';
 import type {Rule} from '../engine.js';
 import {row} from '../support/meta.js';
 
@@ -38,5 +39,43 @@ export const blankLine: Rule = {
 			],
 		}),
 	},
+	errors: [
+		{
+			on: 'v8-end-of-input',
+			rank: 0,
+			likelihood: 'likely',
+			why: 'JSON.parse was given an empty line: the server wrote a blank line (an extra "\\n") on stdout. Cursor 2026 builds drop the connection on it.',
+		},
+		{
+			on: 'python-parse-failed',
+			rank: 0,
+			likelihood: 'likely',
+			why: (p) =>
+				p.line?.kind === 'blank'
+					? `pydantic's input_value is empty (${JSON.stringify(p.line.text)}): the server wrote a blank line.`
+					: undefined,
+		},
+		{
+			on: 'python-parse-failed',
+			rank: 1,
+			likelihood: 'possible',
+			why: (p) =>
+				strayLine(p) === undefined
+					? undefined
+					: 'An empty line gives the same log (pydantic: `EOF while parsing a value`).',
+		},
+		{
+			on: 'pydantic-eof',
+			rank: 0,
+			likelihood: 'likely',
+			why: "pydantic was given an empty line (`input_value='\\n'`): a blank line was written on the stream (by the client if the server logs it).",
+		},
+		{
+			on: 'vscode-parse-failed',
+			rank: 0,
+			likelihood: 'likely',
+			why: (p) => (p.line?.kind === 'blank' ? 'The quoted line is empty: the server wrote a blank line.' : undefined),
+		},
+	],
 	create: () => ({}),
 };

@@ -30,5 +30,28 @@ export const bom: Rule = {
 			cursor: UNKNOWN,
 		}),
 	},
+	errors: [
+		{
+			on: ['v8-unexpected-token', 'v8-unexpected-token-old'],
+			rank: 0,
+			likelihood: 'likely',
+			why: (p) =>
+				p.line?.kind === 'bom'
+					? 'The offending character is U+FEFF, a UTF-8 byte order mark (EF BB BF) before the first message.'
+					: undefined,
+		},
+		{
+			on: 'claude-code-failed-to-connect',
+			rank: 5,
+			likelihood: 'possible',
+			why: 'A byte order mark spoils the `initialize` result.',
+		},
+		{
+			on: 'request-timed-out',
+			rank: 6,
+			likelihood: 'possible',
+			why: 'Or a byte order mark (EF BB BF) came before it, and the client could not parse the line.',
+		},
+	],
 	create: () => ({}),
 };

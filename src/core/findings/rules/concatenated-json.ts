@@ -68,6 +68,15 @@ export const concatenatedJson: Rule = {
 			cursor: UNKNOWN,
 		}),
 	},
+	errors: [
+		{
+			on: 'v8-after-json',
+			rank: 1,
+			likelihood: 'likely',
+			why: (p) =>
+				`Or two JSON messages share one line (no "\\n" between them, or a lone CR): the first ends and the second starts at position ${Number(p.match[1])}.`,
+		},
+	],
 	create: ({facts}) => ({
 		onDraft(draft) {
 			if (draft.code !== 'concatenated-json' || detailNumber(draft, 'values') !== 1) return undefined;

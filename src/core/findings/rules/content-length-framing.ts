@@ -1,3 +1,4 @@
+import {startsWith} from '../support/pasted.js';
 import {detailNumber, row, UNKNOWN} from '../support/meta.js';
 import {SILENT_SERVER_IMPACT} from './no-response.js';
 import type {Rule} from '../engine.js';
@@ -69,6 +70,44 @@ export const contentLengthFraming: Rule = {
 		impact: (d) => (d.detail?.['reprobe'] === true ? SILENT_SERVER_IMPACT() : WRITES_HEADERS_IMPACT()),
 	},
 	// The framer reports header blocks on the wire; the probe's re-probe is an `observed` mark (live only).
+	errors: [
+		{
+			on: ['v8-unexpected-token', 'v8-unexpected-token-old'],
+			rank: 0,
+			likelihood: 'likely',
+			why: (p) =>
+				p.line?.kind === 'content-length'
+					? `${startsWith(p)}: an LSP \`Content-Length:\` header. The server frames messages like a language server; MCP stdio is one JSON message per line.`
+					: undefined,
+		},
+		{
+			on: 'v8-end-of-input',
+			rank: 1,
+			likelihood: 'possible',
+			why: 'The blank line may be the one after LSP `Content-Length:` headers (`\\r\\n\\r\\n`); then the log also shows `Unexpected token \'C\', "Content-Le"…`.',
+		},
+		{
+			on: 'python-parse-failed',
+			rank: 0,
+			likelihood: 'likely',
+			why: (p) =>
+				p.line?.kind === 'content-length'
+					? "pydantic's input_value is a `Content-Length:` header: the server uses LSP framing."
+					: undefined,
+		},
+		{
+			on: 'claude-code-failed-to-connect',
+			rank: 4,
+			likelihood: 'possible',
+			why: 'The server speaks LSP Content-Length framing.',
+		},
+		{
+			on: ['request-timed-out', 'claude-code-connection-timeout'],
+			rank: 5,
+			likelihood: 'possible',
+			why: 'Or it was framed with Content-Length headers, which an MCP stdio client does not read.',
+		},
+	],
 	create: ({report}) => ({
 		onMark(mark) {
 			if (mark.type !== 'observed' || mark.what !== 'reprobe-answered') return;

@@ -36,5 +36,6 @@ export const duplicateResponse: Rule = {
 			cursor: UNKNOWN,
 		}),
 	},
+	errors: [{on: 'unknown-message-id', rank: 1, likelihood: 'possible', why: 'Or it answered the same request twice.'}],
 	create: () => ({}),
 };

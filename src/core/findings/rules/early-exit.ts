@@ -45,5 +45,31 @@ export const earlyExit: Rule = {
 			cursor: ['fatal', 'connection failed'],
 		}),
 	},
+	errors: [
+		{
+			on: 'claude-code-failed-to-connect',
+			rank: 0,
+			likelihood: 'possible',
+			why: 'It only says that spawning the server and answering `initialize` did not succeed; each of these faults causes it. Most often the process exits at once (a missing module, a wrong path, usage text).',
+		},
+		{
+			on: 'cursor-client-closed',
+			rank: 0,
+			likelihood: 'likely',
+			why: 'Cursor lost the server process: it exited (a crash, a missing module, usage text and exit) or closed stdout. Its stderr says why.',
+		},
+		{
+			on: 'node-module-not-found',
+			rank: 0,
+			likelihood: 'likely',
+			why: "Node could not load the server's entry file or one of its dependencies (a wrong path in the config's args, a missing `npm install` or build step), so the process exits before the handshake.",
+		},
+		{
+			on: 'transport-closed',
+			rank: 0,
+			likelihood: 'likely',
+			why: 'The server process exited (or closed stdout) while the client still needed it: read its stderr for the reason.',
+		},
+	],
 	create: () => ({}),
 };

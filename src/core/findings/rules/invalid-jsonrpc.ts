@@ -1,3 +1,4 @@
+import {strayLine} from '../support/pasted.js';
 import type {ClientImpact} from '../../types.js';
 import type {Rule} from '../engine.js';
 import {detailString, row, UNKNOWN} from '../support/meta.js';
@@ -48,5 +49,37 @@ export const invalidJsonrpc: Rule = {
 			})();
 		},
 	},
+	errors: [
+		{
+			on: 'python-parse-failed',
+			rank: 0,
+			likelihood: 'likely',
+			why: (p) =>
+				p.line?.kind === 'object'
+					? 'The line is JSON but not a JSON-RPC message the SDK accepts (pydantic rejected its shape).'
+					: undefined,
+		},
+		{
+			on: 'python-parse-failed',
+			rank: 3,
+			likelihood: 'possible',
+			why: (p) =>
+				strayLine(p) === undefined
+					? undefined
+					: 'And valid JSON that is not a JSON-RPC message (an analytics or log record).',
+		},
+		{
+			on: 'claude-desktop-invalid-message',
+			rank: 0,
+			likelihood: 'likely',
+			why: (p) => (p.line?.kind === 'object' ? 'The rejected line is JSON but not a JSON-RPC message.' : undefined),
+		},
+		{
+			on: 'zod-schema',
+			rank: 0,
+			likelihood: 'likely',
+			why: 'The message is JSON but fails the JSON-RPC schema (an extra top-level key, a missing `jsonrpc`, a null id…).',
+		},
+	],
 	create: () => ({}),
 };

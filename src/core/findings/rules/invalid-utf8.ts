@@ -49,5 +49,14 @@ export const invalidUtf8: Rule = {
 			})();
 		},
 	},
+	errors: [
+		{
+			on: 'unicode-decode-error',
+			rank: 0,
+			likelihood: 'likely',
+			why: 'The Python SDK decodes stdout as strict UTF-8 and stops the whole client on the first invalid byte.',
+			detail: {inString: true},
+		},
+	],
 	create: () => ({}),
 };

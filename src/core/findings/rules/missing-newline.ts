@@ -42,5 +42,13 @@ export const missingNewline: Rule = {
 			cursor: UNKNOWN,
 		}),
 	},
+	errors: [
+		{
+			on: 'request-timed-out',
+			rank: 4,
+			likelihood: 'possible',
+			why: 'Or it was written without the final "\\n", so the client never sees the line end.',
+		},
+	],
 	create: () => ({}),
 };

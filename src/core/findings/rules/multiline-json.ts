@@ -1,3 +1,4 @@
+import {strayLine, startsWith} from '../support/pasted.js';
 import type {Rule} from '../engine.js';
 import {detailNumber, row, UNKNOWN} from '../support/meta.js';
 
@@ -34,5 +35,63 @@ export const multilineJson: Rule = {
 			cursor: UNKNOWN,
 		}),
 	},
+	errors: [
+		{
+			on: ['v8-unexpected-token', 'v8-unexpected-token-old'],
+			rank: 0,
+			likelihood: 'likely',
+			why: (p) =>
+				p.line?.kind === 'fragment'
+					? `${startsWith(p)}: a fragment of pretty-printed JSON. Each line of an indented message is parsed alone and fails, so the message is lost.`
+					: undefined,
+		},
+		{
+			on: 'v8-property-name',
+			rank: 0,
+			likelihood: 'likely',
+			why: (p) =>
+				`JSON.parse read a line that opens an object and stops${p.match[1] === '1' ? ' (the line is just `{`)' : ''}: the server pretty-prints its messages over several lines, and every line fails alone.`,
+		},
+		{
+			on: 'v8-after-json',
+			rank: 2,
+			likelihood: 'possible',
+			why: 'Or a line of pretty-printed JSON such as `  "jsonrpc": "2.0",` (a quoted key, then a colon).',
+		},
+		{
+			on: 'python-parse-failed',
+			rank: 0,
+			likelihood: 'likely',
+			why: (p) =>
+				p.line?.kind === 'fragment'
+					? `pydantic's input_value ${JSON.stringify(p.line.text)} is a fragment of pretty-printed JSON.`
+					: undefined,
+		},
+		{
+			on: 'python-parse-failed',
+			rank: 2,
+			likelihood: 'possible',
+			why: (p) => (strayLine(p) === undefined ? undefined : 'So does each line of a pretty-printed message.'),
+		},
+		{
+			on: 'vscode-parse-failed',
+			rank: 1,
+			likelihood: 'possible',
+			why: (p) =>
+				p.line?.kind === 'blank' ? undefined : 'Each line of a pretty-printed message gives the same warning.',
+		},
+		{
+			on: 'request-timed-out',
+			rank: 3,
+			likelihood: 'possible',
+			why: 'Or the response was written but lost on the way: it was pretty-printed over several lines, and the client parses each line alone.',
+		},
+		{
+			on: 'claude-code-connection-timeout',
+			rank: 3,
+			likelihood: 'possible',
+			why: 'Or it was written but lost on the way: it was pretty-printed over several lines, and the client parses each line alone.',
+		},
+	],
 	create: () => ({}),
 };

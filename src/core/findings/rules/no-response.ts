@@ -118,6 +118,32 @@ export const noResponse: Rule = {
 		},
 		impact: (d) => (d.detail?.['ownLimit'] === true ? OWN_LIMIT_IMPACT() : SILENT_SERVER_IMPACT()),
 	},
+	errors: [
+		{
+			on: 'claude-code-failed-to-connect',
+			rank: 2,
+			likelihood: 'possible',
+			why: 'The server never answers `initialize` (blocked before its read loop, or hangs when stdin closes).',
+		},
+		{
+			on: 'request-timed-out',
+			rank: 0,
+			likelihood: 'possible',
+			why: 'The client waited for a response that never came: the server may be blocked before reading stdin.',
+		},
+		{
+			on: 'claude-code-connection-timeout',
+			rank: 0,
+			likelihood: 'likely',
+			why: 'Claude Code gave up waiting for the `initialize` answer: the server never answered (blocked before reading stdin, or its answer was lost on the wire).',
+		},
+		{
+			on: 'vscode-waiting',
+			rank: 0,
+			likelihood: 'possible',
+			why: 'VS Code is still waiting for the `initialize` answer.',
+		},
+	],
 	create: ({report}) => ({
 		onMark(mark) {
 			if (mark.type !== 'observed' || mark.what !== 'no-reply') return;

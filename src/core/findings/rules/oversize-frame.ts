@@ -61,5 +61,24 @@ export const oversizeFrame: Rule = {
 						cursor: UNKNOWN,
 					})(),
 	},
+	errors: [
+		{
+			on: 'transport-closed',
+			rank: 2,
+			likelihood: 'likely',
+			why: (p) =>
+				/ReadBuffer/i.test(p.message)
+					? 'The TS SDK closes the connection when one line exceeds its 10 MiB read buffer.'
+					: undefined,
+			severity: 'error',
+		},
+		{
+			on: 'read-buffer-exceeded',
+			rank: 0,
+			likelihood: 'likely',
+			why: "One message line was larger than the TS SDK's 10 MiB read buffer, so it closed the connection.",
+			severity: 'error',
+		},
+	],
 	create: () => ({}),
 };

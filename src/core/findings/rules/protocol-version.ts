@@ -52,6 +52,20 @@ export const protocolVersion: Rule = {
 			cursor: UNKNOWN,
 		}),
 	},
+	errors: [
+		{
+			on: 'claude-code-failed-to-connect',
+			rank: 6,
+			likelihood: 'possible',
+			why: 'The server rejects or does not negotiate the protocol version.',
+		},
+		{
+			on: 'unsupported-protocol-version',
+			rank: 0,
+			likelihood: 'likely',
+			why: 'The client does not accept the version the server answered with: the server did not negotiate (echo the requested version or counter-offer one the client knows).',
+		},
+	],
 	create({report, facts}) {
 		return {
 			onFrame(frame) {

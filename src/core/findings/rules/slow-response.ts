@@ -50,6 +50,20 @@ export const slowResponse: Rule = {
 			cursor: UNKNOWN,
 		}),
 	},
+	errors: [
+		{
+			on: 'request-timed-out',
+			rank: 1,
+			likelihood: 'possible',
+			why: "Or the response came, but after the client's limit: a tool call slower than 60 s (the TS SDK's default per request; Claude Desktop and Claude Code use it) times out though the server is working. Answer sooner, send progress notifications, or raise the client's timeout.",
+		},
+		{
+			on: 'claude-code-connection-timeout',
+			rank: 1,
+			likelihood: 'possible',
+			why: 'Or the server answers, but later than 30 s (a first-start package download by `npx`/`uvx`, slow start-up work): raise `MCP_TIMEOUT` or start faster.',
+		},
+	],
 	create({report, facts}) {
 		const claimed = new Set<number>();
 		let last: {evidence: ProcessEvidence; tMs: number} | undefined;

@@ -40,6 +40,36 @@ export const spawnFailed: Rule = {
 			cursor: ['fatal', 'spawn error'],
 		}),
 	},
+	errors: [
+		{
+			on: 'claude-code-failed-to-connect',
+			rank: 1,
+			likelihood: 'possible',
+			why: 'The command is not found on the PATH the client passes (GUI clients get a minimal PATH).',
+			detail: {errno: 'ENOENT'},
+		},
+		{
+			on: 'cursor-client-closed',
+			rank: 1,
+			likelihood: 'possible',
+			why: 'Or the command could not be started at all (not on the PATH Cursor passes).',
+			detail: {errno: 'ENOENT'},
+		},
+		{
+			on: 'spawn-enoent',
+			rank: 0,
+			likelihood: 'likely',
+			why: 'The client could not find the program: use an absolute path or fix the PATH it passes.',
+			detail: {errno: 'ENOENT'},
+		},
+		{
+			on: 'spawn-eacces',
+			rank: 0,
+			likelihood: 'likely',
+			why: 'The program is not executable.',
+			detail: {errno: 'EACCES'},
+		},
+	],
 	create: ({report}) => ({
 		onMark(mark) {
 			if (mark.type !== 'observed' || mark.what !== 'spawn-failed') return;

@@ -92,6 +92,17 @@ export const stderrMerged: Rule = {
 			],
 		}),
 	},
+	errors: [
+		{
+			on: ['v8-unexpected-token', 'v8-unexpected-token-old'],
+			rank: 2,
+			likelihood: 'possible',
+			why: (p) =>
+				p.line?.kind === 'log'
+					? 'If the server does log to stderr, something upstream (`2>&1`, `docker run -t`) folds stderr into stdout.'
+					: undefined,
+		},
+	],
 	create({report, facts}) {
 		const command = mergeInCommand(facts.meta.command);
 		let evidence: {readonly evidence: string; readonly what: string} | undefined =

@@ -1,3 +1,4 @@
+import {strayLine, startsWith, KIND_WHAT} from '../support/pasted.js';
 import type {FindingDraft} from '../../types.js';
 import {detailString, row} from '../support/meta.js';
 import {
@@ -132,6 +133,94 @@ export const strayOutput: Rule = {
 			],
 		}),
 	},
+	errors: [
+		{
+			on: ['v8-unexpected-token', 'v8-unexpected-token-old'],
+			rank: 1,
+			likelihood: 'likely',
+			why: (p) => {
+				if (p.line?.kind === 'ansi')
+					return 'The coloured line is itself not a JSON message (usually a logger writing to stdout).';
+				const kind = strayLine(p);
+				return kind === undefined ? undefined : `${startsWith(p)}: ${KIND_WHAT[kind]}, not a JSON message.`;
+			},
+			detail: (p) => ({kind: strayLine(p) ?? 'log'}),
+		},
+		{
+			on: 'v8-after-json',
+			rank: 0,
+			likelihood: 'likely',
+			why: (p) => {
+				const position = Number(p.match[1]);
+				return `A line started with something that parses as JSON on its own and then went on: usually a log line that starts with a number, such as a timestamp \`2025-06-09 …\`${position === 4 ? ' (the year ends at position 4)' : ` (the number ends at position ${position})`}.`;
+			},
+			detail: {kind: 'log'},
+		},
+		{
+			on: 'v8-minus-sign',
+			rank: 0,
+			likelihood: 'likely',
+			why: 'A line on stdout starts with `-` and no digit: a Markdown/YAML list item (`- item`) or a `---` separator printed to stdout.',
+			detail: {kind: 'banner'},
+		},
+		{
+			on: 'v8-unexpected-number',
+			rank: 0,
+			likelihood: 'likely',
+			why: 'A line on stdout starts with a number followed by more text: usually a log line with a timestamp.',
+			detail: {kind: 'log'},
+		},
+		{
+			on: 'python-parse-failed',
+			rank: 0,
+			likelihood: 'likely',
+			why: (p) =>
+				strayLine(p) === undefined
+					? undefined
+					: `A line on the server's stdout is not a JSON-RPC message${p.line === undefined ? '' : `: it starts with ${JSON.stringify(p.line.text.slice(0, 30))}`}.`,
+			detail: (p) => ({kind: strayLine(p)}),
+		},
+		{
+			on: 'vscode-parse-failed',
+			rank: 0,
+			likelihood: 'likely',
+			why: (p) =>
+				strayLine(p) === undefined
+					? undefined
+					: `A line on the server's stdout is not JSON${p.line === undefined ? '' : `: ${JSON.stringify(p.line.text.slice(0, 30))}`}.`,
+			detail: (p) => ({kind: strayLine(p)}),
+		},
+		{
+			on: 'claude-desktop-invalid-message',
+			rank: 0,
+			likelihood: 'likely',
+			why: (p) => {
+				const kind = strayLine(p);
+				const rest = p.line?.text ?? '';
+				return kind === undefined
+					? undefined
+					: `The rejected line is ${KIND_WHAT[kind]}${rest === '' ? '' : `: ${JSON.stringify(rest.slice(0, 30))}`}.`;
+			},
+			detail: (p) => ({kind: strayLine(p)}),
+		},
+		{
+			on: 'cursor-client-closed',
+			rank: 2,
+			likelihood: 'possible',
+			why: 'Cursor 2026 builds were seen closing right after a line they could not parse (a banner or log line on stdout).',
+			detail: {kind: 'banner'},
+		},
+		{
+			on: 'transport-closed',
+			rank: 1,
+			likelihood: 'possible',
+			why: (p) =>
+				/initialize response/i.test(p.message)
+					? 'rmcp before 1.7.0 closes the transport on any line it cannot decode, such as a banner.'
+					: undefined,
+			detail: {kind: 'banner'},
+		},
+	],
 	create: ({facts}) => ({
 		onDraft(draft) {
 			if (draft.code !== 'stray-output' || draft.detail?.['runtime'] !== undefined) return undefined;

@@ -139,6 +139,32 @@ export const unflushedOutput: Rule = {
 			cursor: ['hang', 'waits'],
 		}),
 	},
+	errors: [
+		{
+			on: 'claude-code-failed-to-connect',
+			rank: 3,
+			likelihood: 'possible',
+			why: 'The answer sits in a stdout buffer until exit.',
+		},
+		{
+			on: 'request-timed-out',
+			rank: 2,
+			likelihood: 'possible',
+			why: 'Or the response sits in a stdout buffer (Python `print` without flush, C stdio) and comes out only at exit.',
+		},
+		{
+			on: 'claude-code-connection-timeout',
+			rank: 2,
+			likelihood: 'possible',
+			why: 'Or the answer sits in a stdout buffer (Python `print` without flush, C stdio).',
+		},
+		{
+			on: 'vscode-waiting',
+			rank: 1,
+			likelihood: 'possible',
+			why: 'The answer may be stuck in a stdout buffer.',
+		},
+	],
 	create({report, facts}) {
 		const evidence: {evidence: ProcessEvidence; tMs: number}[] = [];
 		let lastSeq = -1;

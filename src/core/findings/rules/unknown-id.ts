@@ -48,5 +48,19 @@ export const unknownId: Rule = {
 						cursor: UNKNOWN,
 					})(),
 	},
+	errors: [
+		{
+			on: 'request-timed-out',
+			rank: 7,
+			likelihood: 'possible',
+			why: 'Or it was sent with an id that does not match the request.',
+		},
+		{
+			on: 'unknown-message-id',
+			rank: 0,
+			likelihood: 'likely',
+			why: 'The server answered with an id the client never sent (an id not echoed unchanged, or a changed type).',
+		},
+	],
 	create: () => ({}),
 };

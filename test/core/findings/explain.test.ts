@@ -1,7 +1,9 @@
 import {describe, expect, it} from 'vitest';
-import {CATALOG, dressFinding} from '../../src/core/findings/support/catalog.js';
-import {explainError} from '../../src/core/explain.js';
-import type {FindingCode} from '../../src/core/types.js';
+import {CATALOG, dressFinding} from '../../../src/core/findings/support/catalog.js';
+import {explainError} from '../../../src/core/findings/explain.js';
+import type {FindingCode} from '../../../src/core/types.js';
+import {RULES} from '../../../src/core/findings/registry.js';
+import {CLIENT_MESSAGES} from '../../../src/core/findings/support/pasted.js';
 
 const codes = (text: string): string[] =>
 	explainError(text).explanations.map((explanation) => `${explanation.code}:${explanation.likelihood}`);
@@ -255,5 +257,42 @@ describe('explainError: variants users paste', () => {
 		expect(explainError('invalid-utf8').explanations[0]!.why).toContain('MCP messages must be UTF-8 (R3).');
 		// Not a code: a message that merely contains one is matched as text.
 		expect(explainError('stray-output in my log').docs).toBeUndefined();
+	});
+
+	it("a client module's own error texts come after the rules' explanations, and name the source only when none did", () => {
+		const codex = {
+			errors: [
+				{
+					pattern: /MCP client for `\w+` failed to start/,
+					client: 'Codex CLI',
+					meaning: 'Codex could not finish the handshake.',
+					codes: ['early-exit', 'no-response'] as FindingCode[],
+				},
+			],
+		};
+		const alone = explainError('MCP client for `docs` failed to start', [codex]);
+		expect(alone.source).toBe('Codex CLI');
+		expect(alone.explanations.map((e) => `${e.code}:${e.likelihood}:${e.why}`)).toEqual([
+			'early-exit:possible:Codex could not finish the handshake.',
+			'no-response:possible:Codex could not finish the handshake.',
+		]);
+		// With a known message too: the rules' explanation of a code stays (first one wins), the source too.
+		const both = explainError('MCP client for `docs` failed to start: Connection closed', [codex]);
+		expect(both.source).toBe('the TS SDK client (Claude Desktop, Claude Code)');
+		expect(both.explanations.map((e) => `${e.code}:${e.likelihood}`)).toEqual([
+			'early-exit:likely',
+			'no-response:possible',
+		]);
+		// The default list is empty: the same text explains nothing.
+		expect(explainError('MCP client for `docs` failed to start').explanations).toEqual([]);
+	});
+
+	it("every rule's error text names a known client message, and every known message is explained by some rule", () => {
+		const known = new Set(Object.keys(CLIENT_MESSAGES));
+		const named = RULES.flatMap((rule) =>
+			(rule.errors ?? []).flatMap((text) => (typeof text.on === 'string' ? [text.on] : [...text.on])),
+		);
+		expect(named.filter((id) => !known.has(id))).toEqual([]);
+		expect([...known].filter((id) => !named.includes(id as (typeof named)[number]))).toEqual([]);
 	});
 });
