@@ -1,5 +1,5 @@
 import {Buffer} from 'node:buffer';
-import type {Finding, Frame, SessionMeta, Summary} from '../../core/types.js';
+import type {Finding, Frame, Mark, ProcessObservation, SessionMeta, Summary} from '../../core/types.js';
 import {bump, latin1, maskInPlace, mergeRanges, utf8AsLatin1} from './mask.js';
 import {
 	escapeRegExp,
@@ -361,6 +361,60 @@ export class Redactor {
 			...(meta.home === undefined ? {} : {home: this.text(meta.home)}),
 			...(meta.user === undefined ? {} : {user: this.text(meta.user)}),
 			...(meta.capturePath === undefined ? {} : {capturePath: this.text(meta.capturePath)}),
+		};
+	}
+
+	/**
+	 * Redacts a mark's free text: an `evidence` mark's process command lines (through {@link command}, so
+	 * an argument after `--token` is hidden and learned), `comm`, note and connecting addresses; an
+	 * `observed` mark's detail (through {@link value}); a `timeout`'s method and a `phase`'s name. Times,
+	 * pids, offsets and lengths are unchanged.
+	 */
+	mark(mark: Mark): Mark {
+		switch (mark.type) {
+			case 'evidence': {
+				const evidence = mark.evidence;
+				return {
+					...mark,
+					evidence: {
+						...evidence,
+						...(evidence.note === undefined ? {} : {note: this.text(evidence.note)}),
+						processes: evidence.processes.map((process) => this.process(process)),
+					},
+				};
+			}
+
+			case 'observed': {
+				return {...mark, detail: this.value(mark.detail) as Readonly<Record<string, unknown>>};
+			}
+
+			case 'timeout': {
+				return {
+					...mark,
+					method: this.text(mark.method),
+					...(typeof mark.id === 'string' ? {id: this.text(mark.id)} : {}),
+				};
+			}
+
+			case 'phase': {
+				return {...mark, name: this.text(mark.name)};
+			}
+
+			default: {
+				return mark;
+			}
+		}
+	}
+
+	/** One process of an `evidence` mark, its command line, `comm` and TCP peers redacted. */
+	private process(process: ProcessObservation): ProcessObservation {
+		return {
+			...process,
+			...(process.command === undefined ? {} : {command: this.command(process.command)}),
+			...(process.comm === undefined ? {} : {comm: this.text(process.comm)}),
+			...(process.connecting === undefined
+				? {}
+				: {connecting: process.connecting.map((address) => this.text(address))}),
 		};
 	}
 

@@ -144,6 +144,10 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
 					return {type: 'finding', finding: redactor.finding(event.finding)};
 				}
 
+				case 'mark': {
+					return {type: 'mark', mark: redactor.mark(event.mark)};
+				}
+
 				case 'summary': {
 					return {type: 'summary', summary: redactor.summary(event.summary)};
 				}
