@@ -66,8 +66,10 @@ function assemble(context: ReportContext): {blocks: Block[]; leftOut: string[]} 
 		timelineSection(context),
 		stderrSection(context),
 	]) {
-		blocks.push(...section.blocks);
-		leftOut.push(...section.leftOut);
+		// Never spread an unbounded array into a call: its items become arguments, and a section of
+		// 200,000 items overflows the stack (a capture full of gap records).
+		for (const item of section.blocks) blocks.push(item);
+		for (const item of section.leftOut) leftOut.push(item);
 	}
 
 	return {blocks, leftOut};
@@ -118,7 +120,7 @@ function join(blocks: ReadonlyArray<readonly string[]>): string[] {
 			lines.push('');
 		}
 
-		lines.push(...part);
+		for (const line of part) lines.push(line);
 	}
 
 	return lines;

@@ -44,22 +44,53 @@ export function cell(text: string): string {
 }
 
 /**
- * Prose that may hold `code spans` (a finding message, a catalog fix): escaped, and outside code spans
- * `&`, `<` and `>` become entities so nothing opens HTML (inside a code span they are shown literally
- * anyway). An unmatched backtick is treated as text.
+ * Words that GitHub turns live even as plain text: an `@mention` (a user, a team `@org/team`, an email),
+ * a URL or a `www.` autolink. They are shown in a code span, where nothing is linked.
  */
-export function prose(text: string): string {
-	const shown = escapeText(text);
-	const entities = (part: string): string =>
-		part.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+const LIVE_WORD = /[^\s`(]*(?:@|:\/\/|\bwww\.)[^\s`]*?(?=[).,;:!?'"]*(?:\s|`|$))/g;
+
+/**
+ * Plain text made inert: `&`, `<`, `>` as entities (no HTML), `\`, `[` and `]` backslash-escaped (no link
+ * or image), a `#`, `>`, `-`, `+`, `=` or `N.` that opens the text escaped (no heading, quote or list),
+ * and live words ({@link LIVE_WORD}) in code spans.
+ */
+function inert(text: string): string {
+	const escape = (part: string): string =>
+		part
+			.replaceAll('&', '&amp;')
+			.replaceAll('<', '&lt;')
+			.replaceAll('>', '&gt;')
+			.replaceAll(/[\\[\]]/g, String.raw`\$&`);
 	let out = '';
 	let at = 0;
-	for (const match of shown.matchAll(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g)) {
-		out += entities(shown.slice(at, match.index)) + match[0];
+	for (const match of text.matchAll(LIVE_WORD)) {
+		out += escape(text.slice(at, match.index)) + code(match[0]);
 		at = match.index + match[0].length;
 	}
 
-	return out + entities(shown.slice(at));
+	out += escape(text.slice(at));
+	return out
+		.replace(/^[#+=-]/, String.raw`\$&`)
+		.replace(/^(\d+)([.)])/, String.raw`$1\$2`)
+		.replace(/^&gt;/, String.raw`\&gt;`);
+}
+
+/**
+ * Prose that may hold `code spans` (a finding message, a catalog fix), where server text may sit outside
+ * them: escaped, and outside code spans made inert ({@link inert}: no HTML, link, image, mention,
+ * autolink or heading can come from it; inside a code span nothing is live anyway). An unmatched
+ * backtick is treated as text.
+ */
+export function prose(text: string): string {
+	const shown = escapeText(text);
+	let out = '';
+	let at = 0;
+	for (const match of shown.matchAll(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g)) {
+		out += inert(shown.slice(at, match.index)) + match[0];
+		at = match.index + match[0].length;
+	}
+
+	return out + inert(shown.slice(at));
 }
 
 /** Text for inside HTML (`<summary>`): escaped, `<`, `>` and `&` as entities. */

@@ -84,7 +84,7 @@ describe('renderReport: layout', () => {
 
 	it('tells the fix and the client reactions from the catalog', () => {
 		expect(lines).toContain(
-			'**Fix:** Write LF only: Python `sys.stdout.reconfigure(newline="\\n")` or a TextIOWrapper with `newline=""`; C `_setmode(_fileno(stdout), _O_BINARY)`; .NET/Java: write "\\n" explicitly.',
+			'**Fix:** Write LF only: Python `sys.stdout.reconfigure(newline="\\n")` or a TextIOWrapper with `newline=""`; C `_setmode(_fileno(stdout), _O_BINARY)`; .NET/Java: write "\\\\n" explicitly.',
 		);
 		expect(lines).toContain(
 			'**Clients:** ok: TS SDK v1 (Claude Desktop, Claude Code, MCP Inspector), TS SDK v2, Python SDK, VS Code, rmcp (Rust SDK) · not established: Cursor',

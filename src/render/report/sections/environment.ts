@@ -19,7 +19,7 @@ function exitText(exit: ExitInfo | undefined): string {
 	}
 
 	if (exit.signal !== null) {
-		return `killed by ${exit.signal} at ${ms(exit.tMs)} ms`;
+		return `killed by ${prose(exit.signal)} at ${ms(exit.tMs)} ms`;
 	}
 
 	return exit.code === null
@@ -39,7 +39,8 @@ export function environmentLines(context: ReportContext): string[] {
 	const recorded = meta.tool.version === context.toolVersion ? '' : ` (capture recorded by ${meta.tool.version})`;
 	const node = meta.node.startsWith('v') ? meta.node : `v${meta.node}`;
 	const lines = [
-		`- mcp-wire ${context.toolVersion}${recorded} · ${meta.mode} · ${meta.platform} · Node ${node} · started ${meta.startedAt}`,
+		// The capture's own words (a crafted file can hold anything) go through prose: inert Markdown.
+		`- ${prose(`mcp-wire ${context.toolVersion}${recorded} · ${meta.mode} · ${meta.platform} · Node ${node} · started ${meta.startedAt}`)}`,
 	];
 
 	const cwd = meta.cwd === undefined ? '' : ` in ${code(meta.cwd, 80)}`;
@@ -49,7 +50,7 @@ export function environmentLines(context: ReportContext): string[] {
 		meta.envKeys !== undefined && meta.envKeys.length > 0
 			? ` + ${meta.envKeys.map((key) => code(key, 40)).join(', ')}`
 			: '';
-	lines.push(`- env: ${meta.envMode}${keys}`);
+	lines.push(`- env: ${prose(meta.envMode)}${keys}`);
 
 	const server: string[] = [];
 	if (summary.serverInfo !== undefined) {

@@ -1,10 +1,12 @@
 import {escapeText, groupDigits} from '../../../core/bytes/glyphs.js';
 import {STREAM_LABEL, TAP_PHASE, type Frame} from '../../../core/types.js';
-import {cell, code, details, html, ms, plural, table} from '../md.js';
+import {cell, code, details, html, ms, plural, prose, table} from '../md.js';
 import {block, type ReportContext, type SectionOutput} from './context.js';
 
 /** Rows up to which the timeline is shown unfolded. */
 const VISIBLE_ROWS = 8;
+/** Process-event rows the timeline shows at most (more when more frames are shown). */
+const EVENT_ROWS = 50;
 
 /** ` id=…`: the id token as written when it is not canonical (`0.0`, `1e2`; as the plain log shows it), else the parsed id. */
 function idText(frame: Frame): string {
@@ -136,11 +138,14 @@ export function timelineSection(context: ReportContext): SectionOutput {
 			[...(codesByFrame.get(frame.index) ?? [])].map((findingCode) => code(findingCode)).join(', '),
 		],
 	}));
-	for (const event of events.filter((entry) => entry.tMs <= until)) {
+	const inTime = events.filter((entry) => entry.tMs <= until);
+	// Rows for process events are bounded too (a crafted capture can hold any number of marks).
+	const eventLimit = Math.max(EVENT_ROWS, limit);
+	for (const event of inTime.slice(0, eventLimit)) {
 		rows.push({
 			tMs: event.tMs,
 			order: rows.length,
-			cells: ['', ms(event.tMs), '', '', `*${cell(event.text)}*`, '', ''],
+			cells: ['', ms(event.tMs), '', '', `*${cell(prose(event.text))}*`, '', ''],
 		});
 	}
 
@@ -153,6 +158,8 @@ export function timelineSection(context: ReportContext): SectionOutput {
 	// Frames are named by their index (from 0, as the table and `view` number them; stderr lines take numbers too).
 	const leftOut =
 		limit < total ? [`the ${plural(total - limit, 'frame')} after frame ${shown.at(-1)!.index} in the timeline`] : [];
+	if (inTime.length > eventLimit)
+		leftOut.push(`${plural(inTime.length - eventLimit, 'process event')} in the timeline`);
 	const title =
 		limit < total
 			? `Frame timeline: the first ${limit} of ${plural(total, 'frame')} on stdin/stdout`
@@ -164,15 +171,37 @@ export function timelineSection(context: ReportContext): SectionOutput {
 	return {blocks: [block(30, 'the frame timeline', details(html(title), body))], leftOut};
 }
 
+/** Gaps merged into one timeline row. */
+interface GapRun {
+	readonly stream: string;
+	readonly reason: string;
+	count: number;
+	bytes: number;
+	readonly start: number;
+	end: number;
+}
+
+interface TimelineEvent {
+	readonly tMs: number;
+	text: string;
+	readonly gap?: GapRun;
+}
+
+function gapText(gap: GapRun): string {
+	return gap.count === 1
+		? `${gap.bytes} bytes of ${gap.stream} not captured from offset ${gap.start} (${gap.reason})`
+		: `${groupDigits(gap.bytes)} bytes of ${gap.stream} not captured in ${groupDigits(gap.count)} gaps from offset ${gap.start} to ${gap.end} (${gap.reason})`;
+}
+
 /** Process events worth a timeline row: client timeouts, stdin closed, signals, the tap's own moves, the exit. */
-function timelineEvents(context: ReportContext): Array<{tMs: number; text: string}> {
-	const events: Array<{tMs: number; text: string}> = [];
+function timelineEvents(context: ReportContext): TimelineEvent[] {
+	const events: TimelineEvent[] = [];
 	for (const mark of context.snapshot.marks) {
 		switch (mark.type) {
 			case 'timeout': {
 				events.push({
 					tMs: mark.tMs,
-					text: `client gave up on ${mark.method} (id ${JSON.stringify(mark.id)}) after ${groupDigits(mark.timeoutMs)} ms`,
+					text: `client gave up on ${code(mark.method, 60)} (id ${code(JSON.stringify(mark.id), 40)}) after ${groupDigits(mark.timeoutMs)} ms`,
 				});
 				break;
 			}
@@ -196,10 +225,26 @@ function timelineEvents(context: ReportContext): Array<{tMs: number; text: strin
 			}
 
 			case 'gap': {
-				events.push({
-					tMs: mark.tMs,
-					text: `${mark.length} bytes of ${mark.stream} not captured from offset ${mark.offset} (${mark.reason})`,
-				});
+				// Consecutive gaps on one stream for one reason are one row: a capture that fell behind for
+				// a while can hold hundreds of thousands of them.
+				const last = events.at(-1)?.gap;
+				if (last !== undefined && last.stream === mark.stream && last.reason === mark.reason) {
+					last.count += 1;
+					last.bytes += mark.length;
+					last.end = mark.offset + mark.length;
+					events.at(-1)!.text = gapText(last);
+					break;
+				}
+
+				const gap = {
+					stream: mark.stream,
+					reason: mark.reason,
+					count: 1,
+					bytes: mark.length,
+					start: mark.offset,
+					end: mark.offset + mark.length,
+				};
+				events.push({tMs: mark.tMs, text: gapText(gap), gap});
 				break;
 			}
 
