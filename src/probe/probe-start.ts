@@ -4,13 +4,14 @@ import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
 import {createClock, type Clock} from '../process/clock.js';
 import {watchProcessTree, type ProcessWatch} from '../process/proc-evidence.js';
 import {nodeStarter, spawnServer, type ProcessStarter, type SpawnedServer} from '../process/spawn.js';
+import {defaultOpening, openingInitialize, type InitializeRequest, type Opening} from './opening.js';
+
+export {DEFAULT_PROTOCOL_VERSION, initializeRequest, type InitializeRequest} from './opening.js';
 
 // The probe's first step, in a module of its own with few imports: `probe` starts the server with it
 // before it loads the rest of the probe (framer, session, detectors, renderers, the SDK's schemas), which
 // then load while the server starts (docs/performance.md#probe-start-up).
 
-/** The protocol version the probe offers unless told otherwise (the latest legacy revision, R11). */
-export const DEFAULT_PROTOCOL_VERSION = '2025-11-25';
 /** How long each request may take before the probe gives up on it (ms), unless `--timeout` says otherwise. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /**
@@ -37,31 +38,6 @@ export interface ProbeServer {
 	readonly tree?: ProcessWatch;
 	/** The `initialize` request already written to the server's stdin (its bytes, and when, ms), when one was. */
 	readonly initialize?: {readonly message: InitializeRequest; readonly bytes: Uint8Array; readonly tMs: number};
-}
-
-/** The probe's `initialize` request (id 0, no client capabilities, R8). */
-export type InitializeRequest = {
-	jsonrpc: '2.0';
-	id: 0;
-	method: 'initialize';
-	params: {
-		protocolVersion: string;
-		capabilities: Record<string, never>;
-		clientInfo: {name: 'mcp-wire'; version: string};
-	};
-};
-
-/**
- * The `initialize` request the probe sends (id 0, R8): the offered protocol version, no client
- * capabilities, `clientInfo` `{name: 'mcp-wire', version}`.
- */
-export function initializeRequest(protocolVersion: string, clientVersion: string): InitializeRequest {
-	return {
-		jsonrpc: '2.0',
-		id: 0,
-		method: 'initialize',
-		params: {protocolVersion, capabilities: {}, clientInfo: {name: 'mcp-wire', version: clientVersion}},
-	};
 }
 
 /**
@@ -125,7 +101,8 @@ export function releaseGroup(pid: number): void {
  * Never throws for a command that cannot start (`server.started` then resolves `{ok: false}`).
  *
  * @param options the command (program and arguments, no shell), the server's whole environment, its cwd;
- *   `initialize`: the protocol version to offer and our version for `clientInfo`
+ *   `initialize`: the opening whose `initialize` to write (or the protocol version the default one offers)
+ *   and our version for `clientInfo`
  * @param starter how to start it (default Node's spawn: pass `loadProcessStarter()`'s on Windows)
  */
 export function startProbeServer(
@@ -133,7 +110,12 @@ export function startProbeServer(
 		readonly command: readonly string[];
 		readonly env: Readonly<Record<string, string>>;
 		readonly cwd?: string;
-		readonly initialize?: {readonly protocolVersion: string; readonly clientVersion: string};
+		readonly initialize?: {
+			readonly protocolVersion?: string;
+			readonly clientVersion: string;
+			/** Whose `initialize` to write (default: `defaultOpening(protocolVersion)`). */
+			readonly opening?: Opening;
+		};
 	},
 	starter: ProcessStarter = nodeStarter,
 ): ProbeServer {
@@ -149,7 +131,8 @@ export function startProbeServer(
 	if (process.platform !== 'win32') trackGroup(server.pid);
 	let initialize: ProbeServer['initialize'];
 	if (options.initialize !== undefined) {
-		const message = initializeRequest(options.initialize.protocolVersion, options.initialize.clientVersion);
+		const {opening, protocolVersion, clientVersion} = options.initialize;
+		const message = openingInitialize(opening ?? defaultOpening(protocolVersion), clientVersion);
 		const bytes = Buffer.from(`${JSON.stringify(message)}\n`, 'utf8');
 		const tMs = clock.now();
 		if (server.write(bytes)) initialize = {message, bytes, tMs};
