@@ -12,16 +12,17 @@
  * The original is recorded in the entry itself: the tokens after the tap's `--` are the original
  * command and arguments, byte for byte (the original `command` string literal is moved, not re-encoded).
  * An unwrap restores them. It restores the exact original bytes of the entry from the backup
- * `<file>.mcp-wire.bak` when the backup's entry equals the unwrapped entry (so a missing `args` comes
+ * (see {@link backupPathOf}) when the backup's entry equals the unwrapped entry (so a missing `args` comes
  * back missing); otherwise (the entry was edited while wrapped, or no backup) it undoes the wrap edit
  * structurally, which gives the same bytes except that an `args` property wrap added stays as `[]`.
  */
-import {randomBytes} from 'node:crypto';
+import {createHash, randomBytes} from 'node:crypto';
 import {
 	chmodSync,
 	chownSync,
 	closeSync,
 	fsyncSync,
+	mkdirSync,
 	openSync,
 	readFileSync,
 	realpathSync,
@@ -62,9 +63,21 @@ export interface EditPlan {
 	readonly restoredFrom?: 'backup' | 'args';
 }
 
-/** The backup path for a config file: `<file>.mcp-wire.bak`. */
-export function backupPathOf(file: ConfigFile): string {
-	return `${file.path}.mcp-wire.bak`;
+/**
+ * Where the backup of a config file goes (docs/cli.md#wrap-and-unwrap), or undefined for none.
+ * - A user or local config (in the home): `<file>.mcp-wire.bak`, beside it.
+ * - A project config (`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`: files teams commit) never gets
+ *   a file in the repository: its backup is `<backupsDir>/<name>-<hash>.bak`, where `hash` is the first
+ *   16 hex digits of the SHA-256 of the file's absolute path (one backup per project file), and none
+ *   when `backupsDir` is undefined (no home to keep it in).
+ * @param backupsDir absolute directory for project backups (the CLI passes `<state dir>/mcp-wire/backups`)
+ */
+export function backupPathOf(file: ConfigFile, backupsDir: string | undefined): string | undefined {
+	if (file.scope !== 'project') return `${file.path}.mcp-wire.bak`;
+	if (backupsDir === undefined) return undefined;
+	const hash = createHash('sha256').update(path.resolve(file.path)).digest('hex').slice(0, 16);
+	const name = path.basename(file.path).replace(/^\./, '');
+	return path.join(backupsDir, `${name}-${hash}.bak`);
 }
 
 interface LoadedEntry {
@@ -270,10 +283,16 @@ function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 /** The backup's raw entry text when the backup holds exactly the unwrapped entry; else undefined. */
-function entryFromBackup(file: ConfigFile, name: string, unwrapped: Record<string, unknown>): string | undefined {
+function entryFromBackup(
+	file: ConfigFile,
+	name: string,
+	unwrapped: Record<string, unknown>,
+	backupPath: string | undefined,
+): string | undefined {
+	if (backupPath === undefined) return undefined;
 	let backupText: string;
 	try {
-		backupText = readFileSync(backupPathOf(file), 'utf8');
+		backupText = readFileSync(backupPath, 'utf8');
 	} catch {
 		return undefined;
 	}
@@ -300,10 +319,12 @@ function entryFromBackup(file: ConfigFile, name: string, unwrapped: Record<strin
  * it matches (`restoredFrom: 'backup'`), else the wrap edit is undone in place (`restoredFrom: 'args'`).
  * Idempotent: an entry that is not wrapped gives `status: 'not-wrapped'`, `changed: false`.
  *
+ * `backupPath` is the backup to restore from ({@link backupPathOf}; undefined: none).
+ *
  * Throws ConfigError `not-found`, `broken-json`, `unknown-server`, `invalid-entry` or `not-stdio`.
  * Reads the file (and its backup); writes nothing.
  */
-export function planUnwrap(file: ConfigFile, name: string): EditPlan {
+export function planUnwrap(file: ConfigFile, name: string, backupPath: string | undefined): EditPlan {
 	const loaded = loadEntry(file, name);
 	const {text, entry, entryNode, commandNode, argsNode} = loaded;
 	const marker = detectWrap([entry.command ?? '', ...entry.args]);
@@ -316,7 +337,7 @@ export function planUnwrap(file: ConfigFile, name: string): EditPlan {
 		command: entry.args[marker.originalIndex - 1],
 		args: originalArgs,
 	};
-	const fromBackup = entryFromBackup(file, name, unwrapped);
+	const fromBackup = entryFromBackup(file, name, unwrapped, backupPath);
 	if (fromBackup !== undefined) {
 		const after = applyEdits(text, [{offset: entryNode.offset, length: entryNode.length, content: fromBackup}]);
 		return makePlan(file, loaded, 'unwrap', 'changed', after, 'backup');
@@ -363,12 +384,13 @@ function hasWrappedEntries(root: Node): boolean {
 /**
  * The result of {@link applyPlan}.
  * - `written`: whether the config file was replaced (false for a plan with `changed: false`).
- * - `backupPath`: `<file>.mcp-wire.bak`; `backupWritten`: whether this call (re)wrote it.
+ * - `backupPath`: the backup ({@link backupPathOf}; undefined: none is kept); `backupWritten`: whether
+ *   this call (re)wrote it.
  */
 export interface ApplyResult {
 	readonly written: boolean;
 	readonly path: string;
-	readonly backupPath: string;
+	readonly backupPath: string | undefined;
 	readonly backupWritten: boolean;
 }
 
@@ -386,7 +408,8 @@ function writeFailed(file: ConfigFile, what: string, error: unknown): ConfigErro
  *
  * 1. The file must still hold exactly `plan.before`, else ConfigError `changed-on-disk` (plan again).
  *    A plan with `changed: false` writes nothing.
- * 2. Backup policy: `<file>.mcp-wire.bak` is written (with the file's mode) when it does not exist, or
+ * 2. Backup policy: the backup `backupPath` ({@link backupPathOf}; undefined: none) is written (with the
+ *    file's mode; its folder is created 0700) when it does not exist, or
  *    when the file has no wrapped entry at all, i.e. it is a state the user made, not one mcp-wire made.
  *    So the backup is always the file as it was just before mcp-wire's first change since everything
  *    was last unwrapped; a backup taken while an entry is wrapped is never overwritten, so no
@@ -401,11 +424,10 @@ function writeFailed(file: ConfigFile, what: string, error: unknown): ConfigErro
  * Throws ConfigError `not-found`, `changed-on-disk`, `read-only` or `write-failed`; in every case the
  * config file is left as it was (a backup may already exist).
  */
-export function applyPlan(file: ConfigFile, plan: EditPlan): ApplyResult {
+export function applyPlan(file: ConfigFile, plan: EditPlan, backupPath: string | undefined): ApplyResult {
 	if (plan.file !== file.path) {
 		throw new TypeError(`the plan is for ${plan.file}, not ${file.path}`);
 	}
-	const backupPath = backupPathOf(file);
 	if (!plan.changed) {
 		const {text} = readConfigText(file);
 		if (text !== plan.before)
@@ -484,7 +506,7 @@ function withConfigLock<T>(file: ConfigFile, realPath: string, fn: () => T): T {
 	}
 }
 
-function applyLocked(file: ConfigFile, plan: EditPlan, backupPath: string): ApplyResult {
+function applyLocked(file: ConfigFile, plan: EditPlan, backupPath: string | undefined): ApplyResult {
 	const {text, bytes} = readConfigText(file);
 	if (text !== plan.before) {
 		throw new ConfigError(
@@ -509,23 +531,8 @@ function applyLocked(file: ConfigFile, plan: EditPlan, backupPath: string): Appl
 
 	const parsed = parseConfigText(text, file.format);
 	const isUserState = parsed.root === undefined || !hasWrappedEntries(parsed.root);
-	let backupWritten = false;
-	try {
-		writeFileSync(backupPath, bytes, {flag: 'wx', mode});
-		backupWritten = true;
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-			throw writeFailed(file, `the backup ${backupPath}`, error);
-		}
-		if (isUserState) {
-			try {
-				writeAtomic(backupPath, bytes, mode, uid, gid);
-				backupWritten = true;
-			} catch (writeError) {
-				throw writeFailed(file, `the backup ${backupPath}`, writeError);
-			}
-		}
-	}
+	const backupWritten =
+		backupPath === undefined ? false : writeBackup(file, backupPath, bytes, isUserState, {mode, uid, gid});
 
 	try {
 		writeAtomic(realPath, Buffer.from(plan.after, 'utf8'), mode, uid, gid);
@@ -533,6 +540,35 @@ function applyLocked(file: ConfigFile, plan: EditPlan, backupPath: string): Appl
 		throw writeFailed(file, 'the config file', error);
 	}
 	return {written: true, path: file.path, backupPath, backupWritten};
+}
+
+/**
+ * Writes the backup (applyPlan's step 2): created when missing, replaced only when `isUserState`.
+ * Returns whether it was written; throws ConfigError `write-failed`.
+ */
+function writeBackup(
+	file: ConfigFile,
+	backupPath: string,
+	bytes: Uint8Array,
+	isUserState: boolean,
+	{mode, uid, gid}: {mode: number; uid: number; gid: number},
+): boolean {
+	try {
+		mkdirSync(path.dirname(backupPath), {recursive: true, mode: 0o700});
+		writeFileSync(backupPath, bytes, {flag: 'wx', mode});
+		return true;
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+			throw writeFailed(file, `the backup ${backupPath}`, error);
+		}
+	}
+	if (!isUserState) return false;
+	try {
+		writeAtomic(backupPath, bytes, mode, uid, gid);
+		return true;
+	} catch (writeError) {
+		throw writeFailed(file, `the backup ${backupPath}`, writeError);
+	}
 }
 
 /** Temp file in the target's folder + fsync + rename; the temp file is removed on failure. */

@@ -47,16 +47,18 @@ function fileFor(client: ConfigFile['client'], scope: ConfigFile['scope'], index
 }
 
 const read = (file: string): string => readFileSync(file, 'utf8');
+/** The backup of `file`; project configs' backups go to `<home>/state/backups`, outside the project. */
+const bak = (file: ConfigFile): string => backupPathOf(file, path.join(t.home, 'state', 'backups'))!;
 
 function wrapAndApply(file: ConfigFile, name: string): EditPlan {
 	const plan = planWrap(file, name, tap(name));
-	applyPlan(file, plan);
+	applyPlan(file, plan, bak(file));
 	return plan;
 }
 
 function unwrapAndApply(file: ConfigFile, name: string): EditPlan {
-	const plan = planUnwrap(file, name);
-	applyPlan(file, plan);
+	const plan = planUnwrap(file, name, bak(file));
+	applyPlan(file, plan, bak(file));
 	return plan;
 }
 
@@ -110,7 +112,7 @@ describe('planWrap', () => {
 		});
 		// Planning writes nothing.
 		expect(read(t.files.claudeDesktop)).toBe(t.texts.claudeDesktop);
-		expect(existsSync(backupPathOf(file))).toBe(false);
+		expect(existsSync(bak(file))).toBe(false);
 	});
 
 	it('adds "args" right after "command" when the entry has none', () => {
@@ -194,7 +196,7 @@ describe('planWrap', () => {
 		const wrapped = read(t.files.claudeDesktop);
 		const again = planWrap(file, 'fs', tap('fs'));
 		expect(again).toMatchObject({status: 'already-wrapped', changed: false, before: wrapped, after: wrapped, diff: ''});
-		expect(applyPlan(file, again)).toEqual({
+		expect(applyPlan(file, again, bak(file))).toEqual({
 			written: false,
 			path: t.files.claudeDesktop,
 			backupPath: `${t.files.claudeDesktop}.mcp-wire.bak`,
@@ -237,11 +239,43 @@ describe('applyPlan and planUnwrap', () => {
 		}
 	});
 
+	it("keeps a project config's backup outside the project, one per file, and none without a backups folder", () => {
+		const file = fileFor('vscode', 'project');
+		const backup = bak(file);
+		expect(path.dirname(backup)).toBe(path.join(t.home, 'state', 'backups'));
+		expect(path.basename(backup)).toMatch(/^mcp\.json-[0-9a-f]{16}\.bak$/);
+		expect(bak(fileFor('cursor', 'project'))).not.toBe(backup);
+		const listing = (): string[] => readdirSync(path.dirname(t.files.vscodeProject)).sort();
+		const before = listing();
+		expect(applyPlan(file, planWrap(file, 'everything', tap('everything')), backup)).toEqual({
+			written: true,
+			path: t.files.vscodeProject,
+			backupPath: backup,
+			backupWritten: true,
+		});
+		expect(listing()).toEqual(before);
+		expect(read(backup)).toBe(t.texts.vscodeProject);
+		expect(statSync(path.dirname(backup)).mode & 0o777).toBe(0o700);
+		expect(unwrapAndApply(file, 'everything').restoredFrom).toBe('backup');
+		expect(read(t.files.vscodeProject)).toBe(t.texts.vscodeProject);
+		// No home to keep it in: no backup at all, never one in the project.
+		expect(backupPathOf(file, undefined)).toBeUndefined();
+		expect(backupPathOf(fileFor('cursor', 'user'), undefined)).toBe(`${t.files.cursorUser}.mcp-wire.bak`);
+		const plan = planWrap(file, 'everything', tap('everything'));
+		expect(applyPlan(file, plan, undefined)).toMatchObject({
+			written: true,
+			backupPath: undefined,
+			backupWritten: false,
+		});
+		expect(listing()).toEqual(before);
+		expect(planUnwrap(file, 'everything', undefined).restoredFrom).toBe('args');
+	});
+
 	it('writes the backup with the original bytes and the file mode, and leaves no temp files', () => {
 		const file = fileFor('claude-code', 'user');
 		chmodSync(t.files.claudeJson, 0o600);
 		const plan = planWrap(file, 'user-tool', tap('user-tool'));
-		expect(applyPlan(file, plan)).toEqual({
+		expect(applyPlan(file, plan, bak(file))).toEqual({
 			written: true,
 			path: t.files.claudeJson,
 			backupPath: `${t.files.claudeJson}.mcp-wire.bak`,
@@ -256,11 +290,11 @@ describe('applyPlan and planUnwrap', () => {
 
 	it("keeps the backup while an entry is wrapped, refreshes it once the file is the user's again", () => {
 		const file = fileFor('claude-desktop', 'user');
-		const backup = backupPathOf(file);
+		const backup = bak(file);
 		wrapAndApply(file, 'fs');
 		const afterFirst = read(t.files.claudeDesktop);
 		const second = planWrap(file, 'missing', tap('missing'));
-		expect(applyPlan(file, second).backupWritten).toBe(false);
+		expect(applyPlan(file, second, bak(file)).backupWritten).toBe(false);
 		expect(read(backup)).toBe(t.texts.claudeDesktop);
 		expect(afterFirst).not.toBe(t.texts.claudeDesktop);
 		unwrapAndApply(file, 'fs');
@@ -269,21 +303,21 @@ describe('applyPlan and planUnwrap', () => {
 		// The user edits the file; the next wrap backs up that new state.
 		const edited = t.texts.claudeDesktop.replace('"globalShortcut": ""', '"globalShortcut": "Ctrl+Space"');
 		writeFileSync(t.files.claudeDesktop, edited);
-		expect(applyPlan(file, planWrap(file, 'fs', tap('fs'))).backupWritten).toBe(true);
+		expect(applyPlan(file, planWrap(file, 'fs', tap('fs')), bak(file)).backupWritten).toBe(true);
 		expect(read(backup)).toBe(edited);
 	});
 
 	it('unwraps structurally when the backup is gone: exact when the entry had args', () => {
 		const file = fileFor('vscode', 'project');
 		wrapAndApply(file, 'everything');
-		unlinkSync(backupPathOf(file));
+		unlinkSync(bak(file));
 		const plan = unwrapAndApply(file, 'everything');
 		expect(plan.restoredFrom).toBe('args');
 		expect(read(t.files.vscodeProject)).toBe(t.texts.vscodeProject);
 
 		const local = fileFor('claude-code', 'local');
 		wrapAndApply(local, 'local-tool');
-		unlinkSync(backupPathOf(local));
+		unlinkSync(bak(local));
 		expect(unwrapAndApply(local, 'local-tool').restoredFrom).toBe('args');
 		expect(read(t.files.claudeJson)).toBe(t.texts.claudeJson);
 	});
@@ -291,7 +325,7 @@ describe('applyPlan and planUnwrap', () => {
 	it('unwraps structurally without a backup: an added "args" stays as []', () => {
 		const file = fileFor('claude-desktop', 'user');
 		wrapAndApply(file, 'missing');
-		unlinkSync(backupPathOf(file));
+		unlinkSync(bak(file));
 		expect(unwrapAndApply(file, 'missing').restoredFrom).toBe('args');
 		expect(read(t.files.claudeDesktop)).toBe(
 			t.texts.claudeDesktop.replace(
@@ -314,7 +348,7 @@ describe('applyPlan and planUnwrap', () => {
 
 	it('is idempotent: unwrapping an entry that is not wrapped changes nothing', () => {
 		const file = fileFor('cursor', 'user');
-		const plan = planUnwrap(file, 'py');
+		const plan = planUnwrap(file, 'py', bak(file));
 		expect(plan).toMatchObject({
 			action: 'unwrap',
 			status: 'not-wrapped',
@@ -322,8 +356,8 @@ describe('applyPlan and planUnwrap', () => {
 			diff: '',
 			after: t.texts.cursorUser,
 		});
-		expect(applyPlan(file, plan).written).toBe(false);
-		expect(existsSync(backupPathOf(file))).toBe(false);
+		expect(applyPlan(file, plan, bak(file)).written).toBe(false);
+		expect(existsSync(bak(file))).toBe(false);
 	});
 
 	it('writes through a symlinked config and keeps the link', () => {
@@ -337,7 +371,7 @@ describe('applyPlan and planUnwrap', () => {
 			const plan = wrapAndApply(file, 'py');
 			expect(lstatSync(t.files.cursorUser).isSymbolicLink()).toBe(true);
 			expect(read(real)).toBe(plan.after);
-			expect(read(backupPathOf(file))).toBe(t.texts.cursorUser);
+			expect(read(bak(file))).toBe(t.texts.cursorUser);
 		} finally {
 			rmSync(realDir, {recursive: true, force: true});
 		}
@@ -375,7 +409,7 @@ describe('applyPlan and planUnwrap', () => {
 					expect(wrapped?.command).toBe('npx');
 					expect(wrapped?.args).toEqual([...tap('s').slice(1), 'srv', ...(hasArgs ? args : [])]);
 					if (!keepBackup) {
-						unlinkSync(backupPathOf(file));
+						unlinkSync(bak(file));
 					}
 					const unwrap = unwrapAndApply(file, 's');
 					expect(wrap.changed && unwrap.changed).toBe(true);
@@ -403,7 +437,7 @@ describe('errors leave the file untouched', () => {
 		expect(error.message).toBe(
 			`${t.files.claudeDesktop}: no server "nope" under "mcpServers" (servers there: fs, missing)`,
 		);
-		const local = thrown(() => planUnwrap(fileFor('claude-code', 'local'), 'user-tool'));
+		const local = thrown(() => planUnwrap(fileFor('claude-code', 'local'), 'user-tool', undefined));
 		expect(local.message).toBe(
 			`${t.files.claudeJson}: no server "user-tool" under "projects" → ${JSON.stringify(t.project)} → "mcpServers" (servers there: local-tool)`,
 		);
@@ -421,7 +455,7 @@ describe('errors leave the file untouched', () => {
 			`${t.files.vscodeProject}:11:3: server "web" is an HTTP server (https://api.example.com/mcp); only stdio servers can run through the tap`,
 		);
 		expect(http.position).toEqual({line: 11, column: 3});
-		expect(thrown(() => planUnwrap(fileFor('cursor', 'user'), 'sse-one')).code).toBe('not-stdio');
+		expect(thrown(() => planUnwrap(fileFor('cursor', 'user'), 'sse-one', undefined)).code).toBe('not-stdio');
 		expectUntouched(t.files.vscodeProject, t.texts.vscodeProject);
 	});
 
@@ -459,7 +493,7 @@ describe('errors leave the file untouched', () => {
 		const plan = planWrap(file, 'fs', tap('fs'));
 		const edited = t.texts.claudeDesktop.replace('"globalShortcut": ""', '"globalShortcut": "x"');
 		writeFileSync(t.files.claudeDesktop, edited);
-		const error = thrown(() => applyPlan(file, plan));
+		const error = thrown(() => applyPlan(file, plan, bak(file)));
 		expect(error.code).toBe('changed-on-disk');
 		expect(error.message).toBe(
 			`${t.files.claudeDesktop} changed since the change was planned; nothing written, run the command again`,
@@ -474,7 +508,7 @@ describe('errors leave the file untouched', () => {
 			const plan = planWrap(file, 'fs', tap('fs'));
 			const blocker = `${t.files.claudeDesktop}.mcp-wire.bak`;
 			writeFile(path.join(blocker, 'x'), '');
-			const error = thrown(() => applyPlan(file, plan));
+			const error = thrown(() => applyPlan(file, plan, bak(file)));
 			expect(error.code).toBe('write-failed');
 			expect(error.message).toBe(
 				`${t.files.claudeDesktop}: cannot write the backup ${blocker} (EISDIR); the config file is unchanged`,
@@ -486,7 +520,7 @@ describe('errors leave the file untouched', () => {
 		const plan = planWrap(file, 'fs', tap('fs'));
 		chmodSync(path.dirname(t.files.claudeDesktop), 0o500);
 		try {
-			const error = thrown(() => applyPlan(file, plan));
+			const error = thrown(() => applyPlan(file, plan, bak(file)));
 			expect(error.code).toBe('write-failed');
 			expect(read(t.files.claudeDesktop)).toBe(t.texts.claudeDesktop);
 		} finally {

@@ -1,5 +1,6 @@
 // `mcp-wire wrap` / `mcp-wire unwrap` end to end (docs/cli.md#wrap-and-unwrap): the real built CLI on a temporary home.
 import {chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {createHash} from 'node:crypto';
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
@@ -29,6 +30,7 @@ async function cli(args: readonly string[]) {
 }
 
 const read = (file: string): string => readFileSync(file, 'utf8');
+const sha16 = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
 /** The trailing comma of the broken Cursor config ends line 3 (its length depends on the repo path). */
 const brokenColumn = (): number => read(home.files.cursorProject).split('\n')[2]!.length;
 
@@ -126,9 +128,63 @@ describe('wrap', () => {
 	});
 });
 
+describe('wrap on a project config (a file teams commit)', () => {
+	it('writes no path of this machine and no file into the project; unwrap restores it byte for byte', async () => {
+		const file = home.files.mcpJson;
+		const before = read(file);
+		const listing = (): string[] => readdirSync(home.project).sort();
+		const inProject = listing();
+		// `mcp-wire` is not on this PATH (only ~/.local/bin): the wrap says so.
+		const run = await execa(process.execPath, [BIN, 'wrap', 'import-error', '--client', 'claude-code'], {
+			cwd: home.project,
+			env: home.env({PATH: home.localBin}),
+			extendEnv: false,
+			reject: false,
+			stdin: 'ignore',
+		});
+		const backup = path.join(home.state, 'mcp-wire', 'backups', `mcp.json-${sha16(file)}.bak`);
+		expect([run.exitCode, run.stderr, run.stdout.split('\n')]).toEqual([
+			0,
+			'',
+			[
+				`wrapped "import-error" in claude-code project config ${file}`,
+				'it runs `mcp-wire` from PATH: a project file is shared, so it holds no path of this machine; it is not on your PATH now: put it there (`npm link` in a checkout of mcp-wire, see its README#install) or the client cannot start this server',
+				`backup: ${backup}`,
+				'Restart Claude Code (or reconnect the server) so it starts through the tap; watch it with `mcp-wire attach import-error`, undo with `mcp-wire unwrap import-error`.',
+			],
+		]);
+		const after = read(file);
+		expect(JSON.parse(after).mcpServers['import-error']).toEqual({
+			command: 'mcp-wire',
+			args: ['tap', '--name', 'import-error', '--', PYTHON, path.join(SERVERS, 'python', 'import-error.py')],
+		});
+		// Only the original server's own paths remain (they were there before); none of mcp-wire's.
+		expect(after.includes(ROOT) && !before.includes(ROOT)).toBe(false);
+		expect(after).not.toContain(process.execPath);
+		expect(listing()).toEqual(inProject);
+		expect(read(backup)).toBe(before);
+
+		// With `mcp-wire` on PATH there is no warning.
+		writeFileSync(path.join(home.localBin, 'mcp-wire'), '#!/bin/sh\n');
+		chmodSync(path.join(home.localBin, 'mcp-wire'), 0o755);
+		writeFileSync(file, before);
+		const quiet = await cli(['wrap', 'import-error', '--client', 'claude-code']);
+		expect(quiet.stdout.split('\n')[1]).toBe(
+			'it runs `mcp-wire` from PATH: a project file is shared, so it holds no path of this machine',
+		);
+
+		const undo = await cli(['unwrap', 'import-error', '--client', 'claude-code']);
+		expect(undo.exitCode).toBe(0);
+		expect(undo.stdout).toContain('(restored exactly from the backup)');
+		expect(read(file)).toBe(before);
+		expect(listing()).toEqual(inProject);
+	});
+});
+
 describe('unwrap', () => {
 	it('puts the entry back byte for byte, and is idempotent', async () => {
 		const file = home.files.vscodeProject;
+		const backup = path.join(home.state, 'mcp-wire', 'backups', `mcp.json-${sha16(file)}.bak`);
 		const before = read(file);
 		expect((await cli(['wrap', 'crlf', '--config', file])).exitCode).toBe(0);
 		expect(read(file)).not.toBe(before);
@@ -139,11 +195,11 @@ describe('unwrap', () => {
 			[
 				`unwrapped "crlf" in vscode project config ${file} (restored exactly from the backup)`,
 				`it runs again without the tap: ${PYTHON} ${path.join(SERVERS, 'python', 'crlf.py')}`,
-				`backup kept: ${file}.mcp-wire.bak (delete it when you no longer need it)`,
+				`backup kept: ${backup} (delete it when you no longer need it)`,
 				'Restart VS Code (or reconnect the server) to apply it.',
 			].join('\n'),
 		]);
-		expect(existsSync(`${file}.mcp-wire.bak`)).toBe(true);
+		expect(existsSync(backup)).toBe(true);
 		expect(read(file)).toBe(before);
 		const again = await cli(['unwrap', 'crlf', '--config', file]);
 		expect([again.exitCode, again.stdout]).toEqual([

@@ -5,6 +5,7 @@ import {parse as parseJsonc} from 'jsonc-parser';
 import {Command, Option} from 'commander';
 import {
 	applyPlan,
+	backupPathOf,
 	CLIENT_NAMES,
 	clientFromPath,
 	ConfigError,
@@ -18,6 +19,8 @@ import {
 	type ConfigScope,
 	type EditPlan,
 } from '../../configs/index.js';
+import {captureHomeProblem, capturesDir} from '../../captures/capture-store.js';
+import {resolveCommand} from '../../configs/resolve-command.js';
 import {EXIT, UsageError} from '../exit-codes.js';
 import {PACKAGE_ROOT_URL} from '../version.js';
 import {discoverForCli} from '../configs.js';
@@ -26,12 +29,25 @@ import {discoverForCli} from '../configs.js';
 export const BIN_PATH = fileURLToPath(new URL('bin/mcp-wire.js', PACKAGE_ROOT_URL));
 
 /**
- * The command a wrapped entry runs: `[node, /abs/bin/mcp-wire.js, 'tap', '--name', NAME, '--']`, then
- * the original command and arguments. Absolute paths, because GUI clients start servers with a minimal
- * PATH (docs/protocol.md C8) on which neither `mcp-wire` nor an nvm-installed `node` may be found.
+ * The command a wrapped entry runs, then the original command and arguments (docs/cli.md#wrap-and-unwrap):
+ * - a user or local config: `[node, /abs/bin/mcp-wire.js, 'tap', '--name', NAME, '--']`. Absolute paths,
+ *   because GUI clients start servers with a minimal PATH (docs/protocol.md C8) on which neither
+ *   `mcp-wire` nor an nvm-installed `node` may be found;
+ * - a project config (a file teams commit): `['mcp-wire', 'tap', '--name', NAME, '--']`, the command
+ *   found on PATH, so the file holds no path of this machine (not `npx -y mcp-wire`: that would fetch
+ *   whatever package holds the name on the registry).
  */
-export function tapCommandFor(name: string): string[] {
-	return [process.execPath, BIN_PATH, 'tap', '--name', name, '--'];
+export function tapCommandFor(name: string, scope: ConfigScope): string[] {
+	const launcher = scope === 'project' ? ['mcp-wire'] : [process.execPath, BIN_PATH];
+	return [...launcher, 'tap', '--name', name, '--'];
+}
+
+/**
+ * Where project configs' backups go: `<state dir>/mcp-wire/backups` (beside the captures), or undefined
+ * when there is no home to keep them in (as for captures: capture-store.ts).
+ */
+export function projectBackupsDir(): string | undefined {
+	return captureHomeProblem() === undefined ? path.join(path.dirname(capturesDir()), 'backups') : undefined;
 }
 
 interface WrapCliOptions {
@@ -70,7 +86,7 @@ function addOptions(command: Command): Command {
 /**
  * `mcp-wire wrap NAME [--client C] [--config FILE] [--scope S] [--dry-run]` (docs/cli.md#wrap-and-unwrap): rewrite one
  * stdio server entry so its client runs it through `mcp-wire tap` (capture + live attach), keeping a
- * backup `<file>.mcp-wire.bak` and every other byte of the file. Idempotent. Exit 0 on success or when
+ * backup (beside a user config, outside the project for a project config) and every other byte of the file. Idempotent. Exit 0 on success or when
  * already wrapped; 2 for an unknown or ambiguous name, a non-stdio entry or broken JSON (the file is
  * left untouched); 1 when the file cannot be written.
  */
@@ -137,7 +153,9 @@ function inventory(files: readonly ConfigFile[]): {names: string[]; broken: stri
 
 function plan(action: 'wrap' | 'unwrap', file: ConfigFile, name: string): EditPlan {
 	try {
-		return action === 'wrap' ? planWrap(file, name, tapCommandFor(name)) : planUnwrap(file, name);
+		return action === 'wrap'
+			? planWrap(file, name, tapCommandFor(name, file.scope))
+			: planUnwrap(file, name, backupPathOf(file, projectBackupsDir()));
 	} catch (error) {
 		if (error instanceof ConfigError) throw new UsageError(`${error.message}; the file is unchanged`);
 		throw error;
@@ -187,7 +205,8 @@ function clientOfWrappedEntry(options: WrapCliOptions, name: string): ClientName
 	for (const client of CLIENT_NAMES) {
 		try {
 			const files = discover({...options, client});
-			if (locateServer(files, name).some((file) => planUnwrap(file, name).status === 'changed')) return client;
+			if (locateServer(files, name).some((file) => planUnwrap(file, name, undefined).status === 'changed'))
+				return client;
 		} catch {
 			// not this client's layout
 		}
@@ -218,7 +237,11 @@ function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOption
 	// changed-on-disk error, never a lost edit): plan again on the new text, a few times.
 	for (let attempt = 1; ; attempt++) {
 		try {
-			result = applyPlan(file, attempt === 1 ? edit : plan(action, file, name));
+			result = applyPlan(
+				file,
+				attempt === 1 ? edit : plan(action, file, name),
+				backupPathOf(file, projectBackupsDir()),
+			);
 			break;
 		} catch (error) {
 			if (error instanceof ConfigError && error.code === 'changed-on-disk' && attempt < 5) continue;
@@ -236,7 +259,14 @@ function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOption
 		process.stdout.write(
 			[
 				`wrapped "${name}" in ${where(file)}`,
-				`backup: ${result.backupPath}${result.backupWritten ? '' : ' (kept from before)'}`,
+				...(file.scope === 'project'
+					? [
+							`it runs \`mcp-wire\` from PATH: a project file is shared, so it holds no path of this machine${onPath(file) ? '' : '; it is not on your PATH now: put it there (\`npm link\` in a checkout of mcp-wire, see its README#install) or the client cannot start this server'}`,
+						]
+					: []),
+				result.backupPath === undefined
+					? 'backup: none (no home directory to keep it in, and none is written in the project); unwrap undoes the edit in place'
+					: `backup: ${result.backupPath}${result.backupWritten ? '' : ' (kept from before)'}`,
 				`Restart ${label} (or reconnect the server) so it starts through the tap; watch it with \`mcp-wire attach ${shellWord(name)}\`, undo with \`mcp-wire unwrap ${shellWord(name)}\`.`,
 				'',
 			].join('\n'),
@@ -250,13 +280,20 @@ function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOption
 				...(restored === undefined
 					? []
 					: [`it runs again without the tap: ${restored.map((word) => shellWord(word)).join(' ')}`]),
-				`backup kept: ${result.backupPath} (delete it when you no longer need it)`,
+				...(result.backupPath === undefined
+					? []
+					: [`backup kept: ${result.backupPath} (delete it when you no longer need it)`]),
 				`Restart ${label} (or reconnect the server) to apply it.`,
 				'',
 			].join('\n'),
 		);
 	}
 	return EXIT.ok;
+}
+
+/** Whether `mcp-wire` is found on this process's PATH (what a project entry runs). */
+function onPath(file: ConfigFile): boolean {
+	return resolveCommand('mcp-wire', process.env['PATH'] ?? '', path.dirname(file.path)) !== null;
 }
 
 /** The entry's `command` and `args` at `jsonPath` in the config text `text` (JSONC), when it has a command. */
