@@ -261,7 +261,7 @@ function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOption
 				`wrapped "${name}" in ${where(file)}`,
 				...(file.scope === 'project'
 					? [
-							`it runs \`mcp-wire\` from PATH: a project file is shared, so it holds no path of this machine${onPath(file) ? '' : '; it is not on your PATH now: put it there (\`npm link\` in a checkout of mcp-wire, see its README#install) or the client cannot start this server'}`,
+							`it runs \`mcp-wire\` from PATH: a project file is shared, so it holds no path of this machine${onPath(file) ? '' : '; it is not on your PATH now: put it there (`npm link` in a checkout of mcp-wire, see its README#install) or the client cannot start this server'}`,
 						]
 					: []),
 				result.backupPath === undefined
