@@ -136,6 +136,8 @@ export const FINDING_CODES = [
 	'duplicate-tool-name',
 	'invalid-tool-schema',
 	'unknown-progress-token',
+	'invalid-structured-content',
+	'tool-error',
 ] as const;
 
 /** A stable finding code. */

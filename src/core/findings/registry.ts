@@ -23,6 +23,8 @@ import {invalidToolName} from './rules/invalid-tool-name.js';
 import {duplicateToolName} from './rules/duplicate-tool-name.js';
 import {invalidToolSchema} from './rules/invalid-tool-schema.js';
 import {unknownProgressToken} from './rules/unknown-progress-token.js';
+import {invalidStructuredContent} from './rules/invalid-structured-content.js';
+import {toolError} from './rules/tool-error.js';
 import {messageBeforeInitialize} from './rules/message-before-initialize.js';
 import {messageOnStderr} from './rules/message-on-stderr.js';
 import {oversizeFrame} from './rules/oversize-frame.js';
@@ -75,6 +77,8 @@ export const RULES: readonly Rule[] = [
 	duplicateToolName,
 	invalidToolSchema,
 	unknownProgressToken,
+	invalidStructuredContent,
+	toolError,
 	messageBeforeInitialize,
 	undeclaredCapability,
 	messageOnStderr,

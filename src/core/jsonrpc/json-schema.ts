@@ -130,3 +130,21 @@ export function checkToolSchema(member: 'inputSchema' | 'outputSchema', schema: 
 	if (issues.length === 0 && sdkError === undefined) return undefined;
 	return {dialect, issues, ...(sdkError === undefined ? {} : {sdkError})};
 }
+
+/**
+ * A `tools/call` result's `structuredContent` checked as the TS SDK v1 client checks it in `callTool()`
+ * (1.32.2): with the SDK's own validator compiled from the tool's `outputSchema` (its Ajv, draft-07
+ * default, formats checked). Output: undefined when it validates (or the schema does not compile: that is
+ * `invalid-tool-schema`'s), else the SDK's `errorMessage` (`data/temp must be number`).
+ */
+export function structuredContentProblem(outputSchema: unknown, value: unknown): string | undefined {
+	if (!isPlainObject(outputSchema)) return undefined;
+	let validate: (input: unknown) => {valid: boolean; errorMessage?: string};
+	try {
+		validate = loadValidators().sdk.getValidator(outputSchema) as typeof validate;
+	} catch {
+		return undefined;
+	}
+	const verdict = validate(value);
+	return verdict.valid ? undefined : (verdict.errorMessage ?? 'does not match');
+}

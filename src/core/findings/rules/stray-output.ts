@@ -9,7 +9,7 @@ import {
 	type Runtime,
 	type RuntimeGuess,
 } from '../support/runtime.js';
-import type {Rule} from '../engine.js';
+import type {Rule, SessionFacts} from '../engine.js';
 
 const GENERIC_LOG_HINT =
 	'Point the logger at stderr; most logging frameworks write to stdout by default: Python `logging.basicConfig(stream=sys.stderr)`, JVM console appender `<target>System.err</target>`, Rust `tracing_subscriber::fmt().with_writer(std::io::stderr)`, .NET `LogToStandardErrorThreshold = LogLevel.Trace`, Go `log.SetOutput(os.Stderr)`, Node `console.error`.';
@@ -37,6 +37,41 @@ const HINT: Readonly<Record<string, string>> = {
 		'Launch the server directly (no `npm run`, no wrapper echo): use `exec` in wrapper scripts, `npm --silent`/`node` instead of `npm start`, dotenv `config({quiet: true})`.',
 	text: 'Only MCP messages may go to stdout (R5): move this output to stderr.',
 };
+
+/** Requests whose reply window is a server handler at work: a stray line there came from the handler (R5). */
+const HANDLER_METHODS: ReadonlySet<string> = new Set([
+	'tools/call',
+	'resources/read',
+	'prompts/get',
+	'completion/complete',
+]);
+
+/**
+ * The handler request awaiting its reply when a stray line arrived (the newest, when several are), as
+ * `detail.during`: `{method, id, name}` (the tool or prompt) or `{method, id, uri}` (the resource).
+ */
+function handlerWindow(facts: SessionFacts): Readonly<Record<string, unknown>> | undefined {
+	const open = facts.outstanding('stdin').filter((r) => HANDLER_METHODS.has(r.method));
+	const last = open[open.length - 1];
+	if (last === undefined) return undefined;
+	const params = (last.frame.message as {params?: unknown}).params;
+	const p = params !== null && typeof params === 'object' ? (params as Record<string, unknown>) : {};
+	return {
+		method: last.method,
+		id: last.id,
+		...(typeof p['name'] === 'string' ? {name: p['name']} : {}),
+		...(typeof p['uri'] === 'string' ? {uri: p['uri']} : {}),
+	};
+}
+
+/** `tools/call "get_weather" (id 3)`: the request of a `detail.during` window, in words. */
+export function windowWords(during: unknown): string | undefined {
+	if (during === null || typeof during !== 'object') return undefined;
+	const w = during as {method?: unknown; id?: unknown; name?: unknown; uri?: unknown};
+	if (typeof w.method !== 'string') return undefined;
+	const what = typeof w.name === 'string' ? ` ${JSON.stringify(w.name)}` : typeof w.uri === 'string' ? ` ${w.uri}` : '';
+	return `${w.method}${what} (id ${JSON.stringify(w.id ?? null)})`;
+}
 
 /** `detail.runtime` and `detail.runtimeFrom` of a draft, as a guess, when a rule set them. */
 function guessOf(d: FindingDraft): RuntimeGuess | undefined {
@@ -81,7 +116,8 @@ export function strayRuntime(logger: string | undefined, command: readonly strin
  * (`ProtocolFramer.strayLine`) with `detail.kind` (`banner`, `log`, `progress`, `launcher`, `text`),
  * `detail.clientError` (what a TS SDK client logs), `detail.logger` (`jvm`, `python`, `dotnet`, `rust`) for a
  * log line whose format names its framework, and `detail.launcher` (`dotnet-run`, `npm`, `dotenv`). The
- * `stderr-merged` rule sets `detail.merged` on the lines it explains. A log line with a silent stderr is a
+ * `stderr-merged` rule sets `detail.merged` on the lines it explains; this rule sets `detail.during` on a line
+ * inside the reply window of a handler request (`tools/call`, …), naming it. A log line with a silent stderr is a
  * logger writing to stdout (most do by default), not evidence of a merge (F35).
  */
 export const strayOutput: Rule = {
@@ -101,14 +137,22 @@ export const strayOutput: Rule = {
 							: kind === 'progress'
 								? 'progress output'
 								: 'a line that is not JSON';
-			return `${d.stream} carries ${what}, not an MCP message${d.detail?.['merged'] === true ? ' (stderr output, merged into stdout upstream)' : ''}`;
+			const during = windowWords(d.detail?.['during']);
+			return `${d.stream} carries ${what}, not an MCP message${d.detail?.['merged'] === true ? ' (stderr output, merged into stdout upstream)' : ''}${
+				during === undefined ? '' : `, inside the reply window of ${during}`
+			}`;
 		},
-		hint: strayHint,
+		hint: (d) => {
+			const during = windowWords(d.detail?.['during']);
+			return during === undefined
+				? strayHint(d)
+				: `It was printed while the server handled ${during}: the handler, or code it calls, writes to stdout. ${strayHint(d)}`;
+		},
 		rules: ['R5'],
 		doc: {
 			what: 'A line on the protocol stream that is not JSON at all: a start-up banner, a `print()` or `console.log`, a log line, usage text, a progress bar, or what a launcher (npm, dotenv, a wrapper script, `dotnet run`) printed before the server started.',
 			recognised:
-				'The line does not parse as JSON, and it is neither part of a pretty-printed value (`multiline-json`) nor an LSP header (`content-length-framing`), nor a line that opens like a message (`invalid-json`). `detail.kind` says what it looks like: `banner` (before the first message), `log` (a timestamp or level prefix; `detail.logger` names the framework when the format does), `progress` (text rewritten with CR), `launcher` (known launcher shapes; `detail.launcher`), otherwise `text`. Log lines with a silent stderr are just this: most logging frameworks write to stdout by default.',
+				"The line does not parse as JSON, and it is neither part of a pretty-printed value (`multiline-json`) nor an LSP header (`content-length-framing`), nor a line that opens like a message (`invalid-json`). `detail.kind` says what it looks like: `banner` (before the first message), `log` (a timestamp or level prefix; `detail.logger` names the framework when the format does), `progress` (text rewritten with CR), `launcher` (known launcher shapes; `detail.launcher`), otherwise `text`. Log lines with a silent stderr are just this: most logging frameworks write to stdout by default. A line that arrives while a `tools/call`, `resources/read`, `prompts/get` or `completion/complete` awaits its reply gets `detail.during` (`{method, id, name}` or `{…, uri}`): it lies inside that request's reply window, so the handler printed it (only a call shows it: `probe --call`).",
 			fix: "Only MCP messages may go to stdout ([R5](docs/protocol.md#r5)). Print start-up text to stderr (Python `print(..., file=sys.stderr)`, Node `console.error`); point the logger's console output at stderr (JVM appender target `System.err`, Rust `with_writer(std::io::stderr)`, Python `stream=sys.stderr`); launch the server directly (`exec` in wrapper scripts, `node` instead of `npm start`, `dotnet <App>.dll` instead of `dotnet run`, dotenv `config({quiet: true})`).",
 			example: {
 				steps: [
@@ -223,10 +267,21 @@ export const strayOutput: Rule = {
 	],
 	create: ({facts}) => ({
 		onDraft(draft) {
-			if (draft.code !== 'stray-output' || draft.detail?.['runtime'] !== undefined) return undefined;
-			const guess = strayRuntime(detailString(draft, 'logger'), facts.meta.command);
-			if (guess === undefined) return undefined;
-			return {...draft, detail: {...draft.detail, runtime: guess.runtime, runtimeFrom: guess.from}};
+			if (draft.code !== 'stray-output') return undefined;
+			const during = draft.detail?.['during'] === undefined ? handlerWindow(facts) : undefined;
+			const guess =
+				draft.detail?.['runtime'] === undefined
+					? strayRuntime(detailString(draft, 'logger'), facts.meta.command)
+					: undefined;
+			if (guess === undefined && during === undefined) return undefined;
+			return {
+				...draft,
+				detail: {
+					...draft.detail,
+					...(guess === undefined ? {} : {runtime: guess.runtime, runtimeFrom: guess.from}),
+					...(during === undefined ? {} : {during}),
+				},
+			};
 		},
 	}),
 };

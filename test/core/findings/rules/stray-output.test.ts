@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {fieldCase, INIT, INIT_OK, run, runFieldCase as runCase} from '../harness.js';
+import {bytesOf, findingsOf, handshake, lengthOn, request, result, run as exchange, type Step} from '../exchange.js';
 
 describe('stray-output (R5): kind, framework and the fix that goes with it', () => {
 	it('F35: four JVM console-appender lines, stderr empty: stray-output kind log ×4 with the appender fix, no stderr-merged', () => {
@@ -121,5 +122,50 @@ describe("stray-output: the kind and the fix in the server's own runtime", () =>
 		expect(finding.hint).toBe(
 			'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.',
 		);
+	});
+});
+
+describe('stray-output inside the reply window of a handler request', () => {
+	const call = {jsonrpc: '2.0', id: 3, method: 'tools/call', params: {name: 'get_weather', arguments: {city: ''}}};
+	const line = 'DEBUG get_weather called with {}\n';
+	const steps = [
+		...handshake(),
+		['stdin', 12, request(1, 'tools/list')],
+		['stdout', 13, result(1, {tools: []})],
+		['stdin', 20, call],
+		['stdout', 21, line],
+		['stdout', 22, result(3, {content: []})],
+		['stdout', 23, 'after the reply\n'],
+	] as const satisfies readonly Step[];
+
+	it('names the call whose window holds the line, at its exact offset; a line after the reply is not in it', () => {
+		const found = findingsOf(exchange(steps), 'stray-output');
+		const at = lengthOn('stdout', steps.slice(0, 5));
+		expect(found.map((f) => [f.offset, f.byteLength, f.detail?.['during']])).toEqual([
+			// The evidence is the line without its LF.
+			[at, line.length - 1, {method: 'tools/call', id: 3, name: 'get_weather'}],
+			[at + line.length + bytesOf(result(3, {content: []})).length, 15, undefined],
+		]);
+		expect(found[0]!.message).toBe(
+			'stdout carries a log line, not an MCP message, inside the reply window of tools/call "get_weather" (id 3)',
+		);
+		expect(
+			found[0]!.hint.startsWith(
+				'It was printed while the server handled tools/call "get_weather" (id 3): the handler, or code it calls, writes to stdout.',
+			),
+		).toBe(true);
+		// Every client reads on: the line is skipped, and logged by the SDKs (degraded, not failed).
+		expect(found[0]!.impact.find((i) => i.client === 'ts-sdk-v1')?.reaction).toBe('skip-log');
+	});
+
+	it('a line while only initialize awaits its reply names no window (a start-up banner)', () => {
+		const found = findingsOf(
+			exchange([
+				['stdin', 0, INIT],
+				['stdout', 1, 'Server started\n'],
+			]),
+			'stray-output',
+		);
+		expect(found[0]!.detail?.['during']).toBeUndefined();
 	});
 });
