@@ -1,8 +1,10 @@
-import {defineConfig} from 'vitest/config';
+import {configDefaults, defineConfig} from 'vitest/config';
 
 export default defineConfig({
 	test: {
 		include: ['test/**/*.test.{ts,tsx}'],
+		// The heavy real clients run in `npm run test:clients` (vitest.clients.config.ts), after they are installed.
+		exclude: [...configDefaults.exclude, 'test/clients/**/*.real.test.ts'],
 		setupFiles: ['test/setup.ts'],
 		// Sized for a 2-core machine under load (5–30) where interpreters take seconds to start (issue 11):
 		// a real-process test may be slow there; only a hang should hit these.

@@ -99,3 +99,36 @@ export function agreementLine(name: string, prediction: ClientOutcome, real: Rea
 			: `connects, ${real.tools} tool(s)${real.logged.length > 0 ? ', logs errors' : ''}`;
 	return `${name.padEnd(22)} predicted ${prediction.outcome.padEnd(8)} real: ${realText.slice(0, 110)}`;
 }
+
+/**
+ * Compares a real client's outcomes with mcp-wire's, example by example: `problems` are the disagreements
+ * not in `known` (example name → why mcp-wire and the real client differ, kept until the model is fixed),
+ * plus every `known` entry that no longer disagrees (a stale entry hides nothing). `table` is the agreement
+ * table the test prints: one line per example, with `agree`, `KNOWN` or `DISAGREE`.
+ */
+export function compareAll(
+	label: string,
+	reals: ReadonlyMap<string, RealOutcome>,
+	predict: (name: string) => ClientOutcome,
+	known: Readonly<Record<string, string>>,
+	compare: (name: string, prediction: ClientOutcome, real: RealOutcome) => string[],
+): {readonly table: string; readonly problems: string[]} {
+	const lines: string[] = [];
+	const problems: string[] = [];
+	for (const example of EXAMPLES) {
+		const real = reals.get(example.name);
+		if (real === undefined) {
+			problems.push(`${example.name}: no result from ${label}`);
+			continue;
+		}
+		const prediction = predict(example.name);
+		const found = compare(example.name, prediction, real);
+		const reason = known[example.name];
+		const mark = found.length === 0 ? 'agree   ' : reason !== undefined ? 'KNOWN   ' : 'DISAGREE';
+		lines.push(`${mark} ${agreementLine(example.name, prediction, real)}`);
+		if (found.length > 0 && reason === undefined) problems.push(...found.map((p) => `${example.name}: ${p}`));
+		if (found.length === 0 && reason !== undefined)
+			problems.push(`${example.name}: listed as a known disagreement (${reason}) but agrees now: remove it`);
+	}
+	return {table: `${label} vs mcp-wire:\n${lines.join('\n')}`, problems};
+}

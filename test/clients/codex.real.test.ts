@@ -1,0 +1,55 @@
+/**
+ * Ground truth: every example server under the real Codex CLI (`codex app-server` + `mcpServerStatus/list`,
+ * its MCP client is rmcp; installed by scripts/install-clients.mjs). mcp-wire's outcome for `rmcp` must match
+ * what Codex did (docs/clients.md "Checked against the real clients").
+ */
+import {describe, expect, it} from 'vitest';
+import {compareAll, disagreements, EXAMPLES, predicted} from './ground-truth.js';
+import {runCodex} from './codex-driver.js';
+import {REAL_CLIENTS} from './real-clients.js';
+
+/**
+ * Each server's `startup_timeout_sec` and `tool_timeout_sec`: Codex's default is 30 s for both; on a loaded
+ * machine 40 interpreters starting together take longer than that, and no example's start (20 s at most,
+ * by design) comes near it. The hanging examples wait this long, together.
+ */
+const LIMIT_SEC = 60;
+
+/** Where Codex does not do what mcp-wire's rmcp model says, and why (docs/protocol.md §10). */
+const KNOWN: Readonly<Record<string, string>> = {
+	'notifies-before-initialize':
+		'the rmcp model says a notification before the initialize result ends the handshake; Codex 0.171 takes it and connects (docs/protocol.md §10)',
+	'ignores-shutdown':
+		'shutdown-timeout: not established for rmcp; Codex connects and lists tools (shutdown is not part of its start-up)',
+	orphaner: 'orphaned-process: not established for rmcp; Codex connects and lists tools',
+	'duplicate-response': 'duplicate-response: not established for rmcp; Codex ignores the second reply',
+	'answers-notification': 'response-to-notification: not established for rmcp; Codex ignores the reply',
+	'fixed-version':
+		'protocol-version: not established for rmcp; Codex accepts any answered version (docs/protocol.md §10)',
+	'rejects-version':
+		'protocol-version: the server rejects 2025-11-25; Codex offers 2025-06-18, which it accepts, while mcp-wire predicts from its own opening',
+	'missing-serverinfo': 'invalid-initialize: not established for rmcp; Codex fails the handshake',
+	'modern-only': 'not established for rmcp; Codex sends initialize and fails on the error',
+	'ping-method-not-found': 'ping-error: not established for rmcp; Codex never pings, so it works',
+	'tool-without-input-schema':
+		'invalid-result: not established for rmcp; Codex rejects the tools/list result (`Unexpected response type`)',
+	'output-schema-uncompilable': 'invalid-tool-schema: not established for rmcp; Codex lists the tool',
+	'asks-roots': 'undeclared-capability: not established for rmcp; Codex connects and lists tools',
+};
+
+describe(`the real Codex CLI (${REAL_CLIENTS.codex.version}) on every example server`, () => {
+	it('does what mcp-wire predicts for rmcp', async () => {
+		const reals = await runCodex(EXAMPLES, LIMIT_SEC);
+		const {table, problems} = compareAll(
+			'Codex (rmcp)',
+			reals,
+			(name) => predicted(name, 'rmcp'),
+			KNOWN,
+			(name, p, r) => disagreements(`rmcp/${name}`, p, r),
+		);
+		console.log(table);
+		expect(problems).toEqual([]);
+		// Where Codex differs from the TS SDKs: it strips a BOM, so the bom example works.
+		expect(reals.get('bom')).toEqual({connected: true, tools: 1, logged: []});
+	}, 600_000);
+});

@@ -1,0 +1,76 @@
+/**
+ * Drives the real Gemini CLI (docs/protocol.md §10): `gemini mcp list` in a fresh temporary HOME whose
+ * `.gemini/settings.json` lists the example servers. It runs `initialize` (and a `ping` whose failure it
+ * ignores) against each and prints `✓ <name>: … - Connected` or `✗ <name>: … - Disconnected`.
+ */
+import {execFile} from 'node:child_process';
+import {mkdirSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+import {promisify} from 'node:util';
+import type {Example, RealOutcome} from './ground-truth.js';
+import {mapLimit, ROOT} from './ground-truth.js';
+import {directCommand, freshHome, installedPackage} from './real-clients.js';
+
+const run = promisify(execFile);
+
+/** Gemini's settings for `examples`; `timeoutMs(name)`: the entry's `timeout`, or undefined for Gemini's default (5 s for `mcp list`). */
+export function geminiSettings(examples: readonly Example[], timeoutMs: (name: string) => number | undefined): string {
+	const mcpServers: Record<string, object> = {};
+	for (const e of examples) {
+		const [command, ...args] = directCommand(e.command);
+		const timeout = timeoutMs(e.name);
+		mcpServers[e.name] = {command, args, cwd: ROOT, ...(timeout === undefined ? {} : {timeout})};
+	}
+	return JSON.stringify({mcpServers}, null, 2);
+}
+
+/**
+ * Runs `gemini mcp list` over `examples` in groups of `groupSize`, `parallel` groups at a time (one
+ * `mcp list` checks its servers one after another, each up to its timeout twice: `initialize`, then a
+ * `ping`); resolves to every example's outcome by name.
+ */
+export async function runGeminiGroups(
+	examples: readonly Example[],
+	timeoutMs: (name: string) => number | undefined,
+	groupSize: number,
+	parallel: number,
+): Promise<Map<string, RealOutcome>> {
+	const groups: Example[][] = [];
+	for (let i = 0; i < examples.length; i += groupSize) groups.push(examples.slice(i, i + groupSize));
+	const results = await mapLimit(groups, parallel, (group) => runGemini(group, timeoutMs));
+	return new Map(results.flatMap((result) => [...result]));
+}
+
+/**
+ * Runs one `gemini mcp list` over `examples`; resolves to each example's outcome by name (`connected` only:
+ * `mcp list` never lists tools, so `tools` is left out and the outcome compares `connects` alone).
+ * Rejects when the command fails or an example is missing from its output.
+ */
+export async function runGemini(
+	examples: readonly Example[],
+	timeoutMs: (name: string) => number | undefined,
+): Promise<Map<string, RealOutcome>> {
+	const bin = join(installedPackage('gemini'), 'bundle', 'gemini.js');
+	const home = freshHome('gemini');
+	try {
+		mkdirSync(join(home.dir, '.gemini'));
+		writeFileSync(join(home.dir, '.gemini', 'settings.json'), geminiSettings(examples, timeoutMs));
+		const {stdout, stderr} = await run(process.execPath, [bin, 'mcp', 'list'], {
+			cwd: home.dir,
+			env: {PATH: process.env['PATH'] ?? '', HOME: home.dir, GEMINI_CLI_TRUST_WORKSPACE: 'true', LANG: 'C.UTF-8'},
+			timeout: 600_000,
+			maxBuffer: 16 * 1024 * 1024,
+		});
+		const text = `${stdout}\n${stderr}`;
+		const out = new Map<string, RealOutcome>();
+		for (const e of examples) {
+			const line = text.split('\n').find((l) => l.includes(` ${e.name}: `));
+			if (line === undefined) throw new Error(`gemini mcp list said nothing of ${e.name}:\n${text.slice(0, 2000)}`);
+			const connected = line.trimStart().startsWith('✓') && line.trimEnd().endsWith('Connected');
+			out.set(e.name, connected ? {connected, logged: []} : {connected, error: 'Disconnected', logged: []});
+		}
+		return out;
+	} finally {
+		home.dispose();
+	}
+}

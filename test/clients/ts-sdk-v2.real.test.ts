@@ -1,0 +1,111 @@
+/**
+ * Ground truth: every example server under the real TypeScript SDK v2 client (`@modelcontextprotocol/client`
+ * 2.4.0, installed by scripts/install-clients.mjs outside node_modules): `Client.connect` + `listTools` +
+ * `close` with the default options (a plain `initialize` offering 2025-11-25, docs/protocol.md C2), the SDK's
+ * default environment and stderr drained. mcp-wire's outcome for `ts-sdk-v2` must match what the client did.
+ */
+import {join} from 'node:path';
+import {pathToFileURL} from 'node:url';
+import {beforeAll, describe, expect, it} from 'vitest';
+import {
+	compareAll,
+	disagreements,
+	EXAMPLES,
+	mapLimit,
+	predicted,
+	ROOT,
+	type Example,
+	type RealOutcome,
+} from './ground-truth.js';
+import {directCommand, installedPackage, REAL_CLIENTS} from './real-clients.js';
+
+/** As the v1 ground truth: a slow-by-design example (20 s) must not hit it on a busy machine. */
+const REQUEST_TIMEOUT_MS = 60_000;
+const PARALLEL = 16;
+
+/** Where the TS SDK v2 client does not do what mcp-wire's ts-sdk-v2 model says, and why. */
+const KNOWN: Readonly<Record<string, string>> = {
+	'modern-only':
+		'the model leaves a 2026-07-28-only server open (hosts may turn on version negotiation); with default options v2 sends initialize and fails',
+	'ping-method-not-found':
+		'ping-error: the v2 reaction is not established in the model; the client never pings, so it works',
+	'notifies-before-initialize':
+		'message-before-initialize, undeclared-capability: not established in the model; the client takes the early notification and connects',
+	'tool-without-input-schema': 'invalid-result: not established in the model; v2 rejects the tools/list result',
+	'output-schema-uncompilable': 'invalid-tool-schema: not established in the model; v2 lists the tool',
+	'asks-roots': 'undeclared-capability: not established in the model; v2 answers roots/list and lists tools',
+};
+
+/** The part of the v2 client API the test drives (the package is not a dependency, so no types). */
+interface V2Client {
+	onerror?: (error: Error) => void;
+	connect(transport: unknown, options: {timeout: number}): Promise<void>;
+	listTools(params: undefined, options: {timeout: number}): Promise<{tools: unknown[]}>;
+	close(): Promise<void>;
+}
+interface V2Module {
+	Client: new (info: {name: string; version: string}) => V2Client;
+}
+interface V2StdioModule {
+	StdioClientTransport: new (params: {command: string; args: string[]; cwd: string; stderr: 'pipe'}) => {
+		stderr: NodeJS.ReadableStream | null;
+	};
+}
+
+let sdk: {client: V2Module; stdio: V2StdioModule};
+
+async function runV2Client(example: Example): Promise<RealOutcome> {
+	const logged: string[] = [];
+	const [command, ...args] = directCommand(example.command);
+	const transport = new sdk.stdio.StdioClientTransport({
+		command: command!,
+		args,
+		cwd: ROOT,
+		stderr: 'pipe',
+	});
+	transport.stderr?.on('data', () => {});
+	const client = new sdk.client.Client({name: 'mcp-wire-ground-truth', version: '1.0.0'});
+	client.onerror = (error) => logged.push(String(error.message).slice(0, 200));
+	let connected = false;
+	let tools: number | undefined;
+	let error: string | undefined;
+	try {
+		await client.connect(transport, {timeout: REQUEST_TIMEOUT_MS});
+		connected = true;
+		tools = (await client.listTools(undefined, {timeout: REQUEST_TIMEOUT_MS})).tools.length;
+	} catch (caught) {
+		error = (caught instanceof Error ? caught.message : String(caught)).split('\n')[0]!.slice(0, 200);
+	}
+	await client.close().catch(() => {});
+	return {connected, ...(tools === undefined ? {} : {tools}), ...(error === undefined ? {} : {error}), logged};
+}
+
+describe(`the real TS SDK v2 client (${REAL_CLIENTS['ts-sdk-v2'].version}) on every example server`, () => {
+	beforeAll(async () => {
+		const dir = installedPackage('ts-sdk-v2');
+		sdk = {
+			client: (await import(pathToFileURL(join(dir, 'dist', 'index.mjs')).href)) as V2Module,
+			stdio: (await import(pathToFileURL(join(dir, 'dist', 'stdio.mjs')).href)) as V2StdioModule,
+		};
+	});
+
+	it('does what mcp-wire predicts for ts-sdk-v2', async () => {
+		const results = await mapLimit(EXAMPLES, PARALLEL, runV2Client);
+		const reals = new Map(EXAMPLES.map((example, index) => [example.name, results[index]!]));
+		const {table, problems} = compareAll(
+			'TS SDK v2 client',
+			reals,
+			(name) => predicted(name, 'ts-sdk-v2'),
+			KNOWN,
+			(name, p, r) => disagreements(`ts-sdk-v2/${name}`, p, r),
+		);
+		console.log(table);
+		expect(problems).toEqual([]);
+		// Where v2 differs from v1: a banner line is skipped silently, so nothing is logged.
+		expect(reals.get('stray-print-node')).toEqual({
+			connected: true,
+			tools: 1,
+			logged: [],
+		});
+	}, 600_000);
+});
