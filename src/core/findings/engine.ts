@@ -12,6 +12,8 @@ import type {
 	StreamName,
 } from '../types.js';
 import type {SdkSchemas} from '../jsonrpc/sdk-checks.js';
+import type {Correlation} from '../jsonrpc/correlator.js';
+import type {JsonRpcProblem} from '../jsonrpc/problem.js';
 import type {CatalogEntry} from './support/meta.js';
 import type {ErrorText} from './support/pasted.js';
 import {dressFinding} from './support/catalog.js';
@@ -53,6 +55,11 @@ export interface RuleListeners {
 	 */
 	onDraft?(draft: FindingDraft): FindingDraft | undefined;
 	onChunk?(chunk: Chunk): void;
+	/**
+	 * What the classifier and the correlator found a JSON frame on stdin or stdout to be ({@link MessageFacts}),
+	 * after the framer's drafts for it and before `onFrame`.
+	 */
+	onMessage?(message: MessageFacts): void;
 	onFrame?(frame: Frame): void;
 	onFinding?(finding: Finding): void;
 	onMark?(mark: Mark): void;
@@ -73,6 +80,18 @@ export interface RuleListeners {
 	 * is false for a capture that ends without the process's exit (cut short, tap still running).
 	 */
 	onEnd?(end: {readonly tMs: number; readonly isComplete: boolean}): void;
+}
+
+/** The facts about one JSON frame on stdin or stdout, for {@link RuleListeners.onMessage}. */
+export interface MessageFacts {
+	/** The frame, classified and correlated (a response's `answers` is set). */
+	readonly frame: Frame;
+	/** What makes it no valid JSON-RPC message (J1–J9), worst first; empty when it is one (or plain JSON). */
+	readonly problems: readonly JsonRpcProblem[];
+	/** It nested deeper than the renderers walk, and the levels past the limit were cut (jsonrpc/depth.ts). */
+	readonly nestingCut: boolean;
+	/** What the correlator made of a response or error (J4, J5); undefined for anything else. */
+	readonly correlation: Correlation | undefined;
 }
 
 /** A request still waiting for its response. */
@@ -164,7 +183,12 @@ export class FindingEngine {
 		for (const rule of this.listeners) rule.onChunk?.(chunk);
 	}
 
-	/** A frame, classified and correlated (the framer's and the correlator's drafts for it are reported first). */
+	/** The classifier's and the correlator's facts about a JSON frame on stdin or stdout (before {@link FindingEngine.frame}). */
+	message(message: MessageFacts): void {
+		for (const rule of this.listeners) rule.onMessage?.(message);
+	}
+
+	/** A frame, classified and correlated (the framer's drafts and the rules' `onMessage` come first). */
 	frame(frame: Frame): void {
 		for (const rule of this.listeners) rule.onFrame?.(frame);
 	}

@@ -7,7 +7,6 @@
  * "recursion limit exceeded" at 202, and the client logs and drops it (measured). V8's `JSON.parse`
  * and the TS SDK schema take any depth (20,000 levels measured with SDK 1.32).
  */
-import type {ClientImpact, FindingDraft, StreamName} from '../types.js';
 
 /**
  * The deepest nesting (levels of `{` / `[`; a scalar is 0) mcp-wire keeps of a frame's parsed value;
@@ -58,44 +57,4 @@ function deeper(value: unknown, budget: number): boolean {
 		if (item !== null && typeof item === 'object' && deeper(item, budget - 1)) return true;
 	}
 	return false;
-}
-
-/**
- * The finding for a frame that nests deeper than {@link MAX_JSON_DEPTH}: `invalid-jsonrpc` with
- * `detail.reason: 'nesting'` (no new code: for a Python client it is a line that does not parse as a
- * JSON-RPC message). Evidence is the whole frame (`offset`, `byteLength` in bytes). The impact is what
- * was measured: the TS SDK reads it, the Python SDK logs and drops it; the rest is unknown.
- */
-export function nestingDraft(
-	frame: {readonly stream: StreamName; readonly offset: number; readonly byteLength: number; readonly tMs: number},
-	frameIndex: number,
-): FindingDraft {
-	const impact: ClientImpact[] = [
-		{client: 'ts-sdk-v1', reaction: 'ok', note: "V8's JSON.parse and the SDK schema take any depth"},
-		{client: 'ts-sdk-v2', reaction: 'unknown', note: 'not established'},
-		{
-			client: 'python-sdk',
-			reaction: 'drop-log',
-			note: `pydantic-core stops at ${MAX_JSON_DEPTH} levels ("recursion limit exceeded"); the line is logged and dropped`,
-		},
-		{client: 'vscode', reaction: 'unknown', note: 'not established'},
-		{client: 'rmcp', reaction: 'unknown', note: 'not established (serde_json stops at 128 levels by default)'},
-		{client: 'cursor', reaction: 'unknown', note: 'not established'},
-	];
-	return {
-		code: 'invalid-jsonrpc',
-		stream: frame.stream,
-		offset: frame.offset,
-		byteLength: frame.byteLength,
-		frameIndex,
-		tMs: frame.tMs,
-		message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels: the Python SDK rejects it; mcp-wire shows the deeper levels as a placeholder (the bytes are all there)`,
-		detail: {
-			reason: 'nesting',
-			problem: `nested deeper than ${MAX_JSON_DEPTH} levels`,
-			maxDepth: MAX_JSON_DEPTH,
-			problems: ['nesting'],
-			impact,
-		},
-	};
 }

@@ -3,7 +3,8 @@
  * per-frame validator, models of how real clients treat a line, and the `initialize` checks.
  */
 export {classifyMessage, RELATED_TASK_META_KEY, withRawId} from './classify.js';
-export {cutNesting, MAX_JSON_DEPTH, nestingDraft, NESTING_PLACEHOLDER, nestsDeeperThan} from './depth.js';
+export {cutNesting, MAX_JSON_DEPTH, NESTING_PLACEHOLDER, nestsDeeperThan} from './depth.js';
+export {nestingDraft} from '../findings/rules/invalid-jsonrpc.js';
 export {checkInitializeError, checkInitializeResult, checkNegotiatedVersion} from './lifecycle.js';
 export type {InitializeErrorVerdict, VersionVerdict} from './lifecycle.js';
 export {CLIENT_FAMILIES, impactForProblems} from './impact.js';

@@ -4,17 +4,15 @@ import {GapTracker} from './gaps.js';
 import type {BodyPrint, FrameStore} from './stores/frame-store.js';
 import {RetainAllStore} from './stores/retain-all.js';
 import {StreamingWindowStore} from './stores/streaming-window.js';
-import {BoundedMap} from '../bounded-map.js';
 // Not '../jsonrpc/index.js': that loads the TS SDK's zod schemas, which are injected (SessionOptions.schemas).
 import {classifyMessage, withRawId} from '../jsonrpc/classify.js';
-import {impactForProblems} from '../jsonrpc/impact.js';
-import {checkInitializeError} from '../jsonrpc/lifecycle.js';
 import {installedSdkSchemas, type SdkSchemas} from '../jsonrpc/sdk-checks.js';
 import {ClientOutcomeTracker, verdictOf} from '../clients/outcome.js';
-import {idKey} from '../jsonrpc/id-key.js';
-import {cutNesting, nestingDraft, nestsDeeperThan} from '../jsonrpc/depth.js';
+import {Correlator, type Correlation} from '../jsonrpc/correlator.js';
+import {cutNesting, nestsDeeperThan} from '../jsonrpc/depth.js';
+import {LifecycleState} from './lifecycle-state.js';
 import {createPassiveListeners} from '../findings/support/passive.js';
-import {FindingEngine, type OutstandingRequest, type SessionFacts} from '../findings/engine.js';
+import {FindingEngine, type MessageFacts, type OutstandingRequest, type SessionFacts} from '../findings/engine.js';
 import {runtimeOfCommand} from '../findings/support/runtime.js';
 import type {
 	Chunk,
@@ -59,20 +57,10 @@ export interface SessionOptions {
 /** Re-exported from its rule module (`findings/rules/slow-response.ts`), where it is used. */
 export {SLOW_RESPONSE_LIMITS_MS} from '../findings/rules/slow-response.js';
 
-/** How many answered request ids per direction are remembered to recognise a duplicate response. */
-const ANSWERED_IDS_KEPT = 4096;
-
 /** Without `retain`: the stderr lines kept for {@link Session.stderrTail}. */
 export {STDERR_LINES_KEPT} from './stores/streaming-window.js';
 
 const STREAMS: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
-
-interface Outstanding {
-	readonly frame: Frame;
-	readonly method: string;
-}
-
-const opposite = (stream: StreamName): StreamName => (stream === 'stdin' ? 'stdout' : 'stdin');
 
 /**
  * The pure heart of mcp-wire: feed it the bytes that crossed a stdio transport (live or from a capture)
@@ -99,26 +87,10 @@ export class Session implements SessionStore {
 	private readonly marks: Mark[] = [];
 	private readonly listeners = new Set<(event: SessionEvent) => void>();
 	private readonly storeListeners = new Set<() => void>();
-	private readonly outstanding: Record<StreamName, Map<string, Outstanding>> = {
-		stdin: new Map(),
-		stdout: new Map(),
-		stderr: new Map(),
-	};
-	/** Answered request ids per requesting stream → the answer's frame index and the chunk that completed it. */
-	private readonly answered: Record<
-		StreamName,
-		BoundedMap<string, {index: number; lastSeq: number; body: BodyPrint | undefined}>
-	> = {
-		stdin: new BoundedMap(ANSWERED_IDS_KEPT),
-		stdout: new BoundedMap(ANSWERED_IDS_KEPT),
-		stderr: new BoundedMap(ANSWERED_IDS_KEPT),
-	};
-	/** Per requester stream: the last notification it sent that no id-less response has claimed yet (J4). */
-	private readonly unclaimedNotification: Record<StreamName, Frame | undefined> = {
-		stdin: undefined,
-		stdout: undefined,
-		stderr: undefined,
-	};
+	/** Pairs requests and responses (J4, J5). */
+	private readonly correlator: Correlator<BodyPrint | undefined>;
+	/** Where the session stands in the MCP lifecycle (handshake, versions, era, capabilities). */
+	private readonly lifecycle = new LifecycleState();
 	private readonly severityCounts = new Map<FindingCode, {severity: Severity; count: number}>();
 	private readonly bySeverity: Record<Severity, number> = {error: 0, warning: 0, info: 0};
 	private seq = 0;
@@ -127,16 +99,8 @@ export class Session implements SessionStore {
 	private exitInfo: ExitInfo | undefined;
 	private stdinClosedAt: number | undefined;
 	private firstReplyTMs: number | undefined;
-	private offeredVersion: string | undefined;
-	private negotiatedVersion: string | undefined;
-	private era: 'legacy' | 'modern' | undefined;
-	private serverInfo: {name?: string; version?: string} | undefined;
-	private clientInfo: {name?: string; version?: string} | undefined;
-	private handshakeDone = false;
-	private counts: {tools?: number; prompts?: number; resources?: number} = {};
 	private stdinOptions: ClassifyOptions = {direction: 'client-to-server'};
 	private stdoutOptions: ClassifyOptions = {direction: 'server-to-client'};
-	private serverCapabilities: Readonly<Record<string, unknown>> | undefined;
 	/** Runs every rule (findings/registry.ts) over what this session derives. */
 	private readonly engine: FindingEngine;
 	/** `code@stream:offset` of the live-only findings reported so far (see {@link Session.addFinding}). */
@@ -164,6 +128,10 @@ export class Session implements SessionStore {
 		this.store = options.store ?? (options.retain === false ? new StreamingWindowStore() : new RetainAllStore());
 		this.schemas = options.schemas ?? installedSdkSchemas();
 		this.runtime = runtimeOfCommand(meta.command)?.runtime;
+		this.correlator = new Correlator({
+			answerPrint: (frame) => this.store.answerPrint(frame),
+			sameBody: (index, frame, print) => this.store.sameBody(index, frame, print),
+		});
 		this.framers = {
 			stdin: createFramer('stdin', this.framerOptions('stdin')),
 			stdout: createFramer('stdout', this.framerOptions('stdout')),
@@ -182,19 +150,20 @@ export class Session implements SessionStore {
 	/** The read-only view of this session's derived state that rule modules get (rule.ts). */
 	private facts(): SessionFacts {
 		const session = this; // eslint-disable-line @typescript-eslint/no-this-alias
+		const lifecycle = this.lifecycle;
 		return {
 			meta: this.meta,
 			get offeredVersion() {
-				return session.offeredVersion;
+				return lifecycle.offeredVersion;
 			},
 			get negotiatedVersion() {
-				return session.negotiatedVersion;
+				return lifecycle.negotiatedVersion;
 			},
 			get handshakeDone() {
-				return session.handshakeDone;
+				return lifecycle.handshakeDone;
 			},
 			get serverCapabilities() {
-				return session.serverCapabilities;
+				return lifecycle.serverCapabilities;
 			},
 			get stdinClosedAt() {
 				return session.stdinClosedAt;
@@ -207,7 +176,7 @@ export class Session implements SessionStore {
 			},
 			runtime: this.runtime,
 			outstanding: (stream: StreamName): OutstandingRequest[] =>
-				[...this.outstanding[stream].values()].map(({frame, method}) => ({frame, method, id: frame.id ?? null})),
+				this.correlator.outstanding(stream).map(({frame, method}) => ({frame, method, id: frame.id ?? null})),
 			streamLength: (stream: StreamName) => this.totals[stream].bytes,
 			stderrTail: (maxLines: number) => this.stderrTail(maxLines),
 		};
@@ -271,7 +240,7 @@ export class Session implements SessionStore {
 		this.marks.push(mark);
 		this.lastTMs = Math.max(this.lastTMs, mark.tMs);
 		if (mark.type === 'stdin-closed' && this.stdinClosedAt === undefined) this.stdinClosedAt = mark.tMs;
-		if (mark.type === 'phase' && mark.name === 'modern-era') this.era = 'modern';
+		if (mark.type === 'phase' && mark.name === 'modern-era') this.lifecycle.era = 'modern';
 		this.emit({type: 'mark', mark});
 		this.engine.mark(mark);
 		if (mark.type === 'stdin-closed') this.endFramer('stdin', mark.tMs);
@@ -288,48 +257,13 @@ export class Session implements SessionStore {
 		this.endFramer(stream, tMs);
 	}
 
-	/** Record how the process ended; derives `early-exit` and `shutdown-timeout` (R14). */
+	/** Record how the process ended (the exit rules judge it: R14). */
 	exit(info: ExitInfo): void {
 		if (this.exitInfo) return;
 		this.exitInfo = info;
 		this.lastTMs = Math.max(this.lastTMs, info.tMs);
 		this.emit({type: 'exit', exit: info});
 		this.engine.exit(info);
-		const stdoutBytes = this.totals.stdout.bytes;
-		const signals = this.marks.filter((m): m is Extract<Mark, {type: 'signal-sent'}> => m.type === 'signal-sent');
-		const closedFirst = this.stdinClosedAt !== undefined && this.stdinClosedAt <= info.tMs;
-		// In tap mode the client may end the server with a signal (forwarded by the tap): its shutdown, not an early exit.
-		const clientSignalled = this.marks.some((m) => m.type === 'phase' && m.name.startsWith('signal-forwarded'));
-		if (!closedFirst && signals.length === 0 && !clientSignalled) {
-			this.report({
-				code: 'early-exit',
-				stream: 'stdout',
-				offset: stdoutBytes,
-				byteLength: 0,
-				tMs: info.tMs,
-				detail: {
-					exitCode: info.code,
-					signal: info.signal,
-					phase: this.handshakeDone ? 'mid-session' : 'before-handshake',
-					stdoutBytes,
-					stderrTail: this.stderrTail(10),
-				},
-			});
-		} else if (signals.length > 0) {
-			const last = signals[signals.length - 1]!;
-			this.report({
-				code: 'shutdown-timeout',
-				stream: 'stdout',
-				offset: stdoutBytes,
-				byteLength: 0,
-				tMs: info.tMs,
-				severity: last.signal === 'SIGKILL' ? 'error' : 'warning',
-				detail: {
-					signal: last.signal,
-					afterStdinClosedMs: this.stdinClosedAt === undefined ? null : info.tMs - this.stdinClosedAt,
-				},
-			});
-		}
 	}
 
 	/** Add a finding only a live probe can observe (spawn-failed, no-response, a Content-Length re-probe). */
@@ -430,9 +364,7 @@ export class Session implements SessionStore {
 		} catch {
 			return undefined;
 		}
-		return typeof id === 'string' || typeof id === 'number'
-			? this.outstanding[requester].get(idKey(id))?.method
-			: undefined;
+		return typeof id === 'string' || typeof id === 'number' ? this.correlator.methodOf(requester, id) : undefined;
 	}
 
 	/** Framing after a gap starts over at the first line after it (gaps.ts); `chunk` holds what follows that line's start. */
@@ -458,50 +390,23 @@ export class Session implements SessionStore {
 		const index = this.frameCount++;
 		const stream = raw.stream;
 		let frame: Frame;
-		let drafts: FindingDraft[] | undefined;
-		let nesting: FindingDraft | undefined;
+		let facts: MessageFacts | undefined;
+		let nestingCut = false;
 		if (raw.isJson && nestsDeeperThan(raw.message)) {
 			// Too deep for the renderers' walks (depth.ts): the levels past the limit become a placeholder.
 			raw = {...raw, message: cutNesting(raw.message)};
-			if (stream !== 'stderr') nesting = nestingDraft(raw, index);
+			nestingCut = stream !== 'stderr';
 		}
 		if (stream !== 'stderr' && raw.isJson) {
 			const cls = withRawId(
 				classifyMessage(raw.message, stream === 'stdin' ? this.stdinOptions : this.stdoutOptions),
 				raw.rawId,
 			);
-			frame = buildFrame(raw, index, cls.kind, cls.method, cls.hasId ? (cls.id ?? null) : undefined);
-			if (cls.problems.length > 0) {
-				const first = cls.problems[0]!;
-				const isWarning = cls.problems.every((p) => p.severity === 'warning');
-				drafts = [
-					{
-						code: 'invalid-jsonrpc',
-						stream,
-						offset: raw.offset,
-						byteLength: raw.byteLength,
-						frameIndex: index,
-						tMs: raw.tMs,
-						...(isWarning ? {severity: 'warning' as const} : {}),
-						detail: {
-							reason: first.reason,
-							problem: first.message,
-							rule: first.rule,
-							...(first.key === undefined ? {} : {key: first.key}),
-							problems: cls.problems.map((p) => p.reason),
-							...(raw.rawId === undefined ? {} : {rawId: raw.rawId}),
-							impact: impactForProblems(cls.problems, raw.message, this.schemas),
-						},
-					},
-				];
-			}
-			if (cls.kind !== 'json') drafts = this.correlate(frame as MutableFrame, drafts);
-			if (drafts && drafts.length > 1 && drafts.some((d) => d.code === 'response-to-notification')) {
-				// An error without id right after a notification is one fault (J4), not also a shape fault; an
-				// explicit `"id":null` is both (F45: JSON-RPC allows null only for an unreadable request id).
-				drafts = drafts.filter((d) => !(d.code === 'invalid-jsonrpc' && onlyIdProblems(d)));
-			}
+			const classified = buildFrame(raw, index, cls.kind, cls.method, cls.hasId ? (cls.id ?? null) : undefined);
+			const correlation = cls.kind === 'json' ? undefined : this.follow(classified);
 			if (stream === 'stdout' && cls.kind !== 'json') this.firstReplyTMs ??= raw.firstTMs;
+			frame = classified;
+			facts = {frame, problems: cls.problems, nestingCut, correlation};
 		} else {
 			frame = buildFrame(raw, index, raw.isBlank ? 'blank' : raw.isJson ? 'json' : 'text', undefined, undefined);
 		}
@@ -510,152 +415,32 @@ export class Session implements SessionStore {
 		this.store.addFrame(frame);
 		this.emit({type: 'frame', frame});
 		for (const draft of output.findings) this.report({...draft, frameIndex: index});
-		if (nesting) this.report(nesting);
-		if (drafts) for (const draft of drafts) this.report(draft);
+		if (facts) this.engine.message(facts);
 		this.engine.frame(frame);
 	};
 
-	/** Request/response correlation (J4, J5), lifecycle checks (R8, R11) and timing (R15, O2–O4). */
-	private correlate(frame: MutableFrame, given: FindingDraft[] | undefined): FindingDraft[] | undefined {
-		let drafts = given;
-		const add = (draft: FindingDraft): void => {
-			(drafts ??= []).push(draft);
+	/** Correlate a classified message (J4, J5) and follow the lifecycle (R8–R11): set a response's `answers`. */
+	private follow(frame: MutableFrame): Correlation | undefined {
+		if (frame.kind === 'request' && frame.stream === 'stdin' && frame.id !== undefined && frame.id !== null)
+			this.lifecycle.clientRequest(frame);
+		const correlation = this.correlator.correlate(frame);
+		if (correlation?.type !== 'answered') return correlation;
+		const request = correlation.request;
+		frame.answers = {
+			method: request.method,
+			requestIndex: request.frame.index,
+			latencyMs: frame.tMs - request.frame.tMs,
 		};
-		const stream = frame.stream;
-		const base = {stream, offset: frame.offset, byteLength: frame.byteLength, frameIndex: frame.index, tMs: frame.tMs};
-		if (frame.kind === 'request' && frame.id !== undefined && frame.id !== null && frame.method !== undefined) {
-			this.outstanding[stream].set(idKey(frame.id), {frame, method: frame.method});
-			if (frame.method === 'initialize' && stream === 'stdin') {
-				const params = (
-					frame.message as {params?: {protocolVersion?: unknown; clientInfo?: {name?: unknown; version?: unknown}}}
-				).params;
-				if (typeof params?.protocolVersion === 'string') this.offeredVersion = params.protocolVersion;
-				const info = params?.clientInfo;
-				if (info && typeof info === 'object')
-					this.clientInfo = {
-						...(typeof info.name === 'string' ? {name: info.name} : {}),
-						...(typeof info.version === 'string' ? {version: info.version} : {}),
-					};
-			}
-			return drafts;
-		}
-		if (frame.kind === 'notification') {
-			this.unclaimedNotification[stream] = frame;
-			return drafts;
-		}
-		if (frame.kind !== 'response' && frame.kind !== 'error') return drafts;
-		const requester = opposite(stream);
-		if (frame.id === undefined || frame.id === null) {
-			// An id-less response is legal only for a request whose id could not be read (J5); when the peer
-			// sent a notification that nothing has answered yet, this answers it (J4: F29, and the probe's
-			// initialized + tools/list sent back to back).
-			const notification = this.unclaimedNotification[requester];
-			if (notification) {
-				this.unclaimedNotification[requester] = undefined;
-				add({
-					...base,
-					code: 'response-to-notification',
-					detail: {method: notification.method ?? null, notificationIndex: notification.index},
-				});
-			}
-			return drafts;
-		}
-		let key = idKey(frame.id);
-		let request = this.outstanding[requester].get(key);
-		// The id came back as a string of the request's integer (`"0"` for 0): the TS SDK v1 and v2 clients
-		// match by `Number(id)` and the Python SDK normalises it, so the request is answered for them; VS Code
-		// and rmcp match the type too and never see the answer (a warning naming them, unknown-id).
-		if (!request && typeof frame.id === 'string' && /^-?\d{1,15}$/.test(frame.id)) {
-			const numeric = idKey(Number(frame.id));
-			request = this.outstanding[requester].get(numeric);
-			if (request) {
-				key = numeric;
-				add({
-					...base,
-					code: 'unknown-id',
-					severity: 'warning',
-					detail: {id: frame.id, reason: 'id-type-changed', requestId: request.frame.id ?? null},
-				});
+		if (frame.stream === 'stdout') {
+			const before = this.lifecycle.negotiatedVersion;
+			this.lifecycle.serverReply(frame, request.method);
+			const version = this.lifecycle.negotiatedVersion;
+			if (version !== before && version !== undefined) {
+				this.stdinOptions = {direction: 'client-to-server', protocolVersion: version};
+				this.stdoutOptions = {direction: 'server-to-client', protocolVersion: version};
 			}
 		}
-		if (!request) {
-			// A second answer to an answered id is a duplicate when it came in the same burst as the first,
-			// repeats it byte for byte, or when nothing newer is waiting; when a newer request is waiting, the
-			// id was most likely not echoed (coerced to 0, or to a stale id): unknown-id (J5, docs/findings.md).
-			const earlier = this.answered[requester].get(key);
-			let isDuplicate = earlier !== undefined;
-			if (earlier && earlier.lastSeq !== frame.firstSeq && !this.sameBody(earlier.index, frame, earlier.body)) {
-				for (const waiting of this.outstanding[requester].values()) {
-					if (waiting.frame.index > earlier.index) {
-						isDuplicate = false;
-						break;
-					}
-				}
-			}
-			add({...base, code: isDuplicate ? 'duplicate-response' : 'unknown-id', detail: {id: frame.id}});
-			return drafts;
-		}
-		this.outstanding[requester].delete(key);
-		// Remember the most recent answered ids only (for duplicate-response): memory stays flat on long taps.
-		this.answered[requester].set(key, {
-			index: frame.index,
-			lastSeq: frame.lastSeq,
-			body: this.store.answerPrint(frame),
-		});
-		const latencyMs = frame.tMs - request.frame.tMs;
-		frame.answers = {method: request.method, requestIndex: request.frame.index, latencyMs};
-		if (stream === 'stdout') this.checkServerReply(frame, request);
-		return drafts;
-	}
-
-	/** True when `frame` repeats the body of frame `index` byte for byte (a re-sent answer, not a stale id). */
-	private sameBody(index: number, frame: Frame, print: BodyPrint | undefined): boolean {
-		return this.store.sameBody(index, frame, print);
-	}
-
-	/** Session state from a server reply (era, handshake, negotiated version, capabilities, list counts); the findings are the rules'. */
-	private checkServerReply(frame: Frame, request: Outstanding): void {
-		const message = frame.message as {result?: unknown; error?: unknown};
-		if (request.method === 'initialize') {
-			if (frame.kind === 'error') {
-				// A rejection naming 2026-07-28 is a modern-only server (R19); any other is protocol-version's.
-				if (checkInitializeError(message.error)?.modernEra) this.era = 'modern';
-				return;
-			}
-			this.era = 'legacy';
-			this.handshakeDone = true;
-			const result = message.result as
-				{protocolVersion?: unknown; serverInfo?: {name?: unknown; version?: unknown}} | undefined;
-			if (typeof result?.protocolVersion === 'string') {
-				this.negotiatedVersion = result.protocolVersion;
-				this.stdinOptions = {direction: 'client-to-server', protocolVersion: result.protocolVersion};
-				this.stdoutOptions = {direction: 'server-to-client', protocolVersion: result.protocolVersion};
-			}
-			const capabilities = (result as {capabilities?: unknown} | undefined)?.capabilities;
-			if (capabilities && typeof capabilities === 'object' && !Array.isArray(capabilities))
-				this.serverCapabilities = capabilities as Record<string, unknown>;
-			if (result?.serverInfo && typeof result.serverInfo === 'object') {
-				this.serverInfo = {
-					...(typeof result.serverInfo.name === 'string' ? {name: result.serverInfo.name} : {}),
-					...(typeof result.serverInfo.version === 'string' ? {version: result.serverInfo.version} : {}),
-				};
-			}
-			return;
-		}
-		if (request.method === 'server/discover' && frame.kind === 'response') {
-			this.era = 'modern';
-			this.handshakeDone = true;
-			return;
-		}
-		if (frame.kind === 'response' && message.result && typeof message.result === 'object') {
-			const result = message.result as Record<string, unknown>;
-			if (request.method === 'tools/list' && Array.isArray(result['tools']))
-				this.counts.tools = (result['tools'] as unknown[]).length;
-			if (request.method === 'prompts/list' && Array.isArray(result['prompts']))
-				this.counts.prompts = (result['prompts'] as unknown[]).length;
-			if (request.method === 'resources/list' && Array.isArray(result['resources']))
-				this.counts.resources = (result['resources'] as unknown[]).length;
-		}
+		return correlation;
 	}
 
 	private report(draft: FindingDraft): void {
@@ -686,10 +471,11 @@ export class Session implements SessionStore {
 			.sort((a, b) => rank(b.severity) - rank(a.severity));
 		const streams = {} as Record<StreamName, StreamTotals>;
 		for (const s of STREAMS) streams[s] = {...this.totals[s]};
+		const {era, counts, serverInfo, clientInfo, negotiatedVersion} = this.lifecycle;
 		const clients = this.clients.outcomes({
 			isComplete: this.isFinished && this.isComplete,
-			...(this.era ? {era: this.era} : {}),
-			...(this.counts.tools === undefined ? {} : {tools: this.counts.tools}),
+			...(era ? {era} : {}),
+			...(counts.tools === undefined ? {} : {tools: counts.tools}),
 		});
 		return {
 			verdict: verdictOf(clients, {
@@ -704,11 +490,11 @@ export class Session implements SessionStore {
 			streams,
 			durationMs: this.lastTMs,
 			...(this.exitInfo ? {exit: this.exitInfo} : {}),
-			...(this.era ? {era: this.era} : {}),
-			...(this.serverInfo ? {serverInfo: this.serverInfo} : {}),
-			...(this.clientInfo ? {clientInfo: this.clientInfo} : {}),
-			...(this.negotiatedVersion ? {protocolVersion: this.negotiatedVersion} : {}),
-			...this.counts,
+			...(era ? {era} : {}),
+			...(serverInfo ? {serverInfo} : {}),
+			...(clientInfo ? {clientInfo} : {}),
+			...(negotiatedVersion ? {protocolVersion: negotiatedVersion} : {}),
+			...counts,
 			clients,
 			...(this.isFinished && (!this.isComplete || this.gaps.count > 0)
 				? {incomplete: {cutShort: !this.isComplete, missingBytes: this.gaps.missingBytes, gaps: this.gaps.count}}
@@ -725,13 +511,6 @@ export class Session implements SessionStore {
 }
 
 const rank = (s: Severity): number => (s === 'error' ? 2 : s === 'warning' ? 1 : 0);
-
-const ID_REASONS = new Set(['error-without-id', 'missing-id']);
-
-function onlyIdProblems(draft: FindingDraft): boolean {
-	const problems = draft.detail?.['problems'];
-	return Array.isArray(problems) && problems.every((p) => ID_REASONS.has(p as string));
-}
 
 type MutableFrame = {-readonly [K in keyof Frame]: Frame[K]};
 type ClassifyOptions = Parameters<typeof classifyMessage>[1];

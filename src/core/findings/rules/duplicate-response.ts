@@ -2,8 +2,8 @@ import type {Rule} from '../engine.js';
 import {row, UNKNOWN} from '../support/meta.js';
 
 /**
- * `duplicate-response` (J5): a second response to an answered request. The correlator reports it; this module
- * owns the meta.
+ * `duplicate-response` (J5): a second response to an answered request: the correlator's `unmatched` with
+ * `duplicate` (same burst, same bytes, or nothing newer waiting).
  */
 export const duplicateResponse: Rule = {
 	code: 'duplicate-response',
@@ -37,5 +37,18 @@ export const duplicateResponse: Rule = {
 		}),
 	},
 	errors: [{on: 'unknown-message-id', rank: 1, likelihood: 'possible', why: 'Or it answered the same request twice.'}],
-	create: () => ({}),
+	create: ({report}) => ({
+		onMessage({frame, correlation}) {
+			if (correlation?.type !== 'unmatched' || !correlation.duplicate) return;
+			report({
+				code: 'duplicate-response',
+				stream: frame.stream,
+				offset: frame.offset,
+				byteLength: frame.byteLength,
+				frameIndex: frame.index,
+				tMs: frame.tMs,
+				detail: {id: correlation.id},
+			});
+		},
+	}),
 };

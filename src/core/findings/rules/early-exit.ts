@@ -1,9 +1,11 @@
 import type {Rule} from '../engine.js';
 import {detailNumber, detailString, row} from '../support/meta.js';
+import {ShutdownMarks} from '../support/shutdown.js';
 
 /**
- * `early-exit` (R14): the process exited before the client closed stdin. The session reports it from the exit
- * (`detail.phase`, `detail.stderrTail`); this module owns the meta.
+ * `early-exit` (R14): the process exited before the client closed stdin, unasked: no `signal-sent` mark and no
+ * client signal the tap forwarded. Reported at the exit, on stdout at its byte count then, with the phase
+ * (before the handshake or mid-session) and the last 10 stderr lines.
  */
 export const earlyExit: Rule = {
 	code: 'early-exit',
@@ -71,5 +73,29 @@ export const earlyExit: Rule = {
 			why: 'The server process exited (or closed stdout) while the client still needed it: read its stderr for the reason.',
 		},
 	],
-	create: () => ({}),
+	create: ({report, facts}) => {
+		const shutdown = new ShutdownMarks();
+		return {
+			onMark: (mark) => shutdown.mark(mark),
+			onExit(info) {
+				const closedFirst = facts.stdinClosedAt !== undefined && facts.stdinClosedAt <= info.tMs;
+				if (closedFirst || shutdown.lastSignal !== undefined || shutdown.clientSignalled) return;
+				const stdoutBytes = facts.streamLength('stdout');
+				report({
+					code: 'early-exit',
+					stream: 'stdout',
+					offset: stdoutBytes,
+					byteLength: 0,
+					tMs: info.tMs,
+					detail: {
+						exitCode: info.code,
+						signal: info.signal,
+						phase: facts.handshakeDone ? 'mid-session' : 'before-handshake',
+						stdoutBytes,
+						stderrTail: facts.stderrTail(10),
+					},
+				});
+			},
+		};
+	},
 };

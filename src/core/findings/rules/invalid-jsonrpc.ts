@@ -1,11 +1,83 @@
 import {strayLine} from '../support/pasted.js';
-import type {ClientImpact} from '../../types.js';
+import type {ClientImpact, FindingDraft, Frame, StreamName} from '../../types.js';
+import {MAX_JSON_DEPTH} from '../../jsonrpc/depth.js';
+import {impactForProblems} from '../../jsonrpc/impact.js';
+import type {JsonRpcProblem} from '../../jsonrpc/problem.js';
+import type {SdkSchemas} from '../../jsonrpc/sdk-checks.js';
 import type {Rule} from '../engine.js';
 import {detailString, row, UNKNOWN} from '../support/meta.js';
 
 /**
- * `invalid-jsonrpc` (J1–J8): valid JSON that is not a valid JSON-RPC message. The classifier's problems
- * (`detail.reason`) and the passive J3 check (`duplicate-request-id`) report it; this module owns the meta.
+ * The finding for a frame that nests deeper than {@link MAX_JSON_DEPTH}: `invalid-jsonrpc` with
+ * `detail.reason: 'nesting'` (no new code: for a Python client it is a line that does not parse as a
+ * JSON-RPC message). Evidence is the whole frame (`offset`, `byteLength` in bytes). The impact is what
+ * was measured: the TS SDK reads it, the Python SDK logs and drops it; the rest is unknown.
+ */
+export function nestingDraft(
+	frame: {readonly stream: StreamName; readonly offset: number; readonly byteLength: number; readonly tMs: number},
+	frameIndex: number,
+): FindingDraft {
+	const impact: ClientImpact[] = [
+		{client: 'ts-sdk-v1', reaction: 'ok', note: "V8's JSON.parse and the SDK schema take any depth"},
+		{client: 'ts-sdk-v2', reaction: 'unknown', note: 'not established'},
+		{
+			client: 'python-sdk',
+			reaction: 'drop-log',
+			note: `pydantic-core stops at ${MAX_JSON_DEPTH} levels ("recursion limit exceeded"); the line is logged and dropped`,
+		},
+		{client: 'vscode', reaction: 'unknown', note: 'not established'},
+		{client: 'rmcp', reaction: 'unknown', note: 'not established (serde_json stops at 128 levels by default)'},
+		{client: 'cursor', reaction: 'unknown', note: 'not established'},
+	];
+	return {
+		code: 'invalid-jsonrpc',
+		stream: frame.stream,
+		offset: frame.offset,
+		byteLength: frame.byteLength,
+		frameIndex,
+		tMs: frame.tMs,
+		message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels: the Python SDK rejects it; mcp-wire shows the deeper levels as a placeholder (the bytes are all there)`,
+		detail: {
+			reason: 'nesting',
+			problem: `nested deeper than ${MAX_JSON_DEPTH} levels`,
+			maxDepth: MAX_JSON_DEPTH,
+			problems: ['nesting'],
+			impact,
+		},
+	};
+}
+
+const ID_REASONS: ReadonlySet<string> = new Set(['error-without-id', 'missing-id']);
+
+/** The draft for a message whose classification found `problems` (the first names the fault; all-warnings: a warning). */
+function problemsDraft(frame: Frame, problems: readonly JsonRpcProblem[], schemas: SdkSchemas): FindingDraft {
+	const first = problems[0]!;
+	return {
+		code: 'invalid-jsonrpc',
+		stream: frame.stream,
+		offset: frame.offset,
+		byteLength: frame.byteLength,
+		frameIndex: frame.index,
+		tMs: frame.tMs,
+		...(problems.every((p) => p.severity === 'warning') ? {severity: 'warning' as const} : {}),
+		detail: {
+			reason: first.reason,
+			problem: first.message,
+			rule: first.rule,
+			...(first.key === undefined ? {} : {key: first.key}),
+			problems: problems.map((p) => p.reason),
+			...(frame.rawId === undefined ? {} : {rawId: frame.rawId}),
+			impact: impactForProblems(problems, frame.message, schemas),
+		},
+	};
+}
+
+/**
+ * `invalid-jsonrpc` (J1–J8): valid JSON that is not a valid JSON-RPC message: the classifier's problems
+ * (`detail.reason`), a message nested past the renderers' depth (`nesting`), and the passive J3 check
+ * (`duplicate-request-id`, support/passive.ts). An error without id right after a notification is one fault
+ * (J4, `response-to-notification`), not also a shape fault; an explicit `"id":null` is both (F45: JSON-RPC
+ * allows null only for an unreadable request id).
  */
 export const invalidJsonrpc: Rule = {
 	code: 'invalid-jsonrpc',
@@ -81,5 +153,13 @@ export const invalidJsonrpc: Rule = {
 			why: 'The message is JSON but fails the JSON-RPC schema (an extra top-level key, a missing `jsonrpc`, a null id…).',
 		},
 	],
-	create: () => ({}),
+	create: ({report, schemas}) => ({
+		onMessage({frame, problems, nestingCut, correlation}) {
+			if (nestingCut) report(nestingDraft(frame, frame.index));
+			if (problems.length === 0) return;
+			const idOnly = problems.every((p) => ID_REASONS.has(p.reason));
+			if (idOnly && correlation?.type === 'answers-notification') return;
+			report(problemsDraft(frame, problems, schemas));
+		},
+	}),
 };

@@ -2,8 +2,8 @@ import type {Rule} from '../engine.js';
 import {row, UNKNOWN} from '../support/meta.js';
 
 /**
- * `response-to-notification` (J4): an id-less response right after a notification. The correlator reports it;
- * this module owns the meta.
+ * `response-to-notification` (J4): an id-less response right after a notification of the peer that nothing
+ * answered yet (the correlator's `answers-notification`).
  */
 export const responseToNotification: Rule = {
 	code: 'response-to-notification',
@@ -37,5 +37,19 @@ export const responseToNotification: Rule = {
 			cursor: UNKNOWN,
 		}),
 	},
-	create: () => ({}),
+	create: ({report}) => ({
+		onMessage({frame, correlation}) {
+			if (correlation?.type !== 'answers-notification') return;
+			const {notification} = correlation;
+			report({
+				code: 'response-to-notification',
+				stream: frame.stream,
+				offset: frame.offset,
+				byteLength: frame.byteLength,
+				frameIndex: frame.index,
+				tMs: frame.tMs,
+				detail: {method: notification.method ?? null, notificationIndex: notification.index},
+			});
+		},
+	}),
 };

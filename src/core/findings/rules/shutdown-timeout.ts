@@ -1,9 +1,10 @@
 import type {Rule} from '../engine.js';
 import {detailString, row, UNKNOWN} from '../support/meta.js';
+import {ShutdownMarks} from '../support/shutdown.js';
 
 /**
- * `shutdown-timeout` (R14): the process needed SIGTERM or SIGKILL after stdin closed. The session reports it
- * from the `signal-sent` marks and the exit; this module owns the meta.
+ * `shutdown-timeout` (R14): the process needed SIGTERM or SIGKILL after stdin closed: at the exit, the last
+ * `signal-sent` mark names the signal (SIGKILL: an error, SIGTERM: a warning).
  */
 export const shutdownTimeout: Rule = {
 	code: 'shutdown-timeout',
@@ -37,5 +38,26 @@ export const shutdownTimeout: Rule = {
 			cursor: UNKNOWN,
 		}),
 	},
-	create: () => ({}),
+	create: ({report, facts}) => {
+		const shutdown = new ShutdownMarks();
+		return {
+			onMark: (mark) => shutdown.mark(mark),
+			onExit(info) {
+				const signal = shutdown.lastSignal;
+				if (signal === undefined) return;
+				report({
+					code: 'shutdown-timeout',
+					stream: 'stdout',
+					offset: facts.streamLength('stdout'),
+					byteLength: 0,
+					tMs: info.tMs,
+					severity: signal === 'SIGKILL' ? 'error' : 'warning',
+					detail: {
+						signal,
+						afterStdinClosedMs: facts.stdinClosedAt === undefined ? null : info.tMs - facts.stdinClosedAt,
+					},
+				});
+			},
+		};
+	},
 };

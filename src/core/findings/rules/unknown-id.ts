@@ -2,8 +2,9 @@ import type {Rule} from '../engine.js';
 import {row, UNKNOWN} from '../support/meta.js';
 
 /**
- * `unknown-id` (J5): a response whose id matches no outstanding request (or echoes a numeric id as a string,
- * `detail.reason: 'id-type-changed'`). The correlator reports it; this module owns the meta.
+ * `unknown-id` (J5): a response whose id matches no outstanding request, and is not a duplicate of an answered
+ * one (the correlator's `unmatched`); or one that echoes a numeric id as a string (`answered` with
+ * `idTypeChanged`: a warning, `detail.reason: 'id-type-changed'`), which some clients match and some do not.
  */
 export const unknownId: Rule = {
 	code: 'unknown-id',
@@ -62,5 +63,30 @@ export const unknownId: Rule = {
 			why: 'The server answered with an id the client never sent (an id not echoed unchanged, or a changed type).',
 		},
 	],
-	create: () => ({}),
+	create: ({report}) => ({
+		onMessage({frame, correlation}) {
+			if (correlation?.type === 'unmatched' && !correlation.duplicate) {
+				report({
+					code: 'unknown-id',
+					stream: frame.stream,
+					offset: frame.offset,
+					byteLength: frame.byteLength,
+					frameIndex: frame.index,
+					tMs: frame.tMs,
+					detail: {id: correlation.id},
+				});
+			} else if (correlation?.type === 'answered' && correlation.idTypeChanged) {
+				report({
+					code: 'unknown-id',
+					stream: frame.stream,
+					offset: frame.offset,
+					byteLength: frame.byteLength,
+					frameIndex: frame.index,
+					tMs: frame.tMs,
+					severity: 'warning',
+					detail: {id: frame.id, reason: 'id-type-changed', requestId: correlation.request.frame.id ?? null},
+				});
+			}
+		},
+	}),
 };
