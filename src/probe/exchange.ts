@@ -26,7 +26,7 @@ export type StepsEnd = 'done' | 'unsent' | 'unanswered' | 'rejected';
 /**
  * Play an opening's steps in order (R9, R16, R19): a notification is written (`unsent` when it could not
  * be); a request is skipped when it names a capability the server did not advertise, else sent with the
- * next id (`openingId`, from 1) and waited for at most `timeoutMs` (`unanswered` when no reply came: the
+ * next id (`openingId`, from `opening.firstStepId`, default 1) and waited for at most `timeoutMs` (`unanswered` when no reply came: the
  * probe goes on to its shutdown). A request with `capabilitiesFromResult` needs a success reply
  * (`rejected` otherwise), whose `result.capabilities` then count.
  * @param capabilities the server's capabilities known before the first step (from the initialize result)
@@ -39,7 +39,7 @@ export async function playSteps(
 	timeoutMs: number,
 ): Promise<StepsEnd> {
 	let known = capabilities;
-	let n = 1;
+	let n = opening.firstStepId ?? 1;
 	for (const step of steps) {
 		const params = step.params === undefined ? {} : {params: step.params};
 		if (step.send === 'notification') {

@@ -50,6 +50,8 @@ export interface Opening {
 	readonly modern: readonly OpeningStep[];
 	/** Ids of the requests after `initialize`: 1, 2, … as numbers, or as the strings "1", "2", … */
 	readonly ids: 'number' | 'string';
+	/** The id number of the first request after `initialize` (default 1; a client that numbers `initialize` 1 goes on at 2). */
+	readonly firstStepId?: number;
 }
 
 /** The per-request `_meta` of a 2026-07-28 request (R19). */

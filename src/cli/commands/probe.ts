@@ -52,6 +52,7 @@ interface ProbeCliOptions {
 	readonly redactPayloads?: boolean;
 	readonly redact?: boolean;
 	readonly verbose?: boolean;
+	readonly as?: string;
 }
 
 /**
@@ -97,6 +98,10 @@ export function probeCommand(): Command {
 		.option('--no-redact', 'with --report: do not redact home paths, user names and secrets')
 		.option('--verbose', 'log what the probe does (spawn, exit, timeouts) to stderr')
 		.option('--redact-payloads', 'with --report: mask every JSON string value in frames (lengths kept)')
+		.option(
+			'--as <client>',
+			"play that client's opening and judge it by its limits (a client id, or `all`: each distinct opening against its own server process, as a matrix)",
+		)
 		.passThroughOptions()
 		.action(async (command: string[], options: ProbeCliOptions) => {
 			process.exitCode = await runProbeCommand(command, options);
@@ -158,6 +163,7 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		clientVersion: VERSION,
 		...(options.verbose ? {onLog: (line: string) => process.stderr.write(`mcp-wire: ${line}\n`)} : {}),
 	};
+	if (options.as !== undefined) return runAs(options.as, probeOptions, baseMeta, ignore, options.json === true);
 	const mode: OutputMode = options.json ? 'json' : options.report ? 'report' : 'plain';
 	// Start the server and write `initialize` now, and load the rest while it starts. Not under the TUI
 	// (it loads first, then builds each run's session at once) nor on Windows (execa starts the server there).
@@ -248,6 +254,37 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		process.kill(process.pid, 'SIGINT');
 	}
 	return exitCodeFor(result.summary, failOn);
+}
+
+/**
+ * `probe --as <client>` / `--as all`: each distinct opening against a server process of its own, judged per
+ * client (cli/as-clients.ts); prints the matrix, or with `--json` one `client-run` record per client.
+ */
+async function runAs(
+	name: string,
+	probeOptions: Omit<ProbeOptions, 'createSession' | 'opening' | 'protocolVersion'>,
+	baseMeta: Omit<SessionMeta, 'startedAt' | 'pid'>,
+	ignore: ReturnType<typeof parseIgnore>,
+	json: boolean,
+): Promise<number> {
+	const [asClients, {Session}] = await Promise.all([
+		import('../as-clients.js'),
+		import('../../core/session/session.js'),
+	]);
+	const clients = asClients.clientsNamed(name);
+	const {rows, wallMs} = await asClients.runAsClients(clients, {
+		probeOptions,
+		newSession: (init) =>
+			new Session(
+				{...baseMeta, startedAt: init.startedAt, ...(init.pid === undefined ? {} : {pid: init.pid})},
+				{ignore, schemas: init.schemas},
+			),
+	});
+	const lines = json
+		? rows.map((row) => JSON.stringify({type: 'client-run', ...row}))
+		: asClients.formatMatrix(rows, wallMs, asClients.distinctOpenings(clients));
+	for (const line of lines) process.stdout.write(`${line}\n`);
+	return asClients.asExitCode(rows);
 }
 
 /**

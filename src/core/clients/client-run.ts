@@ -1,0 +1,153 @@
+/**
+ * One client's outcome for a session played with that client's opening (`probe --as <client>`,
+ * docs/clients.md#one-client-as-itself): the reading model of its family (the session's per-family
+ * outcome, docs/clients.md "The outcome of one client") and, on top, what its own opening and limits
+ * decide: the `initialize` result later than its start-up limit, a protocol version it does not support,
+ * stderr it does not read filling the pipe before the reply. Pure.
+ */
+import type {ClientOutcome, ClientOutcomeKind, Frame} from '../types.js';
+import {isEstablished, type ClientProfile} from './profile.js';
+
+/** What a pipe holds before a writer blocks (Linux, docs/protocol.md O6; other systems hold less). */
+export const PIPE_CAPACITY_BYTES = 65_536;
+
+/** The facts of a session that a client's limits judge, from its frames. */
+export interface HandshakeFacts {
+	/** When the `initialize` result came (ms since the spawn), or undefined when none came. */
+	readonly initializeReplyMs?: number;
+	/** The `protocolVersion` of the `initialize` result. */
+	readonly answeredVersion?: string;
+	/** Bytes the server wrote to stderr before the `initialize` result (all of them when none came). */
+	readonly stderrBytesBeforeReply: number;
+}
+
+/**
+ * The {@link HandshakeFacts} of a session's frames (in index order): the first successful reply to
+ * `initialize` on stdout, and the stderr bytes before it.
+ */
+export function handshakeFacts(frames: readonly Frame[]): HandshakeFacts {
+	const reply = frames.find(
+		(f) => f.stream === 'stdout' && f.kind === 'response' && f.answers?.method === 'initialize',
+	);
+	let stderrBytes = 0;
+	for (const frame of frames) {
+		if (frame.stream !== 'stderr') continue;
+		if (reply !== undefined && frame.tMs > reply.tMs) break;
+		stderrBytes = frame.offset + frame.byteLength;
+	}
+	const result = (reply?.message as {result?: {protocolVersion?: unknown}} | undefined)?.result;
+	return {
+		...(reply === undefined ? {} : {initializeReplyMs: reply.tMs}),
+		...(typeof result?.protocolVersion === 'string' ? {answeredVersion: result.protocolVersion} : {}),
+		stderrBytesBeforeReply: stderrBytes,
+	};
+}
+
+/**
+ * One row of `probe --as`: a client, what it does, and why.
+ * - `outcome`, `connects`, `toolsListed`: as {@link ClientOutcome}.
+ * - `firstFailure`: the finding code (or client check) and its note that decide a `fails`, else undefined.
+ * - `startMs` / `startupLimitMs`: the `initialize` result's time against the client's start-up limit
+ *   (`null`: it waits for ever; undefined: not established); `knob`: what raises the limit.
+ */
+export interface ClientRun {
+	readonly client: string;
+	readonly displayName: string;
+	readonly outcome: ClientOutcomeKind;
+	readonly connects: boolean | null;
+	readonly toolsListed: boolean | null;
+	readonly tools?: number;
+	readonly firstFailure?: {readonly code: string; readonly note: string};
+	readonly note: string;
+	readonly startMs?: number;
+	readonly startupLimitMs?: number | null;
+	readonly knob?: string;
+}
+
+/**
+ * Judges one client on a session played with its opening.
+ * @param profile the client (its family, limits, supported versions, stderr handling)
+ * @param familyOutcome the session's outcome for `profile.family` (undefined when the family is not
+ *   established or the session has none)
+ * @param facts from {@link handshakeFacts}
+ * @param tools the tool count `tools/list` returned, when answered
+ * @returns the row; a client check that fails (start-up limit, version, stderr) wins over the family's
+ *   reading, since the client then never gets to read what follows
+ */
+export function judgeClient(
+	profile: ClientProfile,
+	familyOutcome: ClientOutcome | undefined,
+	facts: HandshakeFacts,
+	tools?: number,
+): ClientRun {
+	const limit = profile.limits.startupMs.value;
+	const startupLimitMs = isEstablished(limit) ? limit : undefined;
+	const base = {
+		client: profile.id,
+		displayName: profile.displayName,
+		...(facts.initializeReplyMs === undefined ? {} : {startMs: Math.round(facts.initializeReplyMs)}),
+		...(startupLimitMs === undefined ? {} : {startupLimitMs}),
+		...(profile.limits.knob === undefined ? {} : {knob: profile.limits.knob}),
+	};
+	const check = clientCheck(profile, facts, startupLimitMs);
+	if (check !== undefined)
+		return {
+			...base,
+			outcome: 'fails',
+			connects: false,
+			toolsListed: familyOutcome?.toolsListed === null ? null : false,
+			firstFailure: check,
+			note: `does not connect: ${check.note}`,
+		};
+	if (familyOutcome === undefined)
+		return {
+			...base,
+			outcome: 'unknown',
+			connects: null,
+			toolsListed: null,
+			note: `how ${profile.displayName} reads the wire is not established`,
+		};
+	const first = familyOutcome.decidedBy[0];
+	return {
+		...base,
+		outcome: familyOutcome.outcome,
+		connects: familyOutcome.connects,
+		toolsListed: familyOutcome.toolsListed,
+		...(tools === undefined || familyOutcome.toolsListed !== true ? {} : {tools}),
+		...(familyOutcome.outcome === 'fails' && first !== undefined
+			? {firstFailure: {code: first, note: familyOutcome.note}}
+			: {}),
+		note: familyOutcome.note,
+	};
+}
+
+/** The client's own checks, first failing first: start-up limit, protocol version, unread stderr. */
+function clientCheck(
+	profile: ClientProfile,
+	facts: HandshakeFacts,
+	startupLimitMs: number | null | undefined,
+): {readonly code: string; readonly note: string} | undefined {
+	const name = profile.displayName;
+	const knob = profile.limits.knob === undefined ? '' : ` (raise it with \`${profile.limits.knob}\`)`;
+	if (
+		typeof startupLimitMs === 'number' &&
+		facts.initializeReplyMs !== undefined &&
+		facts.initializeReplyMs > startupLimitMs
+	)
+		return {
+			code: 'startup-limit',
+			note: `initialize answered after ${Math.round(facts.initializeReplyMs)} ms, over ${name}'s start-up limit of ${startupLimitMs} ms${knob}`,
+		};
+	const supported = profile.opening.supportedVersions;
+	if (facts.answeredVersion !== undefined && isEstablished(supported) && !supported.includes(facts.answeredVersion))
+		return {
+			code: 'protocol-version',
+			note: `the server answered protocol version ${facts.answeredVersion}, which ${name} does not support (${supported.join(', ')})`,
+		};
+	if (profile.stderr.value === 'piped-unread' && facts.stderrBytesBeforeReply >= PIPE_CAPACITY_BYTES)
+		return {
+			code: 'stderr-unread',
+			note: `${facts.stderrBytesBeforeReply} bytes on stderr before the initialize result: ${name} never reads its stderr pipe, so the server blocks once ${PIPE_CAPACITY_BYTES} bytes fill it`,
+		};
+	return undefined;
+}

@@ -1,0 +1,116 @@
+import {describe, expect, it} from 'vitest';
+import {handshakeFacts, judgeClient, PIPE_CAPACITY_BYTES} from '../../../src/core/clients/client-run.js';
+import {clientProfile} from '../../../src/core/clients/registry.js';
+import type {ClientOutcome} from '../../../src/core/types.js';
+import {makeFrame} from '../../helpers/factories.js';
+
+const works: ClientOutcome = {
+	client: 'ts-sdk-v1',
+	outcome: 'works',
+	decidedBy: [],
+	note: 'connects and lists tools (1 tool)',
+	connects: true,
+	toolsListed: true,
+};
+const reply = (tMs: number, protocolVersion: string) =>
+	makeFrame({
+		index: 3,
+		stream: 'stdout',
+		kind: 'response',
+		tMs,
+		message: {jsonrpc: '2.0', id: 0, result: {protocolVersion}},
+		answers: {method: 'initialize', requestIndex: 0, latencyMs: tMs},
+	});
+
+describe('handshakeFacts', () => {
+	it('the initialize result: its time and version, and the stderr bytes written before it', () => {
+		const frames = [
+			makeFrame({index: 0, stream: 'stderr', kind: 'text', offset: 0, byteLength: 70_000, tMs: 5}),
+			makeFrame({index: 1, stream: 'stderr', kind: 'text', offset: 70_000, byteLength: 10, tMs: 8}),
+			reply(11_000, '2025-11-25'),
+			makeFrame({index: 4, stream: 'stderr', kind: 'text', offset: 70_010, byteLength: 99, tMs: 11_500}),
+		];
+		expect(handshakeFacts(frames)).toEqual({
+			initializeReplyMs: 11_000,
+			answeredVersion: '2025-11-25',
+			stderrBytesBeforeReply: 70_010,
+		});
+	});
+
+	it('no result: every stderr byte counts', () => {
+		const frames = [makeFrame({index: 0, stream: 'stderr', kind: 'text', offset: 0, byteLength: 12, tMs: 5})];
+		expect(handshakeFacts(frames)).toEqual({stderrBytesBeforeReply: 12});
+	});
+});
+
+describe('judgeClient', () => {
+	const gemini = clientProfile('gemini-cli');
+
+	it('Gemini CLI: an 11 s start is over its 5 s limit, named with the knob', () => {
+		const run = judgeClient(gemini, works, {
+			initializeReplyMs: 11_000,
+			answeredVersion: '2025-06-18',
+			stderrBytesBeforeReply: 0,
+		});
+		expect(run).toMatchObject({
+			client: 'gemini-cli',
+			outcome: 'fails',
+			connects: false,
+			startMs: 11_000,
+			startupLimitMs: 5_000,
+			knob: 'timeout',
+			firstFailure: {
+				code: 'startup-limit',
+				note: "initialize answered after 11000 ms, over Gemini CLI's start-up limit of 5000 ms (raise it with `timeout`)",
+			},
+		});
+	});
+
+	it('Gemini CLI: 2025-11-25 answered is a version it does not support; Codex takes it', () => {
+		const facts = {initializeReplyMs: 40, answeredVersion: '2025-11-25', stderrBytesBeforeReply: 0};
+		expect(judgeClient(gemini, works, facts).firstFailure?.code).toBe('protocol-version');
+		expect(judgeClient(clientProfile('codex'), {...works, client: 'rmcp'}, facts)).toMatchObject({
+			outcome: 'works',
+			connects: true,
+			startupLimitMs: 30_000,
+		});
+	});
+
+	it('Gemini CLI: a pipe of stderr before the result blocks the server; one byte less does not', () => {
+		const at = (bytes: number) =>
+			judgeClient(gemini, works, {initializeReplyMs: 40, answeredVersion: '2025-06-18', stderrBytesBeforeReply: bytes});
+		expect(at(PIPE_CAPACITY_BYTES).firstFailure?.code).toBe('stderr-unread');
+		expect(at(PIPE_CAPACITY_BYTES - 1).outcome).toBe('works');
+		// Codex drains stderr.
+		expect(
+			judgeClient(
+				clientProfile('codex'),
+				{...works, client: 'rmcp'},
+				{stderrBytesBeforeReply: 300_000, initializeReplyMs: 40},
+			).outcome,
+		).toBe('works');
+	});
+
+	it('the family decides otherwise, its first deciding code as the first failure; no family is not established', () => {
+		const failing: ClientOutcome = {
+			...works,
+			outcome: 'fails',
+			decidedBy: ['bom'],
+			note: 'does not connect (initialize hangs): bom',
+			connects: false,
+			toolsListed: false,
+		};
+		expect(judgeClient(clientProfile('ts-sdk-v2'), failing, {stderrBytesBeforeReply: 0})).toMatchObject({
+			outcome: 'fails',
+			firstFailure: {code: 'bom', note: 'does not connect (initialize hangs): bom'},
+			startupLimitMs: 60_000,
+		});
+		expect(
+			judgeClient(clientProfile('zed'), undefined, {stderrBytesBeforeReply: 0, initializeReplyMs: 5}),
+		).toMatchObject({
+			outcome: 'unknown',
+			connects: null,
+			note: 'how Zed reads the wire is not established',
+		});
+	});
+});
