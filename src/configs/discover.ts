@@ -1,17 +1,20 @@
 /**
- * Where each MCP client keeps its server list (docs/cli.md#doctor, docs/cli.md#wrap-and-unwrap). Everything the answer
- * depends on (home, cwd, platform, environment) is passed in, so tests can point it at a temp home.
+ * Where each MCP client keeps its server list (docs/cli.md#doctor, docs/cli.md#wrap-and-unwrap), read from the
+ * client modules of the registry (src/core/clients, docs/clients.md#the-clients). Everything the answer depends
+ * on (home, cwd, platform, environment) is passed in, so tests can point it at a temp home.
  */
 import {statSync} from 'node:fs';
 import path from 'node:path';
-import {CLIENT_NAMES, ConfigError, type ClientName, type ConfigFile, type ConfigScope} from './types.js';
+import type {ConfigLocation, Os} from '../core/clients/profile.js';
+import {HOSTS} from '../core/clients/registry.js';
+import {CLIENT_NAMES, ConfigError, type ClientName, type ConfigFile} from './types.js';
 
 /**
  * Inputs of {@link discoverConfigs}.
  * - `home`, `cwd`: absolute directories (the user's home; the project the client is opened in).
  * - `platform`: decides the per-OS locations and path separators.
- * - `env`: read for `APPDATA` (Windows), `XDG_CONFIG_HOME` (Linux, when absolute) and
- *   `CLAUDE_CONFIG_DIR` (Claude Code keeps `.claude.json` there when it is set).
+ * - `env`: read for `APPDATA` (Windows), `XDG_CONFIG_HOME` (when absolute), and the variables a client
+ *   module names as overriding its folder (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`).
  * - `client`: only this client's files. `config`: only this file (relative to `cwd`); its client is
  *   `client` when given, otherwise told from the file name.
  */
@@ -30,6 +33,16 @@ function pathApi(platform: NodeJS.Platform): path.PlatformPath {
 	return platform === 'win32' ? path.win32 : path.posix;
 }
 
+function osOf(platform: NodeJS.Platform): Os {
+	return platform === 'darwin' || platform === 'win32' ? platform : 'linux';
+}
+
+function xdgConfigDir(options: DiscoverOptions): string {
+	const p = pathApi(options.platform);
+	const xdg = options.env['XDG_CONFIG_HOME'];
+	return xdg !== undefined && p.isAbsolute(xdg) ? xdg : p.join(options.home, '.config');
+}
+
 /** The per-user application-data folder an Electron app (Claude Desktop, VS Code) uses on `platform`. */
 function appDataDir(options: DiscoverOptions): string {
 	const p = pathApi(options.platform);
@@ -40,90 +53,102 @@ function appDataDir(options: DiscoverOptions): string {
 		const appData = options.env['APPDATA'];
 		return appData !== undefined && appData !== '' ? appData : p.join(options.home, 'AppData', 'Roaming');
 	}
-	const xdg = options.env['XDG_CONFIG_HOME'];
-	return xdg !== undefined && p.isAbsolute(xdg) ? xdg : p.join(options.home, '.config');
+	return xdgConfigDir(options);
 }
 
-function claudeJsonPath(options: DiscoverOptions): string {
+/** The absolute path of `location`: its base, or the folder its override variable names, then its segments. */
+function locationPath(options: DiscoverOptions, location: ConfigLocation): string {
 	const p = pathApi(options.platform);
-	const dir = options.env['CLAUDE_CONFIG_DIR'];
-	return p.join(dir !== undefined && dir !== '' ? dir : options.home, '.claude.json');
+	const override = location.envOverride === undefined ? undefined : options.env[location.envOverride];
+	if (override !== undefined && override !== '') {
+		return p.join(override, location.segments[location.segments.length - 1] ?? '');
+	}
+	const base = {
+		home: options.home,
+		appdata: appDataDir(options),
+		'xdg-config': xdgConfigDir(options),
+		cwd: options.cwd,
+	}[location.base];
+	return p.join(base, ...location.segments);
+}
+
+/** The config file `location` stands for, at `file`. */
+function candidateOf(client: ClientName, location: ConfigLocation, file: string, cwd: string): Candidate {
+	const format = location.format;
+	return {
+		client,
+		scope: location.scope,
+		path: file,
+		serversPath: location.servers.path.map((key) => (key === '<cwd>' ? cwd : key)),
+		format,
+		...(location.editable ? {} : {unsupported: unsupportedReason(client, location)}),
+	};
+}
+
+/** Why mcp-wire reads but does not edit a file: `YAML is not supported yet`. */
+function unsupportedReason(client: ClientName, location: ConfigLocation): string {
+	if (location.format === 'yaml') return 'YAML is not supported yet';
+	if (location.format === 'toml') return 'TOML is not supported yet';
+	const host = HOSTS.find((profile) => profile.id === client);
+	return `${host?.displayName ?? client}'s ${location.servers.path.join('.')} is not supported yet`;
+}
+
+function locationsOf(client: ClientName, platform: NodeJS.Platform): readonly ConfigLocation[] {
+	const os = osOf(platform);
+	const host = HOSTS.find((profile) => profile.id === client);
+	return (host?.configs ?? []).filter((location) => location.os === undefined || location.os.includes(os));
 }
 
 function candidates(options: DiscoverOptions, client: ClientName): Candidate[] {
-	const p = pathApi(options.platform);
-	const json = 'json' as const;
-	const jsonc = 'jsonc' as const;
-	switch (client) {
-		case 'claude-desktop':
-			return [
-				{
-					client,
-					scope: 'user',
-					path: p.join(appDataDir(options), 'Claude', 'claude_desktop_config.json'),
-					serversPath: ['mcpServers'],
-					format: json,
-				},
-			];
-		case 'claude-code': {
-			const claudeJson = claudeJsonPath(options);
-			return [
-				{client, scope: 'user', path: claudeJson, serversPath: ['mcpServers'], format: json},
-				{client, scope: 'local', path: claudeJson, serversPath: ['projects', options.cwd, 'mcpServers'], format: json},
-				{client, scope: 'project', path: p.join(options.cwd, '.mcp.json'), serversPath: ['mcpServers'], format: json},
-			];
-		}
-		case 'cursor': {
-			const user = p.join(options.home, '.cursor', 'mcp.json');
-			const project = p.join(options.cwd, '.cursor', 'mcp.json');
-			const list: Candidate[] = [{client, scope: 'user', path: user, serversPath: ['mcpServers'], format: json}];
-			if (project !== user) {
-				list.push({client, scope: 'project', path: project, serversPath: ['mcpServers'], format: json});
-			}
-			return list;
-		}
-		case 'vscode': {
-			const userDir = p.join(appDataDir(options), 'Code', 'User');
-			return [
-				{client, scope: 'user', path: p.join(userDir, 'mcp.json'), serversPath: ['servers'], format: jsonc},
-				{client, scope: 'user', path: p.join(userDir, 'settings.json'), serversPath: ['mcp', 'servers'], format: jsonc},
-				{
-					client,
-					scope: 'project',
-					path: p.join(options.cwd, '.vscode', 'mcp.json'),
-					serversPath: ['servers'],
-					format: jsonc,
-				},
-			];
-		}
+	const list: Candidate[] = [];
+	for (const location of locationsOf(client, options.platform)) {
+		const candidate = candidateOf(client, location, locationPath(options, location), options.cwd);
+		// A project file that is the user file (cwd is the home) is listed once.
+		const same = list.some(
+			(other) => other.path === candidate.path && other.serversPath.join('\0') === candidate.serversPath.join('\0'),
+		);
+		if (!same) list.push(candidate);
 	}
+	return list;
 }
 
-/** Tells the client from a config file's name and folder, or undefined when the name says nothing. */
+/** The locations of `client` whose file name (and, when they have one, folder name) match `file`. */
+function matchingLocations(client: ClientName, file: string, platform: NodeJS.Platform): ConfigLocation[] {
+	const p = pathApi(platform);
+	const base = p.basename(file);
+	const parent = p.basename(p.dirname(file));
+	const byName = locationsOf(client, platform).filter(
+		(location) => location.segments[location.segments.length - 1] === base,
+	);
+	const byFolder = byName.filter((location) => location.segments[location.segments.length - 2] === parent);
+	return byFolder.length > 0 ? byFolder : byName;
+}
+
+/**
+ * Tells the client from a config file's name and folder, or undefined when the name says nothing: the file name
+ * of one of a client's locations, and its folder name when the location has one (`.gemini/settings.json`,
+ * `Code/User/settings.json`); a file name only one client uses (`config.toml`, `claude_desktop_config.json`)
+ * is enough alone.
+ */
 export function clientFromPath(file: string, platform: NodeJS.Platform): ClientName | undefined {
 	const p = pathApi(platform);
 	const base = p.basename(file);
 	const parent = p.basename(p.dirname(file));
-	if (base === 'claude_desktop_config.json') {
-		return 'claude-desktop';
-	}
-	if (base === '.claude.json' || base === '.mcp.json') {
-		return 'claude-code';
-	}
-	if (base === 'mcp.json' && parent === '.cursor') {
-		return 'cursor';
-	}
-	if (
-		(base === 'mcp.json' && (parent === '.vscode' || parent === 'User')) ||
-		(base === 'settings.json' && parent === 'User')
-	) {
-		return 'vscode';
-	}
-	return undefined;
+	const owners = (strict: boolean): ClientName[] =>
+		CLIENT_NAMES.filter((client) =>
+			locationsOf(client, platform).some((location) => {
+				const segments = location.segments;
+				if (segments[segments.length - 1] !== base) return false;
+				return !strict || segments.length < 2 || segments[segments.length - 2] === parent;
+			}),
+		);
+	const strict = owners(true);
+	if (strict.length === 1) return strict[0];
+	const loose = owners(false);
+	return strict.length === 0 && loose.length === 1 ? loose[0] : undefined;
 }
 
 function explicitFile(options: DiscoverOptions, file: string): Candidate[] {
-	const p = pathApi(options.platform);
 	const client = options.client ?? clientFromPath(file, options.platform);
 	if (client === undefined) {
 		throw new ConfigError(
@@ -132,38 +157,18 @@ function explicitFile(options: DiscoverOptions, file: string): Candidate[] {
 			`${file}: cannot tell which client reads this file from its name; pass --client (${CLIENT_NAMES.join(', ')})`,
 		);
 	}
-	const base = p.basename(file);
-	const parent = p.basename(p.dirname(file));
-	const json = 'json' as const;
-	switch (client) {
-		case 'claude-desktop':
-			return [{client, scope: 'user', path: file, serversPath: ['mcpServers'], format: json}];
-		case 'claude-code':
-			return base === '.claude.json'
-				? [
-						{client, scope: 'user', path: file, serversPath: ['mcpServers'], format: json},
-						{client, scope: 'local', path: file, serversPath: ['projects', options.cwd, 'mcpServers'], format: json},
-					]
-				: [{client, scope: 'project', path: file, serversPath: ['mcpServers'], format: json}];
-		case 'cursor': {
-			const scope: ConfigScope = file === p.join(options.home, '.cursor', 'mcp.json') ? 'user' : 'project';
-			return [{client, scope, path: file, serversPath: ['mcpServers'], format: json}];
-		}
-		case 'vscode': {
-			if (base === 'settings.json') {
-				return [{client, scope: 'user', path: file, serversPath: ['mcp', 'servers'], format: 'jsonc'}];
-			}
-			return [
-				{
-					client,
-					scope: parent === '.vscode' ? 'project' : 'user',
-					path: file,
-					serversPath: ['servers'],
-					format: 'jsonc',
-				},
-			];
-		}
-	}
+	const all = locationsOf(client, options.platform);
+	// The file is one the client reads at its usual place: all the scopes kept there (~/.claude.json: user, local).
+	const atHome = all.filter((location) => locationPath(options, location) === file);
+	if (atHome.length > 0) return atHome.map((location) => candidateOf(client, location, file, options.cwd));
+	const matching = matchingLocations(client, file, options.platform);
+	// A project file elsewhere is that project's (`.cursor/mcp.json`); `.claude.json` elsewhere keeps both its scopes.
+	const project = matching.find((location) => location.scope === 'project');
+	const chosen =
+		project !== undefined && !matching.some((location) => location.scope === 'local') ? [project] : matching;
+	if (chosen.length > 0) return chosen.map((location) => candidateOf(client, location, file, options.cwd));
+	const fallback = all.find((location) => location.scope === 'project') ?? all[0];
+	return fallback === undefined ? [] : [candidateOf(client, fallback, file, options.cwd)];
 }
 
 function isFile(file: string): boolean {
@@ -176,20 +181,13 @@ function isFile(file: string): boolean {
 
 /**
  * Lists the config files (and, for `~/.claude.json`, the scopes inside it) that MCP clients read on
- * this machine, whether or not they exist. Order: Claude Desktop; Claude Code user, local, project;
- * Cursor user, project; VS Code user `mcp.json`, user `settings.json` (`mcp.servers`), project.
- *
- * Locations (docs/cli.md#doctor; `<appdata>` is `~/Library/Application Support` on macOS, `%APPDATA%` on
- * Windows, `$XDG_CONFIG_HOME` or `~/.config` elsewhere):
- * - Claude Desktop: `<appdata>/Claude/claude_desktop_config.json`, key `mcpServers`.
- * - Claude Code: `~/.claude.json` (or `$CLAUDE_CONFIG_DIR/.claude.json`) key `mcpServers` (user) and
- *   `projects[<cwd>].mcpServers` (local); `<cwd>/.mcp.json` key `mcpServers` (project).
- * - Cursor: `~/.cursor/mcp.json` (user, Cursor's "global") and `<cwd>/.cursor/mcp.json`, key `mcpServers`.
- * - VS Code (JSONC): `<appdata>/Code/User/mcp.json` key `servers`, `<appdata>/Code/User/settings.json`
- *   key `mcp` → `servers`, `<cwd>/.vscode/mcp.json` key `servers`.
+ * this machine, whether or not they exist, in the registry's order (docs/clients.md#the-clients): Claude Desktop;
+ * Claude Code user, local, project; Cursor user, project; VS Code user `mcp.json`, user `settings.json`
+ * (`mcp.servers`), project; Gemini CLI user, project; Codex; Windsurf; Cline; Zed; Continue; Goose; LM Studio.
+ * A file mcp-wire reads but cannot edit carries `unsupported` (`YAML is not supported yet`).
  *
  * Throws ConfigError `unknown-client` when `config` is given without `client` and its name is not one
- * of the names above. A `config` that does not exist is returned with `exists: false`.
+ * a client uses. A `config` that does not exist is returned with `exists: false`.
  */
 export function discoverConfigs(options: DiscoverOptions): ConfigFile[] {
 	const p = pathApi(options.platform);

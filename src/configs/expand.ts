@@ -28,7 +28,8 @@ export interface ExpandResult {
  * - VS Code and Cursor: `${env:VAR}` (unset → empty string, as VS Code does), `${userHome}`,
  *   `${workspaceFolder}`, `${workspaceFolderBasename}`, `${pathSeparator}` and `${/}`; `${input:id}`
  *   (asked from the user at launch) and unknown names stay and are listed, e.g. `input:id`.
- * - Claude Desktop: nothing is expanded (it passes the strings as written).
+ * - Claude Desktop: nothing is expanded (it passes the strings as written); the other hosts likewise, since
+ *   what they expand is not established.
  */
 export function expandEntry(entry: ServerEntry, options: ExpandOptions): ExpandResult {
 	const unresolved = new Set<string>();
@@ -82,6 +83,9 @@ export function expandEntry(entry: ServerEntry, options: ExpandOptions): ExpandR
 					}
 				});
 			break;
+		default:
+			// What the other hosts expand is not established (docs/clients.md#the-clients): strings as written.
+			return {entry, unresolved: []};
 	}
 	const env: Record<string, string | null> = {};
 	for (const [key, value] of Object.entries(entry.env)) {

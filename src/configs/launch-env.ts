@@ -6,6 +6,8 @@
 import path from 'node:path';
 import type {ClientName, ServerEntry} from './types.js';
 import {SDK_DEFAULT_ENV_KEYS} from '../process/spawn.js';
+import {isEstablished} from '../core/clients/profile.js';
+import {clientProfile} from '../core/clients/registry.js';
 
 /** A client name, or `sdk` for any host built on the MCP SDK's StdioClientTransport. */
 export type LaunchClient = ClientName | 'sdk';
@@ -16,8 +18,9 @@ export type LaunchClient = ClientName | 'sdk';
  *   PATH replaced by the minimal GUI PATH (on Windows the app's own PATH), plus the config `env`.
  * - `client-full`: the client's whole environment plus the config `env` (Claude Code; VS Code, C6).
  * - `sdk-default`: the SDK allow-list (`getDefaultEnvironment()`, C3) plus the config `env`.
+ * - `client-allowlist`: the client's own allow-list (Codex, docs/clients.md#codex) plus the config `env`.
  */
-export type LaunchMode = 'gui-minimal' | 'client-full' | 'sdk-default';
+export type LaunchMode = 'gui-minimal' | 'client-full' | 'sdk-default' | 'client-allowlist';
 
 /** The variables `getDefaultEnvironment()` of the TS SDK copies on POSIX (C3); one list, kept in process/spawn.ts. */
 export const SDK_ENV_ALLOWLIST_POSIX: readonly string[] = SDK_DEFAULT_ENV_KEYS.posix;
@@ -52,16 +55,43 @@ export interface LaunchEnv {
 	readonly notes: string[];
 }
 
-function modeOf(client: LaunchClient): LaunchMode {
-	switch (client) {
-		case 'claude-desktop':
-		case 'cursor':
-			return 'gui-minimal';
-		case 'claude-code':
-		case 'vscode':
-			return 'client-full';
-		case 'sdk':
-			return 'sdk-default';
+/** The environment rule of `client`, from its module (docs/clients.md#the-clients). */
+interface Rule {
+	readonly mode: LaunchMode;
+	readonly variables?: readonly string[];
+	/** The note for a `client-full` rule: who passes what, and what is not established. */
+	readonly note?: string;
+}
+
+function ruleOf(client: LaunchClient): Rule {
+	if (client === 'sdk') return {mode: 'sdk-default'};
+	const profile = clientProfile(client);
+	const rule = profile.launch.environment.value;
+	const name = profile.displayName;
+	if (!isEstablished(rule)) {
+		// Not established: probe with everything, so a verdict never blames a variable the client may well pass.
+		return {
+			mode: 'client-full',
+			note: `which variables ${name} passes is not established; probed with this shell's whole environment plus the config env`,
+		};
+	}
+	switch (rule.mode) {
+		case 'gui-minimal':
+			return {mode: 'gui-minimal'};
+		case 'sdk-allowlist':
+			return {mode: 'sdk-default'};
+		case 'allowlist':
+			return {mode: 'client-allowlist', variables: rule.variables ?? []};
+		case 'full':
+			return {
+				mode: 'client-full',
+				note: `${name} passes its whole environment (here: this shell's) plus the config env`,
+			};
+		case 'full-without-secrets':
+			return {
+				mode: 'client-full',
+				note: `${name} passes its whole environment (here: this shell's) less the variables that look secret, plus the config env; a server that needs a token must get it from the config env`,
+			};
 	}
 }
 
@@ -99,7 +129,8 @@ export function launchEnv(
 	platform: NodeJS.Platform,
 ): LaunchEnv {
 	const isWindows = platform === 'win32';
-	const mode = modeOf(client);
+	const rule = ruleOf(client);
+	const mode = rule.mode;
 	const notes: string[] = [];
 	const env: Record<string, string> = {};
 	const skipped: string[] = [];
@@ -109,11 +140,9 @@ export function launchEnv(
 				env[key] = value;
 			}
 		}
-		notes.push(
-			`${client === 'vscode' ? 'VS Code' : 'Claude Code'} passes its whole environment (here: this shell's) plus the config env`,
-		);
+		notes.push(rule.note ?? "the client passes its whole environment (here: this shell's) plus the config env");
 	} else {
-		const allowList = isWindows ? SDK_ENV_ALLOWLIST_WIN32 : SDK_ENV_ALLOWLIST_POSIX;
+		const allowList = rule.variables ?? (isWindows ? SDK_ENV_ALLOWLIST_WIN32 : SDK_ENV_ALLOWLIST_POSIX);
 		const minimalPath = mode === 'gui-minimal' ? guiMinimalPath(platform) : undefined;
 		for (const key of allowList) {
 			if (key === 'PATH' && minimalPath !== undefined) {
@@ -133,7 +162,9 @@ export function launchEnv(
 		notes.push(
 			mode === 'gui-minimal'
 				? `a GUI app passes only ${allowList.join(', ')} and the config env`
-				: `an SDK host passes only ${allowList.join(', ')} (getDefaultEnvironment) and the config env`,
+				: mode === 'client-allowlist'
+					? `${client === 'sdk' ? 'the client' : clientProfile(client).displayName} passes only ${allowList.join(', ')} and the config env`
+					: `an SDK host passes only ${allowList.join(', ')} (getDefaultEnvironment) and the config env`,
 		);
 		if (minimalPath !== undefined) {
 			notes.push(`PATH is the minimal GUI PATH ${minimalPath}, not this shell's PATH`);
@@ -203,5 +234,8 @@ export function launchCwd(
 			return options.platform === 'darwin' ? {cwd: '/', isAssumed: false} : {cwd: options.home, isAssumed: true};
 		case 'cursor':
 			return {cwd: entry.scope === 'project' ? options.cwd : options.home, isAssumed: true};
+		default:
+			// Not established for the other hosts: the folder the CLI runs in, which is where a CLI host starts.
+			return {cwd: options.cwd, isAssumed: true};
 	}
 }

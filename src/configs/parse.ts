@@ -3,7 +3,13 @@
  * `jsonc-parser` (the parser VS Code itself uses). No JSON parser of our own.
  */
 import {parseTree, printParseErrorCode, type Node, type ParseError} from 'jsonc-parser';
+import {parseTomlTree} from './toml.js';
 import type {ConfigFile, Position} from './types.js';
+
+/** How a broken file of `format` is called in messages: `broken JSON`, `broken TOML`. */
+export function brokenWord(format: ConfigFile['format']): string {
+	return format === 'toml' ? 'broken TOML' : format === 'yaml' ? 'broken YAML' : 'broken JSON';
+}
 
 /**
  * Maps a UTF-16 offset in `text` to a 1-based line/column; LF, CR LF and a lone CR end a line. A
@@ -104,10 +110,19 @@ const BOM = '\uFEFF';
  * - `json`: strict JSON (comments, trailing commas and a leading BOM are failures, since the client
  *   reads the file with `JSON.parse`).
  * - `jsonc`: comments and trailing commas allowed, a leading BOM ignored (VS Code).
+ * - `toml`: TOML 1.0 (toml-eslint-parser), mapped to the same tree (see `parseTomlTree`); an empty file is
+ *   an empty table, as Codex reads it.
+ * - `yaml`: not read yet; always a failure saying so.
  * Only the first error is reported; later ones are usually consequences of it. A trailing comma is
  * reported at the comma, every other error where jsonc-parser found it.
  */
 export function parseConfigText(text: string, format: ConfigFile['format']): ParseResult {
+	if (format === 'toml') {
+		return parseTomlTree(text.startsWith(BOM) ? ' ' + text.slice(1) : text);
+	}
+	if (format === 'yaml') {
+		return {failure: {offset: 0, message: 'YAML is not supported yet'}};
+	}
 	if (text.trim() === '' || (format === 'jsonc' && text.startsWith(BOM) && text.slice(1).trim() === '')) {
 		return {failure: {offset: 0, message: 'the file is empty (expected a JSON object)'}};
 	}

@@ -4,7 +4,7 @@
  */
 import {readFileSync} from 'node:fs';
 import type {Node} from 'jsonc-parser';
-import {createLineIndex, findProperty, firstInvalidUtf8, parseConfigText} from './parse.js';
+import {brokenWord, createLineIndex, findProperty, firstInvalidUtf8, parseConfigText} from './parse.js';
 import {detectWrap} from './wrap-marker.js';
 import {
 	ConfigError,
@@ -102,9 +102,13 @@ export function parseServers(file: ConfigFile, text: string): ReadResult {
 		const {line, column} = positionOf(offset);
 		problems.push({kind, file: file.path, line, column, message, ...(server === undefined ? {} : {server})});
 	};
+	if (file.unsupported !== undefined) {
+		problem('unsupported', 0, file.unsupported);
+		return {servers, problems};
+	}
 	const parsed = parseConfigText(text, file.format);
 	if (parsed.failure) {
-		problem('broken-json', parsed.failure.offset, `broken JSON: ${parsed.failure.message}`);
+		problem('broken-json', parsed.failure.offset, `${brokenWord(file.format)}: ${parsed.failure.message}`);
 		return {servers, problems};
 	}
 	if (parsed.root.type !== 'object') {

@@ -5,11 +5,13 @@
  * UTF-16 code units from the start of the line, the way editors number them.
  */
 
-/** The MCP clients whose config files mcp-wire reads and edits. */
-export type ClientName = 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode';
+import {HOST_IDS, type HostId} from '../core/clients/profile.js';
 
-/** Every client, in discovery order. */
-export const CLIENT_NAMES: readonly ClientName[] = ['claude-desktop', 'claude-code', 'cursor', 'vscode'];
+/** The MCP clients whose config files mcp-wire reads (and, where the format allows, edits): the registry's hosts. */
+export type ClientName = HostId;
+
+/** Every client, in discovery order (docs/clients.md#the-clients). */
+export const CLIENT_NAMES: readonly ClientName[] = HOST_IDS;
 
 /**
  * Which layer of a client's configuration a file (or part of a file) is.
@@ -29,7 +31,10 @@ export type ConfigScope = 'user' | 'project' | 'local';
  *   `['servers']` (VS Code), `['mcp', 'servers']` (VS Code settings.json) or
  *   `['projects', '/abs/project', 'mcpServers']` (Claude Code local scope).
  * - `format`: `json` files are read by their client with a strict parser, so comments and trailing
- *   commas are reported as broken JSON; `jsonc` (VS Code) allows both.
+ *   commas are reported as broken JSON; `jsonc` (VS Code, Gemini CLI, Zed) allows both; `toml` (Codex);
+ *   `yaml` (Continue, Goose).
+ * - `unsupported`: set when mcp-wire does not read or edit this file yet, saying so in one line
+ *   (`YAML is not supported yet`); such a file is never called broken.
  */
 export interface ConfigFile {
 	readonly client: ClientName;
@@ -37,7 +42,8 @@ export interface ConfigFile {
 	readonly path: string;
 	readonly exists: boolean;
 	readonly serversPath: readonly string[];
-	readonly format: 'json' | 'jsonc';
+	readonly format: 'json' | 'jsonc' | 'toml' | 'yaml';
+	readonly unsupported?: string;
 }
 
 /** How a server entry is reached: a child process on stdio, or a remote URL (HTTP or SSE). */
@@ -86,9 +92,11 @@ export interface ServerEntry {
  * - `duplicate-name`: the same server name twice in one map (clients keep the last one).
  * - `no-program`: an interpreter with no program in `args` (`"command": "node"` alone reads its
  *   program from stdin); found by `mcp-wire doctor`, not by the reader.
+ * - `unsupported`: mcp-wire does not read this file's format yet (`YAML is not supported yet`); the file is
+ *   not said to be broken. (`broken-json` also covers a broken TOML file; its message says `broken TOML`.)
  */
 export type ConfigProblemKind =
-	'broken-json' | 'not-object' | 'no-command' | 'bad-field' | 'duplicate-name' | 'no-program';
+	'broken-json' | 'not-object' | 'no-command' | 'bad-field' | 'duplicate-name' | 'no-program' | 'unsupported';
 
 /**
  * One problem found while reading a config file. `message` is one line without the file or position
@@ -114,6 +122,7 @@ export interface ConfigProblem {
  * - `unknown-client`: `--config` names a file whose client cannot be told from its name; pass `--client`.
  * - `changed-on-disk`: the file changed between planning and applying; plan again.
  * - `write-failed`: the backup or the new file could not be written (the message has the OS error).
+ * - `unsupported`: mcp-wire does not edit this file's format yet (`YAML is not supported yet`).
  *
  * Wrapping an already wrapped entry and unwrapping an entry that is not wrapped are not errors: the
  * plan comes back with `changed: false` and `status` `already-wrapped` / `not-wrapped` (idempotency).
@@ -127,7 +136,8 @@ export type ConfigErrorCode =
 	| 'unknown-client'
 	| 'changed-on-disk'
 	| 'read-only'
-	| 'write-failed';
+	| 'write-failed'
+	| 'unsupported';
 
 /** A typed error from the config module; `file` is the config path it is about. */
 export class ConfigError extends Error {

@@ -35,7 +35,8 @@ import {
 import path from 'node:path';
 import {applyEdits, getNodeValue, type Edit, type Node} from 'jsonc-parser';
 import {unifiedDiff} from './diff.js';
-import {createLineIndex, findProperty, parseConfigText} from './parse.js';
+import {brokenWord, createLineIndex, findProperty, parseConfigText} from './parse.js';
+import {isInlineTable, tomlString} from './toml.js';
 import {findServersNode, parseServers, readConfigText} from './read.js';
 import {detectWrap} from './wrap-marker.js';
 import {ConfigError, type ConfigFile, type ServerEntry} from './types.js';
@@ -92,12 +93,20 @@ function nodeText(text: string, node: Node): string {
 	return text.slice(node.offset, node.offset + node.length);
 }
 
+/** `value` as a string literal of the file's format (TOML shares JSON's escapes but wants DEL escaped). */
+function literal(file: ConfigFile, value: string): string {
+	return file.format === 'toml' ? tomlString(value) : JSON.stringify(value);
+}
+
 function eolOf(text: string): string {
 	return text.includes('\r\n') ? '\r\n' : '\n';
 }
 
 /** Reads, parses and finds the stdio entry `name`; every failure is a ConfigError (file untouched). */
 function loadEntry(file: ConfigFile, name: string): LoadedEntry {
+	if (file.unsupported !== undefined) {
+		throw new ConfigError('unsupported', file.path, `${file.path}: ${file.unsupported}; not editing it`);
+	}
 	const {text, bytes, invalidUtf8At} = readConfigText(file);
 	if (invalidUtf8At >= 0) {
 		const prefix = bytes.subarray(0, invalidUtf8At).toString('utf8');
@@ -115,7 +124,7 @@ function loadEntry(file: ConfigFile, name: string): LoadedEntry {
 		throw new ConfigError(
 			'broken-json',
 			file.path,
-			`${file.path}:${position.line}:${position.column}: broken JSON: ${parsed.failure.message}; not editing it`,
+			`${file.path}:${position.line}:${position.column}: ${brokenWord(file.format)}: ${parsed.failure.message}; not editing it`,
 			position,
 		);
 	}
@@ -181,9 +190,10 @@ function makePlan(
 }
 
 /** The edits that insert `tokens` (JSON literals) at the start of `args`, in the array's own style. */
-function argsInsertEdits(text: string, loaded: LoadedEntry, tokens: readonly string[]): Edit[] {
+function argsInsertEdits(file: ConfigFile, text: string, loaded: LoadedEntry, tokens: readonly string[]): Edit[] {
 	const {argsNode, commandNode, entryNode} = loaded;
 	const eol = eolOf(text);
+	if (argsNode === undefined && file.format === 'toml') return tomlArgsInsert(text, loaded, tokens);
 	if (argsNode === undefined) {
 		const commandProperty = commandNode.parent as Node;
 		const lineStart =
@@ -219,6 +229,24 @@ function argsInsertEdits(text: string, loaded: LoadedEntry, tokens: readonly str
 }
 
 /**
+ * A TOML entry without `args`: `args = [...]` on a line of its own after the `command` line (after any comment
+ * there), indented like it; in an inline table, `, args = [...]` right after the command's value.
+ */
+function tomlArgsInsert(text: string, loaded: LoadedEntry, tokens: readonly string[]): Edit[] {
+	const {commandNode, entryNode} = loaded;
+	const array = `args = [${tokens.join(', ')}]`;
+	const valueEnd = commandNode.offset + commandNode.length;
+	if (isInlineTable(entryNode)) return [{offset: valueEnd, length: 0, content: `, ${array}`}];
+	const property = commandNode.parent as Node;
+	const lineStart =
+		Math.max(text.lastIndexOf('\n', property.offset - 1), text.lastIndexOf('\r', property.offset - 1)) + 1;
+	const lead = /^[ \t]*/.exec(text.slice(lineStart, property.offset))?.[0] ?? '';
+	const breakAt = text.slice(valueEnd).search(/\r\n|\n|\r/);
+	const lineEnd = breakAt < 0 ? text.length : valueEnd + breakAt;
+	return [{offset: lineEnd, length: 0, content: `${eolOf(text)}${lead}${array}`}];
+}
+
+/**
  * Plans wrapping server `name` of `file` with `tapCommand` (e.g. `['npx', '-y', 'mcp-wire', 'tap',
  * '--name', name, '--']`): `command` becomes `tapCommand[0]` and `args` becomes
  * `[...tapCommand.slice(1), originalCommand, ...originalArgs]` (docs/cli.md#wrap-and-unwrap). Idempotent: an entry that
@@ -242,10 +270,10 @@ export function planWrap(file: ConfigFile, name: string, tapCommand: readonly st
 	if (entry.isWrapped) {
 		return makePlan(file, loaded, 'wrap', 'already-wrapped', text);
 	}
-	const tokens = [...tapArgs.map((arg) => JSON.stringify(arg)), nodeText(text, commandNode)];
+	const tokens = [...tapArgs.map((arg) => literal(file, arg)), nodeText(text, commandNode)];
 	const edits: Edit[] = [
-		{offset: commandNode.offset, length: commandNode.length, content: JSON.stringify(tapProgram)},
-		...argsInsertEdits(text, loaded, tokens),
+		{offset: commandNode.offset, length: commandNode.length, content: literal(file, tapProgram)},
+		...argsInsertEdits(file, text, loaded, tokens),
 	];
 	const after = applyEdits(text, edits);
 	const check = parseServers(file, after).servers.find((server) => server.name === name);

@@ -400,7 +400,7 @@ export interface ExitInfo {
 }
 
 /** Which environment the server got: the MCP SDK allow-list (`sdk-default`), everything (`inherit`), or a client's rule. */
-export type EnvMode = 'sdk-default' | 'inherit' | 'gui-minimal' | 'client-full';
+export type EnvMode = 'sdk-default' | 'inherit' | 'gui-minimal' | 'client-full' | 'client-allowlist';
 
 /** Facts about the session, written once in the header record. */
 export interface SessionMeta {

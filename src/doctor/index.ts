@@ -15,7 +15,7 @@ export {
 } from './format.js';
 export {DoctorProgress, type DoctorProgressOptions} from './progress.js';
 export {planTargets, planProbe, type DoctorTarget, type Plan, type PlanContext, type ProbeTarget} from './plan.js';
-export {breaksClient, CLIENT_FAMILY, CLIENT_LABEL, evaluateProbe, reactionOf, type ProbeVerdict} from './verdict.js';
+export {breaksClient, CLIENT_LABEL, familyOf, evaluateProbe, reactionOf, type ProbeVerdict} from './verdict.js';
 export {
 	DEFAULT_MAX_ENV_PROBES,
 	findEnvDifference,

@@ -109,6 +109,12 @@ export function trustOf(file: ConfigFile, name: string, context: PlanContext): T
 			};
 		case 'vscode':
 			return {trusted: false, reason: "a VS Code workspace server (mcp-wire cannot read VS Code's workspace trust)"};
+		case 'gemini-cli':
+			return {
+				trusted: false,
+				reason:
+					"a Gemini CLI workspace server (Gemini starts it only in a trusted folder; mcp-wire cannot read Gemini's folder trust)",
+			};
 		default:
 			return {trusted: false, reason: 'a project server'};
 	}

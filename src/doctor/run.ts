@@ -152,13 +152,16 @@ function problemRow(target: Extract<DoctorTarget, {kind: 'problem'}>): DoctorRow
 		file: file.path,
 		position: {line: problem.line, column: problem.column},
 		...(problem.server === undefined ? {} : {name: problem.server}),
-		status: 'fail',
+		// A format mcp-wire does not read yet is not a broken file: the row says so and checks nothing.
+		status: problem.kind === 'unsupported' ? 'skipped' : 'fail',
 		findings: [],
 		problem,
 		reason:
-			problem.kind === 'broken-json'
-				? `${problem.message}: ${file.client} loads no server from this file`
-				: problem.message,
+			problem.kind === 'unsupported'
+				? `${problem.message}: mcp-wire does not check the servers of this file`
+				: problem.kind === 'broken-json'
+					? `${problem.message}: ${file.client} loads no server from this file`
+					: problem.message,
 		fix: formatProblem(problem),
 		notes: [],
 	};

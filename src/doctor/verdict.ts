@@ -5,28 +5,26 @@
  * but ✘ for Cursor (2026 builds fail the connection).
  */
 import type {ClientName} from '../configs/index.js';
+import {isEstablished} from '../core/clients/profile.js';
+import {clientProfile, HOSTS} from '../core/clients/registry.js';
 import {STARTUP_LIMIT_MS} from '../core/findings/rules/no-response.js';
 import type {ClientFamily, Finding, Reaction, SessionSnapshot} from '../core/types.js';
 import type {DoctorStatus, FindingCount} from './types.js';
 
 /**
- * Which client family's reactions apply to a client (docs/protocol.md "Client reactions" and C8): Claude Desktop and Claude
- * Code run the TS SDK v1 client; VS Code and Cursor have their own columns.
+ * Which client family's reactions apply to a client (docs/protocol.md "Client reactions", docs/clients.md#the-clients):
+ * Claude Desktop, Claude Code and Gemini CLI run the TS SDK v1 client, Codex rmcp; VS Code and Cursor have their
+ * own columns. Undefined for a host whose reader is not established.
  */
-export const CLIENT_FAMILY: Readonly<Record<ClientName, ClientFamily>> = {
-	'claude-desktop': 'ts-sdk-v1',
-	'claude-code': 'ts-sdk-v1',
-	cursor: 'cursor',
-	vscode: 'vscode',
-};
+export function familyOf(client: ClientName): ClientFamily | undefined {
+	const family = clientProfile(client).family.value;
+	return isEstablished(family) ? family : undefined;
+}
 
-/** How people name the clients. */
-export const CLIENT_LABEL: Readonly<Record<ClientName, string>> = {
-	'claude-desktop': 'Claude Desktop',
-	'claude-code': 'Claude Code',
-	cursor: 'Cursor',
-	vscode: 'VS Code',
-};
+/** How people name the clients (`Gemini CLI`), from their modules. */
+export const CLIENT_LABEL: Readonly<Record<ClientName, string>> = Object.fromEntries(
+	HOSTS.map((profile) => [profile.id, profile.displayName]),
+) as Record<ClientName, string>;
 
 /**
  * Findings that are consequences of another fault (a request left open because the server died or was
@@ -36,15 +34,18 @@ const CONSEQUENCES: ReadonlySet<string> = new Set(['unanswered-request', 'shutdo
 
 /** The reaction of `client` to `finding`, from the finding's impact list (`unknown` when not listed). */
 export function reactionOf(finding: Finding, client: ClientName): Reaction {
-	const family = CLIENT_FAMILY[client];
+	const family = familyOf(client);
+	if (family === undefined) return 'unknown';
 	return finding.impact.find((impact) => impact.client === family)?.reaction ?? 'unknown';
 }
 
 /**
  * True when `finding` keeps `client` from a working session: its reaction is `hang` or `fatal`, or it is
- * not established (`unknown`) and the finding is an error.
+ * not established (`unknown`) and the finding is an error. Never for a host whose reader is not established
+ * at all: nothing is known that it breaks on (a verdict is a promise).
  */
 export function breaksClient(finding: Finding, client: ClientName): boolean {
+	if (familyOf(client) === undefined) return false;
 	const reaction = reactionOf(finding, client);
 	return reaction === 'hang' || reaction === 'fatal' || (reaction === 'unknown' && finding.severity === 'error');
 }
@@ -113,7 +114,7 @@ export function evaluateProbe(snapshot: SessionSnapshot, client: ClientName): Pr
 
 	// The session's outcome for this client's family decides (core/clients/outcome.ts, docs/clients.md);
 	// a summary without outcomes (an older capture) falls back to the per-finding reactions.
-	const outcome = snapshot.summary.clients?.find((entry) => entry.client === CLIENT_FAMILY[client]);
+	const outcome = snapshot.summary.clients?.find((entry) => entry.client === familyOf(client));
 	if (outcome !== undefined) {
 		const connects = outcome.connects ?? connected;
 		const {startupMs: _startup, ...withoutStartup} = base;

@@ -4,6 +4,7 @@ import {ConfigError, clientFromPath, discoverConfigs, type ConfigFile} from '../
 import {makeTempHome, type TempHome} from './fixtures.js';
 
 let t: TempHome;
+const FOUR: readonly string[] = ['claude-desktop', 'claude-code', 'cursor', 'vscode'];
 beforeEach(() => {
 	t = makeTempHome();
 });
@@ -88,6 +89,55 @@ describe('discoverConfigs on a Linux home', () => {
 				format: 'jsonc',
 			},
 		];
+		const other = (
+			client: ConfigFile['client'],
+			scope: ConfigFile['scope'],
+			file: string,
+			serversPath: string[],
+			format: ConfigFile['format'],
+			unsupported?: string,
+		): ConfigFile => ({
+			client,
+			scope,
+			path: file,
+			exists: false,
+			serversPath,
+			format,
+			...(unsupported ? {unsupported} : {}),
+		});
+		const h = (...parts: string[]) => path.join(t.home, ...parts);
+		expected.push(
+			other('gemini-cli', 'user', h('.gemini', 'settings.json'), ['mcpServers'], 'jsonc'),
+			other('gemini-cli', 'project', path.join(t.project, '.gemini', 'settings.json'), ['mcpServers'], 'jsonc'),
+			other('codex', 'user', h('.codex', 'config.toml'), ['mcp_servers'], 'toml'),
+			other('windsurf', 'user', h('.codeium', 'windsurf', 'mcp_config.json'), ['mcpServers'], 'json'),
+			other(
+				'cline',
+				'user',
+				h('.config', 'Code', 'User', 'globalStorage', 'saoudrizwan.claude-dev', 'settings', 'cline_mcp_settings.json'),
+				['mcpServers'],
+				'json',
+			),
+			other(
+				'zed',
+				'user',
+				h('.config', 'zed', 'settings.json'),
+				['context_servers'],
+				'jsonc',
+				"Zed's context_servers is not supported yet",
+			),
+			other(
+				'zed',
+				'project',
+				path.join(t.project, '.zed', 'settings.json'),
+				['context_servers'],
+				'jsonc',
+				"Zed's context_servers is not supported yet",
+			),
+			other('continue', 'user', h('.continue', 'config.yaml'), ['mcpServers'], 'yaml', 'YAML is not supported yet'),
+			other('goose', 'user', h('.config', 'goose', 'config.yaml'), ['extensions'], 'yaml', 'YAML is not supported yet'),
+			other('lm-studio', 'user', h('.lmstudio', 'mcp.json'), ['mcpServers'], 'json'),
+		);
 		expect(files).toEqual(expected);
 	});
 
@@ -101,7 +151,9 @@ describe('discoverConfigs on a Linux home', () => {
 
 	it('honours XDG_CONFIG_HOME (absolute only) and CLAUDE_CONFIG_DIR', () => {
 		const env = {XDG_CONFIG_HOME: '/xdg', CLAUDE_CONFIG_DIR: '/cc'};
-		const files = discoverConfigs({home: t.home, cwd: t.project, platform: 'linux', env});
+		const files = discoverConfigs({home: t.home, cwd: t.project, platform: 'linux', env}).filter((file) =>
+			FOUR.includes(file.client),
+		);
 		expect(files.map((file) => file.path)).toEqual([
 			'/xdg/Claude/claude_desktop_config.json',
 			'/cc/.claude.json',
@@ -132,7 +184,19 @@ describe('discoverConfigs on a Linux home', () => {
 describe('discoverConfigs per platform', () => {
 	it('uses ~/Library/Application Support on macOS', () => {
 		const files = discoverConfigs({home: '/Users/ana', cwd: '/Users/ana/p', platform: 'darwin', env: {}});
-		expect(files.map((file) => file.path)).toEqual([
+		expect(files.map((file) => file.path).slice(9)).toEqual([
+			'/Users/ana/.gemini/settings.json',
+			'/Users/ana/p/.gemini/settings.json',
+			'/Users/ana/.codex/config.toml',
+			'/Users/ana/.codeium/windsurf/mcp_config.json',
+			'/Users/ana/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json',
+			'/Users/ana/.config/zed/settings.json',
+			'/Users/ana/p/.zed/settings.json',
+			'/Users/ana/.continue/config.yaml',
+			'/Users/ana/.config/goose/config.yaml',
+			'/Users/ana/.lmstudio/mcp.json',
+		]);
+		expect(files.map((file) => file.path).slice(0, 9)).toEqual([
 			'/Users/ana/Library/Application Support/Claude/claude_desktop_config.json',
 			'/Users/ana/.claude.json',
 			'/Users/ana/.claude.json',
@@ -153,7 +217,18 @@ describe('discoverConfigs per platform', () => {
 			platform: 'win32',
 			env: {APPDATA: 'D:\\Roaming'},
 		});
-		expect(files.map((file) => file.path)).toEqual([
+		expect(files.map((file) => file.path).slice(9)).toEqual([
+			'C:\\Users\\ana\\.gemini\\settings.json',
+			'C:\\src\\p\\.gemini\\settings.json',
+			'C:\\Users\\ana\\.codex\\config.toml',
+			'C:\\Users\\ana\\.codeium\\windsurf\\mcp_config.json',
+			'D:\\Roaming\\Code\\User\\globalStorage\\saoudrizwan.claude-dev\\settings\\cline_mcp_settings.json',
+			'C:\\src\\p\\.zed\\settings.json',
+			'C:\\Users\\ana\\.continue\\config.yaml',
+			'D:\\Roaming\\Block\\goose\\config\\config.yaml',
+			'C:\\Users\\ana\\.lmstudio\\mcp.json',
+		]);
+		expect(files.map((file) => file.path).slice(0, 9)).toEqual([
 			'D:\\Roaming\\Claude\\claude_desktop_config.json',
 			'C:\\Users\\ana\\.claude.json',
 			'C:\\Users\\ana\\.claude.json',
@@ -236,7 +311,7 @@ describe('discoverConfigs with --config', () => {
 		expect(error).toBeInstanceOf(ConfigError);
 		expect((error as ConfigError).code).toBe('unknown-client');
 		expect((error as ConfigError).message).toBe(
-			`${config}: cannot tell which client reads this file from its name; pass --client (claude-desktop, claude-code, cursor, vscode)`,
+			`${config}: cannot tell which client reads this file from its name; pass --client (claude-desktop, claude-code, cursor, vscode, gemini-cli, codex, windsurf, cline, zed, continue, goose, lm-studio)`,
 		);
 	});
 });

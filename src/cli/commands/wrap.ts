@@ -1,3 +1,4 @@
+import {HOSTS} from '../../core/clients/registry.js';
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -59,12 +60,9 @@ interface WrapCliOptions {
 	readonly cwd?: string;
 }
 
-const CLIENT_LABEL: Readonly<Record<ClientName, string>> = {
-	'claude-desktop': 'Claude Desktop',
-	'claude-code': 'Claude Code',
-	cursor: 'Cursor',
-	vscode: 'VS Code',
-};
+const CLIENT_LABEL: Readonly<Record<ClientName, string>> = Object.fromEntries(
+	HOSTS.map((profile) => [profile.id, profile.displayName]),
+) as Record<ClientName, string>;
 
 function addOptions(command: Command): Command {
 	return command

@@ -119,7 +119,7 @@ function decodeHeader(record: Json): SessionHeader {
 		platform: str(record, 'platform'),
 		command: strings(record, 'command'),
 		cwd: optionalStr(record, 'cwd'),
-		envMode: oneOf(record, 'envMode', ['sdk-default', 'inherit', 'gui-minimal', 'client-full']),
+		envMode: oneOf(record, 'envMode', ['sdk-default', 'inherit', 'gui-minimal', 'client-full', 'client-allowlist']),
 		envKeys: record['envKeys'] === undefined ? undefined : strings(record, 'envKeys'),
 		startedAt: str(record, 'startedAt'),
 		pid: optionalCount(record, 'pid'),
