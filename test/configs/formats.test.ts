@@ -137,14 +137,14 @@ describe('Codex config.toml', () => {
 				'args = [\n  "-y",\n  "mcp-wire",\n  "tap",\n  "--name",\n  "fs",\n  "--",\n  \'node\',\n  "/srv/fs.js"',
 			),
 		);
-		applyPlan(file, plan);
+		applyPlan(file, plan, backupPathOf(file, undefined));
 		expect(readServers(file).servers[0]?.isWrapped).toBe(true);
-		const undo = planUnwrap(file, 'fs');
+		const undo = planUnwrap(file, 'fs', backupPathOf(file, undefined));
 		expect([undo.restoredFrom, undo.after]).toEqual(['backup', CODEX]);
 		// Without the backup, the wrap edit is undone in place: the same bytes too.
-		unlinkSync(backupPathOf(file));
-		expect(planUnwrap(file, 'fs')).toMatchObject({restoredFrom: 'args', after: CODEX});
-		applyPlan(file, planUnwrap(file, 'fs'));
+		unlinkSync(backupPathOf(file, undefined) as string);
+		expect(planUnwrap(file, 'fs', backupPathOf(file, undefined))).toMatchObject({restoredFrom: 'args', after: CODEX});
+		applyPlan(file, planUnwrap(file, 'fs', backupPathOf(file, undefined)), backupPathOf(file, undefined));
 		expect(read(file.path)).toBe(CODEX);
 	});
 
@@ -157,8 +157,8 @@ describe('Codex config.toml', () => {
 				'[mcp_servers.bare]\ncommand = "npx"\nargs = ["-y", "mcp-wire", "tap", "--name", "bare", "--", "python3"]\n',
 			),
 		);
-		applyPlan(file, plan);
-		applyPlan(file, planUnwrap(file, 'bare'));
+		applyPlan(file, plan, backupPathOf(file, undefined));
+		applyPlan(file, planUnwrap(file, 'bare', backupPathOf(file, undefined)), backupPathOf(file, undefined));
 		expect(read(file.path)).toBe(CODEX);
 	});
 
@@ -170,8 +170,8 @@ describe('Codex config.toml', () => {
 		expect(plan.after).toBe(
 			'[mcp_servers]\nlint = { command = "npx", args = ["-y", "mcp-wire", "tap", "--name", "lint", "--", "uvx"] } # inline\nmcp_servers_note = 1\n',
 		);
-		applyPlan(file, plan);
-		applyPlan(file, planUnwrap(file, 'lint'));
+		applyPlan(file, plan, backupPathOf(file, undefined));
+		applyPlan(file, planUnwrap(file, 'lint', backupPathOf(file, undefined)), backupPathOf(file, undefined));
 		expect(read(file.path)).toBe(text);
 	});
 });
@@ -199,8 +199,8 @@ describe('Gemini CLI settings.json', () => {
 				'"args": ["-y", "mcp-wire", "tap", "--name", "fs", "--", "node", "/srv/fs.js"]',
 			),
 		);
-		applyPlan(file, plan);
-		applyPlan(file, planUnwrap(file, 'fs'));
+		applyPlan(file, plan, backupPathOf(file, undefined));
+		applyPlan(file, planUnwrap(file, 'fs', backupPathOf(file, undefined)), backupPathOf(file, undefined));
 		expect(read(file.path)).toBe(GEMINI);
 	});
 });
@@ -221,7 +221,7 @@ describe('formats mcp-wire does not edit yet', () => {
 		expect(error).toBeInstanceOf(ConfigError);
 		expect((error as ConfigError).code).toBe('unsupported');
 		expect((error as ConfigError).message).toBe(`${file.path}: YAML is not supported yet; not editing it`);
-		expect(existsSync(backupPathOf(file))).toBe(false);
+		expect(existsSync(backupPathOf(file, undefined) as string)).toBe(false);
 	});
 
 	it('tells each documented file’s client from its name', () => {

@@ -5,6 +5,7 @@
  * shows, and where each fact comes from. A fact no source or run established is {@link NOT_ESTABLISHED},
  * never a guess.
  */
+import type {ClientMessageId} from '../findings/support/pasted.js';
 import type {ClientFamily, FindingCode} from '../types.js';
 
 /** The word for a fact that no source read and no run here established (docs/clients.md#not-established). */
@@ -181,9 +182,12 @@ export type StderrHandling = 'inherited' | 'logged' | 'drained' | 'piped-unread'
  * - `pattern`: a regular expression source, matched case-insensitively against the pasted text.
  * - `means`: what the client is saying, in one line.
  * - `findings`: the findings that can cause it, most likely first.
+ * - `explainedBy`: the client message of `findings/support/pasted.ts` that already explains this text through the
+ *   rules (then `explain` does not add this entry again); absent for a text only this module knows.
  */
 export interface ErrorText {
 	readonly pattern: string;
+	readonly explainedBy?: ClientMessageId;
 	readonly example: string;
 	readonly means: string;
 	readonly findings: readonly FindingCode[];

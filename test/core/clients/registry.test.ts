@@ -3,6 +3,7 @@ import {OUTCOME_CLIENTS} from '../../../src/core/clients/outcome.js';
 import {HOST_IDS, NOT_ESTABLISHED, SDK_IDS, isEstablished} from '../../../src/core/clients/profile.js';
 import {CLIENTS, HOSTS, SDKS, clientProfile, findClient} from '../../../src/core/clients/registry.js';
 import {FINDING_CODES} from '../../../src/core/types.js';
+import {CLIENT_MESSAGES} from '../../../src/core/findings/support/pasted.js';
 
 describe('client registry', () => {
 	it('holds one module per host and SDK family, in the documented order', () => {
@@ -118,6 +119,8 @@ describe('client registry', () => {
 				expect(text.findings.length).toBeGreaterThan(0);
 				for (const code of text.findings) expect(FINDING_CODES).toContain(code);
 				expect(text.source).not.toBe('');
+				// A text marked as explained by the rules is one their client message reads.
+				if (text.explainedBy !== undefined) expect(CLIENT_MESSAGES[text.explainedBy].read(text.example)).toBeDefined();
 			}
 		}
 		expect(count).toBe(17);

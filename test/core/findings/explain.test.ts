@@ -283,8 +283,51 @@ describe('explainError: variants users paste', () => {
 			'early-exit:likely',
 			'no-response:possible',
 		]);
-		// The default list is empty: the same text explains nothing.
-		expect(explainError('MCP client for `docs` failed to start').explanations).toEqual([]);
+		// Without client modules the same text explains nothing.
+		expect(explainError('MCP client for `docs` failed to start', []).explanations).toEqual([]);
+	});
+
+	it('the client modules of the registry teach it each client’s own texts (docs/clients.md#the-clients)', () => {
+		const read = (text: string) => {
+			const result = explainError(text);
+			return [result.source, ...result.explanations.map((e) => `${e.code}:${e.likelihood}`)];
+		};
+		expect(read('Client closed')).toEqual([
+			'Cursor',
+			'early-exit:possible',
+			'spawn-failed:possible',
+			'stray-output:possible',
+		]);
+		expect(read('Connection state: Error Process exited with code 1')).toEqual([
+			'VS Code',
+			'early-exit:possible',
+			'spawn-failed:possible',
+		]);
+		expect(read("Error connecting to MCP server 'weather': Connection failed")).toEqual([
+			'Gemini CLI',
+			'protocol-version:possible',
+			'no-response:possible',
+			'slow-response:possible',
+			'early-exit:possible',
+			'spawn-failed:possible',
+		]);
+		expect(read('MCP client for `x` failed to start: handshaking with MCP server failed')).toEqual([
+			'Codex',
+			'early-exit:possible',
+			'no-response:possible',
+			'slow-response:possible',
+			'multiline-json:possible',
+			'content-length-framing:possible',
+			'unflushed-output:possible',
+			'invalid-initialize:possible',
+			'spawn-failed:possible',
+		]);
+		const codex = explainError('MCP client for `x` failed to start: handshaking with MCP server failed');
+		expect(codex.explanations[0]?.why).toBe(
+			'Codex could not complete the handshake within `startup_timeout_sec` (30 s): the server exited, never answered a line rmcp reads, or answered too late.',
+		);
+		// A text that names one finding points at it.
+		expect(read('Unexpected response type')).toEqual(['Codex', 'invalid-result:likely']);
 	});
 
 	it("every rule's error text names a known client message, and every known message is explained by some rule", () => {

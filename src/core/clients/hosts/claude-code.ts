@@ -65,6 +65,7 @@ export const CLAUDE_CODE: ClientProfile = {
 	errorTexts: [
 		{
 			pattern: 'Failed to connect',
+			explainedBy: 'claude-code-failed-to-connect',
 			example: 'fs: node server.js - ✘ Failed to connect',
 			means: '`claude mcp list`: spawn and initialize did not succeed within 30 s',
 			findings: [

@@ -43,6 +43,7 @@ export const CLAUDE_DESKTOP: ClientProfile = {
 	errorTexts: [
 		{
 			pattern: 'Server transport closed unexpectedly',
+			explainedBy: 'transport-closed',
 			example: 'Server transport closed unexpectedly, this is likely due to the process exiting early.',
 			means: 'the server process exited (or closed stdout) while Claude Desktop still needed it',
 			findings: ['early-exit', 'spawn-failed'],
@@ -50,6 +51,7 @@ export const CLAUDE_DESKTOP: ClientProfile = {
 		},
 		{
 			pattern: 'MCP [^:]+: Unexpected token',
+			explainedBy: 'v8-unexpected-token',
 			example: `MCP fs: Unexpected token 'S', "Server sta"... is not valid JSON`,
 			means: 'a toast: a line on stdout was not JSON; it was logged and skipped, the server keeps working',
 			findings: ['stray-output'],

@@ -52,6 +52,7 @@ export const CURSOR: ClientProfile = {
 		},
 		{
 			pattern: 'Client error for command',
+			explainedBy: 'v8-unexpected-token',
 			example: `Client error for command Unexpected token 'S', "Starting MCP server" is not valid JSON`,
 			means: 'a line on stdout was not JSON (2025 builds log it and go on; 2026 builds may fail the connection)',
 			findings: ['stray-output', 'blank-line', 'invalid-json'],

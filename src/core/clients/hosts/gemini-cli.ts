@@ -76,7 +76,7 @@ export const GEMINI_CLI: ClientProfile = {
 			source: 'docs/clients.md#gemini-cli',
 		},
 		{
-			pattern: 'Disconnected',
+			pattern: '\\s-\\s*Disconnected\\b',
 			example: '✗ fs: node server.js (stdio) - Disconnected',
 			means: '`gemini mcp list`: the server did not connect within 5 s (or the `timeout` of its entry)',
 			findings: ['protocol-version', 'no-response', 'slow-response', 'early-exit'],

@@ -74,6 +74,7 @@ export const VSCODE: ClientProfile = {
 		},
 		{
 			pattern: 'Failed to parse message',
+			explainedBy: 'vscode-parse-failed',
 			example: 'Failed to parse message: "Server started"',
 			means: 'a line on stdout was not JSON (a blank line too); VS Code logged it and went on',
 			findings: ['stray-output', 'blank-line', 'invalid-json', 'multiline-json'],

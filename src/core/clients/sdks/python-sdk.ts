@@ -37,6 +37,7 @@ export const PYTHON_SDK: ClientProfile = {
 	errorTexts: [
 		{
 			pattern: 'Unsupported protocol version from the server',
+			explainedBy: 'unsupported-protocol-version',
 			example: 'RuntimeError: Unsupported protocol version from the server: 2023-01-01',
 			means: 'the initialize result named a version outside its supported list; the session fails',
 			findings: ['protocol-version'],
@@ -44,6 +45,7 @@ export const PYTHON_SDK: ClientProfile = {
 		},
 		{
 			pattern: 'Failed to parse JSONRPC message from server',
+			explainedBy: 'python-parse-failed',
 			example: 'Failed to parse JSONRPC message from server',
 			means: 'a line on stdout was not a JSON-RPC message; it was logged and skipped',
 			findings: ['stray-output', 'invalid-json', 'invalid-jsonrpc'],

@@ -28,6 +28,7 @@ export const RMCP: ClientProfile = {
 	errorTexts: [
 		{
 			pattern: 'connection closed: initialize response',
+			explainedBy: 'transport-closed',
 			example: 'Mcp error: -32002: connection closed: initialize response',
 			means:
 				'rmcp before 1.7.0 closed the transport on a line it could not decode, or the server exited during the handshake',

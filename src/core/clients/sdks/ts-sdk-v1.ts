@@ -40,6 +40,7 @@ export const TS_SDK_V1: ClientProfile = {
 	errorTexts: [
 		{
 			pattern: 'ReadBuffer exceeded maximum size',
+			explainedBy: 'read-buffer-exceeded',
 			example: 'ReadBuffer exceeded maximum size of 10485760 bytes',
 			means: 'one line on stdout was over the 10 MiB read buffer (1.30 and later); the connection closed',
 			findings: ['oversize-frame'],
@@ -47,6 +48,7 @@ export const TS_SDK_V1: ClientProfile = {
 		},
 		{
 			pattern: "Server's protocol version is not supported",
+			explainedBy: 'unsupported-protocol-version',
 			example: "Server's protocol version is not supported: 2023-01-01",
 			means: 'the initialize result named a version this SDK does not know; connect fails',
 			findings: ['protocol-version'],
