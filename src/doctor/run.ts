@@ -302,6 +302,82 @@ function stoppedRow(
 	};
 }
 
+/** Probe one config entry with one environment: the client's, the shell's, or a candidate of the search. */
+type ProbeWith = (
+	env: Readonly<Record<string, string>>,
+	kind: 'client' | 'shell' | 'search',
+) => ReturnType<typeof probeOnce>;
+
+/**
+ * A server that fails under the client's environment with an environment-sensitive finding is probed
+ * again with the harmless variables of the user's shell (and `--try-env`); when that works, the smallest
+ * set of variables that makes it work is searched (at most `maxEnvProbes` probes). When it fails too, a
+ * note says so.
+ * @returns the variables found (or the candidates), and the shell probe's capture
+ */
+async function tryShellEnv(
+	target: ProbeTarget,
+	options: DoctorOptions,
+	deadline: Deadline,
+	probe: ProbeWith,
+	failed: {
+		readonly verdict: ProbeVerdict;
+		readonly code: Finding['code'] | undefined;
+		readonly likelyMissing: readonly string[];
+		readonly notes: string[];
+		readonly log?: (line: string) => void;
+	},
+): Promise<{envDifference?: EnvDifference; fullEnvCapture?: string}> {
+	const {verdict, code, likelyMissing, notes, log} = failed;
+	const platform = options.context.platform;
+	const {file} = target;
+	let envDifference: EnvDifference | undefined;
+	let fullEnvCapture: string | undefined;
+	const startsInShell =
+		target.resolved !== null ||
+		resolveCommand(target.command[0] ?? '', envValue(target.fullEnv, 'PATH', platform) ?? '', target.cwd, {
+			platform,
+		}) !== null;
+	const mayDependOnEnv =
+		verdict.status === 'fail' &&
+		code !== undefined &&
+		ENV_SENSITIVE_CODES.has(code) &&
+		target.mode !== 'client-full' &&
+		startsInShell;
+	if (mayDependOnEnv && differingVariables(target.env, target.fullEnv).length > 0 && deadline.firedAt === undefined) {
+		log?.('failed under the client environment; re-probing with the harmless variables of your shell (and --try-env)');
+		const shell = await probe(target.fullEnv, 'shell');
+		fullEnvCapture = shell.capture;
+		const shellVerdict = evaluateProbe(shell.snapshot, file.client);
+		if (deadline.firedAt === undefined && shellVerdict.status !== 'fail') {
+			const found = await findEnvDifference({
+				baseEnv: target.env,
+				fullEnv: target.fullEnv,
+				code,
+				named: likelyMissing,
+				command: target.command,
+				cwd: target.cwd,
+				platform,
+				maxProbes: options.maxEnvProbes ?? DEFAULT_MAX_ENV_PROBES,
+				works: async (env) => {
+					if (deadline.firedAt !== undefined) return undefined;
+					const outcome = await probe(env, 'search');
+					if (deadline.firedAt !== undefined) return undefined;
+					return evaluateProbe(outcome.snapshot, file.client).status !== 'fail';
+				},
+			});
+			const candidates = orderCandidates(differingVariables(target.env, target.fullEnv), code, likelyMissing);
+			envDifference = found ?? {variables: candidates, minimal: false, probes: 0, candidates};
+			log?.(`works with ${envDifference.variables.join(', ')} from your shell`);
+		} else if (deadline.firedAt === undefined) {
+			notes.push(
+				`fails too with what doctor may take from your shell (its harmless variables and any --try-env names; never your whole environment) (${shellVerdict.finding?.code ?? 'no handshake'})`,
+			);
+		}
+	}
+	return {...(envDifference ? {envDifference} : {}), ...(fullEnvCapture === undefined ? {} : {fullEnvCapture})};
+}
+
 async function probeTarget(
 	target: ProbeTarget,
 	options: DoctorOptions,
@@ -328,7 +404,7 @@ async function probeTarget(
 	if (deadline.firedAt !== undefined) return stoppedRow(target, base, options, 'not probed');
 
 	const envKeys = Object.keys(entry.env);
-	const probe = async (env: Readonly<Record<string, string>>, kind: 'client' | 'shell' | 'search') => {
+	const probe: ProbeWith = async (env, kind) => {
 		const outcome = await probeOnce({
 			command: target.command,
 			env,
@@ -389,51 +465,13 @@ async function probeTarget(
 		}
 	}
 
-	let envDifference: EnvDifference | undefined;
-	let fullEnvCapture: string | undefined;
-	const code = finding?.code;
-	const startsInShell =
-		target.resolved !== null ||
-		resolveCommand(target.command[0] ?? '', envValue(target.fullEnv, 'PATH', platform) ?? '', target.cwd, {
-			platform,
-		}) !== null;
-	const mayDependOnEnv =
-		verdict.status === 'fail' &&
-		code !== undefined &&
-		ENV_SENSITIVE_CODES.has(code) &&
-		target.mode !== 'client-full' &&
-		startsInShell;
-	if (mayDependOnEnv && differingVariables(target.env, target.fullEnv).length > 0 && deadline.firedAt === undefined) {
-		log?.('failed under the client environment; re-probing with the harmless variables of your shell (and --try-env)');
-		const shell = await probe(target.fullEnv, 'shell');
-		fullEnvCapture = shell.capture;
-		const shellVerdict = evaluateProbe(shell.snapshot, file.client);
-		if (deadline.firedAt === undefined && shellVerdict.status !== 'fail') {
-			const found = await findEnvDifference({
-				baseEnv: target.env,
-				fullEnv: target.fullEnv,
-				code,
-				named: likelyMissing,
-				command: target.command,
-				cwd: target.cwd,
-				platform,
-				maxProbes: options.maxEnvProbes ?? DEFAULT_MAX_ENV_PROBES,
-				works: async (env) => {
-					if (deadline.firedAt !== undefined) return undefined;
-					const outcome = await probe(env, 'search');
-					if (deadline.firedAt !== undefined) return undefined;
-					return evaluateProbe(outcome.snapshot, file.client).status !== 'fail';
-				},
-			});
-			const candidates = orderCandidates(differingVariables(target.env, target.fullEnv), code, likelyMissing);
-			envDifference = found ?? {variables: candidates, minimal: false, probes: 0, candidates};
-			log?.(`works with ${envDifference.variables.join(', ')} from your shell`);
-		} else if (deadline.firedAt === undefined) {
-			notes.push(
-				`fails too with what doctor may take from your shell (its harmless variables and any --try-env names; never your whole environment) (${shellVerdict.finding?.code ?? 'no handshake'})`,
-			);
-		}
-	}
+	const {envDifference, fullEnvCapture} = await tryShellEnv(target, options, deadline, probe, {
+		verdict,
+		code: finding?.code,
+		likelyMissing,
+		notes,
+		...(log ? {log} : {}),
+	});
 	if (envDifference && finding) {
 		finding = withEnvDifference(finding, envDifference);
 		fix = explainEnvDifference(envDifference, target, platform);

@@ -1,20 +1,16 @@
 import {Box, Text, useApp} from 'ink';
 import {useMemo, useReducer, useSyncExternalStore} from 'react';
 import type {TableStore as SessionStore} from '../../core/session/stores/frame-table.js';
-import {DetailPane, detailContentRows, type DetailContent} from './components/detail-pane.js';
-import {FindingsPane, findingsSplit} from './components/findings-pane.js';
+import {findingsSplit} from './components/findings-pane.js';
 import {Footer} from './components/footer.js';
 import {FrameList} from './components/frame-list.js';
 import {HelpOverlay, helpLayout} from './components/help-overlay.js';
-import {hexRowCount, visibleHexRows} from './components/hex-pane.js';
-import {jsonLines} from './components/json-pane.js';
-import {RAW_LIMIT, rawLines} from './components/raw-pane.js';
-import {chunkLines} from './components/chunks-pane.js';
-import {SendPanel, sendListRows} from './components/send-panel.js';
+import {LowerPane} from './components/lower-pane.js';
+import {sendListRows} from './components/send-panel.js';
 import {StatusBar} from './components/status-bar.js';
-import {StderrPane} from './components/stderr-pane.js';
 import {TabBar} from './components/tab-bar.js';
-import {useKeymap} from './hooks/use-keymap.js';
+import {useDetailContent} from './hooks/use-detail-content.js';
+import {useKeymap, type KeymapContext} from './hooks/use-keymap.js';
 import {useSession} from './hooks/use-session.js';
 import {useSessionClock} from './hooks/use-session-clock.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
@@ -35,7 +31,7 @@ import {
 	stderrFrames,
 	type SendOffer,
 } from './state/selectors.js';
-import {frameCursor, INITIAL_VIEW_STATE, stderrCursor, viewReducer} from './state/view-reducer.js';
+import {frameCursor, INITIAL_VIEW_STATE, stderrCursor, viewReducer, type ViewState} from './state/view-reducer.js';
 import {maxScrollTop, visibleSlice} from './state/window.js';
 import {useTheme} from './theme.js';
 
@@ -75,6 +71,165 @@ export interface AppProps {
 const NO_LOAD = (): undefined => undefined;
 const NO_SUBSCRIPTION = (): (() => void) => () => undefined;
 
+/** The screen with one row less for the lower pane: the load's progress line, or an incomplete capture's sentence. */
+function withExtraLine(layout: ReturnType<typeof screenLayout>): ReturnType<typeof screenLayout> {
+	return {
+		...layout,
+		height: layout.height - 1,
+		bodyRows: layout.bodyRows - 1,
+		lowerRows: Math.max(1, layout.lowerRows - 1),
+	};
+}
+
+/** The status bar's wait: the handshake request outstanding (seconds counted), or a server silent so far. */
+function statusWaiting(
+	waiting: ReturnType<typeof pendingHandshake>,
+	nowTMs: number,
+	limitMs: number | undefined,
+	isSilent: boolean,
+): {waiting?: {method?: string; elapsedMs: number; limitMs?: number}} {
+	if (waiting)
+		return {
+			waiting: {method: waiting.method, elapsedMs: nowTMs - waiting.tMs, ...(limitMs === undefined ? {} : {limitMs})},
+		};
+	return isSilent ? {waiting: {elapsedMs: 0}} : {};
+}
+
+/**
+ * The frame under the cursor and what is shown of the list: the filtered view, the visible slice, the
+ * frame's findings, and the finding to highlight (the findings pane's cursor when it is on this frame;
+ * otherwise the frame's first).
+ */
+function useFrameSelection(
+	frames: ReturnType<typeof useSession>['frames'],
+	findings: ReturnType<typeof useSession>['findings'],
+	state: ViewState,
+	findingIndex: ReturnType<typeof indexFindings>,
+	grouped: ReturnType<typeof findingsLayout>,
+	listRows: number,
+) {
+	const view = useMemo(
+		() => filterFrames(frames, state.filter, findingIndex.severity),
+		[frames, state.filter, findingIndex],
+	);
+	const cursor = frameCursor(state, view);
+	const slice = visibleSlice(view.length, cursor, state.scrollTop, listRows);
+	const frameIndex = cursor < 0 ? -1 : view.indexAt(cursor);
+	const frame = frameIndex < 0 ? undefined : frames.at(frameIndex);
+	const frameFindings = useMemo(
+		() => (findingIndex.byFrame.get(frameIndex) ?? []).map((i) => findings[i]!),
+		[findingIndex, frameIndex, findings],
+	);
+	const cursorFinding = findings[grouped.order[state.findingCursor] ?? -1];
+	const shownFinding = cursorFinding && cursorFinding.frameIndex === frameIndex ? cursorFinding : frameFindings[0];
+	return {view, slice, frameIndex, frame, frameFindings, shownFinding};
+}
+
+/** The line above the footer: the load's progress (accent) or an incomplete capture's sentence (warning). */
+function ExtraLine({text, width, isLoading}: {text: string; width: number; isLoading: boolean}) {
+	const theme = useTheme();
+	return (
+		<Box height={1} width={width} overflow="hidden">
+			<Text wrap="truncate-end" {...theme.tokens[isLoading ? 'ui.accent' : 'severity.warning']}>
+				{text}
+			</Text>
+		</Box>
+	);
+}
+
+/** The help overlay's lines (built only while it is open) and its scroll, clamped to them. */
+function useHelp(state: ViewState, features: ReadonlySet<Feature>, width: number, bodyRows: number) {
+	const help = useMemo(
+		() => (state.isHelpOpen ? helpLayout(helpSections(features), width, bodyRows - 1) : []),
+		[state.isHelpOpen, features, width, bodyRows],
+	);
+	return {help, helpScroll: Math.min(state.helpScroll, maxScrollTop(help.length, bodyRows - 1))};
+}
+
+/** What the keymap needs to move cursors and scroll: the sizes of every list and pane. */
+function navContext(
+	view: NavContext['view'],
+	layout: ReturnType<typeof screenLayout>,
+	detail: {readonly lines: number; readonly rows: number},
+	grouped: ReturnType<typeof findingsLayout>,
+	findingRows: number,
+	stderrCount: number,
+	helpLines: number,
+): NavContext {
+	return {
+		view,
+		listRows: layout.listRows,
+		detailLines: detail.lines,
+		detailRows: detail.rows,
+		findingCount: grouped.order.length,
+		findingLines: grouped.lines.length,
+		findingLineOf: grouped.lineOf,
+		findingRows,
+		stderrCount,
+		stderrRows: layout.lowerRows,
+		helpLines,
+		helpRows: Math.max(1, layout.bodyRows - 1),
+	};
+}
+
+/** The optional features the actions offer (`s` send, `r` re-run). */
+function featuresOf(actions: TuiActions | undefined): ReadonlySet<Feature> {
+	const set = new Set<Feature>();
+	if (actions?.send) set.add('send');
+	if (actions?.rerun) set.add('rerun');
+	return set;
+}
+
+/** The keymap's handlers: quit, and send and re-run when the actions offer them (a re-run's store goes to `onStore`). */
+function actionHandlers(
+	actions: TuiActions | undefined,
+	onStore: ((store: SessionStore) => void) | undefined,
+	exit: () => void,
+): Pick<KeymapContext, 'onQuit' | 'onSend' | 'onRerun'> {
+	return {
+		onQuit: exit,
+		...(actions?.send ? {onSend: (method: string, params: unknown) => actions.send?.(method, params)} : {}),
+		...(actions?.rerun
+			? {
+					async onRerun() {
+						const next = await actions.rerun?.();
+						if (next && onStore) onStore(next);
+					},
+				}
+			: {}),
+	};
+}
+
+/**
+ * The status bar's model and its wait. While the handshake request is outstanding, the status says so
+ * (and counts the seconds), never OK. Bytes a capture's gaps lost are not counted as captured; an
+ * incomplete capture says so (as the plain path does); a tap capture's stalls come from its end record
+ * while it loads, then from the summary. A capture being read waits for nothing: its handshake reply
+ * may just not be read yet.
+ */
+function useStatusLine(
+	snapshot: ReturnType<typeof useSession>,
+	progress: LoadProgress | undefined,
+	waitLimitMs: number | undefined,
+): {status: ReturnType<typeof statusModel>; waitingProps: ReturnType<typeof statusWaiting>} {
+	const isLoading = progress !== undefined && !progress.isDone;
+	const missing = useMemo(() => gapBytes(snapshot.marks), [snapshot.marks]);
+	const status = statusModel(snapshot, {
+		missing,
+		...(progress?.incomplete === undefined ? {} : {incomplete: progress.incomplete}),
+		...(progress?.stalls === undefined ? {} : {stalls: progress.stalls}),
+	});
+	const waiting = useMemo(
+		() => (isLoading ? undefined : pendingHandshake(snapshot)),
+		// The snapshot object changes on every refresh; only these parts decide the wait.
+		// eslint-disable-next-line react-hooks/exhaustive-deps
+		[snapshot.frames, snapshot.marks, snapshot.isEnded, isLoading],
+	);
+	const nowTMs = useSessionClock(snapshot.meta.startedAt, waiting !== undefined);
+	const isSilent = !isLoading && !snapshot.isEnded && snapshot.frames.length === 0;
+	return {status, waitingProps: statusWaiting(waiting, nowTMs, waitLimitMs, isSilent)};
+}
+
 /** The load's progress, re-rendering on each change; undefined without a load. */
 function useLoadProgress(loading: LoadProgressStore | undefined): LoadProgress | undefined {
 	const getSnapshot = loading ? loading.getSnapshot : NO_LOAD;
@@ -99,136 +254,37 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 	const fullLayout = screenLayout(size.columns, size.rows);
 	// The progress line takes one row from the lower pane while the capture loads; then an incomplete capture's sentence does.
 	const extraLine = isLoading ? progressText(progress) : progress?.incomplete;
-	const layout =
-		extraLine !== undefined
-			? {
-					...fullLayout,
-					height: fullLayout.height - 1,
-					bodyRows: fullLayout.bodyRows - 1,
-					lowerRows: Math.max(1, fullLayout.lowerRows - 1),
-				}
-			: fullLayout;
+	const layout = extraLine === undefined ? fullLayout : withExtraLine(fullLayout);
 	const {frames, findings} = snapshot;
 	const width = layout.width;
 
-	const features = useMemo(() => {
-		const set = new Set<Feature>();
-		if (actions?.send) set.add('send');
-		if (actions?.rerun) set.add('rerun');
-		return set;
-	}, [actions]);
+	const features = useMemo(() => featuresOf(actions), [actions]);
 
 	// O(frames) or O(findings) work, memoised per snapshot array; a key press reuses them.
 	const findingIndex = useMemo(() => indexFindings(findings), [findings]);
-	// While the handshake request is outstanding, the status says so (and counts the seconds), never OK.
-	// Bytes a capture's gaps lost are not counted as captured; an incomplete capture says so (as the plain path does).
-	const missing = useMemo(() => gapBytes(snapshot.marks), [snapshot.marks]);
-	// A tap capture's stalls: from its end record while it loads, then from the summary.
-	const status = statusModel(snapshot, {
-		missing,
-		...(progress?.incomplete === undefined ? {} : {incomplete: progress.incomplete}),
-		...(progress?.stalls === undefined ? {} : {stalls: progress.stalls}),
-	});
-	// A capture being read waits for nothing: its handshake reply may just not be read yet.
-	const waiting = useMemo(
-		() => (isLoading ? undefined : pendingHandshake(snapshot)),
-		// The snapshot object changes on every refresh; only these parts decide the wait.
-		// eslint-disable-next-line react-hooks/exhaustive-deps
-		[snapshot.frames, snapshot.marks, snapshot.isEnded, isLoading],
-	);
-	const nowTMs = useSessionClock(snapshot.meta.startedAt, waiting !== undefined);
-	const isSilent = !isLoading && !snapshot.isEnded && frames.length === 0;
+	const {status, waitingProps} = useStatusLine(snapshot, progress, waitLimitMs);
 	const grouped = useMemo(() => findingsLayout(groupFindings(findings)), [findings]);
 	const stderrLines = useMemo(() => stderrFrames(frames), [frames]);
-	const view = useMemo(
-		() => filterFrames(frames, state.filter, findingIndex.severity),
-		[frames, state.filter, findingIndex],
+	const {view, slice, frame, frameFindings, shownFinding} = useFrameSelection(
+		frames,
+		findings,
+		state,
+		findingIndex,
+		grouped,
+		layout.listRows,
 	);
-
-	const cursor = frameCursor(state, view);
-	const slice = visibleSlice(view.length, cursor, state.scrollTop, layout.listRows);
-	const frameIndex = cursor < 0 ? -1 : view.indexAt(cursor);
-	const frame = frameIndex < 0 ? undefined : frames.at(frameIndex);
-	const frameFindings = useMemo(
-		() => (findingIndex.byFrame.get(frameIndex) ?? []).map((i) => findings[i]!),
-		[findingIndex, frameIndex, findings],
-	);
-
-	// Detail content: only what the current tab shows.
 	const perRow = 8 * hexPanels(width);
-	const detailRows = detailContentRows(layout.lowerRows, frameFindings.length);
-	const chunks = useMemo(() => (frame ? snapshot.chunksOf(frame) : []), [frame, snapshot]);
-	const json = useMemo(
-		() => (state.detailTab === 'json' && frame?.message !== undefined ? jsonLines(frame.message, width) : undefined),
-		[state.detailTab, frame, width],
-	);
-	const raw = useMemo(
-		() =>
-			state.detailTab === 'raw' && frame
-				? rawLines(
-						snapshot.bytes(frame.stream, frame.offset, Math.min(frame.byteLength, RAW_LIMIT)),
-						width,
-						frame.byteLength,
-					)
-				: [],
-		[state.detailTab, frame, width, snapshot],
-	);
-	const chunkText = useMemo(
-		() => (state.detailTab === 'chunks' && frame ? chunkLines(frame, chunks) : []),
-		[state.detailTab, frame, chunks],
-	);
-	const detailLines =
-		state.detailTab === 'hex'
-			? hexRowCount(frame?.byteLength ?? 0, perRow)
-			: state.detailTab === 'json'
-				? (json?.length ?? 1)
-				: state.detailTab === 'raw'
-					? raw.length
-					: chunkText.length;
-	const detailScroll = Math.min(state.detailScroll, maxScrollTop(detailLines, detailRows));
-
-	// The selected finding (findings pane cursor) is highlighted when it is on this frame; otherwise the frame's first finding.
-	const cursorFinding = findings[grouped.order[state.findingCursor] ?? -1];
-	const shownFinding = cursorFinding && cursorFinding.frameIndex === frameIndex ? cursorFinding : frameFindings[0];
-	let content: DetailContent;
-	switch (state.detailTab) {
-		case 'hex': {
-			const highlight =
-				shownFinding && frame && shownFinding.stream === frame.stream
-					? [{offset: shownFinding.offset, length: shownFinding.byteLength}]
-					: [];
-			const rows = frame
-				? visibleHexRows(
-						{
-							read: (offset, length) => snapshot.bytes(frame.stream, offset, length),
-							offset: frame.offset,
-							byteLength: frame.byteLength,
-						},
-						perRow,
-						detailScroll,
-						detailRows,
-						highlight,
-					)
-				: [];
-			content = {tab: 'hex', rows, perRow};
-			break;
-		}
-
-		case 'json': {
-			content = {tab: 'json', lines: json};
-			break;
-		}
-
-		case 'raw': {
-			content = {tab: 'raw', lines: raw};
-			break;
-		}
-
-		case 'chunks': {
-			content = {tab: 'chunks', lines: chunkText};
-			break;
-		}
-	}
+	const detail = useDetailContent({
+		snapshot,
+		frame,
+		tab: state.detailTab,
+		width,
+		perRow,
+		lowerRows: layout.lowerRows,
+		findingCount: frameFindings.length,
+		scroll: state.detailScroll,
+		highlight: shownFinding,
+	});
 
 	const findingRows = findingsSplit(
 		snapshot.summary.clients?.length ? layout.lowerRows - 1 : layout.lowerRows,
@@ -240,25 +296,8 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 		[state.input?.mode, frames, actions],
 	);
 
-	const help = useMemo(
-		() => (state.isHelpOpen ? helpLayout(helpSections(features), width, layout.bodyRows - 1) : []),
-		[state.isHelpOpen, features, width, layout.bodyRows],
-	);
-	const helpScroll = Math.min(state.helpScroll, maxScrollTop(help.length, layout.bodyRows - 1));
-	const nav: NavContext = {
-		view,
-		listRows: layout.listRows,
-		detailLines,
-		detailRows,
-		findingCount: grouped.order.length,
-		findingLines: grouped.lines.length,
-		findingLineOf: grouped.lineOf,
-		findingRows,
-		stderrCount: stderrLines.length,
-		stderrRows: layout.lowerRows,
-		helpLines: help.length,
-		helpRows: Math.max(1, layout.bodyRows - 1),
-	};
+	const {help, helpScroll} = useHelp(state, features, width, layout.bodyRows);
+	const nav = navContext(view, layout, detail, grouped, findingRows, stderrLines.length, help.length);
 
 	useKeymap({
 		state,
@@ -273,16 +312,7 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 		features,
 		offers,
 		sendRows: sendListRows(layout.lowerRows + 1),
-		onQuit: exit,
-		...(actions?.send ? {onSend: (method: string, params: unknown) => actions.send?.(method, params)} : {}),
-		...(actions?.rerun
-			? {
-					async onRerun() {
-						const next = await actions.rerun?.();
-						if (next && onStore) onStore(next);
-					},
-				}
-			: {}),
+		...actionHandlers(actions, onStore, exit),
 	});
 
 	if (layout.isTooSmall) {
@@ -294,67 +324,28 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 	}
 
 	const isSending = state.input?.mode === 'send-pick' || state.input?.mode === 'send-params';
-	let lower;
-	if (isSending && state.input) {
-		lower = <SendPanel offers={offers} input={state.input} width={width} height={layout.lowerRows + 1} />;
-	} else if (state.focus === 'findings') {
-		lower = (
-			<FindingsPane
-				findings={findings}
-				layout={grouped}
-				cursor={Math.min(state.findingCursor, Math.max(0, grouped.order.length - 1))}
-				scroll={state.findingScroll}
-				width={width}
-				height={layout.lowerRows}
-				isFocused
-				{...(snapshot.summary.clients ? {clients: snapshot.summary.clients} : {})}
-			/>
-		);
-	} else if (state.focus === 'stderr') {
-		lower = (
-			<StderrPane
-				frames={frames}
-				lines={stderrLines}
-				start={stderrSlice.start}
-				end={stderrSlice.end}
-				cursor={stderrSlice.cursor}
-				width={width}
-				height={layout.lowerRows}
-				isFocused
-			/>
-		);
-	} else {
-		lower = (
-			<DetailPane
-				frame={frame}
-				findings={frameFindings}
-				readCount={chunks.length}
-				content={content}
-				scroll={detailScroll}
-				width={width}
-				height={layout.lowerRows}
-			/>
-		);
-	}
+	const lower = (
+		<LowerPane
+			state={state}
+			snapshot={snapshot}
+			width={width}
+			rows={layout.lowerRows}
+			offers={offers}
+			grouped={grouped}
+			stderr={{lines: stderrLines, ...stderrSlice}}
+			detail={{
+				frame,
+				findings: frameFindings,
+				readCount: detail.readCount,
+				content: detail.content,
+				scroll: detail.scroll,
+			}}
+		/>
+	);
 
 	return (
 		<Box flexDirection="column" width={width} height={fullLayout.height}>
-			<StatusBar
-				model={status}
-				width={width}
-				{...(isLoading ? {loading: progress} : {})}
-				{...(waiting
-					? {
-							waiting: {
-								method: waiting.method,
-								elapsedMs: nowTMs - waiting.tMs,
-								...(waitLimitMs === undefined ? {} : {limitMs: waitLimitMs}),
-							},
-						}
-					: isSilent
-						? {waiting: {elapsedMs: 0}}
-						: {})}
-			/>
+			<StatusBar model={status} width={width} {...(isLoading ? {loading: progress} : {})} {...waitingProps} />
 			{state.isHelpOpen ? (
 				<HelpOverlay lines={help} scroll={helpScroll} width={width} height={layout.bodyRows} />
 			) : (
@@ -384,13 +375,7 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 					</Box>
 				</>
 			)}
-			{extraLine === undefined ? null : (
-				<Box height={1} width={width} overflow="hidden">
-					<Text wrap="truncate-end" {...theme.tokens[isLoading ? 'ui.accent' : 'severity.warning']}>
-						{extraLine}
-					</Text>
-				</Box>
-			)}
+			{extraLine === undefined ? null : <ExtraLine text={extraLine} width={width} isLoading={isLoading} />}
 			<Footer
 				model={{
 					input: state.input,

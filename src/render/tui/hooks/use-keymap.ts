@@ -53,114 +53,107 @@ function isPrintable(input: string, key: KeyPress): boolean {
 
 /** Handles one key press (exported for tests of the routing rules). */
 export function handleKey(input: string, key: KeyPress, context: KeymapContext): void {
-	const {state, dispatch, nav} = context;
-	const name = keyNameOf(key);
-	const isQuit = (key.ctrl && input === 'c') || (state.input === null && input === 'q' && !key.ctrl);
-
-	if (state.input?.mode === 'search') {
-		if (key.ctrl && input === 'c') {
-			context.onQuit();
-		} else if (name === 'return') {
-			dispatch({type: 'input-commit'});
-		} else if (name === 'escape') {
-			dispatch({type: 'input-cancel'});
-		} else if (name === 'backspace') {
-			dispatch({type: 'input-backspace'});
-		} else if (isPrintable(input, key)) {
-			dispatch({type: 'input-text', text: input});
-		}
-
-		return;
-	}
-
-	if (state.input?.mode === 'send-pick') {
-		const total = context.offers.length;
-		const move =
-			name === 'up' || input === 'k'
-				? 'prev'
-				: name === 'down' || input === 'j'
-					? 'next'
-					: name === 'pageUp'
-						? 'page-up'
-						: name === 'pageDown'
-							? 'page-down'
-							: undefined;
-		if (key.ctrl && input === 'c') {
-			context.onQuit();
-		} else if (move) {
-			dispatch({type: 'send-move', move, total, rows: context.sendRows});
-		} else if (name === 'return') {
-			const offer = context.offers[state.input.cursor];
-			if (offer) {
-				dispatch({type: 'send-choose', method: offer.method, label: offer.label, text: JSON.stringify(offer.params)});
-			}
-		} else if (name === 'escape') {
-			dispatch({type: 'input-cancel'});
-		}
-
-		return;
-	}
-
-	if (state.input?.mode === 'send-params') {
-		if (key.ctrl && input === 'c') {
-			context.onQuit();
-		} else if (name === 'return') {
-			let params: unknown;
-			try {
-				params = state.input.text.trim() === '' ? {} : JSON.parse(state.input.text);
-			} catch (error) {
-				dispatch({type: 'send-error', message: `params are not JSON: ${(error as Error).message}`});
-				return;
-			}
-
-			const sent = context.onSend?.(state.input.method, params);
-			dispatch({type: 'send-done', method: state.input.method, sent: sent !== false});
-		} else if (name === 'escape') {
-			dispatch({type: 'input-cancel'});
-		} else if (name === 'backspace') {
-			dispatch({type: 'input-backspace'});
-		} else if (isPrintable(input, key)) {
-			dispatch({type: 'input-text', text: input});
-		}
-
-		return;
-	}
-
+	const {state} = context;
+	if (state.input?.mode === 'search') return handleSearchKey(input, key, context);
+	if (state.input?.mode === 'send-pick') return handleSendPickKey(input, key, context, state.input.cursor);
+	if (state.input?.mode === 'send-params')
+		return handleSendParamsKey(input, key, context, state.input.method, state.input.text);
 	const action = matchKey(input, key, state.focus, context.features);
-	if (state.isHelpOpen) {
-		if (isQuit) {
-			context.onQuit();
-		} else if (input === '?' || name === 'escape') {
-			dispatch({type: 'close-help'});
-		} else if (
-			action === 'select-prev' ||
-			action === 'select-next' ||
-			action === 'page-up' ||
-			action === 'page-down' ||
-			action === 'select-first' ||
-			action === 'select-last'
-		) {
-			dispatch({type: action, nav});
-		}
+	if (state.isHelpOpen) return handleHelpKey(input, key, context, action);
+	if (action !== undefined) handleAction(action, context);
+}
 
-		return;
+type KeyAction = NonNullable<ReturnType<typeof matchKey>>;
+
+/** Keys that move a cursor or page through whatever is focused. */
+const MOVES = ['select-prev', 'select-next', 'page-up', 'page-down', 'select-first', 'select-last'] as const;
+const isMove = (action: KeyAction | undefined): action is (typeof MOVES)[number] =>
+	(MOVES as readonly (KeyAction | undefined)[]).includes(action);
+
+/** The search line: Enter commits, Escape cancels, Backspace and printable keys edit; Ctrl+C quits. */
+function handleSearchKey(input: string, key: KeyPress, context: KeymapContext): void {
+	const {dispatch} = context;
+	const name = keyNameOf(key);
+	if (key.ctrl && input === 'c') context.onQuit();
+	else if (name === 'return') dispatch({type: 'input-commit'});
+	else if (name === 'escape') dispatch({type: 'input-cancel'});
+	else if (name === 'backspace') dispatch({type: 'input-backspace'});
+	else if (isPrintable(input, key)) dispatch({type: 'input-text', text: input});
+}
+
+/** The send panel's list: move (arrows, j/k, pages), Enter picks the offer under the cursor, Escape cancels. */
+function handleSendPickKey(input: string, key: KeyPress, context: KeymapContext, cursor: number): void {
+	const {dispatch} = context;
+	const name = keyNameOf(key);
+	const move =
+		name === 'up' || input === 'k'
+			? 'prev'
+			: name === 'down' || input === 'j'
+				? 'next'
+				: name === 'pageUp'
+					? 'page-up'
+					: name === 'pageDown'
+						? 'page-down'
+						: undefined;
+	if (key.ctrl && input === 'c') {
+		context.onQuit();
+	} else if (move) {
+		dispatch({type: 'send-move', move, total: context.offers.length, rows: context.sendRows});
+	} else if (name === 'return') {
+		const offer = context.offers[cursor];
+		if (offer)
+			dispatch({type: 'send-choose', method: offer.method, label: offer.label, text: JSON.stringify(offer.params)});
+	} else if (name === 'escape') {
+		dispatch({type: 'input-cancel'});
 	}
+}
 
-	switch (action) {
-		case undefined: {
+/** The send panel's params line: Enter sends (the text must be JSON; empty is `{}`), Escape cancels, keys edit. */
+function handleSendParamsKey(input: string, key: KeyPress, context: KeymapContext, method: string, text: string): void {
+	const {dispatch} = context;
+	const name = keyNameOf(key);
+	if (key.ctrl && input === 'c') {
+		context.onQuit();
+	} else if (name === 'return') {
+		let params: unknown;
+		try {
+			params = text.trim() === '' ? {} : JSON.parse(text);
+		} catch (error) {
+			dispatch({type: 'send-error', message: `params are not JSON: ${(error as Error).message}`});
 			return;
 		}
+		const sent = context.onSend?.(method, params);
+		dispatch({type: 'send-done', method, sent: sent !== false});
+	} else if (name === 'escape') {
+		dispatch({type: 'input-cancel'});
+	} else if (name === 'backspace') {
+		dispatch({type: 'input-backspace'});
+	} else if (isPrintable(input, key)) {
+		dispatch({type: 'input-text', text: input});
+	}
+}
 
+/** The help overlay: q or Ctrl+C quits, ? or Escape closes it, the moves scroll it. */
+function handleHelpKey(input: string, key: KeyPress, context: KeymapContext, action: KeyAction | undefined): void {
+	const {dispatch} = context;
+	const isQuit = (key.ctrl && input === 'c') || (input === 'q' && !key.ctrl);
+	if (isQuit) context.onQuit();
+	else if (input === '?' || keyNameOf(key) === 'escape') dispatch({type: 'close-help'});
+	else if (isMove(action)) dispatch({type: action, nav: context.nav});
+}
+
+/** One action of the key table, on the main screen. */
+function handleAction(action: KeyAction, context: KeymapContext): void {
+	const {dispatch, nav} = context;
+	switch (action) {
 		case 'select-prev':
 		case 'select-next':
 		case 'page-up':
 		case 'page-down':
 		case 'select-first':
-		case 'select-last': {
+		case 'select-last':
 			dispatch({type: action, nav});
 			return;
-		}
-
 		case 'focus-next':
 		case 'focus-prev':
 		case 'prev-tab':
@@ -169,96 +162,74 @@ export function handleKey(input: string, key: KeyPress, context: KeymapContext):
 		case 'open-search':
 		case 'clear-search':
 		case 'toggle-help':
-		case 'open-send': {
+		case 'open-send':
 			dispatch({type: action});
 			return;
-		}
-
 		case 'toggle-stdin':
 		case 'toggle-stdout':
-		case 'toggle-stderr': {
+		case 'toggle-stderr':
 			dispatch({
 				type: 'toggle-stream',
 				stream: action === 'toggle-stdin' ? 'stdin' : action === 'toggle-stdout' ? 'stdout' : 'stderr',
 			});
 			return;
-		}
-
-		case 'toggle-follow': {
+		case 'toggle-follow':
 			dispatch({type: 'toggle-follow', view: nav.view});
 			return;
-		}
-
-		case 'open-detail': {
+		case 'open-detail':
 			dispatch({type: 'set-focus', pane: 'detail'});
 			return;
-		}
-
-		case 'jump-to-frame': {
+		case 'jump-to-frame':
 			jumpToFrame(context);
 			return;
-		}
-
 		case 'next-flagged':
-		case 'prev-flagged': {
-			const current = selectedFrame(state, nav.view);
-			const flagged = context.flaggedFrames;
-			if (action === 'next-flagged') {
-				for (let i = lowerBound(flagged, current + 1); i < flagged.length; i++) {
-					if (nav.view.has(flagged[i]!)) {
-						dispatch({type: 'select-frame', frameIndex: flagged[i]!});
-						return;
-					}
-				}
-			} else {
-				for (let i = lowerBound(flagged, current) - 1; i >= 0; i--) {
-					if (nav.view.has(flagged[i]!)) {
-						dispatch({type: 'select-frame', frameIndex: flagged[i]!});
-						return;
-					}
-				}
-			}
-
-			// Wrap around (as `n` does in less and vim), so the fault is found wherever the cursor is.
-			const wrapped =
-				action === 'next-flagged'
-					? flagged.find((i) => nav.view.has(i))
-					: [...flagged].reverse().find((i) => nav.view.has(i));
-			if (wrapped !== undefined && wrapped !== current) {
-				dispatch({type: 'select-frame', frameIndex: wrapped});
-				dispatch({
-					type: 'set-notice',
-					text:
-						action === 'next-flagged'
-							? 'wrapped to the first frame with a finding'
-							: 'wrapped to the last frame with a finding',
-				});
-				return;
-			}
-
-			dispatch({
-				type: 'set-notice',
-				text: wrapped === current ? 'this is the only frame with a finding' : 'no frame with a finding',
-			});
+		case 'prev-flagged':
+			jumpToFlagged(context, action === 'next-flagged' ? 1 : -1);
 			return;
-		}
-
-		case 'rerun': {
+		case 'rerun':
 			dispatch({type: 'set-notice', text: RERUN_NOTICE});
 			void Promise.resolve(context.onRerun?.()).finally(() => dispatch({type: 'clear-notice', text: RERUN_NOTICE}));
 			return;
-		}
-
-		case 'quit': {
+		case 'quit':
 			context.onQuit();
 			return;
-		}
-
 		case 'input-commit':
-		case 'input-cancel': {
+		case 'input-cancel':
 			return;
+	}
+}
+
+/**
+ * `n` / `N`: the next (or previous) frame with a finding in the view, wrapping around (as `n` does in less
+ * and vim, so the fault is found wherever the cursor is), with a notice when it wrapped or found none.
+ */
+function jumpToFlagged(context: KeymapContext, direction: 1 | -1): void {
+	const {state, dispatch, nav} = context;
+	const current = selectedFrame(state, nav.view);
+	const flagged = context.flaggedFrames;
+	if (direction === 1) {
+		for (let i = lowerBound(flagged, current + 1); i < flagged.length; i++) {
+			if (nav.view.has(flagged[i]!)) return dispatch({type: 'select-frame', frameIndex: flagged[i]!});
+		}
+	} else {
+		for (let i = lowerBound(flagged, current) - 1; i >= 0; i--) {
+			if (nav.view.has(flagged[i]!)) return dispatch({type: 'select-frame', frameIndex: flagged[i]!});
 		}
 	}
+	const wrapped =
+		direction === 1 ? flagged.find((i) => nav.view.has(i)) : [...flagged].reverse().find((i) => nav.view.has(i));
+	if (wrapped !== undefined && wrapped !== current) {
+		dispatch({type: 'select-frame', frameIndex: wrapped});
+		dispatch({
+			type: 'set-notice',
+			text: direction === 1 ? 'wrapped to the first frame with a finding' : 'wrapped to the last frame with a finding',
+		});
+		return;
+	}
+	dispatch({
+		type: 'set-notice',
+		text: wrapped === current ? 'this is the only frame with a finding' : 'no frame with a finding',
+	});
 }
 
 function jumpToFrame(context: KeymapContext): void {
