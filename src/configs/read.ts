@@ -6,6 +6,7 @@ import {readFileSync} from 'node:fs';
 import type {Node} from 'jsonc-parser';
 import {brokenWord, createLineIndex, findProperty, firstInvalidUtf8, parseConfigText} from './parse.js';
 import {detectWrap} from './wrap-marker.js';
+import {clientProfile} from '../core/clients/registry.js';
 import {
 	ConfigError,
 	type ConfigFile,
@@ -275,6 +276,13 @@ function readEntry(
 			}
 		}
 	}
+	// The client's own start-up limit for this entry (docs/clients.md#the-clients): a number in the layout's unit.
+	const layout = clientProfile(file.client).configs[0]?.servers;
+	const limitNode = layout?.keys.startupTimeout === undefined ? undefined : field(layout.keys.startupTimeout);
+	const startupTimeoutMs =
+		limitNode?.type === 'number' && typeof limitNode.value === 'number' && limitNode.value > 0
+			? limitNode.value * (layout?.timeoutUnit === 's' ? 1000 : 1)
+			: undefined;
 	if (!isValid || transport === undefined) {
 		return undefined;
 	}
@@ -289,6 +297,7 @@ function readEntry(
 		args,
 		env,
 		...(cwd === undefined ? {} : {cwd}),
+		...(startupTimeoutMs === undefined ? {} : {startupTimeoutMs}),
 		...(url === undefined || transport === 'stdio' ? {} : {url}),
 		jsonPath,
 		position,

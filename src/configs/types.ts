@@ -61,6 +61,8 @@ export interface Position {
  * - `command`/`args`: present for stdio entries (`args` is `[]` when absent); `url` for http/sse.
  * - `env`: the entry's own `env` object (`null` values, which VS Code allows to unset a variable, are kept).
  * - `cwd`: the entry's `cwd` when it has one.
+ * - `startupTimeoutMs`: the entry's own start-up limit, in ms, when its client has one (Gemini CLI `timeout` in
+ *   ms, Codex `startup_timeout_sec` in s; docs/clients.md#the-clients).
  * - `position`: where the entry's name (its key) starts.
  * - `isWrapped`: the entry already runs through `mcp-wire tap` (see `detectWrap`).
  */
@@ -74,6 +76,7 @@ export interface ServerEntry {
 	readonly args: readonly string[];
 	readonly env: Readonly<Record<string, string | null>>;
 	readonly cwd?: string;
+	readonly startupTimeoutMs?: number;
 	readonly url?: string;
 	readonly jsonPath: readonly string[];
 	readonly position: Position;

@@ -26,7 +26,7 @@ import {relativePathFix} from './launch-checks.js';
 import {informativeLine, variablesNamedIn} from './stderr.js';
 import {monotonicMs} from '../process/clock.js';
 import type {DoctorReport, DoctorRow, DoctorTotals, EnvDifference} from './types.js';
-import {CLIENT_LABEL, evaluateProbe, type ProbeVerdict} from './verdict.js';
+import {CLIENT_LABEL, evaluateProbe, startupLimitOf, withStartupLimit, type ProbeVerdict} from './verdict.js';
 
 /**
  * Default `--jobs`: probes running at the same time. Not tied to the CPU count: a probe mostly waits
@@ -452,10 +452,16 @@ async function probeTarget(
 		if (killedByUs) {
 			return {...stoppedRow(target, base, options, 'stopped'), ...(main.capture ? {capture: main.capture} : {})};
 		}
-		verdict = evaluateProbe(main.snapshot, file.client);
+		// The owning client's start-up limit decides too (docs/clients.md#the-clients): Gemini CLI waits 5 s.
+		const limited = withStartupLimit(
+			evaluateProbe(main.snapshot, file.client),
+			file.client,
+			startupLimitOf(file.client, entry.startupTimeoutMs),
+		);
+		verdict = limited.verdict;
 		capture = main.capture;
 		finding = verdict.finding;
-		fix = finding === undefined ? undefined : explainFinding(finding, main.snapshot.findings);
+		fix = limited.fix ?? (finding === undefined ? undefined : explainFinding(finding, main.snapshot.findings));
 		if (verdict.status === 'fail') {
 			stderrTail = main.snapshot.stderrTail(STDERR_LINES);
 			likelyMissing = variablesNamedIn(stderrTail).filter(

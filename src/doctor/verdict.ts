@@ -160,3 +160,49 @@ export function evaluateProbe(snapshot: SessionSnapshot, client: ClientName): Pr
 	if (shown) return {...base, status: 'warn', finding: shown};
 	return {...base, status: 'ok'};
 }
+
+/** A client's start-up limit for one entry: how long it waits (ms) and how the user raises it. */
+export interface StartupLimit {
+	readonly limitMs: number;
+	/** How to raise it, in words (`"timeout" in the entry (ms)`, `the MCP_TIMEOUT environment variable (ms)`). */
+	readonly knob: string;
+}
+
+/**
+ * The start-up limit `client` applies to an entry (docs/clients.md#the-clients): the entry's own value when its
+ * client reads one (Gemini CLI `timeout`, Codex `startup_timeout_sec`), else the limit its module records;
+ * undefined when that is not established or there is none (VS Code, the Python SDK wait for ever).
+ */
+export function startupLimitOf(client: ClientName, entryLimitMs: number | undefined): StartupLimit | undefined {
+	const profile = clientProfile(client);
+	const layout = profile.configs[0]?.servers;
+	const knobKey = profile.limits.knob;
+	const knob =
+		knobKey === undefined
+			? 'not established'
+			: knobKey === layout?.keys.startupTimeout
+				? `"${knobKey}" in the entry (${layout.timeoutUnit === 's' ? 'seconds' : 'ms'})`
+				: `the ${knobKey} environment variable (ms)`;
+	if (entryLimitMs !== undefined) return {limitMs: entryLimitMs, knob};
+	const limit = profile.limits.startupMs.value;
+	return isEstablished(limit) && limit !== null ? {limitMs: limit, knob} : undefined;
+}
+
+/**
+ * A verdict that the owning client's start-up limit turns to `fail`: connected, but later than `limit` allows
+ * (a server that starts in 11 s works for Claude Code's 30 s and fails under Gemini CLI's 5 s). Returns the
+ * verdict unchanged, or the failed one with the fix in one line. Pure.
+ */
+export function withStartupLimit(
+	verdict: ProbeVerdict,
+	client: ClientName,
+	limit: StartupLimit | undefined,
+): {verdict: ProbeVerdict; fix?: string} {
+	if (limit === undefined || !verdict.connected || verdict.startupMs === undefined) return {verdict};
+	if (verdict.startupMs <= limit.limitMs) return {verdict};
+	const seconds = (ms: number) => `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
+	return {
+		verdict: {...verdict, status: 'fail'},
+		fix: `it starts in ${seconds(verdict.startupMs)}; ${clientProfile(client).displayName} waits ${seconds(limit.limitMs)} for a server to start: start faster (answer initialize first), or raise it with ${limit.knob}`,
+	};
+}

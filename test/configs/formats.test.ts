@@ -99,6 +99,7 @@ describe('Codex config.toml', () => {
 	it('reads its servers with their env table and the position of each name', () => {
 		const {servers, problems} = readServers(fileOf('codex'));
 		expect(problems).toEqual([]);
+		expect(servers.map((s) => s.startupTimeoutMs)).toEqual([20_000, undefined]);
 		expect(servers.map((s) => [s.name, s.command, s.args, s.env, s.position])).toEqual([
 			['fs', 'node', ['/srv/fs.js', '--root', '/tmp'], {LOG_LEVEL: 'debug'}, {line: 4, column: 14}],
 			['bare', 'python3', [], {}, {line: 15, column: 14}],
@@ -186,7 +187,9 @@ describe('Gemini CLI settings.json', () => {
 		]);
 		const {servers, problems} = readServers(file);
 		expect(problems).toEqual([]);
-		expect(servers.map((s) => [s.name, s.command, s.args, s.cwd])).toEqual([['fs', 'node', ['/srv/fs.js'], '/srv']]);
+		expect(servers.map((s) => [s.name, s.command, s.args, s.cwd, s.startupTimeoutMs])).toEqual([
+			['fs', 'node', ['/srv/fs.js'], '/srv', 30_000],
+		]);
 		expect(clientFromPath(path.join(home, '.gemini', 'settings.json'), 'linux')).toBe('gemini-cli');
 	});
 

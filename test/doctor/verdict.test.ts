@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest';
 import type {ClientName} from '../../src/configs/index.js';
 import {Session} from '../../src/core/session/session.js';
 import type {SessionMeta} from '../../src/core/types.js';
-import {evaluateProbe} from '../../src/doctor/verdict.js';
+import {evaluateProbe, startupLimitOf, withStartupLimit} from '../../src/doctor/verdict.js';
 import {utf8} from '../helpers/factories.js';
 import {noResponseDraft} from '../../src/core/findings/rules/no-response.js';
 import {readingStdin} from '../helpers/evidence.js';
@@ -221,5 +221,40 @@ describe('evaluateProbe', () => {
 			tools: undefined,
 			code: 'early-exit',
 		});
+	});
+});
+
+describe('the owning client’s start-up limit (docs/clients.md#the-clients)', () => {
+	const connected = {status: 'ok', connected: true, startupMs: 11_000, tools: 1, findings: []} as const;
+
+	it('comes from the entry when its client reads one, else from the client module, else none', () => {
+		expect(startupLimitOf('gemini-cli', undefined)).toEqual({limitMs: 5_000, knob: '"timeout" in the entry (ms)'});
+		expect(startupLimitOf('gemini-cli', 20_000)).toEqual({limitMs: 20_000, knob: '"timeout" in the entry (ms)'});
+		expect(startupLimitOf('codex', undefined)).toEqual({
+			limitMs: 30_000,
+			knob: '"startup_timeout_sec" in the entry (seconds)',
+		});
+		expect(startupLimitOf('claude-code', undefined)).toEqual({
+			limitMs: 30_000,
+			knob: 'the MCP_TIMEOUT environment variable (ms)',
+		});
+		expect(startupLimitOf('vscode', undefined)).toBeUndefined();
+		expect(startupLimitOf('cursor', undefined)).toBeUndefined();
+		expect(startupLimitOf('windsurf', undefined)).toBeUndefined();
+	});
+
+	it('fails a server that starts in 11 s for Gemini CLI and not for Claude Code', () => {
+		const gemini = withStartupLimit(connected, 'gemini-cli', startupLimitOf('gemini-cli', undefined));
+		expect(gemini.verdict.status).toBe('fail');
+		expect(gemini.fix).toBe(
+			'it starts in 11 s; Gemini CLI waits 5 s for a server to start: start faster (answer initialize first), or raise it with "timeout" in the entry (ms)',
+		);
+		expect(withStartupLimit(connected, 'gemini-cli', {limitMs: 12_000, knob: 'x'})).toEqual({verdict: connected});
+		expect(withStartupLimit(connected, 'claude-code', startupLimitOf('claude-code', undefined))).toEqual({
+			verdict: connected,
+		});
+		// Not connected: the limit adds nothing to what the probe already says.
+		const silent = {status: 'fail', connected: false, findings: []} as const;
+		expect(withStartupLimit(silent, 'gemini-cli', {limitMs: 5_000, knob: 'x'})).toEqual({verdict: silent});
 	});
 });

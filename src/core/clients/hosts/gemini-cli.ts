@@ -9,7 +9,7 @@ import {NOT_ESTABLISHED, notEstablished, type ClientProfile, type ServersLayout}
 const GEMINI_SERVERS: ServersLayout = {
 	path: ['mcpServers'],
 	shape: 'map',
-	keys: {command: 'command', args: 'args', env: 'env', cwd: 'cwd', timeout: 'timeout'},
+	keys: {command: 'command', args: 'args', env: 'env', cwd: 'cwd', timeout: 'timeout', startupTimeout: 'timeout'},
 	timeoutUnit: 'ms',
 };
 
