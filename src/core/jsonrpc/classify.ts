@@ -270,186 +270,32 @@ export function classifyMessage(message: unknown, options: ClassifyOptions): Cla
 	if (Array.isArray(message)) return classifyBatch(message, options);
 
 	const object = message as Record<string, unknown>;
-	const version = options.protocolVersion;
-	const isModern = version === MODERN_VERSION;
-	let problems: JsonRpcProblem[] | undefined;
-
-	const jsonrpc = own(object, 'jsonrpc');
-	if (jsonrpc === undefined) {
-		problems = add(
-			problems,
-			problem('missing-jsonrpc', 'J1', 'no "jsonrpc" member; it must be exactly "2.0"', 'jsonrpc'),
-		);
-	} else if (jsonrpc !== '2.0') {
-		const shown = typeof jsonrpc === 'string' ? JSON.stringify(jsonrpc) : describeJsonType(jsonrpc);
-		problems = add(
-			problems,
-			problem('wrong-jsonrpc', 'J1', `"jsonrpc" is ${shown}; it must be exactly "2.0"`, 'jsonrpc'),
-		);
-	}
-
 	const id = own(object, 'id');
-	const hasId = id !== undefined;
+	const parts: MessageParts = {
+		object,
+		options,
+		isModern: options.protocolVersion === MODERN_VERSION,
+		id,
+		hasId: id !== undefined,
+		result: own(object, 'result'),
+	};
+	let problems = versionProblems(object);
 	const error = own(object, 'error');
-	const result = own(object, 'result');
 	const method = own(object, 'method');
 	let kind: MessageKind;
 	let extraKey: string | undefined;
-
 	if (error !== undefined) {
 		kind = 'error';
-		if (result !== undefined) {
-			extraKey = 'result';
-			problems = add(
-				problems,
-				problem(
-					'result-and-error',
-					'J5',
-					'both "result" and "error"; a response carries exactly one of them',
-					'result',
-				),
-			);
-		}
-		if (isModern && options.direction === 'client-to-server') {
-			problems = add(
-				problems,
-				problem(
-					'client-response',
-					'R6',
-					'the client wrote a response; on 2026-07-28 stdio the client MUST NOT write responses',
-				),
-			);
-		}
-		if (!hasId) {
-			if (isKnownProtocolVersion(version) && version < ERROR_ID_OPTIONAL_SINCE) {
-				problems = add(
-					problems,
-					problem(
-						'error-without-id',
-						'J5',
-						`error without "id"; ${version} requires it (it may be omitted only from 2025-11-25)`,
-						'id',
-					),
-				);
-			}
-		} else {
-			const item = idProblem(id, 'warning');
-			if (item) problems = add(problems, item);
-		}
-		problems = errorObjectProblems(error, problems);
-	} else if (result !== undefined) {
+		if (parts.result !== undefined) extraKey = 'result';
+		problems = errorProblems(parts, error, problems);
+	} else if (parts.result !== undefined) {
 		kind = 'response';
-		if (isModern && options.direction === 'client-to-server') {
-			problems = add(
-				problems,
-				problem(
-					'client-response',
-					'R6',
-					'the client wrote a response; on 2026-07-28 stdio the client MUST NOT write responses',
-				),
-			);
-		}
-		if (!hasId) {
-			problems = add(
-				problems,
-				problem('missing-id', 'J5', 'a result without "id"; it cannot be matched to a request', 'id'),
-			);
-		} else {
-			const item = idProblem(id);
-			if (item) problems = add(problems, item);
-		}
-		if (!isPlainObject(result)) {
-			problems = add(
-				problems,
-				problem(
-					'result-not-object',
-					'J5',
-					`result is ${describeJsonType(result)}; MCP results are objects (use {} for an empty result)`,
-					'result',
-				),
-			);
-		} else {
-			problems = metaProblems(result, 'result', problems);
-			if (isModern) {
-				const resultType = own(result, 'resultType');
-				if (resultType === undefined) {
-					problems = add(
-						problems,
-						problem(
-							'missing-result-type',
-							'J5',
-							'a 2026-07-28 result without "resultType"; clients read it as "complete"',
-							'result.resultType',
-							'warning',
-						),
-					);
-				} else if (resultType !== 'complete' && resultType !== 'input_required') {
-					problems = add(
-						problems,
-						problem(
-							'invalid-result-type',
-							'J5',
-							`result.resultType is ${JSON.stringify(resultType)}; it must be "complete" or "input_required"`,
-							'result.resultType',
-							'warning',
-						),
-					);
-				}
-			}
-		}
+		problems = responseProblems(parts, parts.result, problems);
 	} else if (method !== undefined) {
 		const isNotificationName = typeof method === 'string' && method.startsWith('notifications/');
-		kind = hasId && !(id === null && isNotificationName) ? 'request' : 'notification';
-		if (typeof method !== 'string') {
-			problems = add(
-				problems,
-				problem('method-not-string', 'J2', `method is ${describeJsonType(method)}; it must be a string`, 'method'),
-			);
-		}
-		if (kind === 'request' && isModern && options.direction === 'server-to-client') {
-			problems = add(
-				problems,
-				problem(
-					'server-request',
-					'R6',
-					'the server wrote a request; on 2026-07-28 stdio the server MUST NOT write requests to stdout',
-				),
-			);
-		}
-		if (hasId) {
-			if (kind === 'request') {
-				const item = idProblem(id);
-				if (item) problems = add(problems, item);
-			}
-			if (isNotificationName) {
-				extraKey = 'id';
-				problems = add(
-					problems,
-					problem(
-						'notification-with-id',
-						'J4',
-						`notification ${String(method)} carries an "id"; notifications MUST NOT include one`,
-						'id',
-					),
-				);
-			}
-		}
-		const params = own(object, 'params');
-		if (params !== undefined) {
-			if (!isPlainObject(params)) {
-				problems = add(
-					problems,
-					problem(
-						'params-not-object',
-						'J2',
-						`params is ${describeJsonType(params)}; MCP params are an object`,
-						'params',
-					),
-				);
-			} else {
-				problems = metaProblems(params, 'params', problems);
-			}
-		}
+		kind = parts.hasId && !(id === null && isNotificationName) ? 'request' : 'notification';
+		if (parts.hasId && isNotificationName) extraKey = 'id';
+		problems = methodProblems(parts, kind, method, problems);
 	} else {
 		kind = 'json';
 		problems = add(
@@ -457,21 +303,7 @@ export function classifyMessage(message: unknown, options: ClassifyOptions): Cla
 			problem('no-method-or-result', 'R6', 'valid JSON with no "method", "result" or "error": not a JSON-RPC message'),
 		);
 	}
-
-	if (kind !== 'json') {
-		for (const key in object) {
-			if (!Object.hasOwn(object, key) || isKnownKey(kind, key, extraKey)) continue;
-			problems = add(
-				problems,
-				problem(
-					'unknown-key',
-					'C1',
-					`unknown top-level key ${JSON.stringify(key)}; the TS SDK's strict schema drops the message`,
-					key,
-				),
-			);
-		}
-	}
+	if (kind !== 'json') problems = unknownKeyProblems(object, kind, extraKey, problems);
 
 	const idValue = typeof id === 'string' || typeof id === 'number' || id === null ? id : undefined;
 	const out: {
@@ -482,12 +314,212 @@ export function classifyMessage(message: unknown, options: ClassifyOptions): Cla
 		problems: readonly JsonRpcProblem[];
 	} = {
 		kind,
-		hasId,
+		hasId: parts.hasId,
 		problems: problems ?? NO_PROBLEMS,
 	};
 	if (typeof method === 'string' && (kind === 'request' || kind === 'notification')) out.method = method;
 	if (idValue !== undefined) out.id = idValue;
 	return out;
+}
+
+/** What {@link classifyMessage} has read of one message object, for the checks of each message kind. */
+interface MessageParts {
+	readonly object: Record<string, unknown>;
+	readonly options: ClassifyOptions;
+	/** The session negotiated 2026-07-28 (R19). */
+	readonly isModern: boolean;
+	readonly id: unknown;
+	readonly hasId: boolean;
+	readonly result: unknown;
+}
+
+/** J1: `jsonrpc` must be exactly "2.0". */
+function versionProblems(object: Record<string, unknown>): JsonRpcProblem[] | undefined {
+	const jsonrpc = own(object, 'jsonrpc');
+	if (jsonrpc === undefined) {
+		return add(undefined, problem('missing-jsonrpc', 'J1', 'no "jsonrpc" member; it must be exactly "2.0"', 'jsonrpc'));
+	}
+	if (jsonrpc === '2.0') return undefined;
+	const shown = typeof jsonrpc === 'string' ? JSON.stringify(jsonrpc) : describeJsonType(jsonrpc);
+	return add(undefined, problem('wrong-jsonrpc', 'J1', `"jsonrpc" is ${shown}; it must be exactly "2.0"`, 'jsonrpc'));
+}
+
+/** R6 on 2026-07-28 stdio: a client never writes a response. */
+function clientResponseProblems(
+	parts: MessageParts,
+	problems: JsonRpcProblem[] | undefined,
+): JsonRpcProblem[] | undefined {
+	if (!parts.isModern || parts.options.direction !== 'client-to-server') return problems;
+	return add(
+		problems,
+		problem(
+			'client-response',
+			'R6',
+			'the client wrote a response; on 2026-07-28 stdio the client MUST NOT write responses',
+		),
+	);
+}
+
+/** An error response (J5): not also a result, an id unless the version lets it go, the error object. */
+function errorProblems(
+	parts: MessageParts,
+	error: unknown,
+	given: JsonRpcProblem[] | undefined,
+): JsonRpcProblem[] | undefined {
+	let problems = given;
+	if (parts.result !== undefined) {
+		problems = add(
+			problems,
+			problem('result-and-error', 'J5', 'both "result" and "error"; a response carries exactly one of them', 'result'),
+		);
+	}
+	problems = clientResponseProblems(parts, problems);
+	const version = parts.options.protocolVersion;
+	if (!parts.hasId) {
+		if (isKnownProtocolVersion(version) && version < ERROR_ID_OPTIONAL_SINCE) {
+			problems = add(
+				problems,
+				problem(
+					'error-without-id',
+					'J5',
+					`error without "id"; ${version} requires it (it may be omitted only from 2025-11-25)`,
+					'id',
+				),
+			);
+		}
+	} else {
+		const item = idProblem(parts.id, 'warning');
+		if (item) problems = add(problems, item);
+	}
+	return errorObjectProblems(error, problems);
+}
+
+/** A result response (J5): an id, an object result with a valid `_meta`, and `resultType` on 2026-07-28. */
+function responseProblems(
+	parts: MessageParts,
+	result: unknown,
+	given: JsonRpcProblem[] | undefined,
+): JsonRpcProblem[] | undefined {
+	let problems = clientResponseProblems(parts, given);
+	if (!parts.hasId) {
+		problems = add(
+			problems,
+			problem('missing-id', 'J5', 'a result without "id"; it cannot be matched to a request', 'id'),
+		);
+	} else {
+		const item = idProblem(parts.id);
+		if (item) problems = add(problems, item);
+	}
+	if (!isPlainObject(result)) {
+		return add(
+			problems,
+			problem(
+				'result-not-object',
+				'J5',
+				`result is ${describeJsonType(result)}; MCP results are objects (use {} for an empty result)`,
+				'result',
+			),
+		);
+	}
+	problems = metaProblems(result, 'result', problems);
+	if (!parts.isModern) return problems;
+	const resultType = own(result, 'resultType');
+	if (resultType === undefined) {
+		return add(
+			problems,
+			problem(
+				'missing-result-type',
+				'J5',
+				'a 2026-07-28 result without "resultType"; clients read it as "complete"',
+				'result.resultType',
+				'warning',
+			),
+		);
+	}
+	if (resultType === 'complete' || resultType === 'input_required') return problems;
+	return add(
+		problems,
+		problem(
+			'invalid-result-type',
+			'J5',
+			`result.resultType is ${JSON.stringify(resultType)}; it must be "complete" or "input_required"`,
+			'result.resultType',
+			'warning',
+		),
+	);
+}
+
+/** A request or notification (J2, J4, R6): a string method, the id rules, object params with a valid `_meta`. */
+function methodProblems(
+	parts: MessageParts,
+	kind: 'request' | 'notification',
+	method: unknown,
+	given: JsonRpcProblem[] | undefined,
+): JsonRpcProblem[] | undefined {
+	let problems = given;
+	if (typeof method !== 'string') {
+		problems = add(
+			problems,
+			problem('method-not-string', 'J2', `method is ${describeJsonType(method)}; it must be a string`, 'method'),
+		);
+	}
+	if (kind === 'request' && parts.isModern && parts.options.direction === 'server-to-client') {
+		problems = add(
+			problems,
+			problem(
+				'server-request',
+				'R6',
+				'the server wrote a request; on 2026-07-28 stdio the server MUST NOT write requests to stdout',
+			),
+		);
+	}
+	if (parts.hasId) {
+		if (kind === 'request') {
+			const item = idProblem(parts.id);
+			if (item) problems = add(problems, item);
+		}
+		if (typeof method === 'string' && method.startsWith('notifications/')) {
+			problems = add(
+				problems,
+				problem(
+					'notification-with-id',
+					'J4',
+					`notification ${String(method)} carries an "id"; notifications MUST NOT include one`,
+					'id',
+				),
+			);
+		}
+	}
+	const params = own(parts.object, 'params');
+	if (params === undefined) return problems;
+	if (isPlainObject(params)) return metaProblems(params, 'params', problems);
+	return add(
+		problems,
+		problem('params-not-object', 'J2', `params is ${describeJsonType(params)}; MCP params are an object`, 'params'),
+	);
+}
+
+/** C1: a top-level key the TS SDK's strict schema does not know drops the message. */
+function unknownKeyProblems(
+	object: Record<string, unknown>,
+	kind: MessageKind,
+	extraKey: string | undefined,
+	given: JsonRpcProblem[] | undefined,
+): JsonRpcProblem[] | undefined {
+	let problems = given;
+	for (const key in object) {
+		if (!Object.hasOwn(object, key) || isKnownKey(kind, key, extraKey)) continue;
+		problems = add(
+			problems,
+			problem(
+				'unknown-key',
+				'C1',
+				`unknown top-level key ${JSON.stringify(key)}; the TS SDK's strict schema drops the message`,
+				key,
+			),
+		);
+	}
+	return problems;
 }
 
 /**
