@@ -33,6 +33,13 @@ export interface Rule {
 	/** Severity, message, fix, rule ids and client impact of the code. */
 	readonly meta: CatalogEntry;
 	/**
+	 * The finding depends on what the other side sent earlier or later (a request, a response, `initialize`):
+	 * once either protocol stream of a capture had a gap, that message may be among the missing bytes, so the
+	 * session drops the finding (docs/capture-format.md#gaps-and-incomplete-captures). Unset: the finding is
+	 * about a frame's own bytes, and a gap elsewhere cannot change it.
+	 */
+	readonly pairsAcrossStreams?: true;
+	/**
 	 * The client error messages that point at this code, for `mcp-wire explain` (`findings/explain.ts`): each
 	 * names a known message of `support/pasted.ts`, how likely this code is behind it, and why.
 	 */

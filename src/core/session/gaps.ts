@@ -1,4 +1,4 @@
-import type {FindingCode, StreamName} from '../types.js';
+import type {StreamName} from '../types.js';
 
 /**
  * What a gap in a capture (a `gap` mark: bytes that crossed the wire but are not in the capture) means
@@ -9,22 +9,9 @@ import type {FindingCode, StreamName} from '../types.js';
  *    `missing-newline`…) comes from the cut; framing resumes at the first line after the gap.
  * 2. Pairing and ordering: once either protocol stream (stdin, stdout) had a gap, a request, response or
  *    `initialize` may be among the missing bytes, so findings that depend on what the other side sent
- *    earlier or later ({@link DOUBTFUL_AFTER_GAP}) are not reported: the capture cannot back them.
+ *    earlier or later (a rule's `pairsAcrossStreams`) are not reported: the capture cannot back them.
  *    Findings about a frame's own bytes (crlf, invalid-utf8, invalid-jsonrpc…) still are.
  */
-
-/** Codes not reported once a protocol stream had a gap: each depends on a message that may be missing. */
-export const DOUBTFUL_AFTER_GAP: ReadonlySet<FindingCode> = new Set<FindingCode>([
-	'unknown-id',
-	'duplicate-response',
-	'response-to-notification',
-	'unanswered-request',
-	'message-before-initialize',
-	'ping-error',
-	'undeclared-capability',
-	'protocol-version',
-	'no-response',
-]);
 
 /** Per-stream gap state of a session. */
 export class GapTracker {
@@ -55,8 +42,11 @@ export class GapTracker {
 		return lf + 1;
 	}
 
-	/** True when a finding with `code` cannot be backed by the capture (see {@link DOUBTFUL_AFTER_GAP}). */
-	isDoubtful(code: FindingCode): boolean {
-		return this.hasProtocolGap && DOUBTFUL_AFTER_GAP.has(code);
+	/**
+	 * True when a finding of a rule that pairs messages across the streams (`Rule.pairsAcrossStreams`) cannot be
+	 * backed by the capture: a protocol stream had a gap.
+	 */
+	isDoubtful(pairsAcrossStreams: boolean): boolean {
+		return this.hasProtocolGap && pairsAcrossStreams;
 	}
 }

@@ -14,6 +14,7 @@ import {LifecycleState} from './lifecycle-state.js';
 import {createPassiveListeners} from '../findings/support/passive.js';
 import {FindingEngine, type MessageFacts, type OutstandingRequest, type SessionFacts} from '../findings/engine.js';
 import {runtimeOfCommand} from '../findings/support/runtime.js';
+import {RULES} from '../findings/registry.js';
 import type {
 	Chunk,
 	ExitInfo,
@@ -61,6 +62,11 @@ export {SLOW_RESPONSE_LIMITS_MS} from '../findings/rules/slow-response.js';
 export {STDERR_LINES_KEPT} from './stores/streaming-window.js';
 
 const STREAMS: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
+
+/** The codes whose rules pair messages across the streams: dropped once a capture had a gap (gaps.ts). */
+const PAIRED: ReadonlySet<FindingCode> = new Set(
+	RULES.filter((rule) => rule.pairsAcrossStreams).map((rule) => rule.code),
+);
 
 /**
  * The pure heart of mcp-wire: feed it the bytes that crossed a stdio transport (live or from a capture)
@@ -142,7 +148,7 @@ export class Session implements SessionStore {
 			schemas: this.schemas,
 			// The passive detectors first: their end-of-session drafts come before the rules' (as when they ran over the kept frames).
 			prelude: createPassiveListeners,
-			drop: (draft) => this.ignore.has(draft.code) || this.gaps.isDoubtful(draft.code),
+			drop: (draft) => this.ignore.has(draft.code) || this.gaps.isDoubtful(PAIRED.has(draft.code)),
 			onFinding: (finding) => this.record(finding),
 		});
 	}

@@ -7,6 +7,7 @@ import {row, UNKNOWN} from '../support/meta.js';
  */
 export const duplicateResponse: Rule = {
 	code: 'duplicate-response',
+	pairsAcrossStreams: true,
 	meta: {
 		severity: 'error',
 		title: 'duplicate response',

@@ -13,6 +13,7 @@ const ALLOWED = new Set(['ping', 'notifications/message']);
  */
 export const messageBeforeInitialize: Rule = {
 	code: 'message-before-initialize',
+	pairsAcrossStreams: true,
 	meta: {
 		severity: 'warning',
 		title: 'message before the initialize response',

@@ -78,6 +78,7 @@ export const SILENT_SERVER_IMPACT = row({
  */
 export const noResponse: Rule = {
 	code: 'no-response',
+	pairsAcrossStreams: true,
 	meta: {
 		severity: 'error',
 		title: 'no response',

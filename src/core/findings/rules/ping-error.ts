@@ -20,6 +20,7 @@ const isAnswered = (draft: FindingDraft): boolean => draft.detail?.['answered'] 
  */
 export const pingError: Rule = {
 	code: 'ping-error',
+	pairsAcrossStreams: true,
 	meta: {
 		severity: 'error',
 		title: 'ping not answered with an empty result',

@@ -14,6 +14,7 @@ import type {Rule} from '../engine.js';
  */
 export const protocolVersion: Rule = {
 	code: 'protocol-version',
+	pairsAcrossStreams: true,
 	meta: {
 		severity: 'error',
 		title: 'protocol version not negotiated',

@@ -7,6 +7,7 @@ import {row, UNKNOWN} from '../support/meta.js';
  */
 export const responseToNotification: Rule = {
 	code: 'response-to-notification',
+	pairsAcrossStreams: true,
 	meta: {
 		severity: 'error',
 		title: 'a notification was answered',

@@ -19,6 +19,7 @@ const causeOffset = (draft: FindingDraft): number | undefined => {
  */
 export const unansweredRequest: Rule = {
 	code: 'unanswered-request',
+	pairsAcrossStreams: true,
 	meta: {
 		severity: 'error',
 		title: 'request never answered',

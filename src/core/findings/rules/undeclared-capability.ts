@@ -67,6 +67,7 @@ const isRequest = (d: FindingDraft): boolean => detailString(d, 'kind') === 'req
  */
 export const undeclaredCapability: Rule = {
 	code: 'undeclared-capability',
+	pairsAcrossStreams: true,
 	meta: {
 		severity: 'warning',
 		title: 'capability used without being negotiated',

@@ -8,6 +8,7 @@ import {row, UNKNOWN} from '../support/meta.js';
  */
 export const unknownId: Rule = {
 	code: 'unknown-id',
+	pairsAcrossStreams: true,
 	meta: {
 		severity: 'error',
 		title: 'response to an unknown id',
