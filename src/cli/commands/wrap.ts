@@ -2,7 +2,6 @@ import {HOSTS} from '../../core/clients/registry.js';
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {parse as parseJsonc} from 'jsonc-parser';
 import {Command, Option} from 'commander';
 import {
 	applyPlan,
@@ -12,6 +11,7 @@ import {
 	ConfigError,
 	formatProblem,
 	locateServer,
+	parseServers,
 	planUnwrap,
 	planWrap,
 	readServers,
@@ -271,7 +271,7 @@ function runEdit(action: 'wrap' | 'unwrap', name: string, options: WrapCliOption
 		);
 	} else {
 		const how = edit.restoredFrom === 'backup' ? 'restored exactly from the backup' : 'tap arguments removed';
-		const restored = restoredCommand(edit.after, edit.jsonPath);
+		const restored = restoredCommand(file, edit.after, name);
 		process.stdout.write(
 			[
 				`unwrapped "${name}" in ${guessed === undefined ? where(file) : file.path} (${how})`,
@@ -295,14 +295,10 @@ function onPath(file: ConfigFile): boolean {
 }
 
 /** The entry's `command` and `args` at `jsonPath` in the config text `text` (JSONC), when it has a command. */
-function restoredCommand(text: string, jsonPath: readonly string[]): string[] | undefined {
-	let node: unknown = parseJsonc(text);
-	for (const key of jsonPath)
-		node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
-	const entry = node as {command?: unknown; args?: unknown} | undefined;
-	if (typeof entry?.command !== 'string') return undefined;
-	const args = Array.isArray(entry.args) ? entry.args.filter((arg): arg is string => typeof arg === 'string') : [];
-	return [entry.command, ...args];
+function restoredCommand(file: ConfigFile, text: string, name: string): string[] | undefined {
+	// Read as the file's own format (JSON, JSONC, TOML), so a Codex config.toml shows its command too.
+	const entry = parseServers(file, text).servers.find((server) => server.name === name);
+	return entry?.command === undefined ? undefined : [entry.command, ...entry.args];
 }
 
 /** `word` as one POSIX shell word: unchanged when it is safe, else in single quotes (so a printed command can be pasted). */
