@@ -20,6 +20,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
 	'src/core/types.ts': 'FINDING_CODES, the registry of code names the FindingCode type is made of',
 	// Client profiles: each client's own error texts name the codes they point at (findings/explain.ts
 	// ClientErrorText) and which codes a client is known to react to; a client's knowledge, kept with the client.
+	'src/core/clients/client-run.ts':
+		"a client's run: names the code that decides its outcome when the answered version is not one it supports",
 	'src/core/clients/hosts/claude-code.ts': 'client profile: error texts and the codes they point at',
 	'src/core/clients/hosts/claude-desktop.ts': 'client profile: error texts and the codes they point at',
 	'src/core/clients/hosts/codex.ts': 'client profile: error texts and the codes they point at',
