@@ -43,6 +43,8 @@ export function clientsNamed(names: string): ClientProfile[] {
 export interface AsClientsInput {
 	readonly probeOptions: Omit<ProbeOptions, 'createSession' | 'opening'>;
 	readonly newSession: (init: SessionInit) => Session;
+	/** `--timeout`: each client's start-up limit as if raised with its knob (and the probe's wait). */
+	readonly startupLimitMs?: number;
 }
 
 /**
@@ -75,7 +77,7 @@ export async function runAsClients(
 				const outcome = isEstablished(family)
 					? result.summary.clients?.find((entry) => entry.client === family)
 					: undefined;
-				rows.set(profile.id, judgeClient(profile, outcome, facts, result.summary.tools));
+				rows.set(profile.id, judgeClient(profile, outcome, facts, result.summary.tools, input.startupLimitMs));
 			}
 		}
 	};

@@ -274,6 +274,7 @@ async function runAs(
 	const clients = asClients.clientsNamed(name);
 	const {rows, wallMs} = await asClients.runAsClients(clients, {
 		probeOptions,
+		...(probeOptions.timeoutMs === undefined ? {} : {startupLimitMs: probeOptions.timeoutMs}),
 		newSession: (init) =>
 			new Session(
 				{...baseMeta, startedAt: init.startedAt, ...(init.pid === undefined ? {} : {pid: init.pid})},

@@ -71,6 +71,7 @@ export interface ClientRun {
  *   established or the session has none)
  * @param facts from {@link handshakeFacts}
  * @param tools the tool count `tools/list` returned, when answered
+ * @param startupLimitMs the client's start-up limit as the user set it with its knob (ms), in place of its default
  * @returns the row; a client check that fails (start-up limit, version, stderr) wins over the family's
  *   reading, since the client then never gets to read what follows
  */
@@ -79,17 +80,18 @@ export function judgeClient(
 	familyOutcome: ClientOutcome | undefined,
 	facts: HandshakeFacts,
 	tools?: number,
+	startupLimitMs?: number,
 ): ClientRun {
-	const limit = profile.limits.startupMs.value;
-	const startupLimitMs = isEstablished(limit) ? limit : undefined;
+	const limit = startupLimitMs ?? profile.limits.startupMs.value;
+	const limitMs = isEstablished(limit) ? limit : undefined;
 	const base = {
 		client: profile.id,
 		displayName: profile.displayName,
 		...(facts.initializeReplyMs === undefined ? {} : {startMs: Math.round(facts.initializeReplyMs)}),
-		...(startupLimitMs === undefined ? {} : {startupLimitMs}),
+		...(limitMs === undefined ? {} : {startupLimitMs: limitMs}),
 		...(profile.limits.knob === undefined ? {} : {knob: profile.limits.knob}),
 	};
-	const check = clientCheck(profile, facts, startupLimitMs);
+	const check = clientCheck(profile, facts, limitMs);
 	if (check !== undefined)
 		return {
 			...base,

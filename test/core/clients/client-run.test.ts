@@ -114,3 +114,15 @@ describe('judgeClient', () => {
 		});
 	});
 });
+
+describe('judgeClient with the limit raised by its knob', () => {
+	it('Gemini CLI with `timeout` 20000: an 11 s start connects', () => {
+		const facts = {initializeReplyMs: 11_000, answeredVersion: '2025-06-18', stderrBytesBeforeReply: 0};
+		expect(judgeClient(clientProfile('gemini-cli'), works, facts, 1, 20_000)).toMatchObject({
+			outcome: 'works',
+			connects: true,
+			tools: 1,
+			startupLimitMs: 20_000,
+		});
+	});
+});
