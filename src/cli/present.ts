@@ -110,6 +110,8 @@ export function createPresenter(options: PresenterOptions): Presenter {
 	const shown = createShownFindings();
 	let order: TimeOrder | undefined;
 	let keptBytes: KeptBytes | undefined;
+	/** `--json --redact`: writes the records the redactor still holds (a chunk that ended inside a token). */
+	let endRecords: (() => void) | undefined;
 
 	return {
 		whenWritable() {
@@ -136,7 +138,12 @@ export function createPresenter(options: PresenterOptions): Presenter {
 						localRedactOptions(options.serverEnv, options.redactPayloads, session.meta),
 					);
 					writer.header(redactor.meta(session.meta));
-					session.on((event: SessionEvent) => writer.event(redactor.event(event)));
+					session.on((event: SessionEvent) => {
+						for (const ready of redactor.push(event)) writer.event(ready);
+					});
+					endRecords = () => {
+						for (const ready of redactor.end()) writer.event(ready);
+					};
 				} else {
 					writer.header(session.meta);
 					session.on((event: SessionEvent) => writer.event(event));
@@ -208,6 +215,8 @@ export function createPresenter(options: PresenterOptions): Presenter {
 		async finish(session, reprobe) {
 			try {
 				order?.release(Number.POSITIVE_INFINITY);
+				endRecords?.();
+				endRecords = undefined;
 				await finishLines(session, reprobe);
 			} finally {
 				flush();

@@ -26,20 +26,31 @@ export function localRedactOptions(
 	payloads = false,
 	captured?: Pick<SessionMeta, 'home' | 'user'>,
 ): RedactOptions {
-	let home: string | undefined = captured?.home;
-	if (home === undefined) {
-		try {
-			home = os.homedir();
-		} catch {
-			home = undefined;
-		}
+	let local: string | undefined;
+	try {
+		local = os.homedir();
+	} catch {
+		local = undefined;
 	}
 
-	const user = captured?.user ?? accountName();
+	const localUser = accountName();
+	const home = captured?.home ?? local;
+	const user = captured?.user ?? localUser;
+	// The viewer's own home and name are hidden too when the header names another's.
+	const also =
+		(local !== undefined && local !== '' && local !== home) || (localUser !== undefined && localUser !== user)
+			? [
+					{
+						...(local === undefined || local === '' ? {} : {home: local}),
+						...(localUser === undefined ? {} : {user: localUser}),
+					},
+				]
+			: [];
 	return {
 		...(home === undefined || home === '' ? {} : {home}),
 		...(user === undefined ? {} : {user}),
 		...(env === undefined ? {} : {env}),
+		...(also.length === 0 ? {} : {also}),
 		payloads,
 	};
 }

@@ -38,6 +38,8 @@ const SECRET_ENDINGS = [
 	'credential',
 	'credentials',
 	'authorization',
+	'privatekeyid',
+	'accesskeyid',
 ];
 
 /**
@@ -143,9 +145,20 @@ export const SHAPES: readonly ShapeRule[] = [
 		re: /(?<![A-Za-z0-9/+=_-])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_-])/g,
 		keep: () => 0,
 	},
+	{
+		kind: 'sendgrid-key',
+		re: /(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}/g,
+		keep: () => 3,
+	},
+	// A Telegram bot token: the bot's numeric id, a colon, 35 characters.
+	{
+		kind: 'telegram-token',
+		re: /(?<![A-Za-z0-9_:-])[0-9]{8,10}:[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g,
+		keep: () => 0,
+	},
 	{kind: 'bearer', re: /\b(?:Bearer|Basic)[ \t]+([A-Za-z0-9._~+/=-]{8,})/dgi, keep: () => 0, group: 1},
 	{kind: 'secret-value', re: /\b(?:Set-)?Cookie[ \t]*:[ \t]*([^\r\n"\\]+)/dgi, keep: () => 0, group: 1},
-	{kind: 'secret-value', re: /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/\s:@"'\\]+:([^/\s@"'\\]+)@/dg, keep: () => 0, group: 1},
+	{kind: 'secret-value', re: /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/\s:@"'\\]*:([^/\s@"'\\]+)@/dg, keep: () => 0, group: 1},
 ];
 
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/g;
@@ -188,8 +201,9 @@ export const NAMED: readonly RegExp[] = [
 	/(?<![A-Za-z0-9_-])--?(?<name>[A-Za-z][A-Za-z0-9_.-]*)[ \t]+(?<value>[^\s"'\\-][^\s"'\\]*)/dg,
 ];
 
+/** A home directory's user name in a path, also JSON-escaped once or twice (`C:\\\\Users\\\\NAME`). */
 export const INFERRED_HOME =
-	/(?:\/home\/|\/Users\/|(?<![A-Za-z])[A-Za-z]:(?:\\\\|\\|\/)(?:Users|Documents and Settings)(?:\\\\|\\|\/))([^/\\\s"'`:;,*<>|]+)/dg;
+	/(?:\/home\/|\/Users\/|(?<![A-Za-z])[A-Za-z]:(?:\\+|\/)(?:Users|Documents and Settings)(?:\\+|\/))([^/\\\s"'`:;,*<>|]+)/dg;
 
 /**
  * Whether a value found under a secret-looking name is worth masking everywhere else too: at least 8

@@ -14,6 +14,30 @@ import {
 import {maskPayloadValue, PayloadScanner} from './payload-scanner.js';
 import type {Range, RedactionCounts, RedactionKind, RedactOptions} from './types.js';
 
+/** A unit of base64, standard or URL alphabet (padding aside). */
+const BASE64_UNIT = /[A-Za-z0-9+/_-]/;
+
+/**
+ * Runs of base64 (16 to 8,192 units, with their `=` padding) that may wrap a secret, found by one walk
+ * (a regex with look-arounds overflowed the stack on a megabyte run).
+ */
+function* base64Runs(subject: string): Generator<{start: number; end: number}> {
+	let at = 0;
+	while (at < subject.length) {
+		if (!BASE64_UNIT.test(subject[at]!)) {
+			at++;
+			continue;
+		}
+
+		const start = at;
+		while (at < subject.length && BASE64_UNIT.test(subject[at]!)) at++;
+		let end = at;
+		while (end < subject.length && end - at < 2 && subject[end] === '=') end++;
+		if (end - start >= 16 && end - start <= 8192) yield {start, end};
+		at = end === at ? at : end;
+	}
+}
+
 /**
  * The redaction engine: finds what to mask in text or bytes and replaces it. Stateful only in the literal
  * secrets it has learned (from {@link RedactOptions}, from redacted command arguments, and from
@@ -21,9 +45,8 @@ import type {Range, RedactionCounts, RedactionKind, RedactOptions} from './types
  */
 export class Redactor {
 	private readonly literals = new Set<string>();
-	private readonly home: string | undefined;
 	private readonly homeVariants: readonly string[];
-	private readonly user: string | undefined;
+	private readonly users: readonly string[];
 	private readonly counts: Partial<Record<RedactionKind, number>> = {};
 	/** A PEM private key block began in an earlier text() call and has not ended (lines redacted one by one). */
 	private isInPem = false;
@@ -31,14 +54,26 @@ export class Redactor {
 
 	constructor(options: RedactOptions = {}) {
 		this.options = options;
-		const home = options.home?.replace(/[/\\]+$/, '');
-		this.home = home !== undefined && home.length >= 2 ? home : undefined;
-		this.homeVariants =
-			this.home === undefined
-				? []
-				: [...new Set([this.home, this.home.replaceAll('\\', '/'), this.home.replaceAll('\\', '\\\\')])];
-		const user = options.user;
-		this.user = user !== undefined && user.length >= 3 && !GENERIC_USERS.has(user.toLowerCase()) ? user : undefined;
+		const homes = [options.home, ...(options.also ?? []).map((other) => other.home)]
+			.map((home) => home?.replace(/[/\\]+$/, ''))
+			.filter((home): home is string => home !== undefined && home.length >= 2);
+		this.homeVariants = [
+			...new Set(
+				homes.flatMap((home) => [
+					home,
+					home.replaceAll('\\', '/'),
+					home.replaceAll('\\', '\\\\'),
+					home.replaceAll('\\', '\\\\\\\\'),
+				]),
+			),
+		];
+		this.users = [
+			...new Set(
+				[options.user, ...(options.also ?? []).map((other) => other.user)].filter(
+					(user): user is string => user !== undefined && user.length >= 3 && !GENERIC_USERS.has(user.toLowerCase()),
+				),
+			),
+		];
 		for (const [name, value] of Object.entries(options.env ?? {})) {
 			if (value !== undefined && isSecretName(name)) {
 				this.learn(value);
@@ -98,7 +133,8 @@ export class Redactor {
 			}
 		}
 
-		ranges.push(...this.namedRanges(subject));
+		for (const range of this.namedRanges(subject)) ranges.push(range);
+		for (const range of this.base64Ranges(subject)) ranges.push(range);
 		for (const literal of this.literals) {
 			const needle = isBytes ? utf8AsLatin1(literal) : literal;
 			for (let at = subject.indexOf(needle); at !== -1; at = subject.indexOf(needle, at + needle.length)) {
@@ -123,8 +159,8 @@ export class Redactor {
 			}
 		}
 
-		if (this.user !== undefined) {
-			const needle = isBytes ? utf8AsLatin1(this.user) : this.user;
+		for (const user of this.users) {
+			const needle = isBytes ? utf8AsLatin1(user) : user;
 			const re = new RegExp(`(?<![A-Za-z0-9_.-])${escapeRegExp(needle)}(?![A-Za-z0-9_-])`, 'g');
 			for (const match of subject.matchAll(re)) {
 				ranges.push({start: match.index, end: match.index + needle.length, kind: 'user', keep: 0});
@@ -132,6 +168,44 @@ export class Redactor {
 		}
 
 		return ranges;
+	}
+
+	/**
+	 * Base64 runs (standard or URL alphabet, 16 to 8,192 characters) whose decoded text is mostly printable
+	 * and holds a secret by shape, by name or a known literal: the whole run is masked (a token wrapped in
+	 * base64 in a config blob, a basic-auth pair, a data URL).
+	 */
+	private base64Ranges(subject: string): Range[] {
+		const ranges: Range[] = [];
+		for (const {start, end} of base64Runs(subject)) {
+			const run = subject.slice(start, end);
+			if (!/[A-Z]/.test(run) || !/[a-z]/.test(run)) continue;
+			const decoded = Buffer.from(run.replaceAll('-', '+').replaceAll('_', '/'), 'base64').toString('latin1');
+			let printable = 0;
+			for (let i = 0; i < decoded.length; i++) {
+				const unit = decoded.codePointAt(i)!;
+				if ((unit >= 0x20 && unit < 0x7f) || unit === 0x0a || unit === 0x0d || unit === 0x09) printable++;
+			}
+
+			if (decoded.length < 8 || printable < decoded.length * 0.9) continue;
+			if (this.holdsSecret(decoded)) ranges.push({start, end, kind: 'base64-secret', keep: 0});
+		}
+
+		return ranges;
+	}
+
+	/** Whether decoded text holds a secret by shape, by name or a known literal (no home or user name). */
+	private holdsSecret(text: string): boolean {
+		for (const rule of SHAPES) {
+			rule.re.lastIndex = 0;
+			const isFound = rule.re.test(text);
+			rule.re.lastIndex = 0;
+			if (isFound) return true;
+		}
+
+		if (this.namedRanges(text).length > 0) return true;
+		for (const literal of this.literals) if (text.includes(utf8AsLatin1(literal))) return true;
+		return false;
 	}
 
 	/** Ranges of values under secret-looking names (see {@link NAMED}). */

@@ -1,6 +1,6 @@
 import {Buffer} from 'node:buffer';
 import type {SessionSnapshot, StreamName} from '../../core/types.js';
-import {latin1} from './mask.js';
+import {latin1, maskInPlace} from './mask.js';
 import {Redactor} from './redactor.js';
 import type {RedactionCounts, RedactOptions} from './types.js';
 
@@ -105,7 +105,11 @@ function redactPieces(snapshot: KeptPieces, options: RedactOptions): RedactedSna
 			stream,
 			pieces[stream].map((piece) => ({
 				offset: piece.offset,
-				bytes: redactor.bytes(piece.bytes, options.payloads === true && stream !== 'stderr', {count: true}),
+				bytes: maskCutEdges(
+					redactor.bytes(piece.bytes, options.payloads === true && stream !== 'stderr', {count: true}),
+					piece.offset > 0,
+					piece.offset + piece.bytes.length < snapshot.streamLength(stream),
+				),
 			})),
 		]),
 	) as Record<StreamName, Array<{offset: number; bytes: Uint8Array}>>;
@@ -140,3 +144,27 @@ function redactPieces(snapshot: KeptPieces, options: RedactOptions): RedactedSna
 
 /** Stderr lines a kept snapshot's redacted view can show (the session keeps 200). */
 const STDERR_TAIL_REDACTED = 200;
+
+/** A run of token characters at the start or the end of a kept piece. */
+const EDGE_RUN_START = /^[A-Za-z0-9_.~+/=-]+/;
+const TOKEN_UNIT = /[A-Za-z0-9_.~+/=-]/;
+
+/**
+ * Masks a token run that a kept piece's edge cuts, when it could be part of a secret (at least 8
+ * characters with a digit, or upper and lower case letters): the rest of it was not kept, so its shape
+ * cannot be checked, and half a token must not show (a quote cut to the column width).
+ * @param isCutAtStart the piece starts after the stream's start; `isCutAtEnd`: it ends before the stream's end.
+ * @returns `bytes`, masked in place.
+ */
+function maskCutEdges(bytes: Uint8Array, isCutAtStart: boolean, isCutAtEnd: boolean): Uint8Array {
+	const text = latin1(bytes);
+	const isSecretLike = (run: string): boolean =>
+		run.length >= 8 && (/\d/.test(run) || (/[A-Z]/.test(run) && /[a-z]/.test(run)));
+	const head = isCutAtStart ? EDGE_RUN_START.exec(text)?.[0] : undefined;
+	if (head !== undefined && isSecretLike(head)) maskInPlace(bytes, 0, head.length);
+	// Walked back from the end: a `+$` regex retries from every start of a long run (quadratic).
+	let start = text.length;
+	while (isCutAtEnd && start > 0 && TOKEN_UNIT.test(text[start - 1]!)) start--;
+	if (isSecretLike(text.slice(start))) maskInPlace(bytes, start, text.length);
+	return bytes;
+}

@@ -6,12 +6,22 @@ import {Redactor} from './redactor.js';
 import {STREAMS} from './snapshot.js';
 import type {RedactionCounts, RedactOptions} from './types.js';
 
-/** Redacts NDJSON events one at a time (`--json --redact`). */
+/**
+ * Redacts NDJSON events in order (`--json --redact`). A chunk that ends inside a run of token characters
+ * (the first part of a secret cut by a read) is held until the next chunk of its stream shows how the run
+ * ends, so both parts are masked; the events after it wait with it, so the order is kept.
+ */
 export interface EventRedactor {
 	/** The header's facts, redacted (call first: argument values it hides are then masked in the streams). */
 	meta(meta: SessionMeta): SessionMeta;
-	/** One event, redacted: chunk bytes masked same length (offsets and lengths unchanged), frames, findings and the summary as text. */
-	event(event: SessionEvent): SessionEvent;
+	/**
+	 * Takes one event; returns the events now ready, redacted and in order (none while a chunk is held):
+	 * chunk bytes masked same length (offsets and lengths unchanged), frames, findings, marks and the
+	 * summary as text.
+	 */
+	push(event: SessionEvent): SessionEvent[];
+	/** Releases every held event (the session ended): call once, after the last {@link push}. */
+	end(): SessionEvent[];
 	/** What was redacted so far, by kind. */
 	counts(): RedactionCounts;
 }
@@ -19,6 +29,8 @@ export interface EventRedactor {
 /** Characters that can continue a token or secret value across a chunk boundary. */
 /** A byte (latin1 unit) that {@link TOKEN_RUN_START} takes. */
 const TOKEN_BYTE = /[A-Za-z0-9_.~+/=-]/;
+/** A chunk ending in one of these may have cut a secret (`123456789:` of a bot token, `user:` of a URL): it is held. */
+const HOLD_BYTE = /[A-Za-z0-9_.~+/=:@-]/;
 
 /**
  * The run of token characters that ends `text` (`[A-Za-z0-9_.~+/=-]+$`), found by walking back from
@@ -35,9 +47,12 @@ const SHAPE_PREFIX =
 	/^(?:gh[pousr]_|github_pat_|xox[abposre]-|xapp-|AKIA|ASIA|sk-ant-|sk-proj-|sk-|[srp]k_(?:live|test)_|npm_|hf_|glpat-|eyJ|AIza)/;
 const SECRET_CONTEXT_END =
 	/(?:(?<name>[A-Za-z_][A-Za-z0-9_.-]*)(?:=["']?|["']?[ \t]*:[ \t]*["']?|[ \t]+)|(?<scheme>Bearer|Basic)[ \t]+)$/i;
-const PARTIAL_HOME_END = /(?:\/home\/|\/Users\/|Users(?:\\\\|\\|\/))[^/\\\s"'`:;,*<>|]*$/;
+const PARTIAL_HOME_END = /(?:\/home\/|\/Users\/|Users(?:\\+|\/))[^/\\\s"'`:;,*<>|]*$/;
+const HOME_PREFIX = /^(?:\/home\/|\/Users\/|Users(?:\\+|\/))/;
 /** Bytes of the previous chunk kept to catch secrets split across reads. */
 const CARRY_BYTES = 512;
+/** Events that may wait behind a held chunk before it is released as masked so far. */
+const MAX_HELD_EVENTS = 1024;
 
 /**
  * Creates a streaming redactor for `--json --redact`: chunk bytes are masked as they come, same length,
@@ -61,8 +76,20 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
 		{tail: string; isCarrying: boolean; isInPem: boolean; scanner: PayloadScanner; strings: number}
 	>;
 
-	const maskChunk = (chunk: Chunk): Chunk => {
+	/** A chunk record not yet released: its masked bytes may still gain masks from the next chunk. */
+	interface Held {
+		readonly out: Uint8Array;
+		/** Stream offset of its first byte. */
+		readonly offset: number;
+		isFinal: boolean;
+	}
+	/** Per stream, the held chunks: the last one ends inside a token run that began in the first. */
+	const held: Record<StreamName, Held[]> = {stdin: [], stdout: [], stderr: []};
+	const queue: Array<{readonly event: SessionEvent; readonly held?: Held}> = [];
+
+	const maskChunk = (chunk: Chunk): {chunk: Chunk; endsInRun: boolean; continuesRun: boolean} => {
 		const own = state[chunk.stream];
+		const waiting = held[chunk.stream];
 		const current = latin1(chunk.bytes);
 		redactor.learnFromBytes(own.tail + current);
 		const combined = own.tail + current;
@@ -71,6 +98,14 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
 		const pem = pemSpan(combined, own.isInPem);
 		own.isInPem = pem.isOpen;
 		for (const range of mergeRanges([...redactor.findRanges(combined, true), ...pem.ranges])) {
+			// A range reaching back into held chunks masks its part there too (a secret cut by reads).
+			if (range.start + range.keep < base) {
+				for (const earlier of waiting) {
+					const at = earlier.offset - (chunk.offset - base);
+					maskInPlace(earlier.out, range.start + range.keep - at, Math.min(range.end, base) - at);
+				}
+			}
+
 			if (range.end <= base) {
 				continue;
 			}
@@ -79,6 +114,39 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
 			maskInPlace(out, Math.max(range.start + range.keep, base) - base, range.end - base);
 		}
 
+		maskCarried(own, current, combined, base, out);
+		if (isPayloads && chunk.stream !== 'stderr') {
+			for (const [start, end] of own.scanner.scan(chunk.bytes)) {
+				maskInPlace(out, start, end);
+			}
+
+			redactor.addCount('payload', own.scanner.strings - own.strings);
+			own.strings = own.scanner.strings;
+		}
+
+		own.tail = combined.slice(-CARRY_BYTES);
+		const last = combined.at(-1);
+		let whole = current.length > 0;
+		for (let i = 0; i < current.length && whole; i++) whole = HOLD_BYTE.test(current[i]!);
+		return {
+			chunk: {...chunk, bytes: out},
+			endsInRun: last !== undefined && HOLD_BYTE.test(last),
+			continuesRun: whole,
+		};
+	};
+
+	/**
+	 * What a chunk's end may begin, masked before the rest arrives (in case the stream ends there): a key
+	 * prefix (`ghp_`), a value after a secret name or `Bearer `, a partial home path, the start of a known
+	 * secret; and the token run continuing such a start at the head of this chunk.
+	 */
+	function maskCarried(
+		own: {isCarrying: boolean},
+		current: string,
+		combined: string,
+		base: number,
+		out: Uint8Array,
+	): void {
 		if (own.isCarrying) {
 			const run = TOKEN_RUN_START.exec(current);
 			if (run !== null) {
@@ -101,7 +169,7 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
 
 		const home = PARTIAL_HOME_END.exec(combined);
 		if (home !== null) {
-			const nameStart = home.index + /^(?:\/home\/|\/Users\/|Users(?:\\\\|\\|\/))/.exec(home[0])![0].length;
+			const nameStart = home.index + HOME_PREFIX.exec(home[0])![0].length;
 			maskInPlace(out, Math.max(nameStart, base) - base, combined.length - base);
 		}
 
@@ -114,48 +182,70 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
 				}
 			}
 		}
+	}
 
-		if (isPayloads && chunk.stream !== 'stderr') {
-			for (const [start, end] of own.scanner.scan(chunk.bytes)) {
-				maskInPlace(out, start, end);
+	const redactEvent = (event: SessionEvent): SessionEvent => {
+		switch (event.type) {
+			case 'frame': {
+				return {type: 'frame', frame: redactor.frame(event.frame)};
 			}
 
-			redactor.addCount('payload', own.scanner.strings - own.strings);
-			own.strings = own.scanner.strings;
-		}
+			case 'finding': {
+				return {type: 'finding', finding: redactor.finding(event.finding)};
+			}
 
-		own.tail = combined.slice(-CARRY_BYTES);
-		return {...chunk, bytes: out};
+			case 'mark': {
+				return {type: 'mark', mark: redactor.mark(event.mark)};
+			}
+
+			case 'summary': {
+				return {type: 'summary', summary: redactor.summary(event.summary)};
+			}
+
+			default: {
+				return event;
+			}
+		}
+	};
+
+	const release = (): SessionEvent[] => {
+		const ready: SessionEvent[] = [];
+		while (queue.length > 0 && (queue[0]!.held?.isFinal ?? true)) ready.push(queue.shift()!.event);
+		return ready;
+	};
+
+	const finalize = (stream: StreamName): void => {
+		for (const waiting of held[stream]) waiting.isFinal = true;
+		held[stream] = [];
 	};
 
 	return {
 		meta: (meta) => redactor.meta(meta, {count: true}),
-		event(event) {
-			switch (event.type) {
-				case 'chunk': {
-					return {type: 'chunk', chunk: maskChunk(event.chunk)};
-				}
-
-				case 'frame': {
-					return {type: 'frame', frame: redactor.frame(event.frame)};
-				}
-
-				case 'finding': {
-					return {type: 'finding', finding: redactor.finding(event.finding)};
-				}
-
-				case 'mark': {
-					return {type: 'mark', mark: redactor.mark(event.mark)};
-				}
-
-				case 'summary': {
-					return {type: 'summary', summary: redactor.summary(event.summary)};
-				}
-
-				default: {
-					return event;
-				}
+		push(event) {
+			if (event.type === 'chunk') {
+				const stream = event.chunk.stream;
+				const masked = maskChunk(event.chunk);
+				// The held chunks stay held while this one is all token (the run goes on) and they fit
+				// in the carried window; else they are final now.
+				const chain = held[stream];
+				const span = chain.length === 0 ? 0 : event.chunk.offset + event.chunk.bytes.length - chain[0]!.offset;
+				if (!(masked.endsInRun && masked.continuesRun) || span > CARRY_BYTES) finalize(stream);
+				const entry = {out: masked.chunk.bytes, offset: event.chunk.offset, isFinal: !masked.endsInRun};
+				if (masked.endsInRun) held[stream].push(entry);
+				queue.push({event: {type: 'chunk', chunk: masked.chunk}, held: entry});
+			} else {
+				if (event.type === 'mark' && event.mark.type === 'eof') finalize(event.mark.stream);
+				if (event.type === 'exit' || event.type === 'summary') for (const stream of STREAMS) finalize(stream);
+				queue.push({event: redactEvent(event)});
 			}
+
+			// Held back for long (another stream kept talking): let it go as masked so far.
+			if (queue.length > MAX_HELD_EVENTS) for (const stream of STREAMS) finalize(stream);
+			return release();
+		},
+		end() {
+			for (const stream of STREAMS) finalize(stream);
+			return release();
 		},
 		counts: () => redactor.getCounts(),
 	};

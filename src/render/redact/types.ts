@@ -13,8 +13,10 @@
  *   `github_pat_…`, Slack `xox?-…`/`xapp-…`, AWS `AKIA…`/`ASIA…`, OpenAI/Anthropic-style `sk-…`
  *   (`sk-ant-…`, `sk-proj-…`), Google `AIza…`, JWTs (`eyJ….eyJ….…`), Stripe `sk_live_…`/`rk_…`, npm
  *   `npm_…`, Hugging Face `hf_…`, GitLab `glpat-…`, Slack webhook URLs, a bare 40-character AWS
- *   secret access key, PEM private key blocks, and base64 lines alone on a line (a PEM body split over
- *   stderr lines or chunks);
+ *   secret access key, SendGrid `SG.…`, Telegram bot tokens (`123456789:AA…`), `scheme://:password@`
+ *   URLs, PEM private key blocks, and base64 lines alone on a line (a PEM body split over stderr lines
+ *   or chunks);
+ * - a base64 run (at least 16 characters) whose decoded text holds any of the above: masked whole;
  * - with `payloads`, every JSON string value in stdin/stdout frames (keys and the top-level `jsonrpc`,
  *   `method` and `id` stay, so the exchange can still be read).
  *
@@ -30,6 +32,11 @@ export interface RedactOptions {
 	readonly home?: string;
 	/** The user name (`os.userInfo().username`); shown as `<user>` (skipped for generic names such as `node`, `root`). */
 	readonly user?: string;
+	/**
+	 * Other homes and user names to hide as well: the viewer's own when a capture's header names another
+	 * (a crafted or foreign capture must not unmask the viewer's paths).
+	 */
+	readonly also?: ReadonlyArray<{readonly home?: string; readonly user?: string}>;
 	/** The server's environment: values of secret-named variables are masked wherever they appear. */
 	readonly env?: Readonly<Record<string, string | undefined>>;
 	/** Further literal secret values to mask wherever they appear (at least 4 characters). */
@@ -55,6 +62,9 @@ export type RedactionKind =
 	| 'slack-webhook'
 	| 'aws-secret'
 	| 'private-key'
+	| 'sendgrid-key'
+	| 'telegram-token'
+	| 'base64-secret'
 	| 'home'
 	| 'user'
 	| 'payload';
@@ -79,6 +89,9 @@ export const KIND_LABEL: Readonly<Record<RedactionKind, readonly [string, string
 	'slack-webhook': ['Slack webhook URL', 'Slack webhook URLs'],
 	'aws-secret': ['AWS secret access key', 'AWS secret access keys'],
 	'private-key': ['private key block', 'private key blocks'],
+	'sendgrid-key': ['SendGrid key', 'SendGrid keys'],
+	'telegram-token': ['Telegram bot token', 'Telegram bot tokens'],
+	'base64-secret': ['base64-wrapped secret', 'base64-wrapped secrets'],
 	home: ['home directory path', 'home directory paths'],
 	user: ['user name', 'user names'],
 	payload: ['JSON string value', 'JSON string values'],

@@ -44,7 +44,7 @@ const observed: Mark = {
 describe('redaction of marks (docs/cli.md#report)', () => {
 	it('--json --redact masks the command lines, home and detail of evidence and observed marks', () => {
 		const redactor = createEventRedactor({home: HOME, user: 'alice'});
-		const out = [evidence, observed].map((mark) => redactor.event({type: 'mark', mark}));
+		const out = [evidence, observed].flatMap((mark) => redactor.push({type: 'mark', mark}));
 		const text = JSON.stringify(out);
 		expect(text).not.toContain(TOKEN);
 		expect(text).not.toContain(GHP.slice(4));

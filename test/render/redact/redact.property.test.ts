@@ -3,7 +3,8 @@ import {describe, expect, it} from 'vitest';
 import {encodeEvent, encodeHeader} from '../../../src/core/capture/record-codec.js';
 import {Session} from '../../../src/core/session/session.js';
 import type {Chunk, SessionEvent, SessionSnapshot, StreamName} from '../../../src/core/types.js';
-import {renderReport} from '../../../src/render/report/markdown.js';
+import {buildReport, renderReport} from '../../../src/render/report/markdown.js';
+import {keepForReport} from '../../../src/render/report/keep.js';
 import {createEventRedactor, type RedactOptions} from '../../../src/render/redact/index.js';
 import {orderFindings} from '../../../src/render/report/sections/context.js';
 import {goldenMeta, sessionFrom, type Step} from '../report/golden.js';
@@ -33,6 +34,15 @@ const shaped: fc.Arbitrary<Shaped> = fc.oneof(
 	fc
 		.tuple(chars(B64URL, 10, 40), chars(B64URL, 10, 40), chars(B64URL, 10, 40))
 		.map(([a, b, c]) => ({value: `eyJ${a}.eyJ${b}.${c}`, keep: 3})),
+	fc.tuple(chars(B64URL, 22, 22), chars(B64URL, 43, 43)).map(([a, b]) => ({value: `SG.${a}.${b}`, keep: 3})),
+	fc
+		.tuple(fc.integer({min: 100_000_000, max: 999_999_999}), chars(B64URL, 35, 35))
+		.map(([id, body]) => ({value: `${id}:AA${body.slice(2)}`, keep: 0})),
+	// A token wrapped in base64 (a config blob): the whole run is the secret.
+	chars(ALNUM, 36, 36).map((body) => ({
+		value: Buffer.from(`{"token":"ghp_${body}"}`).toString('base64').replaceAll('=', ''),
+		keep: 0,
+	})),
 );
 
 /** A random secret value with a digit (as real tokens and passwords have). */
@@ -105,7 +115,14 @@ function build(seed: Seeded): {
 	return {
 		meta,
 		streams: {stdin: encode(stdin), stdout: encode(stdout), stderr: encode(stderr)},
-		options: {home, user: seed.user, env: {GITHUB_TOKEN: seed.envSecret, PATH: '/usr/bin'}, payloads: seed.payloads},
+		// The capture's header claims another home; the viewer's own (in the bytes) must still be hidden.
+		options: {
+			home: '/home/mallory',
+			user: 'mallory',
+			also: [{home, user: seed.user}],
+			env: {GITHUB_TOKEN: seed.envSecret, PATH: '/usr/bin'},
+			payloads: seed.payloads,
+		},
 		secrets,
 	};
 }
@@ -260,6 +277,36 @@ describe('redaction (property): seeded secrets never survive, offsets and byte c
 		);
 	});
 
+	it('in the report of a capture (mcp-wire report: only the kept parts are redacted)', () => {
+		fc.assert(
+			fc.property(seeded, (seed) => {
+				const {meta, streams, options, secrets} = build(seed);
+				const session = new Session(meta);
+				const keeper = keepForReport(session, {maxLines: 2000});
+				for (const step of steps(streams, seed.cuts)) {
+					if ('stream' in step) session.pushChunk(step.stream, step.tMs, step.bytes as Uint8Array);
+					else if ('mark' in step) session.mark(step.mark);
+					else session.exit({...step.exit, tMs: step.tMs});
+				}
+
+				session.finish(101);
+				const report = buildReport(keeper.snapshot(), {
+					kept: keeper.facts,
+					maxLines: 2000,
+					toolVersion: '0.1.0',
+					redact: options,
+				}).markdown;
+				for (const secret of secrets) {
+					expect(report).not.toContain(secret.value);
+					expect(report).not.toContain(secret.value.slice(secret.keep));
+				}
+
+				expect(report).not.toContain(seed.user);
+			}),
+			{numRuns: 40},
+		);
+	});
+
 	it('in --json --redact records, which replay to the same frames', () => {
 		fc.assert(
 			fc.property(seeded, (seed) => {
@@ -282,8 +329,10 @@ describe('redaction (property): seeded secrets never survive, offsets and byte c
 				const lines = [encodeHeader(redactor.meta(meta))];
 				const masked: Record<StreamName, Uint8Array[]> = {stdin: [], stdout: [], stderr: []};
 				const replay = new Session(meta);
-				for (const event of events) {
-					const shown = redactor.event(event);
+				const released = [...events.flatMap((event) => redactor.push(event)), ...redactor.end()];
+				expect(released.map((event) => event.type)).toEqual(events.map((event) => event.type));
+				for (const [at, shown] of released.entries()) {
+					const event = events[at]!;
 					lines.push(encodeEvent(shown));
 					if (shown.type === 'chunk') {
 						const chunk: Chunk = shown.chunk;
@@ -313,6 +362,16 @@ describe('redaction (property): seeded secrets never survive, offsets and byte c
 					const text = after.toString('utf8');
 					for (const secret of secrets) {
 						expect(text).not.toContain(secret.value);
+					}
+
+					// Every byte of a secret is masked, also where a read cut it in two (both chunk records).
+					const original = Buffer.from(before).toString('latin1');
+					for (const secret of [...secrets, {value: seed.user, keep: 0}]) {
+						const needle = Buffer.from(secret.value, 'utf8').toString('latin1');
+						for (const start of occurrences(original, needle)) {
+							for (let p = start + secret.keep; p < start + needle.length; p++)
+								expect([stream, p, after[p]]).toEqual([stream, p, 0x2a]);
+						}
 					}
 				}
 

@@ -205,18 +205,24 @@ describe('createEventRedactor (--json --redact)', () => {
 		let offset = 0;
 		const out: string[] = [];
 		const events: SessionEvent[] = [];
+		const take = (ready: SessionEvent[]): void => {
+			for (const event of ready) {
+				events.push(event);
+				if (event.type === 'chunk') out.push(text(event.chunk.bytes));
+			}
+		};
+		const pieces: Chunk[] = [];
 		for (const [seq, part] of parts.entries()) {
 			const piece: Chunk = {seq, stream: 'stdout', tMs: seq, offset, bytes: bytesOf(part)};
+			pieces.push(piece);
 			offset += piece.bytes.length;
-			const event = redactor.event({type: 'chunk', chunk: piece});
-			events.push(event);
-			if (event.type === 'chunk') {
-				expect(event.chunk.offset).toBe(piece.offset);
-				expect(event.chunk.bytes.length).toBe(piece.bytes.length);
-				out.push(text(event.chunk.bytes));
-			}
+			take(redactor.push({type: 'chunk', chunk: piece}));
 		}
 
+		take(redactor.end());
+		expect(
+			events.map((event) => (event.type === 'chunk' ? [event.chunk.offset, event.chunk.bytes.length] : [])),
+		).toEqual(pieces.map((piece) => [piece.offset, piece.bytes.length]));
 		return {out, events};
 	}
 
@@ -251,7 +257,7 @@ describe('createEventRedactor (--json --redact)', () => {
 		expect(redactor.meta(goldenMeta({command: ['node', '/home/alice/a.js', '--api-key', 'k-123456']})).command).toEqual(
 			['node', '~/a.js', '--api-key', '<redacted>'],
 		);
-		const frame = redactor.event({
+		const [frame] = redactor.push({
 			type: 'frame',
 			frame: {
 				index: 0,
@@ -271,6 +277,9 @@ describe('createEventRedactor (--json --redact)', () => {
 				message: {password: 'pw', note: `key ${GHP}`},
 			},
 		});
-		expect(frame.type === 'frame' && frame.frame.message).toEqual({password: '<redacted>', note: 'key ghp_<redacted>'});
+		expect(frame?.type === 'frame' && frame.frame.message).toEqual({
+			password: '<redacted>',
+			note: 'key ghp_<redacted>',
+		});
 	});
 });
