@@ -2,7 +2,7 @@ import {Buffer} from 'node:buffer';
 import {STARTUP_LIMIT_MS} from '../core/findings/rules/no-response.js';
 import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
 import {createClock, type Clock} from '../process/clock.js';
-import {watchProcessTree, type ProcessWatch} from '../process/proc-evidence.js';
+import {endWatchedTrees, watchProcessTree, type ProcessWatch} from '../process/proc-evidence.js';
 import {nodeStarter, spawnServer, type ProcessStarter, type SpawnedServer} from '../process/spawn.js';
 import {defaultOpening, openingInitialize, type InitializeRequest, type Opening} from './opening.js';
 
@@ -81,6 +81,8 @@ function trackGroup(pid: number): void {
 		process.once(signal, () => {
 			if (signalStop?.(signal) === true) return;
 			killLiveGroups();
+			// A daemonised descendant (double fork, setsid) left the group: end it as a normal end does.
+			endWatchedTrees('SIGKILL');
 			// No other listener (a TUI, attach): the signal's default action, as if none had been added (our
 			// listener is gone, so libuv set it back): the process ends of it and a shell sees 128 + n.
 			if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);

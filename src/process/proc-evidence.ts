@@ -506,5 +506,26 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
 		const stat = statOf(rootPid);
 		if (stat?.start !== undefined) seen.set(rootPid, stat.start);
 	}
+	if (options.procRoot === undefined) watched.add(watch);
 	return watch;
+}
+
+/** Every tree watched on the real /proc in this process, for {@link endWatchedTrees}. */
+const watched = new Set<ProcessWatch>();
+
+/**
+ * Ends every process tree this process has watched, as a normal end does ({@link ProcessWatch.endAll}
+ * with the spawned process itself): each one's process group, every descendant seen (still the same
+ * process) and every holder of its pipes (a daemon that double-forked and called setsid). For an ending
+ * signal (SIGINT, SIGTERM, SIGHUP): the server runs in a group of its own, so the signal does not reach
+ * it. What a SIGKILL of mcp-wire leaves is in docs/cli.md#processes.
+ * @returns the pids signalled.
+ */
+export function endWatchedTrees(signal: 'SIGTERM' | 'SIGKILL'): number[] {
+	const signalled: number[] = [];
+	for (const watch of watched) {
+		for (const pid of watch.endAll(signal, {includeRoot: true, group: true})) signalled.push(pid);
+	}
+
+	return signalled;
 }

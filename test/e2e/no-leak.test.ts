@@ -57,19 +57,29 @@ describe.skipIf(process.platform !== 'linux')('probe ended by a signal (real pro
 		it(`${signal}: the server it started is ended, and the probe dies of ${signal}`, {timeout: 60_000}, async () => {
 			const dir = mkdtempSync(join(tmpdir(), 'mcp-wire-signal-'));
 			const pidFile = join(dir, 'server.pid');
-			// A server that never answers initialize: the probe would wait 30 s for it.
+			const daemonFile = join(dir, 'daemon.pid');
+			// A server that never answers initialize (the probe would wait 30 s for it) and daemonises a
+			// helper: double fork, setsid (detached), the session's pipes kept.
 			const server = join(dir, 'silent.mjs');
+			const inner = `require('fs').writeFileSync(${JSON.stringify(daemonFile)}, String(process.pid)); setInterval(() => {}, 1000);`;
+			const middle = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(inner)}], {detached: true, stdio: 'inherit'}).unref();`;
 			writeFileSync(
 				server,
-				`import {writeFileSync} from 'node:fs';\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nsetInterval(() => {}, 1000);\n`,
+				`import {writeFileSync} from 'node:fs';\nimport {spawn} from 'node:child_process';\nspawn(process.execPath, ['-e', ${JSON.stringify(middle)}], {detached: true, stdio: 'inherit'}).unref();\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nsetInterval(() => {}, 1000);\n`,
 			);
 			const probe = execa('node', [BIN, 'probe', '--json', '--', 'node', server], {reject: false, stdin: 'ignore'});
 			const started = Date.now();
-			while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8') === '') {
+			while (
+				!existsSync(pidFile) ||
+				readFileSync(pidFile, 'utf8') === '' ||
+				!existsSync(daemonFile) ||
+				readFileSync(daemonFile, 'utf8') === ''
+			) {
 				if (Date.now() - started > 40_000) throw new Error('the server did not start');
 				await new Promise((resolve) => setTimeout(resolve, 50));
 			}
 			const serverPid = Number(readFileSync(pidFile, 'utf8'));
+			const daemonPid = Number(readFileSync(daemonFile, 'utf8'));
 			try {
 				expect(isAlive(serverPid)).toBe(true);
 				probe.kill(signal);
@@ -84,11 +94,14 @@ describe.skipIf(process.platform !== 'linux')('probe ended by a signal (real pro
 					);
 				}
 				const ended = Date.now();
-				while (isAlive(serverPid) && Date.now() - ended < 10_000)
+				while ((isAlive(serverPid) || isAlive(daemonPid)) && Date.now() - ended < 10_000)
 					await new Promise((resolve) => setTimeout(resolve, 50));
 				expect(isAlive(serverPid)).toBe(false);
+				// The daemon left the server's group and session; it is ended as a normal end ends it.
+				expect(isAlive(daemonPid)).toBe(false);
 			} finally {
 				if (isAlive(serverPid)) process.kill(serverPid, 'SIGKILL');
+				if (isAlive(daemonPid)) process.kill(daemonPid, 'SIGKILL');
 				rmSync(dir, {recursive: true, force: true});
 			}
 		});
