@@ -1,3 +1,4 @@
+import {Buffer} from 'node:buffer';
 import {heldContentLengthFrame} from '../core/framing/held-reply.js';
 import {classifyMessage} from '../core/jsonrpc/classify.js';
 import {summarizeEvidence} from '../core/findings/support/evidence.js';
@@ -30,6 +31,8 @@ export type WaitOutcome =
 			readonly evidence?: ProcessEvidence;
 			readonly stoppedEarly?: boolean;
 			readonly contentLengthReply?: boolean;
+			/** Stopped early with the whole reply read but for its line end (the server idle). */
+			readonly replyWithoutNewline?: boolean;
 	  }
 	| {readonly type: 'eof'}
 	| {readonly type: 'closed'};
@@ -99,6 +102,7 @@ export async function sendRequest(
 				sinceMs,
 				requestTMs,
 				isAnswered: () => watch.get() !== undefined,
+				isReplyPending: () => isReplyPending(link, isReply),
 				onEvidence: (evidence) => (lastEvidence = evidence),
 				onFinal: () => stopEarly('stalled'),
 			}),
@@ -127,6 +131,10 @@ export async function sendRequest(
 				return {type: 'frame', frame: late};
 			}
 			const gaveUp = recordGiveUp(link, message, timeoutMs, requestTMs, outcome === 'stopped' ? stopReason : undefined);
+			if (gaveUp.stoppedEarly === true && isReplyPending(link, isReply)) {
+				tell('stopped-early');
+				return {...gaveUp, replyWithoutNewline: true};
+			}
 			tell(gaveUp.contentLengthReply === true || gaveUp.stoppedEarly === true ? 'stopped-early' : 'timeout');
 			return gaveUp;
 		}
@@ -192,6 +200,23 @@ function watchHeldReply(
 		clearTimeout(timer);
 		unsubscribe();
 	};
+}
+
+/**
+ * True when the bytes read but not framed are one whole JSON reply to this request without its line end:
+ * the framer holds them until a LF or EOF, and a server that wrote them and went idle sends neither.
+ */
+function isReplyPending(link: ServerLink, isReply: (f: Pick<Reply, 'kind' | 'id'>) => boolean): boolean {
+	const {replies} = link;
+	if (replies.pendingBytes === 0) return false;
+	let message: unknown;
+	try {
+		message = JSON.parse(Buffer.from(replies.pending()).toString('utf8'));
+	} catch {
+		return false;
+	}
+	const cls = classifyMessage(message, {direction: 'server-to-client'});
+	return isReply({kind: cls.kind, ...(cls.hasId ? {id: cls.id ?? null} : {})});
 }
 
 /**

@@ -9,7 +9,8 @@ export const REPLY_HEAD_BYTES = 96;
  * When the probe looks at the server's processes while a request is outstanding (ms after it was sent):
  * the stall marks. After the last one, every {@link STALL_EVERY_MS} until the reply or the timeout.
  * Two looks in a row that both find the tree blocked reading stdin (or a helper holding and reading it,
- * `stdin-inherited`) end the wait early: nothing the probe can wait for will change that.
+ * `stdin-inherited`, or waiting for input after writing its whole reply without the line end) end the
+ * wait early: nothing the probe can wait for will change that.
  */
 export const STALL_MARKS_MS = [1_000, 2_000, 3_000, 5_000] as const;
 /** Interval of the later stall looks (ms). */
@@ -63,7 +64,7 @@ export const INTERACTIVE_FIRST_ID = 100;
  * Phase marks the probe records (`{type: 'phase', name}`), in the order they can occur:
  * `modern-era` (initialize was rejected naming 2026-07-28; the session then does not blame the rejection,
  * R19), `stopped-early` (a wait ended before its limit: the server was seen blocked reading stdin, or a
- * helper reading it, twice in a row), `content-length-reply` (a wait ended before its limit: the reply
+ * helper reading it, or waiting for input with its whole reply written but for the line end, twice in a row), `content-length-reply` (a wait ended before its limit: the reply
  * came framed with Content-Length, see {@link CONTENT_LENGTH_SETTLE_MS}), `shutdown` (the R14 sequence
  * starts), `reprobe-content-length` (first mark of a re-probe session), and `stopped-by-user`
  * ({@link USER_STOP_PHASE}: the signal aborted the probe before its exchange was over).

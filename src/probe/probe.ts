@@ -230,11 +230,13 @@ async function afterInitialize(
 		...(init.stoppedEarly ? {stoppedEarly: true} : {}),
 	};
 	const procInfo = readProcInfo(pid);
-	const why = init.stoppedEarly
-		? ' (stopped early: the server is blocked reading stdin, waiting longer cannot help)'
-		: init.contentLengthReply
-			? ' (stopped early: the reply came framed with Content-Length; no MCP client reads it)'
-			: '';
+	const why = init.replyWithoutNewline
+		? ' (stopped early: the reply came without its line end and the server waits for input; no MCP client reads it)'
+		: init.stoppedEarly
+			? ' (stopped early: the server is blocked reading stdin, waiting longer cannot help)'
+			: init.contentLengthReply
+				? ' (stopped early: the reply came framed with Content-Length; no MCP client reads it)'
+				: '';
 	const seen = init.evidence ? `; ${summarizeEvidence(init.evidence)}` : procInfo ? `; ${procInfo.summary}` : '';
 	main.log(`no reply to initialize in ${init.waitedMs} ms${why}${seen}`);
 	return {era: 'unknown', gaveUp, ...(procInfo ? {procInfo} : {})};

@@ -36,11 +36,20 @@ export function createFinalLooks(): (isFinal: boolean, tMs: number) => boolean {
 
 /**
  * Is this look final for a request written at `requestTMs`: the tree blocked reading stdin with everything
- * sent read and nothing running, or a helper holding and reading it (`stdin-inherited`)?
+ * sent read and nothing running, or a helper holding and reading it (`stdin-inherited`), or, with the whole
+ * reply read but for its line end (`replyPending`), the tree waiting for input (idle or reading stdin):
+ * nothing more is coming (docs/findings.md#missing-newline)?
  */
-export function isFinalLook(evidence: ProcessEvidence, requestTMs: number, firstReplyTMs: number | undefined): boolean {
+export function isFinalLook(
+	evidence: ProcessEvidence,
+	requestTMs: number,
+	firstReplyTMs: number | undefined,
+	replyPending = false,
+): boolean {
 	const when = {requestTMs, firstReplyTMs};
-	return isWaitingForInputOnly(evidence, when) || explainStall(evidence, when).state === 'stdin-inherited';
+	if (isWaitingForInputOnly(evidence, when)) return true;
+	const {state} = explainStall(evidence, when);
+	return state === 'stdin-inherited' || (replyPending && state === 'waiting-for-input');
 }
 
 /** What {@link scheduleStallLooks} needs of the request it watches. */
@@ -50,6 +59,8 @@ export interface StallWatch {
 	readonly requestTMs: number;
 	/** True once the reply came: later looks are skipped. */
 	readonly isAnswered: () => boolean;
+	/** True while the reply sits read but unframed: a whole JSON reply without its line end. */
+	readonly isReplyPending: () => boolean;
 	/** Each kept look (also recorded as an `evidence` mark). */
 	readonly onEvidence: (evidence: ProcessEvidence) => void;
 	/** Two final looks in a row: end the wait. */
@@ -68,7 +79,8 @@ export function scheduleStallLooks(link: ServerLink, watch: StallWatch): NodeJS.
 		link.observeSettled('stall', (evidence, tMs) => {
 			if (watch.isAnswered() || link.server.exitInfo) return;
 			watch.onEvidence(evidence);
-			if (seeFinal(isFinalLook(evidence, watch.requestTMs, link.replies.firstReplyTMs), tMs)) watch.onFinal();
+			const final = isFinalLook(evidence, watch.requestTMs, link.replies.firstReplyTMs, watch.isReplyPending());
+			if (seeFinal(final, tMs)) watch.onFinal();
 		});
 	};
 	return stallLookDelays(watch.timeoutMs, watch.sinceMs).map((delay) => setTimeout(look, delay));

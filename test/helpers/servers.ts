@@ -89,6 +89,13 @@ function onMessage(msg) {
   send({jsonrpc: '2.0', id: msg.id, result: msg.method === 'initialize' ? {protocolVersion: '2025-06-18', capabilities: {tools: {}}, serverInfo: {name: 'open-agreements', version: '0.9.2'}} : {}});
 }
 ${LINE_LOOP}`,
+	/** Answers initialize without the line end after its reply (F-case of docs/findings.md#missing-newline); exits at stdin EOF. */
+	noFinalNewline: `
+function onMessage(msg) {
+  if (msg.id === undefined) return;
+  process.stdout.write(JSON.stringify({jsonrpc: '2.0', id: msg.id, result: {protocolVersion: '2025-06-18', capabilities: {}, serverInfo: {name: 'no-lf', version: '1.0.0'}}}));
+}
+${LINE_LOOP}`,
 	/** Speaks only LSP-style Content-Length framing; silent to newline-delimited input; exits at stdin EOF. */
 	contentLength: `
 let buf = Buffer.alloc(0);

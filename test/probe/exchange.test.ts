@@ -4,6 +4,8 @@ import {playSteps} from '../../src/probe/exchange.js';
 import {defaultOpening} from '../../src/probe/opening.js';
 import {linkServer, type ServerLink} from '../../src/probe/server-link.js';
 import {shutdownServer} from '../../src/probe/shutdown.js';
+import type {ProcessWatch} from '../../src/process/proc-evidence.js';
+import {evidence, proc} from '../helpers/evidence.js';
 import {dateClock, fakeProbeOptions, fakeServer, type FakeServer} from '../helpers/fake-server.js';
 
 /** A link to a fake server that answers each request with `answer(message)` (a JSON line), or nothing. */
@@ -195,5 +197,52 @@ describe('shutdownServer', () => {
 			'pid 4242 still running 2000 ms in; sending SIGTERM',
 			'pid 4242 still running 4000 ms in; sending SIGKILL',
 		]);
+	});
+});
+
+describe('sendRequest and a reply without its final line end', () => {
+	beforeEach(() => vi.useFakeTimers());
+	afterEach(() => vi.useRealTimers());
+
+	it('stops after two looks that find the server idle with the whole reply pending, not at the limit', async () => {
+		const clock = dateClock();
+		const server = fakeServer(clock);
+		const idle = evidence('stall', [proc(4242, 'idle')]);
+		const tree = {
+			pipes: undefined,
+			observe: () => idle,
+			endAll: () => [],
+			alive: () => [],
+		} as unknown as ProcessWatch;
+		server.onWrite = () => server.stdout('{"jsonrpc":"2.0","id":0,"result":{}}');
+		const link = linkServer(fakeProbeOptions(), 'probe', {clock, server, tree}, fakeProbeOptions().schemas!);
+		const pending = sendRequest(link, {jsonrpc: '2.0', id: 0, method: 'initialize'}, 30_000);
+		await vi.advanceTimersByTimeAsync(2100);
+		const outcome = await pending;
+		// Looks at 1 s and 2 s, both final; the settled look and the give-up each wait one setImmediate (1 ms on the fake clock).
+		expect(outcome).toMatchObject({type: 'timeout', tMs: 2002, stoppedEarly: true, replyWithoutNewline: true});
+		const marks = (await link.ready).getSnapshot().marks.filter((m) => m.type !== 'evidence');
+		expect(marks).toEqual([
+			{type: 'phase', name: 'stopped-early', tMs: 2002},
+			{type: 'timeout', id: 0, method: 'initialize', timeoutMs: 2002, tMs: 2002},
+		]);
+		link.detach();
+	});
+
+	it('does not stop early on an idle server with no reply pending (a partial line is not a reply)', async () => {
+		const clock = dateClock();
+		const server = fakeServer(clock);
+		const tree = {observe: () => evidence('stall', [proc(4242, 'idle')]), endAll: () => [], alive: () => []};
+		server.onWrite = () => server.stdout('{"jsonrpc":"2.0","id":0,"res');
+		const link = linkServer(
+			fakeProbeOptions(),
+			'probe',
+			{clock, server, tree: tree as unknown as ProcessWatch},
+			fakeProbeOptions().schemas!,
+		);
+		const pending = sendRequest(link, {jsonrpc: '2.0', id: 0, method: 'initialize'}, 8000);
+		await vi.advanceTimersByTimeAsync(8100);
+		expect(await pending).toMatchObject({type: 'timeout', waitedMs: 8001});
+		link.detach();
 	});
 });

@@ -442,6 +442,29 @@ describe('runProbe and a reply framed with Content-Length', () => {
 	});
 });
 
+describe('runProbe and a reply without its final line end (real process)', () => {
+	it.runIf(process.platform === 'linux')(
+		'stops waiting once the idle server is seen twice with the whole reply pending, with no slow-response',
+		async () => {
+			const {result, elapsedMs, logs} = await probe(['node', servers.path('noFinalNewline')]);
+			const {session} = result;
+			expect(markTypes(session).slice(0, 4)).toEqual([
+				'phase:stopped-early',
+				'timeout',
+				'phase:shutdown',
+				'stdin-closed',
+			]);
+			const [gaveUp] = markOf(session, 'timeout');
+			// Looks at 1 s and 2 s after the write; generous for a loaded machine, far below the 30 s limit.
+			expect(gaveUp!.timeoutMs).toBeLessThan(15_000);
+			expect(codes(session)).not.toContain('slow-response');
+			expect(codes(session)).toContain('missing-newline');
+			expect(logs.some((line) => line.includes('the reply came without its line end'))).toBe(true);
+			expect(elapsedMs).toBeLessThan(DEFAULT_INITIALIZE_TIMEOUT_MS - 5_000);
+		},
+	);
+});
+
 describe('runProbe with a server started before it (the CLI: spawn first, load the probe meanwhile)', () => {
 	it('records the initialize written at the spawn first and plays the same exchange, even when the reply came before runProbe', async () => {
 		const spawned = startProbeServer({
