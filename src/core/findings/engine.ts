@@ -14,6 +14,8 @@ import type {
 import type {SdkSchemas} from '../jsonrpc/sdk-checks.js';
 import type {Correlation} from '../jsonrpc/correlator.js';
 import type {JsonRpcProblem} from '../jsonrpc/problem.js';
+import type {FrameFacts} from '../framing/facts.js';
+import type {RawFrame} from '../framing/framer.js';
 import type {CatalogEntry} from './support/meta.js';
 import type {ErrorText} from './support/pasted.js';
 import {dressFinding} from './support/catalog.js';
@@ -67,6 +69,13 @@ export interface RuleListeners {
 	 * after the framer's drafts for it and before `onFrame`.
 	 */
 	onMessage?(message: MessageFacts): void;
+	/**
+	 * A protocol-mode frame (stdin, stdout) as the framer made it, and what its bytes did
+	 * (`framing/facts.ts`): the framing rules decide here. Called as soon as the frame is stored, before the
+	 * JSON-RPC classifier's and the correlator's drafts for it and before `onFrame`. `frameIndex` is the
+	 * session's index of the frame (undefined when a framer runs outside a session).
+	 */
+	onFrameFacts?(frame: RawFrame, facts: FrameFacts, frameIndex: number | undefined): void;
 	onFrame?(frame: Frame): void;
 	onFinding?(finding: Finding): void;
 	onMark?(mark: Mark): void;
@@ -170,6 +179,8 @@ export interface EngineOptions {
  */
 export class FindingEngine {
 	private readonly listeners: readonly RuleListeners[];
+	/** The listeners with an `onFrameFacts` (called for every frame: the others are not visited). */
+	private readonly factListeners: readonly RuleListeners[];
 	private readonly drop: EngineOptions['drop'];
 	private readonly deliver: EngineOptions['onFinding'];
 
@@ -183,11 +194,17 @@ export class FindingEngine {
 			...(options.prelude ? [options.prelude(report)] : []),
 			...RULES.map((rule) => rule.create(context)),
 		];
+		this.factListeners = this.listeners.filter((rule) => rule.onFrameFacts !== undefined);
 	}
 
 	/** A chunk as it arrived, before it is framed. */
 	chunk(chunk: Chunk): void {
 		for (const rule of this.listeners) rule.onChunk?.(chunk);
+	}
+
+	/** A protocol-mode frame and its facts ({@link RuleListeners.onFrameFacts}), before it is classified. */
+	framed(frame: RawFrame, facts: FrameFacts, frameIndex: number): void {
+		for (const rule of this.factListeners) rule.onFrameFacts!(frame, facts, frameIndex);
 	}
 
 	/** The classifier's and the correlator's facts about a JSON frame on stdin or stdout (before {@link FindingEngine.frame}). */

@@ -3,6 +3,7 @@ import {findInvalidUtf8, isValidUtf8} from '../bytes/utf8.js';
 import {isInsideJsonString} from './json-scan.js';
 import type {FramingLimits} from './limits.js';
 import {readEscapeSequence} from './stray-kind.js';
+import type {BomFact, EscapeFact, InvalidUtf8Fact} from './facts.js';
 
 /** Shared empty findings list (frozen) for the common clean frame. */
 export const NO_FINDINGS: readonly FindingDraft[] = Object.freeze([]);
@@ -159,4 +160,57 @@ export function addByteFindings(out: FindingDraft[], input: ByteCheckInput): voi
 			}),
 		);
 	}
+}
+
+/** The byte-level facts of one frame ({@link byteFacts}). */
+export interface ByteFacts {
+	bom?: BomFact;
+	escape?: EscapeFact;
+	invalidUtf8?: InvalidUtf8Fact;
+}
+
+/**
+ * The byte-level facts of one frame: a BOM at its start (R4), its first escape sequence (R5, only when
+ * `checkEscape`), its first invalid UTF-8 sequence (R3). Offsets are stream offsets. Returns undefined
+ * when there is none of them (the common case: no allocation).
+ */
+export function byteFacts(input: ByteCheckInput): ByteFacts | undefined {
+	const {buf, start, end, offset} = input;
+	let facts: ByteFacts | undefined;
+	if (input.bomIndex >= 0) (facts ??= {}).bom = {clientError: input.bomClientError};
+	if (input.checkEscape) {
+		const frame = buf.subarray(start, end);
+		let index = frame.indexOf(0x1b);
+		if (index !== -1) {
+			const sequence = readEscapeSequence(frame, index, frame.length);
+			const first = index;
+			let count = 0;
+			while (index !== -1) {
+				count++;
+				index = frame.indexOf(0x1b, index + 1);
+			}
+
+			(facts ??= {}).escape = {
+				at: offset + first,
+				length: sequence.length,
+				kind: sequence.kind,
+				isPrivate: sequence.isPrivate,
+				count,
+			};
+		}
+	}
+
+	const valid = input.isUtf8 ?? isValidUtf8(buf, start, end);
+	if (!valid) {
+		const error = findInvalidUtf8(buf, start, end);
+		if (error !== undefined) {
+			(facts ??= {}).invalidUtf8 = {
+				at: offset + error.index - start,
+				length: error.length,
+				inString: isInsideJsonString(buf, input.bodyStart, error.index),
+			};
+		}
+	}
+
+	return facts;
 }

@@ -1,4 +1,5 @@
 import type {Chunk, FindingDraft, Frame, StreamName} from '../types.js';
+import type {FrameFacts} from './facts.js';
 
 /**
  * A frame as the framer sees it: positions, terminator and the parsed JSON value, before the session
@@ -19,6 +20,8 @@ export type RawFrame = Omit<Frame, 'index' | 'kind' | 'method' | 'id' | 'answers
 export interface FramerOutput {
 	readonly frame: RawFrame;
 	readonly findings: readonly FindingDraft[];
+	/** What the frame's bytes did (protocol mode only; the log framer reports none): the rules decide. */
+	readonly facts?: FrameFacts | undefined;
 }
 
 /** Receives framer outputs in stream order. */

@@ -1,5 +1,6 @@
 import {Buffer} from 'node:buffer';
 import type {FindingDraft, StreamName} from '../types.js';
+import type {NonPortableToken} from './facts.js';
 
 /** One place in a JSON text that strict parsers reject or read differently than `JSON.parse`. */
 export interface PortabilityProblem {
@@ -114,4 +115,18 @@ export function nonPortableDrafts(stream: StreamName, text: string, offset: numb
 		};
 		return p.reason === 'unsafe-integer' ? {...draft, severity: 'warning'} : draft;
 	});
+}
+
+/**
+ * The non-portable tokens (J3) of a frame body `text` whose first byte is stream byte `offset`: each with
+ * its stream offset and byte length. Empty unless {@link mayBeNonPortable}; in text order.
+ */
+export function nonPortableTokens(text: string, offset: number): NonPortableToken[] {
+	if (!mayBeNonPortable(text)) return [];
+	return portabilityProblems(text).map((p) => ({
+		reason: p.reason,
+		at: offset + Buffer.byteLength(text.slice(0, p.index), 'utf8'),
+		length: p.length,
+		token: p.token,
+	}));
 }

@@ -1,10 +1,11 @@
 import {nonCanonicalRawId} from './raw-id.js';
-import {mayBeNonPortable, nonPortableDrafts} from './portability.js';
+import {mayBeNonPortable, nonPortableDrafts, nonPortableTokens} from './portability.js';
 import {Buffer, isAscii} from 'node:buffer';
 import type {Chunk, FindingDraft, StreamName, Terminator} from '../types.js';
 import {isValidUtf8} from '../bytes/utf8.js';
 import {parseContentLengthValue, parseHeaderLine, type HeaderLine} from './content-length.js';
-import {addByteFindings, errorMessage, jsonParseError, makeFinding, NO_FINDINGS} from './findings.js';
+import {addByteFindings, byteFacts, errorMessage, jsonParseError, makeFinding, NO_FINDINGS} from './findings.js';
+import type {ContentFact, FrameFacts} from './facts.js';
 import type {Framer, FramerEmit, RawFrame} from './framer.js';
 import {
 	countLineFeeds,
@@ -146,6 +147,8 @@ export class ProtocolFramer implements Framer {
 	private seenJson = false;
 
 	private readonly limits: FramingLimits;
+	/** The facts of a clean frame (one JSON value on its own line): shared, never changed. */
+	private readonly cleanFacts: FrameFacts;
 
 	private readonly awaitedMethod: ((idToken: string) => string | undefined) | undefined;
 
@@ -162,6 +165,7 @@ export class ProtocolFramer implements Framer {
 	) {
 		this.stream = stream;
 		this.limits = limits;
+		this.cleanFacts = Object.freeze({limits});
 		this.awaitedMethod = awaitedMethod;
 		this.received = startOffset;
 		this.emittedEnd = startOffset;
@@ -364,10 +368,12 @@ export class ProtocolFramer implements Framer {
 				const rawId = nonCanonicalRawId(message, text);
 				if (rawId !== undefined) (frame as {rawId?: string}).rawId = rawId;
 				this.emittedEnd = offset + byteLength;
-				const portability = mayBeNonPortable(text)
-					? nonPortableDrafts(this.stream, text, offset, this.lineTMs)
-					: NO_FINDINGS;
-				this.out({frame, findings: portability});
+				const mayBe = mayBeNonPortable(text);
+				const portability = mayBe ? nonPortableDrafts(this.stream, text, offset, this.lineTMs) : NO_FINDINGS;
+				const tokens = mayBe ? nonPortableTokens(text, offset) : undefined;
+				const facts =
+					tokens === undefined || tokens.length === 0 ? this.cleanFacts : {limits: this.limits, nonPortable: tokens};
+				this.out({frame, findings: portability, facts});
 				return;
 			}
 
@@ -457,9 +463,25 @@ export class ProtocolFramer implements Framer {
 			} else if (!hasLF) {
 				// A JSON value cut at end of stream (F25): clients never see it as a line, so it is not a stray
 				// line; `missing-newline` says what happened.
-				this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, false, undefined, text, [], {
-					isTruncatedJson: true,
-				});
+				this.lineFrame(
+					buf,
+					s,
+					e,
+					bodyStart,
+					contentEnd,
+					crIndex,
+					hasLF,
+					isUtf8,
+					false,
+					undefined,
+					text,
+					[],
+					{
+						isTruncatedJson: true,
+					},
+					undefined,
+					{kind: 'cut-json'},
+				);
 				return;
 			}
 		}
@@ -517,7 +539,35 @@ export class ProtocolFramer implements Framer {
 		const findings = [
 			makeFinding('invalid-json', this.stream, this.lineOffset + at - s, at < contentEnd ? 1 : 0, this.lineTMs, detail),
 		];
-		this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, false, undefined, text, findings);
+		const content: ContentFact = {
+			kind: 'unparsed-message',
+			at: this.lineOffset + at - s,
+			length: at < contentEnd ? 1 : 0,
+			looksLike: describeShape(shape, awaited),
+			clientError: parseError,
+			position: errorAt,
+			byte: at < contentEnd ? byte : undefined,
+			id: shape.idToken,
+			awaitedMethod: awaited,
+			method: awaited === undefined ? shape.method : undefined,
+		};
+		this.lineFrame(
+			buf,
+			s,
+			e,
+			bodyStart,
+			contentEnd,
+			crIndex,
+			hasLF,
+			isUtf8,
+			false,
+			undefined,
+			text,
+			findings,
+			undefined,
+			undefined,
+			content,
+		);
 		return true;
 	}
 
@@ -577,7 +627,32 @@ export class ProtocolFramer implements Framer {
 				detail,
 			),
 		];
-		this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, true, message, undefined, findings);
+		const content: ContentFact = {
+			kind: 'trailing',
+			at: this.lineOffset + secondStart - s,
+			length: contentEnd - secondStart,
+			values,
+			clientError,
+			messageEnd: trailing ? (detail['messageEnd'] as number) : undefined,
+			trailing: trailing ? (detail['trailing'] as string) : undefined,
+		};
+		this.lineFrame(
+			buf,
+			s,
+			e,
+			bodyStart,
+			contentEnd,
+			crIndex,
+			hasLF,
+			isUtf8,
+			true,
+			message,
+			undefined,
+			findings,
+			undefined,
+			undefined,
+			content,
+		);
 		return true;
 	}
 
@@ -594,8 +669,8 @@ export class ProtocolFramer implements Framer {
 		text: string,
 		clientError: string | undefined,
 	): void {
-		const content = buf.subarray(bodyStart, contentEnd);
-		const hasLoneCr = content.indexOf(CR) !== -1 || content.indexOf(0x08) !== -1;
+		const bytes = buf.subarray(bodyStart, contentEnd);
+		const hasLoneCr = bytes.indexOf(CR) !== -1 || bytes.indexOf(0x08) !== -1;
 		const kind = classifyStrayLine(text, {hasLoneCr, seenJson: this.seenJson});
 		const source = kind === 'log' ? loggerOf(text) : kind === 'launcher' ? launcherOf(text) : undefined;
 		const stderrOnly = stderrOnlyLine(text);
@@ -603,7 +678,32 @@ export class ProtocolFramer implements Framer {
 		if (source !== undefined) detail[kind === 'log' ? 'logger' : 'launcher'] = source;
 		if (stderrOnly !== undefined) detail['stderrOnly'] = stderrOnly;
 		const findings = [makeFinding('stray-output', this.stream, this.lineOffset, contentEnd - s, this.lineTMs, detail)];
-		this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, false, undefined, text, findings);
+		const content: ContentFact = {
+			kind: 'text',
+			length: contentEnd - s,
+			strayKind: kind,
+			clientError,
+			logger: kind === 'log' ? (source as string | undefined) : undefined,
+			launcher: kind === 'launcher' ? launcherOf(text) : undefined,
+			stderrOnly,
+		};
+		this.lineFrame(
+			buf,
+			s,
+			e,
+			bodyStart,
+			contentEnd,
+			crIndex,
+			hasLF,
+			isUtf8,
+			false,
+			undefined,
+			text,
+			findings,
+			undefined,
+			undefined,
+			content,
+		);
 	}
 
 	private blankFrame(s: number, e: number, crIndex: number): void {
@@ -628,7 +728,7 @@ export class ProtocolFramer implements Framer {
 		const findings = [
 			makeFinding('blank-line', this.stream, offset, byteLength, this.lineTMs, {clientError: BLANK_CLIENT_ERROR}),
 		];
-		this.emit(frame, findings);
+		this.emit(frame, findings, {limits: this.limits, content: {kind: 'blank', clientError: BLANK_CLIENT_ERROR}});
 	}
 
 	/** Emits a one-line frame with `primary` findings followed by the byte-level ones. */
@@ -647,6 +747,7 @@ export class ProtocolFramer implements Framer {
 		primary: FindingDraft[],
 		eofDetail?: Readonly<Record<string, unknown>>,
 		bodyText?: {text?: string},
+		content?: ContentFact,
 	): void {
 		const offset = this.lineOffset;
 		// The body as text, decoded once (a 5 MB line is not decoded again for each check; docs/performance.md#replay).
@@ -674,15 +775,18 @@ export class ProtocolFramer implements Framer {
 			const rawId = nonCanonicalRawId(message, bodyString());
 			if (rawId !== undefined) frame = {...frame, rawId};
 		}
+		let nonPortable: FrameFacts['nonPortable'];
 		if (isJson) {
 			const text = bodyString();
-			if (mayBeNonPortable(text))
+			if (mayBeNonPortable(text)) {
 				primary = [...primary, ...nonPortableDrafts(this.stream, text, offset + bodyStart - s, this.lineTMs)];
+				nonPortable = nonPortableTokens(text, offset + bodyStart - s);
+			}
 		}
 		// Checked: the text is not kept while the frame is handed on.
 		body = undefined;
 		if (bodyText !== undefined) bodyText.text = undefined;
-		addByteFindings(primary, {
+		const byteInput = {
 			stream: this.stream,
 			tMs: this.lineTMs,
 			buf,
@@ -700,8 +804,10 @@ export class ProtocolFramer implements Framer {
 			streamBytes: this.received,
 			limits: this.limits,
 			bomClientError: bodyStart === s ? undefined : jsonParseError(buf.toString('utf8', s, contentEnd)),
-		});
-		this.emit(frame, primary);
+		};
+		addByteFindings(primary, byteInput);
+		const bytes = byteFacts({...byteInput, checkEscape: !isJson || content !== undefined});
+		this.emit(frame, primary, {limits: this.limits, content, nonPortable, ...bytes});
 	}
 
 	private makeFrame(
@@ -739,9 +845,9 @@ export class ProtocolFramer implements Framer {
 		return text === undefined ? base : {...base, text};
 	}
 
-	private emit(frame: RawFrame, findings: readonly FindingDraft[]): void {
+	private emit(frame: RawFrame, findings: readonly FindingDraft[], facts: FrameFacts): void {
 		this.emittedEnd = frame.offset + frame.byteLength;
-		this.out({frame, findings});
+		this.out({frame, findings, facts});
 	}
 
 	// ---------------------------------------------------------------------------------------------
@@ -892,7 +998,7 @@ export class ProtocolFramer implements Framer {
 				clientError: jsonParseError(firstLine.buf.toString('utf8', 0, firstContentEnd)),
 			}),
 		];
-		addByteFindings(findings, {
+		const byteInput = {
 			stream: this.stream,
 			tMs: lastLine.tMs,
 			buf: whole,
@@ -907,8 +1013,17 @@ export class ProtocolFramer implements Framer {
 			streamBytes: this.received,
 			limits: this.limits,
 			bomClientError: hasBom ? jsonParseError(firstLine.buf.toString('utf8', 0, firstContentEnd)) : undefined,
+		};
+		addByteFindings(findings, byteInput);
+		this.emit(frame, findings, {
+			limits: this.limits,
+			content: {
+				kind: 'multiline',
+				lines: lines.length,
+				clientError: jsonParseError(firstLine.buf.toString('utf8', 0, firstContentEnd)),
+			},
+			...byteFacts(byteInput),
 		});
-		this.emit(frame, findings);
 		this.setLine(saved.lineOffset, saved.lineFirstSeq, saved.lineFirstTMs, saved.lineLastSeq, saved.lineTMs);
 	}
 
@@ -1173,7 +1288,7 @@ export class ProtocolFramer implements Framer {
 			),
 		];
 		const hasBom = firstLine.header?.hasBom === true;
-		addByteFindings(findings, {
+		const byteInput = {
 			stream: this.stream,
 			tMs: endTMs,
 			buf: whole,
@@ -1190,8 +1305,28 @@ export class ProtocolFramer implements Framer {
 			streamBytes: this.received,
 			limits: this.limits,
 			bomClientError: hasBom ? state.clientError : undefined,
+		};
+		addByteFindings(findings, byteInput);
+		this.emit(frame, findings, {
+			limits: this.limits,
+			content: {
+				kind: 'content-length',
+				at: state.nameOffset,
+				length: state.headerLength - (state.nameOffset - state.offset),
+				declaredLength: state.declaredLength,
+				bodyLength,
+				bodyEnd,
+				missingBytes:
+					bodyEnd === 'eof' && state.declaredLength !== null && state.declaredLength > bodyLength
+						? state.declaredLength - bodyLength
+						: undefined,
+				hasContentType: state.hasContentType,
+				lineEndings: state.lineEndings,
+				headers: state.headerNames,
+				clientError: state.clientError,
+			},
+			...byteFacts(byteInput),
 		});
-		this.emit(frame, findings);
 		this.setLine(saved.lineOffset, saved.lineFirstSeq, saved.lineFirstTMs, saved.lineLastSeq, saved.lineTMs);
 		this.cursor = state.offset + whole.length;
 		return rest;

@@ -421,6 +421,7 @@ export class Session implements SessionStore {
 		this.store.addFrame(frame);
 		this.emit({type: 'frame', frame});
 		for (const draft of output.findings) this.report({...draft, frameIndex: index});
+		if (output.facts) this.engine.framed(raw, output.facts, index);
 		if (facts) this.engine.message(facts);
 		this.engine.frame(frame);
 	};

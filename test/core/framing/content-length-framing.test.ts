@@ -1,6 +1,6 @@
 import {Buffer} from 'node:buffer';
 import {describe, expect, it} from 'vitest';
-import {createFramer, type FramerOutput} from '../../../src/core/framing/index.js';
+import {createFramer, FRAMING_LIMITS, type FramerOutput} from '../../../src/core/framing/index.js';
 import {bytes, codesAt, runFramer, SMALL_LIMITS} from './framer-harness.js';
 
 const BODY_1 = '{"jsonrpc":"2.0","id":1,"result":{}}'; // 36 bytes
@@ -29,6 +29,22 @@ describe('Content-Length framing (L1–L6)', () => {
 				isJson: true,
 				isBlank: false,
 				message: JSON.parse(BODY_1),
+			},
+			facts: {
+				limits: FRAMING_LIMITS,
+				content: {
+					kind: 'content-length',
+					at: 0,
+					length: 54,
+					declaredLength: 36,
+					bodyLength: 36,
+					bodyEnd: 'json',
+					missingBytes: undefined,
+					hasContentType: true,
+					lineEndings: 'crlf',
+					headers: ['Content-Length', 'Content-Type'],
+					clientError: CLIENT_ERROR_36,
+				},
 			},
 			findings: [
 				{

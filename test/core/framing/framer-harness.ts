@@ -7,6 +7,9 @@ import {
 	type FramingLimits,
 	type RawFrame,
 } from '../../../src/core/framing/index.js';
+import {RULES} from '../../../src/core/findings/registry.js';
+import type {SessionFacts} from '../../../src/core/findings/engine.js';
+import {UNCHECKED_SDK_SCHEMAS} from '../../../src/core/jsonrpc/sdk-checks.js';
 
 /** Bytes from a string (UTF-8) or from byte values / buffers concatenated. */
 export function bytes(...pieces: ReadonlyArray<string | readonly number[] | Uint8Array>): Buffer {
@@ -38,8 +41,29 @@ export function chunksOf(
 	return chunks;
 }
 
+/**
+ * The drafts the framing rules (findings/rules/, `onFrameFacts`) report for one framer output, in report
+ * order, after the ones the framer itself still reports: what the session reports for the frame before
+ * it is classified (no `frameIndex`: there is no session).
+ */
+export function framingDrafts(output: FramerOutput): FindingDraft[] {
+	const drafts: FindingDraft[] = [...output.findings];
+	const facts = output.facts;
+	if (facts === undefined) return drafts;
+	const context = {
+		report: (draft: FindingDraft) => drafts.push(draft),
+		facts: {meta: {command: []}} as unknown as SessionFacts,
+		schemas: UNCHECKED_SDK_SCHEMAS,
+	};
+	for (const rule of RULES) rule.create(context).onFrameFacts?.(output.frame, facts, undefined);
+	return drafts;
+}
+
+/** A framer output with the drafts the framing rules report for it ({@link framingDrafts}). */
+export type JudgedOutput = FramerOutput & {readonly findings: readonly FindingDraft[]};
+
 export interface RunResult {
-	readonly outputs: FramerOutput[];
+	readonly outputs: JudgedOutput[];
 	readonly frames: RawFrame[];
 	readonly findings: FindingDraft[];
 }
@@ -61,9 +85,9 @@ export function runFramer(
 		options.limits === undefined
 			? createFramer(stream, {mode: options.mode ?? 'protocol'})
 			: new ProtocolFramer(stream, options.limits);
-	const outputs: FramerOutput[] = [];
+	const outputs: JudgedOutput[] = [];
 	const emit = (output: FramerOutput): void => {
-		outputs.push(output);
+		outputs.push({...output, findings: framingDrafts(output)});
 	};
 
 	for (const chunk of chunksOf(buf, options.cuts, stream)) {
@@ -94,8 +118,12 @@ export function stableFinding(finding: FindingDraft): Omit<FindingDraft, 'tMs'> 
 }
 
 /** Outputs without chunk-dependent fields, for comparing runs with different chunk cuts. */
-export function stableOutputs(outputs: readonly FramerOutput[]): unknown[] {
-	return outputs.map((output) => ({frame: stableFrame(output.frame), findings: output.findings.map(stableFinding)}));
+export function stableOutputs(outputs: readonly JudgedOutput[]): unknown[] {
+	return outputs.map((output) => ({
+		frame: stableFrame(output.frame),
+		facts: output.facts,
+		findings: output.findings.map(stableFinding),
+	}));
 }
 
 /** [code, offset] pairs of all findings, in order. */

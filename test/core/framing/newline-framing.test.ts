@@ -1,6 +1,6 @@
 import {Buffer} from 'node:buffer';
 import {describe, expect, it} from 'vitest';
-import {createFramer, type FramerOutput} from '../../../src/core/framing/index.js';
+import {createFramer, FRAMING_LIMITS, type FramerOutput} from '../../../src/core/framing/index.js';
 import {bytes, codesAt, runFramer, stableOutputs} from './framer-harness.js';
 
 const INIT_RESULT =
@@ -30,6 +30,7 @@ describe('newline framing: clean frames', () => {
 					isBlank: false,
 					message: JSON.parse(INIT_RESULT),
 				},
+				facts: {limits: FRAMING_LIMITS},
 				findings: [],
 			},
 		]);
@@ -145,6 +146,7 @@ describe('newline framing: blank lines and CRLF (R2, R5)', () => {
 					isJson: false,
 					isBlank: true,
 				},
+				facts: {limits: FRAMING_LIMITS, content: {kind: 'blank', clientError: 'Unexpected end of JSON input'}},
 				findings: [
 					{
 						code: 'blank-line',
