@@ -149,17 +149,6 @@ export function addByteFindings(out: FindingDraft[], input: ByteCheckInput): voi
 			),
 		);
 	}
-
-	if (input.isEof) {
-		const total = input.streamBytes;
-		out.push(
-			makeFinding('missing-newline', stream, offset, byteLength, tMs, {
-				bytes: byteLength,
-				cutAt64KiB: total > 0 && total % input.limits.pipeBlockBytes === 0,
-				...input.eofDetail,
-			}),
-		);
-	}
 }
 
 /** The byte-level facts of one frame ({@link byteFacts}). */

@@ -1,9 +1,13 @@
 import type {Rule} from '../engine.js';
+import {frameDraft} from '../support/frame-draft.js';
 import {detailNumber, row, UNKNOWN} from '../support/meta.js';
 
 /**
- * `missing-newline` (R1, O4): bytes without a terminating LF when the stream ends. The framer reports it at the
- * stream's end (`detail.bytes`, `detail.cutAt64KiB`); this module owns the meta.
+ * `missing-newline` (R1, O4): bytes without a terminating LF when the stream ends: a newline frame whose
+ * terminator is `none` (the framer frames pending bytes so only at the end of the stream, so the frame
+ * ends where the stream does). `detail.bytes`; `detail.cutAt64KiB` when the stream's length is a multiple
+ * of the pipe block (the `process.exit()`-before-drain fingerprint); `detail.isTruncatedJson` for the
+ * start of a JSON value cut there (F25). A Content-Length body cut short is that rule's `missingBytes`.
  */
 export const missingNewline: Rule = {
 	code: 'missing-newline',
@@ -50,5 +54,17 @@ export const missingNewline: Rule = {
 			why: 'Or it was written without the final "\\n", so the client never sees the line end.',
 		},
 	],
-	create: () => ({}),
+	create: ({report}) => ({
+		onFrameFacts(frame, facts, frameIndex) {
+			if (frame.framing !== 'newline' || frame.terminator !== 'none') return;
+			const streamBytes = frame.offset + frame.byteLength;
+			report(
+				frameDraft('missing-newline', frame, frame.offset, frame.byteLength, frameIndex, {
+					bytes: frame.byteLength,
+					cutAt64KiB: streamBytes > 0 && streamBytes % facts.limits.pipeBlockBytes === 0,
+					...(facts.content?.kind === 'cut-json' ? {isTruncatedJson: true} : {}),
+				}),
+			);
+		},
+	}),
 };
