@@ -132,23 +132,6 @@ export function addByteFindings(out: FindingDraft[], input: ByteCheckInput): voi
 	if (input.crIndex >= 0) {
 		out.push(makeFinding('crlf', stream, offset + input.crIndex - start, 2, tMs));
 	}
-
-	const byteLength = end - start;
-	if (byteLength > input.limits.oversizeWarnBytes) {
-		const isError = byteLength > input.limits.oversizeErrorBytes;
-		const limit = isError ? input.limits.oversizeErrorBytes : input.limits.oversizeWarnBytes;
-		out.push(
-			makeFinding(
-				'oversize-frame',
-				stream,
-				offset,
-				byteLength,
-				tMs,
-				{limit, bytes: byteLength},
-				isError ? 'error' : 'info',
-			),
-		);
-	}
 }
 
 /** The byte-level facts of one frame ({@link byteFacts}). */

@@ -1,7 +1,7 @@
 import {Buffer} from 'node:buffer';
 import {describe, expect, it} from 'vitest';
 import {createFramer, FRAMING_LIMITS, type FramerOutput} from '../../../src/core/framing/index.js';
-import {bytes, codesAt, runFramer, stableOutputs} from './framer-harness.js';
+import {bytes, codesAt, framingDrafts, runFramer, stableOutputs} from './framer-harness.js';
 
 const INIT_RESULT =
 	'{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}';
@@ -511,8 +511,9 @@ describe('newline framing: oversize frames (C1)', () => {
 			lastSeq: 319,
 		});
 		expect((outputs[0]!.frame.message as {t: string}).t).toHaveLength(size - 9);
-		expect(codesAt(outputs[0]!.findings)).toEqual([['oversize-frame', 0]]);
-		expect(outputs[0]!.findings[0]!.severity).toBe('error');
+		const drafts = framingDrafts(outputs[0]!);
+		expect(codesAt(drafts)).toEqual([['oversize-frame', 0]]);
+		expect(drafts[0]!.severity).toBe('error');
 	});
 });
 

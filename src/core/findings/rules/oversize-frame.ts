@@ -1,9 +1,10 @@
 import type {Rule} from '../engine.js';
+import {frameDraft} from '../support/frame-draft.js';
 import {row, UNKNOWN} from '../support/meta.js';
 
 /**
  * `oversize-frame` (C1; docs/findings.md): a frame larger than a known client limit. The framer measures
- * every frame and reports it (`addByteFindings` in `framing/findings.ts`); this module owns the meta.
+ * every frame (`byteLength`); this rule compares it with the framer's limits (`framing/limits.ts`).
  *
  * - > 65,536 bytes: `info`. Only clients built on asyncio's `StreamReader.readline` with its default 64 KiB
  *   limit fail (some gateways and proxies). The mainstream readers have no such limit: the TS SDK reads up
@@ -12,7 +13,7 @@ import {row, UNKNOWN} from '../support/meta.js';
  * - > 10,485,760 bytes: `error`. The TS SDK (≥ 1.30.0) closes the connection (`ReadBuffer exceeded maximum
  *   size`), F26.
  *
- * `detail`: `{limit, bytes}` (both in bytes). The framer sets the severity on the draft.
+ * `detail`: `{limit, bytes}` (both in bytes). The rule sets the severity on the draft.
  */
 export const oversizeFrame: Rule = {
 	code: 'oversize-frame',
@@ -80,5 +81,23 @@ export const oversizeFrame: Rule = {
 			severity: 'error',
 		},
 	],
-	create: () => ({}),
+	create: ({report}) => ({
+		onFrameFacts(frame, {limits}, frameIndex) {
+			const bytes = frame.byteLength;
+			if (bytes <= limits.oversizeWarnBytes) return;
+			const isError = bytes > limits.oversizeErrorBytes;
+			const limit = isError ? limits.oversizeErrorBytes : limits.oversizeWarnBytes;
+			report(
+				frameDraft(
+					'oversize-frame',
+					frame,
+					frame.offset,
+					bytes,
+					frameIndex,
+					{limit, bytes},
+					isError ? 'error' : 'info',
+				),
+			);
+		},
+	}),
 };

@@ -1,5 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {INIT, INIT_OK, INITIALIZED, LIST, line, run} from '../harness.js';
+import {factTester} from '../fact-tester.js';
+import {FRAMING_LIMITS} from '../../../../src/core/framing/limits.js';
 
 /** A tools/list reply of about `bytes` bytes (many tools with long descriptions, GitHub-server sized). */
 function bigToolsList(id: number, bytes: number): string {
@@ -57,4 +59,28 @@ describe('oversize-frame (C1: > 64 KiB info, > 10 MiB error)', () => {
 		expect(finding!.impact.find((i) => i.client === 'ts-sdk-v1')?.reaction).toBe('fatal');
 		expect(session.getSnapshot().summary.verdict).toBe('fail');
 	});
+});
+
+factTester('oversize-frame', {
+	valid: [{name: 'a frame of exactly 65,536 bytes', frame: {byteLength: 65_536}}],
+	invalid: [
+		{
+			name: 'one byte over 64 KiB: info',
+			frame: {byteLength: 65_537},
+			drafts: [{severity: 'info', offset: 100, byteLength: 65_537, detail: {limit: 65_536, bytes: 65_537}}],
+		},
+		{
+			name: 'over 10 MiB: error, against the TS SDK limit',
+			frame: {byteLength: 10_485_761, framing: 'content-length'},
+			drafts: [
+				{severity: 'error', offset: 100, byteLength: 10_485_761, detail: {limit: 10_485_760, bytes: 10_485_761}},
+			],
+		},
+		{
+			name: 'the framer limits decide (small limits in tests)',
+			frame: {byteLength: 65},
+			facts: {limits: {...FRAMING_LIMITS, oversizeWarnBytes: 64, oversizeErrorBytes: 256}},
+			drafts: [{severity: 'info', offset: 100, byteLength: 65, detail: {limit: 64, bytes: 65}}],
+		},
+	],
 });
