@@ -128,10 +128,6 @@ export function addByteFindings(out: FindingDraft[], input: ByteCheckInput): voi
 			);
 		}
 	}
-
-	if (input.crIndex >= 0) {
-		out.push(makeFinding('crlf', stream, offset + input.crIndex - start, 2, tMs));
-	}
 }
 
 /** The byte-level facts of one frame ({@link byteFacts}). */

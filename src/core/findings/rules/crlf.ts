@@ -1,9 +1,11 @@
 import type {Rule} from '../engine.js';
+import {frameDraft} from '../support/frame-draft.js';
 import {row, UNKNOWN} from '../support/meta.js';
 
 /**
- * `crlf` (R2, O5): a message that ends with CR LF instead of LF. The framer reports it from the frame's
- * terminator; this module owns the meta.
+ * `crlf` (R2, O5): a message that ends with CR LF instead of LF: a newline frame whose terminator is
+ * `crlf` and that is a message (it parsed, or it was meant as one: an unparsed message), at the CR. A
+ * stray line's CR LF is part of the stray line, not a framing fault (F48); a blank line is `blank-line`.
  */
 export const crlf: Rule = {
 	code: 'crlf',
@@ -35,5 +37,11 @@ export const crlf: Rule = {
 			cursor: UNKNOWN,
 		}),
 	},
-	create: () => ({}),
+	create: ({report}) => ({
+		onFrameFacts(frame, facts, frameIndex) {
+			if (frame.terminator !== 'crlf' || frame.isBlank) return;
+			if (!frame.isJson && facts.content?.kind !== 'unparsed-message') return;
+			report(frameDraft('crlf', frame, frame.offset + frame.byteLength - 2, 2, frameIndex));
+		},
+	}),
 };
