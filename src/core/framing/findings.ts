@@ -116,18 +116,6 @@ export function addByteFindings(out: FindingDraft[], input: ByteCheckInput): voi
 			);
 		}
 	}
-
-	const valid = input.isUtf8 ?? isValidUtf8(buf, start, end);
-	if (!valid) {
-		const error = findInvalidUtf8(buf, start, end);
-		if (error !== undefined) {
-			out.push(
-				makeFinding('invalid-utf8', stream, offset + error.index - start, error.length, tMs, {
-					inString: isInsideJsonString(buf, input.bodyStart, error.index),
-				}),
-			);
-		}
-	}
 }
 
 /** The byte-level facts of one frame ({@link byteFacts}). */

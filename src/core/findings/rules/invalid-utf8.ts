@@ -1,9 +1,10 @@
 import type {Rule} from '../engine.js';
+import {frameDraft} from '../support/frame-draft.js';
 import {row, UNKNOWN} from '../support/meta.js';
 
 /**
- * `invalid-utf8` (R3): bytes that are not UTF-8. The framer's byte checks report it (`detail.inString`: inside a
- * JSON string); this module owns the meta.
+ * `invalid-utf8` (R3): bytes that are not UTF-8, at the frame's first invalid sequence (the framer's
+ * `invalidUtf8` fact; `detail.inString`: inside a JSON string of the body).
  */
 export const invalidUtf8: Rule = {
 	code: 'invalid-utf8',
@@ -58,5 +59,14 @@ export const invalidUtf8: Rule = {
 			detail: {inString: true},
 		},
 	],
-	create: () => ({}),
+	create: ({report}) => ({
+		onFrameFacts(frame, {invalidUtf8}, frameIndex) {
+			if (invalidUtf8 === undefined) return;
+			report(
+				frameDraft('invalid-utf8', frame, invalidUtf8.at, invalidUtf8.length, frameIndex, {
+					inString: invalidUtf8.inString,
+				}),
+			);
+		},
+	}),
 };

@@ -1,4 +1,5 @@
 import {ruleTester} from '../rule-tester.js';
+import {factTester} from '../fact-tester.js';
 
 const CAFE = new Uint8Array([
 	...new TextEncoder().encode('{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"caf'),
@@ -19,6 +20,18 @@ ruleTester('invalid-utf8', {
 			findings: [
 				{severity: 'error', stream: 'stdout', offset: CAFE.length - 5, byteLength: 1, detail: {inString: true}},
 			],
+		},
+	],
+});
+
+factTester('invalid-utf8', {
+	valid: [{name: 'a frame of valid UTF-8'}],
+	invalid: [
+		{
+			name: 'the first invalid byte, inside a JSON string',
+			frame: {isJson: false},
+			facts: {invalidUtf8: {at: 108, length: 1, inString: true}},
+			drafts: [{severity: 'error', offset: 108, byteLength: 1, detail: {inString: true}}],
 		},
 	],
 });
