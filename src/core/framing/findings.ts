@@ -81,7 +81,7 @@ export interface ByteCheckInput {
  * `invalid-utf8` (R3), `crlf` (R2), `oversize-frame` (C1), `missing-newline` (R1, O4).
  */
 export function addByteFindings(out: FindingDraft[], input: ByteCheckInput): void {
-	const {stream, tMs, buf, start, end, offset} = input;
+	const {stream, tMs, start, offset} = input;
 	if (input.bomIndex >= 0) {
 		out.push(
 			makeFinding(
@@ -93,28 +93,6 @@ export function addByteFindings(out: FindingDraft[], input: ByteCheckInput): voi
 				input.bomClientError === undefined ? undefined : {clientError: input.bomClientError},
 			),
 		);
-	}
-
-	if (input.checkEscape) {
-		const frame = buf.subarray(start, end);
-		let index = frame.indexOf(0x1b);
-		if (index !== -1) {
-			const sequence = readEscapeSequence(frame, index, frame.length);
-			const first = index;
-			let count = 0;
-			while (index !== -1) {
-				count++;
-				index = frame.indexOf(0x1b, index + 1);
-			}
-
-			out.push(
-				makeFinding('ansi-escape', stream, offset + first, sequence.length, tMs, {
-					sequence: sequence.kind,
-					isPrivate: sequence.isPrivate,
-					count,
-				}),
-			);
-		}
 	}
 }
 

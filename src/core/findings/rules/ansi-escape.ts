@@ -1,9 +1,10 @@
 import type {Rule} from '../engine.js';
+import {frameDraft} from '../support/frame-draft.js';
 import {detailString, row} from '../support/meta.js';
 
 /**
- * `ansi-escape` (R5): terminal escape sequences on the protocol stream. The framer's byte checks report it
- * (`detail.sequence`); this module owns the meta.
+ * `ansi-escape` (R5): terminal escape sequences on the protocol stream, at the frame's first ESC (the
+ * framer's `escape` fact; `detail.sequence`, `detail.isPrivate`, `detail.count`).
  */
 export const ansiEscape: Rule = {
 	code: 'ansi-escape',
@@ -46,5 +47,16 @@ export const ansiEscape: Rule = {
 					: undefined,
 		},
 	],
-	create: () => ({}),
+	create: ({report}) => ({
+		onFrameFacts(frame, {escape}, frameIndex) {
+			if (escape === undefined) return;
+			report(
+				frameDraft('ansi-escape', frame, escape.at, escape.length, frameIndex, {
+					sequence: escape.kind,
+					isPrivate: escape.isPrivate,
+					count: escape.count,
+				}),
+			);
+		},
+	}),
 };
