@@ -76,26 +76,6 @@ export interface ByteCheckInput {
 	readonly bomClientError?: string | undefined;
 }
 
-/**
- * Appends the byte-level findings of one frame, in this order: `bom` (R4), `ansi-escape` (R5),
- * `invalid-utf8` (R3), `crlf` (R2), `oversize-frame` (C1), `missing-newline` (R1, O4).
- */
-export function addByteFindings(out: FindingDraft[], input: ByteCheckInput): void {
-	const {stream, tMs, start, offset} = input;
-	if (input.bomIndex >= 0) {
-		out.push(
-			makeFinding(
-				'bom',
-				stream,
-				offset + input.bomIndex - start,
-				3,
-				tMs,
-				input.bomClientError === undefined ? undefined : {clientError: input.bomClientError},
-			),
-		);
-	}
-}
-
 /** The byte-level facts of one frame ({@link byteFacts}). */
 export interface ByteFacts {
 	bom?: BomFact;

@@ -4,7 +4,7 @@ import {Buffer, isAscii} from 'node:buffer';
 import type {Chunk, FindingDraft, StreamName, Terminator} from '../types.js';
 import {isValidUtf8} from '../bytes/utf8.js';
 import {parseContentLengthValue, parseHeaderLine, type HeaderLine} from './content-length.js';
-import {addByteFindings, byteFacts, errorMessage, jsonParseError, makeFinding, NO_FINDINGS} from './findings.js';
+import {byteFacts, errorMessage, jsonParseError, makeFinding, NO_FINDINGS} from './findings.js';
 import type {ContentFact, FrameFacts} from './facts.js';
 import type {Framer, FramerEmit, RawFrame} from './framer.js';
 import {
@@ -805,7 +805,6 @@ export class ProtocolFramer implements Framer {
 			limits: this.limits,
 			bomClientError: bodyStart === s ? undefined : jsonParseError(buf.toString('utf8', s, contentEnd)),
 		};
-		addByteFindings(primary, byteInput);
 		const bytes = byteFacts({...byteInput, checkEscape: !isJson || content !== undefined});
 		this.emit(frame, primary, {limits: this.limits, content, nonPortable, ...bytes});
 	}
@@ -1014,7 +1013,6 @@ export class ProtocolFramer implements Framer {
 			limits: this.limits,
 			bomClientError: hasBom ? jsonParseError(firstLine.buf.toString('utf8', 0, firstContentEnd)) : undefined,
 		};
-		addByteFindings(findings, byteInput);
 		this.emit(frame, findings, {
 			limits: this.limits,
 			content: {
@@ -1306,7 +1304,6 @@ export class ProtocolFramer implements Framer {
 			limits: this.limits,
 			bomClientError: hasBom ? state.clientError : undefined,
 		};
-		addByteFindings(findings, byteInput);
 		this.emit(frame, findings, {
 			limits: this.limits,
 			content: {

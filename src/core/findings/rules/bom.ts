@@ -1,9 +1,10 @@
 import type {Rule} from '../engine.js';
+import {frameDraft} from '../support/frame-draft.js';
 import {row, UNKNOWN} from '../support/meta.js';
 
 /**
- * `bom` (R4): a UTF-8 byte order mark before a message. The framer's byte checks report it; this module owns the
- * meta.
+ * `bom` (R4): a UTF-8 byte order mark before a message: the framer's `bom` fact, at the frame's first
+ * byte (`detail.clientError`: what `JSON.parse` says of the line with it, when it is JSON text).
  */
 export const bom: Rule = {
 	code: 'bom',
@@ -53,5 +54,11 @@ export const bom: Rule = {
 			why: 'Or a byte order mark (EF BB BF) came before it, and the client could not parse the line.',
 		},
 	],
-	create: () => ({}),
+	create: ({report}) => ({
+		onFrameFacts(frame, {bom}, frameIndex) {
+			if (bom === undefined) return;
+			const detail = bom.clientError === undefined ? undefined : {clientError: bom.clientError};
+			report(frameDraft('bom', frame, frame.offset, 3, frameIndex, detail));
+		},
+	}),
 };
