@@ -1,5 +1,4 @@
 import {Buffer} from 'node:buffer';
-import type {FindingDraft, StreamName} from '../types.js';
 import type {NonPortableToken} from './facts.js';
 
 /** One place in a JSON text that strict parsers reject or read differently than `JSON.parse`. */
@@ -94,27 +93,6 @@ export function portabilityProblems(text: string): PortabilityProblem[] {
 		i++;
 	}
 	return out;
-}
-
-/**
- * `non-portable-json` drafts for a frame body `text` that starts at stream byte `offset` (the body's first
- * byte), at `tMs`. Empty unless {@link mayBeNonPortable}. Each draft's `offset` is the stream byte of the
- * escape or number; `unsafe-integer` is a warning.
- */
-export function nonPortableDrafts(stream: StreamName, text: string, offset: number, tMs: number): FindingDraft[] {
-	if (!mayBeNonPortable(text)) return [];
-	return portabilityProblems(text).map((p) => {
-		const at = offset + Buffer.byteLength(text.slice(0, p.index), 'utf8');
-		const draft: FindingDraft = {
-			code: 'non-portable-json',
-			stream,
-			offset: at,
-			byteLength: p.length,
-			tMs,
-			detail: {reason: p.reason, token: p.token},
-		};
-		return p.reason === 'unsafe-integer' ? {...draft, severity: 'warning'} : draft;
-	});
 }
 
 /**

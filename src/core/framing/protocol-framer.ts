@@ -1,5 +1,5 @@
 import {nonCanonicalRawId} from './raw-id.js';
-import {mayBeNonPortable, nonPortableDrafts, nonPortableTokens} from './portability.js';
+import {mayBeNonPortable, nonPortableTokens} from './portability.js';
 import {Buffer, isAscii} from 'node:buffer';
 import type {Chunk, FindingDraft, StreamName, Terminator} from '../types.js';
 import {isValidUtf8} from '../bytes/utf8.js';
@@ -368,12 +368,10 @@ export class ProtocolFramer implements Framer {
 				const rawId = nonCanonicalRawId(message, text);
 				if (rawId !== undefined) (frame as {rawId?: string}).rawId = rawId;
 				this.emittedEnd = offset + byteLength;
-				const mayBe = mayBeNonPortable(text);
-				const portability = mayBe ? nonPortableDrafts(this.stream, text, offset, this.lineTMs) : NO_FINDINGS;
-				const tokens = mayBe ? nonPortableTokens(text, offset) : undefined;
+				const tokens = mayBeNonPortable(text) ? nonPortableTokens(text, offset) : undefined;
 				const facts =
 					tokens === undefined || tokens.length === 0 ? this.cleanFacts : {limits: this.limits, nonPortable: tokens};
-				this.out({frame, findings: portability, facts});
+				this.out({frame, findings: NO_FINDINGS, facts});
 				return;
 			}
 
@@ -779,7 +777,6 @@ export class ProtocolFramer implements Framer {
 		if (isJson) {
 			const text = bodyString();
 			if (mayBeNonPortable(text)) {
-				primary = [...primary, ...nonPortableDrafts(this.stream, text, offset + bodyStart - s, this.lineTMs)];
 				nonPortable = nonPortableTokens(text, offset + bodyStart - s);
 			}
 		}

@@ -6,8 +6,9 @@ const isSurrogate = (d: FindingDraft): boolean => detailString(d, 'reason') === 
 
 /**
  * `non-portable-json` (R3, J1): JSON that `JSON.parse` accepts but strict parsers reject or read
- * differently. The framer reports it (`framing/portability.ts`) for a frame body that holds a `\u`
- * escape or a run of 16+ digits, so the hot path stays one `JSON.parse`:
+ * differently. The framer reports each such token as a fact (`nonPortable`, `framing/portability.ts`),
+ * looked for only in a body that holds a `\u` escape or a run of 16+ digits, so the hot path stays one
+ * `JSON.parse`:
  * - `lone-surrogate` (error): a `\uD800–\uDBFF` escape not followed by a `\uDC00–\uDFFF` escape, or a
  *   lone low one. The MCP Python SDK (mcp 2.3, measured) logs a parse error and drops the line; a reply
  *   in it never arrives. JavaScript keeps the lone unit.
@@ -66,5 +67,22 @@ export const nonPortableJson: Rule = {
 						cursor: UNKNOWN,
 					})(),
 	},
-	create: () => ({}),
+	create: ({report}) => ({
+		onFrameFacts(frame, {nonPortable}, frameIndex) {
+			if (nonPortable === undefined) return;
+			for (const token of nonPortable) {
+				const draft: FindingDraft = {
+					code: 'non-portable-json',
+					stream: frame.stream,
+					offset: token.at,
+					byteLength: token.length,
+					tMs: frame.tMs,
+					detail: {reason: token.reason, token: token.token},
+				};
+				// `severity` after `detail`, `frameIndex` last: the key order the framer's drafts had.
+				const judged: FindingDraft = token.reason === 'unsafe-integer' ? {...draft, severity: 'warning'} : draft;
+				report(frameIndex === undefined ? judged : {...judged, frameIndex});
+			}
+		},
+	}),
 };

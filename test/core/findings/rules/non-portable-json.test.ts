@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest';
+import {factTester} from '../fact-tester.js';
 import {portabilityProblems} from '../../../../src/core/framing/portability.js';
 import {enc, INIT, INIT_OK, INITIALIZED, LIST, run} from '../harness.js';
 
@@ -64,4 +65,28 @@ describe('non-portable-json (R3, J1): JSON.parse accepts it, strict parsers do n
 			{reason: 'unsafe-integer', index: 5, length: 17, token: '-9007199254740993'},
 		]);
 	});
+});
+
+factTester('non-portable-json', {
+	valid: [{name: 'a body with no non-portable token'}, {name: 'an empty token list', facts: {nonPortable: []}}],
+	invalid: [
+		{
+			name: 'each token at its own byte: a lone surrogate (error) and an unsafe integer (warning)',
+			facts: {
+				nonPortable: [
+					{reason: 'lone-surrogate', at: 140, length: 6, token: '\\ud83d'},
+					{reason: 'unsafe-integer', at: 160, length: 17, token: '12345678901234567'},
+				],
+			},
+			drafts: [
+				{severity: 'error', offset: 140, byteLength: 6, detail: {reason: 'lone-surrogate', token: '\\ud83d'}},
+				{
+					severity: 'warning',
+					offset: 160,
+					byteLength: 17,
+					detail: {reason: 'unsafe-integer', token: '12345678901234567'},
+				},
+			],
+		},
+	],
 });
