@@ -723,10 +723,7 @@ export class ProtocolFramer implements Framer {
 			isJson: false,
 			isBlank: true,
 		};
-		const findings = [
-			makeFinding('blank-line', this.stream, offset, byteLength, this.lineTMs, {clientError: BLANK_CLIENT_ERROR}),
-		];
-		this.emit(frame, findings, {limits: this.limits, content: {kind: 'blank', clientError: BLANK_CLIENT_ERROR}});
+		this.emit(frame, NO_FINDINGS, {limits: this.limits, content: {kind: 'blank', clientError: BLANK_CLIENT_ERROR}});
 	}
 
 	/** Emits a one-line frame with `primary` findings followed by the byte-level ones. */

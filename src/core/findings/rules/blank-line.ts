@@ -1,10 +1,11 @@
 import {strayLine} from '../support/pasted.js';
 import type {Rule} from '../engine.js';
+import {frameDraft} from '../support/frame-draft.js';
 import {row} from '../support/meta.js';
 
 /**
- * `blank-line` (R5): an empty line on the protocol stream. The framer reports it (a frame with no bytes before
- * its LF); this module owns the meta.
+ * `blank-line` (R5): an empty line on the protocol stream: a frame whose content fact is `blank` (no bytes
+ * before its LF or CR LF), the whole frame, with what `JSON.parse` says of an empty line.
  */
 export const blankLine: Rule = {
 	code: 'blank-line',
@@ -77,5 +78,12 @@ export const blankLine: Rule = {
 			why: (p) => (p.line?.kind === 'blank' ? 'The quoted line is empty: the server wrote a blank line.' : undefined),
 		},
 	],
-	create: () => ({}),
+	create: ({report}) => ({
+		onFrameFacts(frame, {content}, frameIndex) {
+			if (content?.kind !== 'blank') return;
+			report(
+				frameDraft('blank-line', frame, frame.offset, frame.byteLength, frameIndex, {clientError: content.clientError}),
+			);
+		},
+	}),
 };
