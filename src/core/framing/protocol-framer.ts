@@ -985,12 +985,6 @@ export class ProtocolFramer implements Framer {
 			undefined,
 		);
 		const firstContentEnd = firstLine.buf.length - (firstLine.isCrlf ? 2 : 1);
-		const findings = [
-			makeFinding('multiline-json', this.stream, offset, whole.length, lastLine.tMs, {
-				lines: lines.length,
-				clientError: jsonParseError(firstLine.buf.toString('utf8', 0, firstContentEnd)),
-			}),
-		];
 		const byteInput = {
 			stream: this.stream,
 			tMs: lastLine.tMs,
@@ -1007,7 +1001,7 @@ export class ProtocolFramer implements Framer {
 			limits: this.limits,
 			bomClientError: hasBom ? jsonParseError(firstLine.buf.toString('utf8', 0, firstContentEnd)) : undefined,
 		};
-		this.emit(frame, findings, {
+		this.emit(frame, NO_FINDINGS, {
 			limits: this.limits,
 			content: {
 				kind: 'multiline',

@@ -1,10 +1,11 @@
 import {strayLine, startsWith} from '../support/pasted.js';
 import type {Rule} from '../engine.js';
+import {frameDraft} from '../support/frame-draft.js';
 import {detailNumber, row, UNKNOWN} from '../support/meta.js';
 
 /**
- * `multiline-json` (R1): one JSON value spread over several lines. The framer reports it when it reassembles the
- * lines (`detail.lines`); this module owns the meta.
+ * `multiline-json` (R1): one JSON value spread over several lines: a frame the framer reassembled (content
+ * fact `multiline`), the whole frame (`detail.lines`; `detail.clientError`: the parse error of its first line).
  */
 export const multilineJson: Rule = {
 	code: 'multiline-json',
@@ -93,5 +94,15 @@ export const multilineJson: Rule = {
 			why: 'Or it was written but lost on the way: it was pretty-printed over several lines, and the client parses each line alone.',
 		},
 	],
-	create: () => ({}),
+	create: ({report}) => ({
+		onFrameFacts(frame, {content}, frameIndex) {
+			if (content?.kind !== 'multiline') return;
+			report(
+				frameDraft('multiline-json', frame, frame.offset, frame.byteLength, frameIndex, {
+					lines: content.lines,
+					clientError: content.clientError,
+				}),
+			);
+		},
+	}),
 };
