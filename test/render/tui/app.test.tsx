@@ -4,7 +4,8 @@ import {TuiRoot} from '../../../src/render/tui/start-tui.js';
 import {COLOR_THEME} from '../../../src/render/tui/theme.js';
 import {BACKSPACE, CTRL_C, DOWN, END, ENTER, ESC, PAGE_UP, TAB, UP} from '../../helpers/keys.js';
 import {renderTui, type RenderedTui} from '../../helpers/render-tui.js';
-import {exchangeSession, pingPair} from './exchange.js';
+import {Session} from '../../../src/core/session/session.js';
+import {exchangeSession, INITIALIZE, META, pingPair} from './exchange.js';
 
 // Interactive tests: keys through a fake stdin, frames from a fake 100×30 stdout, against a real
 // Session fed with the bytes of ./exchange.ts (style.md §1.7.3).
@@ -172,6 +173,31 @@ describe('TUI: moving, filtering and searching', () => {
 		await tui.press('N');
 		expect(footer(tui.lastFrame())).toContain('wrapped to the last frame with a finding');
 		expect(selectedRow(tui.lastFrame())).toBe('▶▲   3       5.0 S→C    143 resp     4.0ms #1 initialize');
+	});
+});
+
+describe('TUI: a server that crashes before any reply', () => {
+	it('n reaches the finding that makes the verdict FAIL though no frame carries it', async () => {
+		const session = new Session(META);
+		session.pushChunk('stdin', 1, new TextEncoder().encode(INITIALIZE));
+		session.pushChunk('stderr', 40, new TextEncoder().encode("ModuleNotFoundError: No module named 'x'\n"));
+		session.exit({code: 1, signal: null, tMs: 41});
+		session.finish(41);
+		tui = renderTui(<TuiRoot initialStore={session} theme={COLOR_THEME} />, {columns: 100, rows: 30});
+		await tui.waitForFrame((frame) => frame.includes('#1 ERR'));
+		expect(rowsOf(tui.lastFrame())[0]).toMatch(/^ FAIL /);
+		await tui.press('n');
+		const frame = tui.lastFrame();
+		expect(footer(frame)).toContain('no frame carries a finding: the findings pane lists it');
+		expect(
+			rowsOf(frame)
+				.slice(12, 15)
+				.map((line) => line.trimEnd()),
+		).toEqual([
+			expect.stringMatching(/^clients: ✘ fails: /),
+			'✖ early-exit ×1',
+			'    #– S→C @0x0000  the process exited (code 1) before the handshake completed; stderr ends: Module…',
+		]);
 	});
 });
 

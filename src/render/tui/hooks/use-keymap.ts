@@ -226,6 +226,15 @@ function jumpToFlagged(context: KeymapContext, direction: 1 | -1): void {
 		});
 		return;
 	}
+	if (wrapped === undefined && context.findings.length > 0) {
+		// Findings of no frame (an early exit, a spawn failure): the findings pane is where they are.
+		dispatch({type: 'set-focus', pane: 'findings'});
+		dispatch({
+			type: 'set-notice',
+			text: `no frame carries a finding: the findings pane lists ${context.findings.length === 1 ? 'it' : `all ${context.findings.length}`}`,
+		});
+		return;
+	}
 	dispatch({
 		type: 'set-notice',
 		text: wrapped === current ? 'this is the only frame with a finding' : 'no frame with a finding',
