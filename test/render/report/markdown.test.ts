@@ -84,7 +84,7 @@ describe('renderReport: layout', () => {
 
 	it('tells the fix and the client reactions from the catalog', () => {
 		expect(lines).toContain(
-			'**Fix:** Write LF only: Python `sys.stdout.reconfigure(newline="\\n")` or a TextIOWrapper with `newline=""`; C `_setmode(_fileno(stdout), _O_BINARY)`; .NET/Java: write "\\\\n" explicitly.',
+			'**Fix:** Write LF only. Node.js: end each message with `"\\n"`, not `os.EOL` (`"\\r\\n"` on Windows) or a literal `"\\r\\n"`; Node itself never adds a CR (runtime: Node.js, inferred from the command `node`). Elsewhere: Python: `sys.stdout.reconfigure(newline="\\n")` or a `TextIOWrapper` with `newline=""`, since the default text wrapper writes `os.linesep`; .NET: write `"\\n"` explicitly (`Console.Out.Write(json + "\\n")`), not `WriteLine`, which writes `Environment.NewLine`; JVM: write `"\\n"` explicitly (`out.print(json + "\\n")`), not `println`, which writes `System.lineSeparator()`; C/C++: `_setmode(_fileno(stdout), _O_BINARY)`.',
 		);
 		expect(lines).toContain(
 			'**Clients:** ok: TS SDK v1 (Claude Desktop, Claude Code, MCP Inspector), TS SDK v2, Python SDK, VS Code, rmcp (Rust SDK) · not established: Cursor',

@@ -1,3 +1,6 @@
+import {describe, expect, it} from 'vitest';
+import {Session} from '../../../../src/core/session/session.js';
+import {META} from '../exchange.js';
 import {ruleTester} from '../rule-tester.js';
 import {factTester} from '../fact-tester.js';
 const NOTE = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
@@ -51,4 +54,32 @@ factTester('crlf', {
 			drafts: [{severity: 'warning', offset: 128, byteLength: 2}],
 		},
 	],
+});
+
+describe('crlf fix, per runtime (O5)', () => {
+	const crlfOf = (command: string[]) => {
+		const session = new Session({...META, command});
+		session.pushChunk('stdout', 0, new TextEncoder().encode(NOTE + '\r\n'));
+		session.finish(1);
+		return session.getSnapshot().findings.filter((finding) => finding.code === 'crlf');
+	};
+
+	it('a Node server gets the Node advice first, with what it was inferred from', () => {
+		const [finding] = crlfOf(['node', 'server.mjs']);
+		expect(finding?.detail).toMatchObject({runtime: 'node', runtimeFrom: 'the command `node`'});
+		expect(finding?.hint).toBe(
+			'Write LF only. Node.js: end each message with `"\\n"`, not `os.EOL` (`"\\r\\n"` on Windows) or a literal `"\\r\\n"`; Node itself never adds a CR (runtime: Node.js, inferred from the command `node`). Elsewhere: Python: `sys.stdout.reconfigure(newline="\\n")` or a `TextIOWrapper` with `newline=""`, since the default text wrapper writes `os.linesep`; .NET: write `"\\n"` explicitly (`Console.Out.Write(json + "\\n")`), not `WriteLine`, which writes `Environment.NewLine`; JVM: write `"\\n"` explicitly (`out.print(json + "\\n")`), not `println`, which writes `System.lineSeparator()`; C/C++: `_setmode(_fileno(stdout), _O_BINARY)`.',
+		);
+	});
+
+	it('a Python server gets the Python advice first; an unknown command gets every runtime, Node included', () => {
+		expect(crlfOf(['uvx', 'srv'])[0]?.hint).toMatch(
+			/^Write LF only\. Python: .* \(runtime: Python, inferred from the command `uvx`\)\. Elsewhere: Node\.js: /,
+		);
+		const generic = crlfOf(['./server'])[0]!;
+		expect(generic.detail?.['runtime']).toBeUndefined();
+		expect(generic.hint).toMatch(
+			/^Write LF only\. Python: .*; Node\.js: end each message with `"\\n"`, not `os\.EOL`.*; C\/C\+\+: /,
+		);
+	});
 });
