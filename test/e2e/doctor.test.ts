@@ -147,7 +147,7 @@ describe('doctor on a home with every client', () => {
 				'crlf',
 				'▲ warn',
 				'crlf',
-				'Write LF only: Python `sys.stdout.reconfigure(newline="\\n")` or a TextIOWrapper with `newline=""`; C `_setmode(_fileno(stdout), _O_BINARY)`; .NET/Java: write "\\n" explicitly.',
+				`Write LF only. Python: \`sys.stdout.reconfigure(newline="\\n")\` or a \`TextIOWrapper\` with \`newline=""\`, since the default text wrapper writes \`os.linesep\` (runtime: Python, inferred from the command \`${path.basename(PYTHON).toLowerCase()}\`). Elsewhere: Node.js: end each message with \`"\\n"\`, not \`os.EOL\` (\`"\\r\\n"\` on Windows) or a literal \`"\\r\\n"\`; Node itself never adds a CR; .NET: write \`"\\n"\` explicitly (\`Console.Out.Write(json + "\\n")\`), not \`WriteLine\`, which writes \`Environment.NewLine\`; JVM: write \`"\\n"\` explicitly (\`out.print(json + "\\n")\`), not \`println\`, which writes \`System.lineSeparator()\`; C/C++: \`_setmode(_fileno(stdout), _O_BINARY)\`.`,
 			],
 			[
 				'vscode',
