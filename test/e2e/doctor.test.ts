@@ -348,10 +348,10 @@ describe('doctor narrowing and errors', () => {
 	});
 
 	it('usage errors exit 2 with one line', async () => {
-		const unknownClient = await doctor(home, ['--client', 'zed']);
+		const unknownClient = await doctor(home, ['--client', 'notepad']);
 		expect(unknownClient.exitCode).toBe(2);
 		expect(unknownClient.stderr).toContain(
-			"mcp-wire: option '--client <name>' argument 'zed' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode.",
+			"mcp-wire: option '--client <name>' argument 'notepad' is invalid. Allowed choices are claude-desktop, claude-code, cursor, vscode, gemini-cli, codex, windsurf, cline, zed, continue, goose, lm-studio.",
 		);
 		const missing = await doctor(home, ['--config', 'nope.json', '--client', 'cursor']);
 		expect(missing.exitCode).toBe(2);
