@@ -32,10 +32,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
 	'src/core/clients/sdks/rmcp.ts': 'client profile: error texts and the codes they point at',
 	'src/core/clients/sdks/ts-sdk-v1.ts': 'client profile: error texts and the codes they point at',
 	// The framing codes still detected in the framer (moving to their rules with the framer split).
-	'src/core/framing/findings.ts':
-		'framing codes still drafted by the framer: bom, ansi-escape, invalid-utf8, oversize-frame…',
 	'src/core/framing/held-reply.ts': 'framing: reads the content-length-framing draft it holds back',
-	'src/core/framing/portability.ts': 'framing: non-portable-json still drafted by the framer',
 	'src/core/framing/protocol-framer.ts':
 		'framing codes still drafted by the framer: invalid-json, stray-output, blank-line…',
 	// doctor is a front end: it phrases its verdict from findings by code, as a renderer does.
@@ -55,6 +52,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
 const SAME_WORD: Readonly<Record<string, readonly string[]>> = {
 	// A frame's terminator is `crlf`, the same word as the code about it.
 	'src/core/capture/record-decode.ts': ['crlf', 'spawn-failed'],
+	'src/core/framing/facts.ts': ['crlf'],
 	'src/core/framing/log-framer.ts': ['crlf'],
 	'src/core/framing/protocol-framer.ts': ['crlf'],
 	'src/core/session/stores/compact-frame-index.ts': ['crlf'],
