@@ -1,4 +1,5 @@
-import {InvalidArgumentError} from 'commander';
+import {InvalidArgumentError, type Command} from 'commander';
+import type {HandlerPlan, NamedRequest} from '../probe/handler-requests.js';
 import {FINDING_CODES, type FindingCode, type Summary} from '../core/types.js';
 import {resolveColor as resolveColorFor} from '../render/text/theme.js';
 import {EXIT, UsageError} from './exit-codes.js';
@@ -117,4 +118,80 @@ export function reachesFailOn(summary: Summary, failOn: FailOn): boolean {
 	if (summary.verdict === 'fail') return true;
 	if (failOn === 'client') return (summary.clients ?? []).some((o) => o.outcome === 'fails');
 	return summary.errors > 0 || (failOn === 'warning' && summary.warnings > 0);
+}
+
+// `--call`, `--call-read-only`, `--read`, `--get-prompt`: the requests that run a server's handlers
+// (docs/protocol.md R23–R25, docs/cli.md). Shared by `probe` and `doctor`. Only types come from the probe
+// here: this module loads at start-up, before the probe (docs/performance.md#probe-start-up).
+
+/** The options as commander parses them. */
+export interface HandlerCliOptions {
+	readonly call: string[];
+	readonly callReadOnly?: boolean;
+	readonly read: string[];
+	readonly getPrompt: string[];
+}
+
+/**
+ * Adds the handler options to `command`. The help says what `--call-read-only` trusts: the server's own
+ * annotations, which are hints, not guarantees.
+ */
+export function addHandlerOptions(command: Command): Command {
+	return command
+		.option(
+			'--call <NAME[=JSON]>',
+			"call this tool after the lists (repeatable); without =JSON its arguments are generated from its inputSchema and shown. Nothing is called unless asked: a call runs the server's code",
+			collect,
+			[],
+		)
+		.option(
+			'--call-read-only',
+			'call every tool whose annotations say readOnlyHint: true and not destructiveHint: true, with generated arguments. Annotations come from the server: hints, not guarantees',
+		)
+		.option('--read <URI>', 'read this resource after the lists (resources/read; repeatable)', collect, [])
+		.option(
+			'--get-prompt <NAME[=JSON]>',
+			'get this prompt after the lists (prompts/get; repeatable); without =JSON its required arguments are ""',
+			collect,
+			[],
+		);
+}
+
+/**
+ * `NAME` or `NAME=JSON`: the name, and the arguments when given (a JSON object).
+ * @param option the option's name, for the message
+ * @throws UsageError (one line) for an empty name, or JSON that does not parse or is not an object
+ */
+export function parseNamedRequest(text: string, option: string): NamedRequest {
+	const at = text.indexOf('=');
+	const name = at === -1 ? text : text.slice(0, at);
+	if (name === '') throw new UsageError(`${option}: no name in ${JSON.stringify(text)} (use NAME or NAME=JSON)`);
+	if (at === -1) return {name};
+	let value: unknown;
+	try {
+		value = JSON.parse(text.slice(at + 1));
+	} catch {
+		throw new UsageError(
+			`${option} ${name}: the arguments after '=' are not JSON: ${JSON.stringify(text.slice(at + 1))}`,
+		);
+	}
+	if (value === null || typeof value !== 'object' || Array.isArray(value))
+		throw new UsageError(`${option} ${name}: the arguments after '=' must be a JSON object, like {"city":"Paris"}`);
+	return {name, arguments: value as Record<string, unknown>};
+}
+
+/**
+ * The {@link HandlerPlan} of the parsed options. `--read` takes any non-empty string (a URI is the server's).
+ * @param prefix the command, for messages (`probe`)
+ * @throws UsageError for a malformed `--call`, `--get-prompt` or an empty `--read`
+ */
+export function handlerPlanOf(options: HandlerCliOptions, prefix: string): HandlerPlan {
+	const reads = options.read;
+	if (reads.some((uri) => uri === '')) throw new UsageError(`${prefix}: --read needs a URI`);
+	return {
+		calls: options.call.map((text) => parseNamedRequest(text, `${prefix}: --call`)),
+		callReadOnly: options.callReadOnly === true,
+		reads,
+		prompts: options.getPrompt.map((text) => parseNamedRequest(text, `${prefix}: --get-prompt`)),
+	};
 }

@@ -275,7 +275,8 @@ export function createPresenter(options: PresenterOptions): Presenter {
 				writeLine(`  … and ${group.count - FULL_PER_CODE - MORE_LINES} more ${group.code}`);
 			writeLine('');
 		}
-		for (const line of formatSummary(snapshot.summary, {color: options.isColor})) writeLine(line);
+		for (const line of formatSummary(snapshot.summary, {color: options.isColor, hint: snapshot.meta.mode === 'probe'}))
+			writeLine(line);
 	}
 }
 

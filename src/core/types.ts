@@ -473,6 +473,11 @@ export interface Summary {
 	/** What each client family does with this session (core/clients/outcome.ts), in display order. */
 	readonly clients?: readonly ClientOutcome[];
 	/**
+	 * What the client asked of the server (core/session/exercised.ts): the verdict covers only this. Absent
+	 * in summaries recorded before it was added.
+	 */
+	readonly exercised?: Exercised;
+	/**
 	 * Present only when the session is not whole (a replayed capture): `cutShort`, it ends without the
 	 * server's exit (the tap was killed, the file was cut, or the tap is still running); `missingBytes` in
 	 * `gaps` gap marks, bytes that crossed the wire but are not in the capture. The verdict covers only
@@ -491,6 +496,19 @@ export interface Summary {
 		readonly longestMs: number;
 		readonly timedOut: number;
 	};
+}
+
+/**
+ * What a session exercised (docs/json-records.md#summary): `requests`, every request the client sent
+ * (stdin), counted per method, in first-sent order; `called` the tools it called (`tools/call`
+ * `params.name`), `read` the resources it read (`resources/read` `params.uri`), `prompts` the prompts it got
+ * (`prompts/get` `params.name`): distinct, in first-seen order, at most 64 each.
+ */
+export interface Exercised {
+	readonly requests: Readonly<Record<string, number>>;
+	readonly called: readonly string[];
+	readonly read: readonly string[];
+	readonly prompts: readonly string[];
 }
 
 /** Everything a session emits, in order. Renderers observe this stream; the NDJSON records mirror it. */

@@ -5,7 +5,7 @@
 import {SDK_SCHEMAS} from '../core/jsonrpc/sdk-schemas.js';
 import {Session} from '../core/session/session.js';
 import type {EnvMode, SessionMeta, SessionSnapshot} from '../core/types.js';
-import {runProbe, type ProbeResult} from '../probe/probe.js';
+import {runProbe, type HandlerPlan, type ProbeResult} from '../probe/probe.js';
 import {openCapture, type OpenCapture} from './capture.js';
 
 /**
@@ -54,6 +54,8 @@ export interface ProbeOnceOptions {
 	readonly cwd: string;
 	/** Per-request wait in ms (`--timeout`); unset: runProbe's defaults (10 s per request, 30 s for initialize). */
 	readonly timeoutMs?: number;
+	/** Handler requests to make after the lists (`--call`, …); default none. */
+	readonly handlers?: HandlerPlan;
 	readonly protocolVersion?: string;
 	/** Re-probe a silent server with Content-Length framing (runProbe's default: true). */
 	readonly contentLengthReprobe: boolean;
@@ -106,6 +108,7 @@ export async function probeOnce(options: ProbeOnceOptions): Promise<ProbeOnce> {
 			env: options.env,
 			cwd: options.cwd,
 			...(options.timeoutMs === undefined ? {} : {timeoutMs: options.timeoutMs}),
+			...(options.handlers === undefined ? {} : {handlers: options.handlers}),
 			...(options.protocolVersion === undefined ? {} : {protocolVersion: options.protocolVersion}),
 			contentLengthReprobe: options.contentLengthReprobe,
 			clientVersion: options.toolVersion,

@@ -3,6 +3,7 @@
  * client launches the server → one row per server with the verdict, the first finding and its fix.
  * No stdout writes here: the CLI presents the report.
  */
+import type {HandlerPlan} from '../probe/handler-requests.js';
 import {formatProblem, resolveCommand, type ConfigFile} from '../configs/index.js';
 import type {Finding} from '../core/types.js';
 import {
@@ -47,6 +48,8 @@ export interface DoctorOptions {
 	readonly context: PlanContext;
 	/** Per-request wait of each probe (ms, `--timeout`); unset: the probe's defaults (10 s per request, 30 s for initialize). */
 	readonly timeoutMs?: number;
+	/** Handler requests every probe makes (`--call`, `--read`, …; docs/cli.md); default none. */
+	readonly handlers?: HandlerPlan;
 	/** The whole run (ms, `--total-timeout`); probes still running then are killed and reported. */
 	readonly totalTimeoutMs: number;
 	/** Probes at the same time (`--jobs`), at least 1. */
@@ -410,6 +413,7 @@ async function probeTarget(
 			env,
 			cwd: target.cwd,
 			...(options.timeoutMs === undefined ? {} : {timeoutMs: options.timeoutMs}),
+			...(options.handlers === undefined ? {} : {handlers: options.handlers}),
 			...(options.protocolVersion === undefined ? {} : {protocolVersion: options.protocolVersion}),
 			contentLengthReprobe: kind === 'client',
 			envMode: kind === 'client' ? target.mode : 'inherit',

@@ -1,5 +1,6 @@
 import {MODERN_PROTOCOL_VERSION, openingId, type Opening, type OpeningStep} from './opening.js';
 import {sendRequest} from './exchange-request.js';
+import {planHandlerRequests} from './handler-requests.js';
 import type {ServerLink} from './server-link.js';
 
 type JsonObject = Record<string, unknown>;
@@ -29,7 +30,11 @@ export type StepsEnd = 'done' | 'unsent' | 'unanswered' | 'rejected';
  * next id (`openingId`, from `opening.firstStepId`, default 1) and waited for at most `timeoutMs` (`unanswered` when no reply came: the
  * probe goes on to its shutdown). A request with `capabilitiesFromResult` needs a success reply
  * (`rejected` otherwise), whose `result.capabilities` then count.
+ * A `handlers` step plans its requests from the `tools/list` and `prompts/list` replies played before it
+ * ({@link planHandlerRequests}), tells `tell` each one (its arguments and where they came from), and sends
+ * them in order; a `tools/call` carries `_meta.progressToken` (its id).
  * @param capabilities the server's capabilities known before the first step (from the initialize result)
+ * @param tell told each handler request before it is sent (default: the link's diagnostics)
  */
 export async function playSteps(
 	link: ServerLink,
@@ -37,10 +42,24 @@ export async function playSteps(
 	steps: readonly OpeningStep[],
 	capabilities: JsonObject,
 	timeoutMs: number,
+	tell: (line: string) => void = link.log,
 ): Promise<StepsEnd> {
 	let known = capabilities;
 	let n = opening.firstStepId ?? 1;
+	const listings: {tools?: readonly unknown[]; prompts?: readonly unknown[]} = {};
 	for (const step of steps) {
+		if (step.send === 'handlers') {
+			for (const planned of planHandlerRequests(step.plan, listings)) {
+				const id = openingId(opening, n++);
+				tell(planned.says);
+				// A call carries a progress token, as the SDK clients' do: progress under it is seen (R18, R25).
+				const params =
+					planned.method === 'tools/call' ? {...planned.params, _meta: {progressToken: id}} : planned.params;
+				const outcome = await sendRequest(link, {jsonrpc: '2.0', id, method: planned.method, params}, timeoutMs);
+				if (outcome.type !== 'frame') return 'unanswered';
+			}
+			continue;
+		}
 		const params = step.params === undefined ? {} : {params: step.params};
 		if (step.send === 'notification') {
 			if (!link.send({jsonrpc: '2.0', method: step.method, ...params})) return 'unsent';
@@ -54,6 +73,10 @@ export async function playSteps(
 		const id = openingId(opening, n++);
 		const outcome = await sendRequest(link, {jsonrpc: '2.0', id, method: step.method, ...params}, timeoutMs);
 		if (outcome.type !== 'frame') return 'unanswered';
+		const result = asObject((outcome.frame.message as {result?: unknown}).result);
+		if (step.method === 'tools/list' && Array.isArray(result['tools'])) listings.tools = result['tools'] as unknown[];
+		if (step.method === 'prompts/list' && Array.isArray(result['prompts']))
+			listings.prompts = result['prompts'] as unknown[];
 		if (step.capabilitiesFromResult === true) {
 			if (outcome.frame.kind !== 'response') return 'rejected';
 			known = asObject(asObject((outcome.frame.message as {result?: unknown}).result)['capabilities']);

@@ -10,6 +10,8 @@ export const DEFAULT_PROTOCOL_VERSION = '2025-11-25';
 /** A JSON-RPC request id as the probe sends it (R2: a string or a number). */
 export type RequestId = number | string;
 
+import type {HandlerPlan} from './handler-requests.js';
+
 type JsonObject = Record<string, unknown>;
 
 /**
@@ -19,6 +21,11 @@ type JsonObject = Record<string, unknown>;
  */
 export type OpeningStep =
 	| {readonly send: 'notification'; readonly method: string; readonly params?: JsonObject}
+	/**
+	 * The handler requests the user asked for (`--call`, `--read`, `--get-prompt`), planned from the list
+	 * replies seen so far when the step is reached (generated arguments need the tool's inputSchema).
+	 */
+	| {readonly send: 'handlers'; readonly method: 'handlers'; readonly plan: HandlerPlan}
 	| {
 			readonly send: 'request';
 			readonly method: string;

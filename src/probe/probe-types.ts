@@ -1,3 +1,4 @@
+import type {HandlerPlan} from './handler-requests.js';
 import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
 import type {Session} from '../core/session/session.js';
 import type {ExitInfo, Summary} from '../core/types.js';
@@ -86,6 +87,16 @@ export interface ProbeOptions {
 	readonly spawned?: ProbeServer;
 	/** How the server is started (default: `loadProcessStarter`'s for this platform). */
 	readonly starter?: ProcessStarter;
+	/**
+	 * Handler requests to make after the lists and before `ping` (`--call`, `--call-read-only`, `--read`,
+	 * `--get-prompt`; docs/protocol.md R23–R25). Default: none; nothing is called unless asked.
+	 */
+	readonly handlers?: HandlerPlan;
+	/**
+	 * Told, before each handler request is sent, what it is and where its arguments came from (one line:
+	 * `tools/call get_weather, arguments generated from its inputSchema: {"city":""}`). Default: `onLog`.
+	 */
+	readonly onHandlerRequest?: (line: string) => void;
 	/** `clientInfo.version` in `initialize` (default: the session's `meta.tool.version`, which waits for the session). */
 	readonly clientVersion?: string;
 }

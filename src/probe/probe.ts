@@ -7,7 +7,8 @@ import {loadProcessStarter, nodeStarter, type ProcessStarter, type SpawnError} f
 import {asObject, isModernEraError, playSteps} from './exchange.js';
 import {sendRequest, type WaitOutcome} from './exchange-request.js';
 import {INTERACTIVE_FIRST_ID, REPROBE_TIMEOUT_MS} from './limits.js';
-import {defaultOpening, openingInitialize, type Opening} from './opening.js';
+import {asksAnything} from './handler-requests.js';
+import {defaultOpening, openingInitialize, withStepsAfterLists, type Opening} from './opening.js';
 import {
 	DEFAULT_INITIALIZE_TIMEOUT_MS,
 	DEFAULT_PROTOCOL_VERSION,
@@ -49,6 +50,14 @@ export {
 	type RequestId,
 } from './opening.js';
 export {isModernEraError} from './exchange.js';
+export {
+	asksAnything,
+	isReadOnlyTool,
+	NO_HANDLERS,
+	planHandlerRequests,
+	type HandlerPlan,
+	type NamedRequest,
+} from './handler-requests.js';
 export type {ProbeOptions, ProbeResult, ProbeWait, SessionInit} from './probe-types.js';
 
 /**
@@ -97,7 +106,11 @@ export type {ProbeOptions, ProbeResult, ProbeWait, SessionInit} from './probe-ty
 export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	const initializeTimeoutMs = options.timeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
-	const opening = options.opening ?? defaultOpening(options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION);
+	const base = options.opening ?? defaultOpening(options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION);
+	const opening =
+		options.handlers !== undefined && asksAnything(options.handlers)
+			? withStepsAfterLists(base, [{send: 'handlers', method: 'handlers', plan: options.handlers}])
+			: base;
 	// Load zod by import() and spawn at once: the exchange runs while the schemas load, and the session,
 	// built once they are there, is fed every event in order (docs/performance.md#probe-start-up).
 	const schemasLoading = options.schemas ?? loadSdkSchemas();
@@ -110,7 +123,14 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	const exchange = {isDone: false};
 	markUserStop(main, options.signal, exchange);
 	const init = await sendInitialize(main, spawned, opening, options, initializeTimeoutMs);
-	const {era, gaveUp, procInfo} = await afterInitialize(main, init, opening, timeoutMs, started.pid);
+	const {era, gaveUp, procInfo} = await afterInitialize(
+		main,
+		init,
+		opening,
+		timeoutMs,
+		started.pid,
+		options.onHandlerRequest ?? main.log,
+	);
 	// Hold the server up for the user only once it has answered: a silent server goes straight on to the
 	// shutdown and the Content-Length re-probe, so the verdict appears while the TUI is still open.
 	if (options.interactive && init.type === 'frame' && !options.signal?.aborted && !main.server.exitInfo) {
@@ -205,6 +225,7 @@ async function afterInitialize(
 	opening: Opening,
 	timeoutMs: number,
 	pid: number,
+	tell: (line: string) => void,
 ): Promise<InitializeEnd> {
 	if (init.type === 'frame') {
 		const message = init.frame.message as {result?: unknown; error?: unknown};
@@ -217,7 +238,7 @@ async function afterInitialize(
 		}
 		if (init.frame.kind === 'response') {
 			const capabilities = asObject(asObject(message.result)['capabilities']);
-			await playSteps(main, opening, opening.afterInitialize, capabilities, timeoutMs);
+			await playSteps(main, opening, opening.afterInitialize, capabilities, timeoutMs, tell);
 		} else main.log('initialize was rejected with an error');
 		return {era: 'legacy'};
 	}

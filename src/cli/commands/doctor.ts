@@ -26,13 +26,21 @@ import {
 	pruneLimitsFromEnv,
 } from '../../captures/capture-store.js';
 import {EXIT, UsageError} from '../exit-codes.js';
-import {collect, parseMs, parsePositiveInt, resolveColor} from '../options.js';
+import {
+	collect,
+	parseMs,
+	parsePositiveInt,
+	resolveColor,
+	addHandlerOptions,
+	handlerPlanOf,
+	type HandlerCliOptions,
+} from '../options.js';
 import {VERSION} from '../version.js';
 import {escapeText} from '../../core/bytes/glyphs.js';
 import {shellWord} from '../../render/text/plain-log.js';
 import {discoverForCli} from '../configs.js';
 
-interface DoctorCliOptions {
+interface DoctorCliOptions extends HandlerCliOptions {
 	readonly client?: ClientName;
 	readonly config?: string;
 	readonly json?: boolean;
@@ -80,7 +88,7 @@ Exit code: 0 when no entry fails, 1 when one does (not-checked entries do not), 
  * `--json`). Exit code 1 when any entry fails, 0 otherwise, 2 on a usage error.
  */
 export function doctorCommand(): Command {
-	return new Command('doctor')
+	const command = new Command('doctor')
 		.summary('check every MCP server in your client configs, the way each client starts it')
 		.description(
 			'Find the MCP client configs on this machine (Claude Desktop, Claude Code, Cursor, VS Code), probe every stdio server the way its client launches it, and say for each whether it works and why not.',
@@ -132,10 +140,10 @@ export function doctorCommand(): Command {
 				.default('auto')
 				.hideHelp(),
 		)
-		.addHelpText('after', HELP_AFTER)
-		.action(async (servers: string[], options: DoctorCliOptions) => {
-			process.exitCode = await runDoctorCommand(options, servers);
-		});
+		.addHelpText('after', HELP_AFTER);
+	return addHandlerOptions(command).action(async (servers: string[], options: DoctorCliOptions) => {
+		process.exitCode = await runDoctorCommand(options, servers);
+	});
 }
 
 function discover(options: DoctorCliOptions, home: string, cwd: string): ConfigFile[] {
@@ -305,6 +313,7 @@ async function runDoctorCommand(options: DoctorCliOptions, servers: readonly str
 			}),
 		context,
 		...(options.timeout === undefined ? {} : {timeoutMs: options.timeout}),
+		handlers: handlerPlanOf(options, 'doctor'),
 		totalTimeoutMs: options.totalTimeout,
 		jobs: options.jobs,
 		protocolVersion: options.protocolVersion,

@@ -26,6 +26,9 @@ import {
 	parsePositiveInt,
 	resolveColor,
 	type FailOn,
+	addHandlerOptions,
+	handlerPlanOf,
+	type HandlerCliOptions,
 } from '../options.js';
 import type {OutputMode, Presenter} from '../present.js';
 import {captureIdentity} from '../redact-options.js';
@@ -35,7 +38,7 @@ import {VERSION} from '../version.js';
 // process/spawn). The probe itself, the session with its detectors, the renderers and the TS SDK's schemas
 // load by import() while the server starts (docs/performance.md#probe-start-up, test/arch/startup.test.ts).
 
-interface ProbeCliOptions {
+interface ProbeCliOptions extends HandlerCliOptions {
 	readonly json?: boolean;
 	readonly hex?: boolean;
 	readonly report?: boolean;
@@ -62,7 +65,7 @@ interface ProbeCliOptions {
  * under `--fail-on warning`), 2 on a usage error.
  */
 export function probeCommand(): Command {
-	return new Command('probe')
+	const command = new Command('probe')
 		.description('spawn an MCP stdio server, play the client, and show every byte and every wire fault')
 		.argument('<command...>', 'the server command and its arguments (put them after --)')
 		.option('--json', 'write NDJSON records to stdout and nothing else')
@@ -101,10 +104,11 @@ export function probeCommand(): Command {
 		.option(
 			'--as <client>',
 			"play that client's opening and judge it by its limits (a client id, or `all`: each distinct opening against its own server process, as a matrix)",
-		)
+		);
+	return addHandlerOptions(command)
 		.passThroughOptions()
-		.action(async (command: string[], options: ProbeCliOptions) => {
-			process.exitCode = await runProbeCommand(command, options);
+		.action(async (argv: string[], options: ProbeCliOptions) => {
+			process.exitCode = await runProbeCommand(argv, options);
 		});
 }
 
@@ -116,6 +120,7 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 			'probe: --json and --report both want stdout; pick one (write the report to a file with `mcp-wire report` on a --json dump)',
 		);
 	const ignore = parseIgnore(options.ignore);
+	const handlers = handlerPlanOf(options, 'probe');
 	const failOn = parseFailOn(options.failOn);
 	let built;
 	try {
@@ -162,6 +167,12 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		protocolVersion: options.protocolVersion,
 		clientVersion: VERSION,
 		...(options.verbose ? {onLog: (line: string) => process.stderr.write(`mcp-wire: ${line}\n`)} : {}),
+		handlers,
+		// Which handler requests are sent, with which arguments (generated ones too): on stderr, never on
+		// stdout (it may be the --json stream); the TUI shows the frames instead.
+		onHandlerRequest: (line: string) => {
+			if (!isTui) process.stderr.write(`mcp-wire: sending ${line}\n`);
+		},
 	};
 	if (options.as !== undefined) return runAs(options.as, probeOptions, baseMeta, ignore, options.json === true);
 	const mode: OutputMode = options.json ? 'json' : options.report ? 'report' : 'plain';
@@ -371,7 +382,7 @@ async function runProbeTui(
 	const stop = result.session
 		.getSnapshot()
 		.marks.find((mark) => mark.type === 'phase' && mark.name === USER_STOP_PHASE);
-	const lines = formatSummary(result.summary, {color});
+	const lines = formatSummary(result.summary, {color, hint: true});
 	if (stop === undefined) {
 		for (const line of lines) process.stdout.write(`${line}\n`);
 		return exitCodeFor(result.summary, failOn);

@@ -5,6 +5,7 @@ import {BoundedMap} from '../bounded-map.js';
  * client reactions the catalog carries (`Finding.impact`, docs/protocol.md §6) over the session's frames,
  * generically (no finding code is special-cased), and derives the session verdict from the outcomes.
  */
+import {exercisedNoHandler} from '../session/exercised.js';
 import type {
 	ClientFamily,
 	ClientOutcome,
@@ -381,18 +382,25 @@ export function verdictOf(
  * - `warn`: `no mainstream client fails` and what the others do: a niche client that fails by name,
  *   else how many are degraded (they connect but log the fault or lose a message), else that the
  *   findings reach no client yet;
- * - `ok`: `no client fails or is degraded`.
+ * - `ok`: `no client fails or is degraded`, `… in what was exercised (no handler ran)` when no tool was called,
+ *   no resource read and no prompt got.
  * Without an established outcome (none, or all `unknown`), short of `fail`: `no client outcome is established`.
  * A capture cut before any frame says so (its verdict is `warn`, {@link verdictOf}).
  */
-export function verdictMeaning(summary: Pick<Summary, 'verdict' | 'clients' | 'incomplete' | 'streams'>): string {
+export function verdictMeaning(
+	summary: Pick<Summary, 'verdict' | 'clients' | 'incomplete' | 'streams' | 'exercised'>,
+): string {
 	const {verdict} = summary;
 	const outcomes = summary.clients ?? [];
 	if (verdict === 'fail') return 'a mainstream client fails';
 	if (isCutBeforeAnyFrame(summary)) return 'the capture was cut before any frame: nothing was exercised';
 	// No handshake seen (a capture cut before any frame): a verdict over nothing exercised promises nothing.
 	if (outcomes.every((o) => o.outcome === 'unknown')) return 'no client outcome is established';
-	if (verdict === 'ok') return 'no client fails or is degraded';
+	// A clean session that ran no handler is clean for what it exercised, no more (docs/cli.md "What was exercised").
+	if (verdict === 'ok')
+		return summary.exercised !== undefined && exercisedNoHandler(summary.exercised)
+			? 'no client fails or is degraded in what was exercised (no handler ran)'
+			: 'no client fails or is degraded';
 	const failing = outcomes.filter((o) => o.outcome === 'fails');
 	if (failing.length > 0)
 		return `no mainstream client fails; ${failing.map((o) => CLIENT_SHORT_LABEL[o.client]).join(', ')} fails`;

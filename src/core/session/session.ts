@@ -1,4 +1,5 @@
 import {createFramer} from '../framing/index.js';
+import {ExercisedTracker} from './exercised.js';
 import type {Framer, FramerOptions, FramerOutput} from '../framing/framer.js';
 import {GapTracker} from './gaps.js';
 import type {BodyPrint, FrameStore} from './stores/frame-store.js';
@@ -97,6 +98,8 @@ export class Session implements SessionStore {
 	private readonly correlator: Correlator<BodyPrint | undefined>;
 	/** Where the session stands in the MCP lifecycle (handshake, versions, era, capabilities). */
 	private readonly lifecycle = new LifecycleState();
+	/** Which requests the client made: calls, reads, prompts (the summary's `exercised`). */
+	private readonly exercised = new ExercisedTracker();
 	private readonly severityCounts = new Map<FindingCode, {severity: Severity; count: number}>();
 	private readonly bySeverity: Record<Severity, number> = {error: 0, warning: 0, info: 0};
 	private seq = 0;
@@ -430,6 +433,8 @@ export class Session implements SessionStore {
 	private follow(frame: MutableFrame): Correlation | undefined {
 		if (frame.kind === 'request' && frame.stream === 'stdin' && frame.id !== undefined && frame.id !== null)
 			this.lifecycle.clientRequest(frame);
+		if (frame.kind === 'request' && frame.id !== undefined && frame.id !== null && frame.method !== undefined)
+			this.exercised.frame(frame);
 		const correlation = this.correlator.correlate(frame);
 		if (correlation?.type !== 'answered') return correlation;
 		const request = correlation.request;
@@ -503,6 +508,7 @@ export class Session implements SessionStore {
 			...(negotiatedVersion ? {protocolVersion: negotiatedVersion} : {}),
 			...counts,
 			clients,
+			exercised: this.exercised.value(),
 			...(this.isFinished && (!this.isComplete || this.gaps.count > 0)
 				? {incomplete: {cutShort: !this.isComplete, missingBytes: this.gaps.missingBytes, gaps: this.gaps.count}}
 				: {}),

@@ -16,7 +16,7 @@ import {environmentLines} from './sections/environment.js';
 import {findingBlocks, findingsTable} from './sections/findings.js';
 import {stderrSection} from './sections/stderr-tail.js';
 import {timelineSection} from './sections/timeline.js';
-import {clientsLine, verdictLine} from './sections/verdict.js';
+import {clientsLine, exercisedLines, verdictLine} from './sections/verdict.js';
 
 export type {ReportSource} from './sections/context.js';
 
@@ -56,7 +56,7 @@ export interface BuiltReport {
 
 function assemble(context: ReportContext): {blocks: Block[]; leftOut: string[]} {
 	const blocks: Block[] = [
-		block(1000, 'the verdict', [verdictLine(context), ...clientsLine(context)]),
+		block(1000, 'the verdict', [verdictLine(context), ...clientsLine(context), ...exercisedLines(context)]),
 		block(70, 'the environment', environmentLines(context)),
 	];
 	const leftOut: string[] = [];

@@ -2,6 +2,7 @@ import {isAtSpawn} from '../../core/findings/support/at-spawn.js';
 import {carriedBytes} from '../../core/bytes/carried.js';
 import {escapeBytes, escapeText, groupDigits} from '../../core/bytes/glyphs.js';
 import {hexRows, hexWindow, type HexHighlight, type HexRow} from '../../core/bytes/hex-layout.js';
+import {exercisedLine} from '../../core/session/exercised.js';
 import {CLIENT_SHORT_LABEL, OUTCOME_MARK, OUTCOME_WORD, verdictMeaning} from '../../core/clients/outcome.js';
 import {CLIENT_FAMILY_LABEL, clientsSummary} from '../../core/findings/support/catalog.js';
 import {findingDocsRef} from '../../core/findings/support/docs-ref.js';
@@ -435,10 +436,14 @@ export function connectedClient(summary: Pick<Summary, 'clientInfo'>): string | 
 
 /**
  * The end-of-run summary: the verdict with error/warning/info counts, one line per finding code with its
- * count, per-stream totals, duration and exit, and what the server said about itself.
- * @param options `color` paints the verdict and severities (default off).
+ * count, what was exercised, per-stream totals, duration and exit, and what the server said about itself.
+ * @param options `color` paints the verdict and severities (default off); `hint` adds the probe options that
+ *   exercise more (`use --call`) to the `exercised` line (a probe's own session).
  */
-export function formatSummary(summary: Summary, options: {readonly color?: boolean} = {}): string[] {
+export function formatSummary(
+	summary: Summary,
+	options: {readonly color?: boolean; readonly hint?: boolean} = {},
+): string[] {
 	const isColor = options.color === true;
 	const verdictToken =
 		summary.verdict === 'fail' ? 'severity.error' : summary.verdict === 'warn' ? 'severity.warning' : 'severity.info';
@@ -453,6 +458,8 @@ export function formatSummary(summary: Summary, options: {readonly color?: boole
 	}
 
 	lines.push(...clientLines(summary, isColor));
+	const exercised = exercisedLine(summary, {hint: options.hint === true});
+	if (exercised !== undefined) lines.push(`exercised ${escapeText(exercised)}`);
 
 	const streams = (['stdin', 'stdout', 'stderr'] as const).map((stream) => {
 		const totals = summary.streams[stream];

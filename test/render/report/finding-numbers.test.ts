@@ -109,12 +109,13 @@ describe('finding numbers in the report', () => {
 	it("rows of the table cut by the line budget are named by their findings' numbers", () => {
 		const session = new Session(makeMeta({mode: 'tap'}));
 		let text = '';
-		// stray-output and invalid-json alternate: one row each, 61 rows with the early-exit.
+		// stray-output and invalid-json alternate: one row each, 61 rows with the early-exit. 62 lines: 60 and the
+		// verdict block's `Exercised` line with its blank line.
 		for (let i = 0; i < 30; i++) text += `log line ${i}\n{"jsonrpc":"2.0","id":1,"result":{bad}}\n`;
 		session.pushChunk('stdout', 1, new TextEncoder().encode(text));
 		session.exit({code: 0, signal: null, tMs: 5});
 		session.finish(5);
-		const markdown = buildReport(session.getSnapshot(), {maxLines: 60, redact: false, toolVersion: 't'}).markdown;
+		const markdown = buildReport(session.getSnapshot(), {maxLines: 62, redact: false, toolVersion: 't'}).markdown;
 		const shown = [...markdown.matchAll(/^\| (\d+) \| `/gm)].map((match) => Number(match[1]));
 		expect(shown).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
 		expect(markdown).toContain('… and 51 more rows not listed (findings 11–61).');

@@ -44,7 +44,12 @@ describe('renderReport: layout', () => {
 	});
 
 	it('lists the environment', () => {
-		expect(lines.slice(4, 9)).toEqual([
+		expect(
+			lines.slice(
+				lines.findIndex((line) => line.startsWith('- mcp-wire')),
+				lines.findIndex((line) => line.startsWith('- mcp-wire')) + 5,
+			),
+		).toEqual([
 			'- mcp-wire 0.1.0 · probe · linux x64 · Node v20.20.2 · started 2026-01-02T03:04:05.678Z',
 			'- command: `node server.mjs`',
 			'- env: sdk-default',

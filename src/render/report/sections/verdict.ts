@@ -1,6 +1,7 @@
 import {CLIENT_FAMILY_LABEL} from '../../../core/findings/support/catalog.js';
 import {isCutBeforeAnyFrame, OUTCOME_MARK, OUTCOME_ORDER, OUTCOME_WORD} from '../../../core/clients/outcome.js';
 import {code, plural, prose} from '../md.js';
+import {exercisedLine} from '../../../core/session/exercised.js';
 import {groupDigits} from '../../../core/bytes/glyphs.js';
 import type {ReportContext} from './context.js';
 
@@ -79,4 +80,14 @@ export function clientsLine(context: ReportContext): string[] {
 		return `${OUTCOME_MARK[kind]} ${OUTCOME_WORD[kind]}: ${names.join('; ')}`;
 	}).filter((part) => part !== '');
 	return ['', `**Outcome per client:** ${parts.join(' · ')}`];
+}
+
+/**
+ * What the session exercised, one line (core/session/exercised.ts): `**Exercised:** initialize, tools/list,
+ * ping · 3 tools listed, none called: faults inside handlers are not seen; use --call`. Empty without it.
+ */
+export function exercisedLines(context: ReportContext): string[] {
+	const {summary, meta} = context.snapshot;
+	const line = exercisedLine(summary, {hint: meta.mode === 'probe'});
+	return line === undefined ? [] : ['', `**Exercised:** ${prose(line)}`];
 }
