@@ -29,7 +29,6 @@ const KNOWN: Readonly<Record<string, string>> = {
 		'protocol-version: not established for rmcp; Codex accepts any answered version (docs/protocol.md §10)',
 	'missing-serverinfo': 'invalid-initialize: not established for rmcp; Codex fails the handshake',
 	'modern-only': 'not established for rmcp; Codex sends initialize and fails on the error',
-	'ping-method-not-found': 'ping-error: not established for rmcp; Codex never pings, so it works',
 	'tool-without-input-schema':
 		'invalid-result: not established for rmcp; Codex rejects the tools/list result (`Unexpected response type`)',
 	'output-schema-uncompilable': 'invalid-tool-schema: not established for rmcp; Codex lists the tool',
