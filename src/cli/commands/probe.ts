@@ -122,20 +122,7 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 	const ignore = parseIgnore(options.ignore);
 	const handlers = handlerPlanOf(options, 'probe');
 	const failOn = parseFailOn(options.failOn);
-	let built;
-	try {
-		built = buildEnv({
-			inheritEnv: options.inheritEnv === true,
-			env: options.env,
-			parentEnv: process.env,
-			platform: process.platform,
-		});
-	} catch (error) {
-		if (error instanceof EnvOptionError) throw new UsageError(`probe: ${error.message}`);
-		throw error;
-	}
-	for (const key of built.missing)
-		process.stderr.write(`mcp-wire: --env ${key}: not set in this shell; the server will not get it\n`);
+	const built = probeEnv(options);
 
 	const isColor = resolveColor(options.color, process.stdout);
 	// The TUI takes a terminal unless an output was asked for (--json, --report, --hex: a log to keep).
@@ -265,6 +252,28 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		process.kill(process.pid, 'SIGINT');
 	}
 	return exitCodeFor(result.summary, failOn);
+}
+
+/**
+ * The server's environment from `--inherit-env` and `--env` (the SDK allow-list otherwise); says on stderr
+ * which `--env` names this shell does not have. Throws a {@link UsageError} for a malformed `--env`.
+ */
+function probeEnv(options: ProbeCliOptions): ReturnType<typeof buildEnv> {
+	let built;
+	try {
+		built = buildEnv({
+			inheritEnv: options.inheritEnv === true,
+			env: options.env,
+			parentEnv: process.env,
+			platform: process.platform,
+		});
+	} catch (error) {
+		if (error instanceof EnvOptionError) throw new UsageError(`probe: ${error.message}`);
+		throw error;
+	}
+	for (const key of built.missing)
+		process.stderr.write(`mcp-wire: --env ${key}: not set in this shell; the server will not get it\n`);
+	return built;
 }
 
 /**
