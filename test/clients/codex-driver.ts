@@ -65,15 +65,38 @@ function outcomeOf(status: ServerStatus | undefined, raw: string): RealOutcome {
  * Rejects when the app-server does not answer `mcpServerStatus/list` within both limits and a minute.
  */
 export async function runCodex(examples: readonly Example[], limitSec: number): Promise<Map<string, RealOutcome>> {
+	const home = freshHome('codex');
+	try {
+		mkdirSync(join(home.dir, 'codex'));
+		writeFileSync(join(home.dir, 'codex', 'config.toml'), codexConfig(examples, limitSec));
+		return await runCodexIn(
+			home.dir,
+			examples.map((e) => e.name),
+			limitSec,
+		);
+	} finally {
+		home.dispose();
+	}
+}
+
+/**
+ * Runs one `codex app-server` in `home` (HOME, with CODEX_HOME `home/codex` whose `config.toml` the caller
+ * wrote) and resolves to the outcome of each server in `names`; `limitSec` bounds the wait as in
+ * {@link runCodex}; `lingerMs` keeps the app-server open that long after the reply, as a user's Codex
+ * stays open (a Codex that quits sends its servers SIGTERM, then SIGKILL). Rejects when the app-server does
+ * not answer `mcpServerStatus/list` in time.
+ */
+export async function runCodexIn(
+	home: string,
+	names: readonly string[],
+	limitSec: number,
+	lingerMs = 0,
+): Promise<Map<string, RealOutcome>> {
 	const limitMs = (2 * limitSec + 60) * 1000;
 	const bin = join(installedPackage('codex'), 'bin', 'codex.js');
-	const home = freshHome('codex');
-	const codexHome = join(home.dir, 'codex');
-	mkdirSync(codexHome);
-	writeFileSync(join(codexHome, 'config.toml'), codexConfig(examples, limitSec));
 	const child = spawn(process.execPath, [bin, 'app-server'], {
-		cwd: home.dir,
-		env: {PATH: process.env['PATH'] ?? '', HOME: home.dir, CODEX_HOME: codexHome, LANG: 'C.UTF-8'},
+		cwd: home,
+		env: {PATH: process.env['PATH'] ?? '', HOME: home, CODEX_HOME: join(home, 'codex'), LANG: 'C.UTF-8'},
 		stdio: ['pipe', 'pipe', 'ignore'],
 	});
 	const send = (message: object): boolean => child.stdin.write(`${JSON.stringify(message)}\n`);
@@ -116,14 +139,14 @@ export async function runCodex(examples: readonly Example[], limitSec: number): 
 			send({jsonrpc: '2.0', method: 'initialized'});
 			send({jsonrpc: '2.0', id: 2, method: 'mcpServerStatus/list', params: {detail: 'toolsAndAuthOnly'}});
 		});
+		if (lingerMs > 0) await new Promise((resolve) => setTimeout(resolve, lingerMs));
 		const byName = new Map(reply.data.map((status) => [status.name, status]));
 		return new Map(
-			examples.map((e) => [e.name, outcomeOf(byName.get(e.name), JSON.stringify(reply.data.map((s) => s.name)))]),
+			names.map((name) => [name, outcomeOf(byName.get(name), JSON.stringify(reply.data.map((s) => s.name)))]),
 		);
 	} finally {
 		child.stdin.end();
 		child.kill('SIGTERM');
 		await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
-		home.dispose();
 	}
 }
