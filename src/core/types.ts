@@ -390,6 +390,11 @@ export const TAP_PHASE = {
 	clientClosedStdout: 'client-closed-stdout',
 	/** The server outlived a forwarded signal by `MCP_WIRE_KILL_AFTER_MS`; the tap sent SIGKILL. */
 	sigkillAfterGrace: 'sigkill-after-grace',
+	/**
+	 * The server exited, but a process it started still held its stdout or stderr: the tap stopped
+	 * reading them and ended with the server (docs/cli.md#tap).
+	 */
+	outputGivenUp: 'output-given-up',
 } as const;
 
 /** How the server process ended: exit code or signal, and when. */

@@ -11,6 +11,7 @@ import type {Clock} from '../process/clock.js';
 import {createSocketPair, inPlaceSocket, type OnRead, type SocketPair} from '../process/socket-pair.js';
 import {watchProcessTree, type ProcessWatch} from '../process/proc-evidence.js';
 import {describeSpawnError, serverExecaOptions, type SpawnError} from '../process/spawn.js';
+import {watchExitDrain} from './exit-drain.js';
 
 /**
  * `mcp-wire tap`: sit in a real client's stdio pipe (docs/cli.md#tap).
@@ -283,10 +284,12 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 	};
 	let isOutEnded = false;
 	let isErrEnded = false;
+	/** The server exited while a process it left still held its output: the tap stopped reading it (exit-drain.ts). */
+	let isGivenUp = false;
 	const outEnded = new Promise<void>((resolve) => {
 		out.onEnd = () => {
 			isOutEnded = true;
-			if (!isOutClosedByClient) capture?.mark({type: 'eof', stream: 'stdout', tMs: clock.now()});
+			if (!isOutClosedByClient && !isGivenUp) capture?.mark({type: 'eof', stream: 'stdout', tMs: clock.now()});
 			if (out.isTargetOpen) io.stdout.end();
 			resolve();
 		};
@@ -305,7 +308,7 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 	};
 	err.onEnd = () => {
 		isErrEnded = true;
-		capture?.mark({type: 'eof', stream: 'stderr', tMs: clock.now()});
+		if (!isGivenUp) capture?.mark({type: 'eof', stream: 'stderr', tMs: clock.now()});
 	};
 	err.readStream(child.stderr);
 
@@ -394,18 +397,46 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 		// The server's stdout is not one of the child's own pipes when it is read in place.
 		outEnded,
 	]);
-	// After the exit: who is left (once the pipes closed, or after EXIT_LOOK_MS if a survivor holds them).
+	// After the exit: who is left (once the pipes closed, or after EXIT_LOOK_MS if a survivor holds them,
+	// or before the tap gives up pipes a survivor holds).
 	let lookedAtExit = false;
+	let lookAtExit = (): void => undefined;
+	let drain: {stop(): void} | undefined;
 	const exitLooked = new Promise<void>((resolve) => {
 		child.on('exit', (code: number | null, signal: NodeJS.Signals | null) => {
 			exit = {code, signal, tMs: clock.now()};
 			clearInterval(stallTimer);
+			drain = watchExitDrain({
+				sources: [
+					{stream: 'stdout', isEnded: () => isOutEnded, isHeld: () => out.isHeld, bytesRead: () => bytes.stdout},
+					{stream: 'stderr', isEnded: () => isErrEnded, isHeld: () => err.isHeld, bytesRead: () => bytes.stderr},
+				],
+				now: () => clock.now(),
+				onGiveUp: (open) => {
+					lookAtExit();
+					isGivenUp = true;
+					warn(
+						`the server exited, but a process it started still holds its ${open.join(' and ')}: stopped reading ${open.length > 1 ? 'them' : 'it'} (what that process writes from now on is not forwarded)`,
+					);
+					capture?.mark({type: 'phase', name: TAP_PHASE.outputGivenUp, tMs: clock.now()});
+					if (open.includes('stdout')) {
+						out.cut();
+						if (pair) pair.ours.destroy();
+						else child.stdout?.destroy();
+					}
+					if (open.includes('stderr')) {
+						err.cut();
+						child.stderr.destroy();
+					}
+				},
+			});
 			if (!evidence) {
 				resolve();
 				return;
 			}
 			const timer = setTimeout(look, EXIT_LOOK_MS);
 			timer.unref();
+			lookAtExit = look;
 			void closed.then(look);
 			function look(): void {
 				clearTimeout(timer);
@@ -425,6 +456,7 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 	// execa settles just after 'close'; awaiting it also removes its exit-cleanup signal listeners, so
 	// the caller can re-raise the server's signal on itself.
 	await settled;
+	drain?.stop();
 	clearTimeout(killTimer);
 	const info: ExitInfo = exit ?? {code: child.exitCode, signal: child.signalCode, tMs: clock.now()};
 	capture?.exit(info);
@@ -596,6 +628,17 @@ class Pump {
 	stop(): void {
 		this.detach();
 		this.resumeSource = () => undefined;
+	}
+
+	/** Reading is paused: the target has not drained, or the capture has no room for the last read. */
+	get isHeld(): boolean {
+		return this.isWaitingDrain || this.isWaitingCapture;
+	}
+
+	/** Stop reading and end now, as at EOF (the caller closes the source). */
+	cut(): void {
+		this.stop();
+		this.end();
 	}
 
 	/**

@@ -591,6 +591,53 @@ describe('tap: a client that stops reading, a server that outlives a forwarded s
 	);
 
 	it(
+		'ends with a server that exits 3 while a background child still holds its stdout and stderr (docs/cli.md#tap)',
+		{timeout: 120_000},
+		async () => {
+			const server = path.join(box.dir, 'leaves-helper.mjs');
+			writeFileSync(
+				server,
+				[
+					"import {spawn} from 'node:child_process';",
+					"const helper = spawn('sleep', ['120'], {stdio: ['ignore', 'inherit', 'inherit']});",
+					"process.stderr.write('helper ' + helper.pid + '\\n');",
+					"process.stdout.write('hello\\n', () => process.exit(3));",
+					'',
+				].join('\n'),
+			);
+			const tap = spawnTap(['node', server], box.env);
+			let stdout = '';
+			const hello = new Promise<number>((resolve) => {
+				tap.child.stdout.on('data', (d: Buffer) => {
+					stdout += d.toString('latin1');
+					if (stdout.includes('\n')) resolve(Date.now());
+				});
+			});
+			const helper = await waitFor(() => /^helper (\d+)\n/.exec(tap.stderr())?.[1], HANG_MS, 'the helper');
+			try {
+				const helloAt = await hello;
+				const end = await tap.closed;
+				// The helper sleeps 120 s: the tap ends with the server, not with it.
+				expect(end.at - helloAt).toBeLessThan(30_000);
+				expect([end.code, end.signal]).toEqual([3, null]);
+				expect(stdout).toBe('hello\n');
+				expect(tap.stderr()).toBe(
+					`helper ${helper}\nmcp-wire: warning: the server exited, but a process it started still holds its stdout and stderr: stopped reading them (what that process writes from now on is not forwarded)\n`,
+				);
+				expect(isAlive(Number(helper))).toBe(true);
+				const recorded = readCapture(tap.capture);
+				expect(recorded.problems).toEqual([]);
+				expect(recorded.end).toBeDefined();
+				expect(marksOf(tap.capture)).toEqual(['output-given-up']);
+				expect(recorded.events.at(-1)).toMatchObject({type: 'exit', exit: {code: 3, signal: null}});
+				expect(recorded.streams.stdout.toString('latin1')).toBe('hello\n');
+			} finally {
+				if (isAlive(Number(helper))) process.kill(Number(helper), 'SIGKILL');
+			}
+		},
+	);
+
+	it(
 		'warns once about an invalid MCP_WIRE_KILL_AFTER_MS and uses the default (1500 ms)',
 		{timeout: 120_000},
 		async () => {

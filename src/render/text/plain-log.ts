@@ -557,6 +557,8 @@ const PHASE_LINES: Readonly<Record<string, string>> = {
 	[TAP_PHASE.clientClosedStdout]:
 		"the client closed its end of stdout: the tap closed the server's, so its next write fails",
 	[TAP_PHASE.sigkillAfterGrace]: 'the server outlived the forwarded signal: the tap sent SIGKILL',
+	[TAP_PHASE.outputGivenUp]:
+		'the server exited; a process it left still held its output: the tap stopped reading it and ended with the server',
 	'stopped-early':
 		'stopped waiting: the server is blocked reading stdin (it read the request and waits for more input)',
 	'content-length-reply':

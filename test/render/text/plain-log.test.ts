@@ -6,6 +6,7 @@ import {
 	formatFrameHex,
 	formatFrameLine,
 	formatHeader,
+	formatMarkLine,
 	formatSummary,
 	stallsNote,
 } from '../../../src/render/text/plain-log.js';
@@ -478,5 +479,21 @@ describe('formatFrameLine: an id written 0.0 (F38)', () => {
 		const frame = makeFrame({index: 1, kind: 'response', offset: 0, byteLength: 40, id: 0, rawId: '0.0', tMs: 5});
 		expect(stripAnsi(formatFrameLine(frame))).toMatch(/ id=0\.0( |$)/);
 		expect(stripAnsi(formatFrameLine({...frame, rawId: undefined}))).toMatch(/ id=0( |$)/);
+	});
+});
+
+describe('formatMarkLine: the tap phases', () => {
+	it.each([
+		[
+			'client-closed-stdout',
+			"the client closed its end of stdout: the tap closed the server's, so its next write fails",
+		],
+		['sigkill-after-grace', 'the server outlived the forwarded signal: the tap sent SIGKILL'],
+		[
+			'output-given-up',
+			'the server exited; a process it left still held its output: the tap stopped reading it and ended with the server',
+		],
+	])('%s has a line of its own', (name, text) => {
+		expect(formatMarkLine({type: 'phase', name, tMs: 2500})).toBe(` 2500.0 ms  ···  ${text}`);
 	});
 });

@@ -260,6 +260,11 @@ function timelineEvents(context: ReportContext): TimelineEvent[] {
 					events.push({tMs: mark.tMs, text: "client closed its end of stdout (the tap closed the server's)"});
 				if (mark.name === TAP_PHASE.sigkillAfterGrace)
 					events.push({tMs: mark.tMs, text: 'server outlived the forwarded signal: the tap sent SIGKILL'});
+				if (mark.name === TAP_PHASE.outputGivenUp)
+					events.push({
+						tMs: mark.tMs,
+						text: 'server exited; a process it left still held its output: the tap stopped reading it',
+					});
 				break;
 			}
 
