@@ -5,10 +5,13 @@
 //
 //   frames-<N>.ndjson   N frames (N = 1k, 10k, 100k, 1M by default), half client requests on stdin,
 //                       half server responses on stdout (~150-300 B lines, tools/call with text)
+//   faults-<N>.ndjson   N frames (N from --faults, none by default) shaped like frames-<N>, each line ending
+//                       in CRLF, so that every frame carries a finding (the TUI's memory with one finding
+//                       per frame: docs/performance.md#tui-on-big-captures)
 //   huge-5mb.ndjson     40 frames of 5 MB (20 requests with a 5 MB argument, 20 responses with a 5 MB
 //                       text) after the initialize exchange: ~280 MB on disk (docs/performance.md#replay)
 //
-// Usage: node bench/gen-captures.mjs [--dir DIR] [--frames 1000,10000,...] [--no-huge]
+// Usage: node bench/gen-captures.mjs [--dir DIR] [--frames 1000,10000,...] [--faults 200000,...] [--no-huge]
 // Default DIR: $TMPDIR/mcp-wire-captures. Existing files are kept (a huge-5mb.ndjson under 250 MB, from
 // an older version that made only the responses big, is made again).
 
@@ -26,6 +29,7 @@ const arg = (name, fallback) => {
 };
 export const CAPTURE_DIR = arg('--dir', path.join(os.tmpdir(), 'mcp-wire-captures'));
 const FRAME_COUNTS = arg('--frames', '1000,10000,100000,1000000').split(',').map(Number);
+const FAULT_COUNTS = arg('--faults', '').split(',').filter(Boolean).map(Number);
 
 const META = {
 	tool: {name: 'mcp-wire', version: 'bench'},
@@ -114,6 +118,18 @@ for (const n of FRAME_COUNTS) {
 	const file = path.join(CAPTURE_DIR, `frames-${n}.ndjson`);
 	if (existsSync(file)) continue;
 	await writeCapture(file, () => exchange(Math.ceil(n / 2), 0));
+	process.stderr.write(`wrote ${file}\n`);
+}
+/** The same frames with CRLF line ends: a finding on every frame. */
+function* withCrlf(frames) {
+	for (const [stream, tMs, bytes] of frames)
+		yield [stream, tMs, Buffer.concat([bytes.subarray(0, -1), Buffer.from('\r\n')])];
+}
+
+for (const n of FAULT_COUNTS) {
+	const file = path.join(CAPTURE_DIR, `faults-${n}.ndjson`);
+	if (existsSync(file)) continue;
+	await writeCapture(file, () => withCrlf(exchange(Math.ceil(n / 2), 0)));
 	process.stderr.write(`wrote ${file}\n`);
 }
 if (!process.argv.includes('--no-huge')) {

@@ -2,7 +2,7 @@
 //
 //   npm run build && node bench/tui.bench.mjs [--frames 1000000] [--reps 5] [--presses 40]
 //        [--screen-reps 3] [--before DIR] [--rss-frames 100000,1000000] [--columns 120] [--rows 40] [--dir DIR]
-//        [--skip-screen] [--skip-keys] [--skip-rss]
+//        [--skip-screen] [--skip-keys] [--skip-rss] [--rss-faults 60000]
 //
 // 1. First screen on the 280 MB capture (huge-5mb.ndjson: 40 frames of 5 MB): the real CLI
 //    (`node bin/mcp-wire.js view FILE`, React in production mode as the CLI sets it) runs in a pseudo
@@ -25,7 +25,8 @@
 //    of the per-repetition ratio of medians (large/small), and this process's RSS and peak RSS with
 //    both captures open.
 // 3. Peak RSS of the real CLI's `view` (as in 1) once the whole capture is shown, for the captures of
-//    `--rss-frames` frames (one run each: memory, not time).
+//    `--rss-frames` frames (one run each: memory, not time), and for `--rss-faults` captures of that many
+//    frames where every frame carries a finding (faults-N.ndjson: the findings pane's memory).
 //
 // Captures come from bench/gen-captures.mjs (made on demand, not committed; default dir
 // $TMPDIR/mcp-wire-captures). MCP_WIRE_DIST=/path/to/dist/ overrides where the built library is
@@ -61,7 +62,8 @@ const COLUMNS = Number(option('columns', 120));
 const ROWS = Number(option('rows', 40));
 const CAPTURE_DIR = option('dir', path.join(os.tmpdir(), 'mcp-wire-captures'));
 const BEFORE = option('before', undefined);
-const RSS_FRAMES = option('rss-frames', '100000,1000000').split(',').map(Number);
+const RSS_FRAMES = option('rss-frames', '100000,1000000').split(',').filter(Boolean).map(Number);
+const RSS_FAULTS = option('rss-faults', '').split(',').filter(Boolean).map(Number);
 const HUGE = path.join(CAPTURE_DIR, 'huge-5mb.ndjson');
 
 const median = (values) => {
@@ -230,15 +232,16 @@ async function rssBySize() {
 		`peak RSS of \`view\` (real CLI in a pty) once the whole capture is shown`,
 		`  capture                     all shown ms   peak RSS MiB`,
 	];
-	for (const n of RSS_FRAMES) {
+	const names = [...RSS_FRAMES.map((n) => `frames-${n}`), ...RSS_FAULTS.map((n) => `faults-${n}`)];
+	for (const name of names) {
 		const seen = await runInPty(
 			path.join(ROOT, 'bin', 'mcp-wire.js'),
-			['view', path.join(CAPTURE_DIR, `frames-${n}.ndjson`)],
+			['view', path.join(CAPTURE_DIR, `${name}.ndjson`)],
 			{isView: true},
 		);
 		const rss = seen.peakRss === undefined ? undefined : mib(seen.peakRss);
 		lines.push(
-			`  frames-${String(n).padEnd(20)} ${seen.loaded?.toFixed(0).padStart(12)}   ${rss === undefined ? '?' : rss.toFixed(0).padStart(12)}  (target < 200) ${rss !== undefined && rss < 200 ? 'OK' : 'OVER'}`,
+			`  ${name.padEnd(27)} ${seen.loaded?.toFixed(0).padStart(12)}   ${rss === undefined ? '?' : rss.toFixed(0).padStart(12)}  (target < 200) ${rss !== undefined && rss < 200 ? 'OK' : 'OVER'}`,
 		);
 		process.stderr.write(`${lines.at(-1)}\n`);
 	}
@@ -398,7 +401,14 @@ async function main() {
 	const counts = [...new Set([100, FRAMES, ...RSS_FRAMES])].join(',');
 	const gen = spawnSync(
 		process.execPath,
-		[path.join(ROOT, 'bench', 'gen-captures.mjs'), '--dir', CAPTURE_DIR, '--frames', counts],
+		[
+			path.join(ROOT, 'bench', 'gen-captures.mjs'),
+			'--dir',
+			CAPTURE_DIR,
+			'--frames',
+			counts,
+			...(RSS_FAULTS.length > 0 ? ['--faults', RSS_FAULTS.join(',')] : []),
+		],
 		{stdio: 'inherit'},
 	);
 	if (gen.status !== 0) throw new Error('bench/gen-captures.mjs failed');

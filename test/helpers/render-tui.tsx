@@ -12,8 +12,7 @@ import stripAnsi from 'strip-ansi';
  */
 
 // ink renders asynchronously on its own (input events, timers); these tests wait for frames instead of
-// wrapping updates in act(), so React's act environment is off here (test/setup.ts turns it on).
-(globalThis as {IS_REACT_ACT_ENVIRONMENT?: boolean}).IS_REACT_ACT_ENVIRONMENT = false;
+// wrapping updates in act(), so React's act environment is off (test/setup.ts).
 
 /** A stdout that records every write and has a terminal size. */
 export class FakeStdout extends EventEmitter {

@@ -1,5 +1,5 @@
 import {Box, Text, useApp} from 'ink';
-import {useMemo, useReducer, useSyncExternalStore} from 'react';
+import {useMemo, useReducer, useSyncExternalStore, type ComponentProps} from 'react';
 import type {TableStore as SessionStore} from '../../core/session/stores/frame-table.js';
 import {findingsSplit} from './components/findings-pane.js';
 import {Footer} from './components/footer.js';
@@ -236,6 +236,66 @@ function useLoadProgress(loading: LoadProgressStore | undefined): LoadProgress |
 	return useSyncExternalStore(loading ? loading.subscribe : NO_SUBSCRIPTION, getSnapshot, getSnapshot);
 }
 
+/** Props of {@link MainPanes}: the view state, the snapshot, and what the app derived from them. */
+interface MainPanesProps {
+	readonly state: ViewState;
+	readonly snapshot: ReturnType<typeof useSession>;
+	readonly layout: ReturnType<typeof screenLayout>;
+	readonly view: NavContext['view'];
+	readonly slice: ReturnType<typeof visibleSlice>;
+	readonly severity: ReturnType<typeof indexFindings>['severity'];
+	readonly offers: readonly SendOffer[];
+	readonly grouped: ReturnType<typeof findingsLayout>;
+	readonly stderr: ComponentProps<typeof LowerPane>['stderr'];
+	readonly detail: ComponentProps<typeof LowerPane>['detail'];
+}
+
+/**
+ * The main screen under the status bar: the frame list, the tab bar and the lower pane (detail, findings,
+ * stderr); the send panel takes the tab bar's row too.
+ */
+function MainPanes({state, snapshot, layout, view, slice, severity, offers, grouped, stderr, detail}: MainPanesProps) {
+	const {frames, findings} = snapshot;
+	const width = layout.width;
+	const isSending = state.input?.mode === 'send-pick' || state.input?.mode === 'send-params';
+	return (
+		<>
+			<FrameList
+				frames={frames}
+				view={view}
+				start={slice.start}
+				end={slice.end}
+				cursor={slice.cursor}
+				rows={layout.listRows}
+				width={width}
+				severity={severity}
+				isFocused={state.focus === 'frames'}
+			/>
+			{isSending ? null : (
+				<TabBar
+					focus={state.focus}
+					tab={state.detailTab}
+					findingCount={findings.length}
+					stderrCount={stderr.lines.length}
+					width={width}
+				/>
+			)}
+			<Box flexDirection="column" height={isSending ? layout.lowerRows + 1 : layout.lowerRows} overflow="hidden">
+				<LowerPane
+					state={state}
+					snapshot={snapshot}
+					width={width}
+					rows={layout.lowerRows}
+					offers={offers}
+					grouped={grouped}
+					stderr={stderr}
+					detail={detail}
+				/>
+			</Box>
+		</>
+	);
+}
+
 /**
  * The root of the TUI: reads the session (batched), the terminal size and the view state, derives
  * everything else with pure selectors, and picks a layout (too small, help, or the main screen). It owns
@@ -323,57 +383,30 @@ export function App({store, actions, onStore, waitLimitMs, loading}: AppProps) {
 		);
 	}
 
-	const isSending = state.input?.mode === 'send-pick' || state.input?.mode === 'send-params';
-	const lower = (
-		<LowerPane
-			state={state}
-			snapshot={snapshot}
-			width={width}
-			rows={layout.lowerRows}
-			offers={offers}
-			grouped={grouped}
-			stderr={{lines: stderrLines, ...stderrSlice}}
-			detail={{
-				frame,
-				findings: frameFindings,
-				readCount: detail.readCount,
-				content: detail.content,
-				scroll: detail.scroll,
-			}}
-		/>
-	);
-
 	return (
 		<Box flexDirection="column" width={width} height={fullLayout.height}>
 			<StatusBar model={status} width={width} {...(isLoading ? {loading: progress} : {})} {...waitingProps} />
 			{state.isHelpOpen ? (
 				<HelpOverlay lines={help} scroll={helpScroll} width={width} height={layout.bodyRows} />
 			) : (
-				<>
-					<FrameList
-						frames={frames}
-						view={view}
-						start={slice.start}
-						end={slice.end}
-						cursor={slice.cursor}
-						rows={layout.listRows}
-						width={width}
-						severity={findingIndex.severity}
-						isFocused={state.focus === 'frames'}
-					/>
-					{isSending ? null : (
-						<TabBar
-							focus={state.focus}
-							tab={state.detailTab}
-							findingCount={findings.length}
-							stderrCount={stderrLines.length}
-							width={width}
-						/>
-					)}
-					<Box flexDirection="column" height={isSending ? layout.lowerRows + 1 : layout.lowerRows} overflow="hidden">
-						{lower}
-					</Box>
-				</>
+				<MainPanes
+					state={state}
+					snapshot={snapshot}
+					layout={layout}
+					view={view}
+					slice={slice}
+					severity={findingIndex.severity}
+					offers={offers}
+					grouped={grouped}
+					stderr={{lines: stderrLines, ...stderrSlice}}
+					detail={{
+						frame,
+						findings: frameFindings,
+						readCount: detail.readCount,
+						content: detail.content,
+						scroll: detail.scroll,
+					}}
+				/>
 			)}
 			{extraLine === undefined ? null : <ExtraLine text={extraLine} width={width} isLoading={isLoading} />}
 			<Footer
