@@ -31,10 +31,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
 	'src/core/clients/sdks/python-sdk.ts': 'client profile: error texts and the codes they point at',
 	'src/core/clients/sdks/rmcp.ts': 'client profile: error texts and the codes they point at',
 	'src/core/clients/sdks/ts-sdk-v1.ts': 'client profile: error texts and the codes they point at',
-	// The framing codes still detected in the framer (moving to their rules with the framer split).
-	'src/core/framing/held-reply.ts': 'framing: reads the content-length-framing draft it holds back',
-	'src/core/framing/protocol-framer.ts':
-		'framing codes still drafted by the framer: invalid-json, stray-output, blank-line…',
 	// doctor is a front end: it phrases its verdict from findings by code, as a renderer does.
 	'src/doctor/env-difference.ts': 'doctor: says why a server fails in one environment by the finding it got',
 	'src/doctor/explain.ts': 'doctor: explains a failed row by its finding',

@@ -1,33 +1,7 @@
-import type {FindingCode, FindingDraft, Severity, StreamName} from '../types.js';
 import {findInvalidUtf8, isValidUtf8} from '../bytes/utf8.js';
 import {isInsideJsonString} from './json-scan.js';
-import type {FramingLimits} from './limits.js';
 import {readEscapeSequence} from './stray-kind.js';
 import type {BomFact, EscapeFact, InvalidUtf8Fact} from './facts.js';
-
-/** Shared empty findings list (frozen) for the common clean frame. */
-export const NO_FINDINGS: readonly FindingDraft[] = Object.freeze([]);
-
-/** Builds a finding draft with only the fields that are set. */
-export function makeFinding(
-	code: FindingCode,
-	stream: StreamName,
-	offset: number,
-	byteLength: number,
-	tMs: number,
-	detail?: Readonly<Record<string, unknown>>,
-	severity?: Severity,
-): FindingDraft {
-	if (severity !== undefined) {
-		return detail === undefined
-			? {code, stream, offset, byteLength, tMs, severity}
-			: {code, stream, offset, byteLength, tMs, severity, detail};
-	}
-
-	return detail === undefined
-		? {code, stream, offset, byteLength, tMs}
-		: {code, stream, offset, byteLength, tMs, detail};
-}
 
 /**
  * The message V8's `JSON.parse` throws for `text` (what a Node client such as the TS SDK logs, C1/C8),
@@ -49,30 +23,20 @@ export function errorMessage(error: unknown): string {
 
 /** Where the byte-level checks look, for one frame held in one contiguous buffer. */
 export interface ByteCheckInput {
-	readonly stream: StreamName;
-	readonly tMs: number;
 	readonly buf: Uint8Array;
 	/** Frame bytes are `buf[start, end)`; `offset` is the stream offset of `buf[start]`. */
 	readonly start: number;
 	readonly end: number;
 	readonly offset: number;
-	/** Start of the JSON text (after a BOM / headers), for `invalid-utf8` `detail.inString`. */
+	/** Start of the JSON text (after a BOM / headers), for {@link InvalidUtf8Fact.inString}. */
 	readonly bodyStart: number;
 	/** Index of EF of a BOM at a line start, or -1. */
 	readonly bomIndex: number;
-	/** Index of the CR of a CR LF terminator, or -1. */
-	readonly crIndex: number;
 	/** Look for ESC bytes (skipped for frames that parsed as JSON: raw ESC is never valid JSON). */
 	readonly checkEscape: boolean;
 	/** UTF-8 validity if already known. */
 	readonly isUtf8?: boolean | undefined;
-	/** The frame is unterminated at end of stream; `streamBytes` is the stream's total byte count. */
-	readonly isEof: boolean;
-	/** Extra `missing-newline` detail (e.g. `{isTruncatedJson: true}`). */
-	readonly eofDetail?: Readonly<Record<string, unknown>> | undefined;
-	readonly streamBytes: number;
-	readonly limits: FramingLimits;
-	/** JSON.parse message for the line with its BOM (bom `detail.clientError`). */
+	/** JSON.parse message for the line with its BOM ({@link BomFact.clientError}). */
 	readonly bomClientError?: string | undefined;
 }
 

@@ -1,4 +1,4 @@
-import type {Chunk, FindingDraft, Frame, StreamName} from '../types.js';
+import type {Chunk, Frame, StreamName} from '../types.js';
 import type {FrameFacts} from './facts.js';
 
 /**
@@ -14,13 +14,12 @@ export type RawFrame = Omit<Frame, 'index' | 'kind' | 'method' | 'id' | 'answers
 };
 
 /**
- * One framer output: a frame and the framing findings whose evidence lies in it. The findings carry no
- * `frameIndex`; the session sets it to the index it gives the frame.
+ * One framer output: a frame and what its bytes did. The framer names no finding: the framing rules
+ * (`findings/rules/<code>.ts`, `onFrameFacts`) decide from the facts.
  */
 export interface FramerOutput {
 	readonly frame: RawFrame;
-	readonly findings: readonly FindingDraft[];
-	/** What the frame's bytes did (protocol mode only; the log framer reports none): the rules decide. */
+	/** What the frame's bytes did (protocol mode only; the log framer reports none). */
 	readonly facts?: FrameFacts | undefined;
 }
 
@@ -29,14 +28,14 @@ export type FramerEmit = (output: FramerOutput) => void;
 
 /**
  * An incremental, pure framer for one stream. Chunk boundaries never change the result: the same bytes
- * split anywhere give the same frames and findings (positions and kinds; `tMs`/`seq` naturally follow
+ * split anywhere give the same frames and facts (positions and kinds; `tMs`/`seq` naturally follow
  * the chunks). It never drops a byte: every byte of the stream ends up in exactly one frame.
  */
 export interface Framer {
 	readonly stream: StreamName;
 	/** Feed the next chunk of this stream (chunks must arrive in offset order). Throws RangeError on a gap. */
 	push(chunk: Chunk, emit: FramerEmit): void;
-	/** End of stream at `tMs`: flushes pending bytes as a final frame (with `missing-newline` when unterminated). */
+	/** End of stream at `tMs`: flushes pending bytes as a final frame (terminator `none` when unterminated). */
 	end(tMs: number, emit: FramerEmit): void;
 	/** Bytes received but not yet part of an emitted frame. */
 	readonly pendingBytes: number;
@@ -47,14 +46,14 @@ export interface Framer {
 /** Options for {@link createFramer}. */
 export interface FramerOptions {
 	/**
-	 * `protocol` (stdin, stdout): MCP framing rules and all byte/framing detectors apply.
-	 * `log` (stderr): lines only; no JSON parsing or framing findings.
+	 * `protocol` (stdin, stdout): MCP framing (R1, R2, L1–L6) with the facts of every frame's bytes.
+	 * `log` (stderr): lines only; no JSON parsing and no facts.
 	 */
 	readonly mode: 'protocol' | 'log';
 	/**
 	 * Protocol mode: the method of the peer's request still waiting for a response with this id, given the
 	 * id's raw JSON token (`1`, `"a"`), or undefined. The framer asks only for a line that does not parse;
-	 * with an answer the line is `invalid-json` (a reply the client cannot read), not `stray-output`.
+	 * with an answer the line is an unparsed message (a reply the client cannot read), not a text line.
 	 */
 	readonly awaitedMethod?: (idToken: string) => string | undefined;
 	/**

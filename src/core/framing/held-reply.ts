@@ -21,11 +21,9 @@ export function heldContentLengthFrame(bytes: Uint8Array): RawFrame | undefined 
 	framer.push({seq: 0, stream: 'stdout', tMs: 0, offset: 0, bytes}, ({frame}) => frames.push(frame));
 	// Still in the body (or in the header block) when the bytes ran out: the message is not complete.
 	if (frames.length > 0) return undefined;
-	framer.end(0, ({frame, findings}) => {
+	framer.end(0, ({frame, facts}) => {
 		frames.push(frame);
-		isComplete = findings.some(
-			(finding) => finding.code === 'content-length-framing' && finding.detail?.['bodyEnd'] === 'json',
-		);
+		isComplete = facts?.content?.kind === 'content-length' && facts.content.bodyEnd === 'json';
 	});
 	const [frame] = frames;
 	if (frames.length !== 1 || !isComplete || frame === undefined) return undefined;

@@ -15,7 +15,7 @@ interface Part {
 /**
  * The log-mode framer (stderr, R7): splits on LF only, keeps CR LF as terminator `crlf`, decodes each
  * line as UTF-8 with U+FFFD into `text` (BOM and escape sequences kept as they are), and reports no
- * findings. Blank lines are frames with `isBlank` and no `text`.
+ * facts. Blank lines are frames with `isBlank` and no `text`.
  */
 export class LogFramer implements Framer {
 	readonly stream: StreamName;
@@ -140,6 +140,6 @@ export class LogFramer implements Framer {
 				? {...base, isBlank: true}
 				: {...base, isBlank: false, text: buf.toString('utf8', s, contentEnd)};
 		this.emittedEnd = offset + byteLength;
-		emit({frame, findings: []});
+		emit({frame});
 	}
 }

@@ -1,10 +1,10 @@
 import {nonCanonicalRawId} from './raw-id.js';
 import {mayBeNonPortable, nonPortableTokens} from './portability.js';
 import {Buffer, isAscii} from 'node:buffer';
-import type {Chunk, FindingDraft, StreamName, Terminator} from '../types.js';
+import type {Chunk, StreamName, Terminator} from '../types.js';
 import {isValidUtf8} from '../bytes/utf8.js';
 import {parseContentLengthValue, parseHeaderLine, type HeaderLine} from './content-length.js';
-import {byteFacts, errorMessage, jsonParseError, makeFinding, NO_FINDINGS} from './findings.js';
+import {byteFacts, errorMessage, jsonParseError} from './findings.js';
 import type {ContentFact, FrameFacts} from './facts.js';
 import type {Framer, FramerEmit, RawFrame} from './framer.js';
 import {
@@ -371,7 +371,7 @@ export class ProtocolFramer implements Framer {
 				const tokens = mayBeNonPortable(text) ? nonPortableTokens(text, offset) : undefined;
 				const facts =
 					tokens === undefined || tokens.length === 0 ? this.cleanFacts : {limits: this.limits, nonPortable: tokens};
-				this.out({frame, findings: NO_FINDINGS, facts});
+				this.out({frame, facts});
 				return;
 			}
 
@@ -379,7 +379,7 @@ export class ProtocolFramer implements Framer {
 			// not kept while its frame is handed on (and written out) beside the parsed message (docs/performance.md#replay).
 			const body = {text};
 			text = undefined;
-			this.lineFrame(buf, s, e, s, contentEnd, crIndex, hasLF, valid, true, message, undefined, [], undefined, body);
+			this.lineFrame(buf, s, e, s, contentEnd, crIndex, hasLF, valid, true, message, undefined, body);
 			return;
 		}
 
@@ -423,22 +423,7 @@ export class ProtocolFramer implements Framer {
 
 			if (error === undefined) {
 				this.seenJson = true;
-				this.lineFrame(
-					buf,
-					s,
-					e,
-					bodyStart,
-					contentEnd,
-					crIndex,
-					hasLF,
-					isUtf8,
-					true,
-					message,
-					undefined,
-					[],
-					undefined,
-					{text},
-				);
+				this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, true, message, undefined, {text});
 				return;
 			}
 		}
@@ -461,25 +446,9 @@ export class ProtocolFramer implements Framer {
 			} else if (!hasLF) {
 				// A JSON value cut at end of stream (F25): clients never see it as a line, so it is not a stray
 				// line; `missing-newline` says what happened.
-				this.lineFrame(
-					buf,
-					s,
-					e,
-					bodyStart,
-					contentEnd,
-					crIndex,
-					hasLF,
-					isUtf8,
-					false,
-					undefined,
-					text,
-					[],
-					{
-						isTruncatedJson: true,
-					},
-					undefined,
-					{kind: 'cut-json'},
-				);
+				this.lineFrame(buf, s, e, bodyStart, contentEnd, crIndex, hasLF, isUtf8, false, undefined, text, undefined, {
+					kind: 'cut-json',
+				});
 				return;
 			}
 		}
@@ -525,18 +494,6 @@ export class ProtocolFramer implements Framer {
 			position === null ? contentEnd - bodyStart : Buffer.byteLength(text.slice(0, Number(position[1])), 'utf8');
 		const at = Math.min(bodyStart + errorAt, contentEnd);
 		const byte = buf[at];
-		const detail: Record<string, unknown> = {
-			looksLike: describeShape(shape, awaited),
-			clientError: parseError,
-			position: errorAt,
-		};
-		if (byte !== undefined && at < contentEnd) detail['byte'] = byte;
-		if (shape.idToken !== undefined) detail['id'] = shape.idToken;
-		if (awaited !== undefined) detail['awaitedMethod'] = awaited;
-		else if (shape.method !== undefined) detail['method'] = shape.method;
-		const findings = [
-			makeFinding('invalid-json', this.stream, this.lineOffset + at - s, at < contentEnd ? 1 : 0, this.lineTMs, detail),
-		];
 		const content: ContentFact = {
 			kind: 'unparsed-message',
 			at: this.lineOffset + at - s,
@@ -561,8 +518,6 @@ export class ProtocolFramer implements Framer {
 			false,
 			undefined,
 			text,
-			findings,
-			undefined,
 			undefined,
 			content,
 		);
@@ -610,29 +565,16 @@ export class ProtocolFramer implements Framer {
 		}
 
 		this.seenJson = true;
-		const detail: Record<string, unknown> = {values, clientError};
-		if (trailing) {
-			detail['messageEnd'] = this.lineOffset + firstEnd - s;
-			detail['trailing'] = buf.toString('utf8', secondStart, Math.min(contentEnd, secondStart + TRAILING_TEXT_BYTES));
-		}
-		const findings = [
-			makeFinding(
-				'concatenated-json',
-				this.stream,
-				this.lineOffset + secondStart - s,
-				contentEnd - secondStart,
-				this.lineTMs,
-				detail,
-			),
-		];
 		const content: ContentFact = {
 			kind: 'trailing',
 			at: this.lineOffset + secondStart - s,
 			length: contentEnd - secondStart,
 			values,
 			clientError,
-			messageEnd: trailing ? (detail['messageEnd'] as number) : undefined,
-			trailing: trailing ? (detail['trailing'] as string) : undefined,
+			messageEnd: trailing ? this.lineOffset + firstEnd - s : undefined,
+			trailing: trailing
+				? buf.toString('utf8', secondStart, Math.min(contentEnd, secondStart + TRAILING_TEXT_BYTES))
+				: undefined,
 		};
 		this.lineFrame(
 			buf,
@@ -645,8 +587,6 @@ export class ProtocolFramer implements Framer {
 			isUtf8,
 			true,
 			message,
-			undefined,
-			findings,
 			undefined,
 			undefined,
 			content,
@@ -670,18 +610,13 @@ export class ProtocolFramer implements Framer {
 		const bytes = buf.subarray(bodyStart, contentEnd);
 		const hasLoneCr = bytes.indexOf(CR) !== -1 || bytes.indexOf(0x08) !== -1;
 		const kind = classifyStrayLine(text, {hasLoneCr, seenJson: this.seenJson});
-		const source = kind === 'log' ? loggerOf(text) : kind === 'launcher' ? launcherOf(text) : undefined;
 		const stderrOnly = stderrOnlyLine(text);
-		const detail: Record<string, unknown> = {kind, clientError};
-		if (source !== undefined) detail[kind === 'log' ? 'logger' : 'launcher'] = source;
-		if (stderrOnly !== undefined) detail['stderrOnly'] = stderrOnly;
-		const findings = [makeFinding('stray-output', this.stream, this.lineOffset, contentEnd - s, this.lineTMs, detail)];
 		const content: ContentFact = {
 			kind: 'text',
 			length: contentEnd - s,
 			strayKind: kind,
 			clientError,
-			logger: kind === 'log' ? (source as string | undefined) : undefined,
+			logger: kind === 'log' ? loggerOf(text) : undefined,
 			launcher: kind === 'launcher' ? launcherOf(text) : undefined,
 			stderrOnly,
 		};
@@ -697,8 +632,6 @@ export class ProtocolFramer implements Framer {
 			false,
 			undefined,
 			text,
-			findings,
-			undefined,
 			undefined,
 			content,
 		);
@@ -723,10 +656,10 @@ export class ProtocolFramer implements Framer {
 			isJson: false,
 			isBlank: true,
 		};
-		this.emit(frame, NO_FINDINGS, {limits: this.limits, content: {kind: 'blank', clientError: BLANK_CLIENT_ERROR}});
+		this.emit(frame, {limits: this.limits, content: {kind: 'blank', clientError: BLANK_CLIENT_ERROR}});
 	}
 
-	/** Emits a one-line frame with `primary` findings followed by the byte-level ones. */
+	/** Emits a one-line frame with its content fact and its byte-level facts. */
 	private lineFrame(
 		buf: Buffer,
 		s: number,
@@ -739,8 +672,6 @@ export class ProtocolFramer implements Framer {
 		isJson: boolean,
 		message: unknown,
 		text: string | undefined,
-		primary: FindingDraft[],
-		eofDetail?: Readonly<Record<string, unknown>>,
 		bodyText?: {text?: string},
 		content?: ContentFact,
 	): void {
@@ -780,27 +711,19 @@ export class ProtocolFramer implements Framer {
 		// Checked: the text is not kept while the frame is handed on.
 		body = undefined;
 		if (bodyText !== undefined) bodyText.text = undefined;
-		const byteInput = {
-			stream: this.stream,
-			tMs: this.lineTMs,
+		const bytes = byteFacts({
 			buf,
 			start: s,
 			end: e,
 			offset,
 			bodyStart,
 			bomIndex: bodyStart === s ? -1 : s,
-			// `crlf` is about messages (F48): a stray line's CR LF is part of the stray line, not a framing fault.
-			crIndex: isJson || primary.some((draft) => draft.code === 'invalid-json') ? crIndex : -1,
-			checkEscape: !isJson || primary.length > 0,
+			// Raw ESC cannot be in JSON: a frame that parsed whole is not searched for one.
+			checkEscape: !isJson || content !== undefined,
 			isUtf8,
-			isEof: !hasLF,
-			eofDetail,
-			streamBytes: this.received,
-			limits: this.limits,
 			bomClientError: bodyStart === s ? undefined : jsonParseError(buf.toString('utf8', s, contentEnd)),
-		};
-		const bytes = byteFacts({...byteInput, checkEscape: !isJson || content !== undefined});
-		this.emit(frame, primary, {limits: this.limits, content, nonPortable, ...bytes});
+		});
+		this.emit(frame, {limits: this.limits, content, nonPortable, ...bytes});
 	}
 
 	private makeFrame(
@@ -838,9 +761,9 @@ export class ProtocolFramer implements Framer {
 		return text === undefined ? base : {...base, text};
 	}
 
-	private emit(frame: RawFrame, findings: readonly FindingDraft[], facts: FrameFacts): void {
+	private emit(frame: RawFrame, facts: FrameFacts): void {
 		this.emittedEnd = frame.offset + frame.byteLength;
-		this.out({frame, findings, facts});
+		this.out({frame, facts});
 	}
 
 	// ---------------------------------------------------------------------------------------------
@@ -986,22 +909,16 @@ export class ProtocolFramer implements Framer {
 		);
 		const firstContentEnd = firstLine.buf.length - (firstLine.isCrlf ? 2 : 1);
 		const byteInput = {
-			stream: this.stream,
-			tMs: lastLine.tMs,
 			buf: whole,
 			start: 0,
 			end: whole.length,
 			offset,
 			bodyStart,
 			bomIndex: hasBom ? 0 : -1,
-			crIndex: terminator === 'crlf' ? contentEnd : -1,
 			checkEscape: false,
-			isEof: !lastLine.hasLF,
-			streamBytes: this.received,
-			limits: this.limits,
 			bomClientError: hasBom ? jsonParseError(firstLine.buf.toString('utf8', 0, firstContentEnd)) : undefined,
 		};
-		this.emit(frame, NO_FINDINGS, {
+		this.emit(frame, {
 			limits: this.limits,
 			content: {
 				kind: 'multiline',
@@ -1250,49 +1167,18 @@ export class ProtocolFramer implements Framer {
 			message,
 			isJson ? undefined : whole.toString('utf8', 0, whole.length - trailing),
 		);
-		const findings = [
-			makeFinding(
-				'content-length-framing',
-				this.stream,
-				state.nameOffset,
-				state.headerLength - (state.nameOffset - state.offset),
-				endTMs,
-				{
-					declaredLength: state.declaredLength,
-					bodyLength,
-					lengthMatches: state.declaredLength === bodyLength,
-					bodyEnd,
-					// The header lines ended; the body did not fully arrive: how many declared bytes never came.
-					...(bodyEnd === 'eof' && state.declaredLength !== null && state.declaredLength > bodyLength
-						? {missingBytes: state.declaredLength - bodyLength}
-						: {}),
-					hasContentType: state.hasContentType,
-					lineEndings: state.lineEndings,
-					headers: state.headerNames,
-					clientError: state.clientError,
-				},
-			),
-		];
 		const hasBom = firstLine.header?.hasBom === true;
 		const byteInput = {
-			stream: this.stream,
-			tMs: endTMs,
 			buf: whole,
 			start: 0,
 			end: whole.length,
 			offset: state.offset,
 			bodyStart,
 			bomIndex: hasBom ? 0 : -1,
-			crIndex: -1,
 			checkEscape: true,
-			// A body cut at end of stream is the Content-Length finding's `missingBytes`, not `missing-newline`:
-			// the header lines did end in LF, what is missing is the rest of the body.
-			isEof: false,
-			streamBytes: this.received,
-			limits: this.limits,
 			bomClientError: hasBom ? state.clientError : undefined,
 		};
-		this.emit(frame, findings, {
+		this.emit(frame, {
 			limits: this.limits,
 			content: {
 				kind: 'content-length',

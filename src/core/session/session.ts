@@ -423,7 +423,6 @@ export class Session implements SessionStore {
 		this.clients.frame(frame);
 		this.store.addFrame(frame);
 		this.emit({type: 'frame', frame});
-		for (const draft of output.findings) this.report({...draft, frameIndex: index});
 		if (output.facts) this.engine.framed(raw, output.facts, index);
 		if (facts) this.engine.message(facts);
 		this.engine.frame(frame);

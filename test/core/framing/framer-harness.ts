@@ -43,11 +43,11 @@ export function chunksOf(
 
 /**
  * The drafts the framing rules (findings/rules/, `onFrameFacts`) report for one framer output, in report
- * order, after the ones the framer itself still reports: what the session reports for the frame before
- * it is classified (no `frameIndex`: there is no session).
+ * order: what the session reports for the frame before it is classified (no `frameIndex`: there is no
+ * session).
  */
 export function framingDrafts(output: FramerOutput): FindingDraft[] {
-	const drafts: FindingDraft[] = [...output.findings];
+	const drafts: FindingDraft[] = [];
 	const facts = output.facts;
 	if (facts === undefined) return drafts;
 	const context = {

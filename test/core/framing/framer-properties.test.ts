@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {createFramer, type FramerOutput} from '../../../src/core/framing/index.js';
 import {streamArbitrary, streamWithCutsArbitrary} from './framer-arbitraries.js';
-import {chunksOf, runFramer, SMALL_LIMITS, stableOutputs} from './framer-harness.js';
+import {chunksOf, runFramer, SMALL_LIMITS, stableOutputs, type JudgedOutput} from './framer-harness.js';
 
-function assertTiles(data: Buffer, outputs: readonly FramerOutput[]): void {
+function assertTiles(data: Buffer, outputs: readonly JudgedOutput[]): void {
 	let end = 0;
 	for (const {frame, findings} of outputs) {
 		expect(frame.offset).toBe(end);

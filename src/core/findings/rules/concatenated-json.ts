@@ -1,6 +1,7 @@
 import type {FindingDraft} from '../../types.js';
 import {classifyStrayLine, loggerOf} from '../../framing/stray-kind.js';
 import type {Rule} from '../engine.js';
+import {frameDraft} from '../support/frame-draft.js';
 import {detailNumber, detailString, row, UNKNOWN} from '../support/meta.js';
 import {inferredFrom, LOG_FIX, PRINT_FIX, runtimeOfCommand, type Runtime} from '../support/runtime.js';
 
@@ -23,8 +24,8 @@ function trailingHint(d: FindingDraft): string {
 
 /**
  * `concatenated-json` (J9): two JSON values on one line, or a complete message followed on its line by text
- * that is not JSON (F43: a logger's line glued between a reply's `}` and its LF). The framer reports it at
- * the bytes after the first value, which are highlighted whole: `detail.values` (2 or more), or `values: 1`
+ * that is not JSON (F43: a logger's line glued between a reply's `}` and its LF), from the framer's `trailing`
+ * content fact. Reported at the bytes after the first value, which are highlighted whole: `detail.values` (2 or more), or `values: 1`
  * with `messageEnd` (the stream offset where the message ends) and `trailing` (the text, up to 240 bytes).
  * For trailing text this module adds `trailingKind` (`log`, `text`) and the runtime that wrote it
  * (`runtime`, `runtimeFrom`: the log format, else the command) for the fix.
@@ -77,7 +78,16 @@ export const concatenatedJson: Rule = {
 				`Or two JSON messages share one line (no "\\n" between them, or a lone CR): the first ends and the second starts at position ${Number(p.match[1])}.`,
 		},
 	],
-	create: ({facts}) => ({
+	create: ({facts, report}) => ({
+		onFrameFacts(frame, {content}, frameIndex) {
+			if (content?.kind !== 'trailing') return;
+			const detail: Record<string, unknown> = {values: content.values, clientError: content.clientError};
+			if (content.messageEnd !== undefined) {
+				detail['messageEnd'] = content.messageEnd;
+				detail['trailing'] = content.trailing;
+			}
+			report(frameDraft('concatenated-json', frame, content.at, content.length, frameIndex, detail));
+		},
 		onDraft(draft) {
 			if (draft.code !== 'concatenated-json' || detailNumber(draft, 'values') !== 1) return undefined;
 			if (draft.detail?.['trailingKind'] !== undefined) return undefined;

@@ -2,6 +2,7 @@ import {startsWith} from '../support/pasted.js';
 import {detailNumber, row, UNKNOWN} from '../support/meta.js';
 import {SILENT_SERVER_IMPACT} from './no-response.js';
 import type {Rule} from '../engine.js';
+import {frameDraft} from '../support/frame-draft.js';
 
 /** What a client does with Content-Length headers the server writes to it. */
 const WRITES_HEADERS_IMPACT = row({
@@ -18,8 +19,8 @@ const WRITES_HEADERS_IMPACT = row({
 
 /**
  * `content-length-framing` (L1–L6, R1; docs/findings.md): LSP-style `Content-Length: N` headers, a blank
- * line, then a body. The framer recognises a header block at any frame boundary and reports it
- * (`ProtocolFramer.emitContentLength`); the probe reports `reprobe: true` when the server answers only
+ * line, then a body. The framer recognises a header block at any frame boundary and reports it as a
+ * `content-length` content fact, from which this rule reports the finding at the header names; the probe reports `reprobe: true` when the server answers only
  * Content-Length-framed input. This module owns the meta.
  *
  * `detail`: `declaredLength` (bytes, or null when the value is not a number), `bodyLength` (bytes framed as
@@ -69,7 +70,7 @@ export const contentLengthFraming: Rule = {
 		// the client sees a silent server, not header lines it could log.
 		impact: (d) => (d.detail?.['reprobe'] === true ? SILENT_SERVER_IMPACT() : WRITES_HEADERS_IMPACT()),
 	},
-	// The framer reports header blocks on the wire; the probe's re-probe is an `observed` mark (live only).
+	// Header blocks on the wire are a content fact; the probe's re-probe is an `observed` mark (live only).
 	errors: [
 		{
 			on: ['v8-unexpected-token', 'v8-unexpected-token-old'],
@@ -109,6 +110,23 @@ export const contentLengthFraming: Rule = {
 		},
 	],
 	create: ({report}) => ({
+		onFrameFacts(frame, {content}, frameIndex) {
+			if (content?.kind !== 'content-length') return;
+			report(
+				frameDraft('content-length-framing', frame, content.at, content.length, frameIndex, {
+					declaredLength: content.declaredLength,
+					bodyLength: content.bodyLength,
+					lengthMatches: content.declaredLength === content.bodyLength,
+					bodyEnd: content.bodyEnd,
+					// The header lines ended; the body did not fully arrive: how many declared bytes never came.
+					...(content.missingBytes === undefined ? {} : {missingBytes: content.missingBytes}),
+					hasContentType: content.hasContentType,
+					lineEndings: content.lineEndings,
+					headers: content.headers,
+					clientError: content.clientError,
+				}),
+			);
+		},
 		onMark(mark) {
 			if (mark.type !== 'observed' || mark.what !== 'reprobe-answered') return;
 			report({

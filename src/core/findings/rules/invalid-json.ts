@@ -1,12 +1,13 @@
 import type {FindingDraft} from '../../types.js';
 import {detailString, row, UNKNOWN} from '../support/meta.js';
 import type {Rule} from '../engine.js';
+import {frameDraft} from '../support/frame-draft.js';
 
 const isReply = (d: FindingDraft): boolean => detailString(d, 'awaitedMethod') !== undefined;
 
 /**
- * `invalid-json` (R1, J1): a line meant to be a message that does not parse. The framer reports it
- * (`ProtocolFramer.invalidJsonLine`) for a line that opens like a message (`{` with a `"jsonrpc"` member)
+ * `invalid-json` (R1, J1): a line meant to be a message that does not parse, from the framer's
+ * `unparsed-message` content fact: a line that opens like a message (`{` with a `"jsonrpc"` member)
  * or holds the id of a request the peer still awaits, when `JSON.parse` fails: a raw control character
  * inside a string (F37: a legacy-code-page byte `0x15`), a bad escape, a cut. Such a line is never
  * `stray-output`, and the fix is never "move it to stderr": it is the message itself, broken.
@@ -75,5 +76,19 @@ export const invalidJson: Rule = {
 				cursor: UNKNOWN,
 			})(),
 	},
-	create: () => ({}),
+	create: ({report}) => ({
+		onFrameFacts(frame, {content}, frameIndex) {
+			if (content?.kind !== 'unparsed-message') return;
+			const detail: Record<string, unknown> = {
+				looksLike: content.looksLike,
+				clientError: content.clientError,
+				position: content.position,
+			};
+			if (content.byte !== undefined) detail['byte'] = content.byte;
+			if (content.id !== undefined) detail['id'] = content.id;
+			if (content.awaitedMethod !== undefined) detail['awaitedMethod'] = content.awaitedMethod;
+			else if (content.method !== undefined) detail['method'] = content.method;
+			report(frameDraft('invalid-json', frame, content.at, content.length, frameIndex, detail));
+		},
+	}),
 };

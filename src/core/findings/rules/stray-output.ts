@@ -10,6 +10,7 @@ import {
 	type RuntimeGuess,
 } from '../support/runtime.js';
 import type {Rule, SessionFacts} from '../engine.js';
+import {frameDraft} from '../support/frame-draft.js';
 
 const GENERIC_LOG_HINT =
 	'Point the logger at stderr; most logging frameworks write to stdout by default: Python `logging.basicConfig(stream=sys.stderr)`, JVM console appender `<target>System.err</target>`, Rust `tracing_subscriber::fmt().with_writer(std::io::stderr)`, .NET `LogToStandardErrorThreshold = LogLevel.Trace`, Go `log.SetOutput(os.Stderr)`, Node `console.error`.';
@@ -112,8 +113,8 @@ export function strayRuntime(logger: string | undefined, command: readonly strin
 }
 
 /**
- * `stray-output` (R5): a line on the protocol stream that is not JSON at all. The framer reports it
- * (`ProtocolFramer.strayLine`) with `detail.kind` (`banner`, `log`, `progress`, `launcher`, `text`),
+ * `stray-output` (R5): a line on the protocol stream that is not JSON at all (the framer's `text`
+ * content fact), reported at the line's first byte with `detail.kind` (`banner`, `log`, `progress`, `launcher`, `text`),
  * `detail.clientError` (what a TS SDK client logs), `detail.logger` (`jvm`, `python`, `dotnet`, `rust`) for a
  * log line whose format names its framework, and `detail.launcher` (`dotnet-run`, `npm`, `dotenv`). The
  * `stderr-merged` rule sets `detail.merged` on the lines it explains; this rule sets `detail.during` on a line
@@ -265,7 +266,15 @@ export const strayOutput: Rule = {
 			detail: {kind: 'banner'},
 		},
 	],
-	create: ({facts}) => ({
+	create: ({facts, report}) => ({
+		onFrameFacts(frame, {content}, frameIndex) {
+			if (content?.kind !== 'text') return;
+			const detail: Record<string, unknown> = {kind: content.strayKind, clientError: content.clientError};
+			if (content.logger !== undefined) detail['logger'] = content.logger;
+			else if (content.launcher !== undefined) detail['launcher'] = content.launcher;
+			if (content.stderrOnly !== undefined) detail['stderrOnly'] = content.stderrOnly;
+			report(frameDraft('stray-output', frame, frame.offset, content.length, frameIndex, detail));
+		},
 		onDraft(draft) {
 			if (draft.code !== 'stray-output') return undefined;
 			const during = draft.detail?.['during'] === undefined ? handlerWindow(facts) : undefined;
