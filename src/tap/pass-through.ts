@@ -221,13 +221,20 @@ export async function runTap(options: TapOptions): Promise<TapResult> {
 					}
 				: describeSpawnError(reason, file, options.cwd);
 		safe(() => capture?.header(options.capture!.meta(undefined)));
-		capture?.finding({
-			code: 'spawn-failed',
-			stream: 'stdout',
+		// What only a live run sees, as the probe records it: replay derives the finding from the mark
+		// (docs/json-records.md#mark).
+		capture?.mark({
+			type: 'observed',
+			what: 'spawn-failed',
 			offset: 0,
-			byteLength: 0,
 			tMs: clock.now(),
-			detail: {code: error.code, reason: error.reason ?? error.message, file: error.file},
+			detail: {
+				file: error.file,
+				errno: error.code,
+				reason: error.reason ?? error.message,
+				command: [...options.command],
+				...(error.cwd === undefined ? {} : {cwd: error.cwd}),
+			},
 		});
 		try {
 			io.stderr.write(`mcp-wire: ${error.message}\n`);

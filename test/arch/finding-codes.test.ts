@@ -36,9 +36,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
 	'src/doctor/explain.ts': 'doctor: explains a failed row by its finding',
 	'src/doctor/run.ts': 'doctor: a command it cannot start is a spawn-failed row without a probe',
 	'src/doctor/verdict.ts': 'doctor: which findings are consequences of another, for its one-line verdict',
-	// The tap writes its spawn failure into the capture as a finding, not yet as an observed mark.
-	'src/tap/pass-through.ts':
-		'tap: a spawn failure recorded as a finding (to become an observed mark, as the probe does)',
 };
 
 /**
@@ -54,6 +51,8 @@ const SAME_WORD: Readonly<Record<string, readonly string[]>> = {
 	'src/core/session/stores/compact-frame-index.ts': ['crlf'],
 	// An `observed` mark's `what` (docs/json-records.md#mark): the probe saw the spawn fail.
 	'src/probe/probe.ts': ['spawn-failed'],
+	// The same `observed` mark, when the tap saw its server's spawn fail.
+	'src/tap/pass-through.ts': ['spawn-failed'],
 	// A stall's state (support/evidence.ts `explainStall`): a helper holds and reads the server's stdin.
 	'src/probe/stall-looks.ts': ['stdin-inherited'],
 };

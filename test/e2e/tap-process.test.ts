@@ -92,8 +92,26 @@ describe('tap process behaviour (real processes)', () => {
 		expect(result.stdout).toBe('');
 		expect(result.stderr).toBe('mcp-wire: cannot start "no-such-server-xyz": command not found (ENOENT)');
 		const recorded = readCapture(capture);
-		expect(recorded.events.map((e) => (e.type === 'finding' ? [e.finding.code, e.finding.origin] : e.type))).toEqual([
-			['spawn-failed', 'probe'],
+		// An observed mark, as the probe records it; replay derives the finding from it.
+		expect(
+			recorded.events.map((e) => (e.type === 'mark' && e.mark.type === 'observed' ? e.mark.what : e.type)),
+		).toEqual(['spawn-failed']);
+		const view = await execa('node', [BIN, 'view', '--json', capture], {env: box.env, extendEnv: false, reject: false});
+		const findings = view.stdout
+			.split('\n')
+			.map((line) => JSON.parse(line) as {type: string; code?: string; origin?: string; detail?: unknown})
+			.filter((record) => record.type === 'finding');
+		expect(findings.map((f) => [f.code, f.origin, f.detail])).toEqual([
+			[
+				'spawn-failed',
+				'probe',
+				{
+					file: 'no-such-server-xyz',
+					errno: 'ENOENT',
+					reason: 'command not found (ENOENT)',
+					command: ['no-such-server-xyz', '--flag'],
+				},
+			],
 		]);
 	});
 
