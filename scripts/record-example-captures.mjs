@@ -5,8 +5,8 @@
  *
  * Usage, from anywhere: `node scripts/record-example-captures.mjs [--no-build] [--jobs N] [NAME...]`
  * - builds first (`npm run build`) unless `--no-build`;
- * - runs `node bin/mcp-wire.js probe --json [--timeout <entry.timeoutMs>] -- <entry.command>` from the
- *   repo root (without `timeoutMs`, the probe's defaults: 30 s for initialize, 10 s per request, an early
+ * - runs `node bin/mcp-wire.js probe --json [--timeout <entry.timeoutMs>] [<entry.args>...] -- <entry.command>`
+ *   from the repo root (`args`: the probe options an entry needs, e.g. `--call get_weather` to reach a handler) (without `timeoutMs`, the probe's defaults: 30 s for initialize, 10 s per request, an early
  *   stop when the server is seen blocked reading stdin), N probes at a time (default 4);
  * - NAME... limits it to those manifest entries.
  *
@@ -107,6 +107,8 @@ function scrubRecords(lines) {
 	const records = lines.map((line) => JSON.parse(line));
 	for (const [index, record] of records.entries()) {
 		if (record.type !== 'chunk') {
+			// The header names the capturing user (for `report`'s redaction): a committed dump names nobody.
+			if (record.type === 'session') delete record.user;
 			records[index] = scrubDeep(record);
 			continue;
 		}
@@ -153,7 +155,15 @@ function probe(entry) {
 	// Without `timeoutMs` the probe's own defaults apply (initialize 30 s, other requests 10 s; it stops
 	// early when the server is seen blocked reading stdin): a recording shows what a user's probe shows.
 	const timeout = entry.timeoutMs === undefined ? [] : ['--timeout', String(entry.timeoutMs)];
-	const argv = [join(ROOT, 'bin', 'mcp-wire.js'), 'probe', '--json', ...timeout, '--', ...entry.command];
+	const argv = [
+		join(ROOT, 'bin', 'mcp-wire.js'),
+		'probe',
+		'--json',
+		...timeout,
+		...(entry.args ?? []),
+		'--',
+		...entry.command,
+	];
 	return new Promise((resolve) => {
 		const child = spawn(process.execPath, argv, {cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe']});
 		const out = [];

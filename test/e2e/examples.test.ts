@@ -15,6 +15,8 @@ import {ROOT, runJson} from './helpers.js';
 interface ManifestEntry {
 	readonly name: string;
 	readonly command: string[];
+	/** The probe options the entry needs (`--call get_weather` to reach a handler). */
+	readonly args?: string[];
 	readonly expect: {code: string; stream: string; offset: number | null}[];
 	readonly verdict: 'ok' | 'warn' | 'fail';
 }
@@ -23,8 +25,16 @@ const manifest = JSON.parse(
 	readFileSync(join(ROOT, 'examples', 'servers', 'manifest.json'), 'utf8'),
 ) as ManifestEntry[];
 
-/** One per interpreter and verdict: node/python3/sh, ok/warn/fail, one- and multi-frame faults. */
-const PROBED = ['healthy-python', 'stray-print-node', 'venv-banner', 'crlf-node', 'pretty-json-python'];
+/** One per interpreter and verdict: node/python3/sh, ok/warn/fail, one- and multi-frame faults, a handler fault. */
+const PROBED = [
+	'healthy-python',
+	'stray-print-node',
+	'venv-banner',
+	'crlf-node',
+	'pretty-json-python',
+	// A print() inside a tool handler, which only --call reaches (stray-output in the call's reply window).
+	'handler-print',
+];
 /** A --timeout no healthy start-up reaches, even python3 through a version-manager shim on a busy machine. */
 const GENEROUS_TIMEOUT_MS = 60_000;
 
@@ -41,7 +51,15 @@ describe('real probe of a few example servers (sequential)', () => {
 		'%s: exact codes at exact offsets, verdict and exit code',
 		async (name) => {
 			const entry = manifest.find((item) => item.name === name)!;
-			const run = await runJson(['probe', '--json', '--timeout', String(GENEROUS_TIMEOUT_MS), '--', ...entry.command]);
+			const run = await runJson([
+				'probe',
+				'--json',
+				'--timeout',
+				String(GENEROUS_TIMEOUT_MS),
+				...(entry.args ?? []),
+				'--',
+				...entry.command,
+			]);
 			expect(run.problems).toEqual([]);
 			const key = (f: {code: string; stream: string; offset: number | null}) => `${f.code}@${f.stream}:${f.offset}`;
 			expect(run.findings.map(key).sort()).toEqual(entry.expect.map(key).sort());

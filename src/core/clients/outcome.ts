@@ -70,7 +70,8 @@ const REPLIES_KEPT = 4096;
 /** What one finding does to one client: its effect and where in the session it happened. */
 interface Effect {
 	readonly code: FindingCode;
-	readonly kind: 'fatal' | 'hang' | 'degrade' | 'unknown' | 'skip';
+	/** `hang`: the reply is never delivered; `reject`: it arrives and the client rejects it (the request throws). */
+	readonly kind: 'fatal' | 'hang' | 'reject' | 'degrade' | 'unknown' | 'skip';
 	/** The request whose reply is lost or that never gets one, when the session knows it. */
 	readonly method: string | undefined;
 	readonly note: string;
@@ -104,8 +105,10 @@ export interface OutcomeFacts {
  * - `fatal` → the transport closes there: `fails`; it does not connect when that happens at or before
  *   the handshake reply.
  * - `hang` → the message is never delivered and the request waiting for it hangs: `fails`.
- * - `skip`, `skip-log`, `drop-log` on a frame that is the reply to a request → that reply is lost, so
- *   the request hangs: `fails`. On any other frame: `degraded` (`skip`: no harm, still `works`).
+ * - `skip`, `skip-log` on a frame that is the reply to a request → that reply is lost, so the request
+ *   hangs: `fails`; `drop-log` on a reply → the client rejects it and the request fails (`… fails`, not
+ *   `… hangs`: an SDK that validates a result throws at once). On any other frame: `degraded` (`skip`:
+ *   no harm, still `works`).
  * - `corrupt` → `degraded`.
  * - `unknown` → `unknown`, unless something else already makes it fail; an `unknown` at or before the
  *   handshake (tools/list) reply, or naming that request, leaves `connects` (`toolsListed`) `null`.
@@ -183,13 +186,13 @@ export class ClientOutcomeTracker {
 	private outcomeOf(client: ClientFamily, effects: readonly Effect[], facts: OutcomeFacts): ClientOutcome {
 		const handshake = this.handshakeReply;
 		const modern = facts.era === 'modern' && handshake !== undefined ? MODERN_ONLY[client] : undefined;
-		const breaking = effects.filter((e) => e.kind === 'fatal' || e.kind === 'hang');
+		const breaking = effects.filter((e) => e.kind !== 'degrade' && e.kind !== 'unknown' && e.kind !== 'skip');
 		const isBefore = (effect: Effect, point: Point | undefined): boolean =>
 			point === undefined ||
 			(effect.frameIndex === undefined ? effect.tMs <= point.tMs : effect.frameIndex <= point.frameIndex);
 		const breaksAt = (method: string, point: Point | undefined): Effect | undefined =>
 			breaking.find((e) =>
-				e.kind === 'hang'
+				e.kind !== 'fatal'
 					? e.method === method || (method === 'initialize' && e.method === 'server/discover')
 					: isBefore(e, point),
 			);
@@ -229,13 +232,15 @@ export class ClientOutcomeTracker {
 					? this.handshakeRequested
 						? 'initialize'
 						: undefined
-					: breaking.find((e) => e.kind === 'hang' && e.method !== undefined)?.method);
+					: breaking.find((e) => e.kind !== 'fatal' && e.method !== undefined)?.method);
 			const what =
 				first.kind === 'fatal'
 					? 'the connection closes'
 					: method === undefined
 						? 'a message it waits for is lost'
-						: `${method} hangs`;
+						: first.kind === 'reject'
+							? `${method} fails`
+							: `${method} hangs`;
 			const lead = connects === false ? `does not connect (${what})` : join(reached, what);
 			return {
 				client,
@@ -322,7 +327,7 @@ function breakingHandshake(
 	isBefore: (e: Effect, p: Point | undefined) => boolean,
 ): Effect | undefined {
 	return breaking.find((e) =>
-		e.kind === 'hang' ? e.method !== undefined && HANDSHAKE_METHODS.has(e.method) : isBefore(e, handshake),
+		e.kind !== 'fatal' ? e.method !== undefined && HANDSHAKE_METHODS.has(e.method) : isBefore(e, handshake),
 	);
 }
 
@@ -336,8 +341,9 @@ function effectOf(reaction: Reaction, isReply: boolean): Effect['kind'] | undefi
 		case 'skip':
 			return isReply ? 'hang' : 'skip';
 		case 'skip-log':
-		case 'drop-log':
 			return isReply ? 'hang' : 'degrade';
+		case 'drop-log':
+			return isReply ? 'reject' : 'degrade';
 		case 'corrupt':
 			return 'degrade';
 		case 'unknown':

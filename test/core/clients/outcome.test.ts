@@ -99,7 +99,7 @@ describe('ClientOutcomeTracker', () => {
 			client: 'python-sdk',
 			outcome: 'fails',
 			decidedBy: ['invalid-jsonrpc'],
-			note: 'connects; tools/list hangs: invalid-jsonrpc: python-sdk note',
+			note: 'connects; tools/list fails: invalid-jsonrpc: python-sdk note',
 			connects: true,
 			toolsListed: false,
 		});

@@ -18,6 +18,35 @@ const where = (d: FindingDraft): string => {
 	return path ? `\`${path}\`` : 'the result';
 };
 
+/** The reactions to a bad result of any request but `tools/call` (checked on `tools/list`: docs/clients.md). */
+const LIST_IMPACT = row({
+	'ts-sdk-v1': [
+		'drop-log',
+		"the request rejects with the validator's error (`listTools()` throws a ZodError naming the path): no tools listed",
+	],
+	'ts-sdk-v2': UNKNOWN,
+	'python-sdk': [
+		'drop-log',
+		'the request raises a pydantic `ValidationError` naming the field (mcp 2.3.0: `tools.0.inputSchema Field required`): no tools listed',
+	],
+	vscode: UNKNOWN,
+	rmcp: UNKNOWN,
+	cursor: UNKNOWN,
+});
+
+/** The reactions to a bad `tools/call` result (checked with both SDK clients on unknown-content-type: docs/clients.md). */
+const CALL_IMPACT = row({
+	'ts-sdk-v1': ['drop-log', '`callTool()` throws a ZodError naming the path (`content.0`): the call fails'],
+	'ts-sdk-v2': UNKNOWN,
+	'python-sdk': [
+		'drop-log',
+		'`call_tool()` raises a pydantic `ValidationError` for `CallToolResult` (mcp 2.3.0): the call fails',
+	],
+	vscode: UNKNOWN,
+	rmcp: UNKNOWN,
+	cursor: UNKNOWN,
+});
+
 /**
  * `invalid-result`: a response whose `result` does not match the MCP schema of its method in the negotiated
  * revision (R12): a tool without `inputSchema`, `tools` not an array, a content item of an unknown type, a
@@ -62,6 +91,10 @@ export const invalidResult: Rule = {
 			what: 'A response whose `result` does not match the MCP schema of its method in the negotiated revision: a tool without `inputSchema`, `tools` that is not an array, a content item of an unknown type ([R12](docs/protocol.md#r12)). The TS and Python SDK clients validate results and reject the whole result, so the request fails: one bad tool hides every tool.',
 			recognised:
 				"The result of each answered request (other than `initialize`) validated with the official TS SDK's schema for its method (`ListToolsResultSchema` for `tools/list`, …); `detail` holds the path and message of the validator, as the SDK client reports them.",
+			variants: [
+				{label: 'a `tools/list` result (any request but `tools/call`)', detail: {method: 'tools/list'}},
+				{label: 'a `tools/call` result', detail: {method: 'tools/call'}},
+			],
 			example: {
 				steps: [
 					{
@@ -86,20 +119,7 @@ export const invalidResult: Rule = {
 				note: 'The tool has no `inputSchema`.',
 			},
 		},
-		impact: row({
-			'ts-sdk-v1': [
-				'drop-log',
-				"the request rejects with the validator's error (`listTools()` throws a ZodError naming the path): no tools listed",
-			],
-			'ts-sdk-v2': UNKNOWN,
-			'python-sdk': [
-				'drop-log',
-				'the request raises a pydantic `ValidationError` naming the field (mcp 2.3.0: `tools.0.inputSchema Field required`): no tools listed',
-			],
-			vscode: UNKNOWN,
-			rmcp: UNKNOWN,
-			cursor: UNKNOWN,
-		}),
+		impact: (d) => (detailString(d, 'method') === 'tools/call' ? CALL_IMPACT() : LIST_IMPACT()),
 	},
 	create({report, facts, schemas}) {
 		return {
