@@ -12,22 +12,53 @@ import type {ClientFamily, ClientOutcome} from '../../src/core/types.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
-/** One example server of examples/servers/manifest.json. */
+/** One example server of examples/servers/manifest.json (`args`: the probe options it was recorded with). */
 export interface Example {
 	readonly name: string;
 	readonly command: readonly string[];
+	readonly args?: readonly string[];
 }
 
 export const EXAMPLES: readonly Example[] = JSON.parse(
 	readFileSync(join(ROOT, 'examples', 'servers', 'manifest.json'), 'utf8'),
 ) as Example[];
 
-/** What a real client did: connected (its handshake succeeded), the tool count when `tools/list` succeeded, the error, what it logged. */
+/**
+ * What a real client did: connected (its handshake succeeded), the tool count when `tools/list` succeeded,
+ * for an example recorded with a call whether its call method returned (`called`: `ok`, or `tool-error` for
+ * a result with `isError: true`), the error, what it logged.
+ */
 export interface RealOutcome {
 	readonly connected: boolean;
 	readonly tools?: number;
+	readonly called?: 'ok' | 'tool-error';
 	readonly error?: string;
 	readonly logged: readonly string[];
+}
+
+/** A tool call to make: the tool and the arguments the probe sent. */
+export interface ToolCall {
+	readonly name: string;
+	readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The tool calls of an example recorded with `--call`/`--call-read-only` (manifest `args`): the `tools/call`
+ * requests of its capture, with the arguments the probe generated, so the real client calls exactly that.
+ * Empty for an example probed without a call.
+ */
+export function callsOf(example: Example): ToolCall[] {
+	if (!(example.args ?? []).some((arg) => arg.startsWith('--call'))) return [];
+	const decoded = decodeRecords(
+		readFileSync(join(ROOT, 'test', 'fixtures', 'captures', `${example.name}.ndjson`), 'utf8'),
+	);
+	if (decoded.header === undefined) throw new Error(`${example.name}: the capture has no header`);
+	const frames = replayEvents(decoded.header, decoded.events, {schemas: SDK_SCHEMAS}).getSnapshot().frames;
+	return frames.flatMap((frame) => {
+		if (frame.stream !== 'stdin' || frame.method !== 'tools/call') return [];
+		const params = (frame.message as {params?: {name?: string; arguments?: Record<string, unknown>}}).params;
+		return params?.name === undefined ? [] : [{name: params.name, arguments: params.arguments ?? {}}];
+	});
 }
 
 /** mcp-wire's outcome for `client` on example `name`, from the replay of test/fixtures/captures/<name>.ndjson. */
@@ -51,18 +82,19 @@ export const CONNECTS_NOT_COMPARABLE: Readonly<Record<string, string>> = {
 
 /**
  * The disagreements between a prediction and a real run, as sentences (empty when they agree):
- * - the outcome: `fails` exactly when the real client did not both connect and list tools;
+ * - the outcome: `fails` exactly when the real client did not both connect and list tools, and, for an
+ *   example recorded with `calls` tool calls, have its call method return (a tool's own `isError` returns);
  * - never `unknown` for a family the tests run;
  * - `connects`, where the prediction states it (see {@link CONNECTS_NOT_COMPARABLE});
  * - a client that logged errors and still worked is predicted `degraded`.
  */
-export function disagreements(key: string, prediction: ClientOutcome, real: RealOutcome): string[] {
+export function disagreements(key: string, prediction: ClientOutcome, real: RealOutcome, calls = 0): string[] {
 	const out: string[] = [];
-	const realFails = !real.connected || real.tools === undefined;
+	const realFails = !real.connected || real.tools === undefined || (calls > 0 && real.called === undefined);
 	if (prediction.outcome === 'unknown') out.push(`predicted unknown (${prediction.note})`);
 	else if ((prediction.outcome === 'fails') !== realFails)
 		out.push(
-			`predicted ${prediction.outcome} (${prediction.note}), but the real client ${realFails ? `failed: ${real.error ?? 'no tools'}` : 'connected and listed tools'}`,
+			`predicted ${prediction.outcome} (${prediction.note}), but the real client ${realFails ? `failed: ${real.error ?? 'no tools'}` : `connected and listed tools${calls > 0 ? ` and its call returned (${real.called})` : ''}`}`,
 		);
 	if (
 		prediction.connects !== null &&
@@ -96,7 +128,7 @@ export function agreementLine(name: string, prediction: ClientOutcome, real: Rea
 		? `does not connect (${real.error ?? '?'})`
 		: real.tools === undefined
 			? `connects, tools/list fails (${real.error ?? '?'})`
-			: `connects, ${real.tools} tool(s)${real.logged.length > 0 ? ', logs errors' : ''}`;
+			: `connects, ${real.tools} tool(s)${real.called === undefined ? (real.error === undefined ? '' : `, the call fails (${real.error})`) : `, the call returns (${real.called})`}${real.logged.length > 0 ? ', logs errors' : ''}`;
 	return `${name.padEnd(22)} predicted ${prediction.outcome.padEnd(8)} real: ${realText.slice(0, 110)}`;
 }
 

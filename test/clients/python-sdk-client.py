@@ -1,8 +1,10 @@
 """The real MCP Python SDK client on several stdio servers, a few at a time (one interpreter: its imports
 cost seconds). Usage: python python-sdk-client.py JOBS.json CWD TIMEOUT_S PARALLEL, where JOBS.json is
-[{"name": ..., "command": [...]}, ...]. Prints one JSON line per server, in completion order:
-{"name", "connected", "tools"?, "error"?, "logged": [...]}. Each server: stdio_client + ClientSession
-(initialize, then list_tools) with read_timeout_seconds=TIMEOUT_S, then close."""
+[{"name": ..., "command": [...], "calls": [{"name", "arguments"}]}, ...]. Prints one JSON line per server, in
+completion order: {"name", "connected", "tools"?, "called"?, "error"?, "logged": [...]}. Each server: stdio_client +
+ClientSession (initialize, list_tools, then call_tool for each of "calls", with a progress callback so that it sends
+a progressToken as the probe does) with read_timeout_seconds=TIMEOUT_S, then close. "called" is "ok", or
+"tool-error" for a result with isError."""
 import json
 import sys
 
@@ -25,6 +27,10 @@ async def run_one(job, cwd, timeout, limiter):
         if isinstance(message, Exception):
             logged.append(("%s: %s" % (type(message).__name__, message))[:200])
 
+    async def progress(value, total, message):
+        pass
+
+    calling = False
     async with limiter:
         try:
             with anyio.fail_after(timeout * 2 + 15):
@@ -36,9 +42,18 @@ async def run_one(job, cwd, timeout, limiter):
                             await session.initialize()
                             out["connected"] = True
                             out["tools"] = len((await session.list_tools()).tools)
+                            calling = True
+                            for call in job.get("calls", []):
+                                result = await session.call_tool(call["name"], call["arguments"], progress_callback=progress)
+                                out["called"] = "tool-error" if result.is_error else "ok"
+                            calling = False
+                            if "called" in out:
+                                await anyio.sleep(0.5)  # a late message (progress after the reply) is read after the call
         except BaseException as error:  # noqa: BLE001 - every failure is a result here
             inner = leaf(error)
-            out.pop("tools", None)
+            if not calling:  # a failed call keeps the tool count: the listing succeeded
+                out.pop("tools", None)
+            out.pop("called", None)
             out["error"] = ("%s: %s" % (type(inner).__name__, inner)).splitlines()[0][:200]
     out["logged"] = logged[:3]
     print(json.dumps(out), flush=True)

@@ -1,6 +1,6 @@
 /**
  * Ground truth: every example server under the real MCP Python SDK client (`ClientSession.initialize` +
- * `list_tools`), installed with `python3 -m venv` + `pip install mcp` from the machine's package index
+ * `list_tools`, + `call_tool` with the probe's arguments for an example recorded with `--call`), installed with `python3 -m venv` + `pip install mcp` from the machine's package index
  * into a cached directory under the OS temp dir. mcp-wire's prediction for `python-sdk`, replayed from
  * the example's recorded capture, must match what the client did (docs/clients.md). Skipped, with the
  * reason printed, where the SDK cannot be installed.
@@ -11,7 +11,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {promisify} from 'node:util';
 import {beforeAll, describe, expect, it} from 'vitest';
-import {agreementLine, disagreements, EXAMPLES, predicted, ROOT, type RealOutcome} from './ground-truth.js';
+import {agreementLine, callsOf, disagreements, EXAMPLES, predicted, ROOT, type RealOutcome} from './ground-truth.js';
 
 const run = promisify(execFile);
 /** The cached virtual environment (shared by runs; rebuilt when `import mcp` fails). */
@@ -75,7 +75,7 @@ describe('the real MCP Python SDK client on every example server', () => {
 		const dir = join(tmpdir(), `mcp-wire-gt-${process.pid}`);
 		mkdirSync(dir, {recursive: true});
 		const jobs = join(dir, 'jobs.json');
-		writeFileSync(jobs, JSON.stringify(EXAMPLES.map((e) => ({name: e.name, command: e.command}))));
+		writeFileSync(jobs, JSON.stringify(EXAMPLES.map((e) => ({name: e.name, command: e.command, calls: callsOf(e)}))));
 		const {stdout} = await run(
 			python.path,
 			[join(ROOT, 'test', 'clients', 'python-sdk-client.py'), jobs, ROOT, String(REQUEST_TIMEOUT_S), String(PARALLEL)],
@@ -98,7 +98,7 @@ describe('the real MCP Python SDK client on every example server', () => {
 			expect(real, `${example.name}: no result from the Python client`).toBeDefined();
 			const prediction = predicted(example.name, 'python-sdk');
 			lines.push(agreementLine(example.name, prediction, real!));
-			for (const problem of disagreements(`python-sdk/${example.name}`, prediction, real!))
+			for (const problem of disagreements(`python-sdk/${example.name}`, prediction, real!, callsOf(example).length))
 				problems.push(`${example.name}: ${problem}`);
 		}
 		console.log(`MCP Python SDK ${python.version} client vs mcp-wire (python-sdk):\n${lines.join('\n')}`);
@@ -108,5 +108,24 @@ describe('the real MCP Python SDK client on every example server', () => {
 			connected: true,
 			error: expect.stringMatching(/^UnicodeDecodeError/),
 		});
+		// The calls: what call_tool did on each call example (docs/clients.md "Checked against the real clients").
+		expect(reals.get('handler-print')).toMatchObject({
+			called: 'ok',
+			logged: [expect.stringMatching(/^ValidationError: .*Invalid JSON/s)],
+		});
+		expect(reals.get('handler-print-no-call')).toEqual({connected: true, tools: 2, logged: []});
+		expect(reals.get('structured-content-mismatch')).toEqual({
+			connected: true,
+			tools: 1,
+			error: "RuntimeError: Invalid structured content returned by tool get_weather: '21' is not of type 'number'",
+			logged: [],
+		});
+		expect(reals.get('tool-error')).toEqual({connected: true, tools: 1, called: 'tool-error', logged: []});
+		expect(reals.get('unknown-content-type')).toMatchObject({
+			tools: 1,
+			error: expect.stringMatching(/^ValidationError: \d+ validation errors for CallToolResult$/),
+		});
+		// mcp 2.3 ignores a progress token that matches no pending request, without a log.
+		expect(reals.get('progress-after-reply')).toEqual({connected: true, tools: 1, called: 'ok', logged: []});
 	}, 600_000);
 });

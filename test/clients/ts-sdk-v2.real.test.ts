@@ -1,13 +1,14 @@
 /**
  * Ground truth: every example server under the real TypeScript SDK v2 client (`@modelcontextprotocol/client`
- * 2.4.0, installed by scripts/install-clients.mjs outside node_modules): `Client.connect` + `listTools` +
- * `close` with the default options (a plain `initialize` offering 2025-11-25, docs/protocol.md C2), the SDK's
- * default environment and stderr drained. mcp-wire's outcome for `ts-sdk-v2` must match what the client did.
+ * 2.4.0, installed by scripts/install-clients.mjs outside node_modules): `Client.connect` + `listTools` (+
+ * `callTool` for an example recorded with `--call`) + `close` with the default options (a plain `initialize`
+ * offering 2025-11-25, docs/protocol.md C2), the SDK's default environment and stderr drained. mcp-wire's outcome for `ts-sdk-v2` must match what the client did.
  */
 import {join} from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {
+	callsOf,
 	compareAll,
 	disagreements,
 	EXAMPLES,
@@ -34,6 +35,9 @@ const KNOWN: Readonly<Record<string, string>> = {
 	'tool-without-input-schema': 'invalid-result: not established in the model; v2 rejects the tools/list result',
 	'output-schema-uncompilable': 'invalid-tool-schema: not established in the model; v2 lists the tool',
 	'asks-roots': 'undeclared-capability: not established in the model; v2 answers roots/list and lists tools',
+	'structured-content-mismatch': 'invalid-structured-content: the v2 reaction is not established in the model',
+	'unknown-content-type': 'invalid-result on a tools/call result: the v2 reaction is not established in the model',
+	'progress-after-reply': 'unknown-progress-token: the v2 reaction is not established in the model',
 };
 
 /** The part of the v2 client API the test drives (the package is not a dependency, so no types). */
@@ -41,6 +45,11 @@ interface V2Client {
 	onerror?: (error: Error) => void;
 	connect(transport: unknown, options: {timeout: number}): Promise<void>;
 	listTools(params: undefined, options: {timeout: number}): Promise<{tools: unknown[]}>;
+	callTool(
+		params: {name: string; arguments: Record<string, unknown>},
+		resultSchema: undefined,
+		options: {timeout: number; onprogress: () => void},
+	): Promise<{isError?: boolean}>;
 	close(): Promise<void>;
 }
 interface V2Module {
@@ -68,16 +77,33 @@ async function runV2Client(example: Example): Promise<RealOutcome> {
 	client.onerror = (error) => logged.push(String(error.message).slice(0, 200));
 	let connected = false;
 	let tools: number | undefined;
+	let called: RealOutcome['called'];
 	let error: string | undefined;
 	try {
 		await client.connect(transport, {timeout: REQUEST_TIMEOUT_MS});
 		connected = true;
 		tools = (await client.listTools(undefined, {timeout: REQUEST_TIMEOUT_MS})).tools.length;
+		// As the v1 ground truth: the probe's call, with a progress callback so a progressToken is sent.
+		for (const call of callsOf(example)) {
+			const result = await client.callTool({name: call.name, arguments: {...call.arguments}}, undefined, {
+				timeout: REQUEST_TIMEOUT_MS,
+				onprogress: () => {},
+			});
+			called = result.isError === true ? 'tool-error' : 'ok';
+		}
+		if (called !== undefined) await new Promise((resolve) => setTimeout(resolve, 500));
 	} catch (caught) {
-		error = (caught instanceof Error ? caught.message : String(caught)).split('\n')[0]!.slice(0, 200);
+		called = undefined;
+		error = (caught instanceof Error ? caught.message : String(caught)).replaceAll(/\s+/g, ' ').slice(0, 200);
 	}
 	await client.close().catch(() => {});
-	return {connected, ...(tools === undefined ? {} : {tools}), ...(error === undefined ? {} : {error}), logged};
+	return {
+		connected,
+		...(tools === undefined ? {} : {tools}),
+		...(called === undefined ? {} : {called}),
+		...(error === undefined ? {} : {error}),
+		logged,
+	};
 }
 
 describe(`the real TS SDK v2 client (${REAL_CLIENTS['ts-sdk-v2'].version}) on every example server`, () => {
@@ -97,7 +123,7 @@ describe(`the real TS SDK v2 client (${REAL_CLIENTS['ts-sdk-v2'].version}) on ev
 			reals,
 			(name) => predicted(name, 'ts-sdk-v2'),
 			KNOWN,
-			(name, p, r) => disagreements(`ts-sdk-v2/${name}`, p, r),
+			(name, p, r) => disagreements(`ts-sdk-v2/${name}`, p, r, callsOf(EXAMPLES.find((e) => e.name === name)!).length),
 		);
 		console.log(table);
 		expect(problems).toEqual([]);

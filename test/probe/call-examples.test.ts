@@ -175,7 +175,7 @@ describe('the tool-call example servers, replayed from real probes', () => {
 		expect(outcomes(snapshot)).toEqual({
 			'ts-sdk-v1': 'degraded',
 			'ts-sdk-v2': 'unknown',
-			'python-sdk': 'degraded',
+			'python-sdk': 'works',
 			vscode: 'unknown',
 			rmcp: 'unknown',
 			cursor: 'fails',

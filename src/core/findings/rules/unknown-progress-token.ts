@@ -56,7 +56,10 @@ export const unknownProgressToken: Rule = {
 				'`onerror`: `Received a progress notification for an unknown token`; Claude Code has been seen to respawn the server (anthropics/claude-code#47765)',
 			],
 			'ts-sdk-v2': UNKNOWN,
-			'python-sdk': ['skip-log', 'logs it and drops the notification'],
+			'python-sdk': [
+				'skip',
+				'ignores a token no pending request has, without a log (mcp 2.3.0, run on progress-after-reply: docs/clients.md)',
+			],
 			vscode: UNKNOWN,
 			rmcp: UNKNOWN,
 			cursor: ['fatal', 'marks the transport `transport_error` (lennix1337/Genexus18MCP#44)'],

@@ -73,13 +73,13 @@ ruleTester('unknown-progress-token', {
 });
 
 describe('unknown-progress-token words and clients', () => {
-	it('says no request carried it; Cursor drops the transport, the SDKs log it', () => {
+	it('says no request carried it; Cursor drops the transport, the TS SDK logs it, the Python SDK ignores it', () => {
 		const [finding] = findingsOf(run([...own, ['stdout', 13, progress(F46_TOKEN)]]), 'unknown-progress-token');
 		expect(finding!.message).toBe(`notifications/progress for token "${F46_TOKEN}", which no request carried`);
 		expect(finding!.impact.map((i) => `${i.client}:${i.reaction}`)).toEqual([
 			'ts-sdk-v1:skip-log',
 			'ts-sdk-v2:unknown',
-			'python-sdk:skip-log',
+			'python-sdk:skip',
 			'vscode:unknown',
 			'rmcp:unknown',
 			'cursor:fatal',
