@@ -211,51 +211,80 @@ export function readWhole(file: string): string | undefined {
 	}
 }
 
+/** A process's `/proc/<pid>/stat` fields the watch uses (each absent when unreadable). */
+interface ProcStat {
+	readonly comm?: string;
+	readonly state?: string;
+	readonly ppid?: number;
+	/** Start time in clock ticks since boot (field 22). */
+	readonly start?: number;
+}
+
+/** The session pipes' ids by stream (`pipe:[123]`, `socket:[456]`), learnt from the spawned process's fds 0–2. */
+type SessionPipes = {stdin?: string; stdout?: string; stderr?: string};
+
 /**
- * Start watching the tree of `rootPid`: reads its fds 0–2 now (call it right after the spawn).
- * On platforms other than Linux the watch observes nothing and ends nothing but the process group.
+ * One spawned server's tree as `/proc` shows it: the session's pipes, every process seen in it (pid and
+ * start time, so a reused pid is not taken for it), and the reads that observing and ending need. Every
+ * read of a vanished process gives undefined or empty; nothing throws. Exported for tests.
  */
-export function watchProcessTree(rootPid: number, options: WatchOptions): ProcessWatch {
-	const platform = options.platform ?? process.platform;
-	const arch = options.arch ?? process.arch;
-	const proc = options.procRoot ?? '/proc';
-	const self = options.selfPid ?? process.pid;
-	const isLinux = platform === 'linux';
-	const read = (file: string): string | undefined => readWhole(file);
-	const link = (file: string): string | undefined => {
+export class ProcTree {
+	/** The session pipes, filled in by {@link learnPipes}. */
+	readonly pipes: SessionPipes = {};
+	/** pid → start time in ticks (identity: a reused pid has another start time). */
+	readonly seen = new Map<number, number>();
+
+	/**
+	 * @param proc the `/proc` root
+	 * @param rootPid the spawned process
+	 * @param self our own pid: never listed, described or ended
+	 */
+	constructor(
+		readonly proc: string,
+		readonly rootPid: number,
+		readonly self: number,
+	) {}
+
+	/** A whole /proc file (latin1), or undefined. */
+	read(file: string): string | undefined {
+		return readWhole(file);
+	}
+
+	/** A symlink's target (an fd's `pipe:[…]`), or undefined. */
+	link(file: string): string | undefined {
 		try {
 			return readlinkSync(file);
 		} catch {
 			return undefined;
 		}
-	};
-	const list = (dir: string): string[] => {
+	}
+
+	/** A directory's entries, or none. */
+	list(dir: string): string[] {
 		try {
 			return readdirSync(dir);
 		} catch {
 			return [];
 		}
-	};
+	}
 
-	const pipes: {stdin?: string; stdout?: string; stderr?: string} = {};
-	// Read at once, and again for any still missing at the first observation (right after the spawn the
-	// child may still be setting up its fds).
-	const learnPipes = (): void => {
-		if (!isLinux) return;
+	/**
+	 * Learn the session pipes from the spawned process's fds 0–2, those not known yet (right after the
+	 * spawn the child may still be setting up its fds: called again at each observation while it runs).
+	 */
+	learnPipes(): void {
 		const names = ['stdin', 'stdout', 'stderr'] as const;
 		for (const [fd, name] of names.entries()) {
-			if (pipes[name] !== undefined) continue;
-			const target = link(`${proc}/${rootPid}/fd/${fd}`);
-			if (target !== undefined && /^(pipe|socket):\[\d+\]$/.test(target) && !Object.values(pipes).includes(target))
-				pipes[name] = target;
+			if (this.pipes[name] !== undefined) continue;
+			const target = this.link(`${this.proc}/${this.rootPid}/fd/${fd}`);
+			if (target !== undefined && /^(pipe|socket):\[\d+\]$/.test(target) && !Object.values(this.pipes).includes(target))
+				this.pipes[name] = target;
 		}
-	};
-	learnPipes();
-	/** pid → start time in ticks (identity: a reused pid has another start time). */
-	const seen = new Map<number, number>();
+	}
 
-	const statOf = (pid: number): {comm?: string; state?: string; ppid?: number; start?: number} | undefined => {
-		const text = read(`${proc}/${pid}/stat`);
+	/** `/proc/<pid>/stat` (undefined: no such process; `{}`: unreadable text). */
+	statOf(pid: number): ProcStat | undefined {
+		const text = this.read(`${this.proc}/${pid}/stat`);
 		if (text === undefined) return undefined;
 		const open = text.indexOf('(');
 		const close = text.lastIndexOf(')');
@@ -273,31 +302,37 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
 			...(Number.isInteger(ppid) ? {ppid} : {}),
 			...(Number.isFinite(start) ? {start} : {}),
 		};
-	};
-	const isSame = (pid: number, start: number | undefined): boolean => {
-		const now = statOf(pid);
+	}
+
+	/** `pid` is alive (not a zombie) and, when `start` is given, still the process that started then. */
+	isSame(pid: number, start: number | undefined): boolean {
+		const now = this.statOf(pid);
 		return now !== undefined && now.state !== 'Z' && now.state !== 'X' && (start === undefined || now.start === start);
-	};
-	const children = (pid: number): number[] => {
+	}
+
+	/** The children of every thread of `pid`. */
+	children(pid: number): number[] {
 		const out: number[] = [];
-		for (const tid of list(`${proc}/${pid}/task`)) {
-			for (const word of (read(`${proc}/${pid}/task/${tid}/children`) ?? '').trim().split(/\s+/)) {
+		for (const tid of this.list(`${this.proc}/${pid}/task`)) {
+			for (const word of (this.read(`${this.proc}/${pid}/task/${tid}/children`) ?? '').trim().split(/\s+/)) {
 				const child = Number(word);
 				if (Number.isInteger(child) && child > 0 && !out.includes(child)) out.push(child);
 			}
 		}
 		return out;
-	};
-	const holdingsOf = (pid: number): {holds?: PipeHolding; sockets: Set<number>} => {
+	}
+
+	/** Which session pipes `pid` holds on which fds, and the inodes of the other sockets it holds. */
+	holdingsOf(pid: number): {holds?: PipeHolding; sockets: Set<number>} {
 		const holds: {stdin?: number[]; stdout?: number[]; stderr?: number[]} = {};
 		const sockets = new Set<number>();
-		for (const name of list(`${proc}/${pid}/fd`)) {
-			const target = link(`${proc}/${pid}/fd/${name}`);
+		for (const name of this.list(`${this.proc}/${pid}/fd`)) {
+			const target = this.link(`${this.proc}/${pid}/fd/${name}`);
 			if (target === undefined) continue;
 			const fd = Number(name);
 			let isSessionPipe = false;
 			for (const stream of ['stdin', 'stdout', 'stderr'] as const) {
-				if (pipes[stream] !== undefined && target === pipes[stream]) {
+				if (this.pipes[stream] !== undefined && target === this.pipes[stream]) {
 					(holds[stream] ??= []).push(fd);
 					isSessionPipe = true;
 				}
@@ -311,77 +346,14 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
 		}
 		for (const fds of Object.values(holds)) fds.sort((a, b) => a - b);
 		return {...(Object.keys(holds).length > 0 ? {holds} : {}), sockets};
-	};
-	const uptimeMs = (): number | undefined => {
-		const text = read(`${proc}/uptime`);
+	}
+
+	/** The system's uptime (ms), or undefined. */
+	uptimeMs(): number | undefined {
+		const text = this.read(`${this.proc}/uptime`);
 		const seconds = text === undefined ? Number.NaN : Number(text.trim().split(/\s+/)[0]);
 		return Number.isFinite(seconds) ? seconds * 1000 : undefined;
-	};
-
-	const describe = (pid: number, nowTMs: number, upMs: number | undefined): ProcessObservation | undefined => {
-		const stat = statOf(pid);
-		if (stat === undefined) return undefined;
-		if (stat.start !== undefined && !seen.has(pid)) seen.set(pid, stat.start);
-		const cmdline = read(`${proc}/${pid}/cmdline`);
-		const command =
-			cmdline === undefined || cmdline === ''
-				? undefined
-				: cmdline
-						.replace(/\0$/, '')
-						.split('\0')
-						.slice(0, 8)
-						.map((word) => (word.length > 200 ? `${word.slice(0, 199)}…` : word));
-		const {holds, sockets} = holdingsOf(pid);
-		let connecting: string[] = [];
-		if (sockets.size > 0) {
-			const table = [
-				...parseNetTcp(read(`${proc}/${pid}/net/tcp`) ?? ''),
-				...parseNetTcp(read(`${proc}/${pid}/net/tcp6`) ?? ''),
-			];
-			connecting = table.filter((c) => c.state === 'SYN_SENT' && sockets.has(c.inode)).map((c) => c.remote);
-		}
-		const tids = list(`${proc}/${pid}/task`)
-			.map(Number)
-			.filter((tid) => Number.isInteger(tid))
-			.sort((a, b) => (a === pid ? -1 : b === pid ? 1 : a - b))
-			.slice(0, MAX_THREADS);
-		const threads: ThreadCall[] = [];
-		for (const tid of tids.length > 0 ? tids : [pid]) {
-			const base = tid === pid && tids.length === 0 ? `${proc}/${pid}` : `${proc}/${pid}/task/${tid}`;
-			const state = tid === pid ? stat.state : statOf(tid)?.state;
-			const call = parseSyscallLine(read(`${base}/syscall`) ?? '', arch);
-			threads.push({...(state === undefined ? {} : {state}), running: call?.running ?? false, ...(call ?? {})});
-		}
-		const main = threads[0];
-		const wchanRaw = read(`${proc}/${pid}/wchan`)?.trim();
-		const wchan = wchanRaw && wchanRaw !== '0' ? wchanRaw : undefined;
-		const startTMs =
-			stat.start === undefined || upMs === undefined
-				? undefined
-				: Math.round(nowTMs - (upMs - (stat.start * 1000) / CLOCK_TICKS));
-		const syscall =
-			main?.name === undefined
-				? undefined
-				: {
-						name: main.name,
-						...(main.fd === undefined ? {} : {fd: main.fd}),
-						...(main.timeoutMs === undefined ? {} : {timeoutMs: main.timeoutMs}),
-					};
-		return {
-			pid,
-			...(stat.ppid === undefined ? {} : {ppid: stat.ppid}),
-			...(command ? {command} : {}),
-			...(stat.comm === undefined ? {} : {comm: stat.comm}),
-			...(stat.state === undefined ? {} : {state: stat.state}),
-			...(wchan === undefined ? {} : {wchan}),
-			...(syscall ? {syscall} : {}),
-			activity: activityOf(threads, holds, connecting.length),
-			threads: list(`${proc}/${pid}/task`).length || 1,
-			...(startTMs === undefined ? {} : {startTMs}),
-			...(holds ? {holds} : {}),
-			...(connecting.length > 0 ? {connecting} : {}),
-		};
-	};
+	}
 
 	/**
 	 * Every pid of our uid that holds one of the session's pipes (a /proc scan: only after the exit). A
@@ -389,20 +361,20 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
 	 * server: one read of each process's `stat` skips the rest of the system, whose fd tables (hundreds
 	 * of links on a desktop) are never listed.
 	 */
-	const pipeHolders = (): number[] => {
-		const wanted = new Set(Object.values(pipes));
+	pipeHolders(): number[] {
+		const wanted = new Set(Object.values(this.pipes));
 		if (wanted.size === 0) return [];
-		const rootStart = seen.get(rootPid);
+		const rootStart = this.seen.get(this.rootPid);
 		const out: number[] = [];
-		for (const name of list(proc)) {
+		for (const name of this.list(this.proc)) {
 			const pid = Number(name);
-			if (!Number.isInteger(pid) || pid <= 0 || pid === self) continue;
+			if (!Number.isInteger(pid) || pid <= 0 || pid === this.self) continue;
 			if (rootStart !== undefined) {
-				const start = statOf(pid)?.start;
+				const start = this.statOf(pid)?.start;
 				if (start === undefined || start < rootStart) continue;
 			}
-			for (const fd of list(`${proc}/${pid}/fd`)) {
-				const target = link(`${proc}/${pid}/fd/${fd}`);
+			for (const fd of this.list(`${this.proc}/${pid}/fd`)) {
+				const target = this.link(`${this.proc}/${pid}/fd/${fd}`);
 				if (target !== undefined && wanted.has(target)) {
 					out.push(pid);
 					break;
@@ -410,101 +382,234 @@ export function watchProcessTree(rootPid: number, options: WatchOptions): Proces
 			}
 		}
 		return out;
-	};
+	}
 
-	const tree = (): number[] => {
+	/** The spawned process and its descendants now, parents first (at most {@link MAX_PROCESSES}). */
+	tree(): number[] {
 		const out: number[] = [];
-		const queue = [rootPid];
+		const queue = [this.rootPid];
 		while (queue.length > 0 && out.length < MAX_PROCESSES) {
 			const pid = queue.shift()!;
-			if (out.includes(pid) || pid === self) continue;
+			if (out.includes(pid) || pid === this.self) continue;
 			out.push(pid);
-			queue.unshift(...children(pid));
+			queue.unshift(...this.children(pid));
 		}
 		return out;
+	}
+
+	/** Pids seen in the tree (still the same process) that are alive now. */
+	alive(): number[] {
+		return [...this.seen].filter(([pid, start]) => pid !== this.self && this.isSame(pid, start)).map(([pid]) => pid);
+	}
+
+	/** Whether the spawned process itself still runs. */
+	isRootAlive(): boolean {
+		return this.isSame(this.rootPid, this.seen.get(this.rootPid));
+	}
+}
+
+/**
+ * Describe one process of the tree for an observation (and remember it as seen): command, state, what
+ * its threads are blocked in, the session pipes it holds, TCP connects in progress.
+ * @param nowTMs the session clock now (ms); `upMs` the system uptime then (ms), to place its start
+ * @returns undefined when the process is gone
+ */
+export function describeProcess(
+	tree: ProcTree,
+	pid: number,
+	at: {readonly nowTMs: number; readonly upMs: number | undefined; readonly arch: string},
+): ProcessObservation | undefined {
+	const {proc} = tree;
+	const stat = tree.statOf(pid);
+	if (stat === undefined) return undefined;
+	if (stat.start !== undefined && !tree.seen.has(pid)) tree.seen.set(pid, stat.start);
+	const {holds, sockets} = tree.holdingsOf(pid);
+	const connecting = connectsOf(tree, pid, sockets);
+	const threads = threadCalls(tree, pid, stat, at.arch);
+	const main = threads[0];
+	const wchanRaw = tree.read(`${proc}/${pid}/wchan`)?.trim();
+	const wchan = wchanRaw && wchanRaw !== '0' ? wchanRaw : undefined;
+	const startTMs =
+		stat.start === undefined || at.upMs === undefined
+			? undefined
+			: Math.round(at.nowTMs - (at.upMs - (stat.start * 1000) / CLOCK_TICKS));
+	const syscall =
+		main?.name === undefined
+			? undefined
+			: {
+					name: main.name,
+					...(main.fd === undefined ? {} : {fd: main.fd}),
+					...(main.timeoutMs === undefined ? {} : {timeoutMs: main.timeoutMs}),
+				};
+	const command = commandOf(tree.read(`${proc}/${pid}/cmdline`));
+	return {
+		pid,
+		...(stat.ppid === undefined ? {} : {ppid: stat.ppid}),
+		...(command ? {command} : {}),
+		...(stat.comm === undefined ? {} : {comm: stat.comm}),
+		...(stat.state === undefined ? {} : {state: stat.state}),
+		...(wchan === undefined ? {} : {wchan}),
+		...(syscall ? {syscall} : {}),
+		activity: activityOf(threads, holds, connecting.length),
+		threads: tree.list(`${proc}/${pid}/task`).length || 1,
+		...(startTMs === undefined ? {} : {startTMs}),
+		...(holds ? {holds} : {}),
+		...(connecting.length > 0 ? {connecting} : {}),
 	};
+}
 
-	const alive = (): number[] =>
-		[...seen].filter(([pid, start]) => pid !== self && isSame(pid, start)).map(([pid]) => pid);
+/** A `/proc/<pid>/cmdline` as at most 8 words of at most 200 characters, or undefined when empty. */
+function commandOf(cmdline: string | undefined): string[] | undefined {
+	if (cmdline === undefined || cmdline === '') return undefined;
+	return cmdline
+		.replace(/\0$/, '')
+		.split('\0')
+		.slice(0, 8)
+		.map((word) => (word.length > 200 ? `${word.slice(0, 199)}…` : word));
+}
 
+/** The remote ends of `pid`'s TCP connects in progress (SYN_SENT) among `sockets`. */
+function connectsOf(tree: ProcTree, pid: number, sockets: ReadonlySet<number>): string[] {
+	if (sockets.size === 0) return [];
+	const table = [
+		...parseNetTcp(tree.read(`${tree.proc}/${pid}/net/tcp`) ?? ''),
+		...parseNetTcp(tree.read(`${tree.proc}/${pid}/net/tcp6`) ?? ''),
+	];
+	return table.filter((c) => c.state === 'SYN_SENT' && sockets.has(c.inode)).map((c) => c.remote);
+}
+
+/** What each thread of `pid` (main thread first, at most {@link MAX_THREADS}) is blocked in. */
+function threadCalls(tree: ProcTree, pid: number, stat: ProcStat, arch: string): ThreadCall[] {
+	const tids = tree
+		.list(`${tree.proc}/${pid}/task`)
+		.map(Number)
+		.filter((tid) => Number.isInteger(tid))
+		.sort((a, b) => (a === pid ? -1 : b === pid ? 1 : a - b))
+		.slice(0, MAX_THREADS);
+	const threads: ThreadCall[] = [];
+	for (const tid of tids.length > 0 ? tids : [pid]) {
+		const base = tid === pid && tids.length === 0 ? `${tree.proc}/${pid}` : `${tree.proc}/${pid}/task/${tid}`;
+		const state = tid === pid ? stat.state : tree.statOf(tid)?.state;
+		const call = parseSyscallLine(tree.read(`${base}/syscall`) ?? '', arch);
+		threads.push({...(state === undefined ? {} : {state}), running: call?.running ?? false, ...(call ?? {})});
+	}
+	return threads;
+}
+
+/**
+ * Observe `tree` now ({@link ProcessWatch.observe}): while the spawned process runs, it and its
+ * descendants; after its exit, the survivors (every process seen before, still the same one, and every
+ * holder of a session pipe, with their children).
+ */
+export function observeTree(
+	tree: ProcTree,
+	reason: ProcessEvidence['reason'],
+	options: {readonly rootAlive?: boolean; readonly openPipes?: readonly ('stdout' | 'stderr')[]},
+	at: {readonly nowTMs: number; readonly arch: string},
+): ProcessEvidence {
+	const upMs = tree.uptimeMs();
+	const rootAlive = options.rootAlive ?? tree.isRootAlive();
+	if (rootAlive) tree.learnPipes();
+	let pids: number[];
+	if (rootAlive) pids = tree.tree();
+	else {
+		pids = [...new Set([...tree.alive(), ...tree.pipeHolders()])]
+			.filter((pid) => pid !== tree.rootPid)
+			.sort((a, b) => a - b);
+		for (const pid of [...pids]) for (const child of tree.children(pid)) if (!pids.includes(child)) pids.push(child);
+	}
+	const processes: ProcessObservation[] = [];
+	for (const pid of pids.slice(0, MAX_PROCESSES)) {
+		const observation = describeProcess(tree, pid, {nowTMs: at.nowTMs, upMs, arch: at.arch});
+		if (observation) processes.push(observation);
+	}
+	const same = processes.some((p) => (p.holds?.stdout ?? []).includes(1) && (p.holds?.stdout ?? []).includes(2));
+	return {
+		reason,
+		...(options.openPipes && options.openPipes.length > 0 ? {openPipes: [...options.openPipes]} : {}),
+		observed: true,
+		...(tree.pipes.stdout === undefined ? {note: "the server's pipes could not be read from /proc"} : {}),
+		rootPid: tree.rootPid,
+		rootAlive,
+		processes,
+		...(same ? {sameStdoutStderr: true} : {}),
+	};
+}
+
+/**
+ * Send `signal` to what is left of the tree ({@link ProcessWatch.endAll}): its process group (`group`),
+ * then on Linux every process seen (still the same), the live tree, and (unless `scan` is false) every
+ * holder of a session pipe. Never our own pid, pid 1, or the spawned process unless `includeRoot`.
+ * @param tree undefined off Linux (only the group is signalled)
+ * @returns the pids signalled
+ */
+export function endTree(
+	rootPid: number,
+	tree: ProcTree | undefined,
+	signal: 'SIGTERM' | 'SIGKILL',
+	options: {readonly includeRoot?: boolean; readonly group?: boolean; readonly scan?: boolean; readonly self: number},
+): number[] {
+	const signalled: number[] = [];
+	const send = (pid: number): void => {
+		if (pid === options.self || pid <= 1) return;
+		if (pid === rootPid && !options.includeRoot) return;
+		try {
+			process.kill(pid, signal);
+			if (!signalled.includes(pid)) signalled.push(pid);
+		} catch {
+			// gone already, or not ours
+		}
+	};
+	if (options.group) {
+		try {
+			process.kill(-rootPid, signal);
+		} catch {
+			// no such group (it never led one, or everyone in it is gone)
+		}
+	}
+	if (tree) {
+		const targets = new Set([
+			...tree.alive(),
+			...(tree.isRootAlive() ? tree.tree() : []),
+			...(options.scan === false ? [] : tree.pipeHolders()),
+		]);
+		for (const pid of targets) send(pid);
+	}
+	return signalled;
+}
+
+/**
+ * Start watching the tree of `rootPid`: reads its fds 0–2 now (call it right after the spawn).
+ * On platforms other than Linux the watch observes nothing and ends nothing but the process group.
+ */
+export function watchProcessTree(rootPid: number, options: WatchOptions): ProcessWatch {
+	const platform = options.platform ?? process.platform;
+	const arch = options.arch ?? process.arch;
+	const self = options.selfPid ?? process.pid;
+	const tree = platform === 'linux' ? new ProcTree(options.procRoot ?? '/proc', rootPid, self) : undefined;
+	tree?.learnPipes();
 	const watch: ProcessWatch = {
-		pipes,
+		pipes: tree?.pipes ?? {},
 		observe(reason, observeOptions = {}) {
-			const base = {
-				reason,
-				...(observeOptions.openPipes && observeOptions.openPipes.length > 0
-					? {openPipes: [...observeOptions.openPipes]}
-					: {}),
-			};
-			if (!isLinux)
+			if (!tree)
 				return {
-					...base,
+					reason,
+					...(observeOptions.openPipes && observeOptions.openPipes.length > 0
+						? {openPipes: [...observeOptions.openPipes]}
+						: {}),
 					observed: false,
 					note: `process evidence is read from Linux /proc; not on ${platform}`,
 					rootPid,
 					processes: [],
 				};
-			const nowTMs = options.now();
-			const upMs = uptimeMs();
-			const rootAlive = observeOptions.rootAlive ?? isSame(rootPid, seen.get(rootPid));
-			if (rootAlive) learnPipes();
-			let pids: number[];
-			if (rootAlive) pids = tree();
-			else {
-				// After the exit: every process seen before (still the same one) and every holder of a pipe.
-				pids = [...new Set([...alive(), ...pipeHolders()])].filter((pid) => pid !== rootPid).sort((a, b) => a - b);
-				for (const pid of [...pids]) for (const child of children(pid)) if (!pids.includes(child)) pids.push(child);
-			}
-			const processes: ProcessObservation[] = [];
-			for (const pid of pids.slice(0, MAX_PROCESSES)) {
-				const observation = describe(pid, nowTMs, upMs);
-				if (observation) processes.push(observation);
-			}
-			const same = processes.some((p) => (p.holds?.stdout ?? []).includes(1) && (p.holds?.stdout ?? []).includes(2));
-			return {
-				...base,
-				observed: true,
-				...(pipes.stdout === undefined ? {note: "the server's pipes could not be read from /proc"} : {}),
-				rootPid,
-				rootAlive,
-				processes,
-				...(same ? {sameStdoutStderr: true} : {}),
-			};
+			return observeTree(tree, reason, observeOptions, {nowTMs: options.now(), arch});
 		},
-		endAll(signal, endOptions = {}) {
-			const signalled: number[] = [];
-			const send = (pid: number): void => {
-				if (pid === self || pid <= 1) return;
-				if (pid === rootPid && !endOptions.includeRoot) return;
-				try {
-					process.kill(pid, signal);
-					if (!signalled.includes(pid)) signalled.push(pid);
-				} catch {
-					// gone already, or not ours
-				}
-			};
-			if (endOptions.group) {
-				try {
-					process.kill(-rootPid, signal);
-				} catch {
-					// no such group (it never led one, or everyone in it is gone)
-				}
-			}
-			if (isLinux) {
-				const targets = new Set([
-					...alive(),
-					...(isSame(rootPid, seen.get(rootPid)) ? tree() : []),
-					...(endOptions.scan === false ? [] : pipeHolders()),
-				]);
-				for (const pid of targets) send(pid);
-			}
-			return signalled;
-		},
-		alive,
+		endAll: (signal, endOptions = {}) => endTree(rootPid, tree, signal, {...endOptions, self}),
+		alive: () => tree?.alive() ?? [],
 	};
-	if (isLinux) {
-		const stat = statOf(rootPid);
-		if (stat?.start !== undefined) seen.set(rootPid, stat.start);
+	if (tree) {
+		const stat = tree.statOf(rootPid);
+		if (stat?.start !== undefined) tree.seen.set(rootPid, stat.start);
 	}
 	if (options.procRoot === undefined) watched.add(watch);
 	return watch;

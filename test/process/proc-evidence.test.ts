@@ -1,8 +1,16 @@
+import {spawn} from 'node:child_process';
 import {mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {readWhole, watchProcessTree} from '../../src/process/proc-evidence.js';
+import {
+	describeProcess,
+	endTree,
+	observeTree,
+	ProcTree,
+	readWhole,
+	watchProcessTree,
+} from '../../src/process/proc-evidence.js';
 
 // A fake /proc (procRoot) with the files the watch reads: stat, cmdline, fd/ links, task/ threads.
 let dirs: string[] = [];
@@ -154,6 +162,126 @@ describe('readWhole (the /proc reader)', () => {
 			expect(readWhole(`/proc/${process.pid}/stat`)).toMatch(new RegExp(`^${process.pid} \\(`));
 		} finally {
 			rmSync(dir, {recursive: true, force: true});
+		}
+	});
+});
+
+describe('ProcTree (the reads of one tree)', () => {
+	it('learns the session pipes from fds 0-2 and walks the tree parents first, through every thread', () => {
+		const proc = fakeProc();
+		proc.add(100, {ppid: 1, start: 5000, fds: PIPES});
+		proc.add(101, {ppid: 100, start: 5001, fds: {1: 'socket:[12]'}, comm: 'sh'});
+		proc.add(102, {ppid: 101, start: 5002, fds: {}, comm: 'worker'});
+		proc.add(103, {ppid: 100, start: 5003, fds: {}, comm: 'other'});
+		writeFileSync(join(proc.root, '100', 'task', '100', 'children'), '101 ');
+		mkdirSync(join(proc.root, '100', 'task', '107'));
+		writeFileSync(join(proc.root, '100', 'task', '107', 'children'), '103\n');
+		writeFileSync(join(proc.root, '101', 'task', '101', 'children'), '102');
+		const tree = new ProcTree(proc.root, 100, 99);
+		tree.learnPipes();
+		expect(tree.pipes).toEqual({stdin: 'socket:[11]', stdout: 'socket:[12]', stderr: 'socket:[13]'});
+		expect(tree.children(100)).toEqual([101, 103]);
+		expect(tree.tree()).toEqual([100, 101, 102, 103]);
+		expect(tree.statOf(101)).toEqual({comm: 'sh', state: 'S', ppid: 100, start: 5001});
+		expect(tree.statOf(999)).toBeUndefined();
+		expect(tree.holdingsOf(101)).toEqual({holds: {stdout: [1]}, sockets: new Set()});
+		expect(tree.pipeHolders()).toEqual([100, 101]);
+		expect(tree.uptimeMs()).toBe(1_000_000);
+	});
+
+	it('alive() keeps only processes seen that are still the same (a reused pid has another start time)', () => {
+		const proc = fakeProc();
+		proc.add(100, {ppid: 1, start: 5000, fds: PIPES});
+		proc.add(200, {ppid: 100, start: 5005, fds: {}});
+		const tree = new ProcTree(proc.root, 100, 99);
+		tree.seen.set(100, 5000);
+		tree.seen.set(200, 5005);
+		expect(tree.alive()).toEqual([100, 200]);
+		rmSync(join(proc.root, '200'), {recursive: true});
+		proc.add(200, {ppid: 1, start: 9000, fds: {}});
+		expect(tree.alive()).toEqual([100]);
+		expect(tree.isRootAlive()).toBe(true);
+	});
+});
+
+describe('describeProcess and observeTree', () => {
+	it('describes one process: command, state, syscall, activity, start on the session clock, pipes held', () => {
+		const proc = fakeProc();
+		proc.add(100, {ppid: 1, start: 5000, fds: PIPES});
+		writeFileSync(join(proc.root, '100', 'cmdline'), 'node\0server.js\0--port\0');
+		writeFileSync(join(proc.root, '100', 'wchan'), 'ep_poll');
+		const tree = new ProcTree(proc.root, 100, 99);
+		tree.learnPipes();
+		// uptime 1000 s, started at tick 5000 (50 s after boot): 950 s ago, on a clock now at 960,000 ms.
+		expect(describeProcess(tree, 100, {nowTMs: 960_000, upMs: 1_000_000, arch: 'x64'})).toEqual({
+			pid: 100,
+			ppid: 1,
+			command: ['node', 'server.js', '--port'],
+			comm: 'node',
+			state: 'S',
+			wchan: 'ep_poll',
+			syscall: {name: 'epoll_wait', timeoutMs: null},
+			activity: 'idle',
+			threads: 1,
+			startTMs: 10_000,
+			holds: {stdin: [0], stdout: [1], stderr: [2]},
+		});
+		expect(tree.seen.get(100)).toBe(5000);
+		expect(describeProcess(tree, 555, {nowTMs: 0, upMs: undefined, arch: 'x64'})).toBeUndefined();
+	});
+
+	it('after the exit observes the survivors and their children, not the exited root', () => {
+		const proc = fakeProc();
+		proc.add(100, {ppid: 1, start: 5000, fds: PIPES});
+		proc.add(200, {ppid: 1, start: 5001, fds: {2: 'socket:[13]'}, comm: 'daemon'});
+		proc.add(201, {ppid: 200, start: 5002, fds: {}, comm: 'child'});
+		writeFileSync(join(proc.root, '200', 'task', '200', 'children'), '201');
+		const tree = new ProcTree(proc.root, 100, 99);
+		tree.learnPipes();
+		tree.seen.set(100, 5000);
+		rmSync(join(proc.root, '100'), {recursive: true});
+		const evidence = observeTree(tree, 'exit', {rootAlive: false, openPipes: ['stderr']}, {nowTMs: 5, arch: 'x64'});
+		expect(evidence).toMatchObject({
+			reason: 'exit',
+			openPipes: ['stderr'],
+			observed: true,
+			rootPid: 100,
+			rootAlive: false,
+		});
+		expect(evidence.processes.map((p) => [p.pid, p.comm, p.holds ?? null])).toEqual([
+			[200, 'daemon', {stderr: [2]}],
+			[201, 'child', null],
+		]);
+	});
+
+	it('off Linux the watch observes nothing and says why', () => {
+		const watch = watchProcessTree(100, {now: () => 1, platform: 'darwin'});
+		expect(watch.observe('stall')).toEqual({
+			reason: 'stall',
+			observed: false,
+			note: 'process evidence is read from Linux /proc; not on darwin',
+			rootPid: 100,
+			processes: [],
+		});
+		expect(watch.pipes).toEqual({});
+		expect(watch.alive()).toEqual([]);
+	});
+});
+
+describe.skipIf(process.platform !== 'linux')('endTree (real processes)', () => {
+	it('signals the spawned process only with includeRoot, never our own pid, and returns who it signalled', async () => {
+		const child = spawn('sleep', ['60'], {stdio: 'ignore'});
+		const pid = child.pid!;
+		const exited = new Promise<string | null>((resolve) => child.once('exit', (_, signal) => resolve(signal)));
+		try {
+			const tree = new ProcTree('/proc', pid, process.pid);
+			tree.seen.set(pid, tree.statOf(pid)!.start!);
+			expect(endTree(pid, tree, 'SIGTERM', {self: process.pid, scan: false})).toEqual([]);
+			expect(tree.isRootAlive()).toBe(true);
+			expect(endTree(pid, tree, 'SIGTERM', {self: process.pid, includeRoot: true, scan: false})).toEqual([pid]);
+			expect(await exited).toBe('SIGTERM');
+		} finally {
+			child.kill('SIGKILL');
 		}
 	});
 });
