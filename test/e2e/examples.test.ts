@@ -74,3 +74,23 @@ describe('real probe of a few example servers (sequential)', () => {
 		180_000,
 	);
 });
+
+describe('real probe of a Node server that calls process.exit(0) after a large write (O4)', () => {
+	it('the line is cut, the exit is code 0, and both findings name the exit before drain', async () => {
+		const entry = manifest.find((item) => item.name === 'exit-after-initialize')!;
+		const run = await runJson(['probe', '--json', '--timeout', String(GENEROUS_TIMEOUT_MS), '--', ...entry.command]);
+		expect(run.problems).toEqual([]);
+		const cut = run.findings.find((f) => f.code === 'missing-newline')!;
+		const exit = run.findings.find((f) => f.code === 'early-exit')!;
+		// The socket pair takes some hundreds of KB before the exit; never the whole ~780 KB line.
+		expect(cut.offset).toBe(0);
+		expect(cut.byteLength).toBeGreaterThanOrEqual(65_536);
+		expect(cut.byteLength).toBeLessThan(780_000);
+		expect(cut.detail).toMatchObject({isTruncatedJson: true, exitBeforeDrain: true, runtime: 'node'});
+		expect(cut.hint).toMatch(/^Do not call `process\.exit\(\)` right after writing: set `process\.exitCode`/);
+		expect(exit.offset).toBe(cut.byteLength);
+		expect(exit.detail).toMatchObject({exitCode: 0, signal: null, cutWriteBytes: cut.byteLength});
+		expect(run.summary?.verdict).toBe('fail');
+		expect(run.exitCode).toBe(1);
+	}, 180_000);
+});

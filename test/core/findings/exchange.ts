@@ -51,12 +51,15 @@ export type Step =
 	| readonly ['exit', number, {readonly code?: number | null; readonly signal?: string | null}?]
 	| readonly ['mark', number, Mark];
 
-/** Feed `steps` to a new session; `finish` ends it at the last step's time (pass false to leave it open). */
+/**
+ * Feed `steps` to a new session; `finish` ends it at the last step's time (pass false to leave it open).
+ * `command` replaces {@link META}'s (the runtime-specific fixes read the runtime from it).
+ */
 export function run(
 	steps: readonly Step[],
-	options: SessionOptions & {finish?: boolean; isComplete?: boolean} = {},
+	options: SessionOptions & {finish?: boolean; isComplete?: boolean; command?: readonly string[]} = {},
 ): Session {
-	const session = new Session(META, options);
+	const session = new Session(options.command ? {...META, command: options.command} : META, options);
 	let last = 0;
 	for (const step of steps) {
 		if (step[0] === 'close') session.mark({type: 'stdin-closed', tMs: step[1]});

@@ -1,11 +1,16 @@
 import type {Rule} from '../engine.js';
 import {detailNumber, detailString, row} from '../support/meta.js';
 import {ShutdownMarks} from '../support/shutdown.js';
+import {cutWriteOf, drainFix, isCleanExit, type CutWrite} from '../support/exit-before-drain.js';
+import type {FindingDraft} from '../../types.js';
 
 /**
  * `early-exit` (R14): the process exited before the client closed stdin, unasked: no `signal-sent` mark and no
  * client signal the tap forwarded. Reported at the exit, on stdout at its byte count then, with the phase
- * (before the handshake or mid-session) and the last 10 stderr lines.
+ * (before the handshake or mid-session) and the last 10 stderr lines. A clean exit (code 0) after stdout ended
+ * in a large cut JSON value is an exit before stdout drained (`support/exit-before-drain.ts`, O4):
+ * `detail.cutWriteBytes`, and the fix says how to exit after the write. Otherwise a fix names a cause only
+ * when stderr shows one; with an empty stderr it lists the likely causes.
  */
 export const earlyExit: Rule = {
 	code: 'early-exit',
@@ -16,20 +21,30 @@ export const earlyExit: Rule = {
 			const how = detailString(d, 'signal')
 				? `signal ${detailString(d, 'signal')}`
 				: `code ${detailNumber(d, 'exitCode') ?? '?'}`;
-			const tail = d.detail?.['stderrTail'];
-			const last = Array.isArray(tail)
-				? [...tail].reverse().find((line) => typeof line === 'string' && line.trim() !== '')
-				: undefined;
-			const said = typeof last === 'string' ? `; stderr ends: ${last.trim().slice(0, 160)}` : '';
-			return `the process exited (${how}) ${detailString(d, 'phase') === 'before-handshake' ? 'before the handshake completed' : 'in the middle of the session'}${said}`;
+			const when =
+				detailString(d, 'phase') === 'before-handshake'
+					? 'before the handshake completed'
+					: 'in the middle of the session';
+			const cut = detailNumber(d, 'cutWriteBytes');
+			if (cut !== undefined)
+				return `the process exited (${how}) ${when}, with a message still being written: stdout ends in a JSON value cut after ${cut.toLocaleString('en-US')} bytes, so it exited before stdout drained`;
+			const last = lastStderrLine(d);
+			const said = last === undefined ? '; stderr is empty' : `; stderr ends: ${last.trim().slice(0, 160)}`;
+			return `the process exited (${how}) ${when}${said}`;
 		},
-		hint: () =>
-			'Read the stderr tail: the server crashed or printed usage. Check the command, its arguments and the environment the client passes.',
+		hint: (d) => {
+			if (detailNumber(d, 'cutWriteBytes') !== undefined) return drainFix(detailString(d, 'runtime'));
+			if (lastStderrLine(d) !== undefined)
+				return 'Read the stderr tail: the server crashed or printed usage. Check the command, its arguments and the environment the client passes.';
+			if (detailNumber(d, 'exitCode') === 0)
+				return 'It exited on purpose (code 0) and said nothing on stderr. Likely causes: it printed its usage or a message on stdout and stopped (check its arguments), a `process.exit()` / `sys.exit()` on the path of the request it was answering, a launcher (`npx`, a shell script) that exits while its child keeps running, or a server that stops at the end of its first message. Run the command by hand and send it the same lines.';
+			return 'It said nothing on stderr. Check the command, its arguments and the environment the client passes; run the command by hand to see its output.';
+		},
 		rules: ['R14'],
 		doc: {
 			what: 'The process exited before the session was over: it crashed, printed its usage, or found a setting missing.',
 			recognised:
-				'An exit (code or signal) before the client closed stdin; `detail.phase` says before the handshake or mid-session, and the message quotes the last stderr line.',
+				'An exit (code or signal) before the client closed stdin; `detail.phase` says before the handshake or mid-session, and the message quotes the last stderr line. When stdout ends in a JSON value cut after at least 65,536 bytes and the exit is code 0 with no signal, the process exited before stdout drained ([O4](docs/protocol.md#o4)): `detail.cutWriteBytes` and a fix for that; with an empty stderr the fix lists the likely causes instead of pointing at it.',
 			example: {
 				steps: [
 					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
@@ -75,12 +90,21 @@ export const earlyExit: Rule = {
 	],
 	create: ({report, facts}) => {
 		const shutdown = new ShutdownMarks();
+		/** stdout's last frame when the stream ended in a large cut JSON value (support/exit-before-drain.ts). */
+		let cutWrite: CutWrite | undefined;
 		return {
 			onMark: (mark) => shutdown.mark(mark),
+			onFrameFacts(frame, frameFacts) {
+				if (frame.stream === 'stdout') cutWrite = cutWriteOf(frame, frameFacts);
+			},
 			onExit(info) {
 				const closedFirst = facts.stdinClosedAt !== undefined && facts.stdinClosedAt <= info.tMs;
 				if (closedFirst || shutdown.lastSignal !== undefined || shutdown.clientSignalled) return;
 				const stdoutBytes = facts.streamLength('stdout');
+				const cut =
+					cutWrite && isCleanExit(info)
+						? {cutWriteBytes: cutWrite.bytes, ...(facts.runtime === undefined ? {} : {runtime: facts.runtime})}
+						: {};
 				report({
 					code: 'early-exit',
 					stream: 'stdout',
@@ -93,9 +117,19 @@ export const earlyExit: Rule = {
 						phase: facts.handshakeDone ? 'mid-session' : 'before-handshake',
 						stdoutBytes,
 						stderrTail: facts.stderrTail(10),
+						...cut,
 					},
 				});
 			},
 		};
 	},
 };
+
+/** The last stderr line with something on it, from `detail.stderrTail`; undefined when stderr was empty. */
+function lastStderrLine(d: FindingDraft): string | undefined {
+	const tail = d.detail?.['stderrTail'];
+	const last = Array.isArray(tail)
+		? [...tail].reverse().find((line) => typeof line === 'string' && line.trim() !== '')
+		: undefined;
+	return typeof last === 'string' ? last : undefined;
+}

@@ -1,34 +1,45 @@
 import type {Rule} from '../engine.js';
 import {frameDraft} from '../support/frame-draft.js';
-import {detailNumber, row, UNKNOWN} from '../support/meta.js';
+import {detailNumber, detailString, row, UNKNOWN} from '../support/meta.js';
+import {CUT_JSON_CAUSES, cutWriteOf, drainFix, isCleanExit} from '../support/exit-before-drain.js';
+import type {ExitInfo, FindingDraft} from '../../types.js';
 
 /**
  * `missing-newline` (R1, O4): bytes without a terminating LF when the stream ends: a newline frame whose
  * terminator is `none` (the framer frames pending bytes so only at the end of the stream, so the frame
  * ends where the stream does). `detail.bytes`; `detail.cutAt64KiB` when the stream's length is a multiple
- * of the pipe block (the `process.exit()`-before-drain fingerprint); `detail.isTruncatedJson` for the
- * start of a JSON value cut there (F25). A Content-Length body cut short is that rule's `missingBytes`.
+ * of the pipe block; `detail.isTruncatedJson` for the start of a JSON value cut there (F25).
+ *
+ * A large cut JSON value is held until the exit: a clean exit (code 0, no signal) completes the evidence
+ * of an exit before stdout drained (`support/exit-before-drain.ts`) and sets `detail.exitBeforeDrain`, so
+ * the fix names it; without that exit the finding says what was seen and the likely causes. A
+ * Content-Length body cut short is that rule's `missingBytes`.
  */
 export const missingNewline: Rule = {
 	code: 'missing-newline',
 	meta: {
 		severity: 'error',
 		title: 'message without a terminating newline',
-		message: (d) =>
-			d.detail?.['cutAt64KiB'] === true
-				? `the last message is cut at a multiple of 65,536 bytes with no newline: the process exited before the pipe drained`
-				: detailNumber(d, 'bytes') === undefined
-					? `the last bytes on ${d.stream} have no terminating newline`
-					: `the last ${detailNumber(d, 'bytes')!.toLocaleString('en-US')} bytes on ${d.stream} have no terminating newline`,
-		hint: (d) =>
-			d.detail?.['cutAt64KiB'] === true
-				? 'Do not call `process.exit()` right after writing: let stdout drain (exit from the write callback, or set `process.exitCode`).'
-				: 'End every message with "\\n" and flush it.',
+		message: (d) => {
+			const bytes = detailNumber(d, 'bytes');
+			const size = bytes === undefined ? 'the last message' : `the last ${bytes.toLocaleString('en-US')} bytes`;
+			if (d.detail?.['exitBeforeDrain'] === true)
+				return `${size} on ${d.stream} are a JSON value cut short, and the process then exited with code 0: it exited before stdout drained`;
+			if (d.detail?.['isTruncatedJson'] === true)
+				return `${size} on ${d.stream} are a JSON value cut short, with no newline${d.detail['cutAt64KiB'] === true ? ' (the stream ends at a multiple of 65,536 bytes)' : ''}`;
+			return `${size} on ${d.stream} have no terminating newline`;
+		},
+		hint: (d) => {
+			if (d.detail?.['exitBeforeDrain'] === true) return drainFix(detailString(d, 'runtime'));
+			if (d.detail?.['isTruncatedJson'] === true) return CUT_JSON_CAUSES;
+			return 'End every message with "\\n" and flush it.';
+		},
 		rules: ['R1', 'O4'],
 		doc: {
 			what: 'A message whose terminating LF never comes: the last bytes were still in a buffer when the process ended, or the output was cut short.',
 			recognised:
-				"Bytes without an LF pending when the stream ends (or idle past the probe's timeout). A cut at a multiple of 65,536 bytes is the fingerprint of `process.exit()` before the pipe drained ([O4](docs/protocol.md#o4)).",
+				"Bytes without an LF pending when the stream ends (or idle past the probe's timeout). When they are the start of a JSON value cut after at least 65,536 bytes (or where the stream ends at a multiple of 65,536) and the process then exits with code 0 and no signal, the process exited before stdout drained ([O4](docs/protocol.md#o4), F25): the message says so. On a pipe the cut lands on 65,536 bytes; on the socket pair a Node-spawned child gets, anywhere from about 200 to 440 KB. A cut JSON value without that exit is reported as what was seen, with the likely causes.",
+			fix: 'A message that is whole but lacks its LF: end every message with `\\n` and flush it. A cut JSON value followed by exit code 0: in Node, set `process.exitCode` and return, or call `process.exit()` in the callback of the last write (`stdout.write(line, () => process.exit(0))`); in Python, `sys.stdout.flush()` before `os._exit()`.',
 			example: {
 				steps: [
 					{stream: 'stdout', bytes: '{"jsonrpc":"2.0","method":"notifications/initialized"}'},
@@ -54,17 +65,39 @@ export const missingNewline: Rule = {
 			why: 'Or it was written without the final "\\n", so the client never sees the line end.',
 		},
 	],
-	create: ({report}) => ({
-		onFrameFacts(frame, facts, frameIndex) {
-			if (frame.framing !== 'newline' || frame.terminator !== 'none') return;
-			const streamBytes = frame.offset + frame.byteLength;
-			report(
-				frameDraft('missing-newline', frame, frame.offset, frame.byteLength, frameIndex, {
+	create: ({report, facts}) => {
+		/** A large cut JSON value, held until the exit says whether it was an exit before drain. */
+		let held: FindingDraft | undefined;
+		const release = (exit: ExitInfo | undefined): void => {
+			if (!held) return;
+			const draft = held;
+			held = undefined;
+			if (!exit || !isCleanExit(exit)) return report(draft);
+			const runtime = facts.runtime === undefined ? {} : {runtime: facts.runtime};
+			report({...draft, detail: {...draft.detail, exitBeforeDrain: true, ...runtime}});
+		};
+		return {
+			onFrameFacts(frame, frameFacts, frameIndex) {
+				if (frame.framing !== 'newline' || frame.terminator !== 'none') return;
+				const streamBytes = frame.offset + frame.byteLength;
+				const draft = frameDraft('missing-newline', frame, frame.offset, frame.byteLength, frameIndex, {
 					bytes: frame.byteLength,
-					cutAt64KiB: streamBytes > 0 && streamBytes % facts.limits.pipeBlockBytes === 0,
-					...(facts.content?.kind === 'cut-json' ? {isTruncatedJson: true} : {}),
-				}),
-			);
-		},
-	}),
+					cutAt64KiB: streamBytes > 0 && streamBytes % frameFacts.limits.pipeBlockBytes === 0,
+					...(frameFacts.content?.kind === 'cut-json' ? {isTruncatedJson: true} : {}),
+				});
+				if (!cutWriteOf(frame, frameFacts)) return report(draft);
+				held = draft;
+				if (facts.exit) release(facts.exit);
+			},
+			// Released before early-exit's finding for the same exit, so the cut reads first (engine `onDraft`).
+			onDraft(draft) {
+				if (draft.code === 'early-exit' && facts.exit) release(facts.exit);
+				return undefined;
+			},
+			onExit: (exit) => release(exit),
+			// Without an exit (a capture cut short, the TUI holding the session) the cut is all there is.
+			onSettle: () => release(facts.exit),
+			onEnd: () => release(facts.exit),
+		};
+	},
 };
