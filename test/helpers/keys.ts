@@ -15,4 +15,5 @@ export const ESC = '\u001B';
 export const TAB = '\t';
 export const SHIFT_TAB = '\u001B[Z';
 export const BACKSPACE = '\u007F';
+export const DELETE = '\u001B[3~';
 export const CTRL_C = '\u0003';

@@ -2,7 +2,21 @@ import {afterEach, describe, expect, it, vi} from 'vitest';
 import type {TuiActions} from '../../../src/render/tui/app.js';
 import {TuiRoot} from '../../../src/render/tui/start-tui.js';
 import {COLOR_THEME} from '../../../src/render/tui/theme.js';
-import {BACKSPACE, CTRL_C, DOWN, END, ENTER, ESC, PAGE_UP, TAB, UP} from '../../helpers/keys.js';
+import {
+	BACKSPACE,
+	CTRL_C,
+	DELETE,
+	DOWN,
+	END,
+	ENTER,
+	ESC,
+	HOME,
+	LEFT,
+	PAGE_UP,
+	RIGHT,
+	TAB,
+	UP,
+} from '../../helpers/keys.js';
 import {renderTui, type RenderedTui} from '../../helpers/render-tui.js';
 import {Session} from '../../../src/core/session/session.js';
 import {exchangeSession, INITIALIZE, META, pingPair} from './exchange.js';
@@ -332,9 +346,10 @@ describe('TUI: acting and quitting', () => {
 				.map((line) => line.trimEnd()),
 		).toEqual(['Send a request: ↑/↓ pick · Enter edit params · Esc cancel', '  tools/call echo', '  ping']);
 		await tui.press(ENTER);
-		expect(footer(tui.lastFrame())).toBe('params› {"name":"echo","arguments":{"text":""}}█');
-		// Replace `""}}` by `"hi"}`: one brace short, so Enter reports the JSON error and sends nothing.
-		await tui.press(BACKSPACE, BACKSPACE, BACKSPACE, BACKSPACE, '"', 'h', 'i', '"', '}', ENTER);
+		// The cursor starts inside the empty argument.
+		expect(footer(tui.lastFrame())).toBe('params› {"name":"echo","arguments":{"text":"█"}}');
+		// Type the value, then erase the last brace: Enter reports the JSON error and sends nothing.
+		await tui.press('h', 'i', END, BACKSPACE, ENTER);
 		expect(send).toHaveBeenCalledTimes(0);
 		expect(footer(tui.lastFrame())).toMatch(
 			/^params› \{"name":"echo","arguments":\{"text":"hi"\}█ {2}✖ params are not JSON/,
@@ -357,6 +372,62 @@ describe('TUI: acting and quitting', () => {
 		await tui.waitForFrame(
 			(frame) => selectedRow(frame) === '▶    9      52.0 S→C     76 resp     2.0ms #3 tools/call',
 		);
+	});
+
+	it('calls a listed tool with arguments from its inputSchema, filled in place with the cursor keys', async () => {
+		const send = vi.fn();
+		const session = new Session(META);
+		const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+		const weather = {
+			name: 'get_weather',
+			inputSchema: {
+				type: 'object',
+				properties: {
+					city: {type: 'string'},
+					units: {enum: ['celsius', 'fahrenheit']},
+					days: {type: 'integer', minimum: 1},
+					verbose: {type: 'boolean'},
+				},
+				required: ['city', 'units', 'days'],
+			},
+		};
+		session.pushChunk('stdin', 1, encode(INITIALIZE));
+		session.pushChunk(
+			'stdout',
+			2,
+			encode(
+				'{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"weather","version":"1"}}}\n',
+			),
+		);
+		session.pushChunk('stdin', 3, encode('{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n'));
+		session.pushChunk('stdout', 4, encode(`${JSON.stringify({jsonrpc: '2.0', id: 2, result: {tools: [weather]}})}\n`));
+		tui = renderTui(<TuiRoot initialStore={session} actions={{send}} theme={COLOR_THEME} />, {columns: 100, rows: 30});
+		await tui.waitForFrame((frame) => frame.includes('#2 tools/list'));
+		await tui.press('s');
+		expect(rowsOf(tui.lastFrame())[12]!.trimEnd()).toBe('  tools/call get_weather');
+		await tui.press(ENTER);
+		// The arguments of `probe --call`: the first enum value, the minimum, the cursor inside `"city":""`.
+		expect(footer(tui.lastFrame())).toBe(
+			'params› {"name":"get_weather","arguments":{"city":"█","units":"celsius","days":1}}',
+		);
+		await tui.press('L', 'y', 'o', 'm');
+		expect(footer(tui.lastFrame())).toBe(
+			'params› {"name":"get_weather","arguments":{"city":"Lyom█","units":"celsius","days":1}}',
+		);
+		// Fix the typo in place: ← Backspace Delete, type, → past the quote.
+		await tui.press(LEFT, BACKSPACE, DELETE, 'n', RIGHT);
+		expect(footer(tui.lastFrame())).toBe(
+			'params› {"name":"get_weather","arguments":{"city":"Lyn"█,"units":"celsius","days":1}}',
+		);
+		await tui.press(HOME);
+		expect(footer(tui.lastFrame())).toBe(
+			'params› █{"name":"get_weather","arguments":{"city":"Lyn","units":"celsius","days":1}}',
+		);
+		await tui.press(END, LEFT, LEFT, BACKSPACE, '3', ENTER);
+		expect(send).toHaveBeenCalledWith('tools/call', {
+			name: 'get_weather',
+			arguments: {city: 'Lyn', units: 'celsius', days: 3},
+		});
 	});
 
 	it('Esc cancels the send panel without sending', async () => {

@@ -24,8 +24,8 @@ export interface FooterModel {
 	readonly hints: string;
 }
 
-/** The footer's segments. */
-export function footerSegments(model: FooterModel): Segment[] {
+/** The footer's segments; `width` (columns) keeps the params cursor in view. */
+export function footerSegments(model: FooterModel, width?: number): Segment[] {
 	const segments: Segment[] = [];
 	const input = model.input;
 	if (input?.mode === 'search') {
@@ -38,8 +38,12 @@ export function footerSegments(model: FooterModel): Segment[] {
 
 	if (input?.mode === 'send-params') {
 		pushSegment(segments, 'params› ', 'ui.accent');
-		pushSegment(segments, escapeText(input.text), 'ui.plain');
+		// Text past the width is cut on the left, so the cursor stays on screen.
+		const before = escapeText(input.text.slice(0, input.cursor));
+		const room = Math.max(1, (width ?? Infinity) - 'params› '.length - 1);
+		pushSegment(segments, before.length > room ? `…${before.slice(before.length - room + 1)}` : before, 'ui.plain');
 		pushSegment(segments, '█', 'ui.accent');
+		pushSegment(segments, escapeText(input.text.slice(input.cursor)), 'ui.plain');
 		if (input.error !== undefined) {
 			pushSegment(segments, `  ✖ ${escapeText(input.error)}`, 'severity.error');
 		}
@@ -84,7 +88,7 @@ export interface FooterProps {
 export function Footer({model, width}: FooterProps) {
 	return (
 		<Box height={1} width={width} overflow="hidden">
-			<Line segments={footerSegments(model)} />
+			<Line segments={footerSegments(model, width)} />
 		</Box>
 	);
 }

@@ -32,7 +32,8 @@ export function SendPanel({offers, input, width, height}: SendPanelProps) {
 		return (
 			<Box flexDirection="column" height={height} overflow="hidden">
 				<Text wrap="truncate-end" {...theme.tokens['ui.accent']}>
-					Send {escapeText(input.label)}: edit the params JSON on the bottom line · Enter send · Esc cancel
+					Send {escapeText(input.label)}: edit the params JSON on the bottom line (←/→ Home/End move) · Enter send · Esc
+					cancel
 				</Text>
 				{input.error === undefined ? null : (
 					<Text wrap="truncate-end" {...theme.tokens['severity.error']}>

@@ -1,9 +1,9 @@
 import {isAtSpawn} from '../../../core/findings/support/at-spawn.js';
-import {useInput, type Key} from 'ink';
-import {useCallback, useRef, type Dispatch} from 'react';
+import {useInput, useStdin, type Key} from 'ink';
+import {useCallback, useEffect, useRef, type Dispatch} from 'react';
 import type {FrameTable} from '../../../core/session/stores/frame-table.js';
 import type {Finding} from '../../../core/types.js';
-import type {NavContext, ViewAction} from '../state/actions.js';
+import type {InputCursorMove, NavContext, ViewAction} from '../state/actions.js';
 import {keyNameOf, matchKey, type Feature, type InkKeyLike} from '../state/keymap.js';
 import {lowerBound, type FindingsLayout, type SendOffer} from '../state/selectors.js';
 import {selectedFrame, stderrCursor, viewReducer, type ViewState} from '../state/view-reducer.js';
@@ -44,8 +44,19 @@ export interface KeymapContext {
 /** The footer notice while a re-run is in progress (cleared when it is done). */
 export const RERUN_NOTICE = 're-running the probe…';
 
-/** Key flags of one key press: ink's {@link Key}, of which only these are read. */
-export type KeyPress = InkKeyLike & {readonly meta?: boolean};
+/**
+ * Key flags of one key press: ink's {@link Key}, of which only these are read, and `forwardDelete` for the
+ * Delete key (`ESC [3~`), which ink reports as `delete` like Backspace (DEL, 0x7F) on most terminals.
+ */
+export type KeyPress = InkKeyLike & {readonly meta?: boolean; readonly forwardDelete?: boolean};
+
+/** The cursor moves of the params line's keys (←/→, Home/End). */
+const CURSOR_KEYS: Readonly<Partial<Record<string, InputCursorMove>>> = {
+	left: 'left',
+	right: 'right',
+	home: 'home',
+	end: 'end',
+};
 
 function isPrintable(input: string, key: KeyPress): boolean {
 	return input !== '' && !key.ctrl && !key.meta && keyNameOf(key) === undefined;
@@ -108,7 +119,10 @@ function handleSendPickKey(input: string, key: KeyPress, context: KeymapContext,
 	}
 }
 
-/** The send panel's params line: Enter sends (the text must be JSON; empty is `{}`), Escape cancels, keys edit. */
+/**
+ * The send panel's params line: Enter sends (the text must be JSON; empty is `{}`), Escape cancels; ←/→
+ * and Home/End move the cursor, Backspace and Delete erase before and under it, printable keys insert.
+ */
 function handleSendParamsKey(input: string, key: KeyPress, context: KeymapContext, method: string, text: string): void {
 	const {dispatch} = context;
 	const name = keyNameOf(key);
@@ -126,8 +140,12 @@ function handleSendParamsKey(input: string, key: KeyPress, context: KeymapContex
 		dispatch({type: 'send-done', method, sent: sent !== false});
 	} else if (name === 'escape') {
 		dispatch({type: 'input-cancel'});
+	} else if (key.forwardDelete) {
+		dispatch({type: 'input-delete'});
 	} else if (name === 'backspace') {
 		dispatch({type: 'input-backspace'});
+	} else if (name !== undefined && CURSOR_KEYS[name] !== undefined) {
+		dispatch({type: 'input-cursor', move: CURSOR_KEYS[name]});
 	} else if (isPrintable(input, key)) {
 		dispatch({type: 'input-text', text: input});
 	}
@@ -349,6 +367,29 @@ export function handleInput(input: string, key: KeyPress, context: KeymapContext
 	flushText();
 }
 
+/** What the Delete key sends (xterm, VT220): ink names it `delete`, as it does DEL (Backspace). */
+const DELETE_KEY = '\u001B[3~';
+
+/**
+ * The raw sequence of the key being handled: ink's input event, heard before `useInput`'s handler (this
+ * listener subscribes first, in the same component), since ink's key flags do not tell Delete from
+ * Backspace.
+ */
+function useLastSequence(): {readonly current: string} {
+	const {internal_eventEmitter: emitter} = useStdin();
+	const ref = useRef('');
+	useEffect(() => {
+		const listener = (data: string): void => {
+			ref.current = data;
+		};
+		emitter.on('input', listener);
+		return () => {
+			emitter.removeListener('input', listener);
+		};
+	}, [emitter]);
+	return ref;
+}
+
 /**
  * Subscribes the root handler to ink's input once. Each key uses the latest render's context, and the
  * view state as advanced by the keys already handled: ink may deliver several key events (`↓` then
@@ -357,11 +398,13 @@ export function handleInput(input: string, key: KeyPress, context: KeymapContext
 export function useKeymap(context: KeymapContext): void {
 	const ref = useRef(context);
 	const stateRef = useRef(context.state);
+	const lastSequence = useLastSequence();
 	ref.current = context;
 	stateRef.current = context.state;
 	const handler = useCallback((input: string, key: Key) => {
 		const current = ref.current;
-		handleInput(input, key, {
+		const press: KeyPress = key.delete && lastSequence.current === DELETE_KEY ? {...key, forwardDelete: true} : key;
+		handleInput(input, press, {
 			...current,
 			state: stateRef.current,
 			dispatch(action) {

@@ -31,6 +31,9 @@ export interface NavContext {
 	readonly helpRows: number;
 }
 
+/** A move of the params line's cursor: one code point, or to either end. */
+export type InputCursorMove = 'left' | 'right' | 'home' | 'end';
+
 /** Every action of the view reducer. */
 export type ViewAction =
 	| {
@@ -55,7 +58,11 @@ export type ViewAction =
 	| {readonly type: 'open-search'}
 	| {readonly type: 'clear-search'}
 	| {readonly type: 'input-text'; readonly text: string}
+	/** Backspace: the code point before the cursor; `input-delete` (Delete): the one under it. */
 	| {readonly type: 'input-backspace'}
+	| {readonly type: 'input-delete'}
+	/** Moves the send panel's params cursor (the search line edits at its end). */
+	| {readonly type: 'input-cursor'; readonly move: InputCursorMove}
 	| {readonly type: 'input-commit'}
 	| {readonly type: 'input-cancel'}
 	| {readonly type: 'toggle-help'}

@@ -1,3 +1,4 @@
+import {toolArguments} from '../../../core/jsonrpc/tool-arguments.js';
 import type {FrameTable, TableSnapshot as SessionSnapshot} from '../../../core/session/stores/frame-table.js';
 import {
 	STREAM_LABEL,
@@ -409,25 +410,16 @@ export const STANDARD_OFFERS: readonly SendOffer[] = [
 	{method: 'resources/templates/list', params: {}, label: 'resources/templates/list'},
 ];
 
-/** A skeleton of tool arguments from a JSON schema: each required property with an empty value of its type. */
-export function argumentsSkeleton(schema: unknown): Record<string, unknown> {
-	const object = schema as {properties?: Record<string, {type?: unknown}>; required?: unknown} | undefined;
-	const required = Array.isArray(object?.required)
-		? (object.required as unknown[]).filter((key): key is string => typeof key === 'string')
-		: [];
-	const out: Record<string, unknown> = {};
-	for (const key of required) {
-		const type = object?.properties?.[key]?.type;
-		out[key] =
-			type === 'number' || type === 'integer'
-				? 0
-				: type === 'boolean'
-					? false
-					: type === 'array'
-						? []
-						: type === 'object'
-							? {}
-							: '';
+/**
+ * The `arguments` of a prompt offered by `s`: its required arguments as `""` (prompt arguments are
+ * strings), as `probe --get-prompt` sends them.
+ */
+export function promptArguments(prompt: unknown): Record<string, string> {
+	const declared = (prompt as {arguments?: unknown} | undefined)?.arguments;
+	const out: Record<string, string> = {};
+	for (const argument of Array.isArray(declared) ? declared : []) {
+		const {name, required} = (argument ?? {}) as {name?: unknown; required?: unknown};
+		if (required === true && typeof name === 'string') out[name] = '';
 	}
 
 	return out;
@@ -458,7 +450,8 @@ export function sendOffers(frames: FrameTable, extra: readonly SendOffer[] = [])
 		if (typeof name === 'string') {
 			offers.push({
 				method: 'tools/call',
-				params: {name, arguments: argumentsSkeleton((tool as {inputSchema?: unknown}).inputSchema)},
+				// The generator of `probe --call`: required properties, `default`, `examples`, the first `enum` value.
+				params: {name, arguments: toolArguments((tool as {inputSchema?: unknown}).inputSchema).value},
 				label: `tools/call ${name}`,
 			});
 		}
@@ -467,7 +460,11 @@ export function sendOffers(frames: FrameTable, extra: readonly SendOffer[] = [])
 	for (const prompt of lastListed(frames, 'prompts/list', 'prompts') ?? []) {
 		const name = (prompt as {name?: unknown}).name;
 		if (typeof name === 'string') {
-			offers.push({method: 'prompts/get', params: {name, arguments: {}}, label: `prompts/get ${name}`});
+			offers.push({
+				method: 'prompts/get',
+				params: {name, arguments: promptArguments(prompt)},
+				label: `prompts/get ${name}`,
+			});
 		}
 	}
 

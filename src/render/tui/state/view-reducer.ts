@@ -1,4 +1,4 @@
-import type {NavContext, ViewAction} from './actions.js';
+import type {InputCursorMove, NavContext, ViewAction} from './actions.js';
 import {PANES, type PaneName} from './keymap.js';
 import {NO_FILTER, type FrameFilter, type FrameView} from './selectors.js';
 import {moveCursor, moveScroll, scrollToShow, visibleSlice, type Move} from './window.js';
@@ -25,6 +25,8 @@ export type InputState =
 			readonly method: string;
 			readonly label: string;
 			readonly text: string;
+			/** Where the next key edits, in UTF-16 code units of `text` (0 … text.length). */
+			readonly cursor: number;
 			readonly error?: string;
 	  };
 
@@ -187,26 +189,81 @@ function navigate(state: ViewState, move: Move, nav: NavContext): ViewState {
 	}
 }
 
-function editInput(state: ViewState, edit: (text: string) => string): ViewState {
+/** A text and the cursor in it (UTF-16 code units); the search line edits at its end. */
+interface Editing {
+	readonly text: string;
+	readonly cursor: number;
+}
+
+function editInput(state: ViewState, edit: (editing: Editing) => Editing): ViewState {
 	const input = state.input;
 	if (input?.mode === 'search') {
-		const text = edit(input.text);
+		const {text} = edit({text: input.text, cursor: input.text.length});
 		return {...state, input: {mode: 'search', text}, filter: {...state.filter, search: text}};
 	}
 
 	if (input?.mode === 'send-params') {
 		const {error: _error, ...rest} = input;
-		return {...state, input: {...rest, text: edit(input.text)}};
+		return {...state, input: {...rest, ...edit({text: input.text, cursor: input.cursor})}};
 	}
 
 	return state;
 }
 
-/** Drops the last code point of a string. */
-function dropLast(text: string): string {
-	const chars = [...text];
-	chars.pop();
-	return chars.join('');
+/** The length in code units of the code point that ends at `at` (2 for an astral one). */
+function pointBefore(text: string, at: number): number {
+	const code = text.charCodeAt(at - 1);
+	return at >= 2 && code >= 0xdc00 && code <= 0xdfff ? 2 : at >= 1 ? 1 : 0;
+}
+
+/** The length in code units of the code point that starts at `at`. */
+function pointAt(text: string, at: number): number {
+	if (at >= text.length) return 0;
+	const code = text.charCodeAt(at);
+	return code >= 0xd800 && code <= 0xdbff && at + 1 < text.length ? 2 : 1;
+}
+
+/** Inserts `typed` at the cursor. */
+const insertText =
+	(typed: string) =>
+	({text, cursor}: Editing): Editing => ({
+		text: text.slice(0, cursor) + typed + text.slice(cursor),
+		cursor: cursor + typed.length,
+	});
+
+/** Backspace: drops the code point before the cursor. */
+function dropBefore({text, cursor}: Editing): Editing {
+	const size = pointBefore(text, cursor);
+	return {text: text.slice(0, cursor - size) + text.slice(cursor), cursor: cursor - size};
+}
+
+/** Delete: drops the code point under the cursor. */
+function dropAt({text, cursor}: Editing): Editing {
+	return {text: text.slice(0, cursor) + text.slice(cursor + pointAt(text, cursor)), cursor};
+}
+
+/** Moves the cursor: one code point left or right, or to the start or the end. */
+function moveInputCursor({text, cursor}: Editing, move: InputCursorMove): Editing {
+	switch (move) {
+		case 'left':
+			return {text, cursor: cursor - pointBefore(text, cursor)};
+		case 'right':
+			return {text, cursor: cursor + pointAt(text, cursor)};
+		case 'home':
+			return {text, cursor: 0};
+		case 'end':
+			return {text, cursor: text.length};
+	}
+}
+
+/**
+ * Where the cursor starts in a params template: inside the first empty string among the `arguments`
+ * (`{"city":""}`: between the quotes, to type the value in place), else at the end.
+ */
+export function initialParamsCursor(text: string): number {
+	const args = text.indexOf('"arguments":');
+	const empty = args < 0 ? -1 : text.indexOf(':""', args + '"arguments":'.length - 1);
+	return empty < 0 ? text.length : empty + 2;
 }
 
 /**
@@ -285,11 +342,21 @@ export function viewReducer(previous: ViewState, action: ViewAction): ViewState 
 		}
 
 		case 'input-text': {
-			return editInput(state, (text) => text + action.text);
+			return editInput(state, insertText(action.text));
 		}
 
 		case 'input-backspace': {
-			return editInput(state, dropLast);
+			return editInput(state, dropBefore);
+		}
+
+		case 'input-delete': {
+			return editInput(state, dropAt);
+		}
+
+		case 'input-cursor': {
+			return state.input?.mode === 'send-params'
+				? editInput(state, (editing) => moveInputCursor(editing, action.move))
+				: state;
 		}
 
 		case 'input-commit': {
@@ -331,7 +398,8 @@ export function viewReducer(previous: ViewState, action: ViewAction): ViewState 
 		}
 
 		case 'send-choose': {
-			return {...state, input: {mode: 'send-params', method: action.method, label: action.label, text: action.text}};
+			const {method, label, text} = action;
+			return {...state, input: {mode: 'send-params', method, label, text, cursor: initialParamsCursor(text)}};
 		}
 
 		case 'send-error': {

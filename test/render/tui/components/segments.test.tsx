@@ -278,8 +278,15 @@ describe('pane text', () => {
 		);
 		expect(
 			segmentsText(
-				footerSegments({...base, input: {mode: 'send-params', method: 'ping', label: 'ping', text: '{', error: 'bad'}}),
+				footerSegments({
+					...base,
+					input: {mode: 'send-params', method: 'ping', label: 'ping', text: '{', cursor: 1, error: 'bad'},
+				}),
 			),
 		).toBe('params› {█  ✖ bad');
+		const params = {mode: 'send-params', method: 'tools/call', label: 'tools/call w', text: '{"city":""}'} as const;
+		expect(segmentsText(footerSegments({...base, input: {...params, cursor: 9}}))).toBe('params› {"city":"█"}');
+		// Past the width the text before the cursor is cut on the left, so the cursor stays on screen.
+		expect(segmentsText(footerSegments({...base, input: {...params, cursor: 9}}, 16))).toBe('params› …ity":"█"}');
 	});
 });

@@ -96,14 +96,14 @@ describe('key routing', () => {
 	it('sends parsed params, or reports bad JSON', () => {
 		const bad = context({
 			...INITIAL_VIEW_STATE,
-			input: {mode: 'send-params', method: 'ping', label: 'ping', text: '{'},
+			input: {mode: 'send-params', method: 'ping', label: 'ping', text: '{', cursor: 1},
 		});
 		handleInput('', {return: true}, bad.value);
 		expect(bad.onSend).not.toHaveBeenCalled();
 		expect(bad.actions[0]).toMatchObject({type: 'send-error'});
 		const good = context({
 			...INITIAL_VIEW_STATE,
-			input: {mode: 'send-params', method: 'ping', label: 'ping', text: ' '},
+			input: {mode: 'send-params', method: 'ping', label: 'ping', text: ' ', cursor: 1},
 		});
 		handleInput('', {return: true}, good.value);
 		expect(good.onSend).toHaveBeenCalledWith('ping', {});
@@ -113,7 +113,7 @@ describe('key routing', () => {
 	it('says when nothing was sent: the action returned false (the server had exited)', () => {
 		const closed = context({
 			...INITIAL_VIEW_STATE,
-			input: {mode: 'send-params', method: 'ping', label: 'ping', text: ''},
+			input: {mode: 'send-params', method: 'ping', label: 'ping', text: '', cursor: 0},
 		});
 		closed.onSend.mockReturnValue(false);
 		handleInput('', {return: true}, closed.value);

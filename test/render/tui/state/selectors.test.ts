@@ -1,6 +1,5 @@
 import {describe, expect, it} from 'vitest';
 import {
-	argumentsSkeleton,
 	arrayView,
 	filterFrames,
 	findingsLayout,
@@ -11,6 +10,7 @@ import {
 	lowerBound,
 	matchesSearch,
 	NO_FILTER,
+	promptArguments,
 	sendOffers,
 	statusModel,
 	stderrFrames,
@@ -161,10 +161,11 @@ describe('status, stderr, hex panels, send offers', () => {
 			{method: 'resources/templates/list', params: {}, label: 'resources/templates/list'},
 		]);
 		expect(
-			argumentsSkeleton({
-				properties: {n: {type: 'integer'}, b: {type: 'boolean'}, l: {type: 'array'}, o: {type: 'object'}},
-				required: ['n', 'b', 'l', 'o', 7],
+			promptArguments({
+				name: 'review',
+				arguments: [{name: 'code', required: true}, {name: 'style'}, {name: 7, required: true}, null],
 			}),
-		).toEqual({n: 0, b: false, l: [], o: {}});
+		).toEqual({code: ''});
+		expect(promptArguments({name: 'plain'})).toEqual({});
 	});
 });

@@ -214,13 +214,20 @@ describe('view reducer: filters, search, help, send', () => {
 			{type: 'input-backspace'},
 			{type: 'input-text', text: '"x"'},
 		);
-		expect(editing.input).toEqual({mode: 'send-params', method: 'tools/list', label: 'tools/list', text: '{"x"'});
+		expect(editing.input).toEqual({
+			mode: 'send-params',
+			method: 'tools/list',
+			label: 'tools/list',
+			text: '{"x"',
+			cursor: 4,
+		});
 		const failed = viewReducer(editing, {type: 'send-error', message: 'bad JSON'});
 		expect(failed.input).toEqual({
 			mode: 'send-params',
 			method: 'tools/list',
 			label: 'tools/list',
 			text: '{"x"',
+			cursor: 4,
 			error: 'bad JSON',
 		});
 		// Typing clears the error.
@@ -229,6 +236,7 @@ describe('view reducer: filters, search, help, send', () => {
 			method: 'tools/list',
 			label: 'tools/list',
 			text: '{"x"}',
+			cursor: 5,
 		});
 		const sent = viewReducer(
 			{...failed, isFollowing: false, focus: 'findings'},
@@ -239,10 +247,60 @@ describe('view reducer: filters, search, help, send', () => {
 		expect(viewReducer(sent, {type: 'focus-next'}).notice).toBe('');
 	});
 
+	it('edits the params at the cursor: ←/→ and Home/End move it, Backspace and Delete erase around it', () => {
+		const chosen = viewReducer(INITIAL_VIEW_STATE, {
+			type: 'send-choose',
+			method: 'tools/call',
+			label: 'tools/call get_weather',
+			text: '{"name":"get_weather","arguments":{"city":"","days":1}}',
+		});
+		// The cursor starts inside the first empty string of the arguments.
+		expect(chosen.input).toMatchObject({text: '{"name":"get_weather","arguments":{"city":"","days":1}}', cursor: 43});
+		const typed = run(chosen, {type: 'input-text', text: 'Pari'}, {type: 'input-text', text: 's'});
+		expect(typed.input).toMatchObject({
+			text: '{"name":"get_weather","arguments":{"city":"Paris","days":1}}',
+			cursor: 48,
+		});
+		const moved = run(
+			typed,
+			{type: 'input-cursor', move: 'left'},
+			{type: 'input-cursor', move: 'left'},
+			{type: 'input-backspace'},
+			{type: 'input-delete'},
+			{type: 'input-text', text: 'R'},
+		);
+		expect(moved.input).toMatchObject({
+			text: '{"name":"get_weather","arguments":{"city":"PaRs","days":1}}',
+			cursor: 46,
+		});
+		const ends = run(moved, {type: 'input-cursor', move: 'home'}, {type: 'input-delete'});
+		expect(ends.input).toMatchObject({text: '"name":"get_weather","arguments":{"city":"PaRs","days":1}}', cursor: 0});
+		const atEnd = run(
+			ends,
+			{type: 'input-cursor', move: 'end'},
+			{type: 'input-cursor', move: 'right'},
+			{type: 'input-delete'},
+		);
+		expect(atEnd.input).toMatchObject({cursor: 58});
+		// A code point outside the BMP moves and erases whole.
+		const emoji = run(atEnd, {type: 'input-text', text: 'a😀'}, {type: 'input-cursor', move: 'left'});
+		expect(emoji.input).toMatchObject({cursor: 59});
+		expect(run(emoji, {type: 'input-delete'}).input).toMatchObject({
+			text: `${'"name":"get_weather","arguments":{"city":"PaRs","days":1}}'}a`,
+			cursor: 59,
+		});
+		expect(run(emoji, {type: 'input-cursor', move: 'right'}, {type: 'input-backspace'}).input).toMatchObject({
+			cursor: 59,
+		});
+		// Without an empty argument the cursor starts at the end.
+		const ping = viewReducer(INITIAL_VIEW_STATE, {type: 'send-choose', method: 'ping', label: 'ping', text: '{}'});
+		expect(ping.input).toMatchObject({cursor: 2});
+	});
+
 	it('does not claim a request was sent when nothing was written (the server had exited)', () => {
 		const state = {
 			...INITIAL_VIEW_STATE,
-			input: {mode: 'send-params' as const, method: 'ping', label: 'ping', text: ''},
+			input: {mode: 'send-params' as const, method: 'ping', label: 'ping', text: '', cursor: 0},
 		};
 		const after = viewReducer(state, {type: 'send-done', method: 'ping', sent: false});
 		expect(after.notice).toBe("ping not sent: the server's stdin is closed (it exited or is shutting down)");
