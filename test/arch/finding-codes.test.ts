@@ -47,7 +47,8 @@ const SAME_WORD: Readonly<Record<string, readonly string[]>> = {
 	'src/core/capture/record-decode.ts': ['crlf', 'spawn-failed'],
 	'src/core/framing/facts.ts': ['crlf'],
 	'src/core/framing/log-framer.ts': ['crlf'],
-	'src/core/framing/protocol-framer.ts': ['crlf'],
+	'src/core/framing/content-length-reader.ts': ['crlf'],
+	'src/core/framing/line.ts': ['crlf'],
 	'src/core/session/stores/compact-frame-index.ts': ['crlf'],
 	// An `observed` mark's `what` (docs/json-records.md#mark): the probe saw the spawn fail.
 	'src/probe/probe.ts': ['spawn-failed'],
