@@ -1,17 +1,17 @@
-import {Buffer} from 'node:buffer';
 import {fstatSync} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import type {Readable, Writable} from 'node:stream';
 import {execa} from 'execa';
-import {TAP_PHASE, type ExitInfo, type SessionMeta, type StreamName} from '../core/types.js';
-import {ARENA, createRing, RingProducer} from './capture-ring.js';
+import {TAP_PHASE, type ExitInfo, type ProcessEvidence, type SessionMeta, type StreamName} from '../core/types.js';
+import {createRing, RingProducer} from './capture-ring.js';
 import type {CaptureWriter} from './capture-writer.js';
 import type {Clock} from '../process/clock.js';
-import {createSocketPair, inPlaceSocket, type OnRead, type SocketPair} from '../process/socket-pair.js';
+import {createSocketPair, inPlaceSocket, type SocketPair} from '../process/socket-pair.js';
 import {watchProcessTree, type ProcessWatch} from '../process/proc-evidence.js';
-import {describeSpawnError, serverExecaOptions, type SpawnError} from '../process/spawn.js';
+import {describeSpawnError, serverExecaOptions, type OutputStream, type SpawnError} from '../process/spawn.js';
 import {watchExitDrain} from './exit-drain.js';
+import {InPlaceReader, POOL_BYTES, Pump} from './pump.js';
 
 /**
  * `mcp-wire tap`: sit in a real client's stdio pipe (docs/cli.md#tap).
@@ -168,538 +168,438 @@ export function signalExitCode(signal: string): number {
  * forwarded; the exit code or signal is returned to be mirrored.
  */
 export async function runTap(options: TapOptions): Promise<TapResult> {
-	const {io, clock} = options;
-	const bytes: Record<StreamName, number> = {stdin: 0, stdout: 0, stderr: 0};
-	let lastStderrByte = 0x0a;
-	let isStderrOpen = true;
-	const warn = (message: string): void => {
-		if (!isStderrOpen) return;
-		const lead = lastStderrByte === 0x0a ? '' : '\n';
-		lastStderrByte = 0x0a;
-		try {
-			io.stderr.write(`${lead}mcp-wire: warning: ${message}\n`);
-		} catch {
-			isStderrOpen = false;
-		}
-	};
-
-	const file = options.command[0] ?? '';
-	const args = options.command.slice(1);
-	const capture = safe(() => options.capture?.start(warn));
+	const warnings = new WarningLine(options.io.stderr);
+	const capture = safe(() => options.capture?.start(warnings.warn));
 	// Without a capture the ring is only a pool of read buffers (nothing is published).
 	const ring = capture?.ring ?? new RingProducer(createRing(POOL_BYTES));
+	const started = await startServer(options, ring);
+	if ('error' in started) return reportSpawnFailure(options, capture, started.error);
+	return new TapSession(options, warnings, capture, ring, started).run();
+}
+
+/**
+ * Our stderr as the server's stderr and our warnings share it: each warning is one line starting
+ * `mcp-wire: warning:`, on a line of its own even when the server's stderr stopped mid-line.
+ */
+export class WarningLine {
+	/** The last byte of the server's stderr forwarded (a newline: nothing pending). */
+	lastByte = 0x0a;
+	isOpen = true;
+	constructor(private readonly stderr: Writable) {}
+
+	/** Write one warning line (nothing once stderr is closed). */
+	readonly warn = (message: string): void => {
+		if (!this.isOpen) return;
+		const lead = this.lastByte === 0x0a ? '' : '\n';
+		this.lastByte = 0x0a;
+		try {
+			this.stderr.write(`${lead}mcp-wire: warning: ${message}\n`);
+		} catch {
+			this.isOpen = false;
+		}
+	};
+}
+
+/** A started server: the execa child, the socket pair its stdout is read through in place (if any), and its reader. */
+interface StartedServer {
+	readonly child: ReturnType<typeof spawn>;
+	readonly pair: SocketPair | undefined;
+	readonly outReader: InPlaceReader;
+}
+
+/**
+ * Spawn the server, its stdout a socket pair read in place into `ring` (a pipe where a pair cannot be
+ * made). Never throws.
+ * @returns the started server, or why it did not start
+ */
+async function startServer(options: TapOptions, ring: RingProducer): Promise<StartedServer | {error: SpawnError}> {
+	const file = options.command[0] ?? '';
+	if (file === '')
+		return {
+			error: {
+				code: 'EINVAL',
+				file,
+				reason: 'the command is empty (EINVAL)',
+				message: 'cannot start: the command is empty (EINVAL)',
+			},
+		};
 	const outReader = new InPlaceReader(ring, 'stdout');
-	const pair = file === '' ? undefined : await createSocketPair(outReader.onread);
+	const pair = await createSocketPair(outReader.onread);
 	let subprocess: ReturnType<typeof spawn> | undefined;
 	let thrown: unknown;
 	try {
-		subprocess = file === '' ? undefined : spawn(file, args, options, pair);
+		subprocess = spawn(file, options.command.slice(1), options, pair);
 	} catch (error) {
 		thrown = error;
 	}
 
 	// The server holds its own copy of its end now.
 	pair?.theirs.destroy();
-	if (subprocess?.pid === undefined) {
-		pair?.ours.destroy();
-		let reason: unknown = thrown ?? {code: 'EINVAL'};
-		if (subprocess) {
-			const result = (await subprocess.then(
-				(r) => r,
-				(error: unknown) => error,
-			)) as {code?: unknown; cause?: {code?: unknown}};
-			reason = typeof result.code === 'string' ? result : (result.cause ?? result);
-		}
-
-		const error: SpawnError =
-			file === ''
-				? {
-						code: 'EINVAL',
-						file,
-						reason: 'the command is empty (EINVAL)',
-						message: 'cannot start: the command is empty (EINVAL)',
-					}
-				: describeSpawnError(reason, file, options.cwd);
-		safe(() => capture?.header(options.capture!.meta(undefined)));
-		// What only a live run sees, as the probe records it: replay derives the finding from the mark
-		// (docs/json-records.md#mark).
-		capture?.mark({
-			type: 'observed',
-			what: 'spawn-failed',
-			offset: 0,
-			tMs: clock.now(),
-			detail: {
-				file: error.file,
-				errno: error.code,
-				reason: error.reason ?? error.message,
-				command: [...options.command],
-				...(error.cwd === undefined ? {} : {cwd: error.cwd}),
-			},
-		});
-		try {
-			io.stderr.write(`mcp-wire: ${error.message}\n`);
-		} catch {
-			// nothing more to do
-		}
-
-		await capture?.close(options.captureCloseMs ?? 3000);
-		return {exit: undefined, spawnError: error, exitCode: error.code === 'ENOENT' ? 127 : 126, bytes};
+	if (subprocess?.pid !== undefined) return {child: subprocess, pair, outReader};
+	pair?.ours.destroy();
+	let reason: unknown = thrown ?? {code: 'EINVAL'};
+	if (subprocess) {
+		const result = (await subprocess.then(
+			(r) => r,
+			(error: unknown) => error,
+		)) as {code?: unknown; cause?: {code?: unknown}};
+		reason = typeof result.code === 'string' ? result : (result.cause ?? result);
 	}
 
-	const child = subprocess;
-	safe(() => capture?.header(options.capture!.meta(child.pid)));
-	// Process evidence for the capture (docs/json-records.md#mark): only with a capture, only what the tap can see (its
-	// child's tree). It never changes what is forwarded or when the server ends.
-	const evidence =
-		capture && child.pid !== undefined ? safe(() => watchProcessTree(child.pid!, {now: () => clock.now()})) : undefined;
-	const observe = (
-		reason: 'stall' | 'timeout' | 'shutdown' | 'exit',
-		observeOptions?: Parameters<ProcessWatch['observe']>[1],
-	): void => {
+	return {error: describeSpawnError(reason, file, options.cwd)};
+}
+
+/**
+ * The command did not start: its header and an `observed` mark in the capture (replay derives
+ * `spawn-failed` from it, as from the probe's: docs/json-records.md#mark), one line on stderr.
+ * @returns exit code 127 for a command not found, else 126 (as a POSIX shell reports them)
+ */
+async function reportSpawnFailure(
+	options: TapOptions,
+	capture: CaptureWriter | undefined,
+	error: SpawnError,
+): Promise<TapResult> {
+	safe(() => capture?.header(options.capture!.meta(undefined)));
+	capture?.mark({
+		type: 'observed',
+		what: 'spawn-failed',
+		offset: 0,
+		tMs: options.clock.now(),
+		detail: {
+			file: error.file,
+			errno: error.code,
+			reason: error.reason ?? error.message,
+			command: [...options.command],
+			...(error.cwd === undefined ? {} : {cwd: error.cwd}),
+		},
+	});
+	try {
+		options.io.stderr.write(`mcp-wire: ${error.message}\n`);
+	} catch {
+		// nothing more to do
+	}
+
+	await capture?.close(options.captureCloseMs ?? 3000);
+	const bytes = {stdin: 0, stdout: 0, stderr: 0};
+	return {exit: undefined, spawnError: error, exitCode: error.code === 'ENOENT' ? 127 : 126, bytes};
+}
+
+/**
+ * One running tap session: the three pumps, the forwarded signals, the stall looks and the exit.
+ * Built by {@link runTap} once the server started; {@link run} resolves when it is over.
+ */
+class TapSession {
+	private readonly bytes: Record<StreamName, number> = {stdin: 0, stdout: 0, stderr: 0};
+	/** When each stream last carried bytes (ms since session start); a stall is stdin newer than stdout. */
+	private readonly lastAt: Record<StreamName, number> = {stdin: -1, stdout: -1, stderr: -1};
+	/** Process evidence for the capture (docs/json-records.md#mark): only with a capture, only the child's tree. */
+	private readonly evidence: ProcessWatch | undefined;
+	private readonly child: StartedServer['child'];
+	private readonly pair: SocketPair | undefined;
+	private exit: ExitInfo | undefined;
+	private isOutEnded = false;
+	private isErrEnded = false;
+	private isOutClosedByClient = false;
+	/** The server exited while a process it left still held its output: the tap stopped reading it (exit-drain.ts). */
+	private isGivenUp = false;
+	private readonly out: Pump;
+	private readonly err: Pump;
+	private readonly stdin: Pump;
+	private stdinSocket: net.Socket | undefined;
+	private readonly outEnded: Promise<void>;
+	private readonly signalHandlers = new Map<NodeJS.Signals, () => void>();
+	private killTimer: NodeJS.Timeout | undefined;
+	private stallTimer: NodeJS.Timeout | undefined;
+	private drain: {stop(): void} | undefined;
+
+	constructor(
+		private readonly options: TapOptions,
+		private readonly warnings: WarningLine,
+		private readonly capture: CaptureWriter | undefined,
+		private readonly ring: RingProducer,
+		started: StartedServer,
+	) {
+		this.child = started.child;
+		this.pair = started.pair;
+		const pid = this.child.pid;
+		safe(() => capture?.header(options.capture!.meta(pid)));
+		// Evidence never changes what is forwarded or when the server ends.
+		this.evidence =
+			capture && pid !== undefined ? safe(() => watchProcessTree(pid, {now: () => options.clock.now()})) : undefined;
+		this.out = this.pump('stdout', options.io.stdout);
+		this.err = this.pump('stderr', options.io.stderr);
+		this.stdin = this.pump('stdin', this.child.stdin);
+		this.outEnded = this.wireStdout(started.outReader);
+		this.wireStderr();
+		this.wireStdin();
+	}
+
+	/** Forward until the server exited and its output ended (or was given up), then finish the capture. */
+	async run(): Promise<TapResult> {
+		const {child, capture, options} = this;
+		this.forwardSignals();
+		const settled = child.then(
+			() => undefined,
+			() => undefined,
+		);
+		this.watchStalls();
+		const closed = Promise.all([
+			new Promise<void>((resolve) => {
+				child.once('close', () => resolve());
+			}),
+			// The server's stdout is not one of the child's own pipes when it is read in place.
+			this.outEnded,
+		]);
+		const exitLooked = this.watchExit(closed);
+		await closed;
+		await exitLooked;
+		clearInterval(this.stallTimer);
+		// execa settles just after 'close'; awaiting it also removes its exit-cleanup signal listeners, so
+		// the caller can re-raise the server's signal on itself.
+		await settled;
+		this.drain?.stop();
+		clearTimeout(this.killTimer);
+		const info: ExitInfo = this.exit ?? {code: child.exitCode, signal: child.signalCode, tMs: options.clock.now()};
+		capture?.exit(info);
+		for (const [signal, handler] of this.signalHandlers) process.off(signal, handler);
+		this.stdin.stop();
+		this.stdinSocket?.destroy();
+		this.pair?.ours.destroy();
+		await capture?.close(options.captureCloseMs ?? 3000);
+		await flushed(options.io.stdout, 2000);
+		const signal = info.signal === null ? undefined : (info.signal as NodeJS.Signals);
+		return {
+			exit: info,
+			exitCode: signal === undefined ? (info.code ?? 1) : signalExitCode(signal),
+			...(signal === undefined ? {} : {signal}),
+			bytes: this.bytes,
+		};
+	}
+
+	private now(): number {
+		return this.options.clock.now();
+	}
+
+	/** Look at the server's processes now and record what was seen (with a capture and evidence only). */
+	private observe(reason: ProcessEvidence['reason'], observeOptions?: Parameters<ProcessWatch['observe']>[1]): void {
+		const {evidence, capture} = this;
 		if (!evidence) return;
 		safe(() => {
 			const observed = evidence.observe(reason, observeOptions);
-			capture?.mark({type: 'evidence', evidence: observed, tMs: clock.now()});
+			capture?.mark({type: 'evidence', evidence: observed, tMs: this.now()});
 		});
-	};
-	/** When each stream last carried bytes (ms since session start); a stall is stdin newer than stdout. */
-	const lastAt: Record<StreamName, number> = {stdin: -1, stdout: -1, stderr: -1};
-	const pump = (stream: StreamName, target: Writable): Pump =>
-		new Pump({
-			stream,
-			target,
-			ring,
-			capture,
-			clock,
-			onCount: (n) => {
-				bytes[stream] += n;
-				// A clock read per chunk only when stalls are watched (a capture with process evidence).
-				if (evidence) lastAt[stream] = clock.now();
-			},
-		});
-
-	// server stdout → client; its EOF closes our stdout
-	const out = pump('stdout', io.stdout);
-	let isOutClosedByClient = false;
-	out.onTargetClosed = () => {
-		// The client stopped reading: close our end so the server's next write fails (EPIPE/SIGPIPE) as it
-		// would without the tap, instead of reading and discarding forever.
-		isOutClosedByClient = true;
-		capture?.mark({type: 'phase', name: TAP_PHASE.clientClosedStdout, tMs: clock.now()});
-		if (pair) pair.ours.destroy();
-		else child.stdout?.destroy();
-	};
-	let isOutEnded = false;
-	let isErrEnded = false;
-	/** The server exited while a process it left still held its output: the tap stopped reading it (exit-drain.ts). */
-	let isGivenUp = false;
-	const outEnded = new Promise<void>((resolve) => {
-		out.onEnd = () => {
-			isOutEnded = true;
-			if (!isOutClosedByClient && !isGivenUp) capture?.mark({type: 'eof', stream: 'stdout', tMs: clock.now()});
-			if (out.isTargetOpen) io.stdout.end();
-			resolve();
-		};
-	});
-	if (pair) out.readInPlace(pair.ours, outReader);
-	else if (child.stdout) out.readStream(child.stdout);
-	else out.onEnd();
-
-	// server stderr → our stderr (and our warnings, on a line of their own)
-	const err = pump('stderr', io.stderr);
-	err.onBytes = (chunk) => {
-		lastStderrByte = chunk.at(-1) ?? lastStderrByte;
-	};
-	err.onTargetClosed = () => {
-		isStderrOpen = false;
-	};
-	err.onEnd = () => {
-		isErrEnded = true;
-		if (!isGivenUp) capture?.mark({type: 'eof', stream: 'stderr', tMs: clock.now()});
-	};
-	err.readStream(child.stderr);
-
-	// client → server stdin; our stdin's EOF is forwarded
-	const stdin = pump('stdin', child.stdin);
-	stdin.onEnd = () => {
-		// What the tree does as the client starts its shutdown (every descendant is remembered for the exit).
-		if (!exit) observe('shutdown');
-		capture?.mark({type: 'stdin-closed', tMs: clock.now()});
-		if (stdin.isTargetOpen) child.stdin.end();
-	};
-	let stdinSocket: net.Socket | undefined;
-	if (io.stdinFd !== undefined) {
-		const inReader = new InPlaceReader(ring, 'stdin');
-		try {
-			stdinSocket = inPlaceSocket(io.stdinFd, inReader.onread);
-			stdin.readInPlace(stdinSocket, inReader);
-		} catch {
-			stdinSocket = undefined;
-		}
 	}
 
-	const stdinStream = stdinSocket ? undefined : typeof io.stdin === 'function' ? io.stdin() : io.stdin;
-	if (stdinStream) stdin.readStream(stdinStream);
+	private pump(stream: StreamName, target: Writable): Pump {
+		return new Pump({
+			stream,
+			target,
+			ring: this.ring,
+			capture: this.capture,
+			clock: this.options.clock,
+			onCount: (n) => {
+				this.bytes[stream] += n;
+				// A clock read per chunk only when stalls are watched (a capture with process evidence).
+				if (this.evidence) this.lastAt[stream] = this.now();
+			},
+		});
+	}
 
-	// signals
-	const handlers = new Map<NodeJS.Signals, () => void>();
-	let exit: ExitInfo | undefined;
-	let killTimer: NodeJS.Timeout | undefined;
-	const killAfterMs = options.killAfterMs ?? DEFAULT_KILL_AFTER_MS;
-	if (options.forwardSignals !== false) {
+	/** Close the server's stdout on our side (read in place: our end of the pair; else the child's pipe). */
+	private closeServerStdout(): void {
+		if (this.pair) this.pair.ours.destroy();
+		else this.child.stdout?.destroy();
+	}
+
+	/** server stdout → client; its EOF closes our stdout. Resolves at the end of the server's stdout. */
+	private wireStdout(outReader: InPlaceReader): Promise<void> {
+		const {out, capture, options} = this;
+		out.onTargetClosed = () => {
+			// The client stopped reading: close our end so the server's next write fails (EPIPE/SIGPIPE) as it
+			// would without the tap, instead of reading and discarding forever.
+			this.isOutClosedByClient = true;
+			capture?.mark({type: 'phase', name: TAP_PHASE.clientClosedStdout, tMs: this.now()});
+			this.closeServerStdout();
+		};
+		const ended = new Promise<void>((resolve) => {
+			out.onEnd = () => {
+				this.isOutEnded = true;
+				if (!this.isOutClosedByClient && !this.isGivenUp)
+					capture?.mark({type: 'eof', stream: 'stdout', tMs: this.now()});
+				if (out.isTargetOpen) options.io.stdout.end();
+				resolve();
+			};
+		});
+		if (this.pair) out.readInPlace(this.pair.ours, outReader);
+		else if (this.child.stdout) out.readStream(this.child.stdout);
+		else out.onEnd();
+		return ended;
+	}
+
+	/** server stderr → our stderr (and our warnings, on a line of their own). */
+	private wireStderr(): void {
+		const {err, warnings} = this;
+		err.onBytes = (chunk) => {
+			warnings.lastByte = chunk.at(-1) ?? warnings.lastByte;
+		};
+		err.onTargetClosed = () => {
+			warnings.isOpen = false;
+		};
+		err.onEnd = () => {
+			this.isErrEnded = true;
+			if (!this.isGivenUp) this.capture?.mark({type: 'eof', stream: 'stderr', tMs: this.now()});
+		};
+		err.readStream(this.child.stderr);
+	}
+
+	/** client → server stdin, read in place when our stdin is a pipe or socket; its EOF is forwarded. */
+	private wireStdin(): void {
+		const {stdin, child, options} = this;
+		stdin.onEnd = () => {
+			// What the tree does as the client starts its shutdown (every descendant is remembered for the exit).
+			if (!this.exit) this.observe('shutdown');
+			this.capture?.mark({type: 'stdin-closed', tMs: this.now()});
+			if (stdin.isTargetOpen) child.stdin.end();
+		};
+		if (options.io.stdinFd !== undefined) {
+			const inReader = new InPlaceReader(this.ring, 'stdin');
+			try {
+				this.stdinSocket = inPlaceSocket(options.io.stdinFd, inReader.onread);
+				stdin.readInPlace(this.stdinSocket, inReader);
+			} catch {
+				this.stdinSocket = undefined;
+			}
+		}
+
+		const {io} = options;
+		const stdinStream = this.stdinSocket ? undefined : typeof io.stdin === 'function' ? io.stdin() : io.stdin;
+		if (stdinStream) stdin.readStream(stdinStream);
+	}
+
+	/** SIGINT, SIGTERM and SIGHUP go to the server; one still running `killAfterMs` later gets SIGKILL. */
+	private forwardSignals(): void {
+		const {options, child, capture} = this;
+		if (options.forwardSignals === false) return;
+		const killAfterMs = options.killAfterMs ?? DEFAULT_KILL_AFTER_MS;
+		const kill = (signal: NodeJS.Signals): void => {
+			try {
+				child.kill(signal);
+			} catch {
+				// already gone
+			}
+		};
 		for (const signal of FORWARDED_SIGNALS) {
 			const handler = (): void => {
-				if (exit) return;
-				capture?.mark({type: 'phase', name: `signal-forwarded:${signal}`, tMs: clock.now()});
-				try {
-					child.kill(signal);
-				} catch {
-					// already gone
-				}
-
-				if (killAfterMs > 0 && killTimer === undefined) {
-					killTimer = setTimeout(() => {
-						if (exit) return;
-						capture?.mark({type: 'phase', name: TAP_PHASE.sigkillAfterGrace, tMs: clock.now()});
-						try {
-							child.kill('SIGKILL');
-						} catch {
-							// already gone
-						}
+				if (this.exit) return;
+				capture?.mark({type: 'phase', name: `signal-forwarded:${signal}`, tMs: this.now()});
+				kill(signal);
+				if (killAfterMs > 0 && this.killTimer === undefined) {
+					this.killTimer = setTimeout(() => {
+						if (this.exit) return;
+						capture?.mark({type: 'phase', name: TAP_PHASE.sigkillAfterGrace, tMs: this.now()});
+						kill('SIGKILL');
 					}, killAfterMs);
 				}
 			};
-			handlers.set(signal, handler);
+			this.signalHandlers.set(signal, handler);
 			process.on(signal, handler);
 		}
 	}
 
-	const settled = child.then(
-		() => undefined,
-		() => undefined,
-	);
-	// Stall looks: the client sent bytes after the server's last output and nothing came back for a
-	// while (a request outstanding, as far as bytes tell): look at STALL_LOOKS_MS into each stall.
-	let stallKey = -1;
-	let stallLooks = 0;
-	const stallTimer = evidence
-		? setInterval(() => {
-				if (exit || lastAt.stdin < 0 || lastAt.stdin <= lastAt.stdout) return;
-				if (stallKey !== lastAt.stdin) {
-					stallKey = lastAt.stdin;
-					stallLooks = 0;
+	/**
+	 * Stall looks: the client sent bytes after the server's last output and nothing came back for a
+	 * while (a request outstanding, as far as bytes tell): look at STALL_LOOKS_MS into each stall.
+	 */
+	private watchStalls(): void {
+		if (!this.evidence) return;
+		const {lastAt} = this;
+		let stallKey = -1;
+		let stallLooks = 0;
+		this.stallTimer = setInterval(() => {
+			if (this.exit || lastAt.stdin < 0 || lastAt.stdin <= lastAt.stdout) return;
+			if (stallKey !== lastAt.stdin) {
+				stallKey = lastAt.stdin;
+				stallLooks = 0;
+			}
+			const due = STALL_LOOKS_MS[stallLooks];
+			if (due !== undefined && this.now() - lastAt.stdin >= due) {
+				stallLooks += 1;
+				this.observe('stall');
+			}
+		}, STALL_CHECK_MS);
+		this.stallTimer.unref();
+	}
+
+	/**
+	 * At the server's exit: watch its output pipes (exit-drain.ts), and look at who is left once the pipes
+	 * closed, after EXIT_LOOK_MS if a survivor holds them, or before the tap gives up pipes a survivor holds.
+	 * @returns resolves once that look was taken (at once without evidence)
+	 */
+	private watchExit(closed: Promise<unknown>): Promise<void> {
+		let lookedAtExit = false;
+		let lookAtExit = (): void => undefined;
+		return new Promise<void>((resolve) => {
+			this.child.on('exit', (code: number | null, signal: NodeJS.Signals | null) => {
+				this.exit = {code, signal, tMs: this.now()};
+				clearInterval(this.stallTimer);
+				this.drain = watchExitDrain({
+					sources: [
+						{
+							stream: 'stdout',
+							isEnded: () => this.isOutEnded,
+							isHeld: () => this.out.isHeld,
+							bytesRead: () => this.bytes.stdout,
+						},
+						{
+							stream: 'stderr',
+							isEnded: () => this.isErrEnded,
+							isHeld: () => this.err.isHeld,
+							bytesRead: () => this.bytes.stderr,
+						},
+					],
+					now: () => this.now(),
+					onGiveUp: (open) => {
+						lookAtExit();
+						this.giveUpOutput(open);
+					},
+				});
+				if (!this.evidence) {
+					resolve();
+					return;
 				}
-				const due = STALL_LOOKS_MS[stallLooks];
-				if (due !== undefined && clock.now() - lastAt.stdin >= due) {
-					stallLooks += 1;
-					observe('stall');
-				}
-			}, STALL_CHECK_MS)
-		: undefined;
-	stallTimer?.unref();
-	const closed = Promise.all([
-		new Promise<void>((resolve) => {
-			child.once('close', () => resolve());
-		}),
-		// The server's stdout is not one of the child's own pipes when it is read in place.
-		outEnded,
-	]);
-	// After the exit: who is left (once the pipes closed, or after EXIT_LOOK_MS if a survivor holds them,
-	// or before the tap gives up pipes a survivor holds).
-	let lookedAtExit = false;
-	let lookAtExit = (): void => undefined;
-	let drain: {stop(): void} | undefined;
-	const exitLooked = new Promise<void>((resolve) => {
-		child.on('exit', (code: number | null, signal: NodeJS.Signals | null) => {
-			exit = {code, signal, tMs: clock.now()};
-			clearInterval(stallTimer);
-			drain = watchExitDrain({
-				sources: [
-					{stream: 'stdout', isEnded: () => isOutEnded, isHeld: () => out.isHeld, bytesRead: () => bytes.stdout},
-					{stream: 'stderr', isEnded: () => isErrEnded, isHeld: () => err.isHeld, bytesRead: () => bytes.stderr},
-				],
-				now: () => clock.now(),
-				onGiveUp: (open) => {
-					lookAtExit();
-					isGivenUp = true;
-					warn(
-						`the server exited, but a process it started still holds its ${open.join(' and ')}: stopped reading ${open.length > 1 ? 'them' : 'it'} (what that process writes from now on is not forwarded)`,
+				const look = (): void => {
+					clearTimeout(timer);
+					if (lookedAtExit) return;
+					lookedAtExit = true;
+					const openPipes = (['stdout', 'stderr'] as const).filter((name) =>
+						name === 'stdout' ? !this.isOutEnded : !this.isErrEnded,
 					);
-					capture?.mark({type: 'phase', name: TAP_PHASE.outputGivenUp, tMs: clock.now()});
-					if (open.includes('stdout')) {
-						out.cut();
-						if (pair) pair.ours.destroy();
-						else child.stdout?.destroy();
-					}
-					if (open.includes('stderr')) {
-						err.cut();
-						child.stderr.destroy();
-					}
-				},
+					this.observe('exit', {rootAlive: false, openPipes});
+					resolve();
+				};
+				const timer = setTimeout(look, EXIT_LOOK_MS);
+				timer.unref();
+				lookAtExit = look;
+				void closed.then(look);
 			});
-			if (!evidence) {
-				resolve();
-				return;
-			}
-			const timer = setTimeout(look, EXIT_LOOK_MS);
-			timer.unref();
-			lookAtExit = look;
-			void closed.then(look);
-			function look(): void {
-				clearTimeout(timer);
-				if (lookedAtExit) return;
-				lookedAtExit = true;
-				const openPipes = (['stdout', 'stderr'] as const).filter((name) =>
-					name === 'stdout' ? !isOutEnded : !isErrEnded,
-				);
-				observe('exit', {rootAlive: false, openPipes});
-				resolve();
-			}
 		});
-	});
-	await closed;
-	await exitLooked;
-	clearInterval(stallTimer);
-	// execa settles just after 'close'; awaiting it also removes its exit-cleanup signal listeners, so
-	// the caller can re-raise the server's signal on itself.
-	await settled;
-	drain?.stop();
-	clearTimeout(killTimer);
-	const info: ExitInfo = exit ?? {code: child.exitCode, signal: child.signalCode, tMs: clock.now()};
-	capture?.exit(info);
-
-	for (const [signal, handler] of handlers) process.off(signal, handler);
-	stdin.stop();
-	stdinSocket?.destroy();
-	pair?.ours.destroy();
-	await capture?.close(options.captureCloseMs ?? 3000);
-	await flushed(io.stdout, 2000);
-
-	const signal = info.signal === null ? undefined : (info.signal as NodeJS.Signals);
-	return {
-		exit: info,
-		exitCode: signal === undefined ? (info.code ?? 1) : signalExitCode(signal),
-		...(signal === undefined ? {} : {signal}),
-		bytes,
-	};
-}
-
-/**
- * Most bytes of one read in place (at most a quarter of the arena). Node's own streams read 64 KiB; a
- * Unix socket (what Node clients give a server, and what the server's stdout is here) can hand over
- * more per read when the writer is ahead, which means fewer syscalls, callbacks and capture records per
- * byte: in bench:tap this took the client→server ratio from about 0.85 to about 1.0. A pipe still
- * returns at most its capacity (64 KiB by default) per read.
- */
-const READ_BYTES = 256 * 1024;
-/** Arena size of the read-buffer pool when nothing is captured (only writes in flight hold space). */
-const POOL_BYTES = 2 * 1024 * 1024;
-
-/**
- * Reads one pipe or socket straight into the ring arena of its stream, through Node's `net.Socket`
- * `onread`: the kernel copies each read into a reserved region, which is then forwarded and published
- * from where it is. When the arena has no room (the capture is a whole arena behind, or the target is
- * that far behind on its writes), a read lands in a fresh heap buffer instead: it is forwarded at once,
- * and the capture keeps it while the source pauses (see {@link Pump}).
- */
-class InPlaceReader {
-	/** Where the buffer handed out last lives in the arena (-1: a heap buffer). */
-	private position = -1;
-	/**
-	 * Set while the capture keeps a read of this stream to copy into the arena later: the buffer for the
-	 * next read (which Node asks for right after each read, paused or not) must not be a reservation of
-	 * the arena then, or the kernel would read into the region that copy goes to.
-	 */
-	isCaptureWaiting = false;
-	/** Called for each read with its bytes and their arena position (-1: a heap buffer); false pauses. */
-	handler: ((chunk: Buffer, position: number) => boolean) | undefined;
-	readonly onread: OnRead;
-
-	constructor(
-		private readonly ring: RingProducer,
-		stream: StreamName,
-	) {
-		const arena = ARENA[stream];
-		const readBytes = Math.max(4096, Math.min(READ_BYTES, Math.floor(ring.arenaSize(arena) / 4 / 4096) * 4096));
-		this.onread = {
-			buffer: () => {
-				const position = this.isCaptureWaiting ? -1 : this.ring.reserve(arena, readBytes);
-				this.position = position;
-				return position < 0 ? Buffer.allocUnsafe(readBytes) : this.ring.view(arena, position, readBytes);
-			},
-			callback: (bytesRead, buffer) =>
-				this.handler?.(Buffer.from(buffer.buffer, buffer.byteOffset, bytesRead), this.position) ?? true,
-		};
-	}
-}
-
-/** Options of {@link Pump}. */
-interface PumpOptions {
-	readonly stream: StreamName;
-	readonly target: Writable;
-	readonly ring: RingProducer;
-	readonly capture: CaptureWriter | undefined;
-	readonly clock: Clock;
-	readonly onCount: (bytes: number) => void;
-}
-
-/**
- * One direction of the tap: each read is written to the target at once, then recorded. Backpressure:
- * when the target's buffer is full the source is paused until it drains; when the capture has no room
- * for the read, until the capture resumes it (it made room, or its wait limit passed); reading goes on
- * once neither holds it. When the target closes or fails, reading goes on (the bytes are still
- * recorded, and the source never blocks on a full pipe).
- */
-class Pump {
-	/** Called once when the source ends (EOF, error or close). */
-	onEnd: () => void = () => undefined;
-	/** Called with each read before it is forwarded (only while the target is open). */
-	onBytes: ((chunk: Buffer) => void) | undefined;
-	/** Called once when the target closes or fails while the source is still open. */
-	onTargetClosed: (() => void) | undefined;
-	isTargetOpen = true;
-	private resumeSource: () => void = () => undefined;
-	private isEnded = false;
-	private detach: () => void = () => undefined;
-	/** Bumped when writes in flight are abandoned, so their late callbacks release nothing. */
-	private generation = 0;
-	private readonly arena: number;
-	/** Paused until the target drains / until the capture made room for the last read. */
-	private isWaitingDrain = false;
-	private isWaitingCapture = false;
-	private readonly resume = (): void => {
-		this.isWaitingDrain = false;
-		if (!this.isWaitingCapture) this.resumeSource();
-	};
-	private readonly captureResume = (): void => {
-		this.isWaitingCapture = false;
-		if (this.reader) this.reader.isCaptureWaiting = false;
-		if (!this.isWaitingDrain) this.resumeSource();
-	};
-	/** The in-place reader of the source, when it is read in place. */
-	private reader: InPlaceReader | undefined;
-
-	constructor(private readonly options: PumpOptions) {
-		this.arena = ARENA[options.stream];
-		const {target} = options;
-		const closeTarget = (): void => {
-			if (!this.isTargetOpen) return;
-			this.isTargetOpen = false;
-			target.off('drain', this.resume);
-			this.generation++;
-			options.ring.abandonWrites(this.arena);
-			// After the source ended we closed the target ourselves; before, the other side went away.
-			if (!this.isEnded) this.onTargetClosed?.();
-			this.resume();
-		};
-		target.on('error', closeTarget);
-		target.on('close', closeTarget);
 	}
 
-	/** Read a Readable (data events; each chunk is copied into the ring by the capture). */
-	readStream(source: Readable): void {
-		const onData = (chunk: Buffer): void => {
-			if (!this.forward(chunk, -1)) source.pause();
-		};
-		const end = (): void => this.end();
-		this.resumeSource = () => source.resume();
-		source.on('data', onData);
-		source.on('end', end);
-		source.on('error', end);
-		this.detach = () => {
-			source.off('data', onData);
-			source.off('end', end);
-			source.off('error', end);
-			source.pause();
-		};
-	}
-
-	/** Read a socket made with `reader.onread` (in place: no copy). */
-	readInPlace(socket: net.Socket, reader: InPlaceReader): void {
-		this.reader = reader;
-		reader.handler = (chunk, position) => this.forward(chunk, position);
-		const end = (): void => this.end();
-		this.resumeSource = () => socket.resume();
-		socket.on('end', end);
-		socket.on('error', end);
-		socket.on('close', end);
-		this.detach = () => {
-			reader.handler = undefined;
-			socket.off('end', end);
-			socket.off('error', end);
-			socket.off('close', end);
-		};
-	}
-
-	/** Stop reading (the session is over). */
-	stop(): void {
-		this.detach();
-		this.resumeSource = () => undefined;
-	}
-
-	/** Reading is paused: the target has not drained, or the capture has no room for the last read. */
-	get isHeld(): boolean {
-		return this.isWaitingDrain || this.isWaitingCapture;
-	}
-
-	/** Stop reading and end now, as at EOF (the caller closes the source). */
-	cut(): void {
-		this.stop();
-		this.end();
-	}
-
-	/**
-	 * Forward one read, then record it. `position` is where it lies in the ring (-1: not in the ring).
-	 * @returns false when the source must pause until the target drains
-	 */
-	private forward(chunk: Buffer, position: number): boolean {
-		const {target, ring, capture, stream, clock} = this.options;
-		let isWriting = true;
-		if (this.isTargetOpen) {
-			this.onBytes?.(chunk);
-			try {
-				if (position < 0) {
-					isWriting = target.write(chunk);
-				} else {
-					ring.beginWrite(this.arena, position);
-					const generation = this.generation;
-					isWriting = target.write(chunk, () => {
-						if (generation === this.generation) ring.endWrite(this.arena);
-					});
-				}
-			} catch {
-				isWriting = true;
-			}
-
-			if (!isWriting) {
-				this.isWaitingDrain = true;
-				target.once('drain', this.resume);
-			}
+	/** The server exited and a process it left still holds `open`: stop reading them, say so once. */
+	private giveUpOutput(open: readonly OutputStream[]): void {
+		this.isGivenUp = true;
+		this.warnings.warn(
+			`the server exited, but a process it started still holds its ${open.join(' and ')}: stopped reading ${open.length > 1 ? 'them' : 'it'} (what that process writes from now on is not forwarded)`,
+		);
+		this.capture?.mark({type: 'phase', name: TAP_PHASE.outputGivenUp, tMs: this.now()});
+		if (open.includes('stdout')) {
+			this.out.cut();
+			this.closeServerStdout();
 		}
-
-		this.options.onCount(chunk.length);
-		const tMs = clock.now();
-		let isRecorded = true;
-		try {
-			if (position < 0) isRecorded = capture?.chunk(stream, tMs, chunk, this.captureResume) ?? true;
-			else if (capture) isRecorded = capture.chunkAt(stream, tMs, position, chunk.length, this.captureResume);
-			else ring.claim(this.arena, position, chunk.length);
-		} catch {
-			// the capture never breaks forwarding
+		if (open.includes('stderr')) {
+			this.err.cut();
+			this.child.stderr.destroy();
 		}
-
-		if (!isRecorded) {
-			this.isWaitingCapture = true;
-			if (this.reader) this.reader.isCaptureWaiting = true;
-		}
-
-		return isWriting && isRecorded;
-	}
-
-	private end(): void {
-		if (this.isEnded) return;
-		this.isEnded = true;
-		this.onEnd();
 	}
 }
 
