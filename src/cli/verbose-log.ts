@@ -17,7 +17,12 @@ export function followVerbose(
 	init: Pick<SessionInit, 'pid' | 'purpose'>,
 	write: (line: string) => void,
 ): () => void {
-	const who = init.purpose === 'reprobe-content-length' ? 're-probe ' : '';
+	const who =
+		init.purpose === 'reprobe-content-length'
+			? 're-probe '
+			: init.purpose === 'pre-initialized-check'
+				? 'setLevel-before-initialized check '
+				: '';
 	const command = session.meta.command.join(' ');
 	write(init.pid === undefined ? `${who}starting ${command}` : `${who}spawned pid ${init.pid}: ${command}`);
 	return session.on((event: SessionEvent) => {

@@ -138,6 +138,8 @@ export const FINDING_CODES = [
 	'unknown-progress-token',
 	'invalid-structured-content',
 	'tool-error',
+	'string-id-unanswered',
+	'pre-initialized-request-rejected',
 ] as const;
 
 /** A stable finding code. */
@@ -238,15 +240,17 @@ export interface Finding extends FindingDraft {
  * - `evidence`: what the server's processes were doing ({@link ProcessEvidence}).
  * - `observed`: what only a live run can see, recorded so that replay derives the same finding: the
  *   command did not start (`spawn-failed`), `initialize` got no reply in the wait (`no-reply`), or a
- *   fresh process answered Content-Length-framed input (`reprobe-answered`); `offset` is the stdout byte
- *   count then, `detail` what was seen (the finding's detail).
+ *   fresh process answered Content-Length-framed input (`reprobe-answered`), or a second short session sent
+ *   `logging/setLevel` between the `initialize` result and `initialized` as VS Code does, and saw what the
+ *   server did with it (`pre-initialized-request`, F47); `offset` is the stdout byte count then, `detail`
+ *   what was seen (the finding's detail).
  * - `reaped`: the probe ended processes of the server's tree that outlived it (`pids`, with `signal`).
  * - `gap`: `length` bytes of `stream` from `offset` crossed the wire but are not in the capture (the
  *   capture fell behind its lag limit, a write failed, the writer did not finish in time): replay
  *   skips that range, resyncs framing after it and derives no finding from the cut.
  */
 /** What an `observed` mark saw ({@link Mark}). */
-export type ObservedKind = 'spawn-failed' | 'no-reply' | 'reprobe-answered';
+export type ObservedKind = 'spawn-failed' | 'no-reply' | 'reprobe-answered' | 'pre-initialized-request';
 
 export type Mark =
 	| {readonly type: 'stdin-closed'; readonly tMs: number}

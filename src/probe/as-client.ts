@@ -15,12 +15,14 @@ export interface ClientOpening {
 
 /**
  * The step of `method` after `initialize`: a notification for `notifications/*`; `logging/setLevel`
- * (level `info`) only when the server advertises `logging`, as VS Code sends it (F47); a list request
+ * (level `info`) only when the server advertises `logging`, and not awaited (`initialized` follows at once),
+ * as VS Code sends it (F47: its `_sendLogLevelToServer` is not awaited); a list request
  * only when its capability is advertised; anything else as a plain request.
  */
 function stepOf(method: string): OpeningStep {
 	if (method.startsWith('notifications/')) return {send: 'notification', method};
-	if (method === 'logging/setLevel') return {send: 'request', method, params: {level: 'info'}, ifCapability: 'logging'};
+	if (method === 'logging/setLevel')
+		return {send: 'request', method, params: {level: 'info'}, ifCapability: 'logging', awaitReply: false};
 	const list = /^(tools|prompts|resources)\/list$/.exec(method);
 	if (list !== null) return {send: 'request', method, ifCapability: list[1]!};
 	return {send: 'request', method};

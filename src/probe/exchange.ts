@@ -27,8 +27,8 @@ export type StepsEnd = 'done' | 'unsent' | 'unanswered' | 'rejected';
 /**
  * Play an opening's steps in order (R9, R16, R19): a notification is written (`unsent` when it could not
  * be); a request is skipped when it names a capability the server did not advertise, else sent with the
- * next id (`openingId`, from `opening.firstStepId`, default 1) and waited for at most `timeoutMs` (`unanswered` when no reply came: the
- * probe goes on to its shutdown). A request with `capabilitiesFromResult` needs a success reply
+ * next id (`openingId`, from `opening.firstStepId`, default 1; or the step's own `id`) and waited for at most `timeoutMs` (`unanswered` when no reply came: the
+ * probe goes on to its shutdown), or only written when it says `awaitReply: false`. A request with `capabilitiesFromResult` needs a success reply
  * (`rejected` otherwise), whose `result.capabilities` then count.
  * A `handlers` step plans its requests from the `tools/list` and `prompts/list` replies played before it
  * ({@link planHandlerRequests}), tells `tell` each one (its arguments and where they came from), and sends
@@ -70,7 +70,11 @@ export async function playSteps(
 			(known[step.ifCapability] === undefined || known[step.ifCapability] === null)
 		)
 			continue;
-		const id = openingId(opening, n++);
+		const id = step.id ?? openingId(opening, n++);
+		if (step.awaitReply === false) {
+			if (!link.send({jsonrpc: '2.0', id, method: step.method, ...params})) return 'unsent';
+			continue;
+		}
 		const outcome = await sendRequest(link, {jsonrpc: '2.0', id, method: step.method, ...params}, timeoutMs);
 		if (outcome.type !== 'frame') return 'unanswered';
 		const result = asObject((outcome.frame.message as {result?: unknown}).result);

@@ -66,7 +66,8 @@ export const INTERACTIVE_FIRST_ID = 100;
  * R19), `stopped-early` (a wait ended before its limit: the server was seen blocked reading stdin, or a
  * helper reading it, or waiting for input with its whole reply written but for the line end, twice in a row), `content-length-reply` (a wait ended before its limit: the reply
  * came framed with Content-Length, see {@link CONTENT_LENGTH_SETTLE_MS}), `shutdown` (the R14 sequence
- * starts), `reprobe-content-length` (first mark of a re-probe session), and `stopped-by-user`
+ * starts), `reprobe-content-length` (first mark of a re-probe session), `pre-initialized-check` (first mark of
+ * the session that checks VS Code's opening order, F47), and `stopped-by-user`
  * ({@link USER_STOP_PHASE}: the signal aborted the probe before its exchange was over).
  */
 export const PROBE_PHASES = [
@@ -75,5 +76,6 @@ export const PROBE_PHASES = [
 	'content-length-reply',
 	'shutdown',
 	'reprobe-content-length',
+	'pre-initialized-check',
 	USER_STOP_PHASE,
 ] as const;

@@ -32,6 +32,13 @@ export type OpeningStep =
 			readonly params?: JsonObject;
 			/** Sent only when the server's capabilities (known so far) advertise this one, e.g. `tools`. */
 			readonly ifCapability?: string;
+			/** This id instead of the next one of the opening's numbering (the string-id check, J2). */
+			readonly id?: RequestId;
+			/**
+			 * False: written, and the next step follows at once without waiting for the reply (VS Code's
+			 * `logging/setLevel` before `initialized`, F47); its reply is seen in the session like any other.
+			 */
+			readonly awaitReply?: false;
 			/**
 			 * The reply's `result.capabilities` become the known capabilities (`server/discover`, R19); an error
 			 * reply then ends the sequence.
@@ -61,6 +68,14 @@ export interface Opening {
 	readonly firstStepId?: number;
 }
 
+/**
+ * The id of the default opening's last request, a `ping` with a string id (J2: an id is a string or an
+ * integer). Java and Swift SDK clients number their requests with strings; a server that answers only
+ * integer ids hangs them (`string-id-unanswered`). Sent last, so a server that ignores it changes nothing
+ * the probe saw before.
+ */
+export const STRING_ID_CHECK = 'mcp-wire-1';
+
 /** The per-request `_meta` of a 2026-07-28 request (R19). */
 export const MODERN_META = {
 	'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
@@ -70,7 +85,8 @@ export const MODERN_META = {
 /**
  * The TS SDK client's opening, as the probe plays it by default: `initialize` (id 0, no client
  * capabilities, `clientInfo.name` `mcp-wire`), then `notifications/initialized`, `tools/list`,
- * `prompts/list`, `resources/list` (each only when advertised), `ping`; for a modern-era server
+ * `prompts/list`, `resources/list` (each only when advertised), `ping`, and a second `ping` with the
+ * string id {@link STRING_ID_CHECK} (J2; no other client sends it, it checks what string-id clients need); for a modern-era server
  * `server/discover` then `tools/list` if advertised, both with `_meta` (R19). Numeric ids from 1.
  * @param protocolVersion offered in `initialize` (default {@link DEFAULT_PROTOCOL_VERSION})
  */
@@ -83,6 +99,7 @@ export function defaultOpening(protocolVersion: string = DEFAULT_PROTOCOL_VERSIO
 			{send: 'request', method: 'prompts/list', ifCapability: 'prompts'},
 			{send: 'request', method: 'resources/list', ifCapability: 'resources'},
 			{send: 'request', method: 'ping'},
+			{send: 'request', method: 'ping', id: STRING_ID_CHECK},
 		],
 		modern: [
 			{send: 'request', method: 'server/discover', params: {_meta: MODERN_META}, capabilitiesFromResult: true},

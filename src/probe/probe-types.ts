@@ -15,8 +15,11 @@ export interface SessionInit {
 	readonly pid?: number;
 	/** ISO wall clock at tMs = 0 of this session. */
 	readonly startedAt: string;
-	/** `probe`: the main session; `reprobe-content-length`: the fresh process probed with Content-Length framing. */
-	readonly purpose: 'probe' | 'reprobe-content-length';
+	/**
+	 * `probe`: the main session; `reprobe-content-length`: the fresh process probed with Content-Length framing;
+	 * `pre-initialized-check`: the fresh process sent `logging/setLevel` before `initialized` (F47).
+	 */
+	readonly purpose: 'probe' | 'reprobe-content-length' | 'pre-initialized-check';
 	/** The TS SDK's schema checks, loaded: inject them into the session (`SessionOptions.schemas`). */
 	readonly schemas: SdkSchemas;
 }

@@ -5,6 +5,7 @@ import {USER_STOP_PHASE} from '../core/types.js';
 import {readProcInfo, type ProcInfo} from '../process/proc-info.js';
 import {loadProcessStarter, nodeStarter, type ProcessStarter, type SpawnError} from '../process/spawn.js';
 import {asObject, isModernEraError, playSteps} from './exchange.js';
+import {advertisesLogging, preInitializedCheck} from './pre-initialized.js';
 import {sendRequest, type WaitOutcome} from './exchange-request.js';
 import {INTERACTIVE_FIRST_ID, REPROBE_TIMEOUT_MS} from './limits.js';
 import {asksAnything} from './handler-requests.js';
@@ -143,6 +144,17 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	const session = await main.ready;
 	const reprobe = await reprobeIfSilent(options, session, gaveUp, timeoutMs, schemasLoading, starter);
 	if (gaveUp) markSilence(session, gaveUp, initializeTimeoutMs, reprobe, procInfo);
+	if (options.opening === undefined && era === 'legacy' && init.type === 'frame' && !options.signal?.aborted) {
+		const capabilities = asObject(asObject((init.frame.message as {result?: unknown}).result)['capabilities']);
+		if (init.frame.kind === 'response' && advertisesLogging(capabilities))
+			await checkPreInitialized(
+				options,
+				session,
+				endTMs,
+				{opening, timeoutMs, initializeTimeoutMs, starter},
+				await schemasLoading,
+			);
+	}
 	const summary = session.finish(endTMs);
 	return {
 		session,
@@ -293,6 +305,38 @@ async function holdInteractive(
 		interactive.hold,
 		new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), {once: true})),
 	]);
+}
+
+/**
+ * The default probe, for a server that advertises `logging`: VS Code's order checked on a second process
+ * (`preInitializedCheck`, F47), its outcome an `observed` mark at the main session's stdout byte count.
+ */
+async function checkPreInitialized(
+	options: ProbeOptions,
+	session: Session,
+	tMs: number,
+	how: {opening: Opening; timeoutMs: number; initializeTimeoutMs: number; starter: ProcessStarter},
+	schemas: SdkSchemas,
+): Promise<void> {
+	(options.onLog ?? ((): void => undefined))(
+		'the server advertises logging: checking logging/setLevel before notifications/initialized (as VS Code sends it) on a fresh process',
+	);
+	const seen = await preInitializedCheck(
+		options,
+		how.opening,
+		how.timeoutMs,
+		how.initializeTimeoutMs,
+		schemas,
+		how.starter,
+	);
+	if (seen === undefined) return;
+	session.mark({
+		type: 'observed',
+		what: 'pre-initialized-request',
+		offset: session.streamLength('stdout'),
+		tMs,
+		detail: {method: 'logging/setLevel', ...seen},
+	});
 }
 
 /**

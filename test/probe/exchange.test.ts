@@ -108,7 +108,7 @@ describe('playSteps', () => {
 	beforeEach(() => vi.useFakeTimers());
 	afterEach(() => vi.useRealTimers());
 
-	it('the default opening: initialized, only the advertised lists (ids 1, 2), ping (id 3)', async () => {
+	it('the default opening: initialized, only the advertised lists (ids 1, 2), ping (id 3), ping (string id)', async () => {
 		const {link, server} = setUp((m) => (m.id === undefined ? undefined : result(m.id, {})));
 		const opening = defaultOpening();
 		const end = await playSteps(link, opening, opening.afterInitialize, {tools: {}, resources: {}}, 1000);
@@ -118,6 +118,7 @@ describe('playSteps', () => {
 			'{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
 			'{"jsonrpc":"2.0","id":2,"method":"resources/list"}',
 			'{"jsonrpc":"2.0","id":3,"method":"ping"}',
+			'{"jsonrpc":"2.0","id":"mcp-wire-1","method":"ping"}',
 		]);
 	});
 

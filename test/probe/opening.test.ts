@@ -5,6 +5,7 @@ import {
 	openingId,
 	openingInitialize,
 	withStepsAfterLists,
+	STRING_ID_CHECK,
 } from '../../src/probe/opening.js';
 
 describe('the opening as a value', () => {
@@ -18,7 +19,11 @@ describe('the opening as a value', () => {
 			'prompts/list',
 			'resources/list',
 			'ping',
+			'ping',
 		]);
+		// The last ping carries a string id (J2): the check of string-id-unanswered, after everything else.
+		expect(defaultOpening().afterInitialize.at(-1)).toEqual({send: 'request', method: 'ping', id: STRING_ID_CHECK});
+		expect(STRING_ID_CHECK).toBe('mcp-wire-1');
 	});
 
 	it('another client: its version, string ids and a request before initialized', () => {
@@ -43,6 +48,6 @@ describe('the opening as a value', () => {
 		const opening = withStepsAfterLists(defaultOpening(), [
 			{send: 'request', method: 'tools/call', params: {name: 'echo'}, ifCapability: 'tools'},
 		]);
-		expect(opening.afterInitialize.map((step) => step.method).slice(-2)).toEqual(['tools/call', 'ping']);
+		expect(opening.afterInitialize.map((step) => step.method).slice(-3)).toEqual(['tools/call', 'ping', 'ping']);
 	});
 });

@@ -103,7 +103,8 @@ describe('runProbe', () => {
 				'{"jsonrpc":"2.0","method":"notifications/initialized"}\n' +
 				'{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n' +
 				'{"jsonrpc":"2.0","id":2,"method":"prompts/list"}\n' +
-				'{"jsonrpc":"2.0","id":3,"method":"ping"}\n',
+				'{"jsonrpc":"2.0","id":3,"method":"ping"}\n' +
+				'{"jsonrpc":"2.0","id":"mcp-wire-1","method":"ping"}\n',
 		);
 		expect(framesOf(session, 'stdin').map((f) => [f.kind, f.method, f.id])).toEqual([
 			['request', 'initialize', 0],
@@ -111,12 +112,14 @@ describe('runProbe', () => {
 			['request', 'tools/list', 1],
 			['request', 'prompts/list', 2],
 			['request', 'ping', 3],
+			['request', 'ping', 'mcp-wire-1'],
 		]);
 		expect(framesOf(session, 'stdout').map((f) => [f.kind, f.id, f.answers?.method])).toEqual([
 			['response', 0, 'initialize'],
 			['response', 1, 'tools/list'],
 			['response', 2, 'prompts/list'],
 			['response', 3, 'ping'],
+			['response', 'mcp-wire-1', 'ping'],
 		]);
 		expect(text(session, 'stdout').split('\n')[3]).toBe('{"jsonrpc":"2.0","id":3,"result":{}}');
 		expect(codes(session)).toEqual([]);
@@ -484,7 +487,8 @@ describe('runProbe with a server started before it (the CLI: spawn first, load t
 				'{"jsonrpc":"2.0","method":"notifications/initialized"}\n' +
 				'{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n' +
 				'{"jsonrpc":"2.0","id":2,"method":"prompts/list"}\n' +
-				'{"jsonrpc":"2.0","id":3,"method":"ping"}\n',
+				'{"jsonrpc":"2.0","id":3,"method":"ping"}\n' +
+				'{"jsonrpc":"2.0","id":"mcp-wire-1","method":"ping"}\n',
 		);
 		const frames = session.getSnapshot().frames;
 		expect(frames.map((f) => [f.stream, f.kind, f.id])).toEqual([
@@ -497,6 +501,8 @@ describe('runProbe with a server started before it (the CLI: spawn first, load t
 			['stdout', 'response', 2],
 			['stdin', 'request', 3],
 			['stdout', 'response', 3],
+			['stdin', 'request', 'mcp-wire-1'],
+			['stdout', 'response', 'mcp-wire-1'],
 		]);
 		// The request keeps the time it was written at; the reply's latency is counted from then.
 		expect(frames[0]!.tMs).toBe(spawned.initialize!.tMs);
@@ -628,12 +634,14 @@ describe('runProbe with the schemas still loading (the CLI): the session is buil
 			'tools/list',
 			'prompts/list',
 			'ping',
+			'ping',
 		]);
 		expect(framesOf(session, 'stdout').map((f) => [f.kind, f.id])).toEqual([
 			['response', 0],
 			['response', 1],
 			['response', 2],
 			['response', 3],
+			['response', 'mcp-wire-1'],
 		]);
 		expect(markTypes(session).slice(0, 2)).toEqual(['phase:shutdown', 'stdin-closed']);
 		expect(codes(session)).toEqual([]);

@@ -301,7 +301,7 @@ function decodeMark(value: unknown): Mark {
 		case 'observed': {
 			return {
 				type,
-				what: oneOf(raw, 'what', ['spawn-failed', 'no-reply', 'reprobe-answered']),
+				what: oneOf(raw, 'what', ['spawn-failed', 'no-reply', 'reprobe-answered', 'pre-initialized-request']),
 				offset: count(raw, 'offset'),
 				detail: object(raw['detail'], '`mark.detail`'),
 				tMs,

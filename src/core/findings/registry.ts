@@ -36,6 +36,8 @@ import {slowResponse} from './rules/slow-response.js';
 import {stderrMerged} from './rules/stderr-merged.js';
 import {strayOutput} from './rules/stray-output.js';
 import {unansweredRequest} from './rules/unanswered-request.js';
+import {stringIdUnanswered} from './rules/string-id-unanswered.js';
+import {preInitializedRequestRejected} from './rules/pre-initialized-request-rejected.js';
 import {undeclaredCapability} from './rules/undeclared-capability.js';
 import {stdinInherited} from './rules/stdin-inherited.js';
 import {unflushedOutput} from './rules/unflushed-output.js';
@@ -46,12 +48,15 @@ import {unflushedOutput} from './rules/unflushed-output.js';
  * A rule whose finding the framer or the correlator still reports has a detector with no listeners.
  *
  * Order matters where one rule reads another's findings at the end of the session: `message-on-stderr`
- * runs before `unanswered-request` and `ping-error`, which name it as the cause (cause first).
+ * runs before `unanswered-request` and `ping-error`, which name it as the cause (cause first), and so does
+ * `string-id-unanswered`, whose requests they skip.
  */
 export const RULES: readonly Rule[] = [
 	blankLine,
 	multilineJson,
 	concatenatedJson,
+	// Before early-exit: a server that dies on a request sent before `initialized` is named by its cause first.
+	preInitializedRequestRejected,
 	earlyExit,
 	spawnFailed,
 	shutdownTimeout,
@@ -83,6 +88,8 @@ export const RULES: readonly Rule[] = [
 	messageBeforeInitialize,
 	undeclaredCapability,
 	messageOnStderr,
+	// string-id-unanswered before unanswered-request and ping-error: they leave it the requests it reports.
+	stringIdUnanswered,
 	unansweredRequest,
 	pingError,
 	// unflushed-output before slow-response: a reply it explains is not also slow.

@@ -23,11 +23,11 @@ export const TS_SDK_V2: ClientProfile = {
 		protocolVersion: '2025-11-25',
 		capabilities: NOT_ESTABLISHED,
 		clientInfo: NOT_ESTABLISHED,
-		ids: NOT_ESTABLISHED,
+		ids: {kind: 'integer', first: 0},
 		order: ['initialize', 'notifications/initialized', 'tools/list'],
 		supportedVersions: NOT_ESTABLISHED,
 		source:
-			'docs/clients.md#typescript-sdk-2x: default options send a plain initialize offering 2025-11-25 (server/discover only with versionNegotiation auto)',
+			'docs/clients.md#typescript-sdk-2x: default options send a plain initialize offering 2025-11-25 (server/discover only with versionNegotiation auto); run here: ids 0, 1, 2… and no logging/setLevel to a server that advertises logging',
 	},
 	limits: {
 		startupMs: {value: 60_000, source: 'docs/clients.md#typescript-sdk-2x'},

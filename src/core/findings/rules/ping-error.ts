@@ -10,11 +10,13 @@ const isAnswered = (draft: FindingDraft): boolean => draft.detail?.['answered'] 
  * promptly with an empty result). Field case F39: a server that never routed `ping` answers -32601, and
  * hosts that ping to keep a session alive (the Go SDK's keepalive) close it or reconnect in a loop.
  *
- * - Answered with an error: reported at the error response on stdout, `detail: {id, answered: true,
- *   errorCode, errorMessage}` (the error's `code` and `message` as sent; null when absent).
+ * - Answered with an error: reported at the first error response on stdout (a server that errs on one
+ *   `ping` errs on every one), `detail: {id, answered: true, errorCode, errorMessage}` (the error's `code`
+ *   and `message` as sent; null when absent).
  * - Not answered by the end of a session that has one: reported at the `ping` request on stdin,
  *   `detail: {id, answered: false}`, plus `cause` when its reply went to stderr (`message-on-stderr`), as
- *   `unanswered-request` does; skipped when `early-exit` or the probe's `no-response` already explains it.
+ *   `unanswered-request` does; skipped when `early-exit` or the probe's `no-response` already explains it,
+ *   or `string-id-unanswered` already reported it.
  *
  * A result that is not `{}` is the schema's business (`invalid-result`), not this rule's.
  */
@@ -73,11 +75,15 @@ export const pingError: Rule = {
 	},
 	create({report, facts}) {
 		const evidence = unansweredEvidence();
+		let isErrorReported = false;
 		return {
 			onFinding: evidence.onFinding,
 			onMark: evidence.onMark,
 			onFrame(frame) {
 				if (frame.stream !== 'stdout' || frame.kind !== 'error' || frame.answers?.method !== 'ping') return;
+				// One error answer says it: the probe's second ping (with a string id, J2) gets the same error.
+				if (isErrorReported) return;
+				isErrorReported = true;
 				const error = (frame.message as {error?: {code?: unknown; message?: unknown}}).error;
 				report({
 					code: 'ping-error',
@@ -97,7 +103,7 @@ export const pingError: Rule = {
 			onEnd({tMs, isComplete}) {
 				if (!isComplete || evidence.isExplained) return;
 				for (const {frame, method, id} of facts.outstanding('stdin')) {
-					if (method !== 'ping') continue;
+					if (method !== 'ping' || evidence.isStringIdUnanswered(id)) continue;
 					const onStderr = evidence.replyOnStderr(id);
 					report({
 						code: 'ping-error',

@@ -13,7 +13,8 @@ const causeOffset = (draft: FindingDraft): number | undefined => {
  *
  * Reported at the request's frame on stdin, at the end of a session that has one (not for a capture cut
  * short), and not when another finding already explains the silence (`early-exit`, the probe's
- * `no-response` or Content-Length re-probe). An unanswered `ping` is `ping-error`'s (R16). When the reply
+ * `no-response` or Content-Length re-probe). An unanswered `ping` is `ping-error`'s (R16), and a request
+ * with a string id the server ignores while it answers integer ids is `string-id-unanswered`'s. When the reply
  * was written to stderr, `detail.cause` points at it (`{code: 'message-on-stderr', stream, offset}`); that
  * finding is reported just before.
  */
@@ -65,7 +66,7 @@ export const unansweredRequest: Rule = {
 				// Without the end of the session nobody knows yet; with a finding that explains the silence, it says it all.
 				if (!isComplete || evidence.isExplained) return;
 				for (const {frame, method, id} of facts.outstanding('stdin')) {
-					if (method === 'ping') continue;
+					if (method === 'ping' || evidence.isStringIdUnanswered(id)) continue;
 					const onStderr = evidence.replyOnStderr(id);
 					report({
 						code: 'unanswered-request',

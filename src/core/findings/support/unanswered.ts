@@ -26,19 +26,23 @@ export interface UnansweredEvidence {
 	readonly isExplained: boolean;
 	/** The `message-on-stderr` finding that carries the reply to client request `id`, if one was reported. */
 	replyOnStderr(id: JsonRpcId): Finding | undefined;
+	/** True when `string-id-unanswered` already reported request `id` (it runs first: the more exact cause). */
+	isStringIdUnanswered(id: JsonRpcId): boolean;
 }
 
 /**
  * Collects, from the findings reported so far, what explains an unanswered request: a silence already
- * explained, or its reply written to stderr (`message-on-stderr` with `detail.unanswered`: reported
+ * explained, a string id the server does not answer (`string-id-unanswered`), or its reply written to stderr (`message-on-stderr` with `detail.unanswered`: reported
  * before the requests left open, so the cause comes first: docs/findings.md).
  */
 export function unansweredEvidence(): UnansweredEvidence {
 	let isExplained = false;
 	const onStderr = new Map<string, Finding>();
+	const stringIds = new Set<string>();
 	return {
 		onFinding(finding) {
 			if (explainsSilence(finding)) isExplained = true;
+			if (finding.code === 'string-id-unanswered') stringIds.add(idKey(finding.detail?.['id'] as JsonRpcId));
 			if (finding.code === 'message-on-stderr' && finding.detail?.['unanswered'] === true) {
 				const id = finding.detail['id'] as JsonRpcId;
 				const key = idKey(id);
@@ -52,6 +56,7 @@ export function unansweredEvidence(): UnansweredEvidence {
 			return isExplained;
 		},
 		replyOnStderr: (id) => onStderr.get(idKey(id)),
+		isStringIdUnanswered: (id) => stringIds.has(idKey(id)),
 	};
 }
 
