@@ -26,15 +26,6 @@ const PARALLEL = 16;
 
 /** Where the TS SDK v2 client does not do what mcp-wire's ts-sdk-v2 model says, and why. */
 const KNOWN: Readonly<Record<string, string>> = {
-	'modern-only':
-		'the model leaves a 2026-07-28-only server open (hosts may turn on version negotiation); with default options v2 sends initialize and fails',
-	'ping-method-not-found':
-		'ping-error: the v2 reaction is not established in the model; the client never pings, so it works',
-	'notifies-before-initialize':
-		'message-before-initialize, undeclared-capability: not established in the model; the client takes the early notification and connects',
-	'tool-without-input-schema': 'invalid-result: not established in the model; v2 rejects the tools/list result',
-	'output-schema-uncompilable': 'invalid-tool-schema: not established in the model; v2 lists the tool',
-	'asks-roots': 'undeclared-capability: not established in the model; v2 answers roots/list and lists tools',
 	'structured-content-mismatch': 'invalid-structured-content: the v2 reaction is not established in the model',
 	'unknown-content-type': 'invalid-result on a tools/call result: the v2 reaction is not established in the model',
 	'progress-after-reply': 'unknown-progress-token: the v2 reaction is not established in the model',

@@ -44,22 +44,25 @@ export const MAINSTREAM_CLIENTS: ReadonlySet<ClientFamily> = new Set<ClientFamil
 
 /**
  * How each family meets a server that speaks only the 2026-07-28 revision (it rejects `initialize` and
- * answers `server/discover`). Checked against the real clients for the SDKs (docs/clients.md: TS SDK
- * 1.32 `connect()` and MCP Python SDK 2.3 `ClientSession.initialize()` both send only `initialize` and
- * fail on the server's error); the others are not established.
+ * answers `server/discover`). Checked against the real clients (docs/clients.md: TS SDK 1.32 `connect()`,
+ * TS SDK 2.4 with default options, MCP Python SDK 2.3 `ClientSession.initialize()` and Codex 0.171 all send
+ * only `initialize` and fail on the server's error); VS Code and Cursor are not established.
  */
 const MODERN_ONLY: Readonly<Record<ClientFamily, readonly [Reaction, string]>> = {
 	'ts-sdk-v1': ['fatal', 'sends only `initialize` (SDK 1.x); the server rejects it and connect fails'],
 	'ts-sdk-v2': [
-		'unknown',
-		'sends `initialize` by default; whether hosts turn on version negotiation (server/discover) is not established',
+		'fatal',
+		'with default options sends only `initialize` (2.4.0 run here); the server rejects it and connect fails. A host that turns on `versionNegotiation` probes server/discover instead',
 	],
 	'python-sdk': [
 		'fatal',
 		'`ClientSession.initialize()` sends only `initialize`; the server rejects it and the session fails',
 	],
 	vscode: ['unknown', 'not established for a 2026-07-28-only server'],
-	rmcp: ['unknown', 'not established for a 2026-07-28-only server'],
+	rmcp: [
+		'fatal',
+		'Codex 0.171 sends only `initialize`; the server rejects it and the handshake fails (docs/clients.md#codex)',
+	],
 	cursor: ['unknown', 'not established for a 2026-07-28-only server'],
 };
 

@@ -84,8 +84,8 @@ const TABLE: Readonly<Record<Row, Readonly<Record<TableFamily, Cell>>>> = {
 	'id-token': {
 		vscode: {reaction: 'unknown', note: 'not established: never run against an id written 0.0'},
 		rmcp: {
-			reaction: 'drop-log',
-			note: 'serde_json rejects the token (`data did not match any variant of untagged enum JsonRpcMessage`, F38); the request gets no reply',
+			reaction: 'ok',
+			note: 'Codex 0.171 (rmcp) matches a reply whose id is written `0.0` (docs/clients.md#codex); older rmcp rejected the token (F38)',
 		},
 		cursor: UNKNOWN,
 	},

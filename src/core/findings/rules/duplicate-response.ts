@@ -33,7 +33,7 @@ export const duplicateResponse: Rule = {
 			'ts-sdk-v2': ['skip-log', 'logs it'],
 			'python-sdk': ['skip-log', 'RuntimeError to the message handler'],
 			vscode: ['skip', 'ignored'],
-			rmcp: UNKNOWN,
+			rmcp: ['skip', 'ignores the second reply: Codex 0.171 lists tools (run here, docs/clients.md#codex)'],
 			cursor: UNKNOWN,
 		}),
 	},

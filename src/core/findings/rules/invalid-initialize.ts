@@ -1,6 +1,14 @@
 import {checkInitializeResult} from '../../jsonrpc/lifecycle.js';
 import {detailString, row, UNKNOWN} from '../support/meta.js';
 import type {Rule} from '../engine.js';
+import type {FindingDraft} from '../../types.js';
+
+/** The problems Codex 0.171 (rmcp) was run on and fails the handshake for (docs/clients.md#codex); others are not established. */
+const RMCP_FAILS: readonly string[] = ['missing-server-info', 'capability-not-object'];
+
+/** `detail.problems` of a draft (the reasons of {@link checkInitializeResult}). */
+const problemsOf = (d: FindingDraft): readonly unknown[] =>
+	Array.isArray(d.detail?.['problems']) ? (d.detail['problems'] as unknown[]) : [];
 
 /**
  * `invalid-initialize`: the server's `initialize` result lacks `protocolVersion`, `capabilities` or
@@ -45,14 +53,17 @@ export const invalidInitialize: Rule = {
 				],
 			},
 		},
-		impact: row({
-			'ts-sdk-v1': ['fatal', 'zod rejects the result; connect fails'],
-			'ts-sdk-v2': ['fatal', 'connect fails'],
-			'python-sdk': ['fatal', 'validation error'],
-			vscode: UNKNOWN,
-			rmcp: UNKNOWN,
-			cursor: UNKNOWN,
-		}),
+		impact: (d) =>
+			row({
+				'ts-sdk-v1': ['fatal', 'zod rejects the result; connect fails'],
+				'ts-sdk-v2': ['fatal', 'connect fails'],
+				'python-sdk': ['fatal', 'validation error'],
+				vscode: UNKNOWN,
+				rmcp: RMCP_FAILS.some((p) => problemsOf(d).includes(p))
+					? ['fatal', 'the result does not deserialize; the handshake fails (Codex 0.171, docs/clients.md#codex)']
+					: UNKNOWN,
+				cursor: UNKNOWN,
+			})(),
 	},
 	create({report, facts, schemas}) {
 		return {

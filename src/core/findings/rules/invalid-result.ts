@@ -1,4 +1,4 @@
-import type {FindingDraft} from '../../types.js';
+import type {ClientImpact, FindingDraft, Reaction} from '../../types.js';
 import {detailString, row, UNKNOWN} from '../support/meta.js';
 import type {Rule} from '../engine.js';
 import {describeJsonType} from '../../jsonrpc/classify.js';
@@ -13,26 +13,44 @@ function valueAt(value: unknown, path: string): unknown {
 	return at;
 }
 
+/**
+ * rmcp's reading of a `tools/list` result, where Codex 0.171 was run (docs/clients.md#codex): a tool without
+ * `inputSchema` fails the request (`Unexpected response type`), an `outputSchema` that is not an object schema
+ * is read as any JSON object and the tool is listed. Anything else is not established.
+ */
+function rmcpCell(d: FindingDraft): readonly [Reaction, string] {
+	if (detailString(d, 'method') !== 'tools/list') return UNKNOWN;
+	const member = /^tools\.\d+\.(inputSchema|outputSchema)\b/.exec(detailString(d, 'path') ?? '')?.[1];
+	if (member === 'inputSchema' && /received undefined|required/i.test(detailString(d, 'message') ?? ''))
+		return ['drop-log', 'Codex 0.171 fails `tools/list`: `Unexpected response type` (docs/clients.md#codex)'];
+	if (member === 'outputSchema') return ['ok', 'Codex 0.171 lists the tool (docs/clients.md#codex)'];
+	return UNKNOWN;
+}
+
 const where = (d: FindingDraft): string => {
 	const path = detailString(d, 'path');
 	return path ? `\`${path}\`` : 'the result';
 };
 
 /** The reactions to a bad result of any request but `tools/call` (checked on `tools/list`: docs/clients.md). */
-const LIST_IMPACT = row({
-	'ts-sdk-v1': [
-		'drop-log',
-		"the request rejects with the validator's error (`listTools()` throws a ZodError naming the path): no tools listed",
-	],
-	'ts-sdk-v2': UNKNOWN,
-	'python-sdk': [
-		'drop-log',
-		'the request raises a pydantic `ValidationError` naming the field (mcp 2.3.0: `tools.0.inputSchema Field required`): no tools listed',
-	],
-	vscode: UNKNOWN,
-	rmcp: UNKNOWN,
-	cursor: UNKNOWN,
-});
+const listImpact = (d: FindingDraft): readonly ClientImpact[] =>
+	row({
+		'ts-sdk-v1': [
+			'drop-log',
+			"the request rejects with the validator's error (`listTools()` throws a ZodError naming the path): no tools listed",
+		],
+		'ts-sdk-v2': [
+			'drop-log',
+			'the same zod schemas as 1.x: the request rejects, no tools listed (2.4.0 run here, docs/clients.md#typescript-sdk-2x)',
+		],
+		'python-sdk': [
+			'drop-log',
+			'the request raises a pydantic `ValidationError` naming the field (mcp 2.3.0: `tools.0.inputSchema Field required`): no tools listed',
+		],
+		vscode: UNKNOWN,
+		rmcp: rmcpCell(d),
+		cursor: UNKNOWN,
+	})();
 
 /** The reactions to a bad `tools/call` result (checked with both SDK clients on unknown-content-type: docs/clients.md). */
 const CALL_IMPACT = row({
@@ -119,7 +137,7 @@ export const invalidResult: Rule = {
 				note: 'The tool has no `inputSchema`.',
 			},
 		},
-		impact: (d) => (detailString(d, 'method') === 'tools/call' ? CALL_IMPACT() : LIST_IMPACT()),
+		impact: (d) => (detailString(d, 'method') === 'tools/call' ? CALL_IMPACT() : listImpact(d)),
 	},
 	create({report, facts, schemas}) {
 		return {

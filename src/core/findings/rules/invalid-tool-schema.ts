@@ -27,7 +27,15 @@ function impact(d: FindingDraft): readonly ClientImpact[] {
 							: 'lists the tool (its Ajv compiles the schema)',
 					]
 				: ['drop-log', `\`listTools()\` throws \`${sdkError}\` (it compiles every outputSchema): no tools listed`],
+		'ts-sdk-v2': [
+			'ok',
+			'lists the tool: the 2.4.0 client lists even an outputSchema 1.x cannot compile (run here, docs/clients.md#typescript-sdk-2x)',
+		],
 		'python-sdk': ['ok', 'lists the tool'],
+		rmcp: [
+			'ok',
+			'reads a schema as a JSON object without compiling it: Codex 0.171 lists the tool (docs/clients.md#codex)',
+		],
 	};
 	return FAMILIES.map((client) => {
 		const [reaction, note] = cells[client] ?? UNKNOWN;

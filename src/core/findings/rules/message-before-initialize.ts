@@ -23,7 +23,7 @@ export const messageBeforeInitialize: Rule = {
 			'Send nothing but the `initialize` response first (pings and `notifications/message` excepted, R10); send list_changed notifications and requests after `notifications/initialized`.',
 		rules: ['R10'],
 		doc: {
-			what: 'The server sent a request or a notification other than `ping` or logging before its `initialize` response ([R10](docs/protocol.md#r10)). The TS and Python SDK clients accept it; a Rust SDK (rmcp) client takes the next message as the `initialize` response and fails the handshake.',
+			what: 'The server sent a request or a notification other than `ping` or logging before its `initialize` response ([R10](docs/protocol.md#r10)). The TS SDK (1.x and 2.x) and Python SDK clients and Codex (rmcp) accept it; rmcp releases before the one in Codex 0.171 took the next message as the `initialize` response and failed the handshake.',
 			recognised:
 				'A request or notification on stdout before the response to `initialize` (`ping` and `notifications/message` excepted).',
 			example: {
@@ -49,15 +49,18 @@ export const messageBeforeInitialize: Rule = {
 				'ok',
 				'accepted: notifications are dispatched (or ignored) and requests answered before the initialize result arrives',
 			],
-			'ts-sdk-v2': UNKNOWN,
+			'ts-sdk-v2': [
+				'ok',
+				'accepted: the 2.4.0 client takes the early notification and connects (run here, docs/clients.md#typescript-sdk-2x)',
+			],
 			'python-sdk': [
 				'ok',
 				'accepted (mcp 2.3.0 routes messages that arrive before the handshake with the 2025-11-25 tables)',
 			],
 			vscode: UNKNOWN,
 			rmcp: [
-				'fatal',
-				'the handshake takes the next message as the initialize response: `expect initialized response, but received …` (`serve_client_with_ct`)',
+				'ok',
+				'accepted: Codex 0.171 takes the early notification and connects (run here, docs/clients.md#codex); older rmcp failed the handshake (`expect initialized response, but received …`)',
 			],
 			cursor: UNKNOWN,
 		}),

@@ -55,7 +55,10 @@ export const nonPortableJson: Rule = {
 							'logs a parse error and drops the line; a reply in it never arrives and its request times out (measured, mcp 2.3)',
 						],
 						vscode: UNKNOWN,
-						rmcp: UNKNOWN,
+						rmcp: [
+							'skip',
+							'rejects the whole line (serde_json refuses a lone surrogate); a reply in it never arrives: Codex 0.171 times out (docs/clients.md#codex)',
+						],
 						cursor: UNKNOWN,
 					})()
 				: row({

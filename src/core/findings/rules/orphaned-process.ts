@@ -69,7 +69,10 @@ export const orphanedProcess: Rule = {
 			'ts-sdk-v2': ['ok', 'works; the process is left behind'],
 			'python-sdk': ['ok', 'works; the process is left behind'],
 			vscode: UNKNOWN,
-			rmcp: UNKNOWN,
+			rmcp: [
+				'ok',
+				'works; Codex 0.171 ends the whole process group, so a worker that ignores SIGTERM is gone too (run here, docs/clients.md#codex)',
+			],
 			cursor: UNKNOWN,
 		}),
 	},

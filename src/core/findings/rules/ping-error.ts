@@ -63,13 +63,16 @@ export const pingError: Rule = {
 				'ok',
 				'does not ping by itself (no keepalive in `Client` 1.32.2); a host calling `client.ping()` gets the error (or `Request timed out` after 60 s)',
 			],
-			'ts-sdk-v2': UNKNOWN,
+			'ts-sdk-v2': [
+				'ok',
+				'does not ping by itself (the 2.4.0 client connects and lists tools, run here); a host calling `ping()` gets the error',
+			],
 			'python-sdk': [
 				'ok',
 				'does not ping by itself (mcp 2.3.0: `send_ping` only when the host asks); the host then gets the error',
 			],
 			vscode: UNKNOWN,
-			rmcp: UNKNOWN,
+			rmcp: ['ok', 'Codex 0.171 does not ping in its opening (recorded, docs/clients.md#codex)'],
 			cursor: UNKNOWN,
 		}),
 	},

@@ -44,14 +44,18 @@ export const protocolVersion: Rule = {
 				],
 			},
 		},
-		impact: row({
-			'ts-sdk-v1': ['fatal', "`Server's protocol version is not supported`"],
-			'ts-sdk-v2': ['fatal', 'disconnects'],
-			'python-sdk': ['fatal', '`Unsupported protocol version from the server`'],
-			vscode: ['ok', 'not checked'],
-			rmcp: UNKNOWN,
-			cursor: UNKNOWN,
-		}),
+		impact: (d) =>
+			row({
+				'ts-sdk-v1': ['fatal', "`Server's protocol version is not supported`"],
+				'ts-sdk-v2': ['fatal', 'disconnects'],
+				'python-sdk': ['fatal', '`Unsupported protocol version from the server`'],
+				vscode: ['ok', 'not checked'],
+				rmcp:
+					detailString(d, 'reason') === 'rejected-version'
+						? ['fatal', 'the initialize error ends the handshake (Codex 0.171, docs/clients.md#codex)']
+						: ['ok', 'accepts any answered version (Codex 0.171, docs/clients.md#codex)'],
+				cursor: UNKNOWN,
+			})(),
 	},
 	errors: [
 		{

@@ -34,7 +34,7 @@ export const responseToNotification: Rule = {
 			'ts-sdk-v2': ['skip-log', 'dropped and logged'],
 			'python-sdk': ['drop-log', 'rejected (1.29)'],
 			vscode: ['skip', 'ignored'],
-			rmcp: UNKNOWN,
+			rmcp: ['skip', 'ignores the reply: Codex 0.171 connects and lists tools (run here, docs/clients.md#codex)'],
 			cursor: UNKNOWN,
 		}),
 	},

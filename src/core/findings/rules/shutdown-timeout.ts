@@ -34,7 +34,10 @@ export const shutdownTimeout: Rule = {
 			'ts-sdk-v2': ['ok', 'killed after 2 s + 2 s'],
 			'python-sdk': ['ok', 'process group killed after 2 s + 2 s'],
 			vscode: ['ok', 'killed after 10 s + 10 s'],
-			rmcp: UNKNOWN,
+			rmcp: [
+				'ok',
+				'Codex 0.171 ends it when it shuts down: a server that ignores EOF and SIGTERM is gone (run here, docs/clients.md#codex)',
+			],
 			cursor: UNKNOWN,
 		}),
 	},

@@ -24,10 +24,16 @@ const NOTIFICATION_IMPACT: ImpactRow = {
 		'skip',
 		'ignored: the `listChanged` handler is set up only when the server advertises `<feature>.listChanged`, so the host never refreshes the list',
 	],
-	'ts-sdk-v2': UNKNOWN,
+	'ts-sdk-v2': [
+		'skip',
+		'ignored as in 1.x (the same `Client` code); the 2.4.0 client connects and lists tools (run here, docs/clients.md#typescript-sdk-2x)',
+	],
 	'python-sdk': ['ok', 'handed to the message handler; mcp 2.3.0 does not check the capability'],
 	vscode: UNKNOWN,
-	rmcp: UNKNOWN,
+	rmcp: [
+		'ok',
+		'accepted: Codex 0.171 connects and lists tools (run here, docs/clients.md#codex); whether it refreshes its list is not recorded',
+	],
 	cursor: UNKNOWN,
 };
 
@@ -36,13 +42,19 @@ const REQUEST_IMPACT: ImpactRow = {
 		'ok',
 		"answers -32601 `Method not found`: a client that did not declare the capability cannot register a handler; the server's request fails",
 	],
-	'ts-sdk-v2': UNKNOWN,
+	'ts-sdk-v2': [
+		'ok',
+		"the server's request fails as in 1.x (no handler without the capability); the 2.4.0 client connects and lists tools (run here, docs/clients.md#typescript-sdk-2x)",
+	],
 	'python-sdk': [
 		'ok',
 		"answers error -32600 from its default callbacks (`List roots not supported`, `Sampling not supported`, `Elicitation not supported`); the server's request fails",
 	],
 	vscode: UNKNOWN,
-	rmcp: UNKNOWN,
+	rmcp: [
+		'ok',
+		"the server's request is not served (what rmcp answers was not recorded); Codex 0.171 connects and lists tools (run here, docs/clients.md#codex)",
+	],
 	cursor: UNKNOWN,
 };
 

@@ -14,7 +14,7 @@ export const unknownId: Rule = {
 		title: 'response to an unknown id',
 		message: (d) =>
 			d.detail?.['reason'] === 'id-type-changed'
-				? `a response echoes id ${JSON.stringify(d.detail?.['requestId'] ?? null)} as the string ${JSON.stringify(d.detail?.['id'] ?? null)}: the TS and Python SDK clients match it anyway, rmcp does not (VS Code: not established)`
+				? `a response echoes id ${JSON.stringify(d.detail?.['requestId'] ?? null)} as the string ${JSON.stringify(d.detail?.['id'] ?? null)}: the TS and Python SDK clients and current rmcp match it anyway (VS Code: not established)`
 				: `a response with id ${JSON.stringify(d.detail?.['id'] ?? null)} matches no outstanding request`,
 		hint: () => 'Echo the request `id` unchanged (same value and type; 0 is a valid id, not "missing").',
 		rules: ['J5'],
@@ -38,7 +38,10 @@ export const unknownId: Rule = {
 							'unknown',
 							'not established: it keys pending requests by the id it sent, so "0" may never match; not checked against the real client',
 						],
-						rmcp: ['hang', 'rejects an id whose type changed (rust-sdk #1017); the request waits'],
+						rmcp: [
+							'ok',
+							'matches it (rust-sdk PR #1021 fixed #1017): Codex 0.171 accepts "0" for 0 (docs/clients.md#codex)',
+						],
 						cursor: UNKNOWN,
 					})()
 				: row({

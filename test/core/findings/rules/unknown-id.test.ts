@@ -4,7 +4,7 @@ import {ruleTester} from '../rule-tester.js';
 import {handshake, lengthOn, request, result} from '../exchange.js';
 
 describe('unknown-id (J5): an id echoed with another type', () => {
-	it('"0" for request 0 matches for the TS and Python SDK clients: a warning naming rmcp, which hangs; VS Code not established, so the verdict is not fail', () => {
+	it('"0" for request 0 matches for the TS and Python SDK clients: and for rmcp (Codex 0.171); VS Code not established, so the verdict is not fail', () => {
 		const init = line({
 			jsonrpc: '2.0',
 			id: '0',
@@ -25,14 +25,14 @@ describe('unknown-id (J5): an id echoed with another type', () => {
 		const [first] = snapshot.findings;
 		expect(first!.detail).toEqual({id: '0', reason: 'id-type-changed', requestId: 0});
 		expect(first!.message).toBe(
-			'a response echoes id 0 as the string "0": the TS and Python SDK clients match it anyway, rmcp does not (VS Code: not established)',
+			'a response echoes id 0 as the string "0": the TS and Python SDK clients and current rmcp match it anyway (VS Code: not established)',
 		);
 		expect(Object.fromEntries(first!.impact.map((i) => [i.client, i.reaction]))).toEqual({
 			'ts-sdk-v1': 'ok',
 			'ts-sdk-v2': 'ok',
 			'python-sdk': 'ok',
 			vscode: 'unknown',
-			rmcp: 'hang',
+			rmcp: 'ok',
 			cursor: 'unknown',
 		});
 		// Correlated as the answers (handshake done, tools counted), no unanswered-request.
@@ -42,6 +42,7 @@ describe('unknown-id (J5): an id echoed with another type', () => {
 		const outcome = Object.fromEntries((snapshot.summary.clients ?? []).map((c) => [c.client, c.outcome]));
 		expect(outcome['ts-sdk-v1']).toBe('works');
 		expect(outcome['python-sdk']).toBe('works');
+		expect(outcome['rmcp']).toBe('works');
 		expect(outcome['vscode']).toBe('unknown');
 		expect(snapshot.summary.verdict).toBe('warn');
 	});
