@@ -401,17 +401,20 @@ export function useKeymap(context: KeymapContext): void {
 	const lastSequence = useLastSequence();
 	ref.current = context;
 	stateRef.current = context.state;
-	const handler = useCallback((input: string, key: Key) => {
-		const current = ref.current;
-		const press: KeyPress = key.delete && lastSequence.current === DELETE_KEY ? {...key, forwardDelete: true} : key;
-		handleInput(input, press, {
-			...current,
-			state: stateRef.current,
-			dispatch(action) {
-				stateRef.current = viewReducer(stateRef.current, action);
-				current.dispatch(action);
-			},
-		});
-	}, []);
+	const handler = useCallback(
+		(input: string, key: Key) => {
+			const current = ref.current;
+			const press: KeyPress = key.delete && lastSequence.current === DELETE_KEY ? {...key, forwardDelete: true} : key;
+			handleInput(input, press, {
+				...current,
+				state: stateRef.current,
+				dispatch(action) {
+					stateRef.current = viewReducer(stateRef.current, action);
+					current.dispatch(action);
+				},
+			});
+		},
+		[lastSequence],
+	);
 	useInput(handler);
 }

@@ -256,6 +256,25 @@ function moveInputCursor({text, cursor}: Editing, move: InputCursorMove): Editin
 	}
 }
 
+/** The keys of the text-entry line: type, erase, and (the params line only) move the cursor. */
+function editKey(
+	state: ViewState,
+	action: Extract<ViewAction, {type: 'input-text' | 'input-backspace' | 'input-delete' | 'input-cursor'}>,
+): ViewState {
+	switch (action.type) {
+		case 'input-text':
+			return editInput(state, insertText(action.text));
+		case 'input-backspace':
+			return editInput(state, dropBefore);
+		case 'input-delete':
+			return editInput(state, dropAt);
+		case 'input-cursor':
+			return state.input?.mode === 'send-params'
+				? editInput(state, (editing) => moveInputCursor(editing, action.move))
+				: state;
+	}
+}
+
 /**
  * Where the cursor starts in a params template: inside the first empty string among the `arguments`
  * (`{"city":""}`: between the quotes, to type the value in place), else at the end.
@@ -341,22 +360,11 @@ export function viewReducer(previous: ViewState, action: ViewAction): ViewState 
 			return {...state, filter: {...state.filter, search: ''}, isHelpOpen: false};
 		}
 
-		case 'input-text': {
-			return editInput(state, insertText(action.text));
-		}
-
-		case 'input-backspace': {
-			return editInput(state, dropBefore);
-		}
-
-		case 'input-delete': {
-			return editInput(state, dropAt);
-		}
-
+		case 'input-text':
+		case 'input-backspace':
+		case 'input-delete':
 		case 'input-cursor': {
-			return state.input?.mode === 'send-params'
-				? editInput(state, (editing) => moveInputCursor(editing, action.move))
-				: state;
+			return editKey(state, action);
 		}
 
 		case 'input-commit': {
