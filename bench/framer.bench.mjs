@@ -7,6 +7,8 @@
 // The session runs as probe and view run it (`retain: true`, the default); so does its memory check.
 //
 // MCP_WIRE_DIST=/path/to/dist/ overrides where the built library is loaded from (default ../dist/).
+// MCP_WIRE_BEFORE_DIST=/path/to/other/dist/ adds that build's framer and session to the same interleaved
+// runs and prints this build's speed over it (a change against a build of main, docs/performance.md).
 // The exported helpers (makeNdjsonStream, toChunks, measure, baselineThroughput, framerThroughput)
 // let a later bench add the session and detectors to the same run with the same data.
 import {Buffer} from 'node:buffer';
@@ -14,13 +16,14 @@ import {performance} from 'node:perf_hooks';
 import process from 'node:process';
 import {pathToFileURL} from 'node:url';
 
-const distRoot = process.env.MCP_WIRE_DIST
-	? pathToFileURL(process.env.MCP_WIRE_DIST.endsWith('/') ? process.env.MCP_WIRE_DIST : `${process.env.MCP_WIRE_DIST}/`)
-	: new URL('../dist/', import.meta.url);
+/** A dist directory as a URL that ends in `/`. */
+const distUrl = (dir) => pathToFileURL(dir.endsWith('/') ? dir : `${dir}/`);
+const distRoot = process.env.MCP_WIRE_DIST ? distUrl(process.env.MCP_WIRE_DIST) : new URL('../dist/', import.meta.url);
+const beforeRoot = process.env.MCP_WIRE_BEFORE_DIST ? distUrl(process.env.MCP_WIRE_BEFORE_DIST) : undefined;
 
-/** Loads the built framing module (dist/core/framing/index.js). */
-export async function loadFraming() {
-	return import(new URL('core/framing/index.js', distRoot).href);
+/** Loads the built framing module (dist/core/framing/index.js), of `root` (default: this build). */
+export async function loadFraming(root = distRoot) {
+	return import(new URL('core/framing/index.js', root).href);
 }
 
 /** Small deterministic PRNG (mulberry32). */
@@ -166,17 +169,19 @@ export function baselineThroughput(chunks) {
 }
 
 /**
- * The framer over the same chunks, with an emit callback that only counts.
+ * The framer over the same chunks, with an emit callback that only counts. The framer names no finding:
+ * it reports facts, and a frame with a content fact is one that is not one clean JSON value on its line
+ * (a stray line, a blank one, …); the rules decide what those are.
  * @param {{createFramer: Function}} framing the loaded framing module
- * @returns {{frames: number, findings: number}}
+ * @returns {{frames: number, unclean: number}}
  */
 export function framerThroughput(framing, chunks) {
 	const framer = framing.createFramer('stdout', {mode: 'protocol'});
 	let frames = 0;
-	let findings = 0;
+	let unclean = 0;
 	const emit = (output) => {
 		frames++;
-		findings += output.findings.length;
+		if (output.facts?.content !== undefined) unclean++;
 	};
 
 	for (const chunk of chunks) {
@@ -184,7 +189,7 @@ export function framerThroughput(framing, chunks) {
 	}
 
 	framer.end(0, emit);
-	return {frames, findings};
+	return {frames, unclean};
 }
 
 /**
@@ -206,7 +211,12 @@ export function makeExchangeChunks(targetBytes = 100 * 1024 * 1024, chunkBytes =
 	];
 	let size = 0;
 	for (let id = 1; size < targetBytes; id++) {
-		const request = `${JSON.stringify({jsonrpc: '2.0', id, method: 'tools/call', params: {name: 'search_files', arguments: {query: texts[id % 200].slice(0, 40), limit: 20}}})}\n`;
+		// The query is cut on code points (a UTF-16 cut can split a surrogate pair: non-portable-json), and
+		// the request carries the token its progress notification names (else unknown-progress-token).
+		const query = Array.from(texts[id % 200])
+			.slice(0, 40)
+			.join('');
+		const request = `${JSON.stringify({jsonrpc: '2.0', id, method: 'tools/call', params: {name: 'search_files', arguments: {query, limit: 20}, _meta: {progressToken: id}}})}\n`;
 		const note = `${JSON.stringify({jsonrpc: '2.0', method: 'notifications/progress', params: {progressToken: id, progress: 50, total: 100}})}\n`;
 		const response = `${JSON.stringify({jsonrpc: '2.0', id, result: {content: [{type: 'text', text: texts[id % 200]}], isError: false}})}\n`;
 		stdin.push(request);
@@ -270,13 +280,17 @@ export function sessionThroughput(core, chunks, options = {}) {
 	);
 	let frames = 0;
 	let findings = 0;
+	const codes = new Set();
 	session.on((event) => {
 		if (event.type === 'frame') frames++;
-		else if (event.type === 'finding') findings++;
+		else if (event.type === 'finding') {
+			findings++;
+			codes.add(event.finding.code);
+		}
 	});
 	for (const chunk of chunks) session.pushChunk(chunk.stream, chunk.tMs, chunk.bytes);
 	session.finish(0);
-	return {frames, findings};
+	return {frames, findings, codes};
 }
 
 /**
@@ -333,13 +347,19 @@ async function main() {
 		`stream: ${mb.toFixed(1)} MB NDJSON, ${chunks.length} chunks of ${chunkBytes} bytes, ${runs} interleaved repetitions (medians)\n`,
 	);
 
-	// Warm up both on a slice so that neither pays the JIT in the timed runs.
+	const framingBefore = beforeRoot === undefined ? undefined : await loadFraming(beforeRoot);
+	// Warm up all on a slice so that none pays the JIT in the timed runs.
 	const warm = chunks.slice(0, 64);
 	baselineThroughput(warm);
 	framerThroughput(framing, warm);
+	if (framingBefore) framerThroughput(framingBefore, warm);
 
-	const [baseline, framer] = interleave(
-		[() => baselineThroughput(chunks), () => framerThroughput(framing, chunks)],
+	const [baseline, framer, framerBefore] = interleave(
+		[
+			() => baselineThroughput(chunks),
+			() => framerThroughput(framing, chunks),
+			...(framingBefore ? [() => framerThroughput(framingBefore, chunks)] : []),
+		],
 		runs,
 	);
 	if (baseline.result.messages !== framer.result.frames) {
@@ -350,19 +370,37 @@ async function main() {
 
 	// The whole session (framer + detectors, retain: true as probe and view run it) on a two-way exchange.
 	const core = await import(new URL('core/index.js', distRoot).href);
+	const coreBefore = beforeRoot === undefined ? undefined : await import(new URL('core/index.js', beforeRoot).href);
 	const exchange = makeExchangeChunks(megabytes * 1024 * 1024, chunkBytes);
 	const exchangeMb = exchange.bytes / 1e6;
 	sessionThroughput(core, exchange.chunks.slice(0, 64));
+	if (coreBefore) sessionThroughput(coreBefore, exchange.chunks.slice(0, 64));
 	baselineTwoStreams(exchange.chunks.slice(0, 64));
-	const [baseline2, whole] = interleave(
-		[() => baselineTwoStreams(exchange.chunks), () => sessionThroughput(core, exchange.chunks)],
+	const [baseline2, whole, wholeBefore] = interleave(
+		[
+			() => baselineTwoStreams(exchange.chunks),
+			() => sessionThroughput(core, exchange.chunks),
+			...(coreBefore ? [() => sessionThroughput(coreBefore, exchange.chunks)] : []),
+		],
 		runs,
 	);
-	if (baseline2.result.messages !== whole.result.frames) {
-		throw new Error(`frame count mismatch: baseline ${baseline2.result.messages}, session ${whole.result.frames}`);
+	for (const run of [whole, wholeBefore]) {
+		if (run === undefined) continue;
+		if (baseline2.result.messages !== run.result.frames) {
+			throw new Error(`frame count mismatch: baseline ${baseline2.result.messages}, session ${run.result.frames}`);
+		}
+		if (run.result.findings !== 0) {
+			throw new Error(
+				`a healthy exchange produced ${run.result.findings} findings (${[...run.result.codes].join(', ')})`,
+			);
+		}
 	}
-	if (whole.result.findings !== 0) throw new Error(`a healthy exchange produced ${whole.result.findings} findings`);
 	const sessionRatio = median(baseline2.times.map((ms, i) => ms / whole.times[i]));
+	// This build over the other one (> 1: this one is faster), per repetition, interleaved in the same runs.
+	const versus = (before, after) =>
+		before === undefined ? undefined : median(before.times.map((ms, i) => ms / after.times[i]));
+	const framerVsBefore = versus(framerBefore, framer);
+	const sessionVsBefore = versus(wholeBefore, whole);
 
 	// Memory, in the mode probe and view use (retain: true): retained heap per MB of stream after 10 MB
 	// and after the whole run. It grows with the stream (the session keeps every chunk and frame); the
@@ -407,12 +445,18 @@ async function main() {
 	process.stdout.write(
 		[
 			`baseline (concat tail + indexOf + toString + JSON.parse): ${rate(baseline.times, mb)} MB/s (median ${median(baseline.times).toFixed(0)} ms, ${baseline.result.messages} messages)`,
-			`framer   (createFramer protocol, counting emit):         ${rate(framer.times, mb)} MB/s (median ${median(framer.times).toFixed(0)} ms, ${framer.result.frames} frames, ${framer.result.findings} findings)`,
+			`framer   (createFramer protocol, counting emit):         ${rate(framer.times, mb)} MB/s (median ${median(framer.times).toFixed(0)} ms, ${framer.result.frames} frames, ${framer.result.unclean} with a content fact)`,
 			`ratio framer/baseline speed (median of per-repetition ratios): ${framerRatio.toFixed(2)} (target >= 0.5) ${framerRatio >= 0.5 ? 'PASS' : 'FAIL'}`,
 			`two-way exchange: ${exchangeMb.toFixed(1)} MB on stdin+stdout`,
 			`baseline (same, one tail per stream):                     ${rate(baseline2.times, exchangeMb)} MB/s (median ${median(baseline2.times).toFixed(0)} ms, ${baseline2.result.messages} messages)`,
 			`session  (framer + classify + correlate + detectors):     ${rate(whole.times, exchangeMb)} MB/s (median ${median(whole.times).toFixed(0)} ms, ${whole.result.frames} frames, ${whole.result.findings} findings)`,
 			`ratio session/baseline speed (median of per-repetition ratios): ${sessionRatio.toFixed(2)} (target >= 0.5) ${sessionRatio >= 0.5 ? 'PASS' : 'FAIL'}`,
+			...(framerVsBefore === undefined
+				? []
+				: [
+						`before (${process.env.MCP_WIRE_BEFORE_DIST}): framer ${rate(framerBefore.times, mb)} MB/s, session ${rate(wholeBefore.times, exchangeMb)} MB/s`,
+						`ratio this build/before speed (median of per-repetition ratios): framer ${framerVsBefore.toFixed(3)}, session ${sessionVsBefore.toFixed(3)} (target >= 0.95)`,
+					]),
 			heapNote,
 			`heapUsed ${(memory.heapUsed / 1e6).toFixed(0)} MB, rss ${(memory.rss / 1e6).toFixed(0)} MB (the stream itself is ${mb.toFixed(0)} MB of external memory)`,
 			'',
