@@ -7,8 +7,11 @@
 // steadier than wall time when other work shares the machine). Targets: ≤ 3× the floor; peak RSS < 200 MiB
 // at every size.
 // Usage: npm run bench:replay [-- --frames 10000,100000,1000000] [--huge] [--repeat N] [--dir DIR]
-// (default: 10k, 100k and 1M frames; --huge adds the 40 × 5 MB capture, ~280 MB; 1M frames is ~500 MB)
-// Env: MCP_WIRE_BIN (default bin/mcp-wire.js).
+//   [--commands view-json,view-plain,report]
+// (default: 10k, 100k and 1M frames and all three commands; --huge adds the 40 × 5 MB capture, ~280 MB; 1M frames
+// is ~500 MB)
+// Env: MCP_WIRE_BIN (default bin/mcp-wire.js); MCP_WIRE_BASELINE_BIN=<another build>/bin/mcp-wire.js adds each
+// command run by that build (`… (before)`), in the same turns: a change measured before and after in one run.
 
 import {spawn, spawnSync} from 'node:child_process';
 import os from 'node:os';
@@ -25,6 +28,19 @@ const DIR = arg('--dir', path.join(os.tmpdir(), 'mcp-wire-captures'));
 const FRAMES = arg('--frames', '10000,100000,1000000').split(',');
 const REPEAT = Number(arg('--repeat', '3'));
 const HUGE = process.argv.includes('--huge');
+const BASELINE = process.env.MCP_WIRE_BASELINE_BIN;
+/** The commands timed against the floor, by `--commands` name. */
+const COMMANDS = {
+	'view-json': {name: 'view --json', args: ['view', '--json']},
+	'view-plain': {name: 'view --no-tui', args: ['view', '--no-tui', '--color', 'never']},
+	report: {name: 'report', args: ['report']},
+};
+const chosen = arg('--commands', Object.keys(COMMANDS).join(',')).split(',');
+for (const name of chosen)
+	if (!(name in COMMANDS)) {
+		process.stderr.write(`replay.bench: unknown command ${name} (one of ${Object.keys(COMMANDS).join(', ')})\n`);
+		process.exit(2);
+	}
 
 const gen = spawnSync(
 	process.execPath,
@@ -83,12 +99,12 @@ let worstRss = 0;
 for (const {label, file} of captures) {
 	// The 1-minute load average before and after this capture's runs: figures from a loaded machine are noisy (prefer CPU ratios then).
 	const loadBefore = os.loadavg()[0];
-	const configs = [
-		{name: 'floor', args: [path.join(ROOT, 'bench', 'clients', 'replay-floor.mjs'), file]},
-		{name: 'view --json', args: [BIN, 'view', '--json', file]},
-		{name: 'view --no-tui', args: [BIN, 'view', '--no-tui', '--color', 'never', file]},
-		{name: 'report', args: [BIN, 'report', file]},
-	];
+	const configs = [{name: 'floor', args: [path.join(ROOT, 'bench', 'clients', 'replay-floor.mjs'), file]}];
+	for (const command of chosen.map((name) => COMMANDS[name])) {
+		configs.push({name: command.name, args: [BIN, ...command.args, file]});
+		if (BASELINE !== undefined)
+			configs.push({name: `${command.name} (before)`, args: [BASELINE, ...command.args, file]});
+	}
 	const runs = new Map(configs.map((c) => [c.name, []]));
 	for (let rep = 0; rep < REPEAT; rep++) {
 		for (let i = 0; i < configs.length; i++) {
@@ -107,13 +123,14 @@ for (const {label, file} of captures) {
 		const ratio = median(list.map((r, i) => r.ms / floor[i].ms));
 		const cpuRatio = median(list.map((r, i) => r.cpuMs / floor[i].cpuMs));
 		const rss = Math.max(...list.map((r) => r.rssMiB));
-		if (name !== 'floor') {
+		// The baseline build is shown for comparison; the targets are this build's.
+		if (name !== 'floor' && !name.endsWith('(before)')) {
 			worstRatio = Math.max(worstRatio, Number.isNaN(ratio) ? Infinity : ratio);
 			worstCpuRatio = Math.max(worstCpuRatio, Number.isNaN(cpuRatio) ? Infinity : cpuRatio);
 			worstRss = Math.max(worstRss, Number.isNaN(rss) ? Infinity : rss);
 		}
 		console.log(
-			`  ${name.padEnd(14)} ${median(list.map((r) => r.ms))
+			`  ${name.padEnd(23)} ${median(list.map((r) => r.ms))
 				.toFixed(0)
 				.padStart(7)} ms  ${ratio.toFixed(2).padStart(6)}× floor  CPU ${median(list.map((r) => r.cpuMs))
 				.toFixed(0)
@@ -121,6 +138,13 @@ for (const {label, file} of captures) {
 					7,
 				)} ms ${cpuRatio.toFixed(2).padStart(6)}× floor  peak RSS ${rss.toFixed(0)} MiB${list.some((r) => r.failed) ? '  (FAILED runs)' : ''}`,
 		);
+	}
+	for (const [name, list] of runs) {
+		const before = runs.get(`${name} (before)`);
+		if (before === undefined) continue;
+		const ratio = median(list.map((r, i) => r.ms / before[i].ms));
+		const cpuRatio = median(list.map((r, i) => r.cpuMs / before[i].cpuMs));
+		console.log(`  ${name}: this build / before ${ratio.toFixed(2)}× wall, ${cpuRatio.toFixed(2)}× CPU`);
 	}
 }
 console.log(
