@@ -29,17 +29,18 @@ export class BoundedMap<K, V> {
 
 	/** Store `value` under `key`; a new key beyond `limit` pushes out the oldest one. */
 	set(key: K, value: V): void {
-		if (!this.map.has(key)) {
-			if (this.map.size < this.limit) {
-				this.ring.push(key);
-			} else {
-				this.map.delete(this.ring[this.head]!);
-				this.ring[this.head] = key;
-				this.head = this.head + 1 === this.limit ? 0 : this.head + 1;
-			}
+		// Set first: the size tells whether the key is new (one lookup fewer than `has` then `set`).
+		const size = this.map.size;
+		this.map.set(key, value);
+		if (this.map.size === size) return;
+		if (size < this.limit) {
+			this.ring.push(key);
+			return;
 		}
 
-		this.map.set(key, value);
+		this.map.delete(this.ring[this.head]!);
+		this.ring[this.head] = key;
+		this.head = this.head + 1 === this.limit ? 0 : this.head + 1;
 	}
 }
 
