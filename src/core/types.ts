@@ -421,6 +421,12 @@ export interface SessionMeta {
 	readonly envMode: EnvMode;
 	/** Names of the env vars passed explicitly with --env (values are never recorded). */
 	readonly envKeys?: readonly string[];
+	/**
+	 * Names of variables known to decide whether a server can reach the network or its registry (CA bundles,
+	 * proxies, registries: `ENV_THAT_MATTERS` in process/spawn.ts) that the capturing user's environment sets
+	 * and the server's environment (`envMode`) did not get. Names only, never values. Absent when none.
+	 */
+	readonly envStripped?: readonly string[];
 	/** ISO-8601 wall clock at tMs = 0. */
 	readonly startedAt: string;
 	readonly pid?: number;

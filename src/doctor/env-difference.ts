@@ -10,6 +10,7 @@ import {resolveCommand} from '../configs/index.js';
 import type {FindingCode} from '../core/types.js';
 import {envValue, normalizeDir} from './plan.js';
 import {isShellNoise} from './stderr.js';
+import {ENV_THAT_MATTERS} from '../process/spawn.js';
 import type {EnvDifference} from './types.js';
 
 /** Extra probes {@link findEnvDifference} may spend by default (after the full-environment re-probe). */
@@ -40,6 +41,16 @@ const LIKELY: Readonly<Record<'spawn' | 'silent' | 'exit', readonly string[]>> =
 
 const kindOf = (code: FindingCode | undefined): keyof typeof LIKELY =>
 	code === 'spawn-failed' ? 'spawn' : code === 'early-exit' ? 'exit' : 'silent';
+
+/**
+ * The likely variables for a failure, most likely first: for a server that stalls or exits, the ones known
+ * to decide whether it reaches the network (`ENV_THAT_MATTERS`: CA bundles, proxies, registries) come
+ * before the buffering and PATH ones, since a client strips them all and a stall on them looks the same.
+ */
+function likelyFor(code: FindingCode | undefined): readonly string[] {
+	const kind = kindOf(code);
+	return kind === 'spawn' ? LIKELY.spawn : [...ENV_THAT_MATTERS, ...LIKELY[kind]];
+}
 
 /** Codes of failures an environment can cause, and so worth a full-environment re-probe. */
 export const ENV_SENSITIVE_CODES: ReadonlySet<FindingCode> = new Set([
@@ -95,7 +106,7 @@ export function orderCandidates(
 ): string[] {
 	const present = new Set(candidates);
 	const fromStderr = named.filter((name, index) => present.has(name) && named.indexOf(name) === index);
-	const likely = LIKELY[kindOf(code)].filter((name) => present.has(name) && !fromStderr.includes(name));
+	const likely = likelyFor(code).filter((name) => present.has(name) && !fromStderr.includes(name));
 	const first = [...fromStderr, ...likely];
 	const rest = candidates.filter((name) => !first.includes(name)).sort();
 	return [...first, ...rest.filter((name) => !isShellNoise(name)), ...rest.filter(isShellNoise)];
@@ -210,7 +221,7 @@ export async function findEnvDifference(options: EnvDifferenceOptions): Promise<
 
 	let set: string[] | undefined;
 	let minimal = false;
-	const likely = new Set([...(options.named ?? []), ...LIKELY[kindOf(options.code)]]);
+	const likely = new Set([...(options.named ?? []), ...likelyFor(options.code)]);
 	for (const name of ordered.filter((candidate) => likely.has(candidate)).slice(0, MAX_SINGLES)) {
 		if (probes >= max) break;
 		const outcome = await attempt([name]);

@@ -72,6 +72,16 @@ export const SEARCHABLE_VARIABLES: readonly string[] = [
 	'NODE_ENV',
 	'JAVA_HOME',
 	'GOPATH',
+	// CA bundles and registries (paths and URLs, not secrets): a server behind a corporate network needs them.
+	'NODE_EXTRA_CA_CERTS',
+	'SSL_CERT_FILE',
+	'SSL_CERT_DIR',
+	'REQUESTS_CA_BUNDLE',
+	'CURL_CA_BUNDLE',
+	'NPM_CONFIG_REGISTRY',
+	'npm_config_registry',
+	'NO_PROXY',
+	'no_proxy',
 ];
 
 /**

@@ -309,7 +309,24 @@ function stoppedRow(
 type ProbeWith = (
 	env: Readonly<Record<string, string>>,
 	kind: 'client' | 'shell' | 'search',
+	timeoutMs?: number,
 ) => ReturnType<typeof probeOnce>;
+
+/** The shortest wait a search probe gets for each request (ms), however fast the server started. */
+export const MIN_SEARCH_WAIT_MS = 5000;
+
+/**
+ * The wait of one environment-search probe (ms): the server answered `initialize` in `startupMs` under the
+ * shell's variables, so a candidate environment under which it works answers well within 3× that (at least
+ * {@link MIN_SEARCH_WAIT_MS}); a failing candidate then costs that wait, not the full 30 s startup wait
+ * (docs/cli.md#doctor). Never longer than the run's own `--timeout`, when given; undefined (the probe's
+ * defaults) when the start-up time is unknown.
+ */
+export function searchWaitMs(startupMs: number | undefined, timeoutMs: number | undefined): number | undefined {
+	if (startupMs === undefined) return timeoutMs;
+	const wait = Math.max(MIN_SEARCH_WAIT_MS, Math.ceil(3 * startupMs));
+	return timeoutMs === undefined ? wait : Math.min(wait, timeoutMs);
+}
 
 /**
  * A server that fails under the client's environment with an environment-sensitive finding is probed
@@ -364,9 +381,11 @@ async function tryShellEnv(
 				maxProbes: options.maxEnvProbes ?? DEFAULT_MAX_ENV_PROBES,
 				works: async (env) => {
 					if (deadline.firedAt !== undefined) return undefined;
-					const outcome = await probe(env, 'search');
+					const outcome = await probe(env, 'search', searchWaitMs(shellVerdict.startupMs, options.timeoutMs));
 					if (deadline.firedAt !== undefined) return undefined;
-					return evaluateProbe(outcome.snapshot, file.client).status !== 'fail';
+					// Connected, and not failing: a shortened wait that ran out is `warn` (own limit), not working.
+					const judged = evaluateProbe(outcome.snapshot, file.client);
+					return judged.connected && judged.status !== 'fail';
 				},
 			});
 			const candidates = orderCandidates(differingVariables(target.env, target.fullEnv), code, likelyMissing);
@@ -407,12 +426,12 @@ async function probeTarget(
 	if (deadline.firedAt !== undefined) return stoppedRow(target, base, options, 'not probed');
 
 	const envKeys = Object.keys(entry.env);
-	const probe: ProbeWith = async (env, kind) => {
+	const probe: ProbeWith = async (env, kind, waitMs = options.timeoutMs) => {
 		const outcome = await probeOnce({
 			command: target.command,
 			env,
 			cwd: target.cwd,
-			...(options.timeoutMs === undefined ? {} : {timeoutMs: options.timeoutMs}),
+			...(waitMs === undefined ? {} : {timeoutMs: waitMs}),
 			...(options.handlers === undefined ? {} : {handlers: options.handlers}),
 			...(options.protocolVersion === undefined ? {} : {protocolVersion: options.protocolVersion}),
 			contentLengthReprobe: kind === 'client',

@@ -27,6 +27,57 @@ export const SDK_DEFAULT_ENV_KEYS: Readonly<Record<'posix' | 'win32', readonly s
 	],
 };
 
+/**
+ * Variables a client's environment drops that are known to decide whether a server starts at all behind a
+ * corporate network (docs/protocol.md C3): extra CA certificates (Node, OpenSSL, Python requests, curl),
+ * proxies, and package registries (an `npx`/`uvx` server downloads itself first). Without them a server
+ * stalls on a TLS or proxy error, or fails to download.
+ */
+export const ENV_THAT_MATTERS: readonly string[] = [
+	'NODE_EXTRA_CA_CERTS',
+	'SSL_CERT_FILE',
+	'SSL_CERT_DIR',
+	'REQUESTS_CA_BUNDLE',
+	'CURL_CA_BUNDLE',
+	'HTTPS_PROXY',
+	'https_proxy',
+	'HTTP_PROXY',
+	'http_proxy',
+	'ALL_PROXY',
+	'all_proxy',
+	'NO_PROXY',
+	'no_proxy',
+	'NPM_CONFIG_REGISTRY',
+	'npm_config_registry',
+	'PIP_INDEX_URL',
+	'UV_INDEX_URL',
+	'NODE_TLS_REJECT_UNAUTHORIZED',
+];
+
+/**
+ * The names of {@link ENV_THAT_MATTERS} that `parentEnv` sets (non-empty) and `childEnv` lacks or has
+ * with another value, in list order. Names only: values may hold credentials (a proxy URL).
+ * @param platform names compare case-insensitively on win32
+ */
+export function strippedEnv(
+	parentEnv: Readonly<Record<string, string | undefined>>,
+	childEnv: Readonly<Record<string, string | undefined>>,
+	platform: NodeJS.Platform,
+): string[] {
+	const find = (env: Readonly<Record<string, string | undefined>>, key: string): string | undefined => {
+		if (platform !== 'win32') return env[key];
+		const upper = key.toUpperCase();
+		const name = Object.keys(env).find((candidate) => candidate.toUpperCase() === upper);
+		return name === undefined ? undefined : env[name];
+	};
+	const names =
+		platform === 'win32' ? [...new Set(ENV_THAT_MATTERS.map((key) => key.toUpperCase()))] : ENV_THAT_MATTERS;
+	return names.filter((key) => {
+		const value = find(parentEnv, key);
+		return value !== undefined && value !== '' && find(childEnv, key) !== value;
+	});
+}
+
 /** Inputs of {@link buildEnv}. */
 export interface BuildEnvOptions {
 	/** `--inherit-env`: pass the whole parent environment (mode `inherit`). */

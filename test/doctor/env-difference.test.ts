@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {findEnvDifference, orderCandidates, pathEntriesFor, showVariable} from '../../src/doctor/env-difference.js';
+import {searchWaitMs} from '../../src/doctor/run.js';
 
 const BASE = {HOME: '/home/u', PATH: '/usr/bin:/bin', USER: 'u'};
 
@@ -132,7 +133,7 @@ describe('findEnvDifference', () => {
 			OLDPWD: '/tmp',
 			PWD: '/home/u',
 			TERM: 'xterm',
-			SSL_CERT_DIR: '/etc/ssl',
+			SSH_AUTH_SOCK: '/tmp/agent',
 		};
 		const others = Object.fromEntries(Array.from({length: 33}, (_, i) => [`V${String(i).padStart(2, '0')}`, 'x']));
 		const full = {...BASE, ...noise, ...others, WEATHER_API_KEY: 'k'};
@@ -152,7 +153,7 @@ describe('findEnvDifference', () => {
 			variables: ['WEATHER_API_KEY'],
 			minimal: true,
 			probes: 1,
-			candidates: ['WEATHER_API_KEY', ...Object.keys(others), 'OLDPWD', 'PWD', 'SHLVL', 'SSL_CERT_DIR', 'TERM', '_'],
+			candidates: ['WEATHER_API_KEY', ...Object.keys(others), 'OLDPWD', 'PWD', 'SHLVL', 'SSH_AUTH_SOCK', 'TERM', '_'],
 		});
 		expect(added(double.tried)).toEqual([['WEATHER_API_KEY']]);
 	});
@@ -255,11 +256,11 @@ describe('helpers', () => {
 
 	it('ranks the names from stderr first and shell noise last', () => {
 		expect(
-			orderCandidates(['SHLVL', '_', 'OLDPWD', 'SSL_CERT_FILE', 'TERM', 'PWD', 'API_KEY', 'PATH', 'A'], 'early-exit', [
+			orderCandidates(['SHLVL', '_', 'OLDPWD', 'SSH_AUTH_SOCK', 'TERM', 'PWD', 'API_KEY', 'PATH', 'A'], 'early-exit', [
 				'API_KEY',
 				'NOT_THERE',
 			]),
-		).toEqual(['API_KEY', 'PATH', 'A', 'OLDPWD', 'PWD', 'SHLVL', 'SSL_CERT_FILE', 'TERM', '_']);
+		).toEqual(['API_KEY', 'PATH', 'A', 'OLDPWD', 'PWD', 'SHLVL', 'SSH_AUTH_SOCK', 'TERM', '_']);
 	});
 
 	it('shows values only of harmless variables', () => {
@@ -267,5 +268,62 @@ describe('helpers', () => {
 		expect(showVariable('PYTHONUNBUFFERED', env)).toBe('PYTHONUNBUFFERED=1');
 		expect(showVariable('VIRTUAL_ENV', env)).toBe('VIRTUAL_ENV=/home/u/.venv');
 		expect(showVariable('GITHUB_TOKEN', env)).toBe('GITHUB_TOKEN');
+	});
+});
+
+describe('the variables that matter behind a corporate network go first', () => {
+	it('a stalled or exiting server: NODE_EXTRA_CA_CERTS and HTTPS_PROXY before PYTHONUNBUFFERED and PATH', () => {
+		const candidates = ['PATH', 'PYTHONUNBUFFERED', 'HTTPS_PROXY', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'ZED'];
+		expect(orderCandidates(candidates, 'no-response')).toEqual([
+			'NODE_EXTRA_CA_CERTS',
+			'SSL_CERT_FILE',
+			'HTTPS_PROXY',
+			'PYTHONUNBUFFERED',
+			'PATH',
+			'ZED',
+		]);
+		expect(orderCandidates(candidates, 'early-exit').slice(0, 4)).toEqual([
+			'NODE_EXTRA_CA_CERTS',
+			'SSL_CERT_FILE',
+			'HTTPS_PROXY',
+			'PATH',
+		]);
+	});
+
+	it('a command not found: PATH alone first', () => {
+		expect(orderCandidates(['NODE_EXTRA_CA_CERTS', 'PATH'], 'spawn-failed')).toEqual(['PATH', 'NODE_EXTRA_CA_CERTS']);
+	});
+
+	it('a stall found with one probe, where the old order spent three failing ones first', async () => {
+		const tried: string[][] = [];
+		const found = await findEnvDifference({
+			baseEnv: {PATH: '/usr/bin'},
+			fullEnv: {
+				PATH: '/usr/bin:/opt/node/bin',
+				PYTHONUNBUFFERED: '1',
+				VIRTUAL_ENV: '/v',
+				NODE_EXTRA_CA_CERTS: '/ca.pem',
+			},
+			code: 'no-response',
+			command: ['npx', '-y', 'corp-mcp'],
+			cwd: '/',
+			platform: 'linux',
+			works: async (env) => {
+				tried.push(Object.keys(env).filter((key) => key !== 'PATH' || env[key] !== '/usr/bin'));
+				return env['NODE_EXTRA_CA_CERTS'] !== undefined;
+			},
+		});
+		expect(found).toMatchObject({variables: ['NODE_EXTRA_CA_CERTS'], minimal: true, probes: 1});
+		expect(tried).toEqual([['NODE_EXTRA_CA_CERTS']]);
+	});
+});
+
+describe('searchWaitMs: a failing candidate costs a short wait, not the 30 s start-up wait', () => {
+	it('3× the start-up seen under the shell, at least 5 s, at most --timeout', () => {
+		expect(searchWaitMs(400, undefined)).toBe(5000);
+		expect(searchWaitMs(2500, undefined)).toBe(7500);
+		expect(searchWaitMs(2500, 6000)).toBe(6000);
+		expect(searchWaitMs(undefined, undefined)).toBeUndefined();
+		expect(searchWaitMs(undefined, 8000)).toBe(8000);
 	});
 });

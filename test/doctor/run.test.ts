@@ -244,3 +244,56 @@ describe('runDoctor: what the command line says', () => {
 		);
 	});
 });
+
+describe('runDoctor: a server that needs a variable the client strips (NODE_EXTRA_CA_CERTS)', () => {
+	// Exits like an npx server whose download fails on a corporate CA unless NODE_EXTRA_CA_CERTS is set; with it,
+	// it runs the healthy SERVER. The shell also sets the variables the search used to try first.
+	function caConfig(): ConfigFile[] {
+		writeFileSync(path.join(dir, 'server.cjs'), `process.argv.splice(1, 1);\n${SERVER}`);
+		const script = path.join(dir, 'corp.sh');
+		writeFileSync(
+			script,
+			[
+				'if [ -z "$NODE_EXTRA_CA_CERTS" ]; then',
+				"  printf '%s\\n' 'npm error code UNABLE_TO_GET_ISSUER_CERT_LOCALLY' >&2",
+				'  exit 1',
+				'fi',
+				`exec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(dir, 'server.cjs'))} ${JSON.stringify(log)} 0`,
+				'',
+			].join('\n'),
+		);
+		const file = path.join(dir, 'claude_desktop_config.json');
+		writeFileSync(file, JSON.stringify({mcpServers: {corp: {command: '/bin/sh', args: [script]}}}));
+		return [
+			{client: 'claude-desktop', scope: 'user', path: file, exists: true, serversPath: ['mcpServers'], format: 'json'},
+		];
+	}
+
+	it('takes NODE_EXTRA_CA_CERTS from the shell (a path, not a secret) and pins it with one search probe', async () => {
+		const report = await runDoctor({
+			files: caConfig(),
+			context: {
+				env: {
+					PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+					HOME: dir,
+					NODE_EXTRA_CA_CERTS: path.join(dir, 'corp-ca.pem'),
+					PYTHONUNBUFFERED: '1',
+					VIRTUAL_ENV: path.join(dir, 'venv'),
+					NODE_OPTIONS: '--max-old-space-size=4096',
+				},
+				home: dir,
+				cwd: dir,
+				platform: process.platform,
+			},
+			timeoutMs: 10_000,
+			totalTimeoutMs: 60_000,
+			jobs: 1,
+			toolVersion: '0.0.0',
+		});
+		const row = report.rows[0]!;
+		expect([row.status, row.finding?.code]).toEqual(['fail', 'early-exit']);
+		expect(row.envDifference?.variables).toEqual(['NODE_EXTRA_CA_CERTS']);
+		expect([row.envDifference?.minimal, row.envDifference?.probes]).toEqual([true, 1]);
+		expect(row.envDifference?.candidates[0]).toBe('NODE_EXTRA_CA_CERTS');
+	});
+});

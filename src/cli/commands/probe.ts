@@ -12,7 +12,7 @@ import {
 	setSignalStop,
 	startProbeServer,
 } from '../../probe/probe-start.js';
-import {buildEnv, EnvOptionError, loadProcessStarter} from '../../process/spawn.js';
+import {buildEnv, EnvOptionError, loadProcessStarter, strippedEnv} from '../../process/spawn.js';
 import {EXIT, UsageError} from '../exit-codes.js';
 import {
 	collect,
@@ -142,6 +142,7 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		...(options.cwd === undefined ? {} : {cwd: options.cwd}),
 		envMode: built.mode,
 		envKeys: built.keys,
+		...stripped(built.env),
 		mode: 'probe',
 		protocolVersion: options.protocolVersion,
 		...captureIdentity(),
@@ -252,6 +253,12 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		process.kill(process.pid, 'SIGINT');
 	}
 	return exitCodeFor(result.summary, failOn);
+}
+
+/** `envStripped`: the variables that matter (CA bundles, proxies, registries) this shell has and the server does not get. */
+function stripped(env: Readonly<Record<string, string>>): {envStripped?: string[]} {
+	const names = strippedEnv(process.env, env, process.platform);
+	return names.length === 0 ? {} : {envStripped: names};
 }
 
 /**

@@ -1,5 +1,5 @@
 import type {Rule} from '../engine.js';
-import {detailNumber, detailString, row} from '../support/meta.js';
+import {detailNumber, detailString, row, envStrippedAdvice, envStrippedDetail} from '../support/meta.js';
 import {ShutdownMarks} from '../support/shutdown.js';
 import {cutWriteOf, drainFix, isCleanExit, type CutWrite} from '../support/exit-before-drain.js';
 import type {FindingDraft} from '../../types.js';
@@ -34,11 +34,9 @@ export const earlyExit: Rule = {
 		},
 		hint: (d) => {
 			if (detailNumber(d, 'cutWriteBytes') !== undefined) return drainFix(detailString(d, 'runtime'));
-			if (lastStderrLine(d) !== undefined)
-				return 'Read the stderr tail: the server crashed or printed usage. Check the command, its arguments and the environment the client passes.';
-			if (detailNumber(d, 'exitCode') === 0)
-				return 'It exited on purpose (code 0) and said nothing on stderr. Likely causes: it printed its usage or a message on stdout and stopped (check its arguments), a `process.exit()` / `sys.exit()` on the path of the request it was answering, a launcher (`npx`, a shell script) that exits while its child keeps running, or a server that stops at the end of its first message. Run the command by hand and send it the same lines.';
-			return 'It said nothing on stderr. Check the command, its arguments and the environment the client passes; run the command by hand to see its output.';
+			const env = envStrippedAdvice(d);
+			const base = exitHint(d);
+			return env === undefined ? base : `${env} ${base}`;
 		},
 		rules: ['R14'],
 		doc: {
@@ -117,6 +115,7 @@ export const earlyExit: Rule = {
 						phase: facts.handshakeDone ? 'mid-session' : 'before-handshake',
 						stdoutBytes,
 						stderrTail: facts.stderrTail(10),
+						...(info.code === 0 && !info.signal ? {} : envStrippedDetail(facts.meta)),
 						...cut,
 					},
 				});
@@ -124,6 +123,15 @@ export const earlyExit: Rule = {
 		};
 	},
 };
+
+/** The fix for an exit with no drain evidence: from stderr when it says something, else the likely causes. */
+function exitHint(d: FindingDraft): string {
+	if (lastStderrLine(d) !== undefined)
+		return 'Read the stderr tail: the server crashed or printed usage. Check the command, its arguments and the environment the client passes.';
+	if (detailNumber(d, 'exitCode') === 0)
+		return 'It exited on purpose (code 0) and said nothing on stderr. Likely causes: it printed its usage or a message on stdout and stopped (check its arguments), a `process.exit()` / `sys.exit()` on the path of the request it was answering, a launcher (`npx`, a shell script) that exits while its child keeps running, or a server that stops at the end of its first message. Run the command by hand and send it the same lines.';
+	return 'It said nothing on stderr. Check the command, its arguments and the environment the client passes; run the command by hand to see its output.';
+}
 
 /** The last stderr line with something on it, from `detail.stderrTail`; undefined when stderr was empty. */
 function lastStderrLine(d: FindingDraft): string | undefined {

@@ -1,6 +1,6 @@
 import type {FindingDraft, ProcessEvidence} from '../../types.js';
 import {summarizeEvidence} from '../support/evidence.js';
-import {detailNumber, detailString, row, UNKNOWN} from '../support/meta.js';
+import {detailNumber, detailString, row, UNKNOWN, envStrippedAdvice, envStrippedDetail} from '../support/meta.js';
 import type {Rule} from '../engine.js';
 
 /** The strictest mainstream startup limit: Claude Code gives a server 30 s to answer `initialize` (docs/protocol.md C8). */
@@ -94,10 +94,14 @@ export const noResponse: Rule = {
 			}
 			return `the process is alive but sent nothing in ${waited} ms, and closing stdin released nothing${what}`;
 		},
-		hint: (d) =>
-			d.detail?.['ownLimit'] === true
-				? `Probe again with \`--timeout ${STARTUP_LIMIT_MS}\` (or more) to see whether it answers within the clients' startup limits.`
-				: 'The server blocks before its read loop: move slow start-up work (network calls, telemetry, model loading) after the handshake or into the background, and read stdin first.',
+		hint: (d) => {
+			if (d.detail?.['ownLimit'] === true)
+				return `Probe again with \`--timeout ${STARTUP_LIMIT_MS}\` (or more) to see whether it answers within the clients' startup limits.`;
+			const slow =
+				'The server blocks before its read loop: move slow start-up work (network calls, telemetry, model loading) after the handshake or into the background, and read stdin first.';
+			const env = envStrippedAdvice(d);
+			return env === undefined ? slow : `${env} Otherwise: ${slow.charAt(0).toLowerCase()}${slow.slice(1)}`;
+		},
 		rules: ['R15'],
 		doc: {
 			what: "The process is alive and silent: it does not answer `initialize` within the probe's wait, and closing stdin releases nothing. The server is blocked before its read loop (network calls, telemetry, model loading at import).",
@@ -145,7 +149,7 @@ export const noResponse: Rule = {
 			why: 'VS Code is still waiting for the `initialize` answer.',
 		},
 	],
-	create: ({report}) => ({
+	create: ({report, facts}) => ({
 		onMark(mark) {
 			if (mark.type !== 'observed' || mark.what !== 'no-reply') return;
 			report({
@@ -156,7 +160,7 @@ export const noResponse: Rule = {
 				tMs: mark.tMs,
 				origin: 'probe',
 				...(mark.detail['ownLimit'] === true ? {severity: 'warning' as const} : {}),
-				detail: mark.detail,
+				detail: {...mark.detail, ...envStrippedDetail(facts.meta)},
 			});
 		},
 	}),

@@ -1,4 +1,12 @@
-import type {ClientFamily, ClientImpact, FindingDraft, Reaction, Severity, StreamName} from '../../types.js';
+import type {
+	ClientFamily,
+	ClientImpact,
+	FindingDraft,
+	Reaction,
+	Severity,
+	SessionMeta,
+	StreamName,
+} from '../../types.js';
 
 /**
  * A finding code's metadata, like an ESLint rule's `meta`: its default severity, one-line message, fix,
@@ -88,3 +96,26 @@ export const detailNumber = (draft: FindingDraft, key: string): number | undefin
 	const value = draft.detail?.[key];
 	return typeof value === 'number' ? value : undefined;
 };
+
+/**
+ * The variables that matter (CA bundles, proxies, registries) the capturing user's shell sets and the server
+ * did not get (`SessionMeta.envStripped`, C3), as a `detail` field for a failure they can explain; `{}`
+ * when there are none or the server got the whole environment.
+ */
+export function envStrippedDetail(meta: SessionMeta): {envStripped?: readonly string[]} {
+	const names = meta.envStripped ?? [];
+	return names.length === 0 || meta.envMode === 'inherit' ? {} : {envStripped: names};
+}
+
+/**
+ * The advice for a server that stalled or exited while variables that matter were stripped: names them
+ * and says how to try with them (`--inherit-env` or `--env NAME`), then how to keep them (the config's
+ * `env`). Undefined without `detail.envStripped`. Says what was seen, not that it is the cause.
+ */
+export function envStrippedAdvice(d: FindingDraft): string | undefined {
+	const names = d.detail?.['envStripped'];
+	if (!Array.isArray(names) || names.length === 0) return undefined;
+	const list = names.map((name) => `\`${String(name)}\``).join(', ');
+	const envFlags = names.map((name) => `--env ${String(name)}`).join(' ');
+	return `Your shell sets ${list}, which the server did not get (a client passes only a few variables, C3); a server that needs a CA certificate, a proxy or a package registry stalls or exits without ${names.length === 1 ? 'it' : 'them'}. Probe again with \`--inherit-env\` (or \`${envFlags}\`); if it then works, add ${names.length === 1 ? 'it' : 'them'} to the server's \`env\` in the client config.`;
+}

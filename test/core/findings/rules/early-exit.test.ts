@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {ruleTester} from '../rule-tester.js';
-import {findingsOf, handshake, INIT, run} from '../exchange.js';
+import {Session} from '../../../../src/core/session/session.js';
+import {bytesOf, findingsOf, handshake, INIT, META, run} from '../exchange.js';
 
 ruleTester('early-exit', {
 	valid: [{name: 'exit after stdin closed', steps: [...handshake(), ['close', 20], ['exit', 21]]}],
@@ -54,5 +55,37 @@ describe('early-exit: the fix names a cause only when stderr or stdout shows one
 		expect(findingsOf(session, 'early-exit')[0]!.hint).toBe(
 			'It said nothing on stderr. Check the command, its arguments and the environment the client passes; run the command by hand to see its output.',
 		);
+	});
+});
+
+describe('early-exit and no-response: variables that matter the server did not get (C3)', () => {
+	const meta = {...META, envStripped: ['NODE_EXTRA_CA_CERTS']};
+
+	it('early-exit with code 1 names NODE_EXTRA_CA_CERTS and --inherit-env before the stderr advice', () => {
+		const session = new Session(meta);
+		session.pushChunk('stdin', 0, bytesOf(INIT));
+		session.pushChunk('stderr', 30, bytesOf('npm error code UNABLE_TO_GET_ISSUER_CERT_LOCALLY\n'));
+		session.exit({code: 1, signal: null, tMs: 31});
+		session.finish(31);
+		const [finding] = findingsOf(session, 'early-exit');
+		expect(finding!.detail).toMatchObject({envStripped: ['NODE_EXTRA_CA_CERTS']});
+		expect(finding!.hint).toBe(
+			"Your shell sets `NODE_EXTRA_CA_CERTS`, which the server did not get (a client passes only a few variables, C3); a server that needs a CA certificate, a proxy or a package registry stalls or exits without it. Probe again with `--inherit-env` (or `--env NODE_EXTRA_CA_CERTS`); if it then works, add it to the server's `env` in the client config. Read the stderr tail: the server crashed or printed usage. Check the command, its arguments and the environment the client passes.",
+		);
+	});
+
+	it('no-response names it before "move slow start-up work"; without it, only the start-up advice', () => {
+		const stall = (sessionMeta: typeof META) => {
+			const session = new Session(sessionMeta);
+			session.pushChunk('stdin', 0, bytesOf(INIT));
+			session.mark({type: 'observed', what: 'no-reply', offset: 0, tMs: 30_000, detail: {timeoutMs: 30_000}});
+			session.finish(34_000);
+			return findingsOf(session, 'no-response')[0]!;
+		};
+		expect(stall(meta).hint).toMatch(
+			/^Your shell sets `NODE_EXTRA_CA_CERTS`, which the server did not get .* Otherwise: the server blocks before its read loop: move slow start-up work/,
+		);
+		expect(stall(META).hint).toMatch(/^The server blocks before its read loop: move slow start-up work/);
+		expect(stall({...meta, envMode: 'inherit'}).detail).not.toHaveProperty('envStripped');
 	});
 });
