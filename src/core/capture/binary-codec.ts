@@ -494,7 +494,7 @@ export class CaptureDecoder {
 	}
 
 	private headerLine(line: string): void {
-		const decoded = decodeRecord(line);
+		const decoded = decodeRecord(line, {isTapCapture: true});
 		if (decoded.kind !== 'header') {
 			this.problems.push({
 				line: this.record,

@@ -101,7 +101,7 @@ const REACTIONS = ['ok', 'skip', 'skip-log', 'drop-log', 'hang', 'fatal', 'corru
 // group: V8 backtracks a repeated group recursively and overflows its stack on a chunk of a few MB.
 const BASE64 = /^[A-Za-z\d+/]*={0,2}$/;
 
-function decodeHeader(record: Json): SessionHeader {
+function decodeHeader(record: Json, isTapCapture = false): SessionHeader {
 	const format = record['format'];
 	if (!Number.isSafeInteger(format) || (format as number) < 1) {
 		fail('`format` is not a positive integer');
@@ -112,18 +112,26 @@ function decodeHeader(record: Json): SessionHeader {
 		fail('`tool.name` is not "mcp-wire"');
 	}
 
+	// A binary capture is the tap's alone (docs/capture-format.md#format-2-binary): a header without the fields
+	// that only describe where it ran (a hand-made or trimmed capture) still opens, with what the tap writes.
+	const isTapFormat = isTapCapture;
+	const described = (from: Json, key: string): string =>
+		isTapFormat && from[key] === undefined ? 'unknown' : str(from, key);
 	return compact<SessionHeader>({
 		format,
-		tool: {name: 'mcp-wire', version: str(tool, 'version')},
-		node: str(record, 'node'),
-		platform: str(record, 'platform'),
+		tool: {name: 'mcp-wire', version: described(tool, 'version')},
+		node: described(record, 'node'),
+		platform: described(record, 'platform'),
 		command: strings(record, 'command'),
 		cwd: optionalStr(record, 'cwd'),
-		envMode: oneOf(record, 'envMode', ['sdk-default', 'inherit', 'gui-minimal', 'client-full', 'client-allowlist']),
+		envMode:
+			isTapFormat && record['envMode'] === undefined
+				? 'inherit'
+				: oneOf(record, 'envMode', ['sdk-default', 'inherit', 'gui-minimal', 'client-full', 'client-allowlist']),
 		envKeys: record['envKeys'] === undefined ? undefined : strings(record, 'envKeys'),
 		startedAt: str(record, 'startedAt'),
 		pid: optionalCount(record, 'pid'),
-		mode: oneOf(record, 'mode', ['probe', 'tap', 'replay']),
+		mode: isTapFormat && record['mode'] === undefined ? 'tap' : oneOf(record, 'mode', ['probe', 'tap', 'replay']),
 		protocolVersion: optionalStr(record, 'protocolVersion'),
 		name: optionalStr(record, 'name'),
 		home: optionalStr(record, 'home'),
@@ -538,12 +546,21 @@ function decodeClients(value: unknown): Summary['clients'] {
  * @returns the header or event it holds, `empty` for a blank line, or a problem message (`isJson` says
  *   whether the line was at least JSON, which tells a cut last line from a bad record).
  */
-export function decodeRecord(line: string): DecodedLine {
-	return decodeRecordText(line);
+export function decodeRecord(line: string, options: DecodeRecordOptions = {}): DecodedLine {
+	return decodeRecordText(line, options);
+}
+
+/** Options of {@link decodeRecord}. */
+export interface DecodeRecordOptions {
+	/**
+	 * The line is the header of a binary capture (format 2, written by the tap only): missing `node`,
+	 * `platform`, `tool.version` read as `unknown`, a missing `envMode` as `inherit` and `mode` as `tap`.
+	 */
+	readonly isTapCapture?: boolean;
 }
 
 /** {@link decodeRecord}'s work: one line of text to a header, an event, `empty` or a problem. Never throws. */
-export function decodeRecordText(line: string): DecodedLine {
+export function decodeRecordText(line: string, options: DecodeRecordOptions = {}): DecodedLine {
 	const text = line.endsWith('\r') ? line.slice(0, -1) : line;
 	if (text.trim() === '') {
 		return {kind: 'empty'};
@@ -564,7 +581,7 @@ export function decodeRecordText(line: string): DecodedLine {
 	try {
 		switch (type) {
 			case 'session': {
-				const header = decodeHeader(value);
+				const header = decodeHeader(value, options.isTapCapture === true);
 				return header.format > RECORD_FORMAT
 					? {
 							kind: 'header',

@@ -71,7 +71,7 @@ export function shellWord(word: string): string {
  *   escaped), the env mode with the names of `--env` keys, the cwd and the pid.
  */
 export function formatHeader(meta: SessionMeta, pid?: number): string[] {
-	const node = meta.node.startsWith('v') ? meta.node : `v${meta.node}`;
+	const node = meta.node.startsWith('v') || meta.node === 'unknown' ? meta.node : `v${meta.node}`;
 	// Every field can come from a capture file someone else wrote: all escaped (style.md §1.3).
 	const lines = [escapeText(`${meta.tool.name} ${meta.tool.version} (${meta.mode}) · Node ${node} · ${meta.platform}`)];
 	lines.push(`command  ${escapeText(meta.command.map((word) => shellWord(word)).join(' '))}`);
