@@ -3,15 +3,58 @@
  * `.gemini/settings.json` lists the example servers. It runs `initialize` (and a `ping` whose failure it
  * ignores) against each and prints `✓ <name>: … - Connected` or `✗ <name>: … - Disconnected`.
  */
-import {execFile} from 'node:child_process';
+import {spawn} from 'node:child_process';
 import {mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {promisify} from 'node:util';
 import type {Example, RealOutcome} from './ground-truth.js';
 import {mapLimit, ROOT} from './ground-truth.js';
 import {directCommand, freshHome, installedPackage} from './real-clients.js';
 
-const run = promisify(execFile);
+/** What one `gemini mcp list` printed. */
+interface Printed {
+	readonly stdout: string;
+	readonly stderr: string;
+}
+
+/**
+ * Runs `gemini mcp list` as the leader of a process group of its own, and when it has ended (or after
+ * `timeoutMs`) kills that whole group with SIGKILL. The servers Gemini starts stay in its group (its SDK
+ * spawns them without `detached`), and Gemini does not end one that ignores EOF and SIGTERM
+ * (`ignores-shutdown`): without this that server outlives the test. Rejects when the command fails.
+ */
+function mcpList(bin: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Printed> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [bin, 'mcp', 'list'], {
+			cwd,
+			env,
+			detached: true,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		const out: Buffer[] = [];
+		const err: Buffer[] = [];
+		child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+		child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+		const reap = (): void => {
+			try {
+				process.kill(-child.pid!, 'SIGKILL');
+			} catch {
+				// ESRCH: nothing of the group is left.
+			}
+		};
+		const timer = setTimeout(reap, timeoutMs);
+		child.on('error', (error) => {
+			clearTimeout(timer);
+			reject(error);
+		});
+		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			reap();
+			const printed = {stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8')};
+			if (code === 0) resolve(printed);
+			else reject(new Error(`gemini mcp list ended with ${signal ?? code}:\n${printed.stderr.slice(0, 2000)}`));
+		});
+	});
+}
 
 /** Gemini's settings for `examples`; `timeoutMs(name)`: the entry's `timeout`, or undefined for Gemini's default (5 s for `mcp list`). */
 export function geminiSettings(examples: readonly Example[], timeoutMs: (name: string) => number | undefined): string {
@@ -55,12 +98,12 @@ export async function runGemini(
 	try {
 		mkdirSync(join(home.dir, '.gemini'));
 		writeFileSync(join(home.dir, '.gemini', 'settings.json'), geminiSettings(examples, timeoutMs));
-		const {stdout, stderr} = await run(process.execPath, [bin, 'mcp', 'list'], {
-			cwd: home.dir,
-			env: {PATH: process.env['PATH'] ?? '', HOME: home.dir, GEMINI_CLI_TRUST_WORKSPACE: 'true', LANG: 'C.UTF-8'},
-			timeout: 600_000,
-			maxBuffer: 16 * 1024 * 1024,
-		});
+		const {stdout, stderr} = await mcpList(
+			bin,
+			home.dir,
+			{PATH: process.env['PATH'] ?? '', HOME: home.dir, GEMINI_CLI_TRUST_WORKSPACE: 'true', LANG: 'C.UTF-8'},
+			600_000,
+		);
 		const text = `${stdout}\n${stderr}`;
 		const out = new Map<string, RealOutcome>();
 		for (const e of examples) {
