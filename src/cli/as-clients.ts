@@ -5,7 +5,7 @@
  * connects, tools listed, the first failure and its finding, the start against the client's limit.
  */
 import {handshakeFacts, judgeClient, type ClientRun} from '../core/clients/client-run.js';
-import {isEstablished, type ClientProfile} from '../core/clients/profile.js';
+import {isEstablished, startupLimitFor, type ClientProfile} from '../core/clients/profile.js';
 import {CLIENTS, findClient} from '../core/clients/registry.js';
 import type {Session} from '../core/session/session.js';
 import {clientOpening, openingKey} from '../probe/as-client.js';
@@ -45,6 +45,8 @@ export interface AsClientsInput {
 	readonly newSession: (init: SessionInit) => Session;
 	/** `--timeout`: each client's start-up limit as if raised with its knob (and the probe's wait). */
 	readonly startupLimitMs?: number;
+	/** The user's environment: a client that reads its limit from it (Claude Code's `MCP_TIMEOUT`) gets that limit. */
+	readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -77,7 +79,9 @@ export async function runAsClients(
 				const outcome = isEstablished(family)
 					? result.summary.clients?.find((entry) => entry.client === family)
 					: undefined;
-				rows.set(profile.id, judgeClient(profile, outcome, facts, result.summary.tools, input.startupLimitMs));
+				const fromEnv = startupLimitFor(profile, {env: input.env ?? {}});
+				const limit = input.startupLimitMs ?? (typeof fromEnv === 'number' ? fromEnv : undefined);
+				rows.set(profile.id, judgeClient(profile, outcome, facts, result.summary.tools, limit));
 			}
 		}
 	};

@@ -479,7 +479,7 @@ async function probeTarget(
 		const limited = withStartupLimit(
 			evaluateProbe(main.snapshot, file.client),
 			file.client,
-			startupLimitOf(file.client, entry.startupTimeoutMs),
+			startupLimitOf(file.client, entry.startupTimeoutMs, options.context.env),
 		);
 		verdict = limited.verdict;
 		capture = main.capture;

@@ -5,7 +5,7 @@
  * but ✘ for Cursor (2026 builds fail the connection).
  */
 import type {ClientName} from '../configs/index.js';
-import {isEstablished} from '../core/clients/profile.js';
+import {isEstablished, startupLimitFor} from '../core/clients/profile.js';
 import {clientProfile, HOSTS} from '../core/clients/registry.js';
 import {STARTUP_LIMIT_MS} from '../core/findings/rules/no-response.js';
 import type {ClientFamily, Finding, Reaction, SessionSnapshot} from '../core/types.js';
@@ -170,10 +170,16 @@ export interface StartupLimit {
 
 /**
  * The start-up limit `client` applies to an entry (docs/clients.md#the-clients): the entry's own value when its
- * client reads one (Gemini CLI `timeout`, Codex `startup_timeout_sec`), else the limit its module records;
- * undefined when that is not established or there is none (VS Code, the Python SDK wait for ever).
+ * client reads one (Gemini CLI `timeout`, Codex `startup_timeout_sec`), else the client's environment variable
+ * when it reads one and `env` sets it (Claude Code `MCP_TIMEOUT`, ms, at most 60 s), else the limit its module
+ * records; undefined when that is not established or there is none (VS Code, the Python SDK wait for ever).
+ * `env`: the environment the client itself runs in (the user's).
  */
-export function startupLimitOf(client: ClientName, entryLimitMs: number | undefined): StartupLimit | undefined {
+export function startupLimitOf(
+	client: ClientName,
+	entryLimitMs: number | undefined,
+	env: Readonly<Record<string, string | undefined>> = {},
+): StartupLimit | undefined {
 	const profile = clientProfile(client);
 	const layout = profile.configs[0]?.servers;
 	const knobKey = profile.limits.knob;
@@ -183,8 +189,7 @@ export function startupLimitOf(client: ClientName, entryLimitMs: number | undefi
 			: knobKey === layout?.keys.startupTimeout
 				? `"${knobKey}" in the entry (${layout.timeoutUnit === 's' ? 'seconds' : 'ms'})`
 				: `the ${knobKey} environment variable (ms)`;
-	if (entryLimitMs !== undefined) return {limitMs: entryLimitMs, knob};
-	const limit = profile.limits.startupMs.value;
+	const limit = startupLimitFor(profile, {...(entryLimitMs === undefined ? {} : {entryMs: entryLimitMs}), env});
 	return isEstablished(limit) && limit !== null ? {limitMs: limit, knob} : undefined;
 }
 

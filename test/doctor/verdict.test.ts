@@ -243,6 +243,22 @@ describe('the owning client’s start-up limit (docs/clients.md#the-clients)', (
 		expect(startupLimitOf('windsurf', undefined)).toBeUndefined();
 	});
 
+	it("honours Claude Code's MCP_TIMEOUT from the user's environment, up to 60 s; the entry's own value wins elsewhere", () => {
+		const knob = 'the MCP_TIMEOUT environment variable (ms)';
+		expect(startupLimitOf('claude-code', undefined, {MCP_TIMEOUT: '10000'})).toEqual({limitMs: 10_000, knob});
+		expect(startupLimitOf('claude-code', undefined, {MCP_TIMEOUT: '100000'})).toEqual({limitMs: 60_000, knob});
+		expect(startupLimitOf('claude-code', undefined, {MCP_TIMEOUT: 'soon'})).toEqual({limitMs: 30_000, knob});
+		expect(startupLimitOf('claude-code', undefined, {MCP_TIMEOUT: '0'})).toEqual({limitMs: 30_000, knob});
+		// Only Claude Code reads it.
+		expect(startupLimitOf('gemini-cli', undefined, {MCP_TIMEOUT: '10000'})?.limitMs).toBe(5_000);
+		const slow = {...connected, startupMs: 12_000};
+		expect(
+			withStartupLimit(slow, 'claude-code', startupLimitOf('claude-code', undefined, {MCP_TIMEOUT: '10000'})).fix,
+		).toBe(
+			'it starts in 12 s; Claude Code waits 10 s for a server to start: start faster (answer initialize first), or raise it with the MCP_TIMEOUT environment variable (ms)',
+		);
+	});
+
 	it('fails a server that starts in 11 s for Gemini CLI and not for Claude Code', () => {
 		const gemini = withStartupLimit(connected, 'gemini-cli', startupLimitOf('gemini-cli', undefined));
 		expect(gemini.verdict.status).toBe('fail');

@@ -302,6 +302,7 @@ async function runAs(
 	const {rows, wallMs} = await asClients.runAsClients(clients, {
 		probeOptions,
 		...(probeOptions.timeoutMs === undefined ? {} : {startupLimitMs: probeOptions.timeoutMs}),
+		env: process.env,
 		newSession: (init) =>
 			new Session(
 				{...baseMeta, startedAt: init.startedAt, ...(init.pid === undefined ? {} : {pid: init.pid})},

@@ -161,12 +161,42 @@ export interface Opening {
  * - `requestMs`: each later request (`tools/list`, `tools/call`).
  * - `progressResets`: whether a progress notification restarts the request's clock.
  * - `knob`: what the user changes to raise them (`MCP_TIMEOUT`, `startup_timeout_sec`).
+ * - `knobEnv`: when the knob is an environment variable of the client (Claude Code's `MCP_TIMEOUT`), how it is read.
  */
 export interface Limits {
 	readonly startupMs: Sourced<number | null>;
 	readonly requestMs: Sourced<number | null>;
 	readonly progressResets: Sourced<boolean>;
 	readonly knob?: string;
+	readonly knobEnv?: EnvKnob;
+}
+
+/**
+ * A start-up limit the client reads from its own environment: `variable` holds ms; a value above `maxMs` still
+ * ends at `maxMs` (the SDK's request timeout under it); `source` says where this is documented.
+ */
+export interface EnvKnob {
+	readonly variable: string;
+	readonly maxMs?: number;
+	readonly source: string;
+}
+
+/**
+ * A client's start-up limit (ms) as the user set it: the server entry's own value (`entryMs`: Gemini CLI
+ * `timeout`, Codex `startup_timeout_sec`) first; else the variable of `limits.knobEnv` in `env` when it holds a
+ * positive integer (Claude Code's `MCP_TIMEOUT`), capped at its `maxMs`; else the module's default.
+ * @returns ms, `null` (it waits for ever) or {@link NOT_ESTABLISHED}
+ */
+export function startupLimitFor(
+	profile: ClientProfile,
+	set: {readonly entryMs?: number; readonly env?: Readonly<Record<string, string | undefined>>} = {},
+): number | null | NotEstablished {
+	if (set.entryMs !== undefined) return set.entryMs;
+	const knob = profile.limits.knobEnv;
+	const raw = knob === undefined ? undefined : set.env?.[knob.variable]?.trim();
+	if (knob !== undefined && raw !== undefined && /^\d+$/.test(raw) && Number(raw) > 0)
+		return Math.min(Number(raw), knob.maxMs ?? Number.POSITIVE_INFINITY);
+	return profile.limits.startupMs.value;
 }
 
 /**

@@ -60,6 +60,12 @@ export const CLAUDE_CODE: ClientProfile = {
 		requestMs: {value: 60_000, source: 'docs/protocol.md R15 (the TS SDK default)'},
 		progressResets: notEstablished('not measured'),
 		knob: 'MCP_TIMEOUT',
+		knobEnv: {
+			variable: 'MCP_TIMEOUT',
+			maxMs: 60_000,
+			source:
+				'Claude Code docs, code.claude.com/docs/en/mcp (`MCP_TIMEOUT=10000 claude` sets a 10 s start-up timeout); anthropics/claude-code#16837 (a value over 60 s still ends at 60 s: the SDK request timeout)',
+		},
 	},
 	stderr: notEstablished('what Claude Code does with a server’s stderr was not measured'),
 	errorTexts: [
