@@ -44,7 +44,11 @@ async def run_one(job, cwd, timeout, limiter):
                             out["tools"] = len((await session.list_tools()).tools)
                             calling = True
                             for call in job.get("calls", []):
-                                result = await session.call_tool(call["name"], call["arguments"], progress_callback=progress)
+                                # The SDK sets no default timeout; the session's read timeout is the test's. A call gets
+                                # more (slow-call answers after 65 s), as an application without a limit would wait.
+                                result = await session.call_tool(
+                                    call["name"], call["arguments"], read_timeout_seconds=timeout * 1.75, progress_callback=progress
+                                )
                                 out["called"] = "tool-error" if result.is_error else "ok"
                             calling = False
                             if "called" in out:

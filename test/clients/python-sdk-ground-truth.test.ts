@@ -125,6 +125,8 @@ describe('the real MCP Python SDK client on every example server', () => {
 			tools: 1,
 			error: expect.stringMatching(/^ValidationError: \d+ validation errors for CallToolResult$/),
 		});
+		// No default timeout: the Python client waits the 65 s.
+		expect(reals.get('slow-call')).toEqual({connected: true, tools: 1, called: 'ok', logged: []});
 		// mcp 2.3 ignores a progress token that matches no pending request, without a log.
 		expect(reals.get('progress-after-reply')).toEqual({connected: true, tools: 1, called: 'ok', logged: []});
 	}, 600_000);

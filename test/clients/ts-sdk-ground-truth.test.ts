@@ -103,6 +103,9 @@ describe('the real TS SDK 1.x client on every example server', () => {
 		expect(real('unknown-content-type').error).toMatch(
 			/^\[ \{ "code": "invalid_union", "errors": \[ \[ \{ "code": "invalid_value", "values": \[ "text" \]/,
 		);
+		// Past the 60 s default: callTool() times out though progress came (no resetTimeoutOnProgress by default).
+		expect(real('slow-call')).toMatchObject({tools: 1, error: 'MCP error -32001: Request timed out'});
+		expect(real('slow-call').called).toBeUndefined();
 		expect(real('progress-after-reply')).toMatchObject({called: 'ok'});
 		expect(real('progress-after-reply').logged).toContainEqual(
 			expect.stringMatching(/^Received a progress notification for an unknown token: .*"progress":2/),

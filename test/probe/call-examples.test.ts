@@ -1,6 +1,6 @@
 /**
  * The tool-call example servers (examples/servers: handler-print, structured-content-mismatch, tool-error,
- * unknown-content-type, progress-after-reply), each from the capture of a real `probe --call get_weather`
+ * unknown-content-type, progress-after-reply, slow-call), each from the capture of a real `probe --call get_weather`
  * (or `--call-read-only`, or no call at all) recorded by scripts/record-example-captures.mjs and replayed:
  * the exact finding, where it sits against the call's request and reply, what was exercised, and every
  * client's outcome (docs/clients.md).
@@ -57,6 +57,7 @@ describe('the tool-call example servers, replayed from real probes', () => {
 		expect(args['handler-print-no-call']).toEqual([]);
 		for (const name of ['structured-content-mismatch', 'tool-error', 'unknown-content-type', 'progress-after-reply'])
 			expect(args[name], name).toEqual(['--call', 'get_weather']);
+		expect(args['slow-call']).toEqual(['--call', 'slow_report']);
 	});
 
 	it.each(['handler-print', 'handler-print-read-only'])(
@@ -179,6 +180,26 @@ describe('the tool-call example servers, replayed from real probes', () => {
 			vscode: 'unknown',
 			rmcp: 'unknown',
 			cursor: 'fails',
+		});
+	});
+
+	it('slow-call: slow-response (error) at the reply 65 s after the call, with 3 progress notifications before it', () => {
+		const snapshot = replay('slow-call');
+		const {request, reply} = callFrames(snapshot);
+		expect(findings(snapshot)).toEqual(['slow-response@stdout:693']);
+		expect(reply.offset).toBe(693);
+		const finding = snapshot.findings[0]!;
+		expect(finding).toMatchObject({severity: 'error', frameIndex: reply.index});
+		expect(finding.detail).toMatchObject({method: 'tools/call', limitMs: 60_000, overLimit: true, progress: 3});
+		expect(reply.tMs - request.tMs).toBeGreaterThan(65_000);
+		expect(snapshot.summary.verdict).toBe('fail');
+		expect(outcomes(snapshot)).toEqual({
+			'ts-sdk-v1': 'fails',
+			'ts-sdk-v2': 'unknown',
+			'python-sdk': 'works',
+			vscode: 'works',
+			rmcp: 'unknown',
+			cursor: 'unknown',
 		});
 	});
 });

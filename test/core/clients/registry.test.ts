@@ -123,7 +123,7 @@ describe('client registry', () => {
 				if (text.explainedBy !== undefined) expect(CLIENT_MESSAGES[text.explainedBy].read(text.example)).toBeDefined();
 			}
 		}
-		expect(count).toBe(17);
+		expect(count).toBe(19);
 	});
 
 	it('the four error texts users paste are each a client’s', () => {

@@ -51,7 +51,22 @@ export const PYTHON_SDK: ClientProfile = {
 			findings: ['stray-output', 'invalid-json', 'invalid-jsonrpc'],
 			source: 'docs/protocol.md C4',
 		},
+		{
+			pattern: 'validation error for CallToolResult',
+			example: 'ValidationError: 1 validation error for CallToolResult content Field required',
+			means:
+				'the tools/call result did not fit its CallToolResult model (no `content`, a content block of an unknown type); `call_tool()` raised',
+			findings: ['invalid-result'],
+			source: 'docs/clients.md#tool-calls (mcp 2.3.0, run on unknown-content-type and a result without content)',
+		},
+		{
+			pattern: 'Invalid structured content returned by tool',
+			example: "RuntimeError: Invalid structured content returned by tool get_weather: '21' is not of type 'number'",
+			means: "the tool's structuredContent broke its outputSchema; `call_tool()` raised",
+			findings: ['invalid-structured-content'],
+			source: 'docs/clients.md#tool-calls (mcp 2.3.0, run on structured-content-mismatch)',
+		},
 	],
 	restart: 'restart the program that runs the Python client (it spawns the server when the session opens)',
-	sources: ['docs/protocol.md C4', 'docs/clients.md#the-agreement-table'],
+	sources: ['docs/protocol.md C4', 'docs/clients.md#the-agreement-table', 'docs/clients.md#tool-calls'],
 };

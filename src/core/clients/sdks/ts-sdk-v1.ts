@@ -4,7 +4,7 @@
  * (process, environment, stderr), R15 (60 s per request), docs/clients.md#checked-against-the-real-clients
  * (run here: 1.32, ids from 0).
  */
-import {NOT_ESTABLISHED, notEstablished, type ClientProfile} from '../profile.js';
+import {NOT_ESTABLISHED, type ClientProfile} from '../profile.js';
 
 /** The TS SDK 1.x client family. */
 export const TS_SDK_V1: ClientProfile = {
@@ -34,7 +34,11 @@ export const TS_SDK_V1: ClientProfile = {
 	limits: {
 		startupMs: {value: 60_000, source: 'docs/protocol.md R15 (initialize is a request like any other)'},
 		requestMs: {value: 60_000, source: 'docs/protocol.md R15'},
-		progressResets: notEstablished('the SDK’s per-request option was not read for mcp-wire'),
+		progressResets: {
+			value: false,
+			source:
+				'@modelcontextprotocol/sdk 1.32.2 shared/protocol.js: `resetTimeoutOnProgress` is false unless the caller passes it per request; what the hosts pass is not established',
+		},
 	},
 	stderr: {value: 'inherited', source: 'docs/protocol.md C3 (stderr: inherit by default)'},
 	errorTexts: [

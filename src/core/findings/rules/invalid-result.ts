@@ -66,6 +66,22 @@ const CALL_IMPACT = row({
 });
 
 /**
+ * The reactions to a `tools/call` result without `content` (R23: the schema requires it), which the TS SDK
+ * accepts (`content` defaults to `[]`) and the Python SDK rejects (run with both: docs/clients.md "Tool calls").
+ */
+const NO_CONTENT_IMPACT = row({
+	'ts-sdk-v1': ['ok', '`content` defaults to `[]`: `callTool()` returns the result'],
+	'ts-sdk-v2': UNKNOWN,
+	'python-sdk': [
+		'drop-log',
+		'`call_tool()` raises `ValidationError: 1 validation error for CallToolResult content Field required` (mcp 2.3.0): the call fails',
+	],
+	vscode: UNKNOWN,
+	rmcp: UNKNOWN,
+	cursor: UNKNOWN,
+});
+
+/**
  * `invalid-result`: a response whose `result` does not match the MCP schema of its method in the negotiated
  * revision (R12): a tool without `inputSchema`, `tools` not an array, a content item of an unknown type, a
  * `ping` result that is not empty. The schemas are the official TS SDK's (`@modelcontextprotocol/sdk`
@@ -86,7 +102,11 @@ export const invalidResult: Rule = {
 		message: (d) =>
 			`the ${detailString(d, 'method') ?? 'request'} result does not match the MCP schema: ${where(d)}: ${detailString(d, 'message') ?? 'rejected'}${
 				detailString(d, 'itemType') === undefined ? '' : ` (its type is ${JSON.stringify(detailString(d, 'itemType'))})`
-			}${detailString(d, 'found') === undefined ? '' : ` (it is ${detailString(d, 'found')})`}; the TS SDK client rejects the whole result`,
+			}${detailString(d, 'found') === undefined ? '' : ` (it is ${detailString(d, 'found')})`}; ${
+				detailString(d, 'reason') === 'no-content'
+					? 'the Python SDK client rejects it (the TS SDK defaults `content` to [])'
+					: 'the TS SDK client rejects the whole result'
+			}`,
 		hint: (d) => {
 			const method = detailString(d, 'method');
 			if (method === 'tools/list') {
@@ -112,6 +132,10 @@ export const invalidResult: Rule = {
 			variants: [
 				{label: 'a `tools/list` result (any request but `tools/call`)', detail: {method: 'tools/list'}},
 				{label: 'a `tools/call` result', detail: {method: 'tools/call'}},
+				{
+					label: 'a `tools/call` result without `content`',
+					detail: {method: 'tools/call', reason: 'no-content', path: 'content'},
+				},
 			],
 			example: {
 				steps: [
@@ -137,7 +161,12 @@ export const invalidResult: Rule = {
 				note: 'The tool has no `inputSchema`.',
 			},
 		},
-		impact: (d) => (detailString(d, 'method') === 'tools/call' ? CALL_IMPACT() : listImpact(d)),
+		impact: (d) =>
+			detailString(d, 'reason') === 'no-content'
+				? NO_CONTENT_IMPACT()
+				: detailString(d, 'method') === 'tools/call'
+					? CALL_IMPACT()
+					: listImpact(d),
 	},
 	create({report, facts, schemas}) {
 		return {
@@ -148,6 +177,32 @@ export const invalidResult: Rule = {
 				const result = (frame.message as {result?: unknown}).result;
 				if (result === null || typeof result !== 'object' || Array.isArray(result)) return;
 				const issues = schemas.result(method, facts.negotiatedVersion, result);
+				if (
+					issues === undefined &&
+					schemas.loaded &&
+					facts.negotiatedVersion !== undefined &&
+					method === 'tools/call' &&
+					!('content' in result)
+				) {
+					// The TS SDK's schema defaults `content`; the MCP schema and the Python SDK require it.
+					report({
+						code: 'invalid-result',
+						stream: 'stdout',
+						offset: frame.offset,
+						byteLength: frame.byteLength,
+						frameIndex: frame.index,
+						tMs: frame.tMs,
+						detail: {
+							method,
+							path: 'content',
+							message: 'Required',
+							reason: 'no-content',
+							issues: [],
+							protocolVersion: facts.negotiatedVersion ?? null,
+						},
+					});
+					return;
+				}
 				if (issues === undefined || issues.length === 0) return;
 				const first = issues[0]!;
 				// A union the item matched no branch of (an unknown content type): zod says only "Invalid input".

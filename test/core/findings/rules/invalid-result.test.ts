@@ -56,6 +56,41 @@ describe('invalid-result (R12), judged by the TS SDK 1.32.2 result schemas', () 
 		]);
 	});
 
+	it('reports a tools/call result without content: the TS SDK defaults it, the Python SDK rejects it (verdict fail)', () => {
+		const steps: Step[] = [
+			...handshake(),
+			['stdin', 12, request(1, 'tools/list')],
+			['stdout', 13, result(1, {tools: [{name: 'temp', inputSchema: {type: 'object'}}]})],
+			['stdin', 14, request(2, 'tools/call', {name: 'temp', arguments: {}})],
+		];
+		const at = lengthOn('stdout', steps);
+		const reply = result(2, {structuredContent: {temp: 21}});
+		const session = run([...steps, ['stdout', 15, reply], ['close', 20], ['exit', 21]], {schemas});
+		expect(codesAt(session)).toEqual([`invalid-result@stdout:${at}`]);
+		const [finding] = findingsOf(session, 'invalid-result');
+		expect(finding).toMatchObject({
+			severity: 'error',
+			byteLength: bytesOf(reply).length,
+			detail: {method: 'tools/call', path: 'content', reason: 'no-content'},
+			message:
+				'the tools/call result does not match the MCP schema: `content`: Required; the Python SDK client rejects it (the TS SDK defaults `content` to [])',
+		});
+		expect(finding!.impact.map((i) => `${i.client}:${i.reaction}`)).toEqual([
+			'ts-sdk-v1:ok',
+			'ts-sdk-v2:unknown',
+			'python-sdk:drop-log',
+			'vscode:unknown',
+			'rmcp:unknown',
+			'cursor:unknown',
+		]);
+		const outcomes = session.getSnapshot().summary.clients!;
+		expect(outcomes.find((o) => o.client === 'python-sdk')?.note).toMatch(
+			/^connects and lists tools \(1 tool\); tools\/call fails: /,
+		);
+		expect(outcomes.find((o) => o.client === 'ts-sdk-v1')?.outcome).toBe('works');
+		expect(session.getSnapshot().summary.verdict).toBe('fail');
+	});
+
 	it("accepts valid results, and judges nothing without schemas, for initialize, or outside the SDK's revisions", () => {
 		const valid: Step[] = [
 			...handshake(),
