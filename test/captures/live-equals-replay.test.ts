@@ -38,14 +38,6 @@ const KNOWN: Readonly<Record<string, string>> = {
 		"the live session ends at the probe's finish time, later than the last record; a dump without its summary does not carry it",
 };
 
-/**
- * Dumps recorded before the live-only facts became `observed` marks: the Content-Length re-probe and the wait
- * without an answer were findings only, so the replay derives `unanswered-request` where the live run said
- * `content-length-framing` or `no-response`. Re-record them (`node scripts/record-example-captures.mjs
- * content-length no-response`) and drop them from this list: the last test fails once a dump has the marks.
- */
-const PREDATES_MARKS: readonly string[] = ['content-length', 'no-response'];
-
 type Row = Readonly<Record<(typeof FIELDS)[number], unknown>>;
 
 const row = (finding: Readonly<Record<string, unknown>>): Row =>
@@ -56,42 +48,34 @@ describe('live equals replay: every example server', () => {
 		expect(manifest.length).toBeGreaterThanOrEqual(40);
 	});
 
-	it.each(manifest.map((entry) => entry.name).filter((name) => !PREDATES_MARKS.includes(name)))(
-		'%s: the live findings are the replayed ones',
-		async (name) => {
-			const lines = readFileSync(join(ROOT, 'test', 'fixtures', 'captures', `${name}.ndjson`), 'utf8')
-				.split('\n')
-				.filter((line) => line !== '');
-			const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-			const live = records.filter((record) => record['type'] === 'finding').map(row);
-			const stripped = lines.filter(
-				(_, index) => records[index]!['type'] !== 'finding' && records[index]!['type'] !== 'summary',
-			);
-			const opened = await openCapture(bytesSource(new TextEncoder().encode(`${stripped.join('\n')}\n`)), {
-				replay: {schemas: SDK_SCHEMAS, retain: true},
-			});
-			expect(opened.readError).toBeUndefined();
-			expect(opened.replayError).toBeUndefined();
-			const replayed = opened
-				.finish()
-				.getSnapshot()
-				.findings.map((finding) => row(finding as unknown as Record<string, unknown>));
-			expect(replayed.map((finding) => finding.code)).toEqual(live.map((finding) => finding.code));
-			const differences: string[] = [];
-			live.forEach((finding, index) => {
-				for (const field of FIELDS) {
-					const key = `${name}:${String(finding.code)}:${field}`;
-					if (replayed[index]![field] !== finding[field] && KNOWN[key] === undefined)
-						differences.push(`${key}: live ${String(finding[field])}, replay ${String(replayed[index]![field])}`);
-				}
-			});
-			expect(differences).toEqual([]);
-		},
-	);
-
-	it.each(PREDATES_MARKS)('%s: the dump still predates the observed marks (else re-enable it above)', (name) => {
-		const text = readFileSync(join(ROOT, 'test', 'fixtures', 'captures', `${name}.ndjson`), 'utf8');
-		expect(text).not.toContain('"observed"');
+	it.each(manifest.map((entry) => entry.name))('%s: the live findings are the replayed ones', async (name) => {
+		const lines = readFileSync(join(ROOT, 'test', 'fixtures', 'captures', `${name}.ndjson`), 'utf8')
+			.split('\n')
+			.filter((line) => line !== '');
+		const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+		const live = records.filter((record) => record['type'] === 'finding').map(row);
+		const stripped = lines.filter(
+			(_, index) => records[index]!['type'] !== 'finding' && records[index]!['type'] !== 'summary',
+		);
+		const opened = await openCapture(bytesSource(new TextEncoder().encode(`${stripped.join('\n')}\n`)), {
+			replay: {schemas: SDK_SCHEMAS, retain: true},
+		});
+		expect(opened.readError).toBeUndefined();
+		expect(opened.replayError).toBeUndefined();
+		const replayed = opened
+			.finish()
+			.getSnapshot()
+			.findings.map((finding) => row(finding as unknown as Record<string, unknown>));
+		expect(replayed.map((finding) => finding.code)).toEqual(live.map((finding) => finding.code));
+		const differences: string[] = [];
+		live.forEach((finding, index) => {
+			for (const field of FIELDS) {
+				const key = `${name}:${String(finding.code)}:${field}`;
+				if (replayed[index]![field] !== finding[field] && KNOWN[key] === undefined)
+					differences.push(`${key}: live ${String(finding[field])}, replay ${String(replayed[index]![field])}`);
+			}
+		});
+		expect(differences).toEqual([]);
 	});
 
 	it('every known difference still differs (the list only shrinks)', () => {
