@@ -120,7 +120,7 @@ describe('the tool-call example servers, replayed from real probes', () => {
 		expect(snapshot.summary.verdict).toBe('fail');
 		expect(outcomes(snapshot)).toEqual({
 			'ts-sdk-v1': 'fails',
-			'ts-sdk-v2': 'unknown',
+			'ts-sdk-v2': 'fails',
 			'python-sdk': 'fails',
 			vscode: 'unknown',
 			rmcp: 'unknown',
@@ -154,7 +154,7 @@ describe('the tool-call example servers, replayed from real probes', () => {
 		expect(snapshot.summary.verdict).toBe('fail');
 		expect(outcomes(snapshot)).toEqual({
 			'ts-sdk-v1': 'fails',
-			'ts-sdk-v2': 'unknown',
+			'ts-sdk-v2': 'fails',
 			'python-sdk': 'fails',
 			vscode: 'unknown',
 			rmcp: 'unknown',
@@ -175,7 +175,7 @@ describe('the tool-call example servers, replayed from real probes', () => {
 		expect(snapshot.summary.verdict).toBe('fail');
 		expect(outcomes(snapshot)).toEqual({
 			'ts-sdk-v1': 'degraded',
-			'ts-sdk-v2': 'unknown',
+			'ts-sdk-v2': 'works',
 			'python-sdk': 'works',
 			vscode: 'unknown',
 			rmcp: 'unknown',
@@ -195,7 +195,7 @@ describe('the tool-call example servers, replayed from real probes', () => {
 		expect(snapshot.summary.verdict).toBe('fail');
 		expect(outcomes(snapshot)).toEqual({
 			'ts-sdk-v1': 'fails',
-			'ts-sdk-v2': 'unknown',
+			'ts-sdk-v2': 'fails',
 			'python-sdk': 'works',
 			vscode: 'works',
 			rmcp: 'unknown',

@@ -2,7 +2,7 @@
  * The TypeScript SDK 2.x client (`@modelcontextprotocol/client`). Sources: docs/protocol.md C2 (non-JSON lines
  * skipped silently), C3 (process), docs/clients.md#typescript-sdk-2x (run here: 2.4.0).
  */
-import {NOT_ESTABLISHED, notEstablished, type ClientProfile} from '../profile.js';
+import {NOT_ESTABLISHED, type ClientProfile} from '../profile.js';
 
 /** The TS SDK 2.x client family. */
 export const TS_SDK_V2: ClientProfile = {
@@ -32,7 +32,11 @@ export const TS_SDK_V2: ClientProfile = {
 	limits: {
 		startupMs: {value: 60_000, source: 'docs/clients.md#typescript-sdk-2x'},
 		requestMs: {value: 60_000, source: 'docs/clients.md#typescript-sdk-2x'},
-		progressResets: notEstablished('the SDK’s per-request option was not read for mcp-wire'),
+		progressResets: {
+			value: false,
+			source:
+				'2.4.0 run on slow-call (docs/clients.md "Tool calls"): `callTool()` rejects `Request timed out` at 60 s though the tool sends progress',
+		},
 	},
 	stderr: {value: 'inherited', source: 'docs/protocol.md C3 (v1.x and v2)'},
 	errorTexts: [],

@@ -55,7 +55,10 @@ const listImpact = (d: FindingDraft): readonly ClientImpact[] =>
 /** The reactions to a bad `tools/call` result (checked with both SDK clients on unknown-content-type: docs/clients.md). */
 const CALL_IMPACT = row({
 	'ts-sdk-v1': ['drop-log', '`callTool()` throws a ZodError naming the path (`content.0`): the call fails'],
-	'ts-sdk-v2': UNKNOWN,
+	'ts-sdk-v2': [
+		'drop-log',
+		'`callTool()` rejects: `Invalid result for tools/call` with the zod issues (2.4.0 run on unknown-content-type): the call fails',
+	],
 	'python-sdk': [
 		'drop-log',
 		'`call_tool()` raises a pydantic `ValidationError` for `CallToolResult` (mcp 2.3.0): the call fails',

@@ -19,6 +19,12 @@ function impact(d: FindingDraft): readonly ClientImpact[] {
 				? `\`callTool()\` throws \`McpError -32600: Tool ${name} has an output schema but did not return structured content\`: the call fails`
 				: `\`callTool()\` throws \`McpError -32602: Structured content does not match the tool's output schema: ${detailString(d, 'sdkError') ?? '…'}\`: the call fails`,
 		],
+		'ts-sdk-v2': missing
+			? UNKNOWN
+			: [
+					'drop-log',
+					'`callTool()` rejects: `Structured content does not match the tool\'s output schema` (2.4.0 run on structured-content-mismatch, docs/clients.md "Tool calls"): the call fails',
+				],
 		'python-sdk': [
 			'drop-log',
 			missing

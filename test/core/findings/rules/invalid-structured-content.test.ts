@@ -76,7 +76,7 @@ describe('invalid-structured-content words and clients', () => {
 		);
 		expect(finding!.impact.map((i) => `${i.client}:${i.reaction}`)).toEqual([
 			'ts-sdk-v1:drop-log',
-			'ts-sdk-v2:unknown',
+			'ts-sdk-v2:drop-log',
 			'python-sdk:drop-log',
 			'vscode:unknown',
 			'rmcp:unknown',

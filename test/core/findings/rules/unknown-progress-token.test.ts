@@ -78,7 +78,7 @@ describe('unknown-progress-token words and clients', () => {
 		expect(finding!.message).toBe(`notifications/progress for token "${F46_TOKEN}", which no request carried`);
 		expect(finding!.impact.map((i) => `${i.client}:${i.reaction}`)).toEqual([
 			'ts-sdk-v1:skip-log',
-			'ts-sdk-v2:unknown',
+			'ts-sdk-v2:skip',
 			'python-sdk:skip',
 			'vscode:unknown',
 			'rmcp:unknown',
