@@ -49,7 +49,10 @@ const kindOf = (code: FindingCode | undefined): keyof typeof LIKELY =>
  */
 function likelyFor(code: FindingCode | undefined): readonly string[] {
 	const kind = kindOf(code);
-	return kind === 'spawn' ? LIKELY.spawn : [...ENV_THAT_MATTERS, ...LIKELY[kind]];
+	if (kind === 'spawn') return LIKELY.spawn;
+	// Output that came only at exit is the evidence of buffering (docs/findings.md#unflushed-output): its
+	// variables go first, else the network ones (npm sets npm_config_registry for every script) spend the budget.
+	return code === 'unflushed-output' ? [...LIKELY[kind], ...ENV_THAT_MATTERS] : [...ENV_THAT_MATTERS, ...LIKELY[kind]];
 }
 
 /** Codes of failures an environment can cause, and so worth a full-environment re-probe. */

@@ -27,6 +27,8 @@ describe('probe against real MCP servers from npm', () => {
 			'prompts/list',
 			'resources/list',
 			'ping',
+			// The same ping with a string id (string-id-unanswered, J2).
+			'ping',
 		]);
 		expect(run.summary?.serverInfo?.name).toBe('mcp-servers/everything');
 		expect(run.summary?.tools).toBeGreaterThan(0);
@@ -69,7 +71,7 @@ describe('probe CLI', () => {
 				shape(first)
 					.filter(([stream]) => stream === 'stdin')
 					.map(([, , method]) => method),
-			).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'ping']);
+			).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'ping', 'ping']);
 		} finally {
 			rmSync(home, {recursive: true, force: true});
 		}

@@ -55,7 +55,14 @@ export function framingDrafts(output: FramerOutput): FindingDraft[] {
 		facts: {meta: {command: []}} as unknown as SessionFacts,
 		schemas: UNCHECKED_SDK_SCHEMAS,
 	};
-	for (const rule of RULES) rule.create(context).onFrameFacts?.(output.frame, facts, undefined);
+	for (const rule of RULES) {
+		const instance = rule.create(context);
+		if (instance.onFrameFacts === undefined) continue;
+		instance.onFrameFacts(output.frame, facts, undefined);
+		// A framing rule may hold a frame until the exit (missing-newline: docs/findings.md#missing-newline);
+		// the harness has no exit, so the end releases it as a capture cut short does.
+		instance.onEnd?.({tMs: output.frame.tMs, isComplete: false});
+	}
 	return drafts;
 }
 
