@@ -1,16 +1,17 @@
 import {createHash} from 'node:crypto';
-import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {Readable, Writable} from 'node:stream';
 import {pathToFileURL} from 'node:url';
-import {afterEach, beforeEach, describe, expect, it} from 'vitest';
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
 import {decodeCapture, type CaptureEnd} from '../../src/core/capture/binary-codec.js';
 import type {SessionMeta} from '../../src/core/types.js';
 import {RING_RESERVE_BYTES} from '../../src/tap/capture-ring.js';
 import {CaptureWriter} from '../../src/tap/capture-writer.js';
 import {createClock} from '../../src/process/clock.js';
 import {runTap} from '../../src/tap/pass-through.js';
+import {bundleSources, type BundledSources} from '../helpers/bundle-source.js';
 
 /**
  * `tap --capture-wait` (docs/performance.md#tap-forwarding-and-capture): when the capture ring has no room for a read, the read is
@@ -20,7 +21,6 @@ import {runTap} from '../../src/tap/pass-through.js';
  * Wait times come from a fake clock, so the figures asserted do not depend on the machine's speed.
  */
 
-const WORKER_URL = new URL('../../dist/tap/capture-writer-worker.js', import.meta.url);
 const KIB = 1024;
 
 const META: SessionMeta = {
@@ -83,15 +83,24 @@ describe('CaptureWriter: a source waits for room (tap --capture-wait)', () => {
 	let heldWorker: URL;
 	let time: number;
 	const now = (): number => time;
+	// The worker bundled from its TypeScript source (a worker thread needs a .js file; no prior build).
+	let bundled: BundledSources;
+	let workerUrl: URL;
+	beforeAll(async () => {
+		bundled = await bundleSources({'capture-writer-worker': 'src/tap/capture-writer-worker.ts'});
+		workerUrl = bundled.urls['capture-writer-worker']!;
+	});
+	afterAll(() => {
+		bundled.dispose();
+	});
 	beforeEach(() => {
-		expect(existsSync(WORKER_URL), 'run `npm run build` first: the worker runs from dist/').toBe(true);
 		dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-wait-'));
 		release = path.join(dir, 'release');
 		// The real worker, held stopped until the release file exists (nothing of the ring is consumed before).
 		const held = path.join(dir, 'held-worker.mjs');
 		writeFileSync(
 			held,
-			`import {existsSync} from 'node:fs';\nconst timer = setInterval(() => {\n  if (!existsSync(${JSON.stringify(release)})) return;\n  clearInterval(timer);\n  void import(${JSON.stringify(WORKER_URL.href)});\n}, 5);\n`,
+			`import {existsSync} from 'node:fs';\nconst timer = setInterval(() => {\n  if (!existsSync(${JSON.stringify(release)})) return;\n  clearInterval(timer);\n  void import(${JSON.stringify(workerUrl.href)});\n}, 5);\n`,
 		);
 		heldWorker = pathToFileURL(held);
 		time = 1000;

@@ -1,26 +1,17 @@
 import {execFileSync} from 'node:child_process';
 import {createHash} from 'node:crypto';
-import {
-	closeSync,
-	existsSync,
-	mkdtempSync,
-	openSync,
-	readFileSync,
-	rmSync,
-	statSync,
-	writeFileSync,
-	writeSync,
-} from 'node:fs';
+import {closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync} from 'node:fs';
 import net from 'node:net';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {afterEach, beforeEach, describe, expect, it} from 'vitest';
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
 import {decodeCapture, encodeCaptureStart} from '../../src/core/capture/binary-codec.js';
 import type {SessionMeta} from '../../src/core/types.js';
 import {CaptureSink} from '../../src/tap/capture-writer-worker.js';
 import {ARENA, ENTRY, RING_RESERVE_BYTES, type RingEntry} from '../../src/tap/capture-ring.js';
 import {CaptureWriter} from '../../src/tap/capture-writer.js';
 import {LiveSocketServer} from '../../src/tap/live-socket.js';
+import {bundleSources, type BundledSources} from '../helpers/bundle-source.js';
 
 const META: SessionMeta = {
 	tool: {name: 'mcp-wire', version: '0.0.0'},
@@ -53,6 +44,23 @@ function startFile(file: string): {fd: number; size: number} {
 	writeSync(fd, start, 0, start.length, 0);
 	return {fd, size: start.length};
 }
+
+/**
+ * The worker and the binary codec bundled from their TypeScript sources (a worker thread and a `node -e` child
+ * need .js files; the writer's default URL points at a .js next to its .ts, which only a build has).
+ */
+let bundled: BundledSources;
+let WORKER_URL: URL;
+beforeAll(async () => {
+	bundled = await bundleSources({
+		'capture-writer-worker': 'src/tap/capture-writer-worker.ts',
+		'binary-codec': 'src/core/capture/binary-codec.ts',
+	});
+	WORKER_URL = bundled.urls['capture-writer-worker']!;
+});
+afterAll(() => {
+	bundled.dispose();
+});
 
 describe('CaptureSink', () => {
 	let dir: string;
@@ -169,8 +177,8 @@ describe('CaptureSink', () => {
 
 	it('a write that fails (a file-size limit: EFBIG with SIGXFSZ ignored) keeps the file on a record boundary and records the rest as a write-failed gap', () => {
 		const file = path.join(dir, 'c.ndjson');
-		const sinkUrl = new URL('../../dist/tap/capture-writer-worker.js', import.meta.url).href;
-		const codecUrl = new URL('../../dist/core/capture/binary-codec.js', import.meta.url).href;
+		const sinkUrl = WORKER_URL.href;
+		const codecUrl = bundled.urls['binary-codec']!.href;
 		const script = `
 			process.on('SIGXFSZ', () => {});
 			const fs = await import('node:fs');
@@ -224,9 +232,6 @@ describe('CaptureSink', () => {
 	});
 });
 
-/** The built worker (tests run after `npm run build`): the writer's default URL points at a .js next to its .ts. */
-const WORKER_URL = new URL('../../dist/tap/capture-writer-worker.js', import.meta.url);
-
 /** Deterministic bytes of every value (xorshift32), so an offset or length mistake shows. */
 function noise(length: number, seed: number): Uint8Array {
 	const out = new Uint8Array(length);
@@ -272,7 +277,6 @@ describe('CaptureWriter (real worker thread)', () => {
 	let dir: string;
 	beforeEach(() => {
 		dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-writer-'));
-		expect(existsSync(WORKER_URL), 'run `npm run build` first: the worker runs from dist/').toBe(true);
 	});
 	afterEach(() => {
 		rmSync(dir, {recursive: true, force: true});
