@@ -1,6 +1,7 @@
 import {createFramer} from '../framing/index.js';
 import {ExercisedTracker} from './exercised.js';
 import type {Framer, FramerOptions, FramerOutput} from '../framing/framer.js';
+import {FindingSink} from './finding-sink.js';
 import {GapTracker} from './gaps.js';
 import type {BodyPrint, FrameStore} from './stores/frame-store.js';
 import {RetainAllStore} from './stores/retain-all.js';
@@ -28,7 +29,6 @@ import type {
 	SessionMeta,
 	SessionSnapshot,
 	SessionStore,
-	Severity,
 	StreamName,
 	StreamTotals,
 	Summary,
@@ -100,8 +100,8 @@ export class Session implements SessionStore {
 	private readonly lifecycle = new LifecycleState();
 	/** Which requests the client made: calls, reads, prompts (the summary's `exercised`). */
 	private readonly exercised = new ExercisedTracker();
-	private readonly severityCounts = new Map<FindingCode, {severity: Severity; count: number}>();
-	private readonly bySeverity: Record<Severity, number> = {error: 0, warning: 0, info: 0};
+	/** Counts the findings by code and severity; knows the live-only ones already reported. */
+	private readonly findings = new FindingSink();
 	private seq = 0;
 	private frameCount = 0;
 	private lastTMs = 0;
@@ -112,8 +112,6 @@ export class Session implements SessionStore {
 	private stdoutOptions: ClassifyOptions = {direction: 'server-to-client'};
 	/** Runs every rule (findings/registry.ts) over what this session derives. */
 	private readonly engine: FindingEngine;
-	/** `code@stream:offset` of the live-only findings reported so far (see {@link Session.addFinding}). */
-	private readonly probeKeys = new Set<string>();
 	/** The server's runtime guessed from the command (for runtime-specific fixes), e.g. `python`. */
 	private readonly runtime: string | undefined;
 	private summary: Summary | undefined;
@@ -278,8 +276,8 @@ export class Session implements SessionStore {
 	/** Add a finding only a live probe can observe (spawn-failed, no-response, a Content-Length re-probe). */
 	addFinding(draft: FindingDraft): void {
 		// A dump recorded with `observed` marks replays them into the same finding: keep it once.
-		if (this.probeKeys.has(`${draft.code}@${draft.stream}:${draft.offset}`)) return;
-		this.report({origin: 'probe', ...draft});
+		if (this.findings.hasProbe(draft)) return;
+		this.engine.report({origin: 'probe', ...draft});
 	}
 
 	/**
@@ -454,32 +452,16 @@ export class Session implements SessionStore {
 		return correlation;
 	}
 
-	private report(draft: FindingDraft): void {
-		this.engine.report(draft);
-	}
-
 	/** Count, keep and emit a finding the engine dressed. */
 	private record(finding: Finding): void {
-		if (finding.origin === 'probe') this.probeKeys.add(`${finding.code}@${finding.stream}:${finding.offset}`);
-		const counted = this.severityCounts.get(finding.code);
-		if (counted) {
-			counted.count += 1;
-			if (rank(finding.severity) > rank(counted.severity)) counted.severity = finding.severity;
-		} else {
-			this.severityCounts.set(finding.code, {severity: finding.severity, count: 1});
-		}
-		this.bySeverity[finding.severity] += 1;
+		this.findings.record(finding);
 		this.store.addFinding(finding);
 		this.clients.finding(finding);
 		this.emit({type: 'finding', finding});
 	}
 
 	private buildSummary(): Summary {
-		const {error: errors, warning: warnings, info: infos} = this.bySeverity;
-		// Errors first, then warnings, then infos; within a severity, in the order first found.
-		const findings = [...this.severityCounts.entries()]
-			.map(([code, {severity, count}]) => ({code, severity, count}))
-			.sort((a, b) => rank(b.severity) - rank(a.severity));
+		const {findings, errors, warnings, infos} = this.findings.tally();
 		const streams = {} as Record<StreamName, StreamTotals>;
 		for (const s of STREAMS) streams[s] = {...this.totals[s]};
 		const {era, counts, serverInfo, clientInfo, negotiatedVersion} = this.lifecycle;
@@ -521,8 +503,6 @@ export class Session implements SessionStore {
 		for (const listener of this.storeListeners) listener();
 	}
 }
-
-const rank = (s: Severity): number => (s === 'error' ? 2 : s === 'warning' ? 1 : 0);
 
 type MutableFrame = {-readonly [K in keyof Frame]: Frame[K]};
 type ClassifyOptions = Parameters<typeof classifyMessage>[1];
