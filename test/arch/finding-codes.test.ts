@@ -18,19 +18,6 @@ const CODES: ReadonlySet<string> = new Set(FINDING_CODES);
 const ALLOWED: Readonly<Record<string, string>> = {
 	// The list of codes itself, the public `FindingCode` type.
 	'src/core/types.ts': 'FINDING_CODES, the registry of code names the FindingCode type is made of',
-	// Client profiles: each client's own error texts name the codes they point at (findings/explain.ts
-	// ClientErrorText) and which codes a client is known to react to; a client's knowledge, kept with the client.
-	'src/core/clients/client-run.ts':
-		"a client's run: names the code that decides its outcome when the answered version is not one it supports",
-	'src/core/clients/hosts/claude-code.ts': 'client profile: error texts and the codes they point at',
-	'src/core/clients/hosts/claude-desktop.ts': 'client profile: error texts and the codes they point at',
-	'src/core/clients/hosts/codex.ts': 'client profile: error texts and the codes they point at',
-	'src/core/clients/hosts/cursor.ts': 'client profile: error texts and the codes they point at',
-	'src/core/clients/hosts/gemini-cli.ts': 'client profile: error texts and the codes they point at',
-	'src/core/clients/hosts/vscode.ts': 'client profile: error texts and the codes they point at',
-	'src/core/clients/sdks/python-sdk.ts': 'client profile: error texts and the codes they point at',
-	'src/core/clients/sdks/rmcp.ts': 'client profile: error texts and the codes they point at',
-	'src/core/clients/sdks/ts-sdk-v1.ts': 'client profile: error texts and the codes they point at',
 	// doctor is a front end: it phrases its verdict from findings by code, as a renderer does.
 	'src/doctor/env-difference.ts': 'doctor: says why a server fails in one environment by the finding it got',
 	'src/doctor/explain.ts': 'doctor: explains a failed row by its finding',

@@ -6,6 +6,7 @@
  * stderr it does not read filling the pipe before the reply. Pure.
  */
 import type {ClientOutcome, ClientOutcomeKind, Frame} from '../types.js';
+import {protocolVersion} from '../findings/rules/protocol-version.js';
 import {isEstablished, type ClientProfile} from './profile.js';
 
 /** What a pipe holds before a writer blocks (Linux, docs/protocol.md O6; other systems hold less). */
@@ -143,7 +144,8 @@ function clientCheck(
 	const supported = profile.opening.supportedVersions;
 	if (facts.answeredVersion !== undefined && isEstablished(supported) && !supported.includes(facts.answeredVersion))
 		return {
-			code: 'protocol-version',
+			// The client refuses the version: the same fault as the `protocol-version` finding (R11).
+			code: protocolVersion.code,
 			note: `the server answered protocol version ${facts.answeredVersion}, which ${name} does not support (${supported.join(', ')})`,
 		};
 	if (profile.stderr.value === 'piped-unread' && facts.stderrBytesBeforeReply >= PIPE_CAPACITY_BYTES)

@@ -6,7 +6,7 @@
  * never a guess.
  */
 import type {ClientMessageId} from '../findings/support/pasted.js';
-import type {ClientFamily, FindingCode} from '../types.js';
+import type {ClientFamily} from '../types.js';
 
 /** The word for a fact that no source read and no run here established (docs/clients.md#not-established). */
 export const NOT_ESTABLISHED = 'not established';
@@ -208,19 +208,26 @@ export function startupLimitFor(
 export type StderrHandling = 'inherited' | 'logged' | 'drained' | 'piped-unread';
 
 /**
+ * The name of one client error text: `<client id>/<slug>` (`cursor/client-closed`), unique over every client.
+ * A rule names the texts that point at its code by it (`clientTexts` of `findings/engine.ts` Rule).
+ */
+export type ClientTextId = `${ClientId}/${string}`;
+
+/**
  * A message the client shows a user, which `explain` matches.
+ * - `id`: the text's {@link ClientTextId}.
  * - `pattern`: a regular expression source, matched case-insensitively against the pasted text.
  * - `means`: what the client is saying, in one line.
- * - `findings`: the findings that can cause it, most likely first.
  * - `explainedBy`: the client message of `findings/support/pasted.ts` that already explains this text through the
- *   rules (then `explain` does not add this entry again); absent for a text only this module knows.
+ *   rules (their `errors`; then `explain` does not add this entry again); absent for a text only this module
+ *   knows, which the rules whose code can cause it claim by `id` (their `clientTexts`, docs/architecture.md#where-a-finding-lives).
  */
 export interface ErrorText {
+	readonly id: ClientTextId;
 	readonly pattern: string;
 	readonly explainedBy?: ClientMessageId;
 	readonly example: string;
 	readonly means: string;
-	readonly findings: readonly FindingCode[];
 	readonly source: string;
 }
 

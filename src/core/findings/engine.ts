@@ -18,6 +18,7 @@ import type {FrameFacts} from '../framing/facts.js';
 import type {RawFrame} from '../framing/framer.js';
 import type {CatalogEntry} from './support/meta.js';
 import type {ErrorText} from './support/pasted.js';
+import type {ClientTextId} from '../clients/profile.js';
 import {dressFinding} from './support/catalog.js';
 import {RULES} from './registry.js';
 
@@ -46,8 +47,23 @@ export interface Rule {
 	 * names a known message of `support/pasted.ts`, how likely this code is behind it, and why.
 	 */
 	readonly errors?: readonly ErrorText[];
+	/**
+	 * The texts of client modules (`src/core/clients`, their `errorTexts` by id) that this code can cause, for
+	 * `mcp-wire explain` (`findings/client-errors.ts`): a text only its client knows, not one of `support/pasted.ts`.
+	 */
+	readonly clientTexts?: readonly ClientTextClaim[];
 	/** A fresh detector for one session (it may keep per-session state in the closure). */
 	create(context: RuleContext): RuleListeners;
+}
+
+/**
+ * One client text a rule claims: the text's id, and where the rule's code stands among the codes that text
+ * points at (0 first). `explain` gives the codes of a text in that order, each with the client's `means` as its
+ * `why`: `likely` when one code claims the text, `possible` when several do.
+ */
+export interface ClientTextClaim {
+	readonly text: ClientTextId;
+	readonly rank: number;
 }
 
 /**

@@ -70,26 +70,18 @@ export const CLAUDE_CODE: ClientProfile = {
 	stderr: notEstablished('what Claude Code does with a server’s stderr was not measured'),
 	errorTexts: [
 		{
+			id: 'claude-code/failed-to-connect',
 			pattern: 'Failed to connect',
 			explainedBy: 'claude-code-failed-to-connect',
 			example: 'fs: node server.js - ✘ Failed to connect',
 			means: '`claude mcp list`: spawn and initialize did not succeed within 30 s',
-			findings: [
-				'no-response',
-				'early-exit',
-				'spawn-failed',
-				'multiline-json',
-				'content-length-framing',
-				'unflushed-output',
-				'protocol-version',
-			],
 			source: 'docs/protocol.md "Measured: Claude Code\'s `claude mcp list`"; docs/clients.md#the-agreement-table',
 		},
 		{
+			id: 'claude-code/tools-fetch-failed',
 			pattern: 'tools fetch failed',
 			example: 'fs: node server.js - ! Connected · tools fetch failed',
 			means: 'the handshake worked but `tools/list` got no answer Claude Code could read',
-			findings: ['early-exit', 'unknown-id', 'invalid-result'],
 			source: 'docs/clients.md#the-agreement-table (exit-before-drain, wrong-id)',
 		},
 	],

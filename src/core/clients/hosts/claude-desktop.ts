@@ -42,19 +42,19 @@ export const CLAUDE_DESKTOP: ClientProfile = {
 	stderr: {value: 'logged', source: 'docs/protocol.md C8 (mcp-server-<name>.log)'},
 	errorTexts: [
 		{
+			id: 'claude-desktop/transport-closed',
 			pattern: 'Server transport closed unexpectedly',
 			explainedBy: 'transport-closed',
 			example: 'Server transport closed unexpectedly, this is likely due to the process exiting early.',
 			means: 'the server process exited (or closed stdout) while Claude Desktop still needed it',
-			findings: ['early-exit', 'spawn-failed'],
 			source: 'docs/protocol.md C8 (modelcontextprotocol/mcpb#200)',
 		},
 		{
+			id: 'claude-desktop/unexpected-token',
 			pattern: 'MCP [^:]+: Unexpected token',
 			explainedBy: 'v8-unexpected-token',
 			example: `MCP fs: Unexpected token 'S', "Server sta"... is not valid JSON`,
 			means: 'a toast: a line on stdout was not JSON; it was logged and skipped, the server keeps working',
-			findings: ['stray-output'],
 			source: 'docs/protocol.md C8 (sbroenne/mcp-server-excel#636)',
 		},
 	],

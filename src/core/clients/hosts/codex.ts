@@ -63,27 +63,18 @@ export const CODEX: ClientProfile = {
 	stderr: {value: 'drained', source: 'docs/clients.md#codex (~300 KiB on stderr before the first reply works)'},
 	errorTexts: [
 		{
+			id: 'codex/failed-to-start',
 			pattern: 'MCP client for `?[^`]*`? failed to start',
 			example: 'MCP client for `fs` failed to start: handshaking with MCP server failed',
 			means:
 				'Codex could not complete the handshake within `startup_timeout_sec` (30 s): the server exited, never answered a line rmcp reads, or answered too late',
-			findings: [
-				'early-exit',
-				'no-response',
-				'slow-response',
-				'multiline-json',
-				'content-length-framing',
-				'unflushed-output',
-				'invalid-initialize',
-				'spawn-failed',
-			],
 			source: 'docs/clients.md#codex',
 		},
 		{
+			id: 'codex/unexpected-response-type',
 			pattern: 'Unexpected response type',
 			example: 'Unexpected response type',
 			means: 'rmcp could not read a result (a tool without inputSchema in tools/list)',
-			findings: ['invalid-result'],
 			source: 'docs/clients.md#codex',
 		},
 	],

@@ -44,18 +44,18 @@ export const CURSOR: ClientProfile = {
 	stderr: notEstablished('not measured'),
 	errorTexts: [
 		{
+			id: 'cursor/client-closed',
 			pattern: '\\bClient closed\\b',
 			example: 'Client closed for command',
 			means: 'Cursor lost the server process: it exited, closed stdout, or could not be started',
-			findings: ['early-exit', 'spawn-failed', 'stray-output'],
 			source: 'docs/protocol.md C8 (2026 builds close after a line they cannot parse)',
 		},
 		{
+			id: 'cursor/client-error',
 			pattern: 'Client error for command',
 			explainedBy: 'v8-unexpected-token',
 			example: `Client error for command Unexpected token 'S', "Starting MCP server" is not valid JSON`,
 			means: 'a line on stdout was not JSON (2025 builds log it and go on; 2026 builds may fail the connection)',
-			findings: ['stray-output', 'blank-line', 'invalid-json'],
 			source: 'docs/protocol.md C8 (php-mcp/laravel#33, laravel/boost#495)',
 		},
 	],

@@ -68,18 +68,18 @@ export const GEMINI_CLI: ClientProfile = {
 	},
 	errorTexts: [
 		{
+			id: 'gemini-cli/error-connecting',
 			pattern: 'Error connecting to MCP server',
 			example: "Error connecting to MCP server 'fs': Connection failed",
 			means:
 				'Gemini could not complete the handshake: the server exited, answered too late for its limit, answered a version it does not support, or blocked writing stderr',
-			findings: ['protocol-version', 'no-response', 'slow-response', 'early-exit', 'spawn-failed'],
 			source: 'docs/clients.md#gemini-cli',
 		},
 		{
+			id: 'gemini-cli/disconnected',
 			pattern: '\\s-\\s*Disconnected\\b',
 			example: '✗ fs: node server.js (stdio) - Disconnected',
 			means: '`gemini mcp list`: the server did not connect within 5 s (or the `timeout` of its entry)',
-			findings: ['protocol-version', 'no-response', 'slow-response', 'early-exit'],
 			source: 'docs/clients.md#gemini-cli',
 		},
 	],

@@ -66,18 +66,18 @@ export const VSCODE: ClientProfile = {
 	stderr: {value: 'logged', source: 'docs/protocol.md C6 (each line logged at Warning as [server stderr])'},
 	errorTexts: [
 		{
+			id: 'vscode/process-exited',
 			pattern: 'Connection state: Error Process exited with code (\\d+)',
 			example: 'Connection state: Error Process exited with code 1',
 			means: 'the server process exited (with that code) while VS Code was connecting or connected',
-			findings: ['early-exit', 'spawn-failed'],
 			source: 'docs/clients.md#vs-code; F47 (an rmcp server exits 1 on VS Code’s logging/setLevel)',
 		},
 		{
+			id: 'vscode/parse-failed',
 			pattern: 'Failed to parse message',
 			explainedBy: 'vscode-parse-failed',
 			example: 'Failed to parse message: "Server started"',
 			means: 'a line on stdout was not JSON (a blank line too); VS Code logged it and went on',
-			findings: ['stray-output', 'blank-line', 'invalid-json', 'multiline-json'],
 			source: 'docs/protocol.md C6 (laravel/boost#391)',
 		},
 	],

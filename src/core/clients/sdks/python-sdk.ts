@@ -36,34 +36,34 @@ export const PYTHON_SDK: ClientProfile = {
 	stderr: {value: 'inherited', source: 'docs/protocol.md C4 (errlog, sys.stderr by default)'},
 	errorTexts: [
 		{
+			id: 'python-sdk/unsupported-version',
 			pattern: 'Unsupported protocol version from the server',
 			explainedBy: 'unsupported-protocol-version',
 			example: 'RuntimeError: Unsupported protocol version from the server: 2023-01-01',
 			means: 'the initialize result named a version outside its supported list; the session fails',
-			findings: ['protocol-version'],
 			source: 'docs/protocol.md C4',
 		},
 		{
+			id: 'python-sdk/parse-failed',
 			pattern: 'Failed to parse JSONRPC message from server',
 			explainedBy: 'python-parse-failed',
 			example: 'Failed to parse JSONRPC message from server',
 			means: 'a line on stdout was not a JSON-RPC message; it was logged and skipped',
-			findings: ['stray-output', 'invalid-json', 'invalid-jsonrpc'],
 			source: 'docs/protocol.md C4',
 		},
 		{
+			id: 'python-sdk/call-tool-result-invalid',
 			pattern: 'validation error for CallToolResult',
 			example: 'ValidationError: 1 validation error for CallToolResult content Field required',
 			means:
 				'the tools/call result did not fit its CallToolResult model (no `content`, a content block of an unknown type); `call_tool()` raised',
-			findings: ['invalid-result'],
 			source: 'docs/clients.md#tool-calls (mcp 2.3.0, run on unknown-content-type and a result without content)',
 		},
 		{
+			id: 'python-sdk/structured-content-invalid',
 			pattern: 'Invalid structured content returned by tool',
 			example: "RuntimeError: Invalid structured content returned by tool get_weather: '21' is not of type 'number'",
 			means: "the tool's structuredContent broke its outputSchema; `call_tool()` raised",
-			findings: ['invalid-structured-content'],
 			source: 'docs/clients.md#tool-calls (mcp 2.3.0, run on structured-content-mismatch)',
 		},
 	],

@@ -27,12 +27,12 @@ export const RMCP: ClientProfile = {
 	stderr: notEstablished('not read for mcp-wire'),
 	errorTexts: [
 		{
+			id: 'rmcp/connection-closed',
 			pattern: 'connection closed: initialize response',
 			explainedBy: 'transport-closed',
 			example: 'Mcp error: -32002: connection closed: initialize response',
 			means:
 				'rmcp before 1.7.0 closed the transport on a line it could not decode, or the server exited during the handshake',
-			findings: ['stray-output', 'early-exit'],
 			source: 'docs/protocol.md C7 (Doist/todoist-mcp#305)',
 		},
 	],

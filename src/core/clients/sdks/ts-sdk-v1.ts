@@ -43,19 +43,19 @@ export const TS_SDK_V1: ClientProfile = {
 	stderr: {value: 'inherited', source: 'docs/protocol.md C3 (stderr: inherit by default)'},
 	errorTexts: [
 		{
+			id: 'ts-sdk-v1/read-buffer-exceeded',
 			pattern: 'ReadBuffer exceeded maximum size',
 			explainedBy: 'read-buffer-exceeded',
 			example: 'ReadBuffer exceeded maximum size of 10485760 bytes',
 			means: 'one line on stdout was over the 10 MiB read buffer (1.30 and later); the connection closed',
-			findings: ['oversize-frame'],
 			source: 'docs/protocol.md C1',
 		},
 		{
+			id: 'ts-sdk-v1/unsupported-version',
 			pattern: "Server's protocol version is not supported",
 			explainedBy: 'unsupported-protocol-version',
 			example: "Server's protocol version is not supported: 2023-01-01",
 			means: 'the initialize result named a version this SDK does not know; connect fails',
-			findings: ['protocol-version'],
 			source: 'docs/protocol.md C1, docs/clients.md#the-agreement-table (fixed-version)',
 		},
 	],

@@ -109,6 +109,7 @@ export const contentLengthFraming: Rule = {
 			why: 'Or it was framed with Content-Length headers, which an MCP stdio client does not read.',
 		},
 	],
+	clientTexts: [{text: 'codex/failed-to-start', rank: 4}],
 	create: ({report}) => ({
 		onFrameFacts(frame, {content}, frameIndex) {
 			if (content?.kind !== 'content-length') return;

@@ -86,6 +86,14 @@ export const earlyExit: Rule = {
 			why: 'The server process exited (or closed stdout) while the client still needed it: read its stderr for the reason.',
 		},
 	],
+	clientTexts: [
+		{text: 'claude-code/tools-fetch-failed', rank: 0},
+		{text: 'codex/failed-to-start', rank: 0},
+		{text: 'cursor/client-closed', rank: 0},
+		{text: 'gemini-cli/error-connecting', rank: 3},
+		{text: 'gemini-cli/disconnected', rank: 3},
+		{text: 'vscode/process-exited', rank: 0},
+	],
 	create: ({report, facts}) => {
 		const shutdown = new ShutdownMarks();
 		/** stdout's last frame when the stream ended in a large cut JSON value (support/exit-before-drain.ts). */

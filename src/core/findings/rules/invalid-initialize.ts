@@ -65,6 +65,7 @@ export const invalidInitialize: Rule = {
 				cursor: UNKNOWN,
 			})(),
 	},
+	clientTexts: [{text: 'codex/failed-to-start', rank: 6}],
 	create({report, facts, schemas}) {
 		return {
 			onFrame(frame) {

@@ -171,6 +171,11 @@ export const invalidResult: Rule = {
 					? CALL_IMPACT()
 					: listImpact(d),
 	},
+	clientTexts: [
+		{text: 'claude-code/tools-fetch-failed', rank: 2},
+		{text: 'codex/unexpected-response-type', rank: 0},
+		{text: 'python-sdk/call-tool-result-invalid', rank: 0},
+	],
 	create({report, facts, schemas}) {
 		return {
 			onFrame(frame) {

@@ -97,6 +97,7 @@ export const invalidStructuredContent: Rule = {
 		},
 		impact,
 	},
+	clientTexts: [{text: 'python-sdk/structured-content-invalid', rank: 0}],
 	create({report}) {
 		const calls = new ToolCalls();
 		return {

@@ -94,6 +94,7 @@ export const multilineJson: Rule = {
 			why: 'Or it was written but lost on the way: it was pretty-printed over several lines, and the client parses each line alone.',
 		},
 	],
+	clientTexts: [{text: 'codex/failed-to-start', rank: 3}],
 	create: ({report}) => ({
 		onFrameFacts(frame, {content}, frameIndex) {
 			if (content?.kind !== 'multiline') return;

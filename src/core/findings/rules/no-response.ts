@@ -149,6 +149,11 @@ export const noResponse: Rule = {
 			why: 'VS Code is still waiting for the `initialize` answer.',
 		},
 	],
+	clientTexts: [
+		{text: 'codex/failed-to-start', rank: 1},
+		{text: 'gemini-cli/error-connecting', rank: 1},
+		{text: 'gemini-cli/disconnected', rank: 1},
+	],
 	create: ({report, facts}) => ({
 		onMark(mark) {
 			if (mark.type !== 'observed' || mark.what !== 'no-reply') return;

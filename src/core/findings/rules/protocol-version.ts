@@ -71,6 +71,10 @@ export const protocolVersion: Rule = {
 			why: 'The client does not accept the version the server answered with: the server did not negotiate (echo the requested version or counter-offer one the client knows).',
 		},
 	],
+	clientTexts: [
+		{text: 'gemini-cli/error-connecting', rank: 0},
+		{text: 'gemini-cli/disconnected', rank: 0},
+	],
 	create({report, facts}) {
 		return {
 			onFrame(frame) {

@@ -151,6 +151,11 @@ export const slowResponse: Rule = {
 			why: 'Or the server answers, but later than 30 s (a first-start package download by `npx`/`uvx`, slow start-up work): raise `MCP_TIMEOUT` or start faster.',
 		},
 	],
+	clientTexts: [
+		{text: 'codex/failed-to-start', rank: 2},
+		{text: 'gemini-cli/error-connecting', rank: 2},
+		{text: 'gemini-cli/disconnected', rank: 2},
+	],
 	create({report, facts}) {
 		const claimed = new Set<number>();
 		const progress = new ProgressCounter();

@@ -70,6 +70,12 @@ export const spawnFailed: Rule = {
 			detail: {errno: 'EACCES'},
 		},
 	],
+	clientTexts: [
+		{text: 'codex/failed-to-start', rank: 7},
+		{text: 'cursor/client-closed', rank: 1},
+		{text: 'gemini-cli/error-connecting', rank: 4},
+		{text: 'vscode/process-exited', rank: 1},
+	],
 	create: ({report}) => ({
 		onMark(mark) {
 			if (mark.type !== 'observed' || mark.what !== 'spawn-failed') return;

@@ -266,6 +266,7 @@ export const strayOutput: Rule = {
 			detail: {kind: 'banner'},
 		},
 	],
+	clientTexts: [{text: 'cursor/client-closed', rank: 2}],
 	create: ({facts, report}) => ({
 		onFrameFacts(frame, {content}, frameIndex) {
 			if (content?.kind !== 'text') return;

@@ -165,6 +165,7 @@ export const unflushedOutput: Rule = {
 			why: 'The answer may be stuck in a stdout buffer.',
 		},
 	],
+	clientTexts: [{text: 'codex/failed-to-start', rank: 5}],
 	create({report, facts}) {
 		const evidence: {evidence: ProcessEvidence; tMs: number}[] = [];
 		let lastSeq = -1;

@@ -67,6 +67,7 @@ export const unknownId: Rule = {
 			why: 'The server answered with an id the client never sent (an id not echoed unchanged, or a changed type).',
 		},
 	],
+	clientTexts: [{text: 'claude-code/tools-fetch-failed', rank: 1}],
 	create: ({report}) => ({
 		onMessage({frame, correlation}) {
 			if (correlation?.type === 'unmatched' && !correlation.duplicate) {
