@@ -95,12 +95,13 @@ export const noResponse: Rule = {
 			return `the process is alive but sent nothing in ${waited} ms, and closing stdin released nothing${what}`;
 		},
 		hint: (d) => {
-			if (d.detail?.['ownLimit'] === true)
-				return `Probe again with \`--timeout ${STARTUP_LIMIT_MS}\` (or more) to see whether it answers within the clients' startup limits.`;
-			const slow =
-				'The server blocks before its read loop: move slow start-up work (network calls, telemetry, model loading) after the handshake or into the background, and read stdin first.';
+			// A stripped variable (C3) is the likelier cause than a slow start: named first, before either advice.
 			const env = envStrippedAdvice(d);
-			return env === undefined ? slow : `${env} Otherwise: ${slow.charAt(0).toLowerCase()}${slow.slice(1)}`;
+			const advice =
+				d.detail?.['ownLimit'] === true
+					? `Probe again with \`--timeout ${STARTUP_LIMIT_MS}\` (or more) to see whether it answers within the clients' startup limits.`
+					: 'The server blocks before its read loop: move slow start-up work (network calls, telemetry, model loading) after the handshake or into the background, and read stdin first.';
+			return env === undefined ? advice : `${env} Otherwise: ${advice.charAt(0).toLowerCase()}${advice.slice(1)}`;
 		},
 		rules: ['R15'],
 		doc: {

@@ -1,6 +1,7 @@
-import {expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {ruleTester} from '../rule-tester.js';
-import {codesAt, handshake, INIT, run, type Step} from '../exchange.js';
+import {Session} from '../../../../src/core/session/session.js';
+import {bytesOf, codesAt, findingsOf, handshake, INIT, META, run, type Step} from '../exchange.js';
 
 // Only a live probe sees the silence; it records an `observed` mark, and the rule derives the finding from
 // it, so a replay of the dump without its finding records says the same (docs/findings.md#no-response).
@@ -50,4 +51,34 @@ it('a replayed probe finding that the mark already derived is kept once', () => 
 	});
 	session.finish(30_002);
 	expect(codesAt(session)).toEqual(['no-response@stdout:0']);
+});
+
+describe("no-response under mcp-wire's own --timeout with variables stripped (C3)", () => {
+	const stall = (envStripped?: readonly string[]) => {
+		const session = new Session({...META, ...(envStripped ? {envStripped} : {})});
+		session.pushChunk('stdin', 0, bytesOf(INIT));
+		session.mark({
+			type: 'observed',
+			what: 'no-reply',
+			offset: 0,
+			tMs: 3000,
+			detail: {timeoutMs: 3000, ownLimit: true},
+		});
+		session.finish(5000);
+		return findingsOf(session, 'no-response')[0]!;
+	};
+
+	it('names the stripped variable and --inherit-env before the --timeout advice', () => {
+		const finding = stall(['NODE_EXTRA_CA_CERTS']);
+		expect(finding.severity).toBe('warning');
+		expect(finding.hint).toBe(
+			"Your shell sets `NODE_EXTRA_CA_CERTS`, which the server did not get (a client passes only a few variables, C3); a server that needs a CA certificate, a proxy or a package registry stalls or exits without it. Probe again with `--inherit-env` (or `--env NODE_EXTRA_CA_CERTS`); if it then works, add it to the server's `env` in the client config. Otherwise: probe again with `--timeout 30000` (or more) to see whether it answers within the clients' startup limits.",
+		);
+	});
+
+	it('without stripped variables, only the --timeout advice', () => {
+		expect(stall().hint).toBe(
+			"Probe again with `--timeout 30000` (or more) to see whether it answers within the clients' startup limits.",
+		);
+	});
 });
