@@ -1,6 +1,13 @@
 import type {Writable} from 'node:stream';
 import type {Session} from '../core/session/session.js';
-import type {Finding, FindingCode, SessionEvent, SessionSnapshot, StreamName} from '../core/types.js';
+import {
+	USER_STOP_PHASE,
+	type Finding,
+	type FindingCode,
+	type SessionEvent,
+	type SessionSnapshot,
+	type StreamName,
+} from '../core/types.js';
 import {createKeptBytes, type KeptBytes} from '../render/kept-bytes.js';
 import {createNdjsonPieceWriter} from '../render/json/ndjson.js';
 import {createEventRedactor} from '../render/redact/index.js';
@@ -32,6 +39,11 @@ export interface PresenterOptions {
 	/** The server's whole environment: values of secret-named variables are masked wherever they appear. */
 	readonly serverEnv?: Readonly<Record<string, string>>;
 	readonly out: Writable;
+	/**
+	 * Plain mode, a probe the user stopped (Ctrl-C): the summary lines to print instead of `lines` (which
+	 * give a server verdict), from when the user stopped (ms since the session started). Unset: `lines`.
+	 */
+	readonly stoppedSummary?: (lines: string[], tMs: number, summary: SessionSnapshot['summary']) => string[];
 }
 
 /** Attaches to a session as it runs and prints what the mode asks for; `finish` prints the end. */
@@ -275,8 +287,11 @@ export function createPresenter(options: PresenterOptions): Presenter {
 				writeLine(`  … and ${group.count - FULL_PER_CODE - MORE_LINES} more ${group.code}`);
 			writeLine('');
 		}
-		for (const line of formatSummary(snapshot.summary, {color: options.isColor, hint: snapshot.meta.mode === 'probe'}))
-			writeLine(line);
+		const lines = formatSummary(snapshot.summary, {color: options.isColor, hint: snapshot.meta.mode === 'probe'});
+		const stop = snapshot.marks.find((mark) => mark.type === 'phase' && mark.name === USER_STOP_PHASE);
+		const summaryLines =
+			stop === undefined ? lines : (options.stoppedSummary?.(lines, stop.tMs, snapshot.summary) ?? lines);
+		for (const line of summaryLines) writeLine(line);
 	}
 }
 

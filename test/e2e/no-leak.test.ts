@@ -107,3 +107,38 @@ describe.skipIf(process.platform !== 'linux')('probe ended by a signal (real pro
 		});
 	}
 });
+
+// Ctrl-C on a plain probe: the plain log ends with the summary, whose verdict says the user stopped it (the
+// silence before the stop is no verdict on the server: it said `verdict OK`), then the probe dies of SIGINT.
+describe.skipIf(process.platform !== 'linux')('plain probe stopped by Ctrl-C (real processes)', () => {
+	it('prints verdict STOPPED with when and before what, then dies of SIGINT', {timeout: 60_000}, async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'mcp-wire-sigint-'));
+		const pidFile = join(dir, 'server.pid');
+		const server = join(dir, 'silent.mjs');
+		writeFileSync(
+			server,
+			`import {writeFileSync} from 'node:fs';\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nsetInterval(() => {}, 1000);\n`,
+		);
+		const probe = execa('node', [BIN, 'probe', '--', 'node', server], {reject: false, stdin: 'ignore'});
+		try {
+			const started = Date.now();
+			while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8') === '') {
+				if (Date.now() - started > 40_000) throw new Error('the server did not start');
+				await new Promise((resolve) => setTimeout(resolve, 50));
+			}
+			probe.kill('SIGINT');
+			const result = await probe;
+			expect(result.signal).toBe('SIGINT');
+			const verdict = result.stdout.split('\n').filter((line) => line.startsWith('verdict '));
+			expect(verdict).toHaveLength(1);
+			expect(verdict[0]).toMatch(
+				/^verdict STOPPED: stopped by the user after \d+\.\d s, before the server answered initialize \(the probe would wait 30 s\)$/,
+			);
+			expect(result.stdout).toMatch(/^clients {2}\? not established {2}every client {2}no handshake reply seen$/m);
+			expect(result.stderr).toMatch(/^mcp-wire: stopped by SIGINT \(Ctrl-C\) at \d+ ms; the server was shut down$/m);
+		} finally {
+			probe.kill('SIGKILL');
+			rmSync(dir, {recursive: true, force: true});
+		}
+	});
+});

@@ -204,6 +204,8 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 			...(options.maxLines === undefined ? {} : {maxLines: options.maxLines}),
 			serverEnv: built.env,
 			out: process.stdout,
+			stoppedSummary: (lines, tMs, summary) =>
+				stoppedSummary(lines, stoppedLine(tMs, summary, probeOptions.timeoutMs), summary),
 		});
 		return loaded;
 	});
@@ -406,12 +408,21 @@ async function runProbeTui(
 	}
 	// The user quit before the exchange was over: what was seen stays a finding, the silence is not one.
 	const stopped = stoppedLine(stop.tMs, result.summary, probeOptions.timeoutMs);
-	const hasFindings = result.summary.errors + result.summary.warnings > 0;
-	for (const line of hasFindings
-		? [lines[0]!, stopped, ...lines.slice(1)]
-		: [`verdict STOPPED: ${stopped}`, ...lines.slice(1)])
-		process.stdout.write(`${line}\n`);
+	for (const line of stoppedSummary(lines, stopped, result.summary)) process.stdout.write(`${line}\n`);
 	return reachesFailOn(result.summary, failOn) ? EXIT.findings : EXIT.stopped;
+}
+
+/**
+ * The summary lines of a probe the user stopped (the TUI's quit, Ctrl-C on a plain probe): with findings,
+ * the verdict stays and the stop line follows it; without, the verdict is `STOPPED` (the silence before
+ * the stop is no verdict on the server).
+ * @param lines the summary as `formatSummary` gives it (the verdict first).
+ * @param stopped the {@link stoppedLine}.
+ */
+export function stoppedSummary(lines: readonly string[], stopped: string, summary: ProbeResult['summary']): string[] {
+	return summary.errors + summary.warnings > 0
+		? [lines[0]!, stopped, ...lines.slice(1)]
+		: [`verdict STOPPED: ${stopped}`, ...lines.slice(1)];
 }
 
 /**
