@@ -56,9 +56,12 @@ export interface Presenter {
 	 * A promise that settles once the output has taken what was written (stdout a pipe whose reader is
 	 * slower than the capture is read), or undefined when it can take more now. `view` waits on it
 	 * between the blocks it reads, so the output queue does not grow with the capture (docs/performance.md#replay: 0.9 GB
-	 * for `view --json` of a 280 MB capture piped into a reader).
+	 * for `view --json` of a 280 MB capture piped into a reader). A live probe stops reading its server
+	 * meanwhile (`ProbeOptions.outputBacklog`).
+	 * @param backlogBytes how many bytes may wait in the output before it counts as behind (default: the
+	 *   stream's own high-water mark, `writableNeedDrain`); the promise settles at `drain` (all written)
 	 */
-	whenWritable(): Promise<void> | undefined;
+	whenWritable(backlogBytes?: number): Promise<void> | undefined;
 }
 
 /** Output is written in batches of about this many characters (see `writeLine`). */
@@ -126,8 +129,9 @@ export function createPresenter(options: PresenterOptions): Presenter {
 	let endRecords: (() => void) | undefined;
 
 	return {
-		whenWritable() {
+		whenWritable(backlogBytes) {
 			if (isClosed || !options.out.writableNeedDrain) return undefined;
+			if (backlogBytes !== undefined && options.out.writableLength < backlogBytes) return undefined;
 			return new Promise<void>((resolve) => {
 				const done = (): void => {
 					options.out.off('drain', done);

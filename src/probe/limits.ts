@@ -67,8 +67,10 @@ export const INTERACTIVE_FIRST_ID = 100;
  * helper reading it, or waiting for input with its whole reply written but for the line end, twice in a row), `content-length-reply` (a wait ended before its limit: the reply
  * came framed with Content-Length, see {@link CONTENT_LENGTH_SETTLE_MS}), `shutdown` (the R14 sequence
  * starts), `reprobe-content-length` (first mark of a re-probe session), `pre-initialized-check` (first mark of
- * the session that checks VS Code's opening order, F47), and `stopped-by-user`
- * ({@link USER_STOP_PHASE}: the signal aborted the probe before its exchange was over).
+ * the session that checks VS Code's opening order, F47), `stopped-by-user`
+ * ({@link USER_STOP_PHASE}: the signal aborted the probe before its exchange was over), and, at any time,
+ * `output-stalled` / `output-resumed` (our own output was backed up: the server was not read meanwhile,
+ * see `ProbeOptions.outputBacklog`).
  */
 export const PROBE_PHASES = [
 	'modern-era',
@@ -78,4 +80,6 @@ export const PROBE_PHASES = [
 	'reprobe-content-length',
 	'pre-initialized-check',
 	USER_STOP_PHASE,
+	'output-stalled',
+	'output-resumed',
 ] as const;

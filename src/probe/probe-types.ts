@@ -100,6 +100,13 @@ export interface ProbeOptions {
 	 * `tools/call get_weather, arguments generated from its inputSchema: {"city":""}`). Default: `onLog`.
 	 */
 	readonly onHandlerRequest?: (line: string) => void;
+	/**
+	 * Our own output's backlog (stdout a pipe read slower than the server writes): a promise that settles
+	 * once it drained, or undefined when it can take more. While one is pending the probe reads nothing of
+	 * the server (the server then blocks on its own write), so memory stays bounded; the time is marked
+	 * (`output-stalled`, `output-resumed` phase marks) and left out of the waits (docs/json-records.md#mark).
+	 */
+	readonly outputBacklog?: () => Promise<void> | undefined;
 	/** `clientInfo.version` in `initialize` (default: the session's `meta.tool.version`, which waits for the session). */
 	readonly clientVersion?: string;
 }

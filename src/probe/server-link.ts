@@ -5,7 +5,7 @@ import type {ProcessEvidence} from '../core/types.js';
 import type {Clock} from '../process/clock.js';
 import type {ProcessWatch} from '../process/proc-evidence.js';
 import type {SpawnEvent, SpawnedServer} from '../process/spawn.js';
-import {createChangeSignal, type ChangeSignal} from './change-signal.js';
+import {createChangeSignal, type ChangeSignal, type OutputHold} from './change-signal.js';
 import {ABORT_KILL_MS} from './limits.js';
 import type {ProbeServer} from './probe-start.js';
 import type {ProbeOptions, SessionInit} from './probe-types.js';
@@ -32,6 +32,8 @@ export interface ServerLink {
 	readonly reaped: number[];
 	/** False once detached: nothing more is fed or observed. */
 	readonly attached: boolean;
+	/** Whether the server's output is held unread while our own output drains ({@link ProbeOptions.outputBacklog}). */
+	readonly hold: OutputHold;
 	/** Set by the exit observation when it found no process of the tree alive and none holding a pipe. */
 	isTreeGone: boolean;
 	/**
@@ -60,6 +62,7 @@ export interface ServerLink {
 	 * poll phase runs (it reads every byte already written), and the look is kept (recorded as an
 	 * `evidence` mark, passed to `then`) only when no byte of the server's arrived meanwhile; otherwise it
 	 * is dropped as stale (otherwise a healthy server starved of CPU reads as docs/findings.md#unflushed-output).
+	 * A look taken while the output was held is dropped too: a server blocked writing then waits for us.
 	 */
 	observeSettled(reason: ProcessEvidence['reason'], then: (evidence: ProcessEvidence, tMs: number) => void): void;
 	/** Stop feeding the session (pipes destroyed). */
@@ -97,7 +100,9 @@ export function linkServer(
 	// An initialize written at the spawn comes first on the session's record, before anything the server wrote.
 	const {initialize: written} = spawned;
 	if (written) feed((s) => s.pushChunk('stdin', written.tMs, written.bytes));
-	const changes = createChangeSignal();
+	const held = createHeldOutput(options, server, clock, feed, () => attached);
+	const changes = createChangeSignal(held);
+	held.onResume(() => changes.notify());
 	const replies = createReplyWatcher();
 	const exitHold = createExitHold(feed, () => changes.notify());
 	let attached = true;
@@ -114,6 +119,7 @@ export function linkServer(
 		log: options.onLog ?? ((): void => undefined),
 		...(options.onWait ? {onWait: options.onWait} : {}),
 		reaped: [],
+		hold: held,
 		get attached() {
 			return attached;
 		},
@@ -151,12 +157,13 @@ export function linkServer(
 			return evidence;
 		},
 		observeSettled(reason, then) {
-			if (!tree || !attached) return;
+			if (!tree || !attached || held.isHeld()) return;
 			const bytesBefore = serverBytes;
+			const heldBefore = held.heldMs();
 			const evidence = tree.observe(reason);
 			const tMs = clock.now();
 			setImmediate(() => {
-				if (serverBytes !== bytesBefore || !attached) return;
+				if (serverBytes !== bytesBefore || !attached || held.isHeld() || held.heldMs() !== heldBefore) return;
 				feed((s) => s.mark({type: 'evidence', evidence, tMs}));
 				then(evidence, tMs);
 			});
@@ -176,10 +183,63 @@ export function linkServer(
 		if (!attached) return;
 		if (event.type === 'data') serverBytes += event.bytes.byteLength;
 		onServerEvent(event, link, exitHold);
+		if (event.type === 'data') held.check();
 		changes.notify();
 	});
 	answerServerRequests(link);
 	return link;
+}
+
+/** {@link OutputHold} with what the link does with it. */
+interface HeldOutput extends OutputHold {
+	/** After a read: hold the server's output when our own output is backed up. */
+	check(): void;
+	/** Run `then` at each resume (after the hold's time was counted). */
+	onResume(then: () => void): void;
+}
+
+/**
+ * Output backpressure (`ProbeOptions.outputBacklog`): after each read of the server, when our own output
+ * is backed up, stop reading the server (`pauseOutput`: the server then blocks on its own write) until
+ * it drained. Each hold is recorded as `output-stalled` and `output-resumed` phase marks, and its time
+ * is counted so that the waits and the latencies leave it out (docs/json-records.md#mark).
+ */
+function createHeldOutput(
+	options: ProbeOptions,
+	server: SpawnedServer,
+	clock: Clock,
+	feed: (op: SessionOp) => void,
+	isLive: () => boolean,
+): HeldOutput {
+	let since: number | undefined;
+	let totalMs = 0;
+	const resumed: (() => void)[] = [];
+	const resume = (): void => {
+		if (since === undefined) return;
+		const tMs = clock.now();
+		totalMs += tMs - since;
+		since = undefined;
+		if (!isLive()) return;
+		feed((s) => s.mark({type: 'phase', name: 'output-resumed', tMs}));
+		server.resumeOutput();
+		for (const then of resumed) then();
+	};
+	return {
+		isHeld: () => since !== undefined,
+		heldMs: () => totalMs + (since === undefined ? 0 : clock.now() - since),
+		now: () => clock.now(),
+		onResume: (then) => void resumed.push(then),
+		check() {
+			if (since !== undefined || options.outputBacklog === undefined || !isLive()) return;
+			const drained = options.outputBacklog();
+			if (drained === undefined) return;
+			const tMs = clock.now();
+			since = tMs;
+			server.pauseOutput();
+			feed((s) => s.mark({type: 'phase', name: 'output-stalled', tMs}));
+			void drained.then(resume, resume);
+		},
+	};
 }
 
 /** Route one event of the server: to the session (in order, see `createExitHold`) and, for stdout, the reply watcher. */

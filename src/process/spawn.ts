@@ -319,6 +319,13 @@ export interface SpawnedServer {
 	closeStdin(): boolean;
 	/** Send a signal to the process (not its group, as the TS SDK does). Returns false if it already exited. */
 	kill(signal: 'SIGTERM' | 'SIGKILL'): boolean;
+	/**
+	 * Stop reading stdout and stderr for now (our own output is backed up): the bytes wait in the pipes, and
+	 * a server that fills them blocks on its own write, as it would with any client that reads slowly.
+	 */
+	pauseOutput(): void;
+	/** Read stdout and stderr again after {@link SpawnedServer.pauseOutput}. */
+	resumeOutput(): void;
 	/** Stop reading: destroy all three pipes (bytes not yet read are lost). For cleanup after the session ends. */
 	dispose(): void;
 }
@@ -518,6 +525,14 @@ export function spawnServer(command: readonly string[], options: SpawnServerOpti
 				return false;
 			}
 		},
+		pauseOutput() {
+			stdout.pause();
+			stderr.pause();
+		},
+		resumeOutput() {
+			stdout.resume();
+			stderr.resume();
+		},
 		dispose() {
 			stdinOpen = false;
 			stdin.destroy();
@@ -594,6 +609,8 @@ function inertServer(
 		write: () => false,
 		closeStdin: () => false,
 		kill: () => false,
+		pauseOutput: () => undefined,
+		resumeOutput: () => undefined,
 		dispose: () => undefined,
 	};
 }

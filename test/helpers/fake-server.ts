@@ -24,10 +24,13 @@ export function dateClock(): Clock {
 /**
  * A server without a process: what the probe writes is kept in `stdin` (one string per write), and the
  * test makes it answer with `stdout(text)`, `end(stream)` and `exit(code)`. `onWrite` runs on every write.
+ * Between `pauseOutput` and `resumeOutput` what it writes waits, as in a pipe: it is read (and timed) at the resume.
  */
 export interface FakeServer extends SpawnedServer {
 	readonly stdin: string[];
 	readonly signals: string[];
+	/** Each `pauseOutput` (true) and `resumeOutput` (false) call, in order. */
+	readonly paused: boolean[];
 	stdinOpen: boolean;
 	onWrite?: (text: string) => void;
 	stdout(text: string): void;
@@ -46,6 +49,13 @@ export function fakeServer(clock: Clock, pid = 4242): FakeServer {
 		if (listener) listener(event);
 		else queued.push(event);
 	};
+	// While paused, stream events wait as bytes wait in a real pipe; the exit does not.
+	let isPaused = false;
+	const held: (() => SpawnEvent)[] = [];
+	const emitStream = (event: () => SpawnEvent): void => {
+		if (isPaused) held.push(event);
+		else emit(event());
+	};
 	const server: FakeServer = {
 		pid,
 		started: Promise.resolve({ok: true as const, pid}),
@@ -58,6 +68,7 @@ export function fakeServer(clock: Clock, pid = 4242): FakeServer {
 		ended,
 		stdin: [],
 		signals: [],
+		paused: [],
 		stdinOpen: true,
 		listen(l) {
 			listener = l;
@@ -80,14 +91,27 @@ export function fakeServer(clock: Clock, pid = 4242): FakeServer {
 			server.signals.push(signal);
 			return true;
 		},
+		pauseOutput() {
+			server.paused.push(true);
+			isPaused = true;
+		},
+		resumeOutput() {
+			server.paused.push(false);
+			isPaused = false;
+			for (const event of held.splice(0)) emit(event());
+		},
 		dispose() {
 			listener = undefined;
 		},
-		stdout: (text) => emit({type: 'data', stream: 'stdout', bytes: Buffer.from(text, 'utf8'), tMs: clock.now()}),
-		stderr: (text) => emit({type: 'data', stream: 'stderr', bytes: Buffer.from(text, 'utf8'), tMs: clock.now()}),
+		stdout: (text) =>
+			emitStream(() => ({type: 'data', stream: 'stdout', bytes: Buffer.from(text, 'utf8'), tMs: clock.now()})),
+		stderr: (text) =>
+			emitStream(() => ({type: 'data', stream: 'stderr', bytes: Buffer.from(text, 'utf8'), tMs: clock.now()})),
 		end(stream) {
-			ended[stream] = true;
-			emit({type: 'end', stream, tMs: clock.now()});
+			emitStream(() => {
+				ended[stream] = true;
+				return {type: 'end', stream, tMs: clock.now()};
+			});
 		},
 		exit(code, signal = null) {
 			exitInfo = {code, signal, tMs: clock.now()};

@@ -112,6 +112,12 @@ export function probeCommand(): Command {
 		});
 }
 
+/**
+ * Bytes our stdout may hold unwritten before the probe stops reading its server: large enough that a
+ * reader a little slower than the server causes few holds (each is two marks), small against memory.
+ */
+const OUTPUT_BACKLOG_BYTES = 1024 * 1024;
+
 async function runProbeCommand(command: string[], options: ProbeCliOptions): Promise<number> {
 	if (command.length === 0 || command[0] === '')
 		throw new UsageError('probe: no server command given (usage: mcp-wire probe -- <command> [args...])');
@@ -190,7 +196,10 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 				startedAt: init.startedAt,
 				...(init.pid === undefined ? {} : {pid: init.pid}),
 			};
-			const session = new Session(meta, {ignore, schemas: init.schemas});
+			// --json writes each record as it comes: the probe's session need not keep them (flat memory, as
+			// `view --json`; docs/performance.md#replay). Other sessions (re-probe, plain log) keep theirs.
+			const retain = !(mode === 'json' && init.purpose === 'probe');
+			const session = new Session(meta, {ignore, schemas: init.schemas, retain});
 			if (verbose !== undefined)
 				verbose.followVerbose(session, init, (line) => process.stderr.write(`mcp-wire: ${line}\n`));
 			return session;
@@ -234,6 +243,8 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 	const result = await runProbe({
 		...probeOptions,
 		signal: stop.signal,
+		// stdout a pipe read slower than the server writes: stop reading the server until it drained.
+		outputBacklog: () => presenter?.whenWritable(OUTPUT_BACKLOG_BYTES),
 		...(spawned ? {spawned} : {}),
 		schemas,
 		...(onWait ? {onWait} : {}),

@@ -99,6 +99,8 @@ function impactOf(d: FindingDraft): readonly ClientImpact[] {
  * Past the strictest established limit itself (a tool call over the TS SDK's 60 s, R15) it is an error, with
  * `detail.overLimit` and `detail.progress` (progress notifications for the request's token before the reply,
  * R18): the clients with that limit time out and drop the reply ({@link impactOf}).
+ * The time the probe held the server's output unread (its own output backed up: `output-stalled` …
+ * `output-resumed` phase marks, docs/json-records.md#mark) is left out of `latencyMs` and said in `detail.heldMs`.
  */
 export const slowResponse: Rule = {
 	code: 'slow-response',
@@ -118,7 +120,7 @@ export const slowResponse: Rule = {
 		doc: {
 			what: 'A reply arrived, but so late that a strict client would already have been close to giving up: Claude Code waits 30 s for start-up, the TS SDK 60 s per request. A first start that downloads the package (`npx`, `uvx`) is the usual cause.',
 			recognised:
-				"A reply's latency over half of the strictest mainstream limit for its method (`detail.latencyMs`, `detail.limitMs`); `detail.whileWaiting` says what the server was seen doing meanwhile, when observed. The probe waits 30 s for `initialize` by default, so a server that answers in 20 s gets this, not `no-response`.",
+				"A reply's latency over half of the strictest mainstream limit for its method (`detail.latencyMs`, `detail.limitMs`); `detail.whileWaiting` says what the server was seen doing meanwhile, when observed. The probe waits 30 s for `initialize` by default, so a server that answers in 20 s gets this, not `no-response`. Time the probe did not read the server because its own output was backed up (a `--json` pipe read slowly: `output-stalled` phase marks) is left out (`detail.heldMs`).",
 			variants: [
 				{label: 'slow, within every limit (40 s)', detail: {method: 'ping', latencyMs: 40_000, limitMs: 60_000}},
 				{
@@ -159,8 +161,12 @@ export const slowResponse: Rule = {
 	create({report, facts}) {
 		const claimed = new Set<number>();
 		const progress = new ProgressCounter();
+		const held = new HeldTime();
 		let last: {evidence: ProcessEvidence; tMs: number} | undefined;
 		return {
+			onMark(mark) {
+				if (mark.type === 'phase') held.mark(mark.name, mark.tMs);
+			},
 			onEvidence(evidence, tMs) {
 				if (evidence.reason !== 'exit') last = {evidence, tMs};
 			},
@@ -176,12 +182,15 @@ export const slowResponse: Rule = {
 				)
 					return;
 				if (claimed.has(frame.index)) return;
-				const {method, latencyMs} = frame.answers;
+				const {method} = frame.answers;
+				// The time the probe did not read the server (its own output backed up) is ours, not the server's.
+				const heldMs = held.between(frame.tMs - frame.answers.latencyMs, frame.tMs);
+				const latencyMs = frame.answers.latencyMs - heldMs;
 				const limitMs = method === 'initialize' ? SLOW_RESPONSE_LIMITS_MS.initialize : SLOW_RESPONSE_LIMITS_MS.request;
 				const seen = progress.answered(frame.id);
 				if (latencyMs <= limitMs * SLOW_RESPONSE_LIMITS_MS.fraction) return;
 				const overLimit = latencyMs > (strictestLimitMs(method) ?? Number.POSITIVE_INFINITY);
-				const requestTMs = frame.tMs - latencyMs;
+				const requestTMs = frame.tMs - frame.answers.latencyMs;
 				let whileWaiting: string | undefined;
 				if (last && last.tMs > requestTMs && last.tMs <= frame.tMs) {
 					const explained = explainStall(last.evidence, {requestTMs, firstReplyTMs: facts.firstReplyTMs});
@@ -202,12 +211,48 @@ export const slowResponse: Rule = {
 						limitMs,
 						...(overLimit ? {overLimit, progress: seen} : {}),
 						...(whileWaiting ? {whileWaiting} : {}),
+						...(heldMs > 0 ? {heldMs} : {}),
 					},
 				});
 			},
 		};
 	},
 };
+
+/** Bound on the output holds remembered (the oldest are dropped first; each is two numbers). */
+const HOLDS_KEPT = 4096;
+
+/**
+ * The probe's output holds (`output-stalled` … `output-resumed` phase marks, docs/json-records.md#mark):
+ * while our own output was backed up the server was not read, so a reply read after a hold was not that
+ * late. {@link HeldTime.between} is the held time inside a span; a hold not yet resumed runs to its end.
+ */
+class HeldTime {
+	private readonly holds: {start: number; end: number}[] = [];
+	private openSince: number | undefined;
+
+	mark(name: string, tMs: number): void {
+		if (name === 'output-stalled') this.openSince ??= tMs;
+		else if (name === 'output-resumed' && this.openSince !== undefined) {
+			this.holds.push({start: this.openSince, end: tMs});
+			this.openSince = undefined;
+			if (this.holds.length > HOLDS_KEPT) this.holds.shift();
+		}
+	}
+
+	/** The held ms within [fromMs, toMs]. */
+	between(fromMs: number, toMs: number): number {
+		let total = 0;
+		const overlap = (start: number, end: number): number => Math.max(0, Math.min(end, toMs) - Math.max(start, fromMs));
+		for (let i = this.holds.length - 1; i >= 0; i--) {
+			const hold = this.holds[i]!;
+			if (hold.end <= fromMs) break;
+			total += overlap(hold.start, hold.end);
+		}
+		if (this.openSince !== undefined) total += overlap(this.openSince, toMs);
+		return total;
+	}
+}
 
 /** Bound on the requests whose progress is counted at once (a long tap must not grow without end). */
 const OPEN_KEPT = 4096;

@@ -30,9 +30,25 @@ function slowCall(latencyMs: number, withProgress: boolean): Step[] {
 }
 const replyOffset = (steps: readonly Step[]): number => lengthOn('stdout', steps) - bytesOf(REPLY).length;
 
+/** {@link slowCall} with the probe's own output held from `fromMs` to `toMs` (phase marks; `toMs` undefined: never resumed). */
+function heldCall(latencyMs: number, fromMs: number, toMs: number | undefined): Step[] {
+	const steps = slowCall(latencyMs, false);
+	const held: Step[] = [['mark', fromMs, {type: 'phase', name: 'output-stalled', tMs: fromMs}]];
+	if (toMs !== undefined) held.push(['mark', toMs, {type: 'phase', name: 'output-resumed', tMs: toMs}]);
+	return [...steps.slice(0, -1), ...held, steps.at(-1)!];
+}
+
 ruleTester('slow-response', {
 	valid: [
 		{name: 'a call answered in 29 s (under half the 60 s limit)', steps: slowCall(29_000, false)},
+		{
+			name: 'read after 40 s, 20 s of them with our output held (20 s of its own: not slow)',
+			steps: heldCall(40_000, 10_000, 30_000),
+		},
+		{
+			name: 'read after 65 s while our output was still held from 5 s on',
+			steps: heldCall(65_000, 5_000, undefined),
+		},
 		{
 			name: 'initialize answered in 3 s',
 			steps: [
@@ -54,6 +70,19 @@ ruleTester('slow-response', {
 					offset: replyOffset(slowCall(40_000, false)),
 					byteLength: bytesOf(REPLY).length,
 					detail: {method: 'tools/call', latencyMs: 40_000, limitMs: 60_000},
+				},
+			],
+		},
+		{
+			name: 'read after 70 s, 20 s of them with our output held: slow by its own 50 s (heldMs said)',
+			steps: heldCall(70_000, 1_000, 21_000),
+			findings: [
+				{
+					severity: 'warning',
+					stream: 'stdout',
+					offset: replyOffset(heldCall(70_000, 1_000, 21_000)),
+					byteLength: bytesOf(REPLY).length,
+					detail: {method: 'tools/call', latencyMs: 50_000, limitMs: 60_000, heldMs: 20_000},
 				},
 			],
 		},
