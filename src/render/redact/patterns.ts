@@ -14,6 +14,9 @@ const SECRET_LAST_WORDS = new Set([
 	'credentials',
 	'apikey',
 	'pat',
+	// A signed URL's signature (S3 `X-Amz-Signature`, Azure SAS `sig`) is a credential until it expires.
+	'signature',
+	'sig',
 ]);
 const SECRET_ANY_WORDS = new Set([
 	'secret',
@@ -155,6 +158,24 @@ export const SHAPES: readonly ShapeRule[] = [
 		kind: 'telegram-token',
 		re: /(?<![A-Za-z0-9_:-])[0-9]{8,10}:[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/g,
 		keep: () => 0,
+	},
+	// Google OAuth access tokens and client secrets.
+	{
+		kind: 'google-oauth',
+		re: /(?<![A-Za-z0-9_-])(?:ya29\.|GOCSPX-)[A-Za-z0-9_-]{20,}/g,
+		keep: (m) => m.indexOf(m.startsWith('ya29') ? '.' : '-') + 1,
+	},
+	// Service API tokens MCP servers are commonly given: DigitalOcean, Notion, Linear.
+	{
+		kind: 'service-token',
+		re: /(?<![A-Za-z0-9_])(?:dop_v1_[a-f0-9]{64}|ntn_[A-Za-z0-9]{40,}|lin_api_[A-Za-z0-9]{32,})/g,
+		keep: (m) => m.indexOf('_', m.startsWith('ntn_') ? 0 : 4) + 1,
+	},
+	{
+		kind: 'discord-webhook',
+		re: /https:\/\/(?:(?:canary|ptb)\.)?discord(?:app)?\.com\/api\/webhooks\/[0-9]+\/([A-Za-z0-9_-]+)/dg,
+		keep: () => 0,
+		group: 1,
 	},
 	{kind: 'bearer', re: /\b(?:Bearer|Basic)[ \t]+([A-Za-z0-9._~+/=-]{8,})/dgi, keep: () => 0, group: 1},
 	{kind: 'secret-value', re: /\b(?:Set-)?Cookie[ \t]*:[ \t]*([^\r\n"\\]+)/dgi, keep: () => 0, group: 1},

@@ -6,14 +6,15 @@
  * - the home directory (`~` in text) and the user name (`<user>`), also inferred from `/home/NAME`,
  *   `/Users/NAME` and `C:\Users\NAME` paths;
  * - values whose name looks secret ({@link isSecretName}: token, key, secret, password, auth, cookie,
- *   credential): `KEY=VALUE`, `--api-key=xyz`, `--token xyz`, `"apiKey": "xyz"`, `token: xyz`,
+ *   credential, a signed URL's signature/sig): `KEY=VALUE`, `--api-key=xyz`, `--token xyz`, `"apiKey": "xyz"`, `token: xyz`,
  *   `Cookie:` headers, `user:password@` in URLs, and the values of secret-named environment variables
  *   given in {@link RedactOptions.env} (masked wherever that value shows up again);
  * - bearer/basic credentials and well-known key shapes: GitHub `ghp_…`/`gho_…`/`ghu_…`/`ghs_…`/`ghr_…`/
  *   `github_pat_…`, Slack `xox?-…`/`xapp-…`, AWS `AKIA…`/`ASIA…`, OpenAI/Anthropic-style `sk-…`
  *   (`sk-ant-…`, `sk-proj-…`), Google `AIza…`, JWTs (`eyJ….eyJ….…`), Stripe `sk_live_…`/`rk_…`, npm
  *   `npm_…`, Hugging Face `hf_…`, GitLab `glpat-…`, Slack webhook URLs, a bare 40-character AWS
- *   secret access key, SendGrid `SG.…`, Telegram bot tokens (`123456789:AA…`), `scheme://:password@`
+ *   secret access key, SendGrid `SG.…`, Telegram bot tokens (`123456789:AA…`), Google OAuth `ya29.…`/`GOCSPX-…`,
+ *   DigitalOcean `dop_v1_…`, Notion `ntn_…`, Linear `lin_api_…`, Discord webhook URLs, `scheme://:password@`
  *   URLs, PEM private key blocks, and base64 lines alone on a line (a PEM body split over stderr lines
  *   or chunks);
  * - a base64 run (at least 16 characters) whose decoded text holds any of the above: masked whole;
@@ -65,6 +66,9 @@ export type RedactionKind =
 	| 'sendgrid-key'
 	| 'telegram-token'
 	| 'base64-secret'
+	| 'google-oauth'
+	| 'service-token'
+	| 'discord-webhook'
 	| 'home'
 	| 'user'
 	| 'payload';
@@ -92,6 +96,9 @@ export const KIND_LABEL: Readonly<Record<RedactionKind, readonly [string, string
 	'sendgrid-key': ['SendGrid key', 'SendGrid keys'],
 	'telegram-token': ['Telegram bot token', 'Telegram bot tokens'],
 	'base64-secret': ['base64-wrapped secret', 'base64-wrapped secrets'],
+	'google-oauth': ['Google OAuth credential', 'Google OAuth credentials'],
+	'service-token': ['service API token', 'service API tokens'],
+	'discord-webhook': ['Discord webhook URL', 'Discord webhook URLs'],
 	home: ['home directory path', 'home directory paths'],
 	user: ['user name', 'user names'],
 	payload: ['JSON string value', 'JSON string values'],

@@ -38,6 +38,10 @@ const shaped: fc.Arbitrary<Shaped> = fc.oneof(
 	fc
 		.tuple(fc.integer({min: 100_000_000, max: 999_999_999}), chars(B64URL, 35, 35))
 		.map(([id, body]) => ({value: `${id}:AA${body.slice(2)}`, keep: 0})),
+	chars(B64URL, 40, 80).map((body) => ({value: `ya29.${body}`, keep: 5})),
+	chars(B64URL, 28, 28).map((body) => ({value: `GOCSPX-${body}`, keep: 7})),
+	chars([...'0123456789abcdef'], 64, 64).map((body) => ({value: `dop_v1_${body}`, keep: 7})),
+	chars(ALNUM, 46, 46).map((body) => ({value: `ntn_${body}`, keep: 4})),
 	// A token wrapped in base64 (a config blob): the whole run is the secret.
 	chars(ALNUM, 36, 36).map((body) => ({
 		value: Buffer.from(`{"token":"ghp_${body}"}`).toString('base64').replaceAll('=', ''),
