@@ -1,6 +1,6 @@
 import {BoundedMap} from '../bounded-map.js';
 import type {Frame, JsonRpcId, StreamName} from '../types.js';
-import {idKey} from './id-key.js';
+import type {IdMapKey} from './id-key.js';
 
 /** How many answered request ids per direction are remembered to recognise a duplicate response. */
 const ANSWERED_IDS_KEPT = 4096;
@@ -41,13 +41,13 @@ const opposite = (stream: StreamName): StreamName => (stream === 'stdin' ? 'stdo
  * stays flat on long taps), and each side's last notification no id-less response has claimed yet. Pure.
  */
 export class Correlator<Print> {
-	private readonly waiting: Record<StreamName, Map<string, WaitingRequest>> = {
+	private readonly waiting: Record<StreamName, Map<IdMapKey, WaitingRequest>> = {
 		stdin: new Map(),
 		stdout: new Map(),
 		stderr: new Map(),
 	};
 	/** Answered request ids per requesting stream → the answer's frame index, the chunk that completed it, its print. */
-	private readonly answered: Record<StreamName, BoundedMap<string, {index: number; lastSeq: number; body: Print}>> = {
+	private readonly answered: Record<StreamName, BoundedMap<IdMapKey, {index: number; lastSeq: number; body: Print}>> = {
 		stdin: new BoundedMap(ANSWERED_IDS_KEPT),
 		stdout: new BoundedMap(ANSWERED_IDS_KEPT),
 		stderr: new BoundedMap(ANSWERED_IDS_KEPT),
@@ -69,7 +69,7 @@ export class Correlator<Print> {
 
 	/** The method of `requester`'s waiting request with this id, if any. */
 	methodOf(requester: StreamName, id: JsonRpcId): string | undefined {
-		return id === null ? undefined : this.waiting[requester].get(idKey(id))?.method;
+		return id === null ? undefined : this.waiting[requester].get(id)?.method;
 	}
 
 	/**
@@ -81,7 +81,7 @@ export class Correlator<Print> {
 		const stream = frame.stream;
 		if (frame.kind === 'request') {
 			if (frame.id !== undefined && frame.id !== null && frame.method !== undefined)
-				this.waiting[stream].set(idKey(frame.id), {frame, method: frame.method});
+				this.waiting[stream].set(frame.id, {frame, method: frame.method});
 			return undefined;
 		}
 		if (frame.kind === 'notification') {
@@ -99,13 +99,13 @@ export class Correlator<Print> {
 			this.unclaimed[requester] = undefined;
 			return {type: 'answers-notification', notification};
 		}
-		let key = idKey(frame.id);
+		let key: IdMapKey = frame.id;
 		let request = this.waiting[requester].get(key);
 		let idTypeChanged = false;
 		// The id came back as a string of the request's integer (`"0"` for 0): the TS SDK clients match by
 		// `Number(id)` and the Python SDK normalises it; VS Code and rmcp match the type too (J5).
 		if (!request && typeof frame.id === 'string' && /^-?\d{1,15}$/.test(frame.id)) {
-			const numeric = idKey(Number(frame.id));
+			const numeric = Number(frame.id);
 			request = this.waiting[requester].get(numeric);
 			if (request) {
 				key = numeric;
@@ -127,7 +127,7 @@ export class Correlator<Print> {
 	 * byte for byte, or when nothing newer is waiting; when a newer request is waiting, the id was most likely
 	 * not echoed (coerced to 0, or to a stale id) (J5, docs/findings.md).
 	 */
-	private isDuplicate(requester: StreamName, key: string, frame: Frame): boolean {
+	private isDuplicate(requester: StreamName, key: IdMapKey, frame: Frame): boolean {
 		const earlier = this.answered[requester].get(key);
 		if (earlier === undefined) return false;
 		if (earlier.lastSeq === frame.firstSeq || this.prints.sameBody(earlier.index, frame, earlier.body)) return true;

@@ -1,6 +1,6 @@
 import type {Frame} from '../../types.js';
 import {isPlainObject} from '../../jsonrpc/classify.js';
-import {idKey} from '../../jsonrpc/id-key.js';
+import type {IdMapKey} from '../../jsonrpc/id-key.js';
 import {listedTools} from './catalogue.js';
 
 /** A `tools/call` reply with what the rules need to judge it: the tool's name and listing, and the result. */
@@ -20,7 +20,8 @@ export interface CallReply {
  */
 export class ToolCalls {
 	private readonly listed = new Map<string, Readonly<Record<string, unknown>>>();
-	private readonly calls = new Map<string, string | undefined>();
+	/** `tools/call` requests waiting for their reply, by id ({@link IdMapKey}) → the tool's name. */
+	private readonly calls = new Map<IdMapKey, string | undefined>();
 
 	/** @returns the call this frame answers, when it is a stdout reply to a `tools/call` */
 	frame(frame: Frame): CallReply | undefined {
@@ -34,11 +35,11 @@ export class ToolCalls {
 		if (frame.stream === 'stdin' && frame.kind === 'request' && frame.method === 'tools/call') {
 			const params = (frame.message as {params?: unknown}).params;
 			const name = isPlainObject(params) && typeof params['name'] === 'string' ? params['name'] : undefined;
-			this.calls.set(idKey(frame.id), name);
+			this.calls.set(frame.id, name);
 			return undefined;
 		}
 		if (frame.stream !== 'stdout' || frame.answers?.method !== 'tools/call') return undefined;
-		const key = idKey(frame.id);
+		const key = frame.id;
 		const name = this.calls.get(key);
 		this.calls.delete(key);
 		const result = frame.kind === 'response' ? (frame.message as {result?: unknown}).result : undefined;
