@@ -80,3 +80,54 @@ export class RecentKeys {
 		return newer < this.limit;
 	}
 }
+
+/**
+ * {@link RecentKeys} of items whose keys are made only when asked: `touch` keeps the item, and the keys
+ * are made when {@link RecentKeyLog.has} is called or when `4 × limit` touches have piled up, newest
+ * first and only until `limit` distinct keys are found (older touches cannot be among the most recent).
+ * The same answers as `RecentKeys` given `keyOf(item)` at each touch (test/core/bounded-map.test.ts), at
+ * a fraction of the keys: `message-on-stderr` made a key string per message and asks only when a JSON-RPC
+ * message shows up on stderr (docs/performance.md#replay).
+ */
+export class RecentKeyLog<T> {
+	/** Touches not yet folded into {@link RecentKeyLog.recent}, oldest first. */
+	private log: T[] = [];
+	/** The most recently touched distinct keys (at most `limit`) as of the last fold, newest first. */
+	private recent: string[] = [];
+
+	/**
+	 * @param limit how many distinct keys count as recent, ≥ 1
+	 * @param keyOf an item's key (pure)
+	 */
+	constructor(
+		private readonly limit: number,
+		private readonly keyOf: (item: T) => string,
+	) {}
+
+	/** Make `item`'s key the most recent. */
+	touch(item: T): void {
+		this.log.push(item);
+		if (this.log.length >= 4 * this.limit) this.fold();
+	}
+
+	/** True when `key` is among the `limit` most recently touched distinct keys. */
+	has(key: string): boolean {
+		this.fold();
+		return this.recent.includes(key);
+	}
+
+	private fold(): void {
+		if (this.log.length === 0) return;
+		const seen = new Set<string>();
+		const recent: string[] = [];
+		const add = (key: string): void => {
+			if (seen.has(key)) return;
+			seen.add(key);
+			recent.push(key);
+		};
+		for (let i = this.log.length - 1; i >= 0 && recent.length < this.limit; i--) add(this.keyOf(this.log[i]!));
+		for (let i = 0; i < this.recent.length && recent.length < this.limit; i++) add(this.recent[i]!);
+		this.recent = recent;
+		this.log = [];
+	}
+}

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {BoundedMap, RecentKeys} from '../../src/core/bounded-map.js';
+import {BoundedMap, RecentKeyLog, RecentKeys} from '../../src/core/bounded-map.js';
 
 describe('BoundedMap', () => {
 	it('holds what a Map trimmed to its oldest-first limit holds, on any sequence of sets', () => {
@@ -57,5 +57,49 @@ describe('RecentKeys', () => {
 			),
 			{numRuns: 300},
 		);
+	});
+});
+
+describe('RecentKeyLog (keys made only when asked)', () => {
+	it('answers as RecentKeys given each key at its touch, on any sequence of touches and questions (property)', () => {
+		const op = fc.oneof(
+			{weight: 9, arbitrary: fc.record({touch: fc.integer({min: 0, max: 40})})},
+			{weight: 1, arbitrary: fc.record({ask: fc.integer({min: 0, max: 40})})},
+		);
+		fc.assert(
+			fc.property(fc.integer({min: 1, max: 6}), fc.array(op, {maxLength: 400}), (limit, ops) => {
+				const keyOf = (item: {readonly n: number}): string => `k${item.n % 20}`;
+				const lazy = new RecentKeyLog(limit, keyOf);
+				const reference = new RecentKeys(limit);
+				for (const step of ops) {
+					if ('touch' in step) {
+						lazy.touch({n: step.touch});
+						reference.touch(keyOf({n: step.touch}));
+					} else {
+						expect(lazy.has(`k${step.ask}`)).toBe(reference.has(`k${step.ask}`));
+					}
+				}
+				for (let k = 0; k <= 20; k++) expect(lazy.has(`k${k}`)).toBe(reference.has(`k${k}`));
+			}),
+			{numRuns: 500},
+		);
+	});
+
+	it('makes no key until asked or until 4 × limit touches piled up, then only the newest distinct ones', () => {
+		const made: number[] = [];
+		const log = new RecentKeyLog<number>(2, (n) => {
+			made.push(n);
+			return `k${n}`;
+		});
+		for (let n = 0; n < 7; n++) log.touch(n);
+		expect(made).toEqual([]);
+		log.touch(7);
+		expect(made).toEqual([7, 6]);
+		expect([log.has('k7'), log.has('k6'), log.has('k5')]).toEqual([true, true, false]);
+		log.touch(1);
+		log.touch(1);
+		expect(log.has('k1')).toBe(true);
+		expect(log.has('k6')).toBe(false);
+		expect(made).toEqual([7, 6, 1, 1]);
 	});
 });

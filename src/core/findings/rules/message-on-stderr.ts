@@ -1,4 +1,4 @@
-import {RecentKeys} from '../../bounded-map.js';
+import {RecentKeyLog} from '../../bounded-map.js';
 import {idKey} from '../../jsonrpc/id-key.js';
 import type {Frame, FindingDraft, JsonRpcId, StreamName} from '../../types.js';
 import {detailString, row} from '../support/meta.js';
@@ -55,6 +55,15 @@ const keyOf = (kind: Kind, id: JsonRpcId | undefined, method: string | undefined
 		: kind === 'request'
 			? `request ${method ?? ''} ${idKey(id ?? null)}`
 			: `notification ${method ?? ''}`;
+
+/** A protocol message as {@link keyOf} needs it. */
+interface Touched {
+	readonly kind: Kind;
+	readonly id: JsonRpcId | undefined;
+	readonly method: string | undefined;
+}
+
+const keyOfTouched = (touched: Touched): string => keyOf(touched.kind, touched.id, touched.method);
 
 const kindOf = (frame: Frame): Kind | undefined =>
 	frame.kind === 'request'
@@ -155,16 +164,21 @@ export const messageOnStderr: Rule = {
 		// Judged at settle (what is known so far) and again at the end: each message once.
 		const report = reportOnce(given);
 		const kept: StderrMessage[] = [];
-		const recent = {stdin: new RecentKeys(RECENT_KEPT), stdout: new RecentKeys(RECENT_KEPT)};
-		const remember = (stream: 'stdin' | 'stdout', key: string): void => recent[stream].touch(key);
+		// Each protocol message is kept as it is; its key is made only when a stderr message asks (RecentKeyLog).
+		const recent = {
+			stdin: new RecentKeyLog<Touched>(RECENT_KEPT, keyOfTouched),
+			stdout: new RecentKeyLog<Touched>(RECENT_KEPT, keyOfTouched),
+		};
 
 		return {
 			onFrame(frame) {
 				if (frame.stream !== 'stderr') {
 					const kind = kindOf(frame);
 					if (kind === undefined) return;
-					const key = keyOf(kind, frame.id ?? undefined, frame.method);
-					remember(frame.stream, key);
+					const touched: Touched = {kind, id: frame.id ?? undefined, method: frame.method};
+					recent[frame.stream].touch(touched);
+					if (kept.length === 0) return;
+					const key = keyOfTouched(touched);
 					// A copy logged to stderr before the message itself reached the protocol stream.
 					for (const message of kept)
 						if (message.echoOf === undefined && keyOf(message.kind, message.id, message.method) === key)
