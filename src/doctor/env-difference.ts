@@ -7,6 +7,10 @@
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {resolveCommand} from '../configs/index.js';
+import {earlyExit} from '../core/findings/rules/early-exit.js';
+import {noResponse} from '../core/findings/rules/no-response.js';
+import {spawnFailed} from '../core/findings/rules/spawn-failed.js';
+import {unflushedOutput} from '../core/findings/rules/unflushed-output.js';
 import type {FindingCode} from '../core/types.js';
 import {envValue, normalizeDir} from './plan.js';
 import {isShellNoise} from './stderr.js';
@@ -40,7 +44,7 @@ const LIKELY: Readonly<Record<'spawn' | 'silent' | 'exit', readonly string[]>> =
 };
 
 const kindOf = (code: FindingCode | undefined): keyof typeof LIKELY =>
-	code === 'spawn-failed' ? 'spawn' : code === 'early-exit' ? 'exit' : 'silent';
+	code === spawnFailed.code ? 'spawn' : code === earlyExit.code ? 'exit' : 'silent';
 
 /**
  * The likely variables for a failure, most likely first: for a server that stalls or exits, the ones known
@@ -52,15 +56,17 @@ function likelyFor(code: FindingCode | undefined): readonly string[] {
 	if (kind === 'spawn') return LIKELY.spawn;
 	// Output that came only at exit is the evidence of buffering (docs/findings.md#unflushed-output): its
 	// variables go first, else the network ones (npm sets npm_config_registry for every script) spend the budget.
-	return code === 'unflushed-output' ? [...LIKELY[kind], ...ENV_THAT_MATTERS] : [...ENV_THAT_MATTERS, ...LIKELY[kind]];
+	return code === unflushedOutput.code
+		? [...LIKELY[kind], ...ENV_THAT_MATTERS]
+		: [...ENV_THAT_MATTERS, ...LIKELY[kind]];
 }
 
 /** Codes of failures an environment can cause, and so worth a full-environment re-probe. */
 export const ENV_SENSITIVE_CODES: ReadonlySet<FindingCode> = new Set([
-	'spawn-failed',
-	'early-exit',
-	'no-response',
-	'unflushed-output',
+	spawnFailed.code,
+	earlyExit.code,
+	noResponse.code,
+	unflushedOutput.code,
 ]);
 
 /** Variables whose values are safe and useful to print ("PYTHONUNBUFFERED=1"); others are named only. */

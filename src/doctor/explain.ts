@@ -3,6 +3,8 @@
  * otherwise the finding's fix from the catalog. Pure.
  */
 import {resolveCommand} from '../configs/index.js';
+import {spawnFailedDraft} from '../core/findings/rules/spawn-failed.js';
+import {unansweredRequest} from '../core/findings/rules/unanswered-request.js';
 import {dressFinding} from '../core/findings/support/catalog.js';
 import type {Finding} from '../core/types.js';
 import {showVariable} from './env-difference.js';
@@ -60,9 +62,9 @@ export function explainEnvDifference(
  * consequence), the message and the first other error of the probe (`others`) as the likely cause.
  */
 export function explainFinding(finding: Finding, others: readonly Finding[] = []): string {
-	if (finding.code === 'unanswered-request') {
+	if (finding.code === unansweredRequest.code) {
 		const cause = others.find(
-			(other) => other !== finding && other.severity === 'error' && other.code !== 'unanswered-request',
+			(other) => other !== finding && other.severity === 'error' && other.code !== unansweredRequest.code,
 		);
 		if (cause !== undefined) return `${finding.message}; likely cause ${cause.code}: ${cause.hint}`;
 	}
@@ -126,22 +128,16 @@ export function withEnvDifference(finding: Finding, difference: EnvDifference): 
 export function notOnPathFinding(target: ProbeTarget): Finding {
 	const label = CLIENT_LABEL[target.file.client];
 	const where = target.mode === 'client-full' ? 'your PATH' : `the PATH ${label} gives it`;
-	return dressFinding({
-		code: 'spawn-failed',
-		stream: 'stdout',
-		offset: 0,
-		byteLength: 0,
-		tMs: 0,
-		origin: 'probe',
-		detail: {
+	return dressFinding(
+		spawnFailedDraft({
 			file: target.command[0] ?? '',
 			errno: 'ENOENT',
 			reason: `not found on ${where} (ENOENT)`,
 			command: [...target.command],
 			cwd: target.cwd,
 			path: target.clientPath,
-		},
-	});
+		}),
+	);
 }
 
 /** The FIX text for a `spawn-failed` without an environment difference (not on any PATH, or broken anyway). */

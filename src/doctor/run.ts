@@ -462,7 +462,7 @@ async function probeTarget(
 			status: 'fail',
 			connected: false,
 			finding,
-			findings: [{code: 'spawn-failed', severity: 'error', count: 1}],
+			findings: [{code: finding.code, severity: finding.severity, count: 1}],
 		};
 		fix = explainNotOnPath(target, platform);
 		log?.(`${target.command[0] ?? ''} is not on the PATH the client gives (${target.clientPath}); not spawned`);

@@ -7,7 +7,9 @@
 import type {ClientName} from '../configs/index.js';
 import {isEstablished, startupLimitFor} from '../core/clients/profile.js';
 import {clientProfile, HOSTS} from '../core/clients/registry.js';
-import {STARTUP_LIMIT_MS} from '../core/findings/rules/no-response.js';
+import {isOwnLimitNoResponse, STARTUP_LIMIT_MS} from '../core/findings/rules/no-response.js';
+import {unansweredRequest} from '../core/findings/rules/unanswered-request.js';
+import {isConsequence} from '../core/findings/support/catalog.js';
 import type {ClientFamily, Finding, Reaction, SessionSnapshot} from '../core/types.js';
 import type {DoctorStatus, FindingCount} from './types.js';
 
@@ -25,12 +27,6 @@ export function familyOf(client: ClientName): ClientFamily | undefined {
 export const CLIENT_LABEL: Readonly<Record<ClientName, string>> = Object.fromEntries(
 	HOSTS.map((profile) => [profile.id, profile.displayName]),
 ) as Record<ClientName, string>;
-
-/**
- * Findings that are consequences of another fault (a request left open because the server died or was
- * stuck); they decide the verdict only when nothing else does.
- */
-const CONSEQUENCES: ReadonlySet<string> = new Set(['unanswered-request', 'shutdown-timeout']);
 
 /** The reaction of `client` to `finding`, from the finding's impact list (`unknown` when not listed). */
 export function reactionOf(finding: Finding, client: ClientName): Reaction {
@@ -70,9 +66,13 @@ export interface ProbeVerdict {
 	readonly findings: readonly FindingCount[];
 }
 
-/** First finding matching `test`, root causes before consequences (in the order found otherwise). */
+/**
+ * First finding matching `test`, root causes before consequences (in the order found otherwise): a finding its
+ * rule marks a consequence of another fault (`meta.consequenceOf`: a request left open because the server died
+ * or was stuck) decides the verdict only when nothing else does.
+ */
 function pick(findings: readonly Finding[], test: (finding: Finding) => boolean): Finding | undefined {
-	return findings.find((f) => test(f) && !CONSEQUENCES.has(f.code)) ?? findings.find(test);
+	return findings.find((f) => test(f) && !isConsequence(f.code)) ?? findings.find(test);
 }
 
 /**
@@ -129,9 +129,7 @@ export function evaluateProbe(snapshot: SessionSnapshot, client: ClientName): Pr
 			// The probe gave up at the user's --timeout, shorter than every client's startup limit: mcp-wire's own limit.
 			const gaveUp = snapshot.marks.find((mark) => mark.type === 'timeout' && mark.method === 'initialize');
 			const ownLimit =
-				gaveUp?.type === 'timeout' &&
-				gaveUp.timeoutMs < STARTUP_LIMIT_MS &&
-				findings.some((f) => f.code === 'no-response' && f.detail?.['ownLimit'] === true);
+				gaveUp?.type === 'timeout' && gaveUp.timeoutMs < STARTUP_LIMIT_MS && findings.some(isOwnLimitNoResponse);
 			return {...fixed, status: ownLimit ? 'warn' : 'fail', ...(first ? {finding: first} : {})};
 		}
 		const shown =
@@ -152,7 +150,7 @@ export function evaluateProbe(snapshot: SessionSnapshot, client: ClientName): Pr
 			initGaveUp?.type === 'timeout' &&
 			initGaveUp.timeoutMs < STARTUP_LIMIT_MS &&
 			!snapshot.marks.some((mark) => mark.type === 'phase' && mark.name === 'stopped-early') &&
-			!findings.some((f) => f.severity === 'error' && f.code !== 'unanswered-request');
+			!findings.some((f) => f.severity === 'error' && f.code !== unansweredRequest.code);
 		if (ownLimit) return {...base, status: 'warn', ...(first ? {finding: first} : {})};
 		return {...base, status: 'fail', ...(first ? {finding: first} : {})};
 	}

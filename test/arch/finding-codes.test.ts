@@ -18,11 +18,6 @@ const CODES: ReadonlySet<string> = new Set(FINDING_CODES);
 const ALLOWED: Readonly<Record<string, string>> = {
 	// The list of codes itself, the public `FindingCode` type.
 	'src/core/types.ts': 'FINDING_CODES, the registry of code names the FindingCode type is made of',
-	// doctor is a front end: it phrases its verdict from findings by code, as a renderer does.
-	'src/doctor/env-difference.ts': 'doctor: says why a server fails in one environment by the finding it got',
-	'src/doctor/explain.ts': 'doctor: explains a failed row by its finding',
-	'src/doctor/run.ts': 'doctor: a command it cannot start is a spawn-failed row without a probe',
-	'src/doctor/verdict.ts': 'doctor: which findings are consequences of another, for its one-line verdict',
 };
 
 /**

@@ -6,7 +6,7 @@ import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import type {ClientName, ConfigFile} from '../../src/configs/index.js';
 import {dressFinding} from '../../src/core/findings/support/catalog.js';
-import {explainFinding, explainMissingVariables} from '../../src/doctor/explain.js';
+import {explainFinding, explainMissingVariables, notOnPathFinding} from '../../src/doctor/explain.js';
 import {planTargets, type ProbeTarget} from '../../src/doctor/plan.js';
 
 let dir: string;
@@ -73,6 +73,49 @@ describe('explainFinding', () => {
 	it('gives the hint alone when stderr holds nothing but noise', () => {
 		const finding = earlyExit(['', '    at x (/y.js:1:1)']);
 		expect(explainFinding(finding)).toBe(finding.hint);
+	});
+
+	it('names the likely cause of an unanswered request: the first other error', () => {
+		const unanswered = dressFinding({
+			code: 'unanswered-request',
+			stream: 'stdin',
+			offset: 0,
+			byteLength: 40,
+			tMs: 1,
+			detail: {method: 'tools/list', id: 1},
+		});
+		const cause = earlyExit([]);
+		expect(explainFinding(unanswered, [unanswered, cause])).toBe(
+			`tools/list (id 1) got no response before the session ended; likely cause early-exit: ${cause.hint}`,
+		);
+		expect(explainFinding(unanswered, [unanswered, {...unanswered}])).toBe(unanswered.hint);
+	});
+});
+
+describe('notOnPathFinding', () => {
+	it('is the spawn-failed finding of a command the client cannot find, made without spawning', () => {
+		const planned = target('claude-desktop', {command: 'weather-mcp-nowhere'}, {PATH: dir, HOME: dir});
+		const finding = notOnPathFinding(planned);
+		expect(finding).toMatchObject({
+			code: 'spawn-failed',
+			severity: 'error',
+			stream: 'stdout',
+			offset: 0,
+			byteLength: 0,
+			tMs: 0,
+			origin: 'probe',
+			detail: {
+				file: 'weather-mcp-nowhere',
+				errno: 'ENOENT',
+				command: ['weather-mcp-nowhere'],
+				cwd: planned.cwd,
+				path: planned.clientPath,
+			},
+		});
+		expect(finding.message).toBe(
+			'cannot start `weather-mcp-nowhere`: not found on the PATH Claude Desktop gives it (ENOENT)',
+		);
+		expect(finding.detail?.['reason']).toBe('not found on the PATH Claude Desktop gives it (ENOENT)');
 	});
 });
 

@@ -1,7 +1,8 @@
 import {describe, expect, it} from 'vitest';
 import type {ClientName} from '../../src/configs/index.js';
 import {Session} from '../../src/core/session/session.js';
-import type {SessionMeta} from '../../src/core/types.js';
+import {FINDING_CODES, type SessionMeta} from '../../src/core/types.js';
+import {isConsequence} from '../../src/core/findings/support/catalog.js';
 import {evaluateProbe, startupLimitOf, withStartupLimit} from '../../src/doctor/verdict.js';
 import {utf8} from '../helpers/factories.js';
 import {noResponseDraft} from '../../src/core/findings/rules/no-response.js';
@@ -221,6 +222,29 @@ describe('evaluateProbe', () => {
 			tools: undefined,
 			code: 'early-exit',
 		});
+	});
+
+	it('shows the cause of a request left open (a cut reply), not the unanswered request, in either order', () => {
+		const s = new Session(META);
+		s.pushChunk('stdin', 0, utf8(INIT));
+		s.pushChunk('stdout', 10, utf8(`${REPLY}\n`));
+		s.pushChunk('stdin', 11, utf8(INITIALIZED + TOOLS_LIST));
+		s.pushChunk('stdout', 12, utf8('{"jsonrpc":"2.0","id":1,"result":{"tools":[]}\n'));
+		s.mark({type: 'stdin-closed', tMs: 20});
+		s.exit({code: 0, signal: null, tMs: 25});
+		s.endStream('stdout', 25);
+		s.endStream('stderr', 25);
+		s.finish(25);
+		// The rules that mark their code a consequence of another fault (meta.consequenceOf).
+		expect(FINDING_CODES.filter(isConsequence)).toEqual(['shutdown-timeout', 'unanswered-request']);
+		const snapshot = s.getSnapshot();
+		expect(snapshot.findings.map((f) => f.code)).toEqual(['invalid-json', 'unanswered-request']);
+		const reversed = {...snapshot, findings: [...snapshot.findings].reverse()};
+		for (const shown of [snapshot, reversed]) {
+			expect(evaluateProbe(shown, 'claude-code')).toMatchObject({status: 'fail', finding: {code: 'invalid-json'}});
+			// Cursor's outcome is decided by the unanswered request alone: the consequence is all there is.
+			expect(evaluateProbe(shown, 'cursor')).toMatchObject({status: 'fail', finding: {code: 'unanswered-request'}});
+		}
 	});
 });
 

@@ -50,6 +50,14 @@ export function noResponseDraft(facts: NoResponseFacts): FindingDraft {
 	};
 }
 
+/**
+ * True when `finding` is a `no-response` at mcp-wire's own limit (`detail.ownLimit`, {@link noResponseDraft}):
+ * the probe gave up at the user's `--timeout`, shorter than {@link STARTUP_LIMIT_MS}, so it is no client failure.
+ */
+export function isOwnLimitNoResponse(finding: Pick<FindingDraft, 'code' | 'detail'>): boolean {
+	return finding.code === 'no-response' && finding.detail?.['ownLimit'] === true;
+}
+
 const OWN_LIMIT_IMPACT = row({
 	'ts-sdk-v1': UNKNOWN,
 	'ts-sdk-v2': UNKNOWN,

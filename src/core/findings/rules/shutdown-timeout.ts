@@ -17,6 +17,7 @@ export const shutdownTimeout: Rule = {
 				: 'the process did not exit within 2 s of stdin closing and needed SIGTERM',
 		hint: () => 'Exit when a read on stdin returns EOF (the primary shutdown signal), and handle SIGTERM.',
 		rules: ['R14'],
+		consequenceOf: 'a server that is stuck (blocked on a write, a busy loop) does not see stdin close either',
 		doc: {
 			what: 'The server did not exit when stdin closed: it needed SIGTERM (a warning) or even SIGKILL (an error). Clients wait a few seconds and then kill it ([R14](docs/protocol.md#r14)).',
 			recognised: 'The shutdown sequence timed: stdin closed, then no exit within 2 s, then the signal that ended it.',

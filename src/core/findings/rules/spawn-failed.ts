@@ -1,3 +1,4 @@
+import type {FindingDraft} from '../../types.js';
 import type {Rule} from '../engine.js';
 import {detailString, row} from '../support/meta.js';
 
@@ -79,15 +80,29 @@ export const spawnFailed: Rule = {
 	create: ({report}) => ({
 		onMark(mark) {
 			if (mark.type !== 'observed' || mark.what !== 'spawn-failed') return;
-			report({
-				code: 'spawn-failed',
-				stream: 'stdout',
-				offset: mark.offset,
-				byteLength: 0,
-				tMs: mark.tMs,
-				origin: 'probe',
-				detail: mark.detail,
-			});
+			report(spawnFailedDraft(mark.detail, mark));
 		},
 	}),
 };
+
+/**
+ * The `spawn-failed` draft (origin `probe`: only whoever spawns sees it) for a command that could not be
+ * started: from the `observed` mark of a probe or tap, or made without spawning (doctor, for a command not on
+ * the PATH a client gives it, docs/cli.md#doctor).
+ * @param detail `{file, errno, reason, command, cwd}`, plus anything the caller knows (doctor: `path`, the PATH searched)
+ * @param at where the spawn failed: stdout's byte count (0 before any output) and ms since the session began
+ */
+export function spawnFailedDraft(
+	detail: Readonly<Record<string, unknown>>,
+	at: {readonly offset: number; readonly tMs: number} = {offset: 0, tMs: 0},
+): FindingDraft {
+	return {
+		code: 'spawn-failed',
+		stream: 'stdout',
+		offset: at.offset,
+		byteLength: 0,
+		tMs: at.tMs,
+		origin: 'probe',
+		detail,
+	};
+}

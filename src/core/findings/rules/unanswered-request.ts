@@ -36,6 +36,7 @@ export const unansweredRequest: Rule = {
 				? 'Answer every request, with a result or an error.'
 				: 'Write replies to stdout only: look for a logger or a `print` bound to stderr (or to a duplicate of fd 1 that points at stderr) that writes the JSON-RPC message.',
 		rules: ['R15'],
+		consequenceOf: 'a server that died or was stuck leaves the request open',
 		doc: {
 			what: 'A request that never got a response (neither result nor error) before the session ended.',
 			recognised:

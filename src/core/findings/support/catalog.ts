@@ -58,6 +58,11 @@ export const CATALOG: Readonly<Record<FindingCode, CatalogEntry>> = Object.fromE
 	RULES.map((rule) => [rule.code, rule.meta]),
 ) as Record<FindingCode, CatalogEntry>;
 
+/** True when the code's rule marks it a consequence of another fault (`meta.consequenceOf`). */
+export function isConsequence(code: FindingCode): boolean {
+	return CATALOG[code].consequenceOf !== undefined;
+}
+
 /**
  * Dress a detector's draft as a presentable finding: severity (the draft's override or the catalog
  * default), message, hint, rules and client impact from {@link CATALOG}.

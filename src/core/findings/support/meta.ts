@@ -26,6 +26,13 @@ export interface CatalogEntry {
 	 * code builds before it is described; the page then says it is not described yet.
 	 */
 	readonly doc?: FindingDoc;
+	/**
+	 * Set when the finding usually follows from another fault of the same session rather than being the fault,
+	 * saying from what (a request left open because the server died or was stuck). A front end that shows one
+	 * finding for a session (doctor's verdict, docs/cli.md#doctor) shows such a finding only when no other one
+	 * qualifies.
+	 */
+	readonly consequenceOf?: string;
 }
 
 /** The documentation of one finding code: what it is, how it is recognised, and the bytes of an example. */
