@@ -85,14 +85,16 @@ export function statusSegments(
 	}
 
 	pushSegment(segments, '  ', 'ui.plain');
+	// A capture's exit signal is its own text (a crafted one can hold OSC 52): escaped like the server name.
+	const exit = model.exit === undefined ? undefined : escapeText(model.exit, 32);
 	if (loading !== undefined) {
 		pushSegment(segments, `● loading ${loadPercent(loading)}%`, 'stream.stdout');
 	} else if (model.isEnded) {
-		pushSegment(segments, `■ ended${model.exit === undefined ? '' : `, ${model.exit}`}`, 'ui.dim');
+		pushSegment(segments, `■ ended${exit === undefined ? '' : `, ${exit}`}`, 'ui.dim');
 	} else if (waiting !== undefined) {
 		pushSegment(segments, `● ${waitingText(waiting)}`, 'stream.stdout');
 	} else {
-		pushSegment(segments, `● live${model.exit === undefined ? '' : ` (${model.exit})`}`, 'stream.stdout');
+		pushSegment(segments, `● live${exit === undefined ? '' : ` (${exit})`}`, 'stream.stdout');
 	}
 
 	if (model.stalls !== undefined) {

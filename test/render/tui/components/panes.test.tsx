@@ -359,6 +359,16 @@ describe('StatusBar', () => {
 			' WARN  demo  C→S 3 fr 260 B  S→C 3 fr 323 B  ERR 2 ln 53 B  ✖ 1 ▲ 1 • 0  ■ ended, exit 1',
 		]);
 	});
+
+	it("escapes a crafted capture's exit signal (OSC 52, OSC 0, C1 CSI, backspaces)", () => {
+		const signal = 'SIGKILL\u001b]52;c;UFdORUQ=\u0007\u001b]0;PWNED\u0007\u009b31m\b\b';
+		const model = {...statusModel(snapshot), isEnded: true, exit: signal};
+		const raw = renderToString(<StatusBar model={model} width={120} />, {columns: 120});
+		expect(raw).not.toMatch(/[\u0007\u0008\u0080-\u009f]|\u001b\]/);
+		expect(stripAnsi(raw)).toBe(
+			' WARN  demo  C→S 3 fr 260 B  S→C 3 fr 323 B  ERR 2 ln 53 B  ✖ 1 ▲ 1 • 0  ■ ended, SIGKILL␛]52;c;UFdOR… (+21 bytes)',
+		);
+	});
 });
 
 describe('StderrPane', () => {
