@@ -4,5 +4,12 @@
 import module from 'node:module';
 
 module.enableCompileCache?.();
+if (process.argv[2] === 'tap') {
+	// Too few file descriptors for the CLI's own modules: the server runs on the client's stdio
+	// (docs/cli.md#too-few-file-descriptors). A file of its own that loads nothing else.
+	const direct = await import('../dist/bundle/tap-direct.js');
+	const ended = await direct.tapWithFewDescriptors(process.argv.slice(3));
+	if (ended !== undefined) direct.endAs(ended);
+}
 const {main} = await import('../dist/bundle/mcp-wire.js');
 process.exitCode = await main(process.argv);

@@ -5,8 +5,9 @@
 // fast server (docs/performance.md#probe-start-up). Code splitting keeps every `import()` lazy: `probe`
 // spawns its server before zod and the renderers load, and `--version` loads no command.
 //
-// Left out (loaded from node_modules when needed): ink and react (the TUI), execa (Windows spawning,
-// doctor). dist/bundle/ sits two levels below the package root, as dist/cli/ does, so the paths the
+// Left out (loaded from node_modules when needed): ink and react (the TUI). execa is in (the tap's
+// spawn, Windows spawning, doctor): from node_modules it is ~100 files, read at once at the tap's start, and
+// a tap with a low `ulimit -n` ran out of descriptors on them (docs/cli.md#too-few-file-descriptors). dist/bundle/ sits two levels below the package root, as dist/cli/ does, so the paths the
 // sources resolve from import.meta.url (package.json, src/cli/version.ts) hold in both builds; the capture
 // writer's worker is an entry of its own beside the chunks (src/tap/capture-writer.ts resolves it there).
 import {rmSync} from 'node:fs';
@@ -19,7 +20,12 @@ const outdir = join(root, 'dist', 'bundle');
 rmSync(outdir, {recursive: true, force: true});
 await build({
 	absWorkingDir: root,
-	entryPoints: {'mcp-wire': 'dist/cli/main.js', 'capture-writer-worker': 'dist/tap/capture-writer-worker.js'},
+	entryPoints: {
+		'mcp-wire': 'dist/cli/main.js',
+		'capture-writer-worker': 'dist/tap/capture-writer-worker.js',
+		// The tap with too few file descriptors for the CLI's modules: one file, Node's modules only.
+		'tap-direct': 'dist/tap/direct.js',
+	},
 	outdir,
 	entryNames: '[name]',
 	chunkNames: '[name]-[hash]',
@@ -30,7 +36,7 @@ await build({
 	target: 'node20',
 	// The ES module builds of dual packages (jsonc-parser's UMD build requires its own files at run time).
 	mainFields: ['module', 'main'],
-	external: ['ink', 'react', 'react/*', 'execa'],
+	external: ['ink', 'react', 'react/*'],
 	// commander is CommonJS: its require() of Node's modules needs a require inside an ES module.
 	banner: {
 		js: "import {createRequire as __mcpWireCreateRequire} from 'node:module';\nconst require = __mcpWireCreateRequire(import.meta.url);",
