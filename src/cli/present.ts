@@ -11,6 +11,7 @@ import {
 import {createKeptBytes, type KeptBytes} from '../render/kept-bytes.js';
 import {createNdjsonPieceWriter} from '../render/json/ndjson.js';
 import {createEventRedactor} from '../render/redact/index.js';
+import {createBatchedOutput} from './present-output.js';
 import {localRedactOptions} from './redact-options.js';
 import {PACKAGE_ROOT, VERSION} from './version.js';
 import {createTimeOrder, type TimeOrder} from '../render/text/time-order.js';
@@ -64,239 +65,283 @@ export interface Presenter {
 	whenWritable(backlogBytes?: number): Promise<void> | undefined;
 }
 
-/** Output is written in batches of about this many characters (see `writeLine`). */
-const OUTPUT_BATCH_BYTES = 64 * 1024;
-
 /** How many findings of one code are printed in full; the rest get one line each, up to {@link MORE_LINES}. */
 const FULL_PER_CODE = 1;
 const MORE_LINES = 5;
+
+/** The plain log's text options: colour, the hex dump's style, and the docs/ this install ships. */
+interface TextOptions {
+	readonly color: boolean;
+	readonly hex: 'ansi' | 'plain';
+	readonly docsRoot: string;
+}
+
+/** What a presenter attached to a running session keeps for {@link Presenter.finish}. */
+interface Attached {
+	/** Plain log: the lines held for time order. */
+	order?: TimeOrder;
+	/** Plain log: the bytes kept around the findings printed at the end. */
+	keptBytes?: KeptBytes;
+	/** `--json --redact`: writes the records the redactor still holds (a chunk that ended inside a token). */
+	endRecords?: () => void;
+}
 
 /**
  * Build the presenter for a probe, `view` or `attach`. Writes only to `options.out` (stdout); a closed
  * pipe (`| head`) ends output quietly.
  */
 export function createPresenter(options: PresenterOptions): Presenter {
-	let isClosed = false;
-	options.out.on('error', (error: NodeJS.ErrnoException) => {
-		if (error.code === 'EPIPE') isClosed = true;
-		else throw error;
-	});
-	// Lines are written in batches of up to OUTPUT_BATCH_BYTES: one write per line was half of `view`'s
-	// CPU on a big capture (docs/performance.md#replay). A batch goes out once full, at the next turn of the event loop (so
-	// a live probe's lines show at once), and at `finish`.
-	let batch: string[] = [];
-	let batchBytes = 0;
-	let isScheduled = false;
-	const flush = (): void => {
-		isScheduled = false;
-		if (batch.length === 0) return;
-		const text = batch.join('');
-		batch = [];
-		batchBytes = 0;
-		if (!isClosed) options.out.write(text);
-	};
-	const writeText = (text: string | Uint8Array): void => {
-		if (isClosed) return;
-		if (typeof text !== 'string' || text.length >= OUTPUT_BATCH_BYTES) {
-			// Bytes and a big piece go out as they are: joined into a batch they would be copied once more.
-			flush();
-			if (!isClosed) options.out.write(text);
-			return;
-		}
-
-		batch.push(text);
-		batchBytes += text.length;
-		if (batchBytes >= OUTPUT_BATCH_BYTES) flush();
-		else if (!isScheduled) {
-			isScheduled = true;
-			setImmediate(flush);
-		}
-	};
-	const writeLine = (line: string): void => {
-		writeText(line);
-		writeText('\n');
-	};
-	const textOptions = {
+	const output = createBatchedOutput(options.out);
+	const textOptions: TextOptions = {
 		color: options.isColor,
-		hex: options.isColor ? ('ansi' as const) : ('plain' as const),
+		hex: options.isColor ? 'ansi' : 'plain',
 		// The docs/ this install ships (package.json "files"), so the pointer works after a global install.
 		docsRoot: PACKAGE_ROOT,
 	};
 	const shown = createShownFindings();
-	let order: TimeOrder | undefined;
-	let keptBytes: KeptBytes | undefined;
-	/** `--json --redact`: writes the records the redactor still holds (a chunk that ended inside a token). */
-	let endRecords: (() => void) | undefined;
+	let attached: Attached = {};
 
 	return {
-		whenWritable(backlogBytes) {
-			if (isClosed || !options.out.writableNeedDrain) return undefined;
-			if (backlogBytes !== undefined && options.out.writableLength < backlogBytes) return undefined;
-			return new Promise<void>((resolve) => {
-				const done = (): void => {
-					options.out.off('drain', done);
-					options.out.off('close', done);
-					options.out.off('error', done);
-					resolve();
-				};
-				options.out.on('drain', done);
-				options.out.on('close', done);
-				options.out.on('error', done);
-			});
-		},
+		whenWritable: (backlogBytes) => output.whenWritable(backlogBytes),
 		attach(session) {
-			if (options.mode === 'json') {
-				// Records in pieces: a 5 MB frame's records are never whole strings (docs/performance.md#replay).
-				const writer = createNdjsonPieceWriter(writeText);
-				if (options.redact) {
-					// --json --redact: secrets masked in bytes too (same length, so offsets stay true).
-					const redactor = createEventRedactor(
-						localRedactOptions(options.serverEnv, options.redactPayloads, session.meta),
-					);
-					writer.header(redactor.meta(session.meta));
-					session.on((event: SessionEvent) => {
-						for (const ready of redactor.push(event)) writer.event(ready);
-					});
-					endRecords = () => {
-						for (const ready of redactor.end()) writer.event(ready);
-					};
-				} else {
-					writer.header(session.meta);
-					session.on((event: SessionEvent) => writer.event(event));
-				}
-				return;
-			}
-			if (options.mode !== 'plain') return;
-			for (const line of formatHeader(session.meta, session.meta.pid)) writeLine(line);
-			writeLine('');
-			// Lines are printed as frames come; only the findings printed at the end are kept (with the
-			// bytes around them), so the frame log runs in flat memory on a session that keeps nothing.
-			const kept = createKeptBytes();
-			keptBytes = kept;
-			const hexView = bytesView(session, kept);
-			// Lines in time order: what happened after the first byte the stdout framer still holds (a
-			// Content-Length reply waits for the byte after its body) waits for that frame.
-			const ordered = createTimeOrder(writeLine);
-			order = ordered;
-			const stdoutChunks: {end: number; tMs: number}[] = [];
-			const horizon = (): number => {
-				const pending = session.pendingBytes('stdout');
-				if (pending === 0) {
-					stdoutChunks.length = 0;
-					return Number.POSITIVE_INFINITY;
-				}
-				const start = session.streamLength('stdout') - pending;
-				let drop = 0;
-				while (drop < stdoutChunks.length && stdoutChunks[drop]!.end <= start) drop++;
-				stdoutChunks.splice(0, drop);
-				return stdoutChunks[0]?.tMs ?? Number.POSITIVE_INFINITY;
-			};
-			let isReleaseScheduled = false;
-			const releaseLater = (): void => {
-				if (isReleaseScheduled || ordered.held === 0) return;
-				isReleaseScheduled = true;
-				setImmediate(() => {
-					isReleaseScheduled = false;
-					ordered.release(horizon());
-				});
-			};
-			session.on((event) => {
-				if (event.type === 'chunk') {
-					kept.chunk(event.chunk);
-					if (event.chunk.stream === 'stdout')
-						stdoutChunks.push({end: event.chunk.offset + event.chunk.bytes.byteLength, tMs: event.chunk.tMs});
-					return;
-				}
-				if (event.type === 'finding') {
-					shown.add(event.finding, kept);
-					return;
-				}
-				if (event.type === 'mark' || event.type === 'exit') {
-					const line = formatMarkLine(event.type === 'mark' ? event.mark : {type: 'exit', ...event.exit}, {
-						color: options.isColor,
-					});
-					if (line !== undefined) ordered.add(event.type === 'mark' ? event.mark.tMs : event.exit.tMs, [line]);
-				} else if (event.type === 'frame') {
-					kept.frame(event.frame);
-					const lines = [formatFrameLine(event.frame, {color: options.isColor, bytes: hexView.bytes})];
-					if (options.hex) lines.push(...formatFrameHex(event.frame, hexView, textOptions));
-					ordered.add(event.frame.tMs, lines);
-				} else return;
-				// Mid-chunk the framer may still hold bytes it frames next: those lines go out on the next
-				// event or right after this turn of the event loop.
-				ordered.release(horizon());
-				releaseLater();
-			});
+			if (options.mode === 'json') attached = {endRecords: attachJson(session, options, output.writeText)};
+			else if (options.mode === 'plain')
+				attached = attachPlainLog(session, options, textOptions, output.writeLine, shown);
 		},
 		async finish(session, reprobe) {
 			try {
-				order?.release(Number.POSITIVE_INFINITY);
-				endRecords?.();
-				endRecords = undefined;
-				await finishLines(session, reprobe);
+				attached.order?.release(Number.POSITIVE_INFINITY);
+				attached.endRecords?.();
+				attached.endRecords = undefined;
+				if (options.mode === 'report') await writeReport(session, options, output.writeLine);
+				else if (options.mode === 'plain')
+					writeEnd(session, reprobe, {
+						textOptions,
+						shown,
+						keptBytes: attached.keptBytes,
+						writeLine: output.writeLine,
+						stoppedSummary: options.stoppedSummary,
+					});
 			} finally {
-				flush();
+				output.flush();
 			}
 		},
 	};
+}
 
-	async function finishLines(session: Session, reprobe: Session | undefined): Promise<void> {
-		const snapshot = session.getSnapshot();
-		if (options.mode === 'json') return;
-		if (options.mode === 'report') {
-			const {renderReport} = await import('../render/report/markdown.js');
-			const text = renderReport(snapshot, {
-				redact: options.redact ? localRedactOptions(options.serverEnv, options.redactPayloads, snapshot.meta) : false,
-				toolVersion: VERSION,
-				command: 'mcp-wire probe --report',
-				...(options.maxLines === undefined ? {} : {maxLines: options.maxLines}),
-			});
-			writeLine(text.endsWith('\n') ? text.slice(0, -1) : text);
+/**
+ * `--json`: the header and then each event of `session` as an NDJSON record, written in pieces (a 5 MB
+ * frame's records are never whole strings, docs/performance.md#replay). With `redact`, secrets are masked
+ * in the bytes too (same length, so offsets stay true).
+ * @returns with `redact`, what writes the records the redactor still holds at the end; else undefined
+ */
+function attachJson(
+	session: Session,
+	options: PresenterOptions,
+	writeText: (text: string | Uint8Array) => void,
+): (() => void) | undefined {
+	const writer = createNdjsonPieceWriter(writeText);
+	if (!options.redact) {
+		writer.header(session.meta);
+		session.on((event: SessionEvent) => writer.event(event));
+		return undefined;
+	}
+
+	const redactor = createEventRedactor(localRedactOptions(options.serverEnv, options.redactPayloads, session.meta));
+	writer.header(redactor.meta(session.meta));
+	session.on((event: SessionEvent) => {
+		for (const ready of redactor.push(event)) writer.event(ready);
+	});
+	return () => {
+		for (const ready of redactor.end()) writer.event(ready);
+	};
+}
+
+/**
+ * The plain log as the session runs: the header, then a line per frame, mark and exit (with its hex dump
+ * under `--hex`), in time order. Only the findings printed at the end are kept (with the bytes around
+ * them), so the log runs in flat memory on a session that keeps nothing.
+ */
+function attachPlainLog(
+	session: Session,
+	options: PresenterOptions,
+	textOptions: TextOptions,
+	writeLine: (line: string) => void,
+	shown: ShownFindings,
+): Attached {
+	for (const line of formatHeader(session.meta, session.meta.pid)) writeLine(line);
+	writeLine('');
+	const kept = createKeptBytes();
+	const hexView = bytesView(session, kept);
+	// Lines in time order: what happened after the first byte the stdout framer still holds (a
+	// Content-Length reply waits for the byte after its body) waits for that frame.
+	const order = createTimeOrder(writeLine);
+	const stdout = createStdoutHorizon(session);
+	let isReleaseScheduled = false;
+	const releaseLater = (): void => {
+		if (isReleaseScheduled || order.held === 0) return;
+		isReleaseScheduled = true;
+		setImmediate(() => {
+			isReleaseScheduled = false;
+			order.release(stdout.horizon());
+		});
+	};
+	session.on((event) => {
+		if (event.type === 'chunk') {
+			kept.chunk(event.chunk);
+			if (event.chunk.stream === 'stdout') stdout.chunk(event.chunk);
 			return;
 		}
-		if (reprobe) {
-			writeLine('');
-			writeLine('Content-Length re-probe (a fresh process, LSP-framed initialize):');
-			// Its frames, and its marks and exit (the wait that ended without a reply, the shutdown), in time order.
-			// When it answered, the wait's end is no news (a Content-Length reply ends it as "no response" to an NDJSON client).
-			const re = reprobe.getSnapshot();
-			const rows: {readonly tMs: number; readonly line: string}[] = re.frames.map((frame) => ({
-				tMs: frame.firstTMs,
-				line: formatFrameLine(frame, {color: options.isColor}),
-			}));
-			const answered = re.frames.some(
-				(frame) => frame.stream === 'stdout' && frame.kind !== 'text' && frame.kind !== 'blank',
-			);
-			const marks = answered ? re.marks.filter((mark) => mark.type !== 'timeout' && mark.type !== 'phase') : re.marks;
-			const exit = re.summary.exit;
-			for (const mark of [...marks, ...(exit === undefined ? [] : [{type: 'exit' as const, ...exit}])]) {
-				const line = formatMarkLine(mark, {color: options.isColor});
-				if (line !== undefined) rows.push({tMs: mark.tMs, line});
-			}
-			for (const row of rows.sort((a, b) => a.tMs - b.tMs)) writeLine(row.line);
+		if (event.type === 'finding') {
+			shown.add(event.finding, kept);
+			return;
 		}
+		if (event.type === 'mark' || event.type === 'exit') {
+			const line = formatMarkLine(event.type === 'mark' ? event.mark : {type: 'exit', ...event.exit}, {
+				color: options.isColor,
+			});
+			if (line !== undefined) order.add(event.type === 'mark' ? event.mark.tMs : event.exit.tMs, [line]);
+		} else if (event.type === 'frame') {
+			kept.frame(event.frame);
+			const lines = [formatFrameLine(event.frame, {color: options.isColor, bytes: hexView.bytes})];
+			if (options.hex) lines.push(...formatFrameHex(event.frame, hexView, textOptions));
+			order.add(event.frame.tMs, lines);
+		} else return;
+		// Mid-chunk the framer may still hold bytes it frames next: those lines go out on the next
+		// event or right after this turn of the event loop.
+		order.release(stdout.horizon());
+		releaseLater();
+	});
+	return {order, keptBytes: kept};
+}
+
+/** The time before which every line can be printed: see {@link createStdoutHorizon}. */
+export interface StdoutHorizon {
+	/** Note a stdout chunk as it is fed to the session. */
+	chunk(chunk: {readonly offset: number; readonly bytes: Uint8Array; readonly tMs: number}): void;
+	/**
+	 * The time (ms) of the stdout chunk holding the first byte the session's stdout framer has not framed
+	 * yet; `Infinity` when it holds none. Chunks wholly before that byte are forgotten.
+	 */
+	horizon(): number;
+}
+
+/**
+ * Track stdout chunks until they are framed, so lines of events after the first unframed stdout byte
+ * wait for the frame it starts (the plain log prints in time order).
+ * @param session its `pendingBytes('stdout')` and `streamLength('stdout')` say what is unframed
+ */
+export function createStdoutHorizon(session: Pick<Session, 'pendingBytes' | 'streamLength'>): StdoutHorizon {
+	const chunks: {end: number; tMs: number}[] = [];
+	return {
+		chunk(chunk) {
+			chunks.push({end: chunk.offset + chunk.bytes.byteLength, tMs: chunk.tMs});
+		},
+		horizon() {
+			const pending = session.pendingBytes('stdout');
+			if (pending === 0) {
+				chunks.length = 0;
+				return Number.POSITIVE_INFINITY;
+			}
+			const start = session.streamLength('stdout') - pending;
+			let drop = 0;
+			while (drop < chunks.length && chunks[drop]!.end <= start) drop++;
+			chunks.splice(0, drop);
+			return chunks[0]?.tMs ?? Number.POSITIVE_INFINITY;
+		},
+	};
+}
+
+/** `--report`: the Markdown support report of the finished session (redacted as `options` say). */
+async function writeReport(
+	session: Session,
+	options: PresenterOptions,
+	writeLine: (line: string) => void,
+): Promise<void> {
+	const snapshot = session.getSnapshot();
+	const {renderReport} = await import('../render/report/markdown.js');
+	const text = renderReport(snapshot, {
+		redact: options.redact ? localRedactOptions(options.serverEnv, options.redactPayloads, snapshot.meta) : false,
+		toolVersion: VERSION,
+		command: 'mcp-wire probe --report',
+		...(options.maxLines === undefined ? {} : {maxLines: options.maxLines}),
+	});
+	writeLine(text.endsWith('\n') ? text.slice(0, -1) : text);
+}
+
+/**
+ * The end of the plain log: the Content-Length re-probe's lines (when there was one), each finding code's
+ * findings ({@link findingLines}) and the summary (`stoppedSummary`'s lines for a probe the user stopped).
+ */
+function writeEnd(
+	session: Session,
+	reprobe: Session | undefined,
+	context: {
+		readonly textOptions: TextOptions;
+		readonly shown: ShownFindings;
+		readonly keptBytes: KeptBytes | undefined;
+		readonly writeLine: (line: string) => void;
+		readonly stoppedSummary: PresenterOptions['stoppedSummary'];
+	},
+): void {
+	const {textOptions, shown, keptBytes, writeLine} = context;
+	const snapshot = session.getSnapshot();
+	if (reprobe) {
 		writeLine('');
-		// A session that keeps its bytes reads them from itself; a streaming one from what was kept.
-		const view = session.retains || keptBytes === undefined ? snapshot : bytesView(session, keptBytes);
-		// Not attached while the session ran (a finished session handed over): take its kept findings.
-		if (keptBytes === undefined) for (const finding of snapshot.findings) shown.add(finding);
-		for (const group of shown.groups()) {
-			for (const finding of group.full) for (const line of formatFinding(finding, view, textOptions)) writeLine(line);
-			for (const finding of group.more) {
-				writeLine(
-					`  also ${finding.code} at ${finding.stream} offset ${finding.offset}${finding.frameIndex === undefined ? '' : ` (frame ${finding.frameIndex})`}`,
-				);
-			}
-			if (group.count > FULL_PER_CODE + MORE_LINES)
-				writeLine(`  … and ${group.count - FULL_PER_CODE - MORE_LINES} more ${group.code}`);
-			writeLine('');
-		}
-		const lines = formatSummary(snapshot.summary, {color: options.isColor, hint: snapshot.meta.mode === 'probe'});
-		const stop = snapshot.marks.find((mark) => mark.type === 'phase' && mark.name === USER_STOP_PHASE);
-		const summaryLines =
-			stop === undefined ? lines : (options.stoppedSummary?.(lines, stop.tMs, snapshot.summary) ?? lines);
-		for (const line of summaryLines) writeLine(line);
+		writeLine('Content-Length re-probe (a fresh process, LSP-framed initialize):');
+		for (const line of reprobeLines(reprobe.getSnapshot(), textOptions.color)) writeLine(line);
 	}
+	writeLine('');
+	// A session that keeps its bytes reads them from itself; a streaming one from what was kept.
+	const view = session.retains || keptBytes === undefined ? snapshot : bytesView(session, keptBytes);
+	// Not attached while the session ran (a finished session handed over): take its kept findings.
+	if (keptBytes === undefined) for (const finding of snapshot.findings) shown.add(finding);
+	for (const group of shown.groups()) for (const line of findingLines(group, view, textOptions)) writeLine(line);
+	const lines = formatSummary(snapshot.summary, {color: textOptions.color, hint: snapshot.meta.mode === 'probe'});
+	const stop = snapshot.marks.find((mark) => mark.type === 'phase' && mark.name === USER_STOP_PHASE);
+	const summaryLines =
+		stop === undefined ? lines : (context.stoppedSummary?.(lines, stop.tMs, snapshot.summary) ?? lines);
+	for (const line of summaryLines) writeLine(line);
+}
+
+/**
+ * The Content-Length re-probe's frames, marks and exit (the wait that ended without a reply, the
+ * shutdown) as plain-log lines in time order. When it answered, the wait's `timeout` and `phase` marks are
+ * left out: a Content-Length reply ends the wait as "no response" to an NDJSON client, which is no news.
+ */
+export function reprobeLines(re: SessionSnapshot, isColor: boolean): string[] {
+	const rows: {readonly tMs: number; readonly line: string}[] = re.frames.map((frame) => ({
+		tMs: frame.firstTMs,
+		line: formatFrameLine(frame, {color: isColor}),
+	}));
+	const answered = re.frames.some(
+		(frame) => frame.stream === 'stdout' && frame.kind !== 'text' && frame.kind !== 'blank',
+	);
+	const marks = answered ? re.marks.filter((mark) => mark.type !== 'timeout' && mark.type !== 'phase') : re.marks;
+	const exit = re.summary.exit;
+	for (const mark of [...marks, ...(exit === undefined ? [] : [{type: 'exit' as const, ...exit}])]) {
+		const line = formatMarkLine(mark, {color: isColor});
+		if (line !== undefined) rows.push({tMs: mark.tMs, line});
+	}
+	return rows.sort((a, b) => a.tMs - b.tMs).map((row) => row.line);
+}
+
+/**
+ * One finding code's lines at the end of the plain log: its first {@link FULL_PER_CODE} findings in full,
+ * the next {@link MORE_LINES} as one `also …` line each, the rest as one `… and N more` line, then a blank line.
+ */
+export function findingLines(group: FindingGroup, view: SessionSnapshot, textOptions: TextOptions): string[] {
+	const lines: string[] = [];
+	for (const finding of group.full) lines.push(...formatFinding(finding, view, textOptions));
+	for (const finding of group.more) {
+		lines.push(
+			`  also ${finding.code} at ${finding.stream} offset ${finding.offset}${finding.frameIndex === undefined ? '' : ` (frame ${finding.frameIndex})`}`,
+		);
+	}
+	if (group.count > FULL_PER_CODE + MORE_LINES)
+		lines.push(`  … and ${group.count - FULL_PER_CODE - MORE_LINES} more ${group.code}`);
+	lines.push('');
+	return lines;
 }
 
 /** The findings the plain log prints at the end, per code: the first in full, the next few as one line, the rest counted. */
@@ -304,7 +349,15 @@ interface ShownFindings {
 	/** Take a finding as it is reported (its bytes are kept when it is printed in full). */
 	add(finding: Finding, kept?: KeptBytes): void;
 	/** Codes in print order (errors, then warnings, then infos; first found first within a severity). */
-	groups(): Array<{code: FindingCode; full: Finding[]; more: Finding[]; count: number}>;
+	groups(): FindingGroup[];
+}
+
+/** The findings of one code the plain log prints: `full` in full, `more` as one line each, `count` in all. */
+export interface FindingGroup {
+	readonly code: FindingCode;
+	readonly full: readonly Finding[];
+	readonly more: readonly Finding[];
+	readonly count: number;
 }
 
 function createShownFindings(): ShownFindings {

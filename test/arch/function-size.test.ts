@@ -3,10 +3,13 @@ import path from 'node:path';
 import ts from 'typescript';
 import {describe, expect, it} from 'vitest';
 
-// The house rule: functions under ~150 lines (CONTRIBUTING.md). Checked here for the folders that keep
-// to it, so a function that grows past it fails a test rather than a review.
+// The house rule: functions under ~150 lines (CONTRIBUTING.md). Checked here for every folder of src/
+// but src/core/ (the engine keeps its own shape), so a function that grows past it fails a test rather
+// than a review.
 const ROOT = path.join(import.meta.dirname, '..', '..');
-const CHECKED = ['src/render/tui'];
+const CHECKED = readdirSync(path.join(ROOT, 'src'), {withFileTypes: true})
+	.filter((entry) => entry.isDirectory() && entry.name !== 'core')
+	.map((entry) => `src/${entry.name}`);
 const MAX_LINES = 150;
 
 function sourceFiles(dir: string): string[] {
