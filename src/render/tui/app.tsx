@@ -117,10 +117,10 @@ function useFrameSelection(
 	const frameIndex = cursor < 0 ? -1 : view.indexAt(cursor);
 	const frame = frameIndex < 0 ? undefined : frames.at(frameIndex);
 	const frameFindings = useMemo(
-		() => (findingIndex.byFrame.get(frameIndex) ?? []).map((i) => findings[i]!),
+		() => findingIndex.findingsOf(frameIndex).map((i) => findings.at(i)!),
 		[findingIndex, frameIndex, findings],
 	);
-	const cursorFinding = findings[grouped.order[state.findingCursor] ?? -1];
+	const cursorFinding = findings.at(grouped.findingAt(state.findingCursor) ?? -1);
 	const shownFinding = cursorFinding && cursorFinding.frameIndex === frameIndex ? cursorFinding : frameFindings[0];
 	return {view, slice, frameIndex, frame, frameFindings, shownFinding};
 }
@@ -161,8 +161,8 @@ function navContext(
 		listRows: layout.listRows,
 		detailLines: detail.lines,
 		detailRows: detail.rows,
-		findingCount: grouped.order.length,
-		findingLines: grouped.lines.length,
+		findingCount: grouped.count,
+		findingLines: grouped.lineCount,
 		findingLineOf: grouped.lineOf,
 		findingRows,
 		stderrCount,

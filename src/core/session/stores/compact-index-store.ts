@@ -1,27 +1,25 @@
 import type {Chunk, Finding, Frame} from '../../types.js';
+import {CompactFindings} from './compact-findings.js';
 import {CompactFrameIndex} from './compact-frame-index.js';
 import type {StreamReader} from './frame-table.js';
 import {StreamingWindowStore} from './streaming-window.js';
 
 /**
  * The {@link FrameStore} of the TUI on a big capture: a streaming window (so the session derives its
- * findings as with `retain: false`) that also feeds a {@link CompactFrameIndex} and keeps the findings.
- * Frames come back from the index, their bytes read back from the capture file; IndexedSession
- * (indexed-session.ts) shows them to the TUI.
+ * findings as with `retain: false`) that also feeds a {@link CompactFrameIndex} and keeps the findings
+ * in {@link CompactFindings} (columns; a finding's text is built again when shown). Frames come back
+ * from the index, their bytes read back from the capture file; IndexedSession (indexed-session.ts)
+ * shows them to the TUI.
  */
 export class CompactIndexStore extends StreamingWindowStore {
 	readonly index: CompactFrameIndex;
-	private readonly kept: Finding[] = [];
+	/** Every finding so far, in order. */
+	readonly findings = new CompactFindings();
 
 	/** @param read reads stream bytes back from the capture file (called only when a frame is shown or searched) */
 	constructor(read: StreamReader) {
 		super();
 		this.index = new CompactFrameIndex(read);
-	}
-
-	/** Every finding so far, in order. */
-	get findings(): readonly Finding[] {
-		return this.kept;
 	}
 
 	override addChunk(chunk: Chunk): void {
@@ -35,7 +33,7 @@ export class CompactIndexStore extends StreamingWindowStore {
 	}
 
 	override addFinding(finding: Finding): void {
-		this.kept.push(finding);
+		this.findings.add(finding);
 		this.index.addFinding(finding);
 	}
 }

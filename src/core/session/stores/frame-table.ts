@@ -1,4 +1,5 @@
 import type {Frame, SessionSnapshot, StreamName} from '../../types.js';
+import type {FindingTable} from './finding-list.js';
 
 // What the TUI reads a session through: frames as a table, snapshots from a store. A `Session` is a
 // TableStore of arrays; IndexedSession (indexed-session.ts) one over a compact frame index.
@@ -22,8 +23,11 @@ export interface FrameTable {
 /** What a search tests of a frame (see {@link FrameTable.search}). */
 export type SearchFields = Pick<Frame, 'method' | 'answers' | 'id' | 'text'>;
 
-/** A session snapshot whose frames may be a {@link FrameTable} (what the TUI draws). */
-export type TableSnapshot = Omit<SessionSnapshot, 'frames'> & {readonly frames: FrameTable};
+/** A session snapshot whose frames may be a {@link FrameTable} and findings a {@link FindingTable} (what the TUI draws). */
+export type TableSnapshot = Omit<SessionSnapshot, 'frames' | 'findings'> & {
+	readonly frames: FrameTable;
+	readonly findings: FindingTable;
+};
 
 /** A store of {@link TableSnapshot}s (React `useSyncExternalStore` shape); a `Session` is one. */
 export interface TableStore {

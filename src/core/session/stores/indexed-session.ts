@@ -1,7 +1,8 @@
-import type {Finding, SessionSnapshot} from '../../types.js';
+import type {SessionSnapshot} from '../../types.js';
 import type {Session} from '../session.js';
 import type {CompactFrameIndex} from './compact-frame-index.js';
 import type {CompactIndexStore} from './compact-index-store.js';
+import type {FindingList} from './finding-list.js';
 import type {FrameTable, TableSnapshot, TableStore} from './frame-table.js';
 
 /**
@@ -11,7 +12,7 @@ import type {FrameTable, TableSnapshot, TableStore} from './frame-table.js';
  */
 export class IndexedSession implements TableStore {
 	readonly index: CompactFrameIndex;
-	private readonly findings: readonly Finding[];
+	private readonly findings: FindingList;
 	private snapshot: TableSnapshot | undefined;
 	private sessionSnapshot: SessionSnapshot | undefined;
 	private frameCount = -1;
@@ -48,8 +49,11 @@ export class IndexedSession implements TableStore {
 		const index = this.index;
 		const length = index.length;
 		this.frameCount = length;
+		// A fixed view of the findings so far (no copy): the TUI reads the rows it shows (docs/performance.md#tui-on-big-captures).
 		const findings =
-			this.findingCount === this.findings.length && this.snapshot ? this.snapshot.findings : this.findings.slice();
+			this.findingCount === this.findings.length && this.snapshot
+				? this.snapshot.findings
+				: this.findings.view(this.findings.length);
 		this.findingCount = this.findings.length;
 		const frames: FrameTable = {
 			length,

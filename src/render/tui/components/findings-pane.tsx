@@ -5,6 +5,7 @@ import {escapeText} from '../../../core/bytes/glyphs.js';
 import {CLIENT_SHORT_LABEL, outcomesLine} from '../../../core/clients/outcome.js';
 import {STREAM_LABEL, type ClientOutcome, type Finding} from '../../../core/types.js';
 import {fitColumns, formatBytes, formatOffset, SEVERITY_MARK, wrapText} from '../format.js';
+import type {FindingTable} from '../../../core/session/stores/finding-list.js';
 import type {FindingsLayout} from '../state/selectors.js';
 import {severityToken, useTheme} from '../theme.js';
 import {Line, pushSegment, type Segment} from './line.js';
@@ -73,7 +74,7 @@ export function findingDetailLines(finding: Finding, width: number): Segment[][]
 
 /** Props of {@link FindingsPane}. */
 export interface FindingsPaneProps {
-	readonly findings: readonly Finding[];
+	readonly findings: FindingTable;
 	readonly layout: FindingsLayout;
 	/** Cursor (ordinal in grouped order) and first visible line. */
 	readonly cursor: number;
@@ -112,9 +113,10 @@ export function FindingsPane({findings, layout, cursor, scroll, width, height, i
 		);
 	}
 
-	const selectedLine = layout.lineOf[cursor];
-	const visible = layout.lines.slice(scroll, scroll + listRows);
-	const current = findings[layout.order[cursor] ?? -1];
+	// Only the lines on screen are made, and only their findings built (docs/performance.md#tui-on-big-captures).
+	const selectedLine = layout.lineOf(cursor);
+	const visible = layout.lines(scroll, scroll + listRows);
+	const current = findings.at(layout.findingAt(cursor) ?? -1);
 	return (
 		<Box flexDirection="column" height={height} overflow="hidden">
 			{clientsLine}
@@ -128,7 +130,7 @@ export function FindingsPane({findings, layout, cursor, scroll, width, height, i
 					return (
 						<Line
 							key={`f${line.finding}`}
-							segments={findingItemSegments(findings[line.finding]!, width)}
+							segments={findingItemSegments(findings.at(line.finding)!, width)}
 							isSelected={isFocused && lineNumber === selectedLine}
 						/>
 					);

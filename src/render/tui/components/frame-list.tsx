@@ -1,8 +1,7 @@
 import {Box, Text} from 'ink';
 import type {FrameTable} from '../../../core/session/stores/frame-table.js';
-import type {Severity} from '../../../core/types.js';
 import {frameRowCells, rowHeader, rowLayout} from '../format.js';
-import type {FrameView} from '../state/selectors.js';
+import type {FrameSeverity, FrameView} from '../state/selectors.js';
 import {useTheme} from '../theme.js';
 import {FrameRow} from './frame-row.js';
 
@@ -18,7 +17,7 @@ export interface FrameListProps {
 	readonly rows: number;
 	readonly width: number;
 	/** Frame index → highest severity of its findings. */
-	readonly severity: ReadonlyMap<number, Severity>;
+	readonly severity: FrameSeverity;
 	readonly isFocused: boolean;
 }
 

@@ -42,7 +42,7 @@ export function LowerPane({state, snapshot, width, rows, offers, grouped, stderr
 			<FindingsPane
 				findings={findings}
 				layout={grouped}
-				cursor={Math.min(state.findingCursor, Math.max(0, grouped.order.length - 1))}
+				cursor={Math.min(state.findingCursor, Math.max(0, grouped.count - 1))}
 				scroll={state.findingScroll}
 				width={width}
 				height={rows}

@@ -2,10 +2,10 @@ import {isAtSpawn} from '../../../core/findings/support/at-spawn.js';
 import {useInput, useStdin, type Key} from 'ink';
 import {useCallback, useEffect, useRef, type Dispatch} from 'react';
 import type {FrameTable} from '../../../core/session/stores/frame-table.js';
-import type {Finding} from '../../../core/types.js';
 import type {InputCursorMove, NavContext, ViewAction} from '../state/actions.js';
 import {keyNameOf, matchKey, type Feature, type InkKeyLike} from '../state/keymap.js';
-import {lowerBound, type FindingsLayout, type SendOffer} from '../state/selectors.js';
+import type {FindingTable} from '../../../core/session/stores/finding-list.js';
+import {lowerBound, type FindingsLayout, type FrameView, type SendOffer} from '../state/selectors.js';
 import {selectedFrame, stderrCursor, viewReducer, type ViewState} from '../state/view-reducer.js';
 
 /**
@@ -21,10 +21,10 @@ export interface KeymapContext {
 	readonly dispatch: Dispatch<ViewAction>;
 	readonly nav: NavContext;
 	readonly frames: FrameTable;
-	readonly findings: readonly Finding[];
+	readonly findings: FindingTable;
 	readonly findingsLayout: FindingsLayout;
 	/** Frame indices with findings, ascending. */
-	readonly flaggedFrames: readonly number[];
+	readonly flaggedFrames: ArrayLike<number>;
 	/** Frame indices of the stderr lines. */
 	readonly stderrLines: readonly number[];
 	/** Bytes per hex row (to scroll a finding's bytes into view). */
@@ -234,8 +234,7 @@ function jumpToFlagged(context: KeymapContext, direction: 1 | -1): void {
 			if (nav.view.has(flagged[i]!)) return dispatch({type: 'select-frame', frameIndex: flagged[i]!});
 		}
 	}
-	const wrapped =
-		direction === 1 ? flagged.find((i) => nav.view.has(i)) : [...flagged].reverse().find((i) => nav.view.has(i));
+	const wrapped = firstShown(flagged, direction, nav.view);
 	if (wrapped !== undefined && wrapped !== current) {
 		dispatch({type: 'select-frame', frameIndex: wrapped});
 		dispatch({
@@ -259,6 +258,16 @@ function jumpToFlagged(context: KeymapContext, direction: 1 | -1): void {
 	});
 }
 
+/** The first (direction 1) or last (-1) of the ascending `flagged` frames that `view` shows. */
+function firstShown(flagged: ArrayLike<number>, direction: 1 | -1, view: FrameView): number | undefined {
+	for (let k = 0; k < flagged.length; k++) {
+		const frameIndex = flagged[direction === 1 ? k : flagged.length - 1 - k]!;
+		if (view.has(frameIndex)) return frameIndex;
+	}
+
+	return undefined;
+}
+
 function jumpToFrame(context: KeymapContext): void {
 	const {state, dispatch, nav} = context;
 	if (state.focus === 'stderr') {
@@ -271,7 +280,7 @@ function jumpToFrame(context: KeymapContext): void {
 		return;
 	}
 
-	const finding = context.findings[context.findingsLayout.order[state.findingCursor] ?? -1];
+	const finding = context.findings.at(context.findingsLayout.findingAt(state.findingCursor) ?? -1);
 	if (!finding) {
 		return;
 	}

@@ -21,7 +21,8 @@ export interface NavContext {
 	/** Findings in the findings pane, its line count (group headers included), line of each finding, visible rows. */
 	readonly findingCount: number;
 	readonly findingLines: number;
-	readonly findingLineOf: readonly number[];
+	/** The line of the finding at an ordinal (undefined outside). */
+	findingLineOf(ordinal: number): number | undefined;
 	readonly findingRows: number;
 	/** Stderr lines and visible rows of the stderr pane. */
 	readonly stderrCount: number;

@@ -1,8 +1,8 @@
 import {toolArguments} from '../../../core/jsonrpc/tool-arguments.js';
+import {codeAt, frameIndexAt, severityAt, type FindingTable} from '../../../core/session/stores/finding-list.js';
 import type {FrameTable, TableSnapshot as SessionSnapshot} from '../../../core/session/stores/frame-table.js';
 import {
 	STREAM_LABEL,
-	type Finding,
 	type FindingCode,
 	type Frame,
 	type Severity,
@@ -60,7 +60,7 @@ export function identityView(length: number): FrameView {
 }
 
 /** First position in the ascending `sorted` whose value is ≥ `value`. */
-export function lowerBound(sorted: readonly number[], value: number): number {
+export function lowerBound(sorted: ArrayLike<number>, value: number): number {
 	let low = 0;
 	let high = sorted.length;
 	while (low < high) {
@@ -126,11 +126,7 @@ export function isNoFilter(filter: FrameFilter): boolean {
  * The frames a filter shows. O(1) with no filter, O(frames) otherwise (memoise it).
  * @param flagged frame index → highest severity of its findings (from {@link indexFindings}).
  */
-export function filterFrames(
-	frames: FrameTable,
-	filter: FrameFilter,
-	flagged: ReadonlyMap<number, Severity>,
-): FrameView {
+export function filterFrames(frames: FrameTable, filter: FrameFilter, flagged: FrameSeverity): FrameView {
 	if (isNoFilter(filter)) {
 		return identityView(frames.length);
 	}
@@ -174,35 +170,76 @@ export function maxSeverity(a: Severity | undefined, b: Severity): Severity {
 	return a === undefined || RANK[b] > RANK[a] ? b : a;
 }
 
-/** Findings indexed by the frame they point at. */
-export interface FindingIndex {
-	/** Frame index → indices into `findings` of the findings pointing at it, in order found. */
-	readonly byFrame: ReadonlyMap<number, readonly number[]>;
-	/** Frame index → highest severity of its findings. */
-	readonly severity: ReadonlyMap<number, Severity>;
-	/** Frame indices with findings, ascending. */
-	readonly flaggedFrames: readonly number[];
+/** Frame index → highest severity of its findings (a `ReadonlyMap<number, Severity>` is one). */
+export interface FrameSeverity {
+	get(frameIndex: number): Severity | undefined;
+	has(frameIndex: number): boolean;
 }
 
-/** Indexes findings by frame. O(findings); memoise per `snapshot.findings`. */
-export function indexFindings(findings: readonly Finding[]): FindingIndex {
-	const byFrame = new Map<number, number[]>();
-	const severity = new Map<number, Severity>();
-	findings.forEach((finding, i) => {
-		if (finding.frameIndex === undefined) {
-			return;
-		}
+/** Findings indexed by the frame they point at (typed arrays: no object per finding or per frame). */
+export interface FindingIndex {
+	/** Indices into `findings` of the findings pointing at frame `frameIndex`, in order found (empty for none). */
+	findingsOf(frameIndex: number): readonly number[];
+	/** Frame index → highest severity of its findings. */
+	readonly severity: FrameSeverity;
+	/** Frame indices with findings, ascending. */
+	readonly flaggedFrames: ArrayLike<number>;
+}
 
-		const list = byFrame.get(finding.frameIndex);
-		if (list) {
-			list.push(i);
-		} else {
-			byFrame.set(finding.frameIndex, [i]);
-		}
+const SEVERITIES: readonly Severity[] = ['info', 'warning', 'error'];
 
-		severity.set(finding.frameIndex, maxSeverity(severity.get(finding.frameIndex), finding.severity));
-	});
-	return {byFrame, severity, flaggedFrames: [...byFrame.keys()].sort((a, b) => a - b)};
+/**
+ * Indexes findings by frame: a counting sort of the findings by frame (two Int32Arrays) and the highest
+ * severity per frame (a Uint8Array). O(findings + frames), reading the table's columns without building a
+ * finding (docs/performance.md#tui-on-big-captures); memoise per `snapshot.findings`.
+ */
+export function indexFindings(findings: FindingTable): FindingIndex {
+	let frameCount = 0;
+	for (let i = 0; i < findings.length; i++) {
+		const frame = frameIndexAt(findings, i);
+		if (isFrameIndex(frame) && frame >= frameCount) frameCount = frame + 1;
+	}
+
+	// starts[f]..starts[f + 1]: the findings of frame f in `order`; rank[f]: 1 + RANK of its highest severity.
+	const starts = new Int32Array(frameCount + 1);
+	const rank = new Uint8Array(frameCount);
+	let withFrame = 0;
+	for (let i = 0; i < findings.length; i++) {
+		const frame = frameIndexAt(findings, i);
+		if (!isFrameIndex(frame)) continue;
+		starts[frame + 1]!++;
+		withFrame++;
+		rank[frame] = Math.max(rank[frame]!, RANK[severityAt(findings, i)] + 1);
+	}
+
+	let flaggedCount = 0;
+	for (let f = 0; f < frameCount; f++) {
+		if (starts[f + 1]! > 0) flaggedCount++;
+		starts[f + 1]! += starts[f]!;
+	}
+
+	const order = new Int32Array(withFrame);
+	const next = starts.slice(0, frameCount);
+	for (let i = 0; i < findings.length; i++) {
+		const frame = frameIndexAt(findings, i);
+		if (isFrameIndex(frame)) order[next[frame]!++] = i;
+	}
+
+	const flaggedFrames = new Int32Array(flaggedCount);
+	for (let f = 0, k = 0; f < frameCount; f++) if (rank[f]! > 0) flaggedFrames[k++] = f;
+	const inRange = (f: number): boolean => Number.isInteger(f) && f >= 0 && f < frameCount;
+	return {
+		findingsOf: (f) => (inRange(f) ? Array.from(order.subarray(starts[f]!, starts[f + 1]!)) : []),
+		severity: {
+			get: (f) => (inRange(f) && rank[f]! > 0 ? SEVERITIES[rank[f]! - 1] : undefined),
+			has: (f) => inRange(f) && rank[f]! > 0,
+		},
+		flaggedFrames,
+	};
+}
+
+function isFrameIndex(frame: number | undefined): frame is number {
+	return frame !== undefined && Number.isInteger(frame) && frame >= 0;
 }
 
 /** One group of the findings pane: a code, its highest severity, and its findings (indices into `findings`). */
@@ -213,17 +250,20 @@ export interface FindingGroup {
 }
 
 /** Groups findings by code, errors first, then warnings, then info; ties in order of first appearance. */
-export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
+export function groupFindings(findings: FindingTable): FindingGroup[] {
 	const groups = new Map<FindingCode, {code: FindingCode; severity: Severity; items: number[]; first: number}>();
-	findings.forEach((finding, i) => {
-		const group = groups.get(finding.code);
+	for (let i = 0; i < findings.length; i++) {
+		const code = codeAt(findings, i);
+		const severity = severityAt(findings, i);
+		const group = groups.get(code);
 		if (group) {
 			group.items.push(i);
-			group.severity = maxSeverity(group.severity, finding.severity);
+			group.severity = maxSeverity(group.severity, severity);
 		} else {
-			groups.set(finding.code, {code: finding.code, severity: finding.severity, items: [i], first: i});
+			groups.set(code, {code, severity, items: [i], first: i});
 		}
-	});
+	}
+
 	return [...groups.values()]
 		.sort((a, b) => RANK[b.severity] - RANK[a.severity] || a.first - b.first)
 		.map(({code, severity, items}) => ({code, severity, items}));
@@ -234,30 +274,83 @@ export type FindingLine =
 	| {readonly type: 'group'; readonly code: FindingCode; readonly severity: Severity; readonly count: number}
 	| {readonly type: 'item'; readonly finding: number; readonly ordinal: number};
 
-/** The findings pane as lines, and the findings in grouped order (what the cursor walks). */
+/**
+ * The findings pane as lines (a header per group, then its findings), and the findings in grouped order
+ * (what the cursor walks). Lines are made for the rows asked for, not for every finding.
+ */
 export interface FindingsLayout {
-	readonly lines: readonly FindingLine[];
-	/** Indices into `findings`, in grouped order. */
-	readonly order: readonly number[];
-	/** Ordinal → line number of that finding. */
-	readonly lineOf: readonly number[];
+	/** Lines, group headers included. */
+	readonly lineCount: number;
+	/** Findings (the cursor's range). */
+	readonly count: number;
+	/** Line `line` (`0 <= line < lineCount`), or undefined outside. */
+	lineAt(line: number): FindingLine | undefined;
+	/** Lines `[start, end)` (clamped). */
+	lines(start: number, end: number): FindingLine[];
+	/** The index into `findings` of the finding at `ordinal` in grouped order, or undefined outside. */
+	findingAt(ordinal: number): number | undefined;
+	/** The line of the finding at `ordinal`, or undefined outside. */
+	lineOf(ordinal: number): number | undefined;
 }
 
-/** Lays the grouped findings out as lines. */
-export function findingsLayout(groups: readonly FindingGroup[]): FindingsLayout {
-	const lines: FindingLine[] = [];
-	const order: number[] = [];
-	const lineOf: number[] = [];
-	for (const group of groups) {
-		lines.push({type: 'group', code: group.code, severity: group.severity, count: group.items.length});
-		for (const finding of group.items) {
-			lineOf.push(lines.length);
-			lines.push({type: 'item', finding, ordinal: order.length});
-			order.push(finding);
-		}
+/** Last position in the ascending `sorted` whose value is ≤ `value` (-1 when none). */
+function lastAtMost(sorted: readonly number[], value: number): number {
+	let low = 0;
+	let high = sorted.length;
+	while (low < high) {
+		const mid = (low + high) >>> 1;
+		if (sorted[mid]! <= value) low = mid + 1;
+		else high = mid;
 	}
 
-	return {lines, order, lineOf};
+	return low - 1;
+}
+
+/** Lays the grouped findings out as lines: O(groups), each line made when asked for. */
+export function findingsLayout(groups: readonly FindingGroup[]): FindingsLayout {
+	// Per group: the line of its header and the ordinal of its first finding.
+	const headerLine: number[] = [];
+	const firstOrdinal: number[] = [];
+	let lineCount = 0;
+	let count = 0;
+	for (const group of groups) {
+		headerLine.push(lineCount);
+		firstOrdinal.push(count);
+		lineCount += 1 + group.items.length;
+		count += group.items.length;
+	}
+
+	const lineAt = (line: number): FindingLine | undefined => {
+		if (!Number.isInteger(line) || line < 0 || line >= lineCount) return undefined;
+		const g = lastAtMost(headerLine, line);
+		const group = groups[g]!;
+		const k = line - headerLine[g]! - 1;
+		return k < 0
+			? {type: 'group', code: group.code, severity: group.severity, count: group.items.length}
+			: {type: 'item', finding: group.items[k]!, ordinal: firstOrdinal[g]! + k};
+	};
+
+	const inRange = (ordinal: number): boolean => Number.isInteger(ordinal) && ordinal >= 0 && ordinal < count;
+	return {
+		lineCount,
+		count,
+		lineAt,
+		lines(start, end) {
+			const out: FindingLine[] = [];
+			for (let line = Math.max(0, start); line < Math.min(end, lineCount); line++) out.push(lineAt(line)!);
+			return out;
+		},
+		findingAt(ordinal) {
+			if (!inRange(ordinal)) return undefined;
+			const g = lastAtMost(firstOrdinal, ordinal);
+			return groups[g]!.items[ordinal - firstOrdinal[g]!];
+		},
+		lineOf(ordinal) {
+			if (!inRange(ordinal)) return undefined;
+			const g = lastAtMost(firstOrdinal, ordinal);
+			return headerLine[g]! + 1 + ordinal - firstOrdinal[g]!;
+		},
+	};
 }
 
 /** Frame indices of the stderr lines, ascending. O(frames); memoise per `snapshot.frames`. */

@@ -157,7 +157,7 @@ function navigate(state: ViewState, move: Move, nav: NavContext): ViewState {
 				nav.findingRows,
 				move,
 			);
-			const line = nav.findingLineOf[next.cursor] ?? 0;
+			const line = nav.findingLineOf(next.cursor) ?? 0;
 			// Show the group header too when the cursor is on the first finding of a group.
 			const withHeader = scrollToShow(Math.max(0, line - 1), state.findingScroll, nav.findingRows, nav.findingLines);
 			return {

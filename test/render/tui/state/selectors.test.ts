@@ -77,15 +77,30 @@ describe('filtering', () => {
 describe('findings', () => {
 	it('indexes findings by frame with the highest severity', () => {
 		const index = indexFindings(findings);
-		expect([...index.byFrame.entries()]).toEqual([
-			[2, [0]],
-			[3, [1]],
+		expect([0, 1, 2, 3, 4, -1, 2.5].map((f) => index.findingsOf(f))).toEqual([[], [], [0], [1], [], [], []]);
+		expect([0, 1, 2, 3, 4].map((f) => index.severity.get(f))).toEqual([
+			undefined,
+			undefined,
+			'error',
+			'warning',
+			undefined,
 		]);
-		expect([...index.severity.entries()]).toEqual([
-			[2, 'error'],
-			[3, 'warning'],
+		expect([0, 2, 3, 4].map((f) => index.severity.has(f))).toEqual([false, true, true, false]);
+		expect(Array.from(index.flaggedFrames)).toEqual([2, 3]);
+	});
+
+	it('keeps the order found among the findings of one frame, and frames ascending', () => {
+		const [error, warning] = [findings[0]!, findings[1]!];
+		const index = indexFindings([
+			{...warning, frameIndex: 7},
+			{...error, frameIndex: 1},
+			{...error, frameIndex: undefined},
+			{...warning, frameIndex: 1},
 		]);
-		expect(index.flaggedFrames).toEqual([2, 3]);
+		expect(index.findingsOf(1)).toEqual([1, 3]);
+		expect(index.findingsOf(7)).toEqual([0]);
+		expect(index.severity.get(1)).toBe('error');
+		expect(Array.from(index.flaggedFrames)).toEqual([1, 7]);
 	});
 
 	it('groups by code, errors first, and lays out header and item lines', () => {
@@ -94,16 +109,21 @@ describe('findings', () => {
 			{code: 'stray-output', severity: 'error', items: [0]},
 			{code: 'crlf', severity: 'warning', items: [1]},
 		]);
-		expect(findingsLayout(groups)).toEqual({
-			lines: [
-				{type: 'group', code: 'stray-output', severity: 'error', count: 1},
-				{type: 'item', finding: 0, ordinal: 0},
-				{type: 'group', code: 'crlf', severity: 'warning', count: 1},
-				{type: 'item', finding: 1, ordinal: 1},
-			],
-			order: [0, 1],
-			lineOf: [1, 3],
-		});
+		const layout = findingsLayout(groups);
+		expect(layout.lines(0, 99)).toEqual([
+			{type: 'group', code: 'stray-output', severity: 'error', count: 1},
+			{type: 'item', finding: 0, ordinal: 0},
+			{type: 'group', code: 'crlf', severity: 'warning', count: 1},
+			{type: 'item', finding: 1, ordinal: 1},
+		]);
+		expect([layout.lineCount, layout.count]).toEqual([4, 2]);
+		expect([0, 1, 2].map((o) => [layout.findingAt(o), layout.lineOf(o)])).toEqual([
+			[0, 1],
+			[1, 3],
+			[undefined, undefined],
+		]);
+		expect(layout.lines(2, 3)).toEqual([{type: 'group', code: 'crlf', severity: 'warning', count: 1}]);
+		expect(layout.lineAt(4)).toBeUndefined();
 	});
 
 	it('sorts warnings after errors even when found first', () => {

@@ -18,7 +18,7 @@ function nav(view: FrameView, overrides: Partial<NavContext> = {}): NavContext {
 		detailRows: 8,
 		findingCount: 4,
 		findingLines: 7,
-		findingLineOf: [1, 2, 4, 6],
+		findingLineOf: (ordinal) => [1, 2, 4, 6][ordinal],
 		findingRows: 3,
 		stderrCount: 5,
 		stderrRows: 3,
