@@ -124,7 +124,7 @@ describe('client registry', () => {
 				if (text.explainedBy !== undefined) expect(CLIENT_MESSAGES[text.explainedBy].read(text.example)).toBeDefined();
 			}
 		}
-		expect(count).toBe(19);
+		expect(count).toBe(20);
 	});
 
 	it('the four error texts users paste are each a client’s', () => {

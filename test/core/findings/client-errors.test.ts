@@ -28,6 +28,7 @@ describe('client texts and the rules that claim them', () => {
 			'vscode/process-exited': ['early-exit', 'spawn-failed'],
 			'python-sdk/call-tool-result-invalid': ['invalid-result'],
 			'python-sdk/structured-content-invalid': ['invalid-structured-content'],
+			'rmcp/expect-initialized-notification': ['pre-initialized-request-rejected'],
 		});
 	});
 
@@ -42,7 +43,7 @@ describe('client texts and the rules that claim them', () => {
 		const claimed = codesByClientText();
 		const unclaimed = [...texts.values()].filter((text) => text.explainedBy === undefined && !claimed.has(text.id));
 		expect(unclaimed.map((text) => text.id)).toEqual([]);
-		expect(CLIENT_ERROR_MODULES.flatMap((module) => module.errors ?? []).length).toBe(9);
+		expect(CLIENT_ERROR_MODULES.flatMap((module) => module.errors ?? []).length).toBe(10);
 	});
 
 	it('explains a claimed text with its codes: one claim is likely, several are possible', () => {
@@ -55,6 +56,14 @@ describe('client texts and the rules that claim them', () => {
 		]);
 		expect(closed.explanations[0]!.why).toBe(
 			'Cursor lost the server process: it exited, closed stdout, or could not be started.',
+		);
+		const rmcp = explainError('Error: expect initialized notification, but received: Some(Request(SetLevelRequest))');
+		expect(rmcp.source).toBe('rmcp (Rust SDK)');
+		expect(rmcp.explanations.map((e) => [e.code, e.likelihood])).toEqual([
+			['pre-initialized-request-rejected', 'likely'],
+		]);
+		expect(rmcp.explanations[0]!.why).toBe(
+			'An rmcp server before 1.1.1 (rust-sdk PR#730) took a request between its initialize result and `notifications/initialized` (VS Code sends `logging/setLevel` there) and exited.',
 		);
 		const result = explainError('Unexpected response type');
 		expect(result.explanations.map((e) => [e.code, e.likelihood])).toEqual([['invalid-result', 'likely']]);

@@ -35,6 +35,15 @@ export const RMCP: ClientProfile = {
 				'rmcp before 1.7.0 closed the transport on a line it could not decode, or the server exited during the handshake',
 			source: 'docs/protocol.md C7 (Doist/todoist-mcp#305)',
 		},
+		{
+			// The server side of rmcp: its ServerInitializeError::ExpectedInitializedNotification, gone in rmcp 1.1.1.
+			id: 'rmcp/expect-initialized-notification',
+			pattern: 'expect initialized notification, but received',
+			example: 'Error: expect initialized notification, but received: Some(Request(SetLevelRequest))',
+			means:
+				'an rmcp server before 1.1.1 (rust-sdk PR#730) took a request between its initialize result and `notifications/initialized` (VS Code sends `logging/setLevel` there) and exited',
+			source: 'docs/field-cases.md F47 (rust-sdk crates/rmcp/src/service/server.rs before PR#730)',
+		},
 	],
 	restart: 'restart the host that runs the rmcp client',
 	sources: ['docs/protocol.md C7', 'docs/clients.md#codex'],

@@ -128,6 +128,7 @@ export const preInitializedRequestRejected: Rule = {
 			return outcome === 'rejected' ? REJECTED() : outcome === 'unanswered' ? UNANSWERED() : EXITED();
 		},
 	},
+	clientTexts: [{text: 'rmcp/expect-initialized-notification', rank: 0}],
 	create({report, facts}) {
 		let isInitializedSent = false;
 		/** Requests the client sent in the gap (after the initialize result, before `initialized`), by id key. */
