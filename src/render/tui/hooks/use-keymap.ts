@@ -213,6 +213,8 @@ function handleAction(action: KeyAction, context: KeymapContext): void {
 			return;
 		case 'input-commit':
 		case 'input-cancel':
+		case 'input-cursor':
+		case 'input-erase':
 			return;
 	}
 }
@@ -385,6 +387,7 @@ const DELETE_KEY = '\u001B[3~';
  * Backspace.
  */
 function useLastSequence(): {readonly current: string} {
+	// Internal on purpose: ink 6 names DEL and ESC [3~ both `delete`, useInput gets no sequence; ink 7 splits them but needs Node >= 22.
 	const {internal_eventEmitter: emitter} = useStdin();
 	const ref = useRef('');
 	useEffect(() => {

@@ -65,7 +65,9 @@ export type KeyAction =
 	| 'rerun'
 	| 'quit'
 	| 'input-commit'
-	| 'input-cancel';
+	| 'input-cancel'
+	| 'input-cursor'
+	| 'input-erase';
 
 /** Optional features a binding may need (`s` and `r` exist only when the caller provides the action). */
 export type Feature = 'send' | 'rerun';
@@ -250,6 +252,36 @@ export const KEYMAP: readonly KeyBinding[] = [
 		help: 'search: clear; send: cancel',
 		context: 'input',
 	},
+	{
+		keys: [{key: 'left'}, {key: 'right'}],
+		label: '←/→',
+		action: 'input-cursor',
+		help: 'send params: move the cursor',
+		context: 'input',
+	},
+	{
+		keys: [{key: 'home'}],
+		label: 'Home',
+		action: 'input-cursor',
+		help: 'send params: cursor to the start',
+		context: 'input',
+	},
+	{
+		keys: [{key: 'end'}],
+		label: 'End',
+		action: 'input-cursor',
+		help: 'send params: cursor to the end',
+		context: 'input',
+	},
+	{
+		keys: [{key: 'backspace'}],
+		label: 'Bksp',
+		action: 'input-erase',
+		help: 'erase before the cursor (search: the last character)',
+		context: 'input',
+	},
+	// Delete (ESC [3~) reaches ink as Backspace does; the keymap hook tells them apart by the sequence.
+	{keys: [], label: 'Del', action: 'input-erase', help: 'send params: erase under the cursor', context: 'input'},
 ];
 
 /** The key flags ink's `useInput` reports (the subset the table uses). */

@@ -398,7 +398,7 @@ describe('StderrPane', () => {
 describe('HelpOverlay', () => {
 	const expected: Record<(typeof WIDTHS)[number], string[]> = {
 		60: [
-			'Keys (? or Esc closes help · lines 1–11 of 35, ↑/↓ scroll)',
+			'Keys (? or Esc closes help · lines 1–11 of 40, ↑/↓ scroll)',
 			'Everywhere',
 			'  ↑/k     previous frame / finding / line; scroll detail up',
 			'  ↓/j     next frame / finding / line; scroll detail down',
@@ -412,7 +412,7 @@ describe('HelpOverlay', () => {
 			'  →/l     next detail tab',
 		],
 		80: [
-			'Keys (? or Esc closes help · lines 1–11 of 35, ↑/↓ scroll)',
+			'Keys (? or Esc closes help · lines 1–11 of 40, ↑/↓ scroll)',
 			'Everywhere',
 			'  ↑/k     previous frame / finding / line; scroll detail up',
 			'  ↓/j     next frame / finding / line; scroll detail down',

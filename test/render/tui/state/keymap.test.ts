@@ -72,6 +72,24 @@ describe('keymap', () => {
 		]);
 	});
 
+	it("lists the params editor's cursor and erase keys under the search line and send panel", () => {
+		expect(helpSections(none).at(-1)).toEqual({
+			title: 'Search line and send panel',
+			rows: [
+				{keys: 'Enter', help: 'search: keep the filter; send: next step / send'},
+				{keys: 'Esc', help: 'search: clear; send: cancel'},
+				{keys: '←/→', help: 'send params: move the cursor'},
+				{keys: 'Home', help: 'send params: cursor to the start'},
+				{keys: 'End', help: 'send params: cursor to the end'},
+				{keys: 'Bksp', help: 'erase before the cursor (search: the last character)'},
+				{keys: 'Del', help: 'send params: erase under the cursor'},
+			],
+		});
+		// Help only: on the main screen these keys keep their pane bindings (← is the previous detail tab).
+		expect(matchKey('', {leftArrow: true}, 'frames', none)).toBe('prev-tab');
+		expect(matchKey('', {home: true}, 'frames', none)).toBe('select-first');
+	});
+
 	it('generates the footer hints from the same table', () => {
 		expect(hintText(none, 'frames')).toBe('Tab pane  →/l tab  n next fault  / search  ? help  q/^C quit');
 		expect(hintText(all, 'findings')).toBe(
