@@ -11,7 +11,7 @@ import {
 	type StreamBytes,
 } from '../core/capture/binary-codec.js';
 import {decodeRecordBytes, type DecodeProblem, type SessionHeader} from '../core/capture/record-codec.js';
-import type {SessionEvent} from '../core/types.js';
+import type {Mark, SessionEvent} from '../core/types.js';
 import {
 	checkPrivateDir,
 	currentPlatform,
@@ -111,6 +111,8 @@ export class RecordReader {
 	private start: Buffer[] = [];
 	private readonly missing = {stdin: 0, stdout: 0, stderr: 0};
 	private gapCount = 0;
+	/** NDJSON: where the next recorded byte of each stream is expected (chunks and gap marks move it). */
+	private readonly next = {stdin: 0, stdout: 0, stderr: 0};
 	/** A `--json` dump's summary said the capture it was made from was cut short (`incomplete.cutShort`). */
 	private isDumpOfCut = false;
 	/** NDJSON: bytes of input split into lines so far, and the input offset of the pending line's start. */
@@ -288,6 +290,42 @@ export class RecordReader {
 		}
 	}
 
+	/**
+	 * Format 1: a chunk or gap that starts past the bytes of its stream recorded so far, with no gap mark
+	 * in between, is a hole in the file (records lost): an `unrecorded` gap mark is handed on first, at the
+	 * exact offset and size, as the binary decoder does (docs/capture-format.md#gaps-and-incomplete-captures).
+	 * @returns true when the record overlaps the bytes before it: a problem, and it is skipped
+	 */
+	private isHole(event: SessionEvent): boolean {
+		const at =
+			event.type === 'chunk'
+				? {
+						stream: event.chunk.stream,
+						offset: event.chunk.offset,
+						length: event.chunk.bytes.length,
+						tMs: event.chunk.tMs,
+					}
+				: event.type === 'mark' && event.mark.type === 'gap'
+					? {stream: event.mark.stream, offset: event.mark.offset, length: event.mark.length, tMs: event.mark.tMs}
+					: undefined;
+		if (at === undefined) return false;
+		const expected = this.next[at.stream];
+		if (at.offset < expected) {
+			this.problems.push({
+				line: this.lineNumber,
+				message: `${at.stream} ${event.type === 'chunk' ? 'chunk' : 'gap'} at offset ${at.offset} overlaps the ${expected} bytes before it, skipped`,
+			});
+			return true;
+		}
+		if (at.offset > expected) {
+			const length = at.offset - expected;
+			const gap: Mark = {type: 'gap', stream: at.stream, offset: expected, length, reason: 'unrecorded', tMs: at.tMs};
+			this.event({type: 'mark', mark: gap}, this.lineStart);
+		}
+		this.next[at.stream] = at.offset + at.length;
+		return false;
+	}
+
 	private line(bytes: Buffer | Buffer[], isLast: boolean): void {
 		this.lineNumber++;
 		const decoded = decodeRecordBytes(bytes, this.decoder);
@@ -318,6 +356,7 @@ export class RecordReader {
 					return;
 				}
 
+				if (this.isHole(decoded.event)) return;
 				this.event(decoded.event, this.lineStart);
 				return;
 			}

@@ -132,3 +132,53 @@ describe('openCapture', () => {
 		expect(opened.reader?.problems.map((problem) => problem.message).at(-1)).toBe('no session header');
 	});
 });
+
+describe('a hole in a format-1 capture (docs/capture-format.md#gaps-and-incomplete-captures)', () => {
+	// The second stdin chunk (LIST, 47 bytes at offset INIT.length) is missing, then one more comes after it.
+	const PING = '{"jsonrpc":"2.0","id":2,"method":"ping"}\n';
+	const HOLED = [
+		encodeHeader(META),
+		encodeEvent(chunk(0, 'stdin', 0, 1, INIT)),
+		encodeEvent(chunk(1, 'stdout', 0, 5, RESULT)),
+		encodeEvent(chunk(3, 'stdin', INIT.length + LIST.length, 9, PING)),
+		encodeEvent({type: 'exit', exit: {code: 0, signal: null, tMs: 10}}),
+	].join('\n');
+
+	it('is an unrecorded gap at its exact offset and size, counted as missing, as in format 2', async () => {
+		const marks: unknown[] = [];
+		const opened = await openCapture(bytesSource(enc.encode(`${HOLED}\n`)), {
+			replay: {},
+			onEvent: (event) => {
+				if (event.type === 'mark') marks.push(event.mark);
+			},
+		});
+		expect(marks).toEqual([
+			{type: 'gap', stream: 'stdin', offset: INIT.length, length: LIST.length, reason: 'unrecorded', tMs: 9},
+		]);
+		expect(opened.reader?.problems).toEqual([]);
+		expect(opened.reader?.completeness).toEqual({
+			format: 1,
+			complete: false,
+			cutShort: false,
+			missing: {stdin: LIST.length, stdout: 0, stderr: 0},
+			gaps: 1,
+		});
+		const summary = opened.finish().getSnapshot().summary;
+		expect(summary.incomplete).toEqual({cutShort: false, missingBytes: LIST.length, gaps: 1});
+		// Offsets stay true: the stream counts the missing bytes too.
+		expect(summary.streams.stdin.bytes).toBe(INIT.length + LIST.length + PING.length);
+	});
+
+	it('a chunk overlapping the bytes before it is a problem and skipped', async () => {
+		const overlapping = [
+			encodeHeader(META),
+			encodeEvent(chunk(0, 'stdin', 0, 1, INIT)),
+			encodeEvent(chunk(1, 'stdin', 10, 2, LIST)),
+		].join('\n');
+		const opened = await openCapture(bytesSource(enc.encode(`${overlapping}\n`)), {replay: {}});
+		expect(opened.reader?.problems).toEqual([
+			{line: 3, message: `stdin chunk at offset 10 overlaps the ${INIT.length} bytes before it, skipped`},
+		]);
+		expect(opened.finish().getSnapshot().summary.streams.stdin.bytes).toBe(INIT.length);
+	});
+});

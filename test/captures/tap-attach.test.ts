@@ -77,7 +77,7 @@ const EVENTS: SessionEvent[] = [
 		'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}\n',
 	),
 	chunk(2, 'stderr', 0, 6, 'log: ünïcode ✓\n'),
-	chunk(3, 'stdin', 148, 7, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n'),
+	chunk(3, 'stdin', 147, 7, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n'),
 	{type: 'mark', mark: {type: 'stdin-closed', tMs: 8}},
 	{type: 'exit', exit: {code: 0, signal: null, tMs: 9}},
 ];
