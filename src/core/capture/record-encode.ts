@@ -104,37 +104,6 @@ export function frameRecord(frame: Frame): Record<string, unknown> {
 	return record;
 }
 
-/**
- * A frame record's line, the plain way: `toLine` of {@link frameRecord}. The reference {@link frameLine}
- * is tested against (byte for byte, test/core/capture/frame-line.test.ts).
- */
-export function frameLinePlain(frame: Frame): string {
-	return toLine(frameRecord(frame));
-}
-
-/**
- * A frame record's line: the same text as {@link frameLinePlain}, written directly (one frame record per
- * message is half of `--json`'s lines; building an object per frame and stringifying it cost more than
- * stringifying the message alone, docs/performance.md#replay). `stream`, `framing`, `terminator` and `kind`
- * are names of their types (ASCII letters and `-`, nothing to escape); every other string and the message go
- * through `JSON.stringify`, and the line through {@link toLine}'s line-end escapes.
- */
-export function frameLine(frame: Frame): string {
-	let line = `{"type":"frame","index":${jsonNumber(frame.index)},"stream":"${frame.stream}","framing":"${frame.framing}","offset":${jsonNumber(frame.offset)},"byteLength":${jsonNumber(frame.byteLength)},"bodyOffset":${jsonNumber(frame.bodyOffset)},"bodyLength":${jsonNumber(frame.bodyLength)},"terminator":"${frame.terminator}","lineCount":${jsonNumber(frame.lineCount)},"tMs":${jsonNumber(frame.tMs)},"firstTMs":${jsonNumber(frame.firstTMs)},"firstSeq":${jsonNumber(frame.firstSeq)},"lastSeq":${jsonNumber(frame.lastSeq)},"kind":"${frame.kind}"`;
-	if (frame.message !== undefined) {
-		// Undefined for a value JSON has no text for (never from JSON.parse): left out, as JSON.stringify does.
-		const message = JSON.stringify(frame.message) as string | undefined;
-		if (message !== undefined) line += `,"message":${message}`;
-	}
-	if (frame.method !== undefined) line += `,"method":${JSON.stringify(frame.method)}`;
-	if (frame.id !== undefined) line += `,"id":${JSON.stringify(frame.id)}`;
-	const answers = frame.answers;
-	if (answers !== undefined)
-		line += `,"answers":{"method":${JSON.stringify(answers.method)},"requestIndex":${jsonNumber(answers.requestIndex)},"latencyMs":${jsonNumber(answers.latencyMs)}}`;
-	if (frame.text !== undefined) line += `,"text":${JSON.stringify(frame.text)}`;
-	return `${line}}`.replaceAll(LINE_ENDS, escapeLineEnd);
-}
-
 function findingRecord(finding: Finding): Record<string, unknown> {
 	const record: Record<string, unknown> = {
 		type: 'finding',
@@ -236,7 +205,7 @@ export function encodeEvent(event: SessionEvent): string {
 		}
 
 		case 'frame': {
-			return frameLine(event.frame);
+			return toLine(frameRecord(event.frame));
 		}
 
 		case 'finding': {
