@@ -1,8 +1,8 @@
-import {createFramer} from '../framing/index.js';
 import {ExercisedTracker} from './exercised.js';
-import type {Framer, FramerOptions, FramerOutput} from '../framing/framer.js';
+import type {FramerOutput} from '../framing/framer.js';
 import {FindingSink} from './finding-sink.js';
 import {GapTracker} from './gaps.js';
+import {StreamDecoders} from './stream-decoders.js';
 import type {BodyPrint, FrameStore} from './stores/frame-store.js';
 import {RetainAllStore} from './stores/retain-all.js';
 import {StreamingWindowStore} from './stores/streaming-window.js';
@@ -84,8 +84,8 @@ export class Session implements SessionStore {
 	/** Chunks, frames and findings as far as they are kept (stores/frame-store.ts). */
 	private readonly store: FrameStore;
 	private readonly schemas: SdkSchemas;
-	private readonly framers: Record<StreamName, Framer>;
-	private readonly ended = new Set<StreamName>();
+	/** One framer per stream (stream-decoders.ts). */
+	private readonly decoders: StreamDecoders;
 	private readonly totals: Record<StreamName, {bytes: number; chunks: number; frames: number}> = {
 		stdin: {bytes: 0, chunks: 0, frames: 0},
 		stdout: {bytes: 0, chunks: 0, frames: 0},
@@ -139,11 +139,11 @@ export class Session implements SessionStore {
 			answerPrint: (frame) => this.store.answerPrint(frame),
 			sameBody: (index, frame, print) => this.store.sameBody(index, frame, print),
 		});
-		this.framers = {
-			stdin: createFramer('stdin', this.framerOptions('stdin')),
-			stdout: createFramer('stdout', this.framerOptions('stdout')),
-			stderr: createFramer('stderr', this.framerOptions('stderr')),
-		};
+		this.decoders = new StreamDecoders({
+			onFramed: this.onFramed,
+			awaitedMethod: (requester, token) => this.awaitedMethod(requester, token),
+			gaps: this.gaps,
+		});
 		this.engine = new FindingEngine({
 			facts: this.facts(),
 			schemas: this.schemas,
@@ -212,7 +212,7 @@ export class Session implements SessionStore {
 	 * @throws Error if the stream already ended (a caller bug, not a wire fault)
 	 */
 	pushChunk(stream: StreamName, tMs: number, bytes: Uint8Array): Chunk {
-		if (this.ended.has(stream)) throw new Error(`mcp-wire: chunk for ended stream ${stream}`);
+		if (this.decoders.hasEnded(stream)) throw new Error(`mcp-wire: chunk for ended stream ${stream}`);
 		const totals = this.totals[stream];
 		const chunk: Chunk = {seq: this.seq++, stream, tMs, offset: totals.bytes, bytes};
 		totals.bytes += bytes.length;
@@ -221,10 +221,8 @@ export class Session implements SessionStore {
 		this.store.addChunk(chunk);
 		this.emit({type: 'chunk', chunk});
 		this.engine.chunk(chunk);
-		const skip = this.gaps.skipOf(stream, bytes);
-		if (skip === 0) this.framers[stream].push(chunk, this.onFramed);
-		else if (skip > 0) this.resyncFramer(stream, {...chunk, offset: chunk.offset + skip, bytes: bytes.subarray(skip)});
-		this.store.framed(stream, this.framers[stream].pendingOffset);
+		this.decoders.push(chunk);
+		this.store.framed(stream, this.decoders.pendingOffset(stream));
 		return chunk;
 	}
 
@@ -235,14 +233,11 @@ export class Session implements SessionStore {
 			return;
 		}
 		if (mark.type === 'gap') {
-			if (this.ended.has(mark.stream)) return;
+			if (this.decoders.hasEnded(mark.stream)) return;
 			// Bytes not in the capture: offsets stay true, the cut frame is dropped unframed (gaps.ts).
 			this.totals[mark.stream].bytes += mark.length;
 			this.gaps.gap(mark.stream, mark.length);
-			this.framers[mark.stream] = createFramer(mark.stream, {
-				...this.framerOptions(mark.stream),
-				startOffset: this.totals[mark.stream].bytes,
-			});
+			this.decoders.restartAt(mark.stream, this.totals[mark.stream].bytes);
 		}
 		this.marks.push(mark);
 		this.lastTMs = Math.max(this.lastTMs, mark.tMs);
@@ -250,18 +245,18 @@ export class Session implements SessionStore {
 		if (mark.type === 'phase' && mark.name === 'modern-era') this.lifecycle.era = 'modern';
 		this.emit({type: 'mark', mark});
 		this.engine.mark(mark);
-		if (mark.type === 'stdin-closed') this.endFramer('stdin', mark.tMs);
+		if (mark.type === 'stdin-closed') this.decoders.end('stdin', mark.tMs);
 	}
 
 	/** End of file on `stream` at `tMs`: records an `eof` mark and flushes the stream's pending bytes. */
 	endStream(stream: StreamName, tMs: number): void {
-		if (this.ended.has(stream)) return;
+		if (this.decoders.hasEnded(stream)) return;
 		const mark: Mark = {type: 'eof', stream, tMs};
 		this.marks.push(mark);
 		this.lastTMs = Math.max(this.lastTMs, tMs);
 		this.emit({type: 'mark', mark});
 		this.engine.mark(mark);
-		this.endFramer(stream, tMs);
+		this.decoders.end(stream, tMs);
 	}
 
 	/** Record how the process ended (the exit rules judge it: R14). */
@@ -307,7 +302,7 @@ export class Session implements SessionStore {
 	): Summary {
 		if (this.isFinished && this.summary) return this.summary;
 		this.lastTMs = Math.max(this.lastTMs, tMs);
-		for (const stream of STREAMS) this.endFramer(stream, this.lastTMs);
+		for (const stream of STREAMS) this.decoders.end(stream, this.lastTMs);
 		this.isFinished = true;
 		this.isComplete = options.isComplete !== false;
 		if (options.stalls !== undefined && options.stalls.count > 0) this.stalls = options.stalls;
@@ -350,12 +345,12 @@ export class Session implements SessionStore {
 
 	/** Bytes pending (received, not yet framed) on a stream: a partial line. */
 	pendingBytes(stream: StreamName): number {
-		return this.framers[stream].pendingBytes;
+		return this.decoders.pendingBytes(stream);
 	}
 
 	/** True once `stream` reached end of file (no more chunks may follow). */
 	hasEnded(stream: StreamName): boolean {
-		return this.ended.has(stream);
+		return this.decoders.hasEnded(stream);
 	}
 
 	/** Total bytes seen on a stream. */
@@ -372,24 +367,6 @@ export class Session implements SessionStore {
 			return undefined;
 		}
 		return typeof id === 'string' || typeof id === 'number' ? this.correlator.methodOf(requester, id) : undefined;
-	}
-
-	/** Framing after a gap starts over at the first line after it (gaps.ts); `chunk` holds what follows that line's start. */
-	private resyncFramer(stream: StreamName, chunk: Chunk): void {
-		this.framers[stream] = createFramer(stream, {...this.framerOptions(stream), startOffset: chunk.offset});
-		if (chunk.bytes.length > 0) this.framers[stream].push(chunk, this.onFramed);
-	}
-
-	private framerOptions(stream: StreamName): FramerOptions {
-		if (stream === 'stderr') return {mode: 'log'};
-		const peer: StreamName = stream === 'stdin' ? 'stdout' : 'stdin';
-		return {mode: 'protocol', awaitedMethod: (token) => this.awaitedMethod(peer, token)};
-	}
-
-	private endFramer(stream: StreamName, tMs: number): void {
-		if (this.ended.has(stream)) return;
-		this.ended.add(stream);
-		this.framers[stream].end(tMs, this.onFramed);
 	}
 
 	private readonly onFramed = (output: FramerOutput): void => {
