@@ -1,20 +1,15 @@
-import {ExercisedTracker} from './exercised.js';
+import {Conversation} from './conversation.js';
 import type {FramerOutput} from '../framing/framer.js';
 import {FindingSink} from './finding-sink.js';
 import {GapTracker} from './gaps.js';
 import {StreamDecoders} from './stream-decoders.js';
-import type {BodyPrint, FrameStore} from './stores/frame-store.js';
+import type {FrameStore} from './stores/frame-store.js';
 import {RetainAllStore} from './stores/retain-all.js';
 import {StreamingWindowStore} from './stores/streaming-window.js';
-// Not '../jsonrpc/index.js': that loads the TS SDK's zod schemas, which are injected (SessionOptions.schemas).
-import {classifyMessage, withRawId} from '../jsonrpc/classify.js';
 import {installedSdkSchemas, type SdkSchemas} from '../jsonrpc/sdk-checks.js';
 import {ClientOutcomeTracker, verdictOf} from '../clients/outcome.js';
-import {Correlator, type Correlation} from '../jsonrpc/correlator.js';
-import {cutNesting, nestsDeeperThan} from '../jsonrpc/depth.js';
-import {LifecycleState} from './lifecycle-state.js';
 import {createPassiveListeners} from '../findings/support/passive.js';
-import {FindingEngine, type MessageFacts, type OutstandingRequest, type SessionFacts} from '../findings/engine.js';
+import {FindingEngine, type SessionFacts} from '../findings/engine.js';
 import {runtimeOfCommand} from '../findings/support/runtime.js';
 import {RULES} from '../findings/registry.js';
 import type {
@@ -23,7 +18,6 @@ import type {
 	Finding,
 	FindingCode,
 	FindingDraft,
-	Frame,
 	Mark,
 	SessionEvent,
 	SessionMeta,
@@ -94,12 +88,8 @@ export class Session implements SessionStore {
 	private readonly marks: Mark[] = [];
 	private readonly listeners = new Set<(event: SessionEvent) => void>();
 	private readonly storeListeners = new Set<() => void>();
-	/** Pairs requests and responses (J4, J5). */
-	private readonly correlator: Correlator<BodyPrint | undefined>;
-	/** Where the session stands in the MCP lifecycle (handshake, versions, era, capabilities). */
-	private readonly lifecycle = new LifecycleState();
-	/** Which requests the client made: calls, reads, prompts (the summary's `exercised`). */
-	private readonly exercised = new ExercisedTracker();
+	/** Classifies, correlates and follows the lifecycle of the JSON-RPC messages (conversation.ts). */
+	private readonly conversation: Conversation;
 	/** Counts the findings by code and severity; knows the live-only ones already reported. */
 	private readonly findings = new FindingSink();
 	private seq = 0;
@@ -107,9 +97,6 @@ export class Session implements SessionStore {
 	private lastTMs = 0;
 	private exitInfo: ExitInfo | undefined;
 	private stdinClosedAt: number | undefined;
-	private firstReplyTMs: number | undefined;
-	private stdinOptions: ClassifyOptions = {direction: 'client-to-server'};
-	private stdoutOptions: ClassifyOptions = {direction: 'server-to-client'};
 	/** Runs every rule (findings/registry.ts) over what this session derives. */
 	private readonly engine: FindingEngine;
 	/** The server's runtime guessed from the command (for runtime-specific fixes), e.g. `python`. */
@@ -135,13 +122,10 @@ export class Session implements SessionStore {
 		this.store = options.store ?? (options.retain === false ? new StreamingWindowStore() : new RetainAllStore());
 		this.schemas = options.schemas ?? installedSdkSchemas();
 		this.runtime = runtimeOfCommand(meta.command)?.runtime;
-		this.correlator = new Correlator({
-			answerPrint: (frame) => this.store.answerPrint(frame),
-			sameBody: (index, frame, print) => this.store.sameBody(index, frame, print),
-		});
+		this.conversation = new Conversation(this.store);
 		this.decoders = new StreamDecoders({
 			onFramed: this.onFramed,
-			awaitedMethod: (requester, token) => this.awaitedMethod(requester, token),
+			awaitedMethod: (requester, token) => this.conversation.awaitedMethod(requester, token),
 			gaps: this.gaps,
 		});
 		this.engine = new FindingEngine({
@@ -157,7 +141,8 @@ export class Session implements SessionStore {
 	/** The read-only view of this session's derived state that rule modules get (rule.ts). */
 	private facts(): SessionFacts {
 		const session = this; // eslint-disable-line @typescript-eslint/no-this-alias
-		const lifecycle = this.lifecycle;
+		const conversation = this.conversation;
+		const lifecycle = conversation.lifecycle;
 		return {
 			meta: this.meta,
 			get offeredVersion() {
@@ -176,14 +161,13 @@ export class Session implements SessionStore {
 				return session.stdinClosedAt;
 			},
 			get firstReplyTMs() {
-				return session.firstReplyTMs;
+				return conversation.firstReplyTMs;
 			},
 			get exit() {
 				return session.exitInfo;
 			},
 			runtime: this.runtime,
-			outstanding: (stream: StreamName): OutstandingRequest[] =>
-				this.correlator.outstanding(stream).map(({frame, method}) => ({frame, method, id: frame.id ?? null})),
+			outstanding: (stream: StreamName) => conversation.outstanding(stream),
 			streamLength: (stream: StreamName) => this.totals[stream].bytes,
 			stderrTail: (maxLines: number) => this.stderrTail(maxLines),
 		};
@@ -242,7 +226,7 @@ export class Session implements SessionStore {
 		this.marks.push(mark);
 		this.lastTMs = Math.max(this.lastTMs, mark.tMs);
 		if (mark.type === 'stdin-closed' && this.stdinClosedAt === undefined) this.stdinClosedAt = mark.tMs;
-		if (mark.type === 'phase' && mark.name === 'modern-era') this.lifecycle.era = 'modern';
+		if (mark.type === 'phase' && mark.name === 'modern-era') this.conversation.lifecycle.era = 'modern';
 		this.emit({type: 'mark', mark});
 		this.engine.mark(mark);
 		if (mark.type === 'stdin-closed') this.decoders.end('stdin', mark.tMs);
@@ -358,43 +342,12 @@ export class Session implements SessionStore {
 		return this.totals[stream].bytes;
 	}
 
-	/** The method of `requester`'s outstanding request whose id is this raw JSON token, if any (invalid-json). */
-	private awaitedMethod(requester: StreamName, token: string): string | undefined {
-		let id: unknown;
-		try {
-			id = JSON.parse(token);
-		} catch {
-			return undefined;
-		}
-		return typeof id === 'string' || typeof id === 'number' ? this.correlator.methodOf(requester, id) : undefined;
-	}
-
+	/** Every frame, in order: classified and correlated, counted, kept, emitted, then handed to the rules. */
 	private readonly onFramed = (output: FramerOutput): void => {
-		let raw = output.frame;
 		const index = this.frameCount++;
-		const stream = raw.stream;
-		let frame: Frame;
-		let facts: MessageFacts | undefined;
-		let nestingCut = false;
-		if (raw.isJson && nestsDeeperThan(raw.message)) {
-			// Too deep for the renderers' walks (depth.ts): the levels past the limit become a placeholder.
-			raw = {...raw, message: cutNesting(raw.message)};
-			nestingCut = stream !== 'stderr';
-		}
-		if (stream !== 'stderr' && raw.isJson) {
-			const cls = withRawId(
-				classifyMessage(raw.message, stream === 'stdin' ? this.stdinOptions : this.stdoutOptions),
-				raw.rawId,
-			);
-			const classified = buildFrame(raw, index, cls.kind, cls.method, cls.hasId ? (cls.id ?? null) : undefined);
-			const correlation = cls.kind === 'json' ? undefined : this.follow(classified);
-			if (stream === 'stdout' && cls.kind !== 'json') this.firstReplyTMs ??= raw.firstTMs;
-			frame = classified;
-			facts = {frame, problems: cls.problems, nestingCut, correlation};
-		} else {
-			frame = buildFrame(raw, index, raw.isBlank ? 'blank' : raw.isJson ? 'json' : 'text', undefined, undefined);
-		}
-		this.totals[stream].frames += 1;
+		const decoded = this.conversation.decode(output.frame, index);
+		const {raw, frame, facts} = decoded;
+		this.totals[frame.stream].frames += 1;
 		this.clients.frame(frame);
 		this.store.addFrame(frame);
 		this.emit({type: 'frame', frame});
@@ -402,32 +355,6 @@ export class Session implements SessionStore {
 		if (facts) this.engine.message(facts);
 		this.engine.frame(frame);
 	};
-
-	/** Correlate a classified message (J4, J5) and follow the lifecycle (R8–R11): set a response's `answers`. */
-	private follow(frame: MutableFrame): Correlation | undefined {
-		if (frame.kind === 'request' && frame.stream === 'stdin' && frame.id !== undefined && frame.id !== null)
-			this.lifecycle.clientRequest(frame);
-		if (frame.kind === 'request' && frame.id !== undefined && frame.id !== null && frame.method !== undefined)
-			this.exercised.frame(frame);
-		const correlation = this.correlator.correlate(frame);
-		if (correlation?.type !== 'answered') return correlation;
-		const request = correlation.request;
-		frame.answers = {
-			method: request.method,
-			requestIndex: request.frame.index,
-			latencyMs: frame.tMs - request.frame.tMs,
-		};
-		if (frame.stream === 'stdout') {
-			const before = this.lifecycle.negotiatedVersion;
-			this.lifecycle.serverReply(frame, request.method);
-			const version = this.lifecycle.negotiatedVersion;
-			if (version !== before && version !== undefined) {
-				this.stdinOptions = {direction: 'client-to-server', protocolVersion: version};
-				this.stdoutOptions = {direction: 'server-to-client', protocolVersion: version};
-			}
-		}
-		return correlation;
-	}
 
 	/** Count, keep and emit a finding the engine dressed. */
 	private record(finding: Finding): void {
@@ -441,7 +368,7 @@ export class Session implements SessionStore {
 		const {findings, errors, warnings, infos} = this.findings.tally();
 		const streams = {} as Record<StreamName, StreamTotals>;
 		for (const s of STREAMS) streams[s] = {...this.totals[s]};
-		const {era, counts, serverInfo, clientInfo, negotiatedVersion} = this.lifecycle;
+		const {era, counts, serverInfo, clientInfo, negotiatedVersion} = this.conversation.lifecycle;
 		const clients = this.clients.outcomes({
 			isComplete: this.isFinished && this.isComplete,
 			...(era ? {era} : {}),
@@ -466,7 +393,7 @@ export class Session implements SessionStore {
 			...(negotiatedVersion ? {protocolVersion: negotiatedVersion} : {}),
 			...counts,
 			clients,
-			exercised: this.exercised.value(),
+			exercised: this.conversation.exercised.value(),
 			...(this.isFinished && (!this.isComplete || this.gaps.count > 0)
 				? {incomplete: {cutShort: !this.isComplete, missingBytes: this.gaps.missingBytes, gaps: this.gaps.count}}
 				: {}),
@@ -479,42 +406,4 @@ export class Session implements SessionStore {
 		for (const listener of this.listeners) listener(event);
 		for (const listener of this.storeListeners) listener();
 	}
-}
-
-type MutableFrame = {-readonly [K in keyof Frame]: Frame[K]};
-type ClassifyOptions = Parameters<typeof classifyMessage>[1];
-
-/**
- * A frame with every field present in one fixed order (one hidden class for all frames: this is the
- * hot path). Optional fields that do not apply are `undefined`, which JSON and `toEqual` treat as absent.
- */
-function buildFrame(
-	raw: FramerOutput['frame'],
-	index: number,
-	kind: Frame['kind'],
-	method: string | undefined,
-	id: Frame['id'],
-): MutableFrame {
-	return {
-		index,
-		stream: raw.stream,
-		framing: raw.framing,
-		offset: raw.offset,
-		byteLength: raw.byteLength,
-		bodyOffset: raw.bodyOffset,
-		bodyLength: raw.bodyLength,
-		terminator: raw.terminator,
-		lineCount: raw.lineCount,
-		tMs: raw.tMs,
-		firstTMs: raw.firstTMs,
-		firstSeq: raw.firstSeq,
-		lastSeq: raw.lastSeq,
-		kind,
-		message: raw.message,
-		method,
-		id,
-		...(raw.rawId === undefined ? {} : {rawId: raw.rawId}),
-		answers: undefined,
-		text: raw.text,
-	};
 }
