@@ -3,11 +3,12 @@ import type {FramerOutput} from '../framing/framer.js';
 import {FindingSink} from './finding-sink.js';
 import {GapTracker} from './gaps.js';
 import {StreamDecoders} from './stream-decoders.js';
+import {buildSummary} from './summary.js';
 import type {FrameStore} from './stores/frame-store.js';
 import {RetainAllStore} from './stores/retain-all.js';
 import {StreamingWindowStore} from './stores/streaming-window.js';
 import {installedSdkSchemas, type SdkSchemas} from '../jsonrpc/sdk-checks.js';
-import {ClientOutcomeTracker, verdictOf} from '../clients/outcome.js';
+import {ClientOutcomeTracker} from '../clients/outcome.js';
 import {createPassiveListeners} from '../findings/support/passive.js';
 import {FindingEngine, type SessionFacts} from '../findings/engine.js';
 import {runtimeOfCommand} from '../findings/support/runtime.js';
@@ -24,7 +25,6 @@ import type {
 	SessionSnapshot,
 	SessionStore,
 	StreamName,
-	StreamTotals,
 	Summary,
 } from '../types.js';
 
@@ -365,40 +365,19 @@ export class Session implements SessionStore {
 	}
 
 	private buildSummary(): Summary {
-		const {findings, errors, warnings, infos} = this.findings.tally();
-		const streams = {} as Record<StreamName, StreamTotals>;
-		for (const s of STREAMS) streams[s] = {...this.totals[s]};
-		const {era, counts, serverInfo, clientInfo, negotiatedVersion} = this.conversation.lifecycle;
-		const clients = this.clients.outcomes({
-			isComplete: this.isFinished && this.isComplete,
-			...(era ? {era} : {}),
-			...(counts.tools === undefined ? {} : {tools: counts.tools}),
-		});
-		return {
-			verdict: verdictOf(clients, {
-				errors,
-				warnings,
-				cutBeforeAnyFrame: this.isFinished && !this.isComplete && streams.stdin.frames + streams.stdout.frames === 0,
-			}),
-			findings,
-			errors,
-			warnings,
-			infos,
-			streams,
-			durationMs: this.lastTMs,
-			...(this.exitInfo ? {exit: this.exitInfo} : {}),
-			...(era ? {era} : {}),
-			...(serverInfo ? {serverInfo} : {}),
-			...(clientInfo ? {clientInfo} : {}),
-			...(negotiatedVersion ? {protocolVersion: negotiatedVersion} : {}),
-			...counts,
-			clients,
+		return buildSummary({
+			tally: this.findings.tally(),
+			totals: this.totals,
+			lifecycle: this.conversation.lifecycle,
+			clients: this.clients,
 			exercised: this.conversation.exercised.value(),
-			...(this.isFinished && (!this.isComplete || this.gaps.count > 0)
-				? {incomplete: {cutShort: !this.isComplete, missingBytes: this.gaps.missingBytes, gaps: this.gaps.count}}
-				: {}),
-			...(this.stalls === undefined ? {} : {stalls: this.stalls}),
-		};
+			durationMs: this.lastTMs,
+			exit: this.exitInfo,
+			isFinished: this.isFinished,
+			isComplete: this.isComplete,
+			gaps: this.gaps,
+			stalls: this.stalls,
+		});
 	}
 
 	private emit(event: SessionEvent): void {
