@@ -4,6 +4,7 @@ import {FindingSink} from './finding-sink.js';
 import {GapTracker} from './gaps.js';
 import {StreamDecoders} from './stream-decoders.js';
 import {buildSummary} from './summary.js';
+import {Timeline} from './timeline.js';
 import type {FrameStore} from './stores/frame-store.js';
 import {RetainAllStore} from './stores/retain-all.js';
 import {StreamingWindowStore} from './stores/streaming-window.js';
@@ -80,23 +81,15 @@ export class Session implements SessionStore {
 	private readonly schemas: SdkSchemas;
 	/** One framer per stream (stream-decoders.ts). */
 	private readonly decoders: StreamDecoders;
-	private readonly totals: Record<StreamName, {bytes: number; chunks: number; frames: number}> = {
-		stdin: {bytes: 0, chunks: 0, frames: 0},
-		stdout: {bytes: 0, chunks: 0, frames: 0},
-		stderr: {bytes: 0, chunks: 0, frames: 0},
-	};
-	private readonly marks: Mark[] = [];
+	/** What came in, in order: positions and counts per stream, marks, exit, the latest time (timeline.ts). */
+	private readonly timeline = new Timeline();
 	private readonly listeners = new Set<(event: SessionEvent) => void>();
 	private readonly storeListeners = new Set<() => void>();
 	/** Classifies, correlates and follows the lifecycle of the JSON-RPC messages (conversation.ts). */
 	private readonly conversation: Conversation;
 	/** Counts the findings by code and severity; knows the live-only ones already reported. */
 	private readonly findings = new FindingSink();
-	private seq = 0;
 	private frameCount = 0;
-	private lastTMs = 0;
-	private exitInfo: ExitInfo | undefined;
-	private stdinClosedAt: number | undefined;
 	/** Runs every rule (findings/registry.ts) over what this session derives. */
 	private readonly engine: FindingEngine;
 	/** The server's runtime guessed from the command (for runtime-specific fixes), e.g. `python`. */
@@ -140,7 +133,7 @@ export class Session implements SessionStore {
 
 	/** The read-only view of this session's derived state that rule modules get (rule.ts). */
 	private facts(): SessionFacts {
-		const session = this; // eslint-disable-line @typescript-eslint/no-this-alias
+		const timeline = this.timeline;
 		const conversation = this.conversation;
 		const lifecycle = conversation.lifecycle;
 		return {
@@ -158,17 +151,17 @@ export class Session implements SessionStore {
 				return lifecycle.serverCapabilities;
 			},
 			get stdinClosedAt() {
-				return session.stdinClosedAt;
+				return timeline.stdinClosedAt;
 			},
 			get firstReplyTMs() {
 				return conversation.firstReplyTMs;
 			},
 			get exit() {
-				return session.exitInfo;
+				return timeline.exitInfo;
 			},
 			runtime: this.runtime,
 			outstanding: (stream: StreamName) => conversation.outstanding(stream),
-			streamLength: (stream: StreamName) => this.totals[stream].bytes,
+			streamLength: (stream: StreamName) => timeline.streamLength(stream),
 			stderrTail: (maxLines: number) => this.stderrTail(maxLines),
 		};
 	}
@@ -197,11 +190,7 @@ export class Session implements SessionStore {
 	 */
 	pushChunk(stream: StreamName, tMs: number, bytes: Uint8Array): Chunk {
 		if (this.decoders.hasEnded(stream)) throw new Error(`mcp-wire: chunk for ended stream ${stream}`);
-		const totals = this.totals[stream];
-		const chunk: Chunk = {seq: this.seq++, stream, tMs, offset: totals.bytes, bytes};
-		totals.bytes += bytes.length;
-		totals.chunks += 1;
-		this.lastTMs = Math.max(this.lastTMs, tMs);
+		const chunk = this.timeline.chunk(stream, tMs, bytes);
 		this.store.addChunk(chunk);
 		this.emit({type: 'chunk', chunk});
 		this.engine.chunk(chunk);
@@ -219,13 +208,10 @@ export class Session implements SessionStore {
 		if (mark.type === 'gap') {
 			if (this.decoders.hasEnded(mark.stream)) return;
 			// Bytes not in the capture: offsets stay true, the cut frame is dropped unframed (gaps.ts).
-			this.totals[mark.stream].bytes += mark.length;
 			this.gaps.gap(mark.stream, mark.length);
-			this.decoders.restartAt(mark.stream, this.totals[mark.stream].bytes);
+			this.decoders.restartAt(mark.stream, this.timeline.gap(mark.stream, mark.length));
 		}
-		this.marks.push(mark);
-		this.lastTMs = Math.max(this.lastTMs, mark.tMs);
-		if (mark.type === 'stdin-closed' && this.stdinClosedAt === undefined) this.stdinClosedAt = mark.tMs;
+		this.timeline.mark(mark);
 		if (mark.type === 'phase' && mark.name === 'modern-era') this.conversation.lifecycle.era = 'modern';
 		this.emit({type: 'mark', mark});
 		this.engine.mark(mark);
@@ -236,8 +222,7 @@ export class Session implements SessionStore {
 	endStream(stream: StreamName, tMs: number): void {
 		if (this.decoders.hasEnded(stream)) return;
 		const mark: Mark = {type: 'eof', stream, tMs};
-		this.marks.push(mark);
-		this.lastTMs = Math.max(this.lastTMs, tMs);
+		this.timeline.mark(mark);
 		this.emit({type: 'mark', mark});
 		this.engine.mark(mark);
 		this.decoders.end(stream, tMs);
@@ -245,9 +230,7 @@ export class Session implements SessionStore {
 
 	/** Record how the process ended (the exit rules judge it: R14). */
 	exit(info: ExitInfo): void {
-		if (this.exitInfo) return;
-		this.exitInfo = info;
-		this.lastTMs = Math.max(this.lastTMs, info.tMs);
+		if (!this.timeline.exit(info)) return;
 		this.emit({type: 'exit', exit: info});
 		this.engine.exit(info);
 	}
@@ -269,8 +252,8 @@ export class Session implements SessionStore {
 	 */
 	settle(tMs: number): void {
 		if (this.isFinished) return;
-		this.lastTMs = Math.max(this.lastTMs, tMs);
-		this.engine.settle(this.lastTMs);
+		this.timeline.time(tMs);
+		this.engine.settle(this.timeline.lastTMs);
 	}
 
 	/**
@@ -285,12 +268,13 @@ export class Session implements SessionStore {
 		options: {readonly isComplete?: boolean; readonly stalls?: Summary['stalls'] | undefined} = {},
 	): Summary {
 		if (this.isFinished && this.summary) return this.summary;
-		this.lastTMs = Math.max(this.lastTMs, tMs);
-		for (const stream of STREAMS) this.decoders.end(stream, this.lastTMs);
+		this.timeline.time(tMs);
+		const endTMs = this.timeline.lastTMs;
+		for (const stream of STREAMS) this.decoders.end(stream, endTMs);
 		this.isFinished = true;
 		this.isComplete = options.isComplete !== false;
 		if (options.stalls !== undefined && options.stalls.count > 0) this.stalls = options.stalls;
-		this.engine.end({tMs: this.lastTMs, isComplete: options.isComplete !== false});
+		this.engine.end({tMs: this.timeline.lastTMs, isComplete: options.isComplete !== false});
 		this.summary = this.buildSummary();
 		this.emit({type: 'summary', summary: this.summary});
 		return this.summary;
@@ -300,10 +284,10 @@ export class Session implements SessionStore {
 	getSnapshot(): SessionSnapshot {
 		if (this.snapshot) return this.snapshot;
 		const view = this.store.view();
-		const marks = this.marks.slice();
-		const totals = {stdin: {...this.totals.stdin}, stdout: {...this.totals.stdout}, stderr: {...this.totals.stderr}};
+		const marks = this.timeline.marks();
+		const totals = this.timeline.copyTotals();
 		const summary = this.summary ?? this.buildSummary();
-		const exit = this.exitInfo;
+		const exit = this.timeline.exitInfo;
 		const isEnded = this.isFinished;
 		const snapshot: SessionSnapshot = {
 			meta: this.meta,
@@ -339,7 +323,7 @@ export class Session implements SessionStore {
 
 	/** Total bytes seen on a stream. */
 	streamLength(stream: StreamName): number {
-		return this.totals[stream].bytes;
+		return this.timeline.streamLength(stream);
 	}
 
 	/** Every frame, in order: classified and correlated, counted, kept, emitted, then handed to the rules. */
@@ -347,7 +331,7 @@ export class Session implements SessionStore {
 		const index = this.frameCount++;
 		const decoded = this.conversation.decode(output.frame, index);
 		const {raw, frame, facts} = decoded;
-		this.totals[frame.stream].frames += 1;
+		this.timeline.frame(frame.stream);
 		this.clients.frame(frame);
 		this.store.addFrame(frame);
 		this.emit({type: 'frame', frame});
@@ -367,12 +351,12 @@ export class Session implements SessionStore {
 	private buildSummary(): Summary {
 		return buildSummary({
 			tally: this.findings.tally(),
-			totals: this.totals,
+			totals: this.timeline.totals,
 			lifecycle: this.conversation.lifecycle,
 			clients: this.clients,
 			exercised: this.conversation.exercised.value(),
-			durationMs: this.lastTMs,
-			exit: this.exitInfo,
+			durationMs: this.timeline.lastTMs,
+			exit: this.timeline.exitInfo,
 			isFinished: this.isFinished,
 			isComplete: this.isComplete,
 			gaps: this.gaps,
