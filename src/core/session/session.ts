@@ -5,13 +5,14 @@ import {GapTracker} from './gaps.js';
 import {StreamDecoders} from './stream-decoders.js';
 import {buildSummary} from './summary.js';
 import {Timeline} from './timeline.js';
+import {ruleFacts} from './rule-facts.js';
 import type {FrameStore} from './stores/frame-store.js';
 import {RetainAllStore} from './stores/retain-all.js';
 import {StreamingWindowStore} from './stores/streaming-window.js';
 import {installedSdkSchemas, type SdkSchemas} from '../jsonrpc/sdk-checks.js';
 import {ClientOutcomeTracker} from '../clients/outcome.js';
 import {createPassiveListeners} from '../findings/support/passive.js';
-import {FindingEngine, type SessionFacts} from '../findings/engine.js';
+import {FindingEngine} from '../findings/engine.js';
 import {runtimeOfCommand} from '../findings/support/runtime.js';
 import {RULES} from '../findings/registry.js';
 import type {
@@ -92,8 +93,6 @@ export class Session implements SessionStore {
 	private frameCount = 0;
 	/** Runs every rule (findings/registry.ts) over what this session derives. */
 	private readonly engine: FindingEngine;
-	/** The server's runtime guessed from the command (for runtime-specific fixes), e.g. `python`. */
-	private readonly runtime: string | undefined;
 	private summary: Summary | undefined;
 	private isFinished = false;
 	private isComplete = true;
@@ -114,7 +113,6 @@ export class Session implements SessionStore {
 		this.ignore = new Set(options.ignore ?? []);
 		this.store = options.store ?? (options.retain === false ? new StreamingWindowStore() : new RetainAllStore());
 		this.schemas = options.schemas ?? installedSdkSchemas();
-		this.runtime = runtimeOfCommand(meta.command)?.runtime;
 		this.conversation = new Conversation(this.store);
 		this.decoders = new StreamDecoders({
 			onFramed: this.onFramed,
@@ -122,48 +120,19 @@ export class Session implements SessionStore {
 			gaps: this.gaps,
 		});
 		this.engine = new FindingEngine({
-			facts: this.facts(),
+			facts: ruleFacts({
+				meta,
+				runtime: runtimeOfCommand(meta.command)?.runtime,
+				conversation: this.conversation,
+				timeline: this.timeline,
+				stderrTail: (maxLines) => this.stderrTail(maxLines),
+			}),
 			schemas: this.schemas,
 			// The passive detectors first: their end-of-session drafts come before the rules' (as when they ran over the kept frames).
 			prelude: createPassiveListeners,
 			drop: (draft) => this.ignore.has(draft.code) || this.gaps.isDoubtful(PAIRED.has(draft.code)),
 			onFinding: (finding) => this.record(finding),
 		});
-	}
-
-	/** The read-only view of this session's derived state that rule modules get (rule.ts). */
-	private facts(): SessionFacts {
-		const timeline = this.timeline;
-		const conversation = this.conversation;
-		const lifecycle = conversation.lifecycle;
-		return {
-			meta: this.meta,
-			get offeredVersion() {
-				return lifecycle.offeredVersion;
-			},
-			get negotiatedVersion() {
-				return lifecycle.negotiatedVersion;
-			},
-			get handshakeDone() {
-				return lifecycle.handshakeDone;
-			},
-			get serverCapabilities() {
-				return lifecycle.serverCapabilities;
-			},
-			get stdinClosedAt() {
-				return timeline.stdinClosedAt;
-			},
-			get firstReplyTMs() {
-				return conversation.firstReplyTMs;
-			},
-			get exit() {
-				return timeline.exitInfo;
-			},
-			runtime: this.runtime,
-			outstanding: (stream: StreamName) => conversation.outstanding(stream),
-			streamLength: (stream: StreamName) => timeline.streamLength(stream),
-			stderrTail: (maxLines: number) => this.stderrTail(maxLines),
-		};
 	}
 
 	/** True when the session keeps chunks, frames and findings (`SessionOptions.retain`, default true). */
