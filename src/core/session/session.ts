@@ -1,4 +1,5 @@
 import {Conversation} from './conversation.js';
+import {EventBus} from './event-bus.js';
 import type {FramerOutput} from '../framing/framer.js';
 import {FindingSink} from './finding-sink.js';
 import {GapTracker} from './gaps.js';
@@ -84,8 +85,8 @@ export class Session implements SessionStore {
 	private readonly decoders: StreamDecoders;
 	/** What came in, in order: positions and counts per stream, marks, exit, the latest time (timeline.ts). */
 	private readonly timeline = new Timeline();
-	private readonly listeners = new Set<(event: SessionEvent) => void>();
-	private readonly storeListeners = new Set<() => void>();
+	/** Every listener of this session's events (event-bus.ts). */
+	private readonly bus = new EventBus();
 	/** Classifies, correlates and follows the lifecycle of the JSON-RPC messages (conversation.ts). */
 	private readonly conversation: Conversation;
 	/** Counts the findings by code and severity; knows the live-only ones already reported. */
@@ -142,14 +143,12 @@ export class Session implements SessionStore {
 
 	/** Listen to every event, synchronously and in order. Returns an unsubscribe function. */
 	on(listener: (event: SessionEvent) => void): () => void {
-		this.listeners.add(listener);
-		return () => this.listeners.delete(listener);
+		return this.bus.on(listener);
 	}
 
 	/** {@link SessionStore}: called after every change; callers batch (the TUI refreshes at most every ~50 ms). */
 	subscribe(listener: () => void): () => void {
-		this.storeListeners.add(listener);
-		return () => this.storeListeners.delete(listener);
+		return this.bus.subscribe(listener);
 	}
 
 	/**
@@ -335,7 +334,6 @@ export class Session implements SessionStore {
 
 	private emit(event: SessionEvent): void {
 		this.snapshot = undefined;
-		for (const listener of this.listeners) listener(event);
-		for (const listener of this.storeListeners) listener();
+		this.bus.emit(event);
 	}
 }
