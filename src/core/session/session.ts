@@ -69,9 +69,10 @@ const PAIRED: ReadonlySet<FindingCode> = new Set(
 /**
  * The pure heart of mcp-wire: feed it the bytes that crossed a stdio transport (live or from a capture)
  * plus process marks, and it frames each stream, classifies JSON-RPC messages, correlates requests with
- * responses, runs every detector and emits {@link SessionEvent}s in order. It does no I/O and reads no
+ * responses, runs every rule and emits {@link SessionEvent}s in order. It does no I/O and reads no
  * clock: all times come in with the chunks and marks, so a replayed capture derives the same frames and
- * findings as the live session did (style.md §1.1).
+ * findings as the live session did (style.md §1.1). It is wiring: the work is done by its parts
+ * (docs/architecture.md#the-session), which it calls in a fixed order.
  *
  * Throws only on programming errors (a chunk for an ended stream); bad bytes are findings, never throws.
  */
