@@ -33,9 +33,11 @@ import path from 'node:path';
  * | POSIX otherwise | `<os.tmpdir()>/mcp-wire-<uid>` |
  * | Windows | named pipes `\\.\pipe\mcp-wire-<user>-<name>-<pid>` (no directory) |
  *
- * Captures are named `<ISO time>-<name>-<pid>.ndjson`, with `:` in the time written as `-` (Windows file
- * names cannot hold `:`), e.g. `2026-05-01T12-30-45.123Z-server-everything-4242.ndjson`; `pid` is the
- * tap's own pid. Files are created 0600, directories 0700.
+ * Captures are named `<ISO time>-<name>-<pid><ext>`, with `:` in the time written as `-` (Windows file
+ * names cannot hold `:`), e.g. `2026-05-01T12-30-45.123Z-server-everything-4242.mcpcap`; `pid` is the
+ * tap's own pid. `<ext>` says the format: `.mcpcap` for a binary (format 2) capture, `.ndjson` for NDJSON
+ * records (format 1: doctor's kept captures; taps of older versions named their binary captures so too,
+ * and every reader still opens them by content). Files are created 0600, directories 0700.
  */
 
 /** Default number of captures kept in the capture directory (env `MCP_WIRE_MAX_CAPTURES`). */
@@ -218,9 +220,16 @@ export function captureTimeStamp(date: Date): string {
 	return date.toISOString().replaceAll(':', '-');
 }
 
-/** `<ISO time>-<name>-<pid>.ndjson` (see the module docs). */
-export function captureFileName(date: Date, name: string, pid: number): string {
-	return `${captureTimeStamp(date)}-${sanitizeName(name)}-${pid}.ndjson`;
+/** The extension of a binary (format 2) capture: `tap` (docs/capture-format.md#format-2-binary). */
+export const BINARY_CAPTURE_EXT = '.mcpcap';
+/** The extension of an NDJSON (format 1) capture: doctor's kept captures (docs/capture-format.md#format-1-ndjson-records). */
+export const NDJSON_CAPTURE_EXT = '.ndjson';
+/** A capture file's extension by its format. */
+export type CaptureExt = typeof BINARY_CAPTURE_EXT | typeof NDJSON_CAPTURE_EXT;
+
+/** `<ISO time>-<name>-<pid><ext>` (see the module docs); `ext` by the format written. */
+export function captureFileName(date: Date, name: string, pid: number, ext: CaptureExt): string {
+	return `${captureTimeStamp(date)}-${sanitizeName(name)}-${pid}${ext}`;
 }
 
 /** What a capture file name says about itself. */
@@ -232,10 +241,11 @@ export interface CaptureName {
 	readonly pid: number;
 }
 
-const CAPTURE_NAME = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{1,3})?Z)-(.+)-(\d+)\.ndjson$/;
+const CAPTURE_NAME = /^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{1,3})?Z)-(.+)-(\d+)\.(?:mcpcap|ndjson)$/;
 
 /**
- * Parse a capture file name made by {@link captureFileName}.
+ * Parse a capture file name made by {@link captureFileName}, of either extension (`.ndjson` binary
+ * captures of older taps are still listed and pruned).
  * @returns the parts, or undefined when the name is not one of ours (such files are never pruned)
  */
 export function parseCaptureFileName(fileName: string): CaptureName | undefined {

@@ -9,7 +9,7 @@ import {createWriteStream, openSync, closeSync, type WriteStream} from 'node:fs'
 import path from 'node:path';
 import type {Session} from '../core/session/session.js';
 import {createNdjsonWriter} from '../render/json/ndjson.js';
-import {captureFileName, sanitizeName} from '../captures/capture-store.js';
+import {captureFileName, NDJSON_CAPTURE_EXT, sanitizeName} from '../captures/capture-store.js';
 
 /** A capture being written. `done` resolves once every byte is on disk (or writing failed). */
 export interface OpenCapture {
@@ -30,7 +30,10 @@ export function openCapture(dir: string, name: string, date: Date = new Date()):
 	const base = sanitizeName(name).slice(0, 36).replace(/-+$/, '');
 	let file = '';
 	for (let attempt = 1; ; attempt++) {
-		file = path.join(dir, captureFileName(date, attempt === 1 ? base : `${base}-${attempt}`, process.pid));
+		file = path.join(
+			dir,
+			captureFileName(date, attempt === 1 ? base : `${base}-${attempt}`, process.pid, NDJSON_CAPTURE_EXT),
+		);
 		try {
 			closeSync(openSync(file, 'wx', 0o600));
 			break;

@@ -2,6 +2,13 @@ import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
+import {
+	encodeCaptureStart,
+	encodeChunkRecord,
+	encodeEndRecord,
+	encodeJsonRecord,
+	RECORD_TYPE,
+} from '../../src/core/capture/binary-codec.js';
 import {encodeEvent, encodeHeader} from '../../src/core/capture/record-codec.js';
 import {replayEvents} from '../../src/core/session/replay.js';
 import type {Session} from '../../src/core/session/session.js';
@@ -180,5 +187,47 @@ describe('a hole in a format-1 capture (docs/capture-format.md#gaps-and-incomple
 			{line: 3, message: `stdin chunk at offset 10 overlaps the ${INIT.length} bytes before it, skipped`},
 		]);
 		expect(opened.finish().getSnapshot().summary.streams.stdin.bytes).toBe(INIT.length);
+	});
+});
+
+describe('capture files by name: .mcpcap and the .ndjson of older taps (docs/capture-format.md#where-captures-are-and-what-they-are-named)', () => {
+	/** EVENTS as a binary (format 2) capture with its end record. */
+	const binary = (): Buffer => {
+		const records = EVENTS.map((event) => {
+			if (event.type === 'chunk')
+				return encodeChunkRecord(event.chunk.stream, event.chunk.tMs, event.chunk.offset, event.chunk.bytes);
+			if (event.type === 'mark') return encodeJsonRecord(RECORD_TYPE.mark, event.mark.tMs, encodeEvent(event));
+			if (event.type === 'exit') return encodeJsonRecord(RECORD_TYPE.exit, event.exit.tMs, encodeEvent(event));
+			throw new Error(`no ${event.type} in EVENTS`);
+		});
+		const end = encodeEndRecord(
+			{
+				complete: true,
+				recorded: {stdin: INIT.length + LIST.length, stdout: RESULT.length, stderr: 0},
+				missing: {stdin: 0, stdout: 0, stderr: 0},
+				gaps: 0,
+			},
+			10,
+		);
+		return Buffer.concat([encodeCaptureStart(META), ...records, end]);
+	};
+
+	it.each([
+		['a binary capture named .mcpcap (a tap now)', 'new.mcpcap', binary],
+		['a binary capture named .ndjson (a tap of an older version)', 'old-binary.ndjson', binary],
+		['an NDJSON capture named .ndjson (doctor, a --json dump)', 'old-records.ndjson', () => Buffer.from(TEXT)],
+	])('%s replays to the session replayEvents builds', async (_, name, bytes) => {
+		const file = path.join(dir, name);
+		writeFileSync(file, bytes());
+		const opened = await openCapture(fileSource(file), {replay: {}});
+		expect([opened.readError, opened.replayError, opened.isBinary]).toEqual([
+			undefined,
+			undefined,
+			name !== 'old-records.ndjson',
+		]);
+		const session = opened.finish();
+		expect(strip(session)).toEqual(strip(replayEvents(META, EVENTS)));
+		expect(session.getSnapshot().frames).toHaveLength(3);
+		expect(session.getSnapshot().summary.incomplete).toBeUndefined();
 	});
 });

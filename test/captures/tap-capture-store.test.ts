@@ -20,7 +20,10 @@ import {pathToFileURL} from 'node:url';
 import {execa} from 'execa';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {
+	BINARY_CAPTURE_EXT,
 	captureFileName,
+	NDJSON_CAPTURE_EXT,
+	type CaptureExt,
 	captureHomeProblem,
 	capturesDir,
 	checkPrivateDir,
@@ -95,11 +98,15 @@ describe('capture and runtime directories', () => {
 });
 
 describe('names', () => {
-	it('names captures <ISO time>-<name>-<pid>.ndjson without colons, and parses them back', () => {
+	it('names captures <ISO time>-<name>-<pid><ext> without colons, by format, and parses both back', () => {
 		const date = new Date('2026-05-01T12:30:45.123Z');
-		const name = captureFileName(date, 'server everything', 4242);
-		expect(name).toBe('2026-05-01T12-30-45.123Z-server-everything-4242.ndjson');
+		const name = captureFileName(date, 'server everything', 4242, BINARY_CAPTURE_EXT);
+		expect(name).toBe('2026-05-01T12-30-45.123Z-server-everything-4242.mcpcap');
 		expect(parseCaptureFileName(name)).toEqual({startedAt: date, name: 'server-everything', pid: 4242});
+		const records = captureFileName(date, 'claude-code-fs', 7, NDJSON_CAPTURE_EXT);
+		expect(records).toBe('2026-05-01T12-30-45.123Z-claude-code-fs-7.ndjson');
+		expect(parseCaptureFileName(records)).toEqual({startedAt: date, name: 'claude-code-fs', pid: 7});
+		expect(parseCaptureFileName('2026-05-01T12-30-45.123Z-server-4242.json')).toBeUndefined();
 		expect(parseCaptureFileName('notes.ndjson')).toBeUndefined();
 		expect(parseCaptureFileName('2026-05-01T12-30-45.123Z-x.ndjson')).toBeUndefined();
 	});
@@ -174,19 +181,25 @@ describe('on disk', () => {
 		},
 	);
 
-	const make = (minute: number, name: string, pid: number, bytes: number): string => {
-		const file = path.join(dir, captureFileName(new Date(Date.UTC(2026, 0, 1, 0, minute)), name, pid));
+	const make = (
+		minute: number,
+		name: string,
+		pid: number,
+		bytes: number,
+		ext: CaptureExt = BINARY_CAPTURE_EXT,
+	): string => {
+		const file = path.join(dir, captureFileName(new Date(Date.UTC(2026, 0, 1, 0, minute)), name, pid, ext));
 		writeFileSync(file, Buffer.alloc(bytes, 0x61));
 		utimesSync(file, new Date(Date.UTC(2026, 0, 1, 0, minute)), new Date(Date.UTC(2026, 0, 1, 0, minute)));
 		return file;
 	};
 
 	it('lists our captures newest first and ignores other files', () => {
-		make(1, 'a', 11, 10);
+		make(1, 'a', 11, 10, NDJSON_CAPTURE_EXT);
 		make(3, 'b', 12, 20);
-		make(2, 'c', 13, 30);
+		make(2, 'c', 13, 30, NDJSON_CAPTURE_EXT);
 		writeFileSync(path.join(dir, 'notes.txt'), 'x');
-		mkdirSync(path.join(dir, `${captureFileName(new Date(0), 'dir', 1)}`));
+		mkdirSync(path.join(dir, `${captureFileName(new Date(0), 'dir', 1, BINARY_CAPTURE_EXT)}`));
 		expect(listCaptures(dir).map((entry) => [entry.name, entry.pid, entry.bytes])).toEqual([
 			['b', 12, 20],
 			['c', 13, 30],
@@ -196,7 +209,7 @@ describe('on disk', () => {
 	});
 
 	it('prunes the oldest captures beyond the file count, keeping the current one and live taps', () => {
-		const oldest = make(1, 'a', 101, 10);
+		const oldest = make(1, 'a', 101, 10, NDJSON_CAPTURE_EXT);
 		const live = make(2, 'b', 102, 10);
 		const middle = make(3, 'c', 103, 10);
 		const newest = make(4, 'd', 104, 10);

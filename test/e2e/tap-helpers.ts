@@ -62,7 +62,7 @@ export function scratch(): Scratch {
 		captures() {
 			try {
 				return readdirSync(capturesDir)
-					.filter((f) => f.endsWith('.ndjson'))
+					.filter((f) => f.endsWith('.mcpcap'))
 					.sort()
 					.map((f) => path.join(capturesDir, f));
 			} catch {

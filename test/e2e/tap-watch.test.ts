@@ -48,7 +48,7 @@ describe('sessions, attach and view (real processes)', () => {
 		const [capture] = box.captures();
 		expect(statSync(capture!).mode & 0o777).toBe(0o600);
 		expect(path.basename(capture!)).toMatch(
-			new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d\\.\\d{3}Z-echo-${tap.child.pid}\\.ndjson$`),
+			new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d\\.\\d{3}Z-echo-${tap.child.pid}\\.mcpcap$`),
 		);
 
 		const live = await cli(['sessions', '--json']);
@@ -225,7 +225,7 @@ describe('sessions, attach and view (real processes)', () => {
 			expect(result.exitCode).toBe(0);
 		}
 
-		expect(box.captures().map((f) => path.basename(f).replace(/^.*Z-(run\d)-\d+\.ndjson$/, '$1'))).toEqual([
+		expect(box.captures().map((f) => path.basename(f).replace(/^.*Z-(run\d)-\d+\.mcpcap$/, '$1'))).toEqual([
 			'run2',
 			'run3',
 		]);

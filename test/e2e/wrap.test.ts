@@ -124,7 +124,7 @@ describe('wrap', () => {
 		]);
 		// The tap gets Claude Desktop's minimal environment (no XDG_STATE_HOME), so its capture is under HOME.
 		const captures = readdirSync(path.join(home.home, '.local', 'state', 'mcp-wire', 'captures'));
-		expect(captures.filter((name) => /Z-healthy-node-\d+\.ndjson$/.test(name))).toHaveLength(1);
+		expect(captures.filter((name) => /Z-healthy-node-\d+\.mcpcap$/.test(name))).toHaveLength(1);
 	});
 });
 

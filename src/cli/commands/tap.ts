@@ -4,6 +4,7 @@ import path from 'node:path';
 import {Command, InvalidArgumentError, Option} from 'commander';
 import type {SessionMeta} from '../../core/types.js';
 import {
+	BINARY_CAPTURE_EXT,
 	captureFileName,
 	captureHomeProblem,
 	capturesDir,
@@ -32,7 +33,7 @@ How it sits (replace the server command in your client's config with this one):
 
 Nothing of mcp-wire's goes to stdout. The exit code (or signal) is the server's.
 Captures: $XDG_STATE_HOME/mcp-wire/captures (~/.local/state/…; macOS ~/Library/Logs/mcp-wire/captures;
-Windows %LOCALAPPDATA%\\mcp-wire\\captures), named <time>-<name>-<pid>.ndjson, mode 0600. Old ones are
+Windows %LOCALAPPDATA%\\mcp-wire\\captures), named <time>-<name>-<pid>.mcpcap, mode 0600. Old ones are
 pruned: MCP_WIRE_MAX_CAPTURES (default 50 files), MCP_WIRE_MAX_CAPTURE_MB (default 200 MiB); 0 means no limit.
 Every read is forwarded at once. When the capture is MCP_WIRE_CAPTURE_LAG_MB (default 48) behind on a
 stream, reading that stream's source pauses until the capture catches up, at most --capture-wait ms
@@ -273,7 +274,9 @@ async function tapAction(command: string[], options: TapCliOptions): Promise<num
 
 							const dir = capturesDir(facts);
 							const lag = captureLagFromEnv(facts.env, warn);
-							capturePath = explicit ?? path.join(dir, captureFileName(new Date(clock.startedAt), name, process.pid));
+							capturePath =
+								explicit ??
+								path.join(dir, captureFileName(new Date(clock.startedAt), name, process.pid, BINARY_CAPTURE_EXT));
 							return CaptureWriter.start({
 								...(lag === undefined ? {} : {ringBytes: lag}),
 								...(options.captureWait === undefined ? {} : {waitMs: options.captureWait}),

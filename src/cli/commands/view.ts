@@ -169,7 +169,7 @@ export function reportProblems(source: string, problems: readonly DecodeProblem[
 export function viewCommand(hooks: WatchHooks = {}): Command {
 	const command = new Command('view')
 		.description('open a saved capture (mcp-wire tap) or a --json dump, and show it like a live probe')
-		.argument('<file>', 'capture file (.ndjson)');
+		.argument('<file>', 'capture file (.mcpcap, or .ndjson: either format)');
 	return addWatchOptions(command).action(async (file: string, options: WatchCliOptions) => {
 		process.exitCode = await viewAction(file, options, hooks);
 	});
