@@ -17,7 +17,8 @@ import type {SearchFields, StreamReader} from './frame-table.js';
  * Frames are rebuilt from the bytes exactly as the Session built them (test/core/session/stores/compact-frame-index.test.ts
  * compares every field case and example capture with a retaining Session). Where re-parsing the body
  * could read differently (a frame a finding points at: concatenated JSON, cut nesting, a BOM), the frame
- * is kept whole when its body is at most {@link BIG_BODY_BYTES}.
+ * is kept whole when its body is at most {@link BIG_BODY_BYTES}, unless its bytes, checked when the
+ * finding comes, rebuild it the same (a CR LF line end on every frame keeps none).
  */
 
 /** Bodies longer than this are never kept whole nor cached parsed for long (bytes). */
@@ -124,6 +125,8 @@ export class CompactFrameIndex {
 	private readonly extras = new Map<number, {rawId?: string; id?: string; method?: string; answersMethod?: string}>();
 	/** The last frame added, whole, until the next one: kept when a finding points at it. */
 	private last: Frame | undefined;
+	/** The last frame a finding pointed at that its bytes rebuild the same (not kept). */
+	private checked = -1;
 	private readonly cache = new Map<number, Frame>();
 	private bigMessage: {index: number; message: unknown} | undefined;
 	private lastRead: {stream: StreamName; offset: number; length: number; bytes: Uint8Array} | undefined;
@@ -346,11 +349,32 @@ export class CompactFrameIndex {
 		};
 	}
 
-	/** Note a finding: the frame it points at is kept whole when it is the last one added and not big. */
-	addFinding(finding: Finding): void {
+	/** Frames kept whole (see {@link addFinding}). */
+	get keptCount(): number {
+		return this.kept.size;
+	}
+
+	/** The last frame added, until the next one (see {@link addFinding}). */
+	get lastFrame(): Frame | undefined {
+		return this.last;
+	}
+
+	/** True when the frame `index` points at was already judged (kept whole, or rebuilt the same from its bytes). */
+	isChecked(index: number): boolean {
+		return this.checked === index || this.kept.has(index);
+	}
+
+	/**
+	 * Note a finding: the frame it points at is kept whole when it is the last one added and not big, unless
+	 * `body` (the frame's body bytes, when the caller still holds them) rebuilds it the same: a finding on
+	 * every frame then costs no frame kept (docs/performance.md#tui-on-big-captures).
+	 */
+	addFinding(finding: Finding, body?: Uint8Array): void {
 		const last = this.last;
-		if (last !== undefined && finding.frameIndex === last.index && last.bodyLength <= BIG_BODY_BYTES)
-			this.kept.set(last.index, last);
+		if (last === undefined || finding.frameIndex !== last.index || last.bodyLength > BIG_BODY_BYTES) return;
+		if (this.isChecked(last.index)) return;
+		if (body !== undefined && rebuildsSame(last, body)) this.checked = last.index;
+		else this.kept.set(last.index, last);
 	}
 
 	/** The stream of frame `index` (from its column). */
@@ -615,6 +639,42 @@ function methodFromRecord(
 ): string | undefined {
 	if (methodId !== -2) return strings.value(methodId);
 	return extra?.method ?? (fromMessage('method') as string);
+}
+
+/**
+ * True when `body` (the frame's body bytes) gives back what a rebuilt frame reads from it: the same text
+ * for a text line, the same parsed message for JSON (not for a line of concatenated JSON, whose message is
+ * its first value). A blank frame is not judged (false).
+ */
+function rebuildsSame(frame: Frame, body: Uint8Array): boolean {
+	if (body.length !== frame.bodyLength) return false;
+	if (frame.kind === 'blank') return false;
+	if (frame.kind === 'text')
+		return frame.text === Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+	return sameJson(parseBody(body), frame.message, 0);
+}
+
+/** Deep equality of parsed JSON values, keys in the same order (false past a nesting of 200 or on anything else). */
+function sameJson(a: unknown, b: unknown, depth: number): boolean {
+	if (a === b) return a !== undefined || b !== undefined;
+	if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || depth > 200) return false;
+	if (Array.isArray(a)) {
+		if (!Array.isArray(b) || a.length !== b.length) return false;
+		for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i], depth + 1)) return false;
+		return true;
+	}
+
+	if (Array.isArray(b)) return false;
+	const ka = Object.keys(a);
+	const kb = Object.keys(b);
+	if (ka.length !== kb.length) return false;
+	for (let i = 0; i < ka.length; i++) {
+		const key = ka[i]!;
+		if (key !== kb[i]) return false;
+		if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], depth + 1)) return false;
+	}
+
+	return true;
 }
 
 /** A frame body parsed as the framer parses it (JSON.parse of its UTF-8), with nesting past the limit cut as the Session cuts it. */

@@ -34,6 +34,13 @@ export class CompactIndexStore extends StreamingWindowStore {
 
 	override addFinding(finding: Finding): void {
 		this.findings.add(finding);
-		this.index.addFinding(finding);
+		// The frame's body while the window holds it: the index keeps the frame whole only when its bytes
+		// would rebuild it otherwise.
+		const last = this.index.lastFrame;
+		const body =
+			last !== undefined && finding.frameIndex === last.index && !this.index.isChecked(last.index)
+				? this.windowBytes(last.stream, last.bodyOffset, last.bodyLength)
+				: undefined;
+		this.index.addFinding(finding, body);
 	}
 }

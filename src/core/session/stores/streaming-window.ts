@@ -50,6 +50,19 @@ export class StreamingWindowStore implements FrameStore {
 		};
 	}
 
+	/**
+	 * Bytes `[offset, offset + length)` of `stream` while the window still holds them all (the chunks of the
+	 * frame just framed, until the session moves the window on), else undefined.
+	 */
+	protected windowBytes(stream: StreamName, offset: number, length: number): Uint8Array | undefined {
+		const chunks = this.window[stream];
+		const first = chunks[0];
+		const last = chunks.at(-1);
+		if (first === undefined || last === undefined) return undefined;
+		if (first.offset > offset || last.offset + last.bytes.length < offset + length) return undefined;
+		return sliceChunks(chunks, offset, length);
+	}
+
 	stderrTail(maxLines: number): string[] {
 		return maxLines <= 0 ? [] : this.stderrLines.slice(-maxLines);
 	}

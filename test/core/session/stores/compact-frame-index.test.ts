@@ -235,6 +235,32 @@ describe('an indexed session holds numbers, not bytes', () => {
 		expectSame(kept, indexed);
 	});
 
+	it('keeps no frame whole for a finding its bytes rebuild the same, and keeps one they would not', () => {
+		const crlf = (value: unknown): Uint8Array => enc.encode(`${JSON.stringify(value)}\r\n`);
+		const {kept, indexed} = both((session, before) => {
+			const steps: [StreamName, number, Uint8Array][] = [
+				['stdin', 1, crlf({jsonrpc: '2.0', id: 1, method: 'ping'})],
+				['stdout', 2, crlf({jsonrpc: '2.0', id: 1, result: {}})],
+				['stdin', 3, crlf({jsonrpc: '2.0', id: 'two', method: 'ping'})],
+				['stdout', 4, enc.encode('a log line on stdout\n')],
+				['stdout', 5, enc.encode('{"jsonrpc":"2.0","id":"two","result":{}}{"jsonrpc":"2.0","method":"x"}\n')],
+			];
+			for (const [stream, tMs, bytes] of steps) {
+				before({type: 'chunk', chunk: {seq: 0, stream, tMs, offset: 0, bytes}});
+				session.pushChunk(stream, tMs, bytes);
+			}
+
+			session.finish(10);
+		});
+		const codes = kept.getSnapshot().findings.map((f) => `${f.code}@${f.frameIndex}`);
+		expect(codes).toEqual(
+			expect.arrayContaining(['crlf@0', 'crlf@1', 'crlf@2', 'stray-output@3', 'concatenated-json@4']),
+		);
+		// Only the line of concatenated JSON (its message is its first value) is kept whole.
+		expect(indexed.index.keptCount).toBe(1);
+		expectSame(kept, indexed);
+	});
+
 	it('the snapshot is the same object until the session changes', () => {
 		const store = new CompactIndexStore((stream, offset, length) => file.read(stream, offset, length));
 		const streaming = new Session(META, {store});
