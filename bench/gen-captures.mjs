@@ -28,7 +28,7 @@ const arg = (name, fallback) => {
 	return i > 0 ? process.argv[i + 1] : fallback;
 };
 export const CAPTURE_DIR = arg('--dir', path.join(os.tmpdir(), 'mcp-wire-captures'));
-const FRAME_COUNTS = arg('--frames', '1000,10000,100000,1000000').split(',').map(Number);
+const FRAME_COUNTS = arg('--frames', '1000,10000,100000,1000000').split(',').filter(Boolean).map(Number);
 const FAULT_COUNTS = arg('--faults', '').split(',').filter(Boolean).map(Number);
 
 const META = {

@@ -2,7 +2,7 @@
 //
 //   npm run build && node bench/tui.bench.mjs [--frames 1000000] [--reps 5] [--presses 40]
 //        [--screen-reps 3] [--before DIR] [--rss-frames 100000,1000000] [--columns 120] [--rows 40] [--dir DIR]
-//        [--skip-screen] [--skip-keys] [--skip-rss] [--rss-faults 60000]
+//        [--skip-screen] [--skip-keys] [--skip-rss] [--rss-faults 60000] [--rss-reps 1]
 //
 // 1. First screen on the 280 MB capture (huge-5mb.ndjson: 40 frames of 5 MB): the real CLI
 //    (`node bin/mcp-wire.js view FILE`, React in production mode as the CLI sets it) runs in a pseudo
@@ -26,7 +26,9 @@
 //    both captures open.
 // 3. Peak RSS of the real CLI's `view` (as in 1) once the whole capture is shown, for the captures of
 //    `--rss-frames` frames (one run each: memory, not time), and for `--rss-faults` captures of that many
-//    frames where every frame carries a finding (faults-N.ndjson: the findings pane's memory).
+//    frames where every frame carries a finding (faults-N.ndjson: the findings pane's memory), `--rss-reps`
+//    runs each; with `--before DIR` the older build runs too, interleaved (order rotated each repetition),
+//    and the median of the per-repetition ratios new/before is reported. The load average is printed beside.
 //
 // Captures come from bench/gen-captures.mjs (made on demand, not committed; default dir
 // $TMPDIR/mcp-wire-captures). MCP_WIRE_DIST=/path/to/dist/ overrides where the built library is
@@ -64,6 +66,7 @@ const CAPTURE_DIR = option('dir', path.join(os.tmpdir(), 'mcp-wire-captures'));
 const BEFORE = option('before', undefined);
 const RSS_FRAMES = option('rss-frames', '100000,1000000').split(',').filter(Boolean).map(Number);
 const RSS_FAULTS = option('rss-faults', '').split(',').filter(Boolean).map(Number);
+const RSS_REPS = Number(option('rss-reps', 1));
 const HUGE = path.join(CAPTURE_DIR, 'huge-5mb.ndjson');
 
 const median = (values) => {
@@ -226,24 +229,55 @@ function statSize(file) {
 	return spawnSync('stat', ['-c', '%s', file], {encoding: 'utf8'}).stdout.trim() * 1;
 }
 
-/** Part 3: peak RSS of the CLI's `view` by capture size. */
+/** Part 3: peak RSS of the CLI's `view` by capture size (medians of `--rss-reps` runs; `--before` interleaved). */
 async function rssBySize() {
 	const lines = [
-		`peak RSS of \`view\` (real CLI in a pty) once the whole capture is shown`,
-		`  capture                     all shown ms   peak RSS MiB`,
+		`peak RSS of \`view\` (real CLI in a pty) once the whole capture is shown, ${RSS_REPS} run(s) each (medians)`,
+		`  capture                     version   all shown ms   peak RSS MiB   load avg`,
 	];
+	const versions = [{label: 'new', bin: path.join(ROOT, 'bin', 'mcp-wire.js')}];
+	if (BEFORE !== undefined)
+		versions.push({label: 'before', bin: path.join(path.resolve(BEFORE), 'bin', 'mcp-wire.js')});
 	const names = [...RSS_FRAMES.map((n) => `frames-${n}`), ...RSS_FAULTS.map((n) => `faults-${n}`)];
 	for (const name of names) {
-		const seen = await runInPty(
-			path.join(ROOT, 'bin', 'mcp-wire.js'),
-			['view', path.join(CAPTURE_DIR, `${name}.ndjson`)],
-			{isView: true},
-		);
-		const rss = seen.peakRss === undefined ? undefined : mib(seen.peakRss);
-		lines.push(
-			`  ${name.padEnd(27)} ${seen.loaded?.toFixed(0).padStart(12)}   ${rss === undefined ? '?' : rss.toFixed(0).padStart(12)}  (target < 200) ${rss !== undefined && rss < 200 ? 'OK' : 'OVER'}`,
-		);
-		process.stderr.write(`${lines.at(-1)}\n`);
+		const runs = Object.fromEntries(versions.map((v) => [v.label, []]));
+		const ratios = [];
+		for (let rep = 0; rep < RSS_REPS; rep++) {
+			const order = rep % 2 === 0 ? versions : [...versions].reverse();
+			for (const version of order) {
+				const seen = await runInPty(version.bin, ['view', path.join(CAPTURE_DIR, `${name}.ndjson`)], {isView: true});
+				seen.load = os.loadavg()[0];
+				runs[version.label].push(seen);
+				process.stderr.write(
+					`  ${name} rep ${rep + 1} ${version.label}: all shown ${seen.loaded?.toFixed(0)} ms, peak RSS ${seen.peakRss === undefined ? '?' : mib(seen.peakRss).toFixed(0)} MiB, load ${seen.load.toFixed(1)}\n`,
+				);
+			}
+
+			if (BEFORE !== undefined && runs.new.at(-1).peakRss && runs.before.at(-1).peakRss)
+				ratios.push(runs.new.at(-1).peakRss / runs.before.at(-1).peakRss);
+		}
+
+		for (const version of versions) {
+			const r = runs[version.label];
+			const rss = r.map((s) => s.peakRss).filter((v) => v !== undefined);
+			const peak = rss.length > 0 ? mib(median(rss)) : undefined;
+			const verdict =
+				version.label === 'new' ? `  (target < 200) ${peak !== undefined && peak < 200 ? 'OK' : 'OVER'}` : '';
+			lines.push(
+				`  ${name.padEnd(27)} ${version.label.padEnd(7)} ${median(r.map((s) => s.loaded))
+					.toFixed(0)
+					.padStart(14)}   ${peak === undefined ? '?'.padStart(12) : peak.toFixed(0).padStart(12)}   ${median(
+					r.map((s) => s.load),
+				)
+					.toFixed(1)
+					.padStart(8)}${verdict}`,
+			);
+		}
+
+		if (ratios.length > 0)
+			lines.push(
+				`  ${name}: peak RSS new/before, median of per-rep ratios ${median(ratios).toFixed(2)} (reps: ${ratios.map((r) => r.toFixed(2)).join(' ')})`,
+			);
 	}
 
 	return lines;
@@ -398,7 +432,10 @@ async function keyLatency() {
 }
 
 async function main() {
-	const counts = [...new Set([100, FRAMES, ...RSS_FRAMES])].join(',');
+	const skipKeys = process.argv.includes('--skip-keys');
+	const counts = [
+		...new Set([...(skipKeys ? [] : [100, FRAMES]), ...(process.argv.includes('--skip-rss') ? [] : RSS_FRAMES)]),
+	].join(',');
 	const gen = spawnSync(
 		process.execPath,
 		[
@@ -407,6 +444,7 @@ async function main() {
 			CAPTURE_DIR,
 			'--frames',
 			counts,
+			...(process.argv.includes('--skip-screen') ? ['--no-huge'] : []),
 			...(RSS_FAULTS.length > 0 ? ['--faults', RSS_FAULTS.join(',')] : []),
 		],
 		{stdio: 'inherit'},
