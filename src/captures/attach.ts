@@ -445,7 +445,7 @@ export interface LiveTap {
 /** Options of {@link listLiveTaps}. */
 export interface ListLiveOptions {
 	readonly facts?: PlatformFacts;
-	/** ms to wait for each tap's header (default 500). */
+	/** ms to wait for each tap's header (default 500); a tap that accepted but stayed silent gets six times that once more. */
 	readonly timeoutMs?: number;
 	/** Remove socket files whose tap is dead (default true). */
 	readonly removeStale?: boolean;
@@ -498,7 +498,10 @@ export async function listLiveTaps(options: ListLiveOptions = {}): Promise<LiveT
 
 	const results = await Promise.all(
 		candidates.map(async (candidate): Promise<LiveTap | undefined> => {
-			const answer = await readHeader(candidate.address, timeoutMs);
+			let answer = await readHeader(candidate.address, timeoutMs);
+			// A tap that accepted but had not answered yet may only be slow (a loaded machine, many readers
+			// starting at once): one more look with a longer wait before calling it silent.
+			if (answer.kind === 'silent') answer = await readHeader(candidate.address, timeoutMs * 6);
 			if (answer.kind === 'header') return {...candidate, state: 'live', header: answer.header};
 			if (answer.kind === 'silent') return {...candidate, state: 'silent'};
 			if (options.removeStale !== false && facts.platform !== 'win32' && !isProcessAlive(candidate.pid)) {
@@ -540,7 +543,12 @@ async function readHeader(address: string, timeoutMs: number): Promise<HeaderAns
 			socket.destroy();
 			resolve(answer);
 		};
-		const timer = setTimeout(() => finish(isConnected ? {kind: 'silent'} : {kind: 'refused'}), timeoutMs);
+		// setImmediate: a process starved past the wait runs timers before it polls the socket; bytes that
+		// arrived meanwhile are read first.
+		const timer = setTimeout(
+			() => setImmediate(() => finish(isConnected ? {kind: 'silent'} : {kind: 'refused'})),
+			timeoutMs,
+		);
 		socket.on('connect', () => {
 			isConnected = true;
 		});

@@ -338,6 +338,35 @@ describe('listLiveTaps', () => {
 	});
 });
 
+describe('listLiveTaps on a slow tap', () => {
+	it('a tap that answers after the first wait is live, not silent', async () => {
+		const dir = mkdtempSync(path.join(tmpdir(), 'mcp-wire-slow-'));
+		const run = path.join(dir, 'mcp-wire');
+		mkdirSync(run, {mode: 0o700});
+		const facts: PlatformFacts = {
+			env: {XDG_RUNTIME_DIR: dir},
+			platform: 'linux',
+			homedir: dir,
+			tmpdir: dir,
+			uid: process.getuid!(),
+			user: 'me',
+		};
+		// Each connection gets the header 450 ms late, as a tap busy forwarding (or starved of CPU) answers.
+		const slow = net.createServer((socket) => {
+			const timer = setTimeout(() => socket.end(`${FILE_TEXT.split('\n')[0]}\n`), 450);
+			socket.on('close', () => clearTimeout(timer));
+		});
+		await new Promise<void>((resolve) => slow.listen(path.join(run, `slow-${process.pid}.sock`), resolve));
+		try {
+			const taps = await listLiveTaps({facts, timeoutMs: 150});
+			expect(taps.map((t) => [t.name, t.state, t.header?.pid])).toEqual([['slow', 'live', 99]]);
+		} finally {
+			slow.close();
+			rmSync(dir, {recursive: true, force: true});
+		}
+	});
+});
+
 describe('readers trust only their own runtime directory and sockets', () => {
 	let dir: string;
 	beforeEach(() => {
