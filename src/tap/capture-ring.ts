@@ -23,8 +23,8 @@ import type {StreamName} from '../core/types.js';
  * consumer (the worker).
  */
 
-/** Entry kinds. */
-export const ENTRY = {chunk: 1, mark: 2, exit: 3, finding: 5, close: 6, header: 7, gap: 8} as const;
+/** Entry kinds (5 was a finding: a spawn failure is an `observed` mark now, from which replay derives it). */
+export const ENTRY = {chunk: 1, mark: 2, exit: 3, close: 6, header: 7, gap: 8} as const;
 /** An entry kind. */
 export type EntryKind = (typeof ENTRY)[keyof typeof ENTRY];
 

@@ -13,8 +13,7 @@ import {
 	type CaptureStalls,
 } from '../core/capture/binary-codec.js';
 import {encodeEvent} from '../core/capture/record-codec.js';
-import {dressFinding} from '../core/findings/support/catalog.js';
-import type {CaptureGapReason, ExitInfo, FindingDraft, Mark, StreamName} from '../core/types.js';
+import type {CaptureGapReason, ExitInfo, Mark, StreamName} from '../core/types.js';
 import {ensurePrivateDir, pruneCaptures, type PruneLimits} from '../captures/capture-store.js';
 import {ENTRY, RingConsumer, type RingEntry} from './capture-ring.js';
 import {PROGRESS, type CaptureClose, type CaptureWorkerConfig, type CaptureWorkerMessage} from './capture-writer.js';
@@ -208,17 +207,6 @@ export class CaptureSink {
 			case ENTRY.exit: {
 				const exit = parseJson<ExitInfo>(entry.payload);
 				if (exit) this.json(RECORD_TYPE.exit, exit.tMs, encodeEvent({type: 'exit', exit}));
-				break;
-			}
-
-			case ENTRY.finding: {
-				const draft = parseJson<FindingDraft>(entry.payload);
-				if (draft)
-					this.json(
-						RECORD_TYPE.finding,
-						draft.tMs,
-						encodeEvent({type: 'finding', finding: dressFinding({origin: 'probe', ...draft})}),
-					);
 				break;
 			}
 

@@ -7,7 +7,7 @@ import {
 	encodeGapRecord,
 	type CaptureStalls,
 } from '../core/capture/binary-codec.js';
-import type {CaptureGapReason, ExitInfo, FindingDraft, Mark, SessionMeta, StreamName} from '../core/types.js';
+import type {CaptureGapReason, ExitInfo, Mark, SessionMeta, StreamName} from '../core/types.js';
 import {ensurePrivateDir, openCaptureFile, type PruneLimits} from '../captures/capture-store.js';
 import {monotonicMs} from '../process/clock.js';
 import {
@@ -414,11 +414,6 @@ export class CaptureWriter {
 	/** Record a process mark (stdin-closed, eof, a phase note). */
 	mark(mark: Mark): void {
 		this.control(ENTRY.mark, mark.tMs, mark);
-	}
-
-	/** Record a finding only the tap can observe (spawn-failed); it is kept on replay (`origin: 'probe'`). */
-	finding(draft: FindingDraft): void {
-		this.control(ENTRY.finding, draft.tMs, draft);
 	}
 
 	/** Record how the server ended. */

@@ -71,7 +71,7 @@ describe('CaptureSink', () => {
 		rmSync(dir, {recursive: true, force: true});
 	});
 
-	it('appends chunk, mark, finding, exit, gap and end records after the header the main thread wrote', async () => {
+	it('appends chunk, mark, exit, gap and end records after the header the main thread wrote', async () => {
 		const file = path.join(dir, 'c.ndjson');
 		const warnings: string[] = [];
 		const sink = new CaptureSink({path: file, lingerMs: 10, onWarning: (m) => warnings.push(m)});
@@ -83,14 +83,6 @@ describe('CaptureSink', () => {
 		sink.entry(entry(ENTRY.gap, 'stdin', 2.5, JSON.stringify({length: 100, reason: 'lag'})));
 		sink.entry(entry(ENTRY.chunk, 'stdin', 3, 'c'));
 		sink.entry(entry(ENTRY.mark, 'stdout', 4, JSON.stringify({type: 'stdin-closed', tMs: 4})));
-		sink.entry(
-			entry(
-				ENTRY.finding,
-				'stdout',
-				5,
-				JSON.stringify({code: 'spawn-failed', stream: 'stdout', offset: 0, byteLength: 0, tMs: 5}),
-			),
-		);
 		sink.entry(entry(ENTRY.exit, 'stdout', 6, JSON.stringify({code: 3, signal: null, tMs: 6})));
 		// The main thread forwarded 2 more stdout bytes than were recorded: the end adds a gap for them.
 		sink.entry(entry(ENTRY.close, 'stdout', 7, JSON.stringify({forwarded: {stdin: 104, stdout: 4, stderr: 0}})));
@@ -115,14 +107,9 @@ describe('CaptureSink', () => {
 			{type: 'gap', stream: 'stdin', offset: 3, length: 100, reason: 'lag', tMs: 2.5},
 			[2, 'stdin', 103, 3, [0x63]],
 			{type: 'stdin-closed', tMs: 4},
-			'finding',
 			'exit',
 			{type: 'gap', stream: 'stdout', offset: 2, length: 2, reason: 'lag', tMs: 7},
 		]);
-		const finding = decoded.events[5];
-		expect(
-			finding?.type === 'finding' && [finding.finding.code, finding.finding.origin, finding.finding.severity],
-		).toEqual(['spawn-failed', 'probe', 'error']);
 		expect(decoded.end).toEqual({
 			complete: false,
 			recorded: {stdin: 4, stdout: 2, stderr: 0},
