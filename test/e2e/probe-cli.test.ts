@@ -92,8 +92,9 @@ describe('probe CLI', () => {
 		},
 	);
 
-	it('early-exit quotes stderr written after the exit (a child holds stderr and writes 0.3 s later)', async () => {
+	it('early-exit quotes stderr written after the exit (a child holds stderr and writes 0.1 s later)', async () => {
 		// The exit comes before the last stderr line on the wire: the session gets the exit once stderr ends.
+		// 0.1 s leaves most of the probe's hold after an exit (EXIT_HOLD_MS) for a loaded machine.
 		const run = await runJson([
 			'probe',
 			'--json',
@@ -102,7 +103,7 @@ describe('probe CLI', () => {
 			'--',
 			'sh',
 			'-c',
-			'(sleep 0.3; echo "ModuleNotFoundError: late" >&2) & exit 1',
+			'(sleep 0.1; echo "ModuleNotFoundError: late" >&2) & exit 1',
 		]);
 		const early = run.findings.find((f) => f.code === 'early-exit');
 		expect(early?.message).toBe(
