@@ -10,7 +10,9 @@ import {
 	UnsafeDirectoryError,
 	type CaptureEntry,
 } from '../../captures/capture-store.js';
+import {captureVerdicts, MAX_VERDICT_BYTES, type CaptureVerdict} from '../../captures/verdicts.js';
 import {parsePositiveInt} from '../options.js';
+import {VERSION} from '../version.js';
 import {shellWord} from '../../render/text/plain-log.js';
 
 interface SessionsCliOptions {
@@ -22,9 +24,10 @@ interface SessionsCliOptions {
 /**
  * `mcp-wire sessions`: the live taps of this user (sockets in the runtime directory that answer with a
  * session header; sockets of taps that died are removed) and the most recent captures in the capture
- * directory, with start time, name, pid, size and path (shell-quoted when needed, to paste after `mcp-wire view`) (docs/cli.md#sessions). `--json` prints one JSON object per
- * line: `{type: 'live', name, pid, serverPid, address, state, startedAt, command}` and
- * `{type: 'capture', path, name, pid, startedAt, bytes, isLive}`. Without a home (`$HOME` unset, empty or
+ * directory, with start time, name, pid, size, verdict and path (shell-quoted when needed, to paste after
+ * `mcp-wire view`) (docs/cli.md#sessions). `--json` prints one JSON object per line: `{type: 'live', name,
+ * pid, serverPid, address, state, startedAt, command}` and `{type: 'capture', path, name, pid, startedAt,
+ * bytes, isLive, verdict}` (`verdict`: `ok`, `warn`, `fail`, `cut-short` or null, captures/verdicts.ts). Without a home (`$HOME` unset, empty or
  * relative, and no absolute `$XDG_STATE_HOME`) there is no capture directory, as for `tap` (which then
  * records nothing): captures are not listed, one line on stderr says why, and the exit code is 0.
  */
@@ -65,6 +68,10 @@ async function sessionsAction(options: SessionsCliOptions): Promise<number> {
 	const captures = options.all ? all : all.slice(0, options.limit);
 	const livePids = new Set(live.map((tap) => tap.pid));
 	const isLive = (entry: CaptureEntry): boolean => livePids.has(entry.pid);
+	const verdicts =
+		captures.length === 0
+			? new Map<string, CaptureVerdict | undefined>()
+			: await captureVerdicts(dir, captures, {version: VERSION, isLive, all});
 	const out = (line: string): void => {
 		process.stdout.write(`${line}\n`);
 	};
@@ -81,6 +88,7 @@ async function sessionsAction(options: SessionsCliOptions): Promise<number> {
 					startedAt: entry.startedAt.toISOString(),
 					bytes: entry.bytes,
 					isLive: isLive(entry),
+					verdict: verdicts.get(entry.path) ?? null,
 				}),
 			);
 		}
@@ -117,9 +125,12 @@ async function sessionsAction(options: SessionsCliOptions): Promise<number> {
 			String(entry.pid),
 			formatBytes(entry.bytes),
 			isLive(entry) ? 'live' : '',
+			verdictText(verdicts.get(entry.path)),
 			shellWord(entry.path),
 		]);
-		for (const line of table(['STARTED', 'NAME', 'PID', 'SIZE', '', 'FILE'], rows)) out(`  ${line}`);
+		for (const line of table(['STARTED', 'NAME', 'PID', 'SIZE', '', 'VERDICT', 'FILE'], rows)) out(`  ${line}`);
+		if (captures.some((entry) => !isLive(entry) && verdicts.get(entry.path) === undefined))
+			out(`  —: no verdict (over ${formatBytes(MAX_VERDICT_BYTES)}, or unreadable); \`mcp-wire view FILE\` replays it`);
 	}
 
 	return 0;
@@ -136,6 +147,12 @@ function liveRecord(tap: LiveTap): Record<string, unknown> {
 		startedAt: tap.header?.startedAt ?? null,
 		command: tap.header?.command ?? null,
 	};
+}
+
+/** A capture's verdict in the table: `ok`, `warn`, `fail`, `cut short`, or `—` when there is none. */
+export function verdictText(verdict: CaptureVerdict | undefined): string {
+	if (verdict === undefined) return '—';
+	return verdict === 'cut-short' ? 'cut short' : verdict;
 }
 
 /** Local time `YYYY-MM-DD HH:MM:SS`. */
