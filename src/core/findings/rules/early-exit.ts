@@ -1,5 +1,5 @@
 import type {Rule} from '../engine.js';
-import {detailNumber, detailString, row, envStrippedAdvice, envStrippedDetail} from '../support/meta.js';
+import {detailNumber, detailString, row, withEnvAdvice, envStrippedDetail} from '../support/meta.js';
 import {ShutdownMarks} from '../support/shutdown.js';
 import {cutWriteOf, drainFix, isCleanExit, type CutWrite} from '../support/exit-before-drain.js';
 import type {FindingDraft} from '../../types.js';
@@ -34,9 +34,8 @@ export const earlyExit: Rule = {
 		},
 		hint: (d) => {
 			if (detailNumber(d, 'cutWriteBytes') !== undefined) return drainFix(detailString(d, 'runtime'));
-			const env = envStrippedAdvice(d);
-			const base = exitHint(d);
-			return env === undefined ? base : `${env} ${base}`;
+			// A stripped variable (C3) comes first only when stderr or the process points at the network.
+			return withEnvAdvice(d, exitHint(d));
 		},
 		rules: ['R14'],
 		doc: {

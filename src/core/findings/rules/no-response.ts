@@ -1,6 +1,6 @@
 import type {FindingDraft, ProcessEvidence} from '../../types.js';
 import {summarizeEvidence} from '../support/evidence.js';
-import {detailNumber, detailString, row, UNKNOWN, envStrippedAdvice, envStrippedDetail} from '../support/meta.js';
+import {detailNumber, detailString, row, UNKNOWN, withEnvAdvice, envStrippedDetail} from '../support/meta.js';
 import type {Rule} from '../engine.js';
 
 /** The strictest mainstream startup limit: Claude Code gives a server 30 s to answer `initialize` (docs/protocol.md C8). */
@@ -103,13 +103,12 @@ export const noResponse: Rule = {
 			return `the process is alive but sent nothing in ${waited} ms, and closing stdin released nothing${what}`;
 		},
 		hint: (d) => {
-			// A stripped variable (C3) is the likelier cause than a slow start: named first, before either advice.
-			const env = envStrippedAdvice(d);
+			// A stripped variable (C3) comes first only when stderr or the process points at the network.
 			const advice =
 				d.detail?.['ownLimit'] === true
 					? `Probe again with \`--timeout ${STARTUP_LIMIT_MS}\` (or more) to see whether it answers within the clients' startup limits.`
 					: 'The server blocks before its read loop: move slow start-up work (network calls, telemetry, model loading) after the handshake or into the background, and read stdin first.';
-			return env === undefined ? advice : `${env} Otherwise: ${advice.charAt(0).toLowerCase()}${advice.slice(1)}`;
+			return withEnvAdvice(d, advice);
 		},
 		rules: ['R15'],
 		doc: {

@@ -126,3 +126,32 @@ export function envStrippedAdvice(d: FindingDraft): string | undefined {
 	const envFlags = names.map((name) => `--env ${String(name)}`).join(' ');
 	return `Your shell sets ${list}, which the server did not get (a client passes only a few variables, C3); a server that needs a CA certificate, a proxy or a package registry stalls or exits without ${names.length === 1 ? 'it' : 'them'}. Probe again with \`--inherit-env\` (or \`${envFlags}\`); if it then works, add ${names.length === 1 ? 'it' : 'them'} to the server's \`env\` in the client config.`;
 }
+
+/** Words a stderr line uses for a TLS, proxy, DNS or registry failure: what a stripped CA or proxy variable causes. */
+const NETWORK_FAILURE =
+	/certific|\bssl\b|\btls\b|x509|self[- ]signed|issuer|proxy|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|getaddrinfo|registry|socket hang up/i;
+
+/**
+ * Whether the finding's own evidence points at the network (C3): a stderr line naming a TLS, proxy, DNS or
+ * registry failure (`detail.stderrTail`), or a process still connecting (`detail.procInfo`, SYN_SENT).
+ * Without it a stripped variable is one possible cause among others, not the first one to try.
+ */
+export function networkEvidence(d: FindingDraft): boolean {
+	const tail = d.detail?.['stderrTail'];
+	if (Array.isArray(tail) && tail.some((line) => typeof line === 'string' && NETWORK_FAILURE.test(line))) return true;
+	const info = d.detail?.['procInfo'] as {processes?: readonly {connecting?: readonly unknown[]}[]} | undefined;
+	return (info?.processes ?? []).some((p) => (p.connecting?.length ?? 0) > 0);
+}
+
+/**
+ * A failure's fix with the stripped-variable advice ({@link envStrippedAdvice}) placed by the evidence: first
+ * (then `Otherwise:` the fix) when the stderr or the process points at the network, else after the fix
+ * (`Also:`). The fix alone when no variable was stripped.
+ * @param base the fix without the variables, a sentence or more starting with a capital.
+ */
+export function withEnvAdvice(d: FindingDraft, base: string): string {
+	const env = envStrippedAdvice(d);
+	if (env === undefined) return base;
+	const lower = (text: string): string => `${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+	return networkEvidence(d) ? `${env} Otherwise: ${lower(base)}` : `${base} Also: ${lower(env)}`;
+}

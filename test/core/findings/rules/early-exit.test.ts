@@ -61,7 +61,7 @@ describe('early-exit: the fix names a cause only when stderr or stdout shows one
 describe('early-exit and no-response: variables that matter the server did not get (C3)', () => {
 	const meta = {...META, envStripped: ['NODE_EXTRA_CA_CERTS']};
 
-	it('early-exit with code 1 names NODE_EXTRA_CA_CERTS and --inherit-env before the stderr advice', () => {
+	it('early-exit after a certificate error names NODE_EXTRA_CA_CERTS and --inherit-env before the stderr advice', () => {
 		const session = new Session(meta);
 		session.pushChunk('stdin', 0, bytesOf(INIT));
 		session.pushChunk('stderr', 30, bytesOf('npm error code UNABLE_TO_GET_ISSUER_CERT_LOCALLY\n'));
@@ -70,11 +70,21 @@ describe('early-exit and no-response: variables that matter the server did not g
 		const [finding] = findingsOf(session, 'early-exit');
 		expect(finding!.detail).toMatchObject({envStripped: ['NODE_EXTRA_CA_CERTS']});
 		expect(finding!.hint).toBe(
-			"Your shell sets `NODE_EXTRA_CA_CERTS`, which the server did not get (a client passes only a few variables, C3); a server that needs a CA certificate, a proxy or a package registry stalls or exits without it. Probe again with `--inherit-env` (or `--env NODE_EXTRA_CA_CERTS`); if it then works, add it to the server's `env` in the client config. Read the stderr tail: the server crashed or printed usage. Check the command, its arguments and the environment the client passes.",
+			"Your shell sets `NODE_EXTRA_CA_CERTS`, which the server did not get (a client passes only a few variables, C3); a server that needs a CA certificate, a proxy or a package registry stalls or exits without it. Probe again with `--inherit-env` (or `--env NODE_EXTRA_CA_CERTS`); if it then works, add it to the server's `env` in the client config. Otherwise: read the stderr tail: the server crashed or printed usage. Check the command, its arguments and the environment the client passes.",
 		);
 	});
 
-	it('no-response names it before "move slow start-up work"; without it, only the start-up advice', () => {
+	it('early-exit with code 3 and an empty stderr gives its own advice first, the stripped variable after', () => {
+		const session = new Session(meta);
+		session.pushChunk('stdin', 0, bytesOf(INIT));
+		session.exit({code: 3, signal: null, tMs: 31});
+		session.finish(31);
+		expect(findingsOf(session, 'early-exit')[0]!.hint).toBe(
+			"It said nothing on stderr. Check the command, its arguments and the environment the client passes; run the command by hand to see its output. Also: your shell sets `NODE_EXTRA_CA_CERTS`, which the server did not get (a client passes only a few variables, C3); a server that needs a CA certificate, a proxy or a package registry stalls or exits without it. Probe again with `--inherit-env` (or `--env NODE_EXTRA_CA_CERTS`); if it then works, add it to the server's `env` in the client config.",
+		);
+	});
+
+	it('no-response without evidence of the network: "move slow start-up work" first, then the variable', () => {
 		const stall = (sessionMeta: typeof META) => {
 			const session = new Session(sessionMeta);
 			session.pushChunk('stdin', 0, bytesOf(INIT));
@@ -83,7 +93,7 @@ describe('early-exit and no-response: variables that matter the server did not g
 			return findingsOf(session, 'no-response')[0]!;
 		};
 		expect(stall(meta).hint).toMatch(
-			/^Your shell sets `NODE_EXTRA_CA_CERTS`, which the server did not get .* Otherwise: the server blocks before its read loop: move slow start-up work/,
+			/^The server blocks before its read loop: move slow start-up work.* Also: your shell sets `NODE_EXTRA_CA_CERTS`, which the server did not get /,
 		);
 		expect(stall(META).hint).toMatch(/^The server blocks before its read loop: move slow start-up work/);
 		expect(stall({...meta, envMode: 'inherit'}).detail).not.toHaveProperty('envStripped');

@@ -68,11 +68,32 @@ describe("no-response under mcp-wire's own --timeout with variables stripped (C3
 		return findingsOf(session, 'no-response')[0]!;
 	};
 
-	it('names the stripped variable and --inherit-env before the --timeout advice', () => {
+	it('without evidence of the network, the --timeout advice first, then the stripped variable', () => {
 		const finding = stall(['NODE_EXTRA_CA_CERTS']);
 		expect(finding.severity).toBe('warning');
 		expect(finding.hint).toBe(
-			"Your shell sets `NODE_EXTRA_CA_CERTS`, which the server did not get (a client passes only a few variables, C3); a server that needs a CA certificate, a proxy or a package registry stalls or exits without it. Probe again with `--inherit-env` (or `--env NODE_EXTRA_CA_CERTS`); if it then works, add it to the server's `env` in the client config. Otherwise: probe again with `--timeout 30000` (or more) to see whether it answers within the clients' startup limits.",
+			"Probe again with `--timeout 30000` (or more) to see whether it answers within the clients' startup limits. Also: your shell sets `NODE_EXTRA_CA_CERTS`, which the server did not get (a client passes only a few variables, C3); a server that needs a CA certificate, a proxy or a package registry stalls or exits without it. Probe again with `--inherit-env` (or `--env NODE_EXTRA_CA_CERTS`); if it then works, add it to the server's `env` in the client config.",
+		);
+	});
+
+	it('a stderr line about a certificate, or a process still connecting, puts the variable first', () => {
+		const stalled = (detail: Record<string, unknown>) => {
+			const session = new Session({...META, envStripped: ['NODE_EXTRA_CA_CERTS']});
+			session.pushChunk('stdin', 0, bytesOf(INIT));
+			const mark = {timeoutMs: 3000, ownLimit: true, ...detail};
+			session.mark({type: 'observed', what: 'no-reply', offset: 0, tMs: 3000, detail: mark});
+			session.finish(5000);
+			return findingsOf(session, 'no-response')[0]!.hint;
+		};
+		const first =
+			"Your shell sets `NODE_EXTRA_CA_CERTS`, which the server did not get (a client passes only a few variables, C3); a server that needs a CA certificate, a proxy or a package registry stalls or exits without it. Probe again with `--inherit-env` (or `--env NODE_EXTRA_CA_CERTS`); if it then works, add it to the server's `env` in the client config. Otherwise: probe again with `--timeout 30000` (or more) to see whether it answers within the clients' startup limits.";
+		expect(stalled({stderrTail: ['npm error code UNABLE_TO_GET_ISSUER_CERT_LOCALLY']})).toBe(first);
+		const connecting = {processes: [{pid: 7, connecting: [{remote: '104.16.0.35:443'}]}]};
+		expect(stalled({stderrTail: [], procInfo: connecting})).toBe(first);
+		// Sleeping on a timer with a quiet stderr is no evidence of the network: the variable comes after.
+		const sleeping = {processes: [{pid: 7, connecting: [], waitingOn: 'sleeping on a timer'}]};
+		expect(stalled({stderrTail: ['starting...'], procInfo: sleeping})).toMatch(
+			/^Probe again with `--timeout 30000`.* Also: your shell sets/,
 		);
 	});
 
