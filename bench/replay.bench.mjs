@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Benchmark of replay (docs/performance.md#replay): `view --json`, `view --no-tui` and `report` on generated
 // captures (bench/gen-captures.mjs), against a floor that streams the same capture, parses each record,
-// decodes its bytes and JSON.parses every line (bench/clients/replay-floor.mjs). Within a repetition
-// the commands take turns (order rotated); printed: median wall time and peak RSS of each, and the median
-// of per-repetition time ratios to the floor, for wall time and for CPU time (user + sys, from GNU time:
-// steadier than wall time when other work shares the machine). Targets: ≤ 3× the floor; peak RSS < 200 MiB
-// at every size.
+// decodes its bytes and JSON.parses every line (bench/clients/replay-floor.mjs), and against an output floor
+// that does the same and also writes what `view --json` writes, with no framer and no rules
+// (bench/clients/replay-floor-output.mjs). Within a repetition the commands take turns (order rotated);
+// printed: median wall time and peak RSS of each, and the median of per-repetition time ratios to the floor,
+// for wall time and for CPU time (user + sys, from GNU time: steadier than wall time when other work shares
+// the machine), and the CPU-time ratio to the output floor (what the analysis adds beyond the output).
+// Targets (against the plain floor): ≤ 3× the floor; peak RSS < 200 MiB at every size.
 // Usage: npm run bench:replay [-- --frames 10000,100000,1000000] [--huge] [--repeat N] [--dir DIR]
 //   [--commands view-json,view-plain,report]
 // (default: 10k, 100k and 1M frames and all three commands; --huge adds the 40 × 5 MB capture, ~280 MB; 1M frames
@@ -99,7 +101,10 @@ let worstRss = 0;
 for (const {label, file} of captures) {
 	// The 1-minute load average before and after this capture's runs: figures from a loaded machine are noisy (prefer CPU ratios then).
 	const loadBefore = os.loadavg()[0];
-	const configs = [{name: 'floor', args: [path.join(ROOT, 'bench', 'clients', 'replay-floor.mjs'), file]}];
+	const configs = [
+		{name: 'floor', args: [path.join(ROOT, 'bench', 'clients', 'replay-floor.mjs'), file]},
+		{name: 'output floor', args: [path.join(ROOT, 'bench', 'clients', 'replay-floor-output.mjs'), file]},
+	];
 	for (const command of chosen.map((name) => COMMANDS[name])) {
 		configs.push({name: command.name, args: [BIN, ...command.args, file]});
 		if (BASELINE !== undefined)
@@ -119,12 +124,14 @@ for (const {label, file} of captures) {
 	}
 	console.log(`${label} (${path.basename(file)}), load ${loadBefore.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}:`);
 	const floor = runs.get('floor');
+	const outputFloor = runs.get('output floor');
 	for (const [name, list] of runs) {
 		const ratio = median(list.map((r, i) => r.ms / floor[i].ms));
 		const cpuRatio = median(list.map((r, i) => r.cpuMs / floor[i].cpuMs));
+		const outputRatio = median(list.map((r, i) => r.cpuMs / outputFloor[i].cpuMs));
 		const rss = Math.max(...list.map((r) => r.rssMiB));
 		// The baseline build is shown for comparison; the targets are this build's.
-		if (name !== 'floor' && !name.endsWith('(before)')) {
+		if (!name.endsWith('floor') && !name.endsWith('(before)')) {
 			worstRatio = Math.max(worstRatio, Number.isNaN(ratio) ? Infinity : ratio);
 			worstCpuRatio = Math.max(worstCpuRatio, Number.isNaN(cpuRatio) ? Infinity : cpuRatio);
 			worstRss = Math.max(worstRss, Number.isNaN(rss) ? Infinity : rss);
@@ -136,7 +143,7 @@ for (const {label, file} of captures) {
 				.toFixed(0)
 				.padStart(
 					7,
-				)} ms ${cpuRatio.toFixed(2).padStart(6)}× floor  peak RSS ${rss.toFixed(0)} MiB${list.some((r) => r.failed) ? '  (FAILED runs)' : ''}`,
+				)} ms ${cpuRatio.toFixed(2).padStart(6)}× floor ${outputRatio.toFixed(2).padStart(5)}× output floor  peak RSS ${rss.toFixed(0)} MiB${list.some((r) => r.failed) ? '  (FAILED runs)' : ''}`,
 		);
 	}
 	for (const [name, list] of runs) {
