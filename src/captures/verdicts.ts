@@ -33,7 +33,7 @@ interface IndexEntry {
 	readonly verdict: CaptureVerdict;
 }
 
-const VERDICTS = new Set<string>(['ok', 'warn', 'fail', 'cut-short']);
+const VERDICTS = new Set<string>(['ok', 'warn', 'fail', 'stopped', 'cut-short']);
 
 /**
  * The index in `dir`, by capture file name; empty when it is missing or not ours (a damaged index is

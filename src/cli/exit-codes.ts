@@ -4,8 +4,9 @@
  *   `--fail-on client`: no client fails)
  * - 1: verdict `fail`, or findings at or above it (for `tap`: the server's own exit code is mirrored instead)
  * - 2: a usage error (bad option, missing command, unreadable file)
- * - 130: `probe` under the TUI was stopped by the user before its exchange was over, with no finding at
- *   or above `--fail-on` (no verdict: 128 + SIGINT, as a shell reports an interrupted command)
+ * - 130: verdict `stopped`: the user stopped the probe (the TUI's quit, Ctrl-C) before its exchange was
+ *   over, with no finding at or above `--fail-on` (no verdict: 128 + SIGINT, as a shell reports an
+ *   interrupted command); `view` of such a dump too
  */
 export const EXIT = {ok: 0, findings: 1, usage: 2, stopped: 130} as const;
 

@@ -105,12 +105,14 @@ export function resolveColor(when: 'auto' | 'always' | 'never', stream: {readonl
 
 /**
  * Exit code for a finished session: 1 when the verdict is `fail` (a mainstream client fails, even with
- * no error finding: a server that speaks only 2026-07-28) or findings reach `failOn`, else 0. Under
- * `failOn` `client`: 1 only when some client's outcome is `fails` (so a WARN whose clients all connect
- * passes CI), else 0.
+ * no error finding: a server that speaks only 2026-07-28) or findings reach `failOn`; else 130 when the
+ * verdict is `stopped` (the user stopped the probe before its exchange was over: no verdict, never 0);
+ * else 0. Under `failOn` `client`: 1 only when some client's outcome is `fails` (so a WARN whose clients
+ * all connect passes CI).
  */
 export function exitCodeFor(summary: Summary, failOn: FailOn): number {
-	return reachesFailOn(summary, failOn) ? EXIT.findings : EXIT.ok;
+	if (reachesFailOn(summary, failOn)) return EXIT.findings;
+	return summary.verdict === 'stopped' ? EXIT.stopped : EXIT.ok;
 }
 
 /** Whether a session's outcome reaches `failOn` (see {@link exitCodeFor}). */

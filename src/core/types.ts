@@ -452,9 +452,11 @@ export interface SessionMeta {
 /**
  * The overall outcome, in agreement with the client outcomes (core/clients/outcome.ts `verdictOf`):
  * `fail` when at least one mainstream client fails; `warn` when none does but a finding above info
- * remains (or a niche client fails or is degraded); `ok` otherwise.
+ * remains (or a niche client fails or is degraded); `stopped` when it would be `ok` but the user stopped
+ * the probe before its exchange was over (a {@link USER_STOP_PHASE} mark: no verdict over what was never
+ * exercised); `ok` otherwise.
  */
-export type Verdict = 'ok' | 'warn' | 'fail';
+export type Verdict = 'ok' | 'warn' | 'fail' | 'stopped';
 
 /** Per-stream totals. */
 export interface StreamTotals {

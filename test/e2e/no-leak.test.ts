@@ -86,9 +86,15 @@ describe.skipIf(process.platform !== 'linux')('probe ended by a signal (real pro
 				const result = await probe;
 				expect(result.signal).toBe(signal);
 				if (signal === 'SIGINT') {
-					// Ctrl-C stops the probe as the TUI's quit does: the stream still ends with its summary record.
-					const last = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as {type: string};
-					expect(last.type).toBe('summary');
+					// Ctrl-C stops the probe as the TUI's quit does: the stream still ends with its summary record,
+					// whose verdict says the user stopped it, as the plain log does (was: "ok" over a server that
+					// never answered initialize).
+					const records = result.stdout
+						.trim()
+						.split('\n')
+						.map((text) => JSON.parse(text) as {type: string; verdict?: string; mark?: {name?: string}});
+					expect(records.at(-1)).toMatchObject({type: 'summary', verdict: 'stopped', errors: 0, warnings: 0});
+					expect(records.some((r) => r.type === 'mark' && r.mark?.name === 'stopped-by-user')).toBe(true);
 					expect(result.stderr).toMatch(
 						/^mcp-wire: stopped by SIGINT \(Ctrl-C\) at \d+ ms; the server was shut down$/m,
 					);

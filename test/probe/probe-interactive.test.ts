@@ -104,6 +104,6 @@ describe('runProbe, interactive (the TUI holds the server)', () => {
 			.marks.map((mark) => (mark.type === 'phase' ? `phase:${mark.name}` : mark.type));
 		expect(marks).toContain(`phase:${USER_STOP_PHASE}`);
 		expect(codes(result.session)).not.toContain('unanswered-request');
-		expect(result.summary.verdict).toBe('ok');
+		expect(result.summary.verdict).toBe('stopped');
 	}, 60_000);
 });

@@ -424,16 +424,17 @@ async function runProbeTui(
 }
 
 /**
- * The summary lines of a probe the user stopped (the TUI's quit, Ctrl-C on a plain probe): with findings,
- * the verdict stays and the stop line follows it; without, the verdict is `STOPPED` (the silence before
- * the stop is no verdict on the server).
+ * The summary lines of a probe the user stopped (the TUI's quit, Ctrl-C on a plain probe): the summary's
+ * verdict decides (core/session/summary.ts): `stopped` (it would have been `ok`: the silence before the
+ * stop is no verdict on the server) says when and before what on its line, `verdict STOPPED: <stopped>`;
+ * any other verdict stays and the stop line follows it.
  * @param lines the summary as `formatSummary` gives it (the verdict first).
  * @param stopped the {@link stoppedLine}.
  */
 export function stoppedSummary(lines: readonly string[], stopped: string, summary: ProbeResult['summary']): string[] {
-	return summary.errors + summary.warnings > 0
-		? [lines[0]!, stopped, ...lines.slice(1)]
-		: [`verdict STOPPED: ${stopped}`, ...lines.slice(1)];
+	return summary.verdict === 'stopped'
+		? [`verdict STOPPED: ${stopped}`, ...lines.slice(1)]
+		: [lines[0]!, stopped, ...lines.slice(1)];
 }
 
 /**

@@ -27,7 +27,7 @@ interface SessionsCliOptions {
  * directory, with start time, name, pid, size, verdict and path (shell-quoted when needed, to paste after
  * `mcp-wire view`) (docs/cli.md#sessions). `--json` prints one JSON object per line: `{type: 'live', name,
  * pid, serverPid, address, state, startedAt, command}` and `{type: 'capture', path, name, pid, startedAt,
- * bytes, isLive, verdict}` (`verdict`: `ok`, `warn`, `fail`, `cut-short` or null, captures/verdicts.ts). Without a home (`$HOME` unset, empty or
+ * bytes, isLive, verdict}` (`verdict`: `ok`, `warn`, `fail`, `stopped`, `cut-short` or null, captures/verdicts.ts). Without a home (`$HOME` unset, empty or
  * relative, and no absolute `$XDG_STATE_HOME`) there is no capture directory, as for `tap` (which then
  * records nothing): captures are not listed, one line on stderr says why, and the exit code is 0.
  */
@@ -149,7 +149,7 @@ function liveRecord(tap: LiveTap): Record<string, unknown> {
 	};
 }
 
-/** A capture's verdict in the table: `ok`, `warn`, `fail`, `cut short`, or `—` when there is none. */
+/** A capture's verdict in the table: `ok`, `warn`, `fail`, `stopped`, `cut short`, or `—` when there is none. */
 export function verdictText(verdict: CaptureVerdict | undefined): string {
 	if (verdict === undefined) return '—';
 	return verdict === 'cut-short' ? 'cut short' : verdict;

@@ -455,7 +455,7 @@ function decodeSummary(record: Json): Summary {
 	}
 
 	return compact<Summary>({
-		verdict: oneOf(record, 'verdict', ['ok', 'warn', 'fail']),
+		verdict: oneOf(record, 'verdict', ['ok', 'warn', 'fail', 'stopped']),
 		findings: findings.map((entry) => {
 			const raw = object(entry, 'a `findings` entry');
 			return {

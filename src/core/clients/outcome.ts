@@ -361,17 +361,25 @@ function effectOf(reaction: Reaction, isReply: boolean): Effect['kind'] | undefi
  * - `fail` when at least one mainstream client ({@link MAINSTREAM_CLIENTS}) `fails`;
  * - `warn` when none does but there is an error or warning finding, or some client is `degraded` or
  *   `fails` (a niche one, e.g. rmcp);
+ * - `stopped` when it would be `ok` but the user stopped the probe before its exchange was over
+ *   (`counts.stoppedByUser`, the `stopped-by-user` phase mark): what was seen stays a finding, but the
+ *   silence before the stop is no verdict on the server (docs/json-records.md#summary);
  * - `ok` otherwise. An `unknown` outcome alone never makes a verdict worse: a verdict is a promise,
  *   and a cell nobody established is no evidence of a fault.
  * So an error finding whose impact says every mainstream client works gives `warn`, not `fail`.
  * A capture cut short before any frame crossed (`counts.cutBeforeAnyFrame`) gives `warn` too: nothing
  * was exercised, and a clean verdict over nothing would be a promise without evidence.
  * @param outcomes from {@link ClientOutcomeTracker.outcomes}
- * @param counts the session's error and warning finding counts
+ * @param counts the session's error and warning finding counts, and what cut it short
  */
 export function verdictOf(
 	outcomes: readonly ClientOutcome[],
-	counts: {readonly errors: number; readonly warnings: number; readonly cutBeforeAnyFrame?: boolean},
+	counts: {
+		readonly errors: number;
+		readonly warnings: number;
+		readonly cutBeforeAnyFrame?: boolean;
+		readonly stoppedByUser?: boolean;
+	},
 ): Verdict {
 	if (outcomes.some((o) => o.outcome === 'fails' && MAINSTREAM_CLIENTS.has(o.client))) return 'fail';
 	if (
@@ -381,7 +389,7 @@ export function verdictOf(
 		outcomes.some((o) => o.outcome === 'fails' || o.outcome === 'degraded')
 	)
 		return 'warn';
-	return 'ok';
+	return counts.stoppedByUser === true ? 'stopped' : 'ok';
 }
 
 /**
@@ -393,6 +401,7 @@ export function verdictOf(
  *   findings reach no client yet;
  * - `ok`: `no client fails or is degraded`, `… in what was exercised (no handler ran)` when no tool was called,
  *   no resource read and no prompt got.
+ * - `stopped`: the user stopped the probe before its exchange was over; what followed was not exercised.
  * Without an established outcome (none, or all `unknown`), short of `fail`: `no client outcome is established`.
  * A capture cut before any frame says so (its verdict is `warn`, {@link verdictOf}).
  */
@@ -402,6 +411,7 @@ export function verdictMeaning(
 	const {verdict} = summary;
 	const outcomes = summary.clients ?? [];
 	if (verdict === 'fail') return 'a mainstream client fails';
+	if (verdict === 'stopped') return STOPPED_MEANING;
 	if (isCutBeforeAnyFrame(summary)) return 'the capture was cut before any frame: nothing was exercised';
 	// No handshake seen (a capture cut before any frame): a verdict over nothing exercised promises nothing.
 	if (outcomes.every((o) => o.outcome === 'unknown')) return 'no client outcome is established';
@@ -418,6 +428,9 @@ export function verdictMeaning(
 		return `no client fails; ${degraded} ${degraded === 1 ? 'is' : 'are'} degraded (connect${degraded === 1 ? 's' : ''}, but log${degraded === 1 ? 's' : ''} the fault or lose${degraded === 1 ? 's' : ''} a message)`;
 	return 'no client fails or is degraded; the findings break a rule a stricter client may enforce';
 }
+
+/** What the `stopped` verdict means, on its line in every output (the plain log, `report`, `view`). */
+export const STOPPED_MEANING = 'stopped by the user before the exchange was over: what followed was not exercised';
 
 /** Whether a session ended cut short (no exit record) before any frame crossed stdin or stdout. */
 export function isCutBeforeAnyFrame(summary: Pick<Summary, 'incomplete' | 'streams'>): boolean {

@@ -329,6 +329,7 @@ export class Session implements SessionStore {
 			isFinished: this.isFinished,
 			isComplete: this.isComplete,
 			gaps: this.gaps,
+			isStoppedByUser: this.timeline.stoppedByUserAt !== undefined,
 			stalls: this.stalls,
 		});
 	}

@@ -25,6 +25,11 @@ export interface SummaryFacts {
 	readonly isComplete: boolean;
 	/** Gaps in the capture: how many, and the bytes they miss (gaps.ts). */
 	readonly gaps: {readonly count: number; readonly missingBytes: number};
+	/**
+	 * True when a `stopped-by-user` phase mark came in (the user stopped the probe before its exchange was
+	 * over): a verdict that would be `ok` is `stopped`. A mark, so a replay of the capture says the same.
+	 */
+	readonly isStoppedByUser: boolean;
 	/** A replayed tap capture's waits for room in its capture, when it had any. */
 	readonly stalls: Summary['stalls'];
 }
@@ -34,7 +39,7 @@ const STREAMS: readonly StreamName[] = ['stdin', 'stdout', 'stderr'];
 /**
  * The session's last record from what it derived (docs/json-records.md#summary): the verdict (from each
  * client family's outcome and the finding counts; a capture cut before any frame exercised nothing and is
- * no clean verdict), the counts per code, the totals, the lifecycle and, for a capture that is not whole,
+ * no clean verdict, nor is a probe the user stopped before its exchange was over), the counts per code, the totals, the lifecycle and, for a capture that is not whole,
  * `incomplete`. Pure: facts in, a new Summary out; the key order is the `--json` record's.
  */
 export function buildSummary(facts: SummaryFacts): Summary {
@@ -53,6 +58,7 @@ export function buildSummary(facts: SummaryFacts): Summary {
 			errors,
 			warnings,
 			cutBeforeAnyFrame: isFinished && !isComplete && streams.stdin.frames + streams.stdout.frames === 0,
+			stoppedByUser: facts.isStoppedByUser,
 		}),
 		findings,
 		errors,

@@ -1,4 +1,4 @@
-import type {Chunk, ExitInfo, Mark, StreamName, StreamTotals} from '../types.js';
+import {USER_STOP_PHASE, type Chunk, type ExitInfo, type Mark, type StreamName, type StreamTotals} from '../types.js';
 
 type Totals = {bytes: number; chunks: number; frames: number};
 
@@ -23,6 +23,8 @@ export class Timeline {
 	exitInfo: ExitInfo | undefined;
 	/** When the client closed the server's stdin (the first `stdin-closed` mark), ms since start. */
 	stdinClosedAt: number | undefined;
+	/** When the user stopped the probe before its exchange was over (the first {@link USER_STOP_PHASE} mark). */
+	stoppedByUserAt: number | undefined;
 
 	constructor() {
 		this.totals = this.counts;
@@ -53,6 +55,7 @@ export class Timeline {
 		this.kept.push(mark);
 		this.time(mark.tMs);
 		if (mark.type === 'stdin-closed' && this.stdinClosedAt === undefined) this.stdinClosedAt = mark.tMs;
+		if (mark.type === 'phase' && mark.name === USER_STOP_PHASE) this.stoppedByUserAt ??= mark.tMs;
 	}
 
 	/** The process's end; false (and nothing kept) when an exit was given already. */

@@ -28,6 +28,7 @@ export type ThemeToken =
 	| 'verdict.ok'
 	| 'verdict.warn'
 	| 'verdict.fail'
+	| 'verdict.stopped'
 	| 'kind.message'
 	| 'kind.error'
 	| 'kind.stray'
@@ -78,6 +79,7 @@ const COLOR_TOKENS: Readonly<Record<ThemeToken, TokenStyle>> = {
 	'verdict.ok': {color: 'black', backgroundColor: 'green', bold: true},
 	'verdict.warn': {color: 'black', backgroundColor: 'yellow', bold: true},
 	'verdict.fail': {color: 'white', backgroundColor: 'red', bold: true},
+	'verdict.stopped': {color: 'black', backgroundColor: 'white', bold: true},
 	'kind.message': {},
 	'kind.error': {color: 'red'},
 	'kind.stray': {color: 'magenta'},
@@ -103,6 +105,7 @@ const MONO_TOKENS: Readonly<Record<ThemeToken, TokenStyle>> = {
 	'verdict.ok': {inverse: true},
 	'verdict.warn': {inverse: true, bold: true},
 	'verdict.fail': {inverse: true, bold: true},
+	'verdict.stopped': {inverse: true},
 	'json.key': {bold: true},
 	'ui.accent': {bold: true},
 	'ui.selected': {inverse: true},

@@ -35,6 +35,7 @@ function facts(over: Partial<SummaryFacts> = {}, outcomes: ClientOutcome[] = [])
 		isFinished: true,
 		isComplete: true,
 		gaps: {count: 0, missingBytes: 0},
+		isStoppedByUser: false,
 		stalls: undefined,
 		...over,
 	};
@@ -106,6 +107,21 @@ describe('buildSummary', () => {
 	it('a mainstream client that fails makes the verdict fail', () => {
 		const fails = {client: 'ts-sdk-v1', outcome: 'fails'} as unknown as ClientOutcome;
 		expect(buildSummary(facts({}, [fails]).given).verdict).toBe('fail');
+	});
+
+	it('a stop by the user makes ok stopped; warn and fail stand (what was seen stays a finding)', () => {
+		expect(buildSummary(facts({isStoppedByUser: true}).given).verdict).toBe('stopped');
+		const warned = {
+			findings: [{code: 'crlf' as const, severity: 'warning' as const, count: 1}],
+			errors: 0,
+			warnings: 1,
+			infos: 0,
+		};
+		expect(buildSummary(facts({isStoppedByUser: true, tally: warned}).given).verdict).toBe('warn');
+		const fails = {client: 'ts-sdk-v1', outcome: 'fails'} as unknown as ClientOutcome;
+		expect(buildSummary(facts({isStoppedByUser: true}, [fails]).given).verdict).toBe('fail');
+		const degraded = {client: 'rmcp', outcome: 'degraded'} as unknown as ClientOutcome;
+		expect(buildSummary(facts({isStoppedByUser: true}, [degraded]).given).verdict).toBe('warn');
 	});
 
 	it('a capture cut before any frame is warn and incomplete; a running session is neither', () => {

@@ -1,15 +1,29 @@
 import {CLIENT_FAMILY_LABEL} from '../../../core/findings/support/catalog.js';
-import {isCutBeforeAnyFrame, OUTCOME_MARK, OUTCOME_ORDER, OUTCOME_WORD} from '../../../core/clients/outcome.js';
+import {
+	isCutBeforeAnyFrame,
+	OUTCOME_MARK,
+	OUTCOME_ORDER,
+	OUTCOME_WORD,
+	STOPPED_MEANING,
+} from '../../../core/clients/outcome.js';
 import {code, plural, prose} from '../md.js';
 import {exercisedLine} from '../../../core/session/exercised.js';
 import {groupDigits} from '../../../core/bytes/glyphs.js';
+import {USER_STOP_PHASE, type Mark} from '../../../core/types.js';
 import type {ReportContext} from './context.js';
+
+/** The `stopped-by-user` phase mark: the user stopped the probe before its exchange was over. */
+function isUserStop(mark: Mark): boolean {
+	return mark.type === 'phase' && mark.name === USER_STOP_PHASE;
+}
 
 /**
  * The one-line verdict that opens the report, e.g.
  * `**mcp-wire: FAIL** · 1 error, 1 warning · first: `stray-output` at stdout offset 0 — stdout carries a
  * banner line before any message, not an MCP message`.
- * OK reports say how many frames crossed; a capture cut short or a session still running says so.
+ * OK reports say how many frames crossed; a capture cut short or a session still running says so. A probe
+ * the user stopped before its exchange was over says so in the words of every output (`STOPPED` when it
+ * would have been OK: `**mcp-wire: STOPPED** · stopped by the user before the exchange was over: …`).
  */
 export function verdictLine(context: ReportContext): string {
 	const {summary} = context.snapshot;
@@ -30,6 +44,9 @@ export function verdictLine(context: ReportContext): string {
 	const first = context.findings[0];
 	if (first === undefined && isCutBeforeAnyFrame(summary)) {
 		parts.push('the capture was cut before any frame: nothing was exercised');
+	} else if (summary.verdict === 'stopped') {
+		if (counts.length > 0) parts.push(counts.join(', '));
+		parts.push(STOPPED_MEANING);
 	} else if (first === undefined) {
 		const frames = summary.streams.stdin.frames + summary.streams.stdout.frames;
 		parts.push(`no wire faults in ${plural(frames, 'frame')}`);
@@ -38,6 +55,10 @@ export function verdictLine(context: ReportContext): string {
 		const where = first.byteLength > 0 ? ` at ${first.stream} offset ${groupDigits(first.offset)}` : '';
 		parts.push(`${code(first.code)}${where}: ${prose(first.message)}`);
 	}
+
+	// A finding seen before the stop keeps its verdict; the stop is still said.
+	if (summary.verdict !== 'stopped' && context.snapshot.marks.some(isUserStop))
+		parts.push('stopped by the user before the exchange was over');
 
 	const gaps = context.snapshot.marks.filter((mark) => mark.type === 'gap');
 	if (gaps.length > 0) {

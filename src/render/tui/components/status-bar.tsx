@@ -12,7 +12,7 @@ import {Line, pushSegment, type Segment} from './line.js';
  * and spells the units out.
  */
 
-const VERDICT_LABEL = {ok: ' OK ', warn: ' WARN ', fail: ' FAIL '} as const;
+const VERDICT_LABEL = {ok: ' OK ', warn: ' WARN ', fail: ' FAIL ', stopped: ' STOPPED '} as const;
 
 /**
  * The handshake request is outstanding: which, for how long (ms), and how long the probe waits (absent:
