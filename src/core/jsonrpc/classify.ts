@@ -232,7 +232,8 @@ function classifyBatch(batch: readonly unknown[], options: ClassifyOptions): Cla
  * and `options.protocolVersion` (the negotiated version, when known). Never throws.
  *
  * Kind, in this order: an array → `json` (+ `batch`); a non-object → `json` (+ `not-object`); `error`
- * present → `error` (also when `result` is present: `result-and-error`); `result` present → `response`;
+ * present → `error` (also when `result` is present: `result-and-error`), except `"error": null` beside a
+ * `result`, which reads as a `response` (+ `result-and-error` on the key `error`); `result` present → `response`;
  * `method` present → `request` when an `id` member exists, else `notification`, except that a
  * `notifications/…` method with `id: null` reads as a `notification` (+ `notification-with-id`);
  * otherwise `json` (+ `no-method-or-result`). Problems are ordered: `jsonrpc`, then the shape
@@ -284,12 +285,27 @@ export function classifyMessage(message: unknown, options: ClassifyOptions): Cla
 	const method = own(object, 'method');
 	let kind: MessageKind;
 	let extraKey: string | undefined;
-	if (error !== undefined) {
+	// `"error": null` beside a result (a serializer that writes null members) is read as the result by the
+	// clients that accept it at all (Python SDK 2.3, VS Code); Codex 0.171 and the TS SDK drop the line.
+	const nullError = error === null && parts.result !== undefined;
+	if (error !== undefined && !nullError) {
 		kind = 'error';
 		if (parts.result !== undefined) extraKey = 'result';
 		problems = errorProblems(parts, error, problems);
 	} else if (parts.result !== undefined) {
 		kind = 'response';
+		if (nullError) {
+			extraKey = 'error';
+			problems = add(
+				problems,
+				problem(
+					'result-and-error',
+					'J5',
+					'"error": null beside "result"; a success response has no "error" member',
+					'error',
+				),
+			);
+		}
 		problems = responseProblems(parts, parts.result, problems);
 	} else if (method !== undefined) {
 		const isNotificationName = typeof method === 'string' && method.startsWith('notifications/');

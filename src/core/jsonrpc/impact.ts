@@ -58,7 +58,10 @@ const TABLE: Readonly<Record<Row, Readonly<Record<TableFamily, Cell>>>> = {
 	},
 	'result-and-error': {
 		vscode: {reaction: 'ok', note: 'read as a result; the error is ignored'},
-		rmcp: UNKNOWN,
+		rmcp: {
+			reaction: 'skip',
+			note: 'Codex 0.171 (rmcp) skips the line as an "unrecognized JSON-RPC message" (a debug log only), with `"error": null` or an error object (docs/clients.md#codex)',
+		},
 		cursor: UNKNOWN,
 	},
 	'result-not-object': {
@@ -151,7 +154,10 @@ const ROW_ORDER = Object.keys(TABLE) as Row[];
 /** Why the lenient Python model accepted a message that has problems. */
 function pythonAcceptedNote(problems: readonly JsonRpcProblem[], message: unknown): string {
 	if (problems.length === 0) return 'accepted';
-	if (problems.some((item) => item.reason === 'result-and-error')) return 'accepted as an error (extra keys allowed)';
+	if (problems.some((item) => item.reason === 'result-and-error'))
+		return isPlainObject(message) && own(message, 'error') === null
+			? 'accepted as the result: `"error": null` is no error object, so it rides along as an extra key'
+			: 'accepted as an error (extra keys allowed)';
 	const hasMethod = isPlainObject(message) && typeof own(message, 'method') === 'string';
 	if (hasMethod && problems.some((item) => item.key === 'id' && item.reason !== 'notification-with-id')) {
 		return 'accepted as a notification: the bad id is kept as an extra key, so the request is never answered';
@@ -183,7 +189,12 @@ export function impactForProblems(
 	message: unknown,
 	schemas: SdkSchemas = installedSdkSchemas(),
 ): ClientImpact[] {
-	const isError = isPlainObject(message) && own(message, 'error') !== undefined;
+	// `"error": null` beside a result reads as a result ({@link classifyMessage}).
+	const errorMember = isPlainObject(message) ? own(message, 'error') : undefined;
+	const isError =
+		isPlainObject(message) &&
+		errorMember !== undefined &&
+		!(errorMember === null && own(message, 'result') !== undefined);
 	const isResponse = !isError && isPlainObject(message) && own(message, 'result') !== undefined;
 	const errorWithoutId = isError && isPlainObject(message) && own(message, 'id') === undefined;
 

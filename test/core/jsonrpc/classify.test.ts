@@ -365,6 +365,23 @@ describe('classifyMessage: each reason with a minimal message', () => {
 		});
 	});
 
+	it('"error": null beside a result reads as the result (what the clients that accept it read)', () => {
+		expect(classifyMessage({jsonrpc: '2.0', id: 1, result: {}, error: null}, S2C)).toEqual({
+			kind: 'response',
+			id: 1,
+			hasId: true,
+			problems: [
+				{
+					reason: 'result-and-error',
+					rule: 'J5',
+					key: 'error',
+					message: '"error": null beside "result"; a success response has no "error" member',
+				},
+			],
+		});
+		expect(classifyMessage({jsonrpc: '2.0', id: 1, error: null}, S2C).kind).toBe('error');
+	});
+
 	it('result-not-object: null, array, scalar', () => {
 		expect(classifyMessage({jsonrpc: '2.0', id: 1, result: null}, S2C).problems).toEqual([
 			{

@@ -105,20 +105,35 @@ describe('impactForProblems: docs/protocol.md "Client reactions" rows', () => {
 		});
 	});
 
-	it('result and error both: DROP+LOG | DROP+LOG | OK as error | OK as result | ? | ?', () => {
+	it('result and error both: DROP+LOG | DROP+LOG | OK as error | OK as result | SKIP (Codex 0.171) | ?', () => {
 		const message = {jsonrpc: '2.0', id: 1, result: {}, error: {code: -32603, message: 'x'}};
 		expect(reactions(message)).toEqual([
 			'ts-sdk-v1: drop-log',
 			'ts-sdk-v2: drop-log',
 			'python-sdk: ok',
 			'vscode: ok',
-			'rmcp: unknown',
+			'rmcp: skip',
 			'cursor: unknown',
 		]);
 		expect(notes(message)).toMatchObject({
 			'python-sdk': 'accepted as an error (extra keys allowed)',
 			vscode: 'read as a result; the error is ignored',
 		});
+	});
+
+	it('"error": null beside a result: the Python SDK reads the result', () => {
+		const message = {jsonrpc: '2.0', id: 1, result: {}, error: null};
+		expect(reactions(message)).toEqual([
+			'ts-sdk-v1: drop-log',
+			'ts-sdk-v2: drop-log',
+			'python-sdk: ok',
+			'vscode: ok',
+			'rmcp: skip',
+			'cursor: unknown',
+		]);
+		expect(notes(message)['python-sdk']).toBe(
+			'accepted as the result: `"error": null` is no error object, so it rides along as an extra key',
+		);
 	});
 
 	it('result: null: DROP+LOG | DROP+LOG | DROP+LOG | OK | ? | ?', () => {
