@@ -142,7 +142,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	const exit = await shutdownServer(main);
 	const endTMs = main.clock.now();
 	const session = await main.ready;
-	const reprobe = await reprobeIfSilent(options, session, gaveUp, timeoutMs, schemasLoading, starter);
+	const reprobe = await reprobeIfSilent(options, main, session, gaveUp, timeoutMs, schemasLoading, starter);
 	if (gaveUp) markSilence(session, gaveUp, initializeTimeoutMs, reprobe, procInfo);
 	if (options.opening === undefined && era === 'legacy' && init.type === 'frame' && !options.signal?.aborted) {
 		const capabilities = asObject(asObject((init.frame.message as {result?: unknown}).result)['capabilities']);
@@ -341,17 +341,24 @@ async function checkPreInitialized(
 
 /**
  * A server silent to newline-delimited JSON (no reply to `initialize`, no byte and no message on stdout)
- * is re-probed on a fresh process with Content-Length framing, unless turned off or aborted.
+ * is re-probed on a fresh process with Content-Length framing, unless turned off or aborted. A message
+ * that came only at the shutdown (a reply held until stdin EOF) is not silence: the link's own reply
+ * watcher saw it even when the session keeps no frames (`probe --json`).
  */
 async function reprobeIfSilent(
 	options: ProbeOptions,
+	main: ServerLink,
 	session: Session,
 	gaveUp: InitializeGiveUp | undefined,
 	timeoutMs: number,
 	schemas: SdkSchemas | Promise<SdkSchemas>,
 	starter: ProcessStarter,
 ): Promise<ReprobeResult | undefined> {
-	const isSilent = gaveUp !== undefined && gaveUp.stdoutBytes === 0 && findServerMessage(session) === undefined;
+	const isSilent =
+		gaveUp !== undefined &&
+		gaveUp.stdoutBytes === 0 &&
+		main.replies.firstReplyTMs === undefined &&
+		findServerMessage(session) === undefined;
 	if (!isSilent || options.contentLengthReprobe === false || options.signal?.aborted === true) return undefined;
 	const log = options.onLog ?? ((): void => undefined);
 	log('the server was silent to newline-delimited JSON; re-probing a fresh process with Content-Length framing');

@@ -25,7 +25,7 @@ const INIT_LINE = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"prot
 const INIT_BODY = INIT_LINE.slice(0, -1);
 
 /** Run the probe against a test server with a session factory that records every init it was given. */
-async function probe(command: readonly string[], extra: Partial<ProbeOptions> = {}) {
+async function probe(command: readonly string[], extra: Partial<ProbeOptions> = {}, retain = true) {
 	const inits: SessionInit[] = [];
 	const logs: string[] = [];
 	const t0 = performance.now();
@@ -45,7 +45,8 @@ async function probe(command: readonly string[], extra: Partial<ProbeOptions> = 
 				mode: 'probe',
 				protocolVersion: '2025-11-25',
 			};
-			return new Session(meta);
+			// `probe --json` keeps no frames in its main session (src/cli/commands/probe.ts).
+			return new Session(meta, {retain: retain || init.purpose !== 'probe'});
 		},
 		onLog: (line) => logs.push(line),
 		...extra,
@@ -248,6 +249,16 @@ describe('runProbe', () => {
 		});
 		expect(result.exit).toMatchObject({code: 0, signal: null});
 		expect(result.reprobe).toBeUndefined();
+	});
+
+	it('a reply held until EOF is no silence in a session that keeps no frames either (probe --json): no re-probe', async () => {
+		// Before, the --json probe looked for the reply among the session's frames, found none, re-probed with
+		// Content-Length, and the re-probe's own reply at EOF made a false content-length-framing.
+		const {result, inits} = await probe(['node', servers.path('buffering')], {timeoutMs: ANSWER_WAIT_MS}, false);
+		expect(inits.map((i) => i.purpose)).toEqual(['probe']);
+		expect(result.reprobe).toBeUndefined();
+		expect(result.answersContentLength).toBe(false);
+		expect(result.summary.findings.map((f) => f.code)).toEqual(['unflushed-output']);
 	});
 
 	it('reports a command that cannot start as spawn-failed, without throwing', async () => {
