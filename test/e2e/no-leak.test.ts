@@ -85,18 +85,19 @@ describe.skipIf(process.platform !== 'linux')('probe ended by a signal (real pro
 				probe.kill(signal);
 				const result = await probe;
 				expect(result.signal).toBe(signal);
-				if (signal === 'SIGINT') {
-					// Ctrl-C stops the probe as the TUI's quit does: the stream still ends with its summary record,
-					// whose verdict says the user stopped it, as the plain log does (was: "ok" over a server that
-					// never answered initialize).
+				if (signal !== 'SIGHUP') {
+					// Ctrl-C (or a CI job's SIGTERM) stops the probe as the TUI's quit does: the stream still ends
+					// with its summary record, whose verdict says the probe was stopped, as the plain log does
+					// (was: "ok" over a server that never answered initialize; SIGTERM: no summary at all).
 					const records = result.stdout
 						.trim()
 						.split('\n')
 						.map((text) => JSON.parse(text) as {type: string; verdict?: string; mark?: {name?: string}});
 					expect(records.at(-1)).toMatchObject({type: 'summary', verdict: 'stopped', errors: 0, warnings: 0});
 					expect(records.some((r) => r.type === 'mark' && r.mark?.name === 'stopped-by-user')).toBe(true);
+					const name = signal === 'SIGINT' ? 'SIGINT \\(Ctrl-C\\)' : signal;
 					expect(result.stderr).toMatch(
-						/^mcp-wire: stopped by SIGINT \(Ctrl-C\) at \d+ ms; the server was shut down$/m,
+						new RegExp(`^mcp-wire: stopped by ${name} at \\d+ ms; the server was shut down$`, 'm'),
 					);
 				}
 				const ended = Date.now();

@@ -118,6 +118,53 @@ export function probeCommand(): Command {
  */
 const OUTPUT_BACKLOG_BYTES = 1024 * 1024;
 
+/** The signals that stop a plain or --json probe as the TUI's quit does, its summary still written (SIGHUP: no terminal left to write to). */
+const GRACEFUL_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * Ctrl-C or SIGTERM (a CI job's timeout) on a plain or --json probe: stop as the TUI's quit does (close
+ * stdin, then SIGKILL: `signal` aborts the probe), so the summary (the --json summary record, the plain
+ * log's verdict: `stopped`) still comes out; then die of that signal. A second one ends at once.
+ */
+class GracefulStop {
+	private readonly abort = new AbortController();
+	/** The signal that stopped the probe, once one did. */
+	private by: (typeof GRACEFUL_SIGNALS)[number] | undefined;
+	/** Aborted when a graceful signal came. */
+	readonly signal = this.abort.signal;
+
+	/** For `setSignalStop`: true when it takes `signal` over (the first SIGINT or SIGTERM). */
+	readonly take = (signal: NodeJS.Signals): boolean => {
+		if ((signal !== 'SIGINT' && signal !== 'SIGTERM') || this.by !== undefined) return false;
+		this.by = signal;
+		for (const again of GRACEFUL_SIGNALS)
+			process.once(again, () => {
+				killLiveGroups();
+				process.kill(process.pid, again);
+			});
+		this.abort.abort();
+		return true;
+	};
+
+	/** Who stopped the probe, for the summary's stop line: `the user` (Ctrl-C), or `SIGTERM`. */
+	stopper(): string {
+		return this.by === undefined || this.by === 'SIGINT' ? 'the user' : this.by;
+	}
+
+	/** After the summary: say on stderr what stopped the probe and when, then die of that signal (128 + n). */
+	async dieIfStopped(session: Session): Promise<void> {
+		if (this.by === undefined) return;
+		const mark = session.getSnapshot().marks.find((m) => m.type === 'phase' && m.name === USER_STOP_PHASE);
+		const at = mark === undefined ? '' : ` at ${Math.round(mark.tMs)} ms`;
+		const name = this.by === 'SIGINT' ? 'SIGINT (Ctrl-C)' : this.by;
+		process.stderr.write(`mcp-wire: stopped by ${name}${at}; the server was shut down\n`);
+		// Once stdout is written, as a shell expects of an interrupted command.
+		await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+		for (const signal of GRACEFUL_SIGNALS) process.removeAllListeners(signal);
+		process.kill(process.pid, this.by);
+	}
+}
+
 async function runProbeCommand(command: string[], options: ProbeCliOptions): Promise<number> {
 	if (command.length === 0 || command[0] === '')
 		throw new UsageError('probe: no server command given (usage: mcp-wire probe -- <command> [args...])');
@@ -188,6 +235,7 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 	// parts only once the SDK's schemas are there too.
 	const {runProbe} = await import('../../probe/probe.js');
 	let presenter: Presenter | undefined;
+	const stop = new GracefulStop();
 	let newSession!: (init: SessionInit) => Session;
 	const schemas = Promise.all([loadSdkSchemas(), loading]).then(([loaded, [{Session}, verbose, present]]) => {
 		newSession = (init) => {
@@ -214,7 +262,7 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 			serverEnv: built.env,
 			out: process.stdout,
 			stoppedSummary: (lines, tMs, summary) =>
-				stoppedSummary(lines, stoppedLine(tMs, summary, probeOptions.timeoutMs), summary),
+				stoppedSummary(lines, stoppedLine(tMs, summary, probeOptions.timeoutMs, stop.stopper()), summary),
 		});
 		return loaded;
 	});
@@ -226,20 +274,7 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		verbose: options.verbose === true,
 		stdoutIsTerminal: mode === 'plain' && process.stdout.isTTY === true,
 	});
-	// Ctrl-C: stop as the TUI's quit does (close stdin, then SIGKILL), so the summary (the --json summary
-	// record, the plain log's verdict) still comes out; then die of SIGINT. A second Ctrl-C ends at once.
-	const stop = new AbortController();
-	let isStopped = false;
-	setSignalStop((signal) => {
-		if (signal !== 'SIGINT' || isStopped) return false;
-		isStopped = true;
-		process.once('SIGINT', () => {
-			killLiveGroups();
-			process.kill(process.pid, 'SIGINT');
-		});
-		stop.abort();
-		return true;
-	});
+	setSignalStop(stop.take);
 	const result = await runProbe({
 		...probeOptions,
 		signal: stop.signal,
@@ -256,15 +291,7 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 	});
 	await presenter!.finish(result.session, result.reprobe);
 	setSignalStop(undefined);
-	if (isStopped) {
-		const mark = result.session.getSnapshot().marks.find((m) => m.type === 'phase' && m.name === USER_STOP_PHASE);
-		const at = mark === undefined ? '' : ` at ${Math.round(mark.tMs)} ms`;
-		process.stderr.write(`mcp-wire: stopped by SIGINT (Ctrl-C)${at}; the server was shut down\n`);
-		// Die of the signal, as a shell expects of an interrupted command (128 + 2), once stdout is written.
-		await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
-		process.removeAllListeners('SIGINT');
-		process.kill(process.pid, 'SIGINT');
-	}
+	await stop.dieIfStopped(result.session);
 	return exitCodeFor(result.summary, failOn);
 }
 
@@ -443,11 +470,17 @@ export function stoppedSummary(lines: readonly string[], stopped: string, summar
  * @param tMs when the user stopped (ms since the session started).
  * @param timeoutMs the user's `--timeout` (ms), or undefined: then initialize's limit (30 s) before the
  *   server answered it, a later request's (10 s) after.
+ * @param by who stopped it: `the user` (default), or a signal's name (`SIGTERM`, a CI job's timeout).
  */
-export function stoppedLine(tMs: number, summary: ProbeResult['summary'], timeoutMs: number | undefined): string {
+export function stoppedLine(
+	tMs: number,
+	summary: ProbeResult['summary'],
+	timeoutMs: number | undefined,
+	by = 'the user',
+): string {
 	const seconds = (tMs / 1000).toFixed(1);
 	const beforeInitialize = summary.serverInfo === undefined && summary.protocolVersion === undefined;
 	const before = beforeInitialize ? 'before the server answered initialize' : "before the probe's exchange was over";
 	const limitMs = timeoutMs ?? (beforeInitialize ? DEFAULT_INITIALIZE_TIMEOUT_MS : DEFAULT_TIMEOUT_MS);
-	return `stopped by the user after ${seconds} s, ${before} (the probe would wait ${Math.round(limitMs / 1000)} s)`;
+	return `stopped by ${by} after ${seconds} s, ${before} (the probe would wait ${Math.round(limitMs / 1000)} s)`;
 }

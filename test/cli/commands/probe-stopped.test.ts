@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {stoppedLine} from '../../../src/cli/commands/probe.js';
+import {stoppedLine, stoppedSummary} from '../../../src/cli/commands/probe.js';
 import {EXIT} from '../../../src/cli/exit-codes.js';
 import {makeSummary} from '../../helpers/factories.js';
 
@@ -24,6 +24,26 @@ describe('probe under the TUI, stopped by the user', () => {
 		expect(
 			stoppedLine(12_000, makeSummary({serverInfo: {name: 's', version: '1'}, protocolVersion: '2025-11-25'}), 10_000),
 		).toBe("stopped by the user after 12.0 s, before the probe's exchange was over (the probe would wait 10 s)");
+	});
+
+	it('names the signal that stopped it when it was not the user (SIGTERM: a CI job timed out)', () => {
+		expect(stoppedLine(3_300, makeSummary({}), undefined, 'SIGTERM')).toBe(
+			'stopped by SIGTERM after 3.3 s, before the server answered initialize (the probe would wait 30 s)',
+		);
+	});
+
+	it("the summary's verdict decides the lines: stopped replaces the verdict line, warn keeps it", () => {
+		const stop = 'stopped by the user after 1.0 s, before the server answered initialize (the probe would wait 30 s)';
+		const lines = ['verdict X', 'clients  …'];
+		expect(stoppedSummary(lines, stop, makeSummary({verdict: 'stopped'}))).toEqual([
+			`verdict STOPPED: ${stop}`,
+			'clients  …',
+		]);
+		expect(stoppedSummary(lines, stop, makeSummary({verdict: 'warn', warnings: 1}))).toEqual([
+			'verdict X',
+			stop,
+			'clients  …',
+		]);
 	});
 
 	it('has its own exit code, apart from a verdict (1) and a usage error (2)', () => {
