@@ -28,6 +28,26 @@ export function mergeInCommand(command: readonly string[]): string | undefined {
 	return undefined;
 }
 
+/** What the evidence of the merge says, in the words of the evidence (`detail.evidence`, `detail.what`). */
+function mergeMessage(d: FindingDraft): string {
+	const what = detailString(d, 'what') ?? 'a merge';
+	switch (detailString(d, 'evidence')) {
+		case 'stderr-content':
+			return `${what} arrives on stdout: a line only stderr carries, so stderr is merged into stdout upstream`;
+		case 'same-pipe':
+			return "the server's stdout and stderr are the same pipe: stderr is merged into stdout upstream";
+		default:
+			return `the command merges stderr into stdout (${what}): the server's stderr output lands on the protocol stream`;
+	}
+}
+
+/** The stray-output lines reported before the evidence (`detail.earlier`), said after the merge; '' for none. */
+function earlierWords(earlier: unknown): string {
+	if (typeof earlier !== 'number' || earlier <= 0) return '';
+	const lines = earlier === 1 ? '1 stray-output line' : `${earlier} stray-output lines`;
+	return `; the ${lines} reported before this evidence came may be that stderr output too (${earlier === 1 ? 'its' : 'their'} fix is the generic one): remove the merge first, then fix what is left`;
+}
+
 const CONTENT: Readonly<Record<string, string>> = {
 	'python-traceback': 'a Python traceback',
 	'jvm-options-notice': "the JVM's `Picked up …_OPTIONS` notice",
@@ -45,33 +65,26 @@ const CONTENT: Readonly<Record<string, string>> = {
  *   the process evidence).
  * Log lines on stdout with a silent stderr are NOT evidence (F35): most logging frameworks write to stdout
  * by default, so those stay `stray-output` kind `log` with the logger fix. Every stray stdout line from the
- * evidence on gets `detail.merged`, so its hint names the merge instead of the logger.
+ * evidence on gets `detail.merged`, so its hint names the merge instead of the logger. Lines reported
+ * before the evidence came (the /proc evidence comes at a stall or at the end) keep their generic fix (a
+ * finding once out does not change): `detail.earlier` counts them, and the message says they may be the
+ * merged stderr too, so every list of findings (plain log, report, TUI) names the likely cause.
  *
- * `detail`: `{evidence, what}`.
+ * `detail`: `{evidence, what, earlier?}`.
  */
 export const stderrMerged: Rule = {
 	code: 'stderr-merged',
 	meta: {
 		severity: 'error',
 		title: 'stderr merged into stdout',
-		message: (d) => {
-			const what = detailString(d, 'what') ?? 'a merge';
-			switch (detailString(d, 'evidence')) {
-				case 'stderr-content':
-					return `${what} arrives on stdout: a line only stderr carries, so stderr is merged into stdout upstream`;
-				case 'same-pipe':
-					return "the server's stdout and stderr are the same pipe: stderr is merged into stdout upstream";
-				default:
-					return `the command merges stderr into stdout (${what}): the server's stderr output lands on the protocol stream`;
-			}
-		},
+		message: (d) => `${mergeMessage(d)}${earlierWords(d.detail?.['earlier'])}`,
 		hint: () =>
 			'Remove the merge: no `2>&1` (or `&>`) in the command or wrapper script, and no TTY (`docker run -i`, not `-it`). The server may log to stderr; that is where logs belong (R7).',
 		rules: ['R5', 'R7'],
 		doc: {
 			what: "The server's stderr is folded into its stdout upstream (`2>&1` in the command or a wrapper, a TTY allocated by `docker run -t`), so its stderr output lands on the protocol stream.",
 			recognised:
-				"Only on evidence: the command merges (`sh -c '… 2>&1'`, `docker run -t`, `script`), a stray stdout line that only stderr carries (a Python traceback, `Picked up JAVA_TOOL_OPTIONS`, Node's `(node:<pid>) Warning`), or the server's fd 1 and fd 2 being the same pipe. Log lines on stdout with a silent stderr are not evidence: most logging frameworks write to stdout by default, so they are `stray-output` with the logger fix.",
+				"Only on evidence: the command merges (`sh -c '… 2>&1'`, `docker run -t`, `script`), a stray stdout line that only stderr carries (a Python traceback, `Picked up JAVA_TOOL_OPTIONS`, Node's `(node:<pid>) Warning`), or the server's fd 1 and fd 2 being the same pipe. Log lines on stdout with a silent stderr are not evidence: most logging frameworks write to stdout by default, so they are `stray-output` with the logger fix. Stray lines reported before the evidence came (the same-pipe evidence is read at a stall or at the end) keep their generic fix; this finding then counts them (`detail.earlier`) and says they may be the merged stderr too.",
 			example: {
 				steps: [
 					{stream: 'stdout', bytes: 'Traceback (most recent call last):\n'},
@@ -109,6 +122,8 @@ export const stderrMerged: Rule = {
 			command === undefined ? undefined : {evidence: 'command', what: command};
 		let isReported = false;
 		let firstStray: FindingDraft | undefined;
+		/** Stray stdout lines let through before any evidence: their findings keep the generic fix. */
+		let earlier = 0;
 		const reportAt = (at: FindingDraft): void => {
 			if (isReported || evidence === undefined) return;
 			isReported = true;
@@ -119,7 +134,7 @@ export const stderrMerged: Rule = {
 				byteLength: at.byteLength,
 				tMs: at.tMs,
 				...(at.frameIndex === undefined ? {} : {frameIndex: at.frameIndex}),
-				detail: evidence,
+				detail: earlier > 0 ? {...evidence, earlier} : evidence,
 			});
 		};
 		const samePipe = (): void => {
@@ -134,7 +149,10 @@ export const stderrMerged: Rule = {
 				const content = detailString(draft, 'stderrOnly');
 				if (evidence === undefined && content !== undefined)
 					evidence = {evidence: 'stderr-content', what: CONTENT[content] ?? content};
-				if (evidence === undefined) return undefined;
+				if (evidence === undefined) {
+					earlier += 1;
+					return undefined;
+				}
 				reportAt(draft);
 				return {...draft, detail: {...draft.detail, merged: true}};
 			},

@@ -66,7 +66,10 @@ describe('stderr-merged (R5, R7): only on evidence', () => {
 			`stray-output@${LOG.length + 35}`,
 			`stray-output@${LOG.length + 35 + 42}`,
 		]);
-		expect(findings[1]).toMatchObject({detail: {evidence: 'stderr-content', what: 'a Python traceback'}});
+		expect(findings[1]!.detail).toEqual({evidence: 'stderr-content', what: 'a Python traceback', earlier: 1});
+		expect(findings[1]!.message).toBe(
+			'a Python traceback arrives on stdout: a line only stderr carries, so stderr is merged into stdout upstream; the 1 stray-output line reported before this evidence came may be that stderr output too (its fix is the generic one): remove the merge first, then fix what is left',
+		);
 		expect(findings[0]!.detail?.['merged']).toBeUndefined();
 		expect(findings[2]!.detail?.['merged']).toBe(true);
 	});
@@ -103,7 +106,33 @@ describe('stderr-merged (R5, R7): only on evidence', () => {
 		session.finish(4);
 		const findings = session.getSnapshot().findings;
 		expect(findings.map((f) => `${f.code}@${f.offset}`)).toEqual(['stray-output@0', 'stderr-merged@0']);
-		expect(findings[1]!.detail).toEqual({evidence: 'same-pipe', what: 'fd 1 and fd 2 are the same pipe'});
+		expect(findings[1]!.detail).toEqual({evidence: 'same-pipe', what: 'fd 1 and fd 2 are the same pipe', earlier: 1});
+	});
+
+	it('stray lines reported before the evidence keep their generic fix; the merge names them as their likely cause', () => {
+		const session = new Session(meta());
+		session.pushChunk('stdin', 0, enc(INIT));
+		session.pushChunk('stdout', 1, enc(`Server starting...\n${LOG}`));
+		session.pushChunk('stdout', 2, enc(INIT_OK));
+		// The /proc evidence comes at a stall or at the end, after the lines went out.
+		session.mark({type: 'phase', name: SAME_PIPE_PHASE, tMs: 3});
+		session.pushChunk('stdout', 4, enc(LOG));
+		session.finish(5);
+		const findings = session.getSnapshot().findings;
+		expect(findings.map((f) => `${f.code}@${f.offset}`)).toEqual([
+			'stray-output@0',
+			'stray-output@19',
+			'stderr-merged@0',
+			`stray-output@${19 + LOG.length + INIT_OK.length}`,
+		]);
+		expect(findings.map((f) => f.detail?.['merged'] === true)).toEqual([false, false, false, true]);
+		expect(findings[2]!.detail).toEqual({evidence: 'same-pipe', what: 'fd 1 and fd 2 are the same pipe', earlier: 2});
+		expect(findings[2]!.message).toBe(
+			"the server's stdout and stderr are the same pipe: stderr is merged into stdout upstream; the 2 stray-output lines reported before this evidence came may be that stderr output too (their fix is the generic one): remove the merge first, then fix what is left",
+		);
+		// Evidence before any stray line (the command): nothing earlier, nothing said.
+		const command = run([['stdout', 1, LOG]], {command: ['sh', '-c', 'python3 server.py 2>&1']});
+		expect(command.getSnapshot().findings[0]!.detail).toEqual({evidence: 'command', what: '`2>&1` in the command'});
 	});
 
 	it('/proc evidence of fd 1 and fd 2 being the same pipe (sameStdoutStderr) is evidence too; an evidence record without it is not', () => {
@@ -122,7 +151,7 @@ describe('stderr-merged (R5, R7): only on evidence', () => {
 		merged.finish(4);
 		const findings = merged.getSnapshot().findings;
 		expect(findings.map((f) => `${f.code}@${f.offset}`)).toEqual(['stray-output@0', 'stderr-merged@0']);
-		expect(findings[1]!.detail).toEqual({evidence: 'same-pipe', what: 'fd 1 and fd 2 are the same pipe'});
+		expect(findings[1]!.detail).toEqual({evidence: 'same-pipe', what: 'fd 1 and fd 2 are the same pipe', earlier: 1});
 
 		const separate = new Session(meta());
 		separate.pushChunk('stdin', 0, enc(INIT));
