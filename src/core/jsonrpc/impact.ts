@@ -21,6 +21,7 @@ type Row =
 	| 'extra-key'
 	| 'result-and-error'
 	| 'result-not-object'
+	| 'meta-null'
 	| 'error-id-null'
 	| 'error-without-id'
 	| 'fractional-id'
@@ -69,6 +70,11 @@ const TABLE: Readonly<Record<Row, Readonly<Record<TableFamily, Cell>>>> = {
 		rmcp: UNKNOWN,
 		cursor: UNKNOWN,
 	},
+	'meta-null': {
+		vscode: {reaction: 'ok', note: 'no schema validation'},
+		rmcp: {reaction: 'ok', note: 'Codex 0.171 (rmcp) reads `"_meta": null` as no _meta (docs/clients.md#codex)'},
+		cursor: UNKNOWN,
+	},
 	'error-id-null': {
 		vscode: {reaction: 'hang', note: 'ignored: no pending request has id null; the request waits (no timeout)'},
 		rmcp: UNKNOWN,
@@ -111,8 +117,17 @@ const RANK: Readonly<Record<Reaction, number>> = {
 	fatal: 7,
 };
 
-function rowOf(item: JsonRpcProblem, isResponse: boolean, isError: boolean): Row | undefined {
+/** The value at a problem's `key` of one or two members (`result._meta`), or undefined. */
+function valueAt(message: unknown, key: string | undefined): unknown {
+	let value: unknown = message;
+	for (const part of key?.split('.') ?? []) value = isPlainObject(value) ? own(value, part) : undefined;
+	return value;
+}
+
+function rowOf(item: JsonRpcProblem, isResponse: boolean, isError: boolean, message: unknown): Row | undefined {
 	switch (item.reason) {
+		case 'meta-not-object':
+			return valueAt(message, item.key) === null ? 'meta-null' : undefined;
 		case 'not-object':
 		case 'no-method-or-result':
 			return 'not-jsonrpc';
@@ -230,7 +245,7 @@ export function impactForProblems(
 	const byFamily: Record<TableFamily, Cell[]> = {vscode: [], rmcp: [], cursor: []};
 	const rows = new Set<Row>();
 	for (const item of problems) {
-		const row = rowOf(item, isResponse, isError);
+		const row = rowOf(item, isResponse, isError, message);
 		if (row === undefined) {
 			for (const family of ['vscode', 'rmcp', 'cursor'] as const)
 				byFamily[family].push({reaction: 'unknown', note: `not established for ${item.reason} (no §6 row)`});

@@ -121,6 +121,23 @@ describe('impactForProblems: docs/protocol.md "Client reactions" rows', () => {
 		});
 	});
 
+	it('"_meta": null in a result: dropped by the TS SDK, read by Python, VS Code and rmcp (Codex 0.171)', () => {
+		const message = {jsonrpc: '2.0', id: 0, result: {_meta: null}};
+		expect(reactions(message)).toEqual([
+			'ts-sdk-v1: drop-log',
+			'ts-sdk-v2: drop-log',
+			'python-sdk: ok',
+			'vscode: ok',
+			'rmcp: ok',
+			'cursor: unknown',
+		]);
+		expect(reactions({jsonrpc: '2.0', id: 0, result: {_meta: 'x'}}).slice(3)).toEqual([
+			'vscode: unknown',
+			'rmcp: unknown',
+			'cursor: unknown',
+		]);
+	});
+
 	it('"error": null beside a result: the Python SDK reads the result', () => {
 		const message = {jsonrpc: '2.0', id: 1, result: {}, error: null};
 		expect(reactions(message)).toEqual([

@@ -14,7 +14,8 @@ const problemsOf = (d: FindingDraft): readonly unknown[] =>
  * `invalid-initialize`: the server's `initialize` result lacks `protocolVersion`, `capabilities` or
  * `serverInfo`, or has one of the wrong type (R8); once those hold, the TS SDK's own `InitializeResultSchema`
  * runs too (injected, `RuleContext.schemas`) and what it rejects is reported the same way (C1). Reported at
- * the `initialize` response on stdout, `detail: {missing, problems}` ({@link checkInitializeResult}).
+ * the `initialize` response on stdout, `detail: {missing, problems, messages}` ({@link checkInitializeResult}), and `metaNull: true` when the one
+ * problem is a `"_meta": null` only the TS schema rejects (the Python SDK and rmcp connect: measured).
  */
 export const invalidInitialize: Rule = {
 	code: 'invalid-initialize',
@@ -57,11 +58,16 @@ export const invalidInitialize: Rule = {
 			row({
 				'ts-sdk-v1': ['fatal', 'zod rejects the result; connect fails'],
 				'ts-sdk-v2': ['fatal', 'connect fails'],
-				'python-sdk': ['fatal', 'validation error'],
+				'python-sdk':
+					d.detail?.['metaNull'] === true
+						? ['ok', 'reads `"_meta": null` as no _meta and connects (mcp 2.3, measured)']
+						: ['fatal', 'validation error'],
 				vscode: UNKNOWN,
 				rmcp: RMCP_FAILS.some((p) => problemsOf(d).includes(p))
 					? ['fatal', 'the result does not deserialize; the handshake fails (Codex 0.171, docs/clients.md#codex)']
-					: UNKNOWN,
+					: d.detail?.['metaNull'] === true
+						? ['ok', 'reads `"_meta": null` as no _meta and connects (Codex 0.171, docs/clients.md#codex)']
+						: UNKNOWN,
 				cursor: UNKNOWN,
 			})(),
 	},
@@ -76,6 +82,10 @@ export const invalidInitialize: Rule = {
 					schemas,
 				);
 				if (problems.length === 0) return;
+				// Only the TS schema's `_meta` check fails on `"_meta": null`: the Python SDK and rmcp read it as absent.
+				const metaNull =
+					problems.every((p) => p.reason === 'initialize-result-schema' && p.key === 'result._meta') &&
+					(frame.message as {result?: {_meta?: unknown}}).result?._meta === null;
 				report({
 					code: 'invalid-initialize',
 					stream: 'stdout',
@@ -87,6 +97,7 @@ export const invalidInitialize: Rule = {
 						missing: problems.map((p) => p.key ?? p.reason).join(', '),
 						problems: problems.map((p) => p.reason),
 						messages: problems.map((p) => p.message),
+						...(metaNull ? {metaNull: true} : {}),
 					},
 				});
 			},

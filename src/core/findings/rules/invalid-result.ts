@@ -15,8 +15,9 @@ function valueAt(value: unknown, path: string): unknown {
 
 /**
  * rmcp's reading of a `tools/list` result, where Codex 0.171 was run (docs/clients.md#codex): a tool without
- * `inputSchema` fails the request (`Unexpected response type`), an `outputSchema` that is not an object schema
- * is read as any JSON object and the tool is listed. Anything else is not established.
+ * `inputSchema` fails the request (`Unexpected response type`), an `inputSchema` object without `"type"`
+ * and an `outputSchema` that is not an object schema are read as any JSON object and the tool is listed.
+ * Anything else is not established.
  */
 function rmcpCell(d: FindingDraft): readonly [Reaction, string] {
 	if (detailString(d, 'method') !== 'tools/list') return UNKNOWN;
@@ -24,6 +25,9 @@ function rmcpCell(d: FindingDraft): readonly [Reaction, string] {
 	if (member === 'inputSchema' && /received undefined|required/i.test(detailString(d, 'message') ?? ''))
 		return ['drop-log', 'Codex 0.171 fails `tools/list`: `Unexpected response type` (docs/clients.md#codex)'];
 	if (member === 'outputSchema') return ['ok', 'Codex 0.171 lists the tool (docs/clients.md#codex)'];
+	// `found` is set only when a value is there: here, `"type"` is absent.
+	if (/^tools\.\d+\.inputSchema\.type$/.test(detailString(d, 'path') ?? '') && d.detail?.['found'] === undefined)
+		return ['ok', 'Codex 0.171 lists a tool whose `inputSchema` has no `"type"` (docs/clients.md#codex)'];
 	return UNKNOWN;
 }
 

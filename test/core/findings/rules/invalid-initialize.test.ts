@@ -74,4 +74,44 @@ describe('invalid-initialize (R8)', () => {
 			],
 		]);
 	});
+
+	it('"_meta": null, which only the TS schema rejects: the Python SDK and rmcp connect (measured)', () => {
+		// The bytes of a Python server that wrote `"_meta": None` into its initialize result. Real clients: TS SDK
+		// 1.32/2.4 time out; mcp 2.3 and Codex 0.171 connect and list tools. Before: Python "fails", rmcp unknown.
+		const reply =
+			'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"meta-null","version":"1"},"_meta":null}}\n';
+		const session = run(
+			[
+				['stdin', 0, INIT],
+				['stdout', 10, reply],
+				['stdin', 11, INITIALIZED],
+				['close', 20],
+				['exit', 21],
+			],
+			{schemas: SDK_SCHEMAS},
+		);
+		const [finding] = findingsOf(session, 'invalid-initialize');
+		expect([
+			finding!.offset,
+			finding!.byteLength,
+			finding!.detail?.['problems'],
+			finding!.detail?.['metaNull'],
+		]).toEqual([0, reply.length, ['initialize-result-schema'], true]);
+		expect(finding!.impact.map((i) => `${i.client}:${i.reaction}`)).toEqual([
+			'ts-sdk-v1:fatal',
+			'ts-sdk-v2:fatal',
+			'python-sdk:ok',
+			'vscode:unknown',
+			'rmcp:ok',
+			'cursor:unknown',
+		]);
+		const outcome = Object.fromEntries(
+			session.getSnapshot().summary.clients!.map((c) => [c.client, [c.outcome, c.connects]]),
+		);
+		expect(outcome).toMatchObject({
+			'ts-sdk-v1': ['fails', false],
+			'python-sdk': ['works', true],
+			rmcp: ['works', true],
+		});
+	});
 });

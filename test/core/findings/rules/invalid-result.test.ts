@@ -31,6 +31,41 @@ describe('invalid-result (R12), judged by the TS SDK 1.32.2 result schemas', () 
 		expect(session.getSnapshot().summary.verdict).toBe('fail');
 	});
 
+	it('an inputSchema without "type": the SDK clients fail tools/list, Codex (rmcp) lists the tool (measured)', () => {
+		// The tools/list reply of a Python server that left "type" out of its inputSchema. Real clients: TS SDK
+		// 1.32/2.4 and mcp 2.3 fail tools/list; Codex 0.171 lists the tool. Before: rmcp "not established".
+		const steps: Step[] = [...handshake(), ['stdin', 12, request(1, 'tools/list')]];
+		const reply =
+			'{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo","description":"Echo","inputSchema":{"properties":{"text":{"type":"string"}}}}]}}\n';
+		const session = run([...steps, ['stdout', 13, reply], ['close', 20], ['exit', 21]], {schemas});
+		const [finding] = findingsOf(session, 'invalid-result');
+		expect([finding!.offset, finding!.byteLength, finding!.detail?.['path'], finding!.detail?.['found']]).toEqual([
+			lengthOn('stdout', steps),
+			reply.length,
+			'tools.0.inputSchema.type',
+			undefined,
+		]);
+		expect(finding!.impact.map((i) => `${i.client}:${i.reaction}`)).toEqual([
+			'ts-sdk-v1:drop-log',
+			'ts-sdk-v2:drop-log',
+			'python-sdk:drop-log',
+			'vscode:unknown',
+			'rmcp:ok',
+			'cursor:unknown',
+		]);
+		expect(session.getSnapshot().summary.clients!.find((c) => c.client === 'rmcp')).toMatchObject({
+			outcome: 'works',
+			toolsListed: true,
+		});
+		// A "type" that is there but wrong is not what Codex was run on.
+		const wrong = reply.replace('"inputSchema":{', '"inputSchema":{"type":"array",');
+		const other = findingsOf(
+			run([...steps, ['stdout', 13, wrong], ['close', 20], ['exit', 21]], {schemas}),
+			'invalid-result',
+		);
+		expect(other[0]!.impact.find((i) => i.client === 'rmcp')?.reaction).toBe('unknown');
+	});
+
 	it('reports tools that is not an array, an unknown content type, and a ping result that is not empty', () => {
 		const steps: Step[] = [
 			...handshake(),
