@@ -12,7 +12,7 @@ import {
 } from '../../captures/capture-store.js';
 import {captureVerdicts, MAX_VERDICT_BYTES, type CaptureVerdict} from '../../captures/verdicts.js';
 import {parsePositiveInt} from '../options.js';
-import {VERSION} from '../version.js';
+import {buildId} from '../version.js';
 import {shellWord} from '../../render/text/plain-log.js';
 
 interface SessionsCliOptions {
@@ -71,7 +71,7 @@ async function sessionsAction(options: SessionsCliOptions): Promise<number> {
 	const verdicts =
 		captures.length === 0
 			? new Map<string, CaptureVerdict | undefined>()
-			: await captureVerdicts(dir, captures, {version: VERSION, isLive, all});
+			: await captureVerdicts(dir, captures, {version: buildId(), isLive, all});
 	const out = (line: string): void => {
 		process.stdout.write(`${line}\n`);
 	};
