@@ -54,7 +54,7 @@ const TABLE: Readonly<Record<Row, Readonly<Record<TableFamily, Cell>>>> = {
 	},
 	'extra-key': {
 		vscode: {reaction: 'ok', note: 'no schema validation'},
-		rmcp: UNKNOWN,
+		rmcp: {reaction: 'ok', note: 'Codex 0.171 (rmcp) ignores an unknown top-level key (docs/clients.md#codex)'},
 		cursor: UNKNOWN,
 	},
 	'result-and-error': {

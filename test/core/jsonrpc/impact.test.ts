@@ -88,14 +88,15 @@ describe('impactForProblems: docs/protocol.md "Client reactions" rows', () => {
 		});
 	});
 
-	it('extra top-level key: DROP+LOG | DROP+LOG | OK | OK | ? | ?', () => {
+	it('extra top-level key: DROP+LOG | DROP+LOG | OK | OK | OK (Codex 0.171) | ?', () => {
+		// Measured: a Python server adding `"meta":{"server":"x"}` to every reply; Codex connects and lists tools.
 		const message = {jsonrpc: '2.0', id: 1, result: {}, extra: 1};
 		expect(reactions(message)).toEqual([
 			'ts-sdk-v1: drop-log',
 			'ts-sdk-v2: drop-log',
 			'python-sdk: ok',
 			'vscode: ok',
-			'rmcp: unknown',
+			'rmcp: ok',
 			'cursor: unknown',
 		]);
 		expect(notes(message)).toMatchObject({
