@@ -149,10 +149,10 @@ export class ClientOutcomeTracker {
 			return;
 		const method = frame.answers.method;
 		this.replies.set(frame.index, method);
-		const point = {frameIndex: frame.index, tMs: frame.tMs};
+		if (frame.kind !== 'response') return;
 		// Only a successful initialize reply (or server/discover's) connects; an error is judged by its findings.
-		if (frame.kind === 'response' && HANDSHAKE_METHODS.has(method)) this.handshakeReply ??= point;
-		if (frame.kind === 'response' && method === 'tools/list') this.toolsReply ??= point;
+		if (HANDSHAKE_METHODS.has(method)) this.handshakeReply ??= {frameIndex: frame.index, tMs: frame.tMs};
+		if (method === 'tools/list') this.toolsReply ??= {frameIndex: frame.index, tMs: frame.tMs};
 	}
 
 	/** Note a finding (after the frame it points at, if any). */

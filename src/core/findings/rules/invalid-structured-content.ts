@@ -4,7 +4,7 @@ import {structuredContentProblem} from '../../jsonrpc/json-schema.js';
 import type {Rule} from '../engine.js';
 import {atFrame} from '../support/catalogue.js';
 import {detailString, FAMILIES, UNKNOWN} from '../support/meta.js';
-import {ToolCalls} from '../support/tool-calls.js';
+import {toolCallsOf} from '../support/tool-calls.js';
 
 const tool = (d: FindingDraft): string => JSON.stringify(detailString(d, 'name') ?? '');
 
@@ -98,8 +98,9 @@ export const invalidStructuredContent: Rule = {
 		impact,
 	},
 	clientTexts: [{text: 'python-sdk/structured-content-invalid', rank: 0}],
-	create({report}) {
-		const calls = new ToolCalls();
+	create(context) {
+		const {report} = context;
+		const calls = toolCallsOf(context);
 		return {
 			onFrame(frame) {
 				const reply = calls.frame(frame);

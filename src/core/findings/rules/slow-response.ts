@@ -287,6 +287,8 @@ class ProgressCounter {
 
 	/** The progress count of the request `id` answers (0 without a token), and forgets it. */
 	answered(id: unknown): number {
+		// No request open with a token: nothing to read or forget (the common case, on every reply).
+		if (this.tokenOf.size === 0 && this.counts.size === 0) return 0;
 		const key = JSON.stringify(id);
 		const count = this.counts.get(key) ?? 0;
 		this.counts.delete(key);

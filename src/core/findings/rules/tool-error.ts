@@ -2,7 +2,7 @@ import {isPlainObject} from '../../jsonrpc/classify.js';
 import type {Rule} from '../engine.js';
 import {atFrame} from '../support/catalogue.js';
 import {detailString, row} from '../support/meta.js';
-import {ToolCalls} from '../support/tool-calls.js';
+import {toolCallsOf} from '../support/tool-calls.js';
 
 /** How much of the tool's error text the finding keeps (characters). */
 const TEXT_KEPT = 200;
@@ -67,8 +67,9 @@ export const toolError: Rule = {
 			cursor: ['ok', "shows the tool's error text"],
 		}),
 	},
-	create({report}) {
-		const calls = new ToolCalls();
+	create(context) {
+		const {report} = context;
+		const calls = toolCallsOf(context);
 		return {
 			onFrame(frame) {
 				const reply = calls.frame(frame);

@@ -85,6 +85,8 @@ export const unknownProgressToken: Rule = {
 				}
 				if (frame.stream !== 'stdout') return;
 				if ((frame.kind === 'response' || frame.kind === 'error') && frame.id !== undefined) {
+					// No request carried a token yet: no id key to make (the common case, on every reply).
+					if (byRequest.size === 0) return;
 					const token = byRequest.get(JSON.stringify(frame.id));
 					if (token !== undefined && frame.answers !== undefined) {
 						active.delete(token);
