@@ -2,7 +2,7 @@ import type {FramerOutput, RawFrame} from '../framing/framer.js';
 // Not '../jsonrpc/index.js': that loads the TS SDK's zod schemas, which are injected (SessionOptions.schemas).
 import {classifyMessage, withRawId} from '../jsonrpc/classify.js';
 import {Correlator, type AnswerPrints, type Correlation} from '../jsonrpc/correlator.js';
-import {cutNesting, nestsDeeperThan} from '../jsonrpc/depth.js';
+import {cutNesting, MAX_JSON_DEPTH, nestsDeeperThan} from '../jsonrpc/depth.js';
 import type {MessageFacts, OutstandingRequest} from '../findings/engine.js';
 import type {Frame, StreamName} from '../types.js';
 import {ExercisedTracker} from './exercised.js';
@@ -21,6 +21,9 @@ export interface DecodedFrame {
 	/** For a JSON frame on stdin or stdout: what the classifier and the correlator found; else undefined. */
 	facts: MessageFacts | undefined;
 }
+
+/** The shortest JSON text that nests deeper than {@link MAX_JSON_DEPTH}: `[` and `]` for each level. */
+const MIN_TOO_DEEP_BYTES = 2 * (MAX_JSON_DEPTH + 1);
 
 type MutableFrame = {-readonly [K in keyof Frame]: Frame[K]};
 type ClassifyOptions = Parameters<typeof classifyMessage>[1];
@@ -59,7 +62,9 @@ export class Conversation {
 		const stream = raw.stream;
 		const decoded = this.decoded;
 		let nestingCut = false;
-		if (raw.isJson && nestsDeeperThan(raw.message)) {
+		// Nesting past the limit takes an open and a close bracket per level: a shorter body cannot, and is
+		// not walked (docs/performance.md#replay).
+		if (raw.isJson && raw.bodyLength >= MIN_TOO_DEEP_BYTES && nestsDeeperThan(raw.message)) {
 			// Too deep for the renderers' walks (depth.ts): the levels past the limit become a placeholder.
 			raw = {...raw, message: cutNesting(raw.message)};
 			nestingCut = stream !== 'stderr';
@@ -133,7 +138,8 @@ export class Conversation {
 
 /**
  * A frame with every field present in one fixed order (one hidden class for all frames: this is the
- * hot path). Optional fields that do not apply are `undefined`, which JSON and `toEqual` treat as absent.
+ * hot path; a spread for `rawId` alone cost more than the rest of the object, docs/performance.md#replay).
+ * Optional fields that do not apply are `undefined`, which JSON and `toEqual` treat as absent.
  */
 function buildFrame(
 	raw: RawFrame,
@@ -160,7 +166,7 @@ function buildFrame(
 		message: raw.message,
 		method,
 		id,
-		...(raw.rawId === undefined ? {} : {rawId: raw.rawId}),
+		rawId: raw.rawId,
 		answers: undefined,
 		text: raw.text,
 	};

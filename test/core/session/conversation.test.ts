@@ -115,4 +115,18 @@ describe('Conversation', () => {
 		expect(decoded.raw.message).toBe(decoded.frame.message);
 		expect(JSON.stringify(decoded.frame.message).length).toBeLessThan(JSON.stringify(raw!.message).length);
 	});
+
+	it('cuts the shortest body that nests too deep (202 levels in 404 bytes), not one level less', () => {
+		const talk = new Conversation(new RetainAllStore());
+		const [tooDeep, deepest] = framed(
+			'stdin',
+			1,
+			`${'['.repeat(202)}${']'.repeat(202)}\n${'['.repeat(201)}${']'.repeat(201)}\n`,
+		);
+		expect([tooDeep!.bodyLength, deepest!.bodyLength]).toEqual([404, 402]);
+		const cut = talk.decode(tooDeep!, 0);
+		expect([cut.facts?.nestingCut, cut.raw === tooDeep]).toEqual([true, false]);
+		const kept = talk.decode(deepest!, 1);
+		expect([kept.facts?.nestingCut, kept.raw === deepest]).toEqual([false, true]);
+	});
 });

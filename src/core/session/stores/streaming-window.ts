@@ -106,11 +106,9 @@ function latin1Of(chunks: readonly Chunk[], offset: number, length: number): str
 			? one.bytes
 			: sliceChunks(chunks, offset, length);
 	const start = bytes === one?.bytes ? offset - one.offset : 0;
-	return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
-		'latin1',
-		start,
-		start + Math.min(Math.max(0, length), bytes.byteLength - start),
-	);
+	// A chunk's bytes are mostly a Buffer already: no new view per answer (docs/performance.md#replay).
+	const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	return buffer.toString('latin1', start, start + Math.min(Math.max(0, length), bytes.byteLength - start));
 }
 
 function sameBodyPrint(a: BodyPrint, b: BodyPrint): boolean {
