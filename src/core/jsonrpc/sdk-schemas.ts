@@ -169,11 +169,37 @@ export function tsSdkResult(
 	const schema = RESULT_SCHEMAS[method];
 	if (schema === undefined || protocolVersion === undefined || !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion))
 		return undefined;
+	if (method === 'tools/call' && isPlainTextCallResult(result)) return undefined;
 	const parsed = schema.safeParse(result, parseOptions());
 	if (parsed.success || !parsed.error) return undefined;
 	return parsed.error.issues
 		.slice(0, MAX_RESULT_ISSUES)
 		.map((issue) => ({path: issue.path.map(String).join('.'), message: shorten(issue.message)}));
+}
+
+/**
+ * True when `result` is a `CallToolResult` of the most common shape, which `CallToolResultSchema` accepts:
+ * an object with only `content` (an array of `{type: 'text', text: string}` items with no other key) and
+ * an optional boolean `isError`. False for anything else, valid or not, which zod then checks. The replay
+ * checks every result (docs/performance.md#replay): zod's parse of this shape was most of `invalid-result`'s
+ * time. test/core/jsonrpc/sdk-fast-path.test.ts holds it to zod: it never says true where zod rejects.
+ */
+export function isPlainTextCallResult(result: unknown): boolean {
+	if (!isPlainObject(result)) return false;
+	let hasContent = false;
+	for (const key in result) {
+		if (key === 'content') hasContent = true;
+		else if (key !== 'isError') return false;
+	}
+	const isError = result['isError'];
+	if (!hasContent || (isError !== undefined && typeof isError !== 'boolean')) return false;
+	const content = result['content'];
+	if (!Array.isArray(content)) return false;
+	for (const item of content as unknown[]) {
+		if (!isPlainObject(item) || item['type'] !== 'text' || typeof item['text'] !== 'string') return false;
+		for (const key in item) if (key !== 'type' && key !== 'text') return false;
+	}
+	return true;
 }
 
 /** The real TS SDK checks, to inject into a Session (`SessionOptions.schemas`). */
