@@ -35,7 +35,9 @@ export const REPROBE_TIMEOUT_MS = 5_000;
  * After the exit, the probe keeps reading stdout/stderr up to `drainAfterExit` for the last bytes and EOF
  * (a grandchild can hold a pipe open; the probe then stops reading). When the server closed its stdout
  * before the probe began the shutdown, the probe first waits up to `exitAfterStdoutEof` for it to exit
- * on its own (an early exit, not a reaction to stdin closing).
+ * on its own (an early exit, not a reaction to stdin closing). A reply, during `afterStdinClose`, to a request
+ * the probe had stopped waiting for restarts that grace from the reply (the server was finishing work a client
+ * would still have waited for; see `shutdown.ts`).
  */
 export const SHUTDOWN_MS = {
 	afterStdinClose: 2_000,

@@ -30,6 +30,11 @@ export interface ServerLink {
 	readonly onWait?: ProbeOptions['onWait'];
 	/** Pids of the server's tree the probe ended after the exit (filled by the shutdown). */
 	readonly reaped: number[];
+	/**
+	 * The requests the probe stopped waiting for (its own limit or an early stop): their method by id as a
+	 * JSON text. A reply to one of them during the shutdown is the server finishing work, not ignoring EOF.
+	 */
+	readonly gaveUpOn: Map<string, string>;
 	/** False once detached: nothing more is fed or observed. */
 	readonly attached: boolean;
 	/** Whether the server's output is held unread while our own output drains ({@link ProbeOptions.outputBacklog}). */
@@ -119,6 +124,7 @@ export function linkServer(
 		log: options.onLog ?? ((): void => undefined),
 		...(options.onWait ? {onWait: options.onWait} : {}),
 		reaped: [],
+		gaveUpOn: new Map(),
 		hold: held,
 		get attached() {
 			return attached;

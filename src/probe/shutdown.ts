@@ -1,4 +1,5 @@
 import type {ExitInfo} from '../core/types.js';
+import type {WaitEnd} from './change-signal.js';
 import {EXIT_SETTLE_MS, REAP_GRACE_MS, SHUTDOWN_MS} from './limits.js';
 import {releaseGroup} from './probe-start.js';
 import type {ServerLink} from './server-link.js';
@@ -30,7 +31,7 @@ async function endServer(link: ServerLink): Promise<void> {
 	const tMs = clock.now();
 	link.feed((s) => s.mark({type: 'phase', name: 'shutdown', tMs}));
 	link.closeStdin();
-	let outcome = await changes.waitUntil(exited, SHUTDOWN_MS.afterStdinClose);
+	let outcome = await waitAfterStdinClose(link);
 	for (const [signal, wait] of [
 		['SIGTERM', SHUTDOWN_MS.afterSigterm],
 		['SIGKILL', SHUTDOWN_MS.afterSigkill],
@@ -43,6 +44,41 @@ async function endServer(link: ServerLink): Promise<void> {
 		outcome = await changes.waitUntil(exited, wait);
 	}
 	if (outcome === 'timeout') link.log(`pid ${server.pid} did not exit even after SIGKILL; giving up`);
+}
+
+/**
+ * Wait {@link SHUTDOWN_MS}.afterStdinClose for the exit once stdin is closed. A reply meanwhile to a request
+ * the probe had stopped waiting for (`ServerLink.gaveUpOn`: its own limit is shorter than a client's, which
+ * waits 60 s per request, R15) restarts that grace from the reply: the server was finishing the request a
+ * client would still have been waiting for, so exiting only after it is not ignoring EOF (R14). The probe
+ * never reports its own wait as the server's fault.
+ */
+async function waitAfterStdinClose(link: ServerLink): Promise<WaitEnd<true>> {
+	const {server, clock, changes, replies, gaveUpOn} = link;
+	const exited = (): true | undefined => (server.exitInfo ? true : undefined);
+	let late: {method: string; tMs: number} | undefined;
+	const stopListening = replies.onReply((reply) => {
+		if (reply.kind !== 'response' && reply.kind !== 'error') return;
+		const key = JSON.stringify(reply.id ?? null);
+		const method = gaveUpOn.get(key);
+		if (method === undefined) return;
+		gaveUpOn.delete(key);
+		late = {method, tMs: clock.now()};
+	});
+	try {
+		let fromTMs = clock.now();
+		for (;;) {
+			const outcome = await changes.waitUntil(exited, Math.max(0, fromTMs + SHUTDOWN_MS.afterStdinClose - clock.now()));
+			const reply: {method: string; tMs: number} | undefined = late;
+			if (outcome !== 'timeout' || reply === undefined || reply.tMs <= fromTMs) return outcome;
+			link.log(
+				`the server answered ${reply.method} ${Math.round(reply.tMs)} ms in, after stdin closed; waiting ${SHUTDOWN_MS.afterStdinClose} ms from then for its exit`,
+			);
+			fromTMs = reply.tMs;
+		}
+	} finally {
+		stopListening();
+	}
 }
 
 /**

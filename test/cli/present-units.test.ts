@@ -102,7 +102,7 @@ describe('reprobeLines', () => {
 		s.finish(3022);
 		expect(reprobeLines(s.getSnapshot(), false)).toEqual([
 			'   10.0 ms  C→S    80 B  request      id=0 initialize  [content-length, 2 lines]',
-			' 3005.0 ms  ···  no response to initialize (id 0) within 3,000 ms',
+			' 3005.0 ms  ···  mcp-wire stopped waiting for initialize (id 0) after 3,000 ms',
 			' 3010.0 ms  ···  stdin closed (EOF sent to the server)',
 			' 3021.0 ms  ···  process exited, code 0',
 		]);

@@ -115,7 +115,7 @@ describe('createPresenter (plain): lines in time order', () => {
 			'10.0 ms C→S 158 B request id=0 initialize',
 			`366.2 ms S→C ${Buffer.byteLength(REPLY)} B response id=0 initialize (356.2 ms) [content-length, 3 lines]`,
 			'866.5 ms ··· stopped waiting: the reply came framed with Content-Length and nothing followed it; no MCP client reads it (they wait until their timeout)',
-			'866.5 ms ··· no response to initialize (id 0) within 856 ms',
+			'866.5 ms ··· mcp-wire stopped waiting for initialize (id 0) after 856 ms',
 			'870.0 ms ··· stdin closed (EOF sent to the server)',
 			'901.3 ms ··· stdout closed by the server',
 			'902.0 ms ··· process exited, code 0',
@@ -182,7 +182,7 @@ describe('createPresenter (plain) finish: the Content-Length re-probe block', ()
 		const re = reprobe((s) => s.mark({type: 'timeout', id: 0, method: 'initialize', timeoutMs: 3000, tMs: 3005}));
 		expect(await block(re)).toEqual([
 			'   10.0 ms  C→S    80 B  request      id=0 initialize  [content-length, 2 lines]',
-			' 3005.0 ms  ···  no response to initialize (id 0) within 3,000 ms',
+			' 3005.0 ms  ···  mcp-wire stopped waiting for initialize (id 0) after 3,000 ms',
 			' 3010.0 ms  ···  stdin closed (EOF sent to the server)',
 			' 3020.0 ms  ···  stdout closed by the server',
 			' 3021.0 ms  ···  process exited, code 0',

@@ -201,6 +201,51 @@ describe('shutdownServer', () => {
 	});
 });
 
+describe('shutdownServer after the probe stopped waiting for a request', () => {
+	beforeEach(() => vi.useFakeTimers());
+	afterEach(() => vi.useRealTimers());
+
+	/** tools/list (id 1) given up on at a 10 s limit, then the shutdown; the server replies `replyAfterMs` after stdin closed with `id`. */
+	async function lateReply(id: number, replyAfterMs: number) {
+		const {link, server, logs} = setUp();
+		const asked = sendRequest(link, {jsonrpc: '2.0', id: 1, method: 'tools/list'}, 10_000);
+		await vi.advanceTimersByTimeAsync(10_100);
+		expect((await asked).type).toBe('timeout');
+		server.closeStdin = () => {
+			server.stdinOpen = false;
+			// Busy with the request: it answers, then exits on the EOF it read 100 ms later.
+			setTimeout(() => {
+				server.stdout(result(id, {tools: []}));
+				setTimeout(() => (server.end('stdout'), server.end('stderr'), server.exit(0)), 100);
+			}, replyAfterMs);
+			return true;
+		};
+		server.kill = (signal) => {
+			server.signals.push(signal);
+			queueMicrotask(() => (server.end('stdout'), server.end('stderr'), server.exit(null, signal)));
+			return true;
+		};
+		const pending = shutdownServer(link);
+		await vi.advanceTimersByTimeAsync(5_000);
+		return {exit: await pending, server, logs};
+	}
+
+	it('a reply to it 1990 ms after stdin closed restarts the 2 s grace: the exit at 2090 ms needs no signal', async () => {
+		const {exit, server, logs} = await lateReply(1, 1990);
+		expect(exit).toEqual({code: 0, signal: null, tMs: 10_100 + 2090});
+		expect(server.signals).toEqual([]);
+		expect(logs).toEqual([
+			'the server answered tools/list 12090 ms in, after stdin closed; waiting 2000 ms from then for its exit',
+		]);
+	});
+
+	it('a reply with another id restarts nothing: SIGTERM 2 s after stdin closed', async () => {
+		const {exit, server} = await lateReply(7, 1990);
+		expect(server.signals).toEqual(['SIGTERM']);
+		expect(exit).toEqual({code: null, signal: 'SIGTERM', tMs: 10_100 + 2000});
+	});
+});
+
 describe('sendRequest and a reply without its final line end', () => {
 	beforeEach(() => vi.useFakeTimers());
 	afterEach(() => vi.useRealTimers());

@@ -590,7 +590,8 @@ export function formatMarkLine(
 			text = 'stdin closed (EOF sent to the server)';
 			break;
 		case 'timeout':
-			text = `no response to ${mark.method} (id ${JSON.stringify(mark.id)}) within ${groupDigits(mark.timeoutMs)} ms`;
+			// The probe's own wait: what came after (the reply, or nothing) shows on the lines below.
+			text = `mcp-wire stopped waiting for ${mark.method} (id ${JSON.stringify(mark.id)}) after ${groupDigits(mark.timeoutMs)} ms`;
 			break;
 		case 'signal-sent':
 			text = `${mark.signal} sent`;
