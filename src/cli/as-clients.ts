@@ -2,7 +2,8 @@
  * `probe --as <client>` and `probe --as all` (docs/clients.md#one-client-as-itself): the probe plays each
  * client's opening (src/probe/as-client.ts) against a server process of its own, a few at a time, and
  * judges each client on what its server did (src/core/clients/client-run.ts). Prints one row per client:
- * connects, tools listed, the first failure and its finding, the start against the client's limit.
+ * connects, tools listed, the first failure and its finding (or why it is degraded or not established), the start
+ * against the client's limit.
  */
 import {handshakeFacts, judgeClient, type ClientRun} from '../core/clients/client-run.js';
 import {isEstablished, startupLimitFor, type ClientProfile} from '../core/clients/profile.js';
@@ -109,7 +110,7 @@ export function formatMatrix(rows: readonly ClientRun[], wallMs: number, opening
 			row.toolsListed === true ? String(row.tools ?? 'yes') : yesNo(row.toolsListed),
 			start(row),
 			row.firstFailure === undefined
-				? row.outcome === 'unknown'
+				? row.outcome === 'unknown' || row.outcome === 'degraded'
 					? row.note
 					: ''
 				: `${row.firstFailure.code}: ${row.firstFailure.note}`,

@@ -20,11 +20,13 @@ export interface HandshakeFacts {
 	readonly answeredVersion?: string;
 	/** Bytes the server wrote to stderr before the `initialize` result (all of them when none came). */
 	readonly stderrBytesBeforeReply: number;
+	/** How long the first `tools/list` reply (result or error) took after its request (ms), when one came. */
+	readonly toolsListReplyMs?: number;
 }
 
 /**
  * The {@link HandshakeFacts} of a session's frames (in index order): the first successful reply to
- * `initialize` on stdout, and the stderr bytes before it.
+ * `initialize` on stdout, the stderr bytes before it, and the latency of the first reply to `tools/list`.
  */
 export function handshakeFacts(frames: readonly Frame[]): HandshakeFacts {
 	const reply = frames.find(
@@ -37,10 +39,12 @@ export function handshakeFacts(frames: readonly Frame[]): HandshakeFacts {
 		stderrBytes = frame.offset + frame.byteLength;
 	}
 	const result = (reply?.message as {result?: {protocolVersion?: unknown}} | undefined)?.result;
+	const toolsList = frames.find((f) => f.stream === 'stdout' && f.answers?.method === 'tools/list');
 	return {
 		...(reply === undefined ? {} : {initializeReplyMs: reply.tMs}),
 		...(typeof result?.protocolVersion === 'string' ? {answeredVersion: result.protocolVersion} : {}),
 		stderrBytesBeforeReply: stderrBytes,
+		...(toolsList?.answers === undefined ? {} : {toolsListReplyMs: toolsList.answers.latencyMs}),
 	};
 }
 
@@ -111,6 +115,16 @@ export function judgeClient(
 			note: `how ${profile.displayName} reads the wire is not established`,
 		};
 	const first = familyOutcome.decidedBy[0];
+	const listCheck = listCheckNote(profile, facts);
+	if (familyOutcome.outcome === 'works' && listCheck !== undefined)
+		return {
+			...base,
+			outcome: 'degraded',
+			connects: familyOutcome.connects,
+			toolsListed: familyOutcome.toolsListed,
+			...(tools === undefined || familyOutcome.toolsListed !== true ? {} : {tools}),
+			note: `${familyOutcome.note}; but ${listCheck}`,
+		};
 	return {
 		...base,
 		outcome: familyOutcome.outcome,
@@ -122,6 +136,21 @@ export function judgeClient(
 			: {}),
 		note: familyOutcome.note,
 	};
+}
+
+/**
+ * The client's own server check (`claude mcp list`) against a `tools/list` reply slower than it waits
+ * (`limits.listCheckToolsMs`, measured for that command only: what a session of the client does with the
+ * same reply is its `requestMs`).
+ * @returns the note, or undefined when the reply came in time, did not come, or the client has no such check
+ */
+function listCheckNote(profile: ClientProfile, facts: HandshakeFacts): string | undefined {
+	const check = profile.limits.listCheckToolsMs;
+	if (check === undefined || facts.toolsListReplyMs === undefined) return undefined;
+	const limitMs = check.value;
+	if (!isEstablished(limitMs)) return undefined;
+	if (facts.toolsListReplyMs <= limitMs) return undefined;
+	return `\`${check.command}\` shows "tools fetch failed": tools/list answered after ${Math.round(facts.toolsListReplyMs)} ms, over the ${limitMs} ms that command waits for it (measured for \`${check.command}\` only)`;
 }
 
 /** The client's own checks, first failing first: start-up limit, protocol version, unread stderr. */

@@ -162,10 +162,13 @@ export interface Opening {
  * - `progressResets`: whether a progress notification restarts the request's clock.
  * - `knob`: what the user changes to raise them (`MCP_TIMEOUT`, `startup_timeout_sec`).
  * - `knobEnv`: when the knob is an environment variable of the client (Claude Code's `MCP_TIMEOUT`), how it is read.
+ * - `listCheckToolsMs`: how long the client's own server check (`claude mcp list`) waits for the `tools/list`
+ *   reply, measured for that command only; absent where no such check was measured.
  */
 export interface Limits {
 	readonly startupMs: Sourced<number | null>;
 	readonly requestMs: Sourced<number | null>;
+	readonly listCheckToolsMs?: Sourced<number> & {readonly command: string};
 	readonly progressResets: Sourced<boolean>;
 	readonly knob?: string;
 	readonly knobEnv?: EnvKnob;

@@ -37,6 +37,23 @@ describe('handshakeFacts', () => {
 		});
 	});
 
+	it('the tools/list reply: its latency from the frame it answers', () => {
+		const list = makeFrame({
+			index: 6,
+			stream: 'stdout',
+			kind: 'response',
+			tMs: 12_660,
+			message: {jsonrpc: '2.0', id: 1, result: {tools: []}},
+			answers: {method: 'tools/list', requestIndex: 5, latencyMs: 12_019},
+		});
+		expect(handshakeFacts([reply(612, '2025-11-25'), list])).toEqual({
+			initializeReplyMs: 612,
+			answeredVersion: '2025-11-25',
+			stderrBytesBeforeReply: 0,
+			toolsListReplyMs: 12_019,
+		});
+	});
+
 	it('no result: every stderr byte counts', () => {
 		const frames = [makeFrame({index: 0, stream: 'stderr', kind: 'text', offset: 0, byteLength: 12, tMs: 5})];
 		expect(handshakeFacts(frames)).toEqual({stderrBytesBeforeReply: 12});
@@ -45,6 +62,36 @@ describe('handshakeFacts', () => {
 
 describe('judgeClient', () => {
 	const gemini = clientProfile('gemini-cli');
+
+	describe('`claude mcp list` waits 5 s for tools/list', () => {
+		const facts = (toolsListReplyMs: number) => ({
+			initializeReplyMs: 600,
+			answeredVersion: '2025-11-25',
+			stderrBytesBeforeReply: 0,
+			toolsListReplyMs,
+		});
+
+		it('Claude Code: a 5001 ms reply is degraded, named as measured for `claude mcp list` only', () => {
+			const run = judgeClient(clientProfile('claude-code'), works, facts(5_001), 1);
+			expect(run).toEqual({
+				client: 'claude-code',
+				displayName: 'Claude Code',
+				outcome: 'degraded',
+				connects: true,
+				toolsListed: true,
+				tools: 1,
+				note: 'connects and lists tools (1 tool); but `claude mcp list` shows "tools fetch failed": tools/list answered after 5001 ms, over the 5000 ms that command waits for it (measured for `claude mcp list` only)',
+				startMs: 600,
+				startupLimitMs: 30_000,
+				knob: 'MCP_TIMEOUT',
+			});
+		});
+
+		it('Claude Code at 5000 ms, and Codex (no such check) at 12 s: works', () => {
+			expect(judgeClient(clientProfile('claude-code'), works, facts(5_000), 1).outcome).toBe('works');
+			expect(judgeClient(clientProfile('codex'), works, facts(12_000), 1).outcome).toBe('works');
+		});
+	});
 
 	it('Gemini CLI: an 11 s start is over its 5 s limit, named with the knob', () => {
 		const run = judgeClient(gemini, works, {

@@ -58,6 +58,12 @@ export const CLAUDE_CODE: ClientProfile = {
 	limits: {
 		startupMs: {value: 30_000, source: 'docs/protocol.md C8, R15 (`MCP_TIMEOUT` in ms; the SDK’s 60 s still caps it)'},
 		requestMs: {value: 60_000, source: 'docs/protocol.md R15 (the TS SDK default)'},
+		listCheckToolsMs: {
+			value: 5_000,
+			command: 'claude mcp list',
+			source:
+				'docs/clients.md#claude-code (2.1.197 run here: `tools/list` answered in 4.9 s ✔, in 5.1 s `tools fetch failed`; `MCP_TIMEOUT` and `MCP_TOOL_TIMEOUT` do not change it)',
+		},
 		progressResets: notEstablished('not measured'),
 		knob: 'MCP_TIMEOUT',
 		knobEnv: {
