@@ -36,6 +36,92 @@ describe('unanswered-request (R15)', () => {
 		});
 	});
 
+	describe("the probe's own wait (10 s by default), shorter than the clients' 60 s", () => {
+		const list = request(2, 'tools/list');
+		const gaveUp = (timeoutMs: number, tMs = 10_015): Step => [
+			'mark',
+			tMs,
+			{type: 'timeout', id: 2, method: 'tools/list', timeoutMs, tMs},
+		];
+
+		it("is a warning that names mcp-wire's limit, with no client outcome established", () => {
+			const session = run([
+				...before,
+				['stdin', 15, list],
+				gaveUp(10_000),
+				['close', 10_016],
+				['exit', 12_020, {code: null, signal: 'SIGTERM'}],
+			]);
+			expect(codesAt(session)).toEqual([`unanswered-request@stdin:${lengthOn('stdin', before)}`]);
+			const [finding] = findingsOf(session, 'unanswered-request');
+			expect(finding).toMatchObject({
+				severity: 'warning',
+				detail: {id: 2, method: 'tools/list', ownLimit: true, waitedMs: 10_000, clientLimitMs: 60_000},
+				message:
+					"tools/list (id 2) got no response within mcp-wire's own wait of 10000 ms, shorter than the clients' 60 s per request: not a client failure, and the server may just be slow",
+				hint: "Probe again with `--timeout 60000` to see whether it answers within the clients' limit; if it never does, answer every request, with a result or an error.",
+			});
+			expect(new Set(finding!.impact.map((impact) => impact.reaction))).toEqual(new Set(['unknown']));
+		});
+
+		it("stays an error when the wait was the clients' own 60 s, or ended early on evidence", () => {
+			const atLimit = run([
+				...before,
+				['stdin', 15, list],
+				gaveUp(60_000, 60_015),
+				['close', 60_016],
+				['exit', 60_020],
+			]);
+			expect(findingsOf(atLimit, 'unanswered-request')[0]).toMatchObject({
+				severity: 'error',
+				message: 'tools/list (id 2) got no response before the session ended',
+			});
+
+			const early = run([
+				...before,
+				['stdin', 15, list],
+				['mark', 2_015, {type: 'phase', name: 'stopped-early', tMs: 2_015}],
+				gaveUp(2_000, 2_015),
+				['close', 2_016],
+				['exit', 2_020],
+			]);
+			expect(findingsOf(early, 'unanswered-request')[0]).toMatchObject({severity: 'error', detail: {id: 2}});
+			expect(findingsOf(early, 'unanswered-request')[0]!.detail).not.toHaveProperty('ownLimit');
+		});
+
+		it('stays an error when a reply with a wrong id came after the request (J5: the likelier cause)', () => {
+			const session = run([
+				...before,
+				['stdin', 15, list],
+				['stdout', 20, result(0, {tools: []})],
+				gaveUp(10_000),
+				['close', 10_016],
+				['exit', 10_020],
+			]);
+			expect(codesAt(session)).toEqual([
+				`unknown-id@stdout:${lengthOn('stdout', before)}`,
+				`unanswered-request@stdin:${lengthOn('stdin', before)}`,
+			]);
+			expect(findingsOf(session, 'unanswered-request')[0]).toMatchObject({severity: 'error', detail: {id: 2}});
+		});
+
+		it('keeps its own give-up to the request it names', () => {
+			const other = request(3, 'prompts/list');
+			const session = run([
+				...before,
+				['stdin', 15, list],
+				['stdin', 16, other],
+				gaveUp(10_000),
+				['close', 10_016],
+				['exit', 10_020],
+			]);
+			expect(findingsOf(session, 'unanswered-request').map((f) => [f.detail?.['id'], f.severity])).toEqual([
+				[2, 'warning'],
+				[3, 'error'],
+			]);
+		});
+	});
+
 	it('is silent when the probe or an early exit explains it, or when the capture has no end', () => {
 		expect(codesAt(run([['stdin', 0, INIT]]))).toEqual(['unanswered-request@stdin:0']);
 
