@@ -1,6 +1,13 @@
 import type {FindingDraft, ProcessEvidence} from '../../types.js';
 import {summarizeEvidence} from '../support/evidence.js';
-import {detailNumber, detailString, row, UNKNOWN, withEnvAdvice, envStrippedDetail} from '../support/meta.js';
+import {
+	detailNumber,
+	detailString,
+	envStrippedDetail,
+	NOT_ESTABLISHED_IMPACT,
+	row,
+	withEnvAdvice,
+} from '../support/meta.js';
 import type {Rule} from '../engine.js';
 
 /** The strictest mainstream startup limit: Claude Code gives a server 30 s to answer `initialize` (docs/protocol.md C8). */
@@ -58,14 +65,6 @@ export function isOwnLimitNoResponse(finding: Pick<FindingDraft, 'code' | 'detai
 	return finding.code === 'no-response' && finding.detail?.['ownLimit'] === true;
 }
 
-const OWN_LIMIT_IMPACT = row({
-	'ts-sdk-v1': UNKNOWN,
-	'ts-sdk-v2': UNKNOWN,
-	'python-sdk': UNKNOWN,
-	vscode: UNKNOWN,
-	rmcp: UNKNOWN,
-	cursor: UNKNOWN,
-});
 /**
  * What each client does with a server that stays silent (no byte on stdout) after `initialize`: the
  * `no-response` row, shared with `content-length-framing` when the server answers only Content-Length
@@ -129,7 +128,7 @@ export const noResponse: Rule = {
 				live: true,
 			},
 		},
-		impact: (d) => (d.detail?.['ownLimit'] === true ? OWN_LIMIT_IMPACT() : SILENT_SERVER_IMPACT()),
+		impact: (d) => (d.detail?.['ownLimit'] === true ? NOT_ESTABLISHED_IMPACT() : SILENT_SERVER_IMPACT()),
 	},
 	errors: [
 		{

@@ -1,6 +1,6 @@
 import {idKey} from '../../jsonrpc/id-key.js';
 import type {Finding, FindingDraft, JsonRpcId, Mark} from '../../types.js';
-import {detailNumber, detailString, row, UNKNOWN} from '../support/meta.js';
+import {detailNumber, detailString, NOT_ESTABLISHED_IMPACT, row} from '../support/meta.js';
 import type {Rule} from '../engine.js';
 import {stderrCause, unansweredEvidence} from '../support/unanswered.js';
 import {SLOW_RESPONSE_LIMITS_MS} from './slow-response.js';
@@ -18,15 +18,6 @@ const HANG_IMPACT = row({
 	vscode: ['hang', 'waits'],
 	rmcp: ['hang', 'waits'],
 	cursor: ['hang', 'times out'],
-});
-
-const OWN_LIMIT_IMPACT = row({
-	'ts-sdk-v1': UNKNOWN,
-	'ts-sdk-v2': UNKNOWN,
-	'python-sdk': UNKNOWN,
-	vscode: UNKNOWN,
-	rmcp: UNKNOWN,
-	cursor: UNKNOWN,
 });
 
 /**
@@ -124,7 +115,7 @@ export const unansweredRequest: Rule = {
 				],
 			},
 		},
-		impact: (d) => (d.detail?.['ownLimit'] === true ? OWN_LIMIT_IMPACT() : HANG_IMPACT()),
+		impact: (d) => (d.detail?.['ownLimit'] === true ? NOT_ESTABLISHED_IMPACT() : HANG_IMPACT()),
 	},
 	create({report, facts}) {
 		const evidence = unansweredEvidence();

@@ -92,6 +92,14 @@ export function row(r: ImpactRow): () => readonly ClientImpact[] {
 /** A cell for a client whose reaction nobody has checked: shown as "not established", never invented. */
 export const UNKNOWN: readonly [Reaction, string] = ['unknown', 'not established'];
 
+/**
+ * The row of a finding that claims no client's reaction: every client {@link UNKNOWN} (a give-up at
+ * mcp-wire's own limit, shorter than the clients' own: no client outcome is established).
+ */
+export const NOT_ESTABLISHED_IMPACT: () => readonly ClientImpact[] = row(
+	Object.fromEntries(FAMILIES.map((client) => [client, UNKNOWN])) as ImpactRow,
+);
+
 /** `draft.detail[key]` when it is a string. */
 export const detailString = (draft: FindingDraft, key: string): string | undefined => {
 	const value = draft.detail?.[key];
