@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {INIT, INITIALIZED, LIST, line, run} from '../harness.js';
+import {INIT, INIT_OK, INITIALIZED, LIST, line, run} from '../harness.js';
 import {ruleTester} from '../rule-tester.js';
 import {handshake, lengthOn, request, result} from '../exchange.js';
 
@@ -56,6 +56,66 @@ describe('unknown-id (J5): an id echoed with another type', () => {
 			'unknown-id:error',
 			'unanswered-request:error',
 		]);
+	});
+});
+
+describe("unknown-id (J5): an answer to the client's answer", () => {
+	// A server that sends its own request (here ping, id 0), gets the client's answer and answers that
+	// answer with an error: a naive dispatcher that replies to every message with an id. Run against the
+	// real clients (TS SDK 1.x and 2.x connect, list tools and log `Received a response for an unknown
+	// message ID`; Python SDK 2.3 connects and lists tools): no request is lost, so no client fails.
+	const serverPing = line({jsonrpc: '2.0', id: 0, method: 'ping'});
+	const clientAnswer = line({jsonrpc: '2.0', id: 0, result: {}});
+	const answerToAnswer = line({jsonrpc: '2.0', id: 0, error: {code: -32601, message: 'Method not found'}});
+	const tools = line({jsonrpc: '2.0', id: 1, result: {tools: []}});
+	const steps = (): Parameters<typeof run>[0] => [
+		['stdin', 0, INIT],
+		['stdout', 5, INIT_OK + serverPing],
+		['stdin', 6, clientAnswer + INITIALIZED + LIST(1)],
+		['stdout', 8, answerToAnswer],
+		['stdout', 9, tools],
+	];
+
+	it('is a warning that names the request it answers, not a lost reply: no client fails, the verdict is warn', () => {
+		const snapshot = run(steps()).getSnapshot();
+		expect(snapshot.findings.map((f) => `${f.code}@${f.stream}:${f.offset}:${f.severity}`)).toEqual([
+			`unknown-id@stdout:${INIT_OK.length + serverPing.length}:warning`,
+		]);
+		const [finding] = snapshot.findings;
+		expect(finding!.detail).toEqual({id: 0, reason: 'answers-a-response', method: 'ping'});
+		expect(finding!.message).toBe(
+			"a response with id 0 answers the client's response to the server's own ping with that id: no request waits for it, nothing is lost",
+		);
+		expect(Object.fromEntries(finding!.impact.map((i) => [i.client, i.reaction]))).toEqual({
+			'ts-sdk-v1': 'skip-log',
+			'ts-sdk-v2': 'skip-log',
+			'python-sdk': 'skip',
+			vscode: 'skip',
+			rmcp: 'skip',
+			cursor: 'unknown',
+		});
+		expect(Object.fromEntries((snapshot.summary.clients ?? []).map((c) => [c.client, c.outcome]))).toEqual({
+			'ts-sdk-v1': 'degraded',
+			'ts-sdk-v2': 'degraded',
+			'python-sdk': 'works',
+			vscode: 'works',
+			rmcp: 'works',
+			cursor: 'unknown',
+		});
+		expect(snapshot.summary.verdict).toBe('warn');
+	});
+
+	it('an id the server used for its own request, but not yet answered by the client, stays a lost reply', () => {
+		const snapshot = run([
+			['stdin', 0, INIT],
+			['stdout', 5, INIT_OK + serverPing],
+			['stdin', 6, INITIALIZED + LIST(1)],
+			['stdout', 8, answerToAnswer],
+		]).getSnapshot();
+		const finding = snapshot.findings.find((f) => f.code === 'unknown-id');
+		expect(finding?.severity).toBe('error');
+		expect(finding?.detail).toEqual({id: 0});
+		expect(snapshot.summary.verdict).toBe('fail');
 	});
 });
 
