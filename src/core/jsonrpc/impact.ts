@@ -169,10 +169,9 @@ const ROW_ORDER = Object.keys(TABLE) as Row[];
 /** Why the lenient Python model accepted a message that has problems. */
 function pythonAcceptedNote(problems: readonly JsonRpcProblem[], message: unknown): string {
 	if (problems.length === 0) return 'accepted';
+	// With an error object beside it the message is read as an error (impactForProblems); here it is `null`.
 	if (problems.some((item) => item.reason === 'result-and-error'))
-		return isPlainObject(message) && own(message, 'error') === null
-			? 'accepted as the result: `"error": null` is no error object, so it rides along as an extra key'
-			: 'accepted as an error (extra keys allowed)';
+		return 'accepted as the result: `"error": null` is no error object, so it rides along as an extra key';
 	const hasMethod = isPlainObject(message) && typeof own(message, 'method') === 'string';
 	if (hasMethod && problems.some((item) => item.key === 'id' && item.reason !== 'notification-with-id')) {
 		return 'accepted as a notification: the bad id is kept as an extra key, so the request is never answered';
@@ -237,6 +236,16 @@ export function impactForProblems(
 		pythonCell = {
 			reaction: 'hang',
 			note: 'the reply matches no request (its id is not read as the integer sent); the request times out',
+		};
+	} else if (
+		isError &&
+		own(message, 'result') !== undefined &&
+		problems.some((item) => item.reason === 'result-and-error')
+	) {
+		// Measured with mcp 2.3: `list_tools` on such a reply raises `McpError` with the error's message.
+		pythonCell = {
+			reaction: 'drop-log',
+			note: 'read as an error response: the result is dropped and the request fails with the error it carries (McpError)',
 		};
 	} else {
 		pythonCell = {reaction: 'ok', note: pythonAcceptedNote(problems, message)};

@@ -106,18 +106,19 @@ describe('impactForProblems: docs/protocol.md "Client reactions" rows', () => {
 		});
 	});
 
-	it('result and error both: DROP+LOG | DROP+LOG | OK as error | OK as result | SKIP (Codex 0.171) | ?', () => {
+	it('result and error both: DROP+LOG | DROP+LOG | fails as an error (mcp 2.3) | OK as result | SKIP (Codex 0.171) | ?', () => {
 		const message = {jsonrpc: '2.0', id: 1, result: {}, error: {code: -32603, message: 'x'}};
 		expect(reactions(message)).toEqual([
 			'ts-sdk-v1: drop-log',
 			'ts-sdk-v2: drop-log',
-			'python-sdk: ok',
+			'python-sdk: drop-log',
 			'vscode: ok',
 			'rmcp: skip',
 			'cursor: unknown',
 		]);
 		expect(notes(message)).toMatchObject({
-			'python-sdk': 'accepted as an error (extra keys allowed)',
+			'python-sdk':
+				'read as an error response: the result is dropped and the request fails with the error it carries (McpError)',
 			vscode: 'read as a result; the error is ignored',
 		});
 	});
