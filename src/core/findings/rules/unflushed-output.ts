@@ -36,6 +36,9 @@ interface Burst {
 /** The evidence kept per session (the most recent ones; a long tap observes at every stall). */
 const EVIDENCE_KEPT = 256;
 
+/** Command words (base names) that run an awk interpreter. */
+const AWK_COMMAND = /^(?:awk|mawk|gawk|nawk)(?:\.exe)?$/;
+
 /**
  * The last evidence taken while a request sent at `requestTMs` was outstanding, up to `untilTMs`, if it
  * shows the server waiting for input (docs/findings.md `unflushed-output`: "nothing else explains the
@@ -100,20 +103,24 @@ export const unflushedOutput: Rule = {
 		message: (d) =>
 			d.detail?.['burstBytes'] !== undefined
 				? 'reply bytes arrived in a buffer-sized burst long after their request, while the server was seen waiting for input: they sat in a stdout buffer'
-				: 'the reply arrived only when stdin was closed, and while it was due the server was seen waiting for input: it sat in a stdout buffer',
+				: // Seen from outside, a reply held in stdout's buffer and a request held in the reader's are the same
+					// bytes at the same times, so the cause is named as the likely one, not as a fact (mawk: O2).
+					'the reply arrived only when stdin was closed, and while it was due the server was seen waiting for input: it was held in a buffer until EOF, most likely an unflushed stdout (or a reader that waits for a full block or for EOF)',
 		hint: (d) => {
 			const runtime = detailString(d, 'runtime');
+			if (d.detail?.['awk'] === true)
+				return "mawk (Debian's `awk`) reads stdin in blocks and buffers stdout, so it answers only at EOF, `fflush()` or not: run it as `mawk -W interactive -f …`, which reads line by line and writes at once. gawk: call `fflush()` after each `print`.";
 			if (runtime === 'python')
 				return 'Flush after each message: `print(..., flush=True)` or `sys.stdout.flush()`, or run with `python -u` / `PYTHONUNBUFFERED=1` in the config env.';
 			if (runtime === 'node')
 				return 'Node writes to a pipe without a user-space buffer: look for a wrapper or a child process that buffers, or bytes written with no newline until exit.';
 			if (runtime === 'c')
 				return 'Call `fflush(stdout)` after each message, or `setvbuf(stdout, NULL, _IOLBF, 0)` at startup.';
-			return 'Flush stdout after each message: Python `print(..., flush=True)` or `-u`; C `fflush(stdout)` / `setvbuf(stdout, NULL, _IOLBF, 0)`; .NET `Console.Out.Flush()`.';
+			return 'Flush stdout after each message: Python `print(..., flush=True)` or `-u`; C `fflush(stdout)` / `setvbuf(stdout, NULL, _IOLBF, 0)`; .NET `Console.Out.Flush()`. If it already flushes, the request is held on the way in: read stdin line by line, not in fixed-size blocks or to EOF (mawk: `-W interactive`).';
 		},
 		rules: ['O2', 'O3'],
 		doc: {
-			what: "The server wrote its reply, but the bytes sat in a user-space stdout buffer (C stdio, Python's block-buffered `sys.stdout` on a pipe) and reached the pipe only when stdin closed or the process exited.",
+			what: "The server wrote its reply, but the bytes sat in a user-space stdout buffer (C stdio, Python's block-buffered `sys.stdout` on a pipe) and reached the pipe only when stdin closed or the process exited. A reader that waits for a full block or for EOF before it hands on the request (mawk without `-W interactive`) looks the same from outside, so the finding names stdout as the likely cause, not the proven one.",
 			recognised:
 				"On evidence only. The reply's bytes arrive only after stdin was closed (or in buffer-sized bursts, multiples of 4096 bytes, long after their requests), **and** the last look at the server's processes while the request was outstanding (Linux `/proc`: the probe looks at 1, 2, 3, 5 s and then every 5 s; the tap when the client's bytes go unanswered for 1 s) found it waiting for input: blocked in `read` on stdin, or idle with no timer pending. A server seen asleep on a timer, busy, connecting, or waiting for a child is slow, not buffered; a reply after stdin closed with no such look (the `echo … | server` test, another OS) is not enough ([O2](docs/protocol.md#o2), [O3](docs/protocol.md#o3)).",
 			example: {
@@ -172,6 +179,8 @@ export const unflushedOutput: Rule = {
 		/** stdout chunks whose length is a multiple of the buffer size, by seq (the most recent {@link BURSTS_KEPT}). */
 		const bursts = new Map<number, Burst>();
 		const runtime = facts.runtime === undefined ? {} : {runtime: facts.runtime};
+		// An awk script as the server: mawk holds the request on the way in as well as the reply on the way out.
+		const awk = facts.meta.command.some((word) => AWK_COMMAND.test(word.split(/[\\/]/).pop() ?? '')) ? {awk: true} : {};
 		return {
 			onEvidence(observed, tMs) {
 				evidence.push({evidence: observed, tMs});
@@ -214,6 +223,7 @@ export const unflushedOutput: Rule = {
 							latencyMs: frame.answers.latencyMs,
 							...evidenceDetail(fit, requestTMs, facts),
 							...runtime,
+							...awk,
 						},
 					});
 					return;

@@ -80,6 +80,32 @@ describe('unflushed-output: a reply released when stdin closed', () => {
 		expect(finding?.hint).toContain('flush=True');
 	});
 
+	it('names the cause as the likely one, and for an awk server the input side (mawk holds the request too)', () => {
+		const steps: Step[] = [
+			['stdin', 0, request(0, 'initialize')],
+			['mark', readingStdin(1000)],
+			['close', 2500],
+			['stdout', 2503, reply(0)],
+		];
+		const python = unflushed(sessionOf(steps))[0];
+		expect(python?.message).toBe(
+			'the reply arrived only when stdin was closed, and while it was due the server was seen waiting for input: it was held in a buffer until EOF, most likely an unflushed stdout (or a reader that waits for a full block or for EOF)',
+		);
+		expect(python?.detail?.['awk']).toBeUndefined();
+		const awkSession = new Session({...META, command: ['/usr/bin/mawk', '-f', 'server.awk']});
+		for (const step of steps) {
+			if (step[0] === 'close') awkSession.mark({type: 'stdin-closed', tMs: step[1]});
+			else if (step[0] === 'mark') awkSession.mark(step[1]);
+			else awkSession.pushChunk(step[0], step[1], step[2]);
+		}
+		awkSession.finish(2503);
+		const [awk] = unflushed(awkSession);
+		expect(awk?.detail).toMatchObject({awk: true, method: 'initialize'});
+		expect(awk?.detail?.['runtime']).toBeUndefined();
+		expect(awk?.hint).toContain('`mawk -W interactive -f …`');
+		expect(awk?.hint).not.toContain('flush=True');
+	});
+
 	it('counts an event loop idle with no timer as waiting for input, behind a wrapper that waits for it', () => {
 		const observed = evidence('stall', [
 			proc(100, 'waiting-child', {command: ['sh', '-c', 'node server.js'], comm: 'sh', syscall: {name: 'wait4'}}),
