@@ -232,7 +232,7 @@ function recordGiveUp(
 	stopReason: StopReason | undefined,
 ): Extract<WaitOutcome, {type: 'timeout'}> {
 	const evidence = link.server.exitInfo ? undefined : link.observe('timeout');
-	link.gaveUpOn.set(JSON.stringify(message.id), message.method);
+	link.gaveUpOn.set(message.id, message.method);
 	const tMs = link.clock.now();
 	const waitedMs = Math.round(tMs - requestTMs);
 	const isHeld = stopReason === 'content-length';

@@ -1,4 +1,5 @@
 import {Buffer} from 'node:buffer';
+import type {IdMapKey} from '../core/jsonrpc/id-key.js';
 import type {SdkSchemas} from '../core/jsonrpc/sdk-checks.js';
 import type {Session} from '../core/session/session.js';
 import type {ProcessEvidence} from '../core/types.js';
@@ -31,10 +32,11 @@ export interface ServerLink {
 	/** Pids of the server's tree the probe ended after the exit (filled by the shutdown). */
 	readonly reaped: number[];
 	/**
-	 * The requests the probe stopped waiting for (its own limit or an early stop): their method by id as a
-	 * JSON text. A reply to one of them during the shutdown is the server finishing work, not ignoring EOF.
+	 * The requests the probe stopped waiting for (its own limit or an early stop): their method by id
+	 * ({@link IdMapKey}: `1` and `"1"` apart). A reply to one of them during the shutdown is the server
+	 * finishing work, not ignoring EOF.
 	 */
-	readonly gaveUpOn: Map<string, string>;
+	readonly gaveUpOn: Map<IdMapKey, string>;
 	/** False once detached: nothing more is fed or observed. */
 	readonly attached: boolean;
 	/** Whether the server's output is held unread while our own output drains ({@link ProbeOptions.outputBacklog}). */

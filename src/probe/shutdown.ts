@@ -59,10 +59,10 @@ async function waitAfterStdinClose(link: ServerLink): Promise<WaitEnd<true>> {
 	let late: {method: string; tMs: number} | undefined;
 	const stopListening = replies.onReply((reply) => {
 		if (reply.kind !== 'response' && reply.kind !== 'error') return;
-		const key = JSON.stringify(reply.id ?? null);
-		const method = gaveUpOn.get(key);
+		if (reply.id === undefined || reply.id === null) return;
+		const method = gaveUpOn.get(reply.id);
 		if (method === undefined) return;
-		gaveUpOn.delete(key);
+		gaveUpOn.delete(reply.id);
 		late = {method, tMs: clock.now()};
 	});
 	try {
