@@ -193,15 +193,14 @@ async function spawnFailed(main: ServerLink, options: ProbeOptions, error: Spawn
 
 /** The user quitting (or re-running) before the scripted exchange is over is no fault of the server: a phase mark. */
 function markUserStop(main: ServerLink, signal: AbortSignal | undefined, exchange: {readonly isDone: boolean}): void {
-	signal?.addEventListener(
-		'abort',
-		() => {
-			if (exchange.isDone) return;
-			const tMs = main.clock.now();
-			main.feed((session) => session.mark({type: 'phase', name: USER_STOP_PHASE, tMs}));
-		},
-		{once: true},
-	);
+	const mark = (): void => {
+		if (exchange.isDone) return;
+		const tMs = main.clock.now();
+		main.feed((session) => session.mark({type: 'phase', name: USER_STOP_PHASE, tMs}));
+	};
+	// A Ctrl-C while the probe was still loading aborted the signal before this listener existed.
+	if (signal?.aborted === true) mark();
+	else signal?.addEventListener('abort', mark, {once: true});
 }
 
 /** Send the opening's `initialize` (or, written already at the spawn, wait for its reply). */

@@ -106,4 +106,17 @@ describe('runProbe, interactive (the TUI holds the server)', () => {
 		expect(codes(result.session)).not.toContain('unanswered-request');
 		expect(result.summary.verdict).toBe('stopped');
 	}, 60_000);
+
+	it('a stop that came before the probe ran (Ctrl-C while it loads) is the user stop too, not a server fault', async () => {
+		const abort = new AbortController();
+		abort.abort();
+		const slow = server('slow-init-early', `process.env.INIT_DELAY_MS = '60000';\n${SERVERS.healthy}`);
+		const result = await interactive(slow, {signal: abort.signal}).done;
+		const marks = result.session
+			.getSnapshot()
+			.marks.map((mark) => (mark.type === 'phase' ? `phase:${mark.name}` : mark.type));
+		expect(marks).toContain(`phase:${USER_STOP_PHASE}`);
+		expect(codes(result.session)).not.toContain('unanswered-request');
+		expect(result.summary.verdict).toBe('stopped');
+	}, 60_000);
 });

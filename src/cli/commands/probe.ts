@@ -219,6 +219,10 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 	const mode: OutputMode = options.json ? 'json' : options.report ? 'report' : 'plain';
 	// Start the server and write `initialize` now, and load the rest while it starts. Not under the TUI
 	// (it loads first, then builds each run's session at once) nor on Windows (execa starts the server there).
+	const stop = new GracefulStop();
+	// Taken before the server starts: a Ctrl-C while the rest of the probe loads (seconds on a loaded
+	// machine) still stops it gracefully, with its summary, not by the bare signal.
+	if (!isTui) setSignalStop(stop.take);
 	const spawned =
 		isTui || process.platform === 'win32'
 			? undefined
@@ -235,7 +239,6 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 	// parts only once the SDK's schemas are there too.
 	const {runProbe} = await import('../../probe/probe.js');
 	let presenter: Presenter | undefined;
-	const stop = new GracefulStop();
 	let newSession!: (init: SessionInit) => Session;
 	const schemas = Promise.all([loadSdkSchemas(), loading]).then(([loaded, [{Session}, verbose, present]]) => {
 		newSession = (init) => {
@@ -274,7 +277,6 @@ async function runProbeCommand(command: string[], options: ProbeCliOptions): Pro
 		verbose: options.verbose === true,
 		stdoutIsTerminal: mode === 'plain' && process.stdout.isTTY === true,
 	});
-	setSignalStop(stop.take);
 	const result = await runProbe({
 		...probeOptions,
 		signal: stop.signal,
