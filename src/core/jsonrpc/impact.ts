@@ -242,10 +242,10 @@ export function impactForProblems(
 		own(message, 'result') !== undefined &&
 		problems.some((item) => item.reason === 'result-and-error')
 	) {
-		// Measured with mcp 2.3: `list_tools` on such a reply raises `McpError` with the error's message.
+		// Measured with mcp 2.3: `list_tools` on such a reply raises `MCPError` with the error's message.
 		pythonCell = {
 			reaction: 'drop-log',
-			note: 'read as an error response: the result is dropped and the request fails with the error it carries (McpError)',
+			note: 'read as an error response: the result is dropped and the request fails with the error it carries (MCPError)',
 		};
 	} else {
 		pythonCell = {reaction: 'ok', note: pythonAcceptedNote(problems, message)};

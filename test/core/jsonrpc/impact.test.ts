@@ -118,7 +118,7 @@ describe('impactForProblems: docs/protocol.md "Client reactions" rows', () => {
 		]);
 		expect(notes(message)).toMatchObject({
 			'python-sdk':
-				'read as an error response: the result is dropped and the request fails with the error it carries (McpError)',
+				'read as an error response: the result is dropped and the request fails with the error it carries (MCPError)',
 			vscode: 'read as a result; the error is ignored',
 		});
 	});
