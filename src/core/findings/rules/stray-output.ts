@@ -30,6 +30,24 @@ const LAUNCHER_HINT: Readonly<Record<string, string>> = {
 		'`docker run` printed its image pull: pull the image beforehand (`docker pull …`), and never pass `-t` (a TTY merges stderr into stdout).',
 };
 
+/** A shell that runs a `-c` script (`sh -c`, `bash -lc`), by its base name. */
+const SHELL = /^(?:sh|bash|dash|zsh|ksh|ash)(?:\.exe)?$/;
+
+/**
+ * The shell of a `sh -c SCRIPT` command whose script itself writes `line` with `echo` or `printf`: the
+ * line's text (at least 3 characters) is in the script and the script has one of those commands. Evidence
+ * that the wrapper, not the server, printed it; undefined otherwise.
+ */
+export function scriptEchoShell(command: readonly string[], line: string | undefined): string | undefined {
+	const shell = (command[0]?.split(/[\\/]/).pop() ?? '').toLowerCase();
+	if (!SHELL.test(shell) || line === undefined) return undefined;
+	const flag = command.findIndex((word, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(word));
+	const script = flag === -1 ? undefined : command[flag + 1];
+	const text = line.trim();
+	if (script === undefined || text.length < 3 || !/\b(?:echo|printf)\b/.test(script)) return undefined;
+	return script.includes(text) ? shell.replace(/\.exe$/, '') : undefined;
+}
+
 const HINT: Readonly<Record<string, string>> = {
 	banner:
 		'Print startup messages to stderr, not stdout: Python `print(..., file=sys.stderr)`, Node `console.error(...)`.',
@@ -95,6 +113,9 @@ function strayHint(d: FindingDraft): string {
 	}
 	const kind = detailString(d, 'kind') ?? 'text';
 	if (kind === 'launcher') return LAUNCHER_HINT[detailString(d, 'launcher') ?? ''] ?? HINT['launcher']!;
+	const shell = detailString(d, 'scriptShell');
+	if (shell !== undefined)
+		return `The line's text is in the \`${shell} -c\` script, which has an \`echo\`/\`printf\`: the wrapper script most likely prints it before the server starts, so the server's code is not at fault. Send it to stderr (\`echo … >&2\`) or drop it, and start the server with \`exec\`.`;
 	const guess = guessOf(d);
 	if (kind === 'log')
 		return guess === undefined ? GENERIC_LOG_HINT : `${sentence(LOG_FIX[guess.runtime])} ${inferredFrom(guess)}`;
@@ -153,7 +174,7 @@ export const strayOutput: Rule = {
 		doc: {
 			what: 'A line on the protocol stream that is not JSON at all: a start-up banner, a `print()` or `console.log`, a log line, usage text, a progress bar, or what a launcher (npm, dotenv, a wrapper script, `dotnet run`) printed before the server started.',
 			recognised:
-				"The line does not parse as JSON, and it is neither part of a pretty-printed value (`multiline-json`) nor an LSP header (`content-length-framing`), nor a line that opens like a message (`invalid-json`). `detail.kind` says what it looks like: `banner` (before the first message), `log` (a timestamp or level prefix; `detail.logger` names the framework when the format does), `progress` (text rewritten with CR), `launcher` (known launcher shapes; `detail.launcher`), otherwise `text`. Log lines with a silent stderr are just this: most logging frameworks write to stdout by default. A line that arrives while a `tools/call`, `resources/read`, `prompts/get` or `completion/complete` awaits its reply gets `detail.during` (`{method, id, name}` or `{…, uri}`): it lies inside that request's reply window, so the handler printed it (only a call shows it: `probe --call`).",
+				"The line does not parse as JSON, and it is neither part of a pretty-printed value (`multiline-json`) nor an LSP header (`content-length-framing`), nor a line that opens like a message (`invalid-json`). `detail.kind` says what it looks like: `banner` (before the first message), `log` (a timestamp or level prefix; `detail.logger` names the framework when the format does), `progress` (text rewritten with CR), `launcher` (known launcher shapes; `detail.launcher`), otherwise `text`. A banner or text line whose text is in the command's `sh -c` script, which has an `echo` or `printf`, gets `detail.scriptShell`: the wrapper most likely printed it, and the fix says so instead of naming the server's runtime. Log lines with a silent stderr are just this: most logging frameworks write to stdout by default. A line that arrives while a `tools/call`, `resources/read`, `prompts/get` or `completion/complete` awaits its reply gets `detail.during` (`{method, id, name}` or `{…, uri}`): it lies inside that request's reply window, so the handler printed it (only a call shows it: `probe --call`).",
 			fix: "Only MCP messages may go to stdout ([R5](docs/protocol.md#r5)). Print start-up text to stderr (Python `print(..., file=sys.stderr)`, Node `console.error`); point the logger's console output at stderr (JVM appender target `System.err`, Rust `with_writer(std::io::stderr)`, Python `stream=sys.stderr`); launch the server directly (`exec` in wrapper scripts, `node` instead of `npm start`, `dotnet <App>.dll` instead of `dotnet run`, dotenv `config({quiet: true})`).",
 			example: {
 				steps: [
@@ -274,13 +295,19 @@ export const strayOutput: Rule = {
 			if (content.logger !== undefined) detail['logger'] = content.logger;
 			else if (content.launcher !== undefined) detail['launcher'] = content.launcher;
 			if (content.stderrOnly !== undefined) detail['stderrOnly'] = content.stderrOnly;
+			const shell =
+				content.strayKind === 'banner' || content.strayKind === 'text'
+					? scriptEchoShell(facts.meta.command, frame.text)
+					: undefined;
+			if (shell !== undefined) detail['scriptShell'] = shell;
 			report(frameDraft('stray-output', frame, frame.offset, content.length, frameIndex, detail));
 		},
 		onDraft(draft) {
 			if (draft.code !== 'stray-output') return undefined;
 			const during = draft.detail?.['during'] === undefined ? handlerWindow(facts) : undefined;
+			// A line the wrapper script printed says nothing of the server's runtime.
 			const guess =
-				draft.detail?.['runtime'] === undefined
+				draft.detail?.['runtime'] === undefined && draft.detail?.['scriptShell'] === undefined
 					? strayRuntime(detailString(draft, 'logger'), facts.meta.command)
 					: undefined;
 			if (guess === undefined && during === undefined) return undefined;

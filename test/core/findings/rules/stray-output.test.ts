@@ -116,6 +116,35 @@ describe("stray-output: the kind and the fix in the server's own runtime", () =>
 		});
 	});
 
+	it('a banner the `sh -c` script echoes itself gets the wrapper fix, not the runtime of the server it execs', () => {
+		const script = 'echo "Starting edge server v1.0"; exec python3 server.py';
+		const finding = strayFor('Starting edge server v1.0\n', ['sh', '-c', script]);
+		expect(finding.detail).toEqual({
+			kind: 'banner',
+			clientError: `Unexpected token 'S', "Starting e"... is not valid JSON`,
+			scriptShell: 'sh',
+		});
+		expect(finding.hint).toBe(
+			"The line's text is in the `sh -c` script, which has an `echo`/`printf`: the wrapper script most likely prints it before the server starts, so the server's code is not at fault. Send it to stderr (`echo … >&2`) or drop it, and start the server with `exec`.",
+		);
+		// `bash -lc` too; the script's text must hold the line, and an echo or printf must be there.
+		expect(strayFor('ready now\n', ['/bin/bash', '-lc', "printf 'ready now\\n'; exec node s.js"]).detail).toMatchObject(
+			{
+				scriptShell: 'bash',
+			},
+		);
+		const other = strayFor('Loaded 3 tools\n', ['sh', '-c', script]);
+		expect(other.detail).toMatchObject({kind: 'banner', runtime: 'python', runtimeFrom: 'the command `python3`'});
+		expect(other.detail?.['scriptShell']).toBeUndefined();
+		const noEcho = strayFor('Starting edge server v1.0\n', [
+			'sh',
+			'-c',
+			'exec python3 server.py "Starting edge server v1.0"',
+		]);
+		expect(noEcho.detail?.['scriptShell']).toBeUndefined();
+		expect(noEcho.detail).toMatchObject({runtime: 'python'});
+	});
+
 	it('no runtime inferred: the generic fix, and no runtime in detail', () => {
 		const finding = strayFor('Server started\n', ['/opt/bin/server']);
 		expect(finding.detail?.['runtime']).toBeUndefined();
