@@ -97,7 +97,7 @@ export const invalidJsonrpc: Rule = {
 				return 'Omit `id` on an error whose request id could not be read, rather than `"id": null` (MCP 2025-11-25).';
 			if (reason === 'result-not-object') return '`result` must be an object (use `{}` for an empty result).';
 			if (reason === 'result-and-error')
-				return 'A response carries `result` or `error`, never both: leave the other member out, not null (Jackson `@JsonInclude(NON_NULL)`, Go `omitempty`, serde `skip_serializing_if`).';
+				return 'A response carries `result` or `error`, never both: on success leave `error` out, not null (Jackson `@JsonInclude(NON_NULL)`, Go `omitempty`, serde `skip_serializing_if`); on failure send only `error`.';
 			if (reason === 'not-object' || reason === 'no-method-or-result')
 				return 'Only JSON-RPC messages may go to stdout: send analytics and structured logs to stderr.';
 			return 'Follow the JSON-RPC 2.0 message shapes as MCP tightens them (J1–J8).';
