@@ -6,6 +6,26 @@ import type {FindingDraft} from '../../types.js';
 /** The problems Codex 0.171 (rmcp) was run on and fails the handshake for (docs/clients.md#codex); others are not established. */
 const RMCP_FAILS: readonly string[] = ['missing-server-info', 'capability-not-object'];
 
+/**
+ * Members of the `initialize` result that the Python SDK (mcp 2.3) and rmcp (Codex 0.171) read as absent when
+ * they are `null`, and connect: each measured with both clients (`_meta`, `instructions`, and these
+ * capabilities). The TS SDK's schema rejects each of them.
+ */
+const NULL_READ_AS_ABSENT =
+	/^(?:_meta|instructions|capabilities\.(?:prompts|logging|resources|completions|experimental))$/;
+
+/** True when the result has a `null` at every problem's member and each one is in {@link NULL_READ_AS_ABSENT}. */
+function onlyNullOptional(result: unknown, keys: readonly (string | undefined)[]): boolean {
+	return keys.every((key) => {
+		const path = key?.replace(/^result\./, '');
+		if (path === undefined || !NULL_READ_AS_ABSENT.test(path)) return false;
+		let at: unknown = result;
+		for (const part of path.split('.'))
+			at = at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined;
+		return at === null;
+	});
+}
+
 /** `detail.problems` of a draft (the reasons of {@link checkInitializeResult}). */
 const problemsOf = (d: FindingDraft): readonly unknown[] =>
 	Array.isArray(d.detail?.['problems']) ? (d.detail['problems'] as unknown[]) : [];
@@ -15,7 +35,9 @@ const problemsOf = (d: FindingDraft): readonly unknown[] =>
  * `serverInfo`, or has one of the wrong type (R8); once those hold, the TS SDK's own `InitializeResultSchema`
  * runs too (injected, `RuleContext.schemas`) and what it rejects is reported the same way (C1). Reported at
  * the `initialize` response on stdout, `detail: {missing, problems, messages}` ({@link checkInitializeResult}), and `metaNull: true` when the one
- * problem is a `"_meta": null` only the TS schema rejects (the Python SDK and rmcp connect: measured).
+ * problem is a `"_meta": null` only the TS schema rejects (the Python SDK and rmcp connect: measured), or
+ * `nullOptional: true` when every problem is a `null` at a member the Python SDK and rmcp read as absent
+ * ({@link NULL_READ_AS_ABSENT}: `"instructions": null`, `"prompts": null`; measured, both connect).
  */
 export const invalidInitialize: Rule = {
 	code: 'invalid-initialize',
@@ -31,9 +53,11 @@ export const invalidInitialize: Rule = {
 			return `the initialize result lacks ${detailString(d, 'missing') ?? 'required fields'}`;
 		},
 		hint: (d) =>
-			Array.isArray(d.detail?.['problems']) && d.detail['problems'].includes('capability-not-object')
-				? 'Declare each capability as an object: `"tools": {}` (or `{"listChanged": true}`), never an array, `true` or a list of names.'
-				: 'The initialize result must carry `protocolVersion`, `capabilities` and `serverInfo` ({name, version}).',
+			d.detail?.['nullOptional'] === true || d.detail?.['metaNull'] === true
+				? "Leave an optional member out instead of writing `null`: the TS SDK's schema rejects `null` there (pydantic: `model_dump(exclude_none=True)`)."
+				: Array.isArray(d.detail?.['problems']) && d.detail['problems'].includes('capability-not-object')
+					? 'Declare each capability as an object: `"tools": {}` (or `{"listChanged": true}`), never an array, `true` or a list of names.'
+					: 'The initialize result must carry `protocolVersion`, `capabilities` and `serverInfo` ({name, version}).',
 		rules: ['R8'],
 		doc: {
 			what: 'The `initialize` result lacks a required member: `protocolVersion`, `capabilities` or `serverInfo` ([R8](docs/protocol.md#r8)).',
@@ -61,13 +85,18 @@ export const invalidInitialize: Rule = {
 				'python-sdk':
 					d.detail?.['metaNull'] === true
 						? ['ok', 'reads `"_meta": null` as no _meta and connects (mcp 2.3, measured)']
-						: ['fatal', 'validation error'],
+						: d.detail?.['nullOptional'] === true
+							? ['ok', 'reads each `null` optional member as absent and connects (mcp 2.3, measured)']
+							: ['fatal', 'validation error'],
 				vscode: UNKNOWN,
-				rmcp: RMCP_FAILS.some((p) => problemsOf(d).includes(p))
-					? ['fatal', 'the result does not deserialize; the handshake fails (Codex 0.171, docs/clients.md#codex)']
-					: d.detail?.['metaNull'] === true
+				rmcp:
+					d.detail?.['metaNull'] === true
 						? ['ok', 'reads `"_meta": null` as no _meta and connects (Codex 0.171, docs/clients.md#codex)']
-						: UNKNOWN,
+						: d.detail?.['nullOptional'] === true
+							? ['ok', 'reads each `null` optional member as absent and connects (Codex 0.171, measured)']
+							: RMCP_FAILS.some((p) => problemsOf(d).includes(p))
+								? ['fatal', 'the result does not deserialize; the handshake fails (Codex 0.171, docs/clients.md#codex)']
+								: UNKNOWN,
 				cursor: UNKNOWN,
 			})(),
 	},
@@ -86,6 +115,14 @@ export const invalidInitialize: Rule = {
 				const metaNull =
 					problems.every((p) => p.reason === 'initialize-result-schema' && p.key === 'result._meta') &&
 					(frame.message as {result?: {_meta?: unknown}}).result?._meta === null;
+				const result = (frame.message as {result?: unknown}).result;
+				// `instructions`, a capability: the Python SDK and rmcp read `null` there as absent (measured).
+				const nullOptional =
+					!metaNull &&
+					onlyNullOptional(
+						result,
+						problems.map((p) => p.key),
+					);
 				report({
 					code: 'invalid-initialize',
 					stream: 'stdout',
@@ -98,6 +135,7 @@ export const invalidInitialize: Rule = {
 						problems: problems.map((p) => p.reason),
 						messages: problems.map((p) => p.message),
 						...(metaNull ? {metaNull: true} : {}),
+						...(nullOptional ? {nullOptional: true} : {}),
 					},
 				});
 			},

@@ -114,4 +114,81 @@ describe('invalid-initialize (R8)', () => {
 			rmcp: ['works', true],
 		});
 	});
+
+	it.each([
+		['"instructions": null', '"instructions":null', ['instructions-not-string']],
+		[
+			'"prompts": null and "logging": null',
+			'"capabilities":{"tools":{},"prompts":null,"logging":null}',
+			['capability-not-object', 'capability-not-object'],
+		],
+	])(
+		'%s, an optional member the Python SDK and rmcp read as absent: both connect (measured)',
+		(_, member, problems) => {
+			// The bytes of a Python server that dumps its model without exclude_none. Real clients: TS SDK 1.x and
+			// 2.4 fail connect (zod); mcp 2.3 and Codex 0.171 connect and list tools. Before: both "fail".
+			const base = '"protocolVersion":"2025-11-25","serverInfo":{"name":"s","version":"1"}';
+			const body = member.startsWith('"capabilities"')
+				? `${base},${member}`
+				: `${base},"capabilities":{"tools":{}},${member}`;
+			const reply = `{"jsonrpc":"2.0","id":0,"result":{${body}}}\n`;
+			const session = run(
+				[
+					['stdin', 0, INIT],
+					['stdout', 10, reply],
+					['stdin', 11, INITIALIZED],
+					['close', 20],
+					['exit', 21],
+				],
+				{schemas: SDK_SCHEMAS},
+			);
+			const [finding] = findingsOf(session, 'invalid-initialize');
+			expect([
+				finding!.offset,
+				finding!.byteLength,
+				finding!.detail?.['problems'],
+				finding!.detail?.['nullOptional'],
+			]).toEqual([0, reply.length, problems, true]);
+			expect(finding!.hint).toBe(
+				"Leave an optional member out instead of writing `null`: the TS SDK's schema rejects `null` there (pydantic: `model_dump(exclude_none=True)`).",
+			);
+			expect(finding!.impact.map((i) => `${i.client}:${i.reaction}`)).toEqual([
+				'ts-sdk-v1:fatal',
+				'ts-sdk-v2:fatal',
+				'python-sdk:ok',
+				'vscode:unknown',
+				'rmcp:ok',
+				'cursor:unknown',
+			]);
+			const outcome = Object.fromEntries(
+				session.getSnapshot().summary.clients!.map((c) => [c.client, [c.outcome, c.connects]]),
+			);
+			expect(outcome).toMatchObject({
+				'ts-sdk-v1': ['fails', false],
+				'python-sdk': ['works', true],
+				rmcp: ['works', true],
+			});
+		},
+	);
+
+	it('a null at a required member, or a capability that is an array, stays a failure for the Python SDK', () => {
+		const nullInfo =
+			'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":null}}\n';
+		const arrayCap =
+			'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":[]},"serverInfo":{"name":"s","version":"1"}}}\n';
+		for (const reply of [nullInfo, arrayCap]) {
+			const session = run(
+				[
+					['stdin', 0, INIT],
+					['stdout', 10, reply],
+					['close', 20],
+					['exit', 21],
+				],
+				{schemas: SDK_SCHEMAS},
+			);
+			const [finding] = findingsOf(session, 'invalid-initialize');
+			expect(finding!.detail?.['nullOptional']).toBeUndefined();
+			expect(finding!.impact.find((i) => i.client === 'python-sdk')?.reaction).toBe('fatal');
+		}
+	});
 });
