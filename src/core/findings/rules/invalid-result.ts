@@ -36,6 +36,35 @@ const where = (d: FindingDraft): string => {
 	return path ? `\`${path}\`` : 'the result';
 };
 
+/**
+ * Members of a `tools/list` result that the Python SDK (mcp 2.3) and rmcp (Codex 0.171) read as absent when
+ * they are `null`, and list the tools: each measured with both clients. The TS SDK's schema rejects them.
+ */
+const NULL_READ_AS_ABSENT = /^(?:nextCursor|tools\.\d+\.(?:title|annotations|outputSchema))$/;
+
+/** A copy of a `tools/list` result without the `null` members of {@link NULL_READ_AS_ABSENT}. */
+function withoutNullOptional(result: object): object {
+	const {nextCursor, ...rest} = result as {nextCursor?: unknown; tools?: unknown};
+	const copy: Record<string, unknown> = nextCursor === null ? rest : {...rest, nextCursor};
+	if (Array.isArray(copy['tools']))
+		copy['tools'] = (copy['tools'] as unknown[]).map((tool) =>
+			tool !== null && typeof tool === 'object'
+				? Object.fromEntries(
+						Object.entries(tool).filter(
+							([key, value]) =>
+								!(value === null && (key === 'title' || key === 'annotations' || key === 'outputSchema')),
+						),
+					)
+				: tool,
+		);
+	return copy;
+}
+
+const NULL_OK: Readonly<Record<'python-sdk' | 'rmcp', readonly [Reaction, string]>> = {
+	'python-sdk': ['ok', 'reads each `null` optional member as absent and lists the tools (mcp 2.3, measured)'],
+	rmcp: ['ok', 'reads each `null` optional member as absent: Codex 0.171 lists the tools (measured)'],
+};
+
 /** The reactions to a bad result of any request but `tools/call` (checked on `tools/list`: docs/clients.md). */
 const listImpact = (d: FindingDraft): readonly ClientImpact[] =>
 	row({
@@ -47,12 +76,15 @@ const listImpact = (d: FindingDraft): readonly ClientImpact[] =>
 			'drop-log',
 			'the same zod schemas as 1.x: the request rejects, no tools listed (2.4.0 run here, docs/clients.md#typescript-sdk-2x)',
 		],
-		'python-sdk': [
-			'drop-log',
-			'the request raises a pydantic `ValidationError` naming the field (mcp 2.3.0: `tools.0.inputSchema Field required`): no tools listed',
-		],
+		'python-sdk':
+			d.detail?.['nullOptional'] === true
+				? NULL_OK['python-sdk']
+				: [
+						'drop-log',
+						'the request raises a pydantic `ValidationError` naming the field (mcp 2.3.0: `tools.0.inputSchema Field required`): no tools listed',
+					],
 		vscode: UNKNOWN,
-		rmcp: rmcpCell(d),
+		rmcp: d.detail?.['nullOptional'] === true ? NULL_OK.rmcp : rmcpCell(d),
 		cursor: UNKNOWN,
 	})();
 
@@ -98,7 +130,8 @@ const NO_CONTENT_IMPACT = row({
  * Reported at the response on stdout, `detail: {method, path, message, itemType?, issues, protocolVersion}`:
  * `path` (dotted, inside `result`) and `message` of the first issue exactly as the SDK's validator words it,
  * `itemType` the `type` of the object at that path when it has one (zod says only "Invalid input" for an
- * unknown content type), `issues` all of them (at most 5). `initialize` is `invalid-initialize`'s; a result that is not an object is `invalid-jsonrpc`'s;
+ * unknown content type), `issues` all of them (at most 5); `nullOptional: true` for a `tools/list` result
+ * whose every issue is a `null` the Python SDK and rmcp read as absent ({@link NULL_READ_AS_ABSENT}). `initialize` is `invalid-initialize`'s; a result that is not an object is `invalid-jsonrpc`'s;
  * without loaded schemas, or for a revision the SDK does not support, nothing is judged.
  */
 export const invalidResult: Rule = {
@@ -116,6 +149,8 @@ export const invalidResult: Rule = {
 			}`,
 		hint: (d) => {
 			const method = detailString(d, 'method');
+			if (d.detail?.['nullOptional'] === true)
+				return "Leave an optional member out instead of writing `null`: the TS SDK's schema rejects `null` there (pydantic: `model_dump(exclude_none=True)`).";
 			if (method === 'tools/list') {
 				// Name the member at fault: an outputSchema is not fixed by "give every tool an inputSchema".
 				const path = detailString(d, 'path') ?? '';
@@ -230,6 +265,12 @@ export const invalidResult: Rule = {
 						: typeof item === 'string'
 							? JSON.stringify(item)
 							: describeJsonType(item);
+				// `nextCursor`, a tool's `title`: the Python SDK and rmcp read `null` there as absent (measured). Past
+				// the issues kept, the result without those nulls must pass the schema.
+				const nullOptional =
+					method === 'tools/list' &&
+					issues.every((issue) => NULL_READ_AS_ABSENT.test(issue.path) && valueAt(result, issue.path) === null) &&
+					schemas.result(method, facts.negotiatedVersion, withoutNullOptional(result)) === undefined;
 				report({
 					code: 'invalid-result',
 					stream: 'stdout',
@@ -239,6 +280,7 @@ export const invalidResult: Rule = {
 					tMs: frame.tMs,
 					detail: {
 						method,
+						...(nullOptional ? {nullOptional: true} : {}),
 						path: first.path,
 						message: first.message,
 						...(itemType === undefined ? {} : {itemType}),

@@ -66,6 +66,59 @@ describe('invalid-result (R12), judged by the TS SDK 1.32.2 result schemas', () 
 		expect(other[0]!.impact.find((i) => i.client === 'rmcp')?.reaction).toBe('unknown');
 	});
 
+	it("null at optional members (nextCursor, a tool's title, annotations, outputSchema): the Python SDK and rmcp list the tools (measured)", () => {
+		// The tools/list reply of a Python server that dumps its models without exclude_none, three tools. Real
+		// clients: TS SDK 1.32/2.4 fail tools/list (zod); mcp 2.3 and Codex 0.171 list the tools. Before: both "fail".
+		const steps: Step[] = [...handshake(), ['stdin', 12, request(1, 'tools/list')]];
+		const tool = (name: string) => ({
+			name,
+			title: null,
+			description: 'Echo',
+			inputSchema: {type: 'object'},
+			outputSchema: null,
+			annotations: null,
+		});
+		const reply = `${JSON.stringify({jsonrpc: '2.0', id: 1, result: {tools: [tool('a'), tool('b'), tool('c')], nextCursor: null}})}\n`;
+		const session = run([...steps, ['stdout', 13, reply], ['close', 20], ['exit', 21]], {schemas});
+		const [finding] = findingsOf(session, 'invalid-result');
+		expect([
+			finding!.offset,
+			finding!.detail?.['nullOptional'],
+			(finding!.detail?.['issues'] as unknown[]).length,
+		]).toEqual([lengthOn('stdout', steps), true, 5]);
+		expect(finding!.hint).toBe(
+			"Leave an optional member out instead of writing `null`: the TS SDK's schema rejects `null` there (pydantic: `model_dump(exclude_none=True)`).",
+		);
+		expect(finding!.impact.map((i) => `${i.client}:${i.reaction}`)).toEqual([
+			'ts-sdk-v1:drop-log',
+			'ts-sdk-v2:drop-log',
+			'python-sdk:ok',
+			'vscode:unknown',
+			'rmcp:ok',
+			'cursor:unknown',
+		]);
+		const outcome = Object.fromEntries(
+			session.getSnapshot().summary.clients!.map((c) => [c.client, [c.outcome, c.toolsListed]]),
+		);
+		expect(outcome).toMatchObject({
+			'ts-sdk-v1': ['fails', false],
+			'python-sdk': ['works', true],
+			rmcp: ['works', true],
+		});
+		// A null past the issues kept where Python needs a value (the last tool's inputSchema) is not read as absent.
+		const broken = reply.replace(
+			/"inputSchema":\{"type":"object"\},"outputSchema":null,"annotations":null\}\]/,
+			'"inputSchema":null}]',
+		);
+		expect(broken).not.toBe(reply);
+		const other = findingsOf(
+			run([...steps, ['stdout', 13, broken], ['close', 20], ['exit', 21]], {schemas}),
+			'invalid-result',
+		);
+		expect(other[0]!.detail?.['nullOptional']).toBeUndefined();
+		expect(other[0]!.impact.find((i) => i.client === 'python-sdk')?.reaction).toBe('drop-log');
+	});
+
 	it('reports tools that is not an array, an unknown content type, and a ping result that is not empty', () => {
 		const steps: Step[] = [
 			...handshake(),
