@@ -187,10 +187,13 @@ export function linkServer(
 	};
 
 	watchAbort(options.signal, link);
+	// Whether stderr had ended by the event at hand. Not `server.ended`: the events of a server spawned
+	// before the probe listened come buffered, and by their replay stderr may have ended after the exit.
+	const inOrder = {stderrEnded: false};
 	server.listen((event) => {
 		if (!attached) return;
 		if (event.type === 'data') serverBytes += event.bytes.byteLength;
-		onServerEvent(event, link, exitHold);
+		onServerEvent(event, link, exitHold, inOrder);
 		if (event.type === 'data') held.check();
 		changes.notify();
 	});
@@ -251,7 +254,7 @@ function createHeldOutput(
 }
 
 /** Route one event of the server: to the session (in order, see `createExitHold`) and, for stdout, the reply watcher. */
-function onServerEvent(event: SpawnEvent, link: ServerLink, exitHold: ExitHold): void {
+function onServerEvent(event: SpawnEvent, link: ServerLink, exitHold: ExitHold, inOrder: {stderrEnded: boolean}): void {
 	switch (event.type) {
 		case 'data':
 			exitHold.feedInOrder(event.stream, (s) => s.pushChunk(event.stream, event.tMs, event.bytes));
@@ -260,10 +263,13 @@ function onServerEvent(event: SpawnEvent, link: ServerLink, exitHold: ExitHold):
 		case 'end':
 			exitHold.feedInOrder(event.stream, (s) => s.endStream(event.stream, event.tMs));
 			if (event.stream === 'stdout') link.replies.end(event.tMs);
-			if (event.stream === 'stderr') exitHold.release();
+			if (event.stream === 'stderr') {
+				inOrder.stderrEnded = true;
+				exitHold.release();
+			}
 			break;
 		case 'exit':
-			exitHold.exited(event.exit, link.server.ended.stderr);
+			exitHold.exited(event.exit, inOrder.stderrEnded);
 			break;
 		case 'spawn-error':
 			break;

@@ -480,6 +480,26 @@ describe('runProbe and a reply without its final line end (real process)', () =>
 });
 
 describe('runProbe with a server started before it (the CLI: spawn first, load the probe meanwhile)', () => {
+	it('quotes a traceback written after the exit when all of it waited in the spawn buffer (early-exit)', async () => {
+		// The shell exits at once; its child writes to stderr 30 ms later and holds it open till then. By the
+		// time the probe listens, stderr has ended: the exit must still reach the session after the line.
+		const command = ['sh', '-c', '(sleep 0.03; echo "ModuleNotFoundError: late" >&2) & exit 1'];
+		const spawned = startProbeServer({
+			command,
+			env: testEnv(),
+			initialize: {protocolVersion: '2025-11-25', clientVersion: VERSION},
+		});
+		const deadline = Date.now() + 20_000;
+		while (!spawned.server.ended.stderr && Date.now() < deadline)
+			await new Promise((resolve) => setTimeout(resolve, 20));
+		expect(spawned.server.ended.stderr).toBe(true);
+		const {result} = await probe(command, {spawned, timeoutMs: ANSWER_WAIT_MS});
+		const early = result.session.getSnapshot().findings.find((f) => f.code === 'early-exit');
+		expect(early?.message).toBe(
+			'the process exited (code 1) before the handshake completed; stderr ends: ModuleNotFoundError: late',
+		);
+	});
+
 	it('records the initialize written at the spawn first and plays the same exchange, even when the reply came before runProbe', async () => {
 		const spawned = startProbeServer({
 			command: ['node', servers.path('healthy')],
