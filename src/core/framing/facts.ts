@@ -114,6 +114,8 @@ export interface UnparsedMessageFact {
 	readonly awaitedMethod?: string | undefined;
 	/** The `method` member, when the text has one (and answers nothing awaited). */
 	readonly method?: string | undefined;
+	/** The message printed as an object literal (Python's `repr`, Node's `console.log` of an object), not as JSON. */
+	readonly objectLiteral?: true | undefined;
 }
 
 /** A complete JSON value followed on the same line by more values or by text (J9, F43). */

@@ -198,6 +198,7 @@ function unparsedLine(sink: FrameSink, line: Line, bodyStart: number, text: stri
 		id: shape.idToken,
 		awaitedMethod: awaited,
 		method: awaited === undefined ? shape.method : undefined,
+		...(shape.literal === true ? {objectLiteral: true} : {}),
 	};
 	lineFrame(sink, line, {bodyStart, isJson: false, text, content});
 	return true;
@@ -367,17 +368,38 @@ interface MessageShape {
 	readonly method: string | undefined;
 	readonly isResult: boolean;
 	readonly isError: boolean;
+	/** Printed as an object literal (single-quoted or bare keys), not serialized as JSON. */
+	readonly literal?: boolean;
 }
 
 function messageShape(text: string): MessageShape {
 	const id = /"id"\s*:\s*("(?:[^"\\\u0000-\u001f]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text);
 	const method = /"method"\s*:\s*"([^"\\\u0000-\u001f]*)"/.exec(text);
+	if (!/"jsonrpc"\s*:/.test(text) && /(?:'jsonrpc'|[{,]\s*jsonrpc)\s*:/.test(text)) return literalShape(text);
 	return {
 		hasJsonrpc: /"jsonrpc"\s*:/.test(text),
 		idToken: id?.[1],
 		method: method?.[1],
 		isResult: /"result"\s*:/.test(text),
 		isError: /"error"\s*:/.test(text),
+	};
+}
+
+/**
+ * A message printed as an object literal, not serialized: keys in single quotes (Python's `repr` of a dict,
+ * `print(message)`) or bare (Node's `console.log` of the message), with a `jsonrpc` key (so a logged object with an
+ * `id` is not taken for a reply). Still meant as the message: its integer id and method are read the same.
+ */
+function literalShape(text: string): MessageShape {
+	const id = /(?:'id'|[{,]\s*id)\s*:\s*(-?\d+)\b/.exec(text);
+	const method = /(?:'method'|[{,]\s*method)\s*:\s*'([^'\\\u0000-\u001f]*)'/.exec(text);
+	return {
+		hasJsonrpc: true,
+		idToken: id?.[1],
+		method: method?.[1],
+		isResult: /(?:'result'|[{,]\s*result)\s*:/.test(text),
+		isError: /(?:'error'|[{,]\s*error)\s*:/.test(text),
+		literal: true,
 	};
 }
 

@@ -15,7 +15,8 @@ const isReply = (d: FindingDraft): boolean => detailString(d, 'awaitedMethod') !
  * `offset` is the byte where the parser stopped (not the line start); `byteLength` 1 (0 when the line is
  * cut). `detail`: `looksLike` (`reply to tools/list, id 1`), `clientError` (what `JSON.parse` says, as a
  * TS SDK client logs it), `position` (the error's byte in the JSON text), `byte` (its value), `id` (the raw
- * id token), `awaitedMethod` (the request it answers) or `method`.
+ * id token), `awaitedMethod` (the request it answers) or `method`, `objectLiteral` (the message printed as
+ * a Python dict or a Node object, not as JSON).
  */
 export const invalidJson: Rule = {
 	code: 'invalid-json',
@@ -34,6 +35,8 @@ export const invalidJson: Rule = {
 			return `a line meant as a message (${looks}) is not valid JSON: ${error}; ${consequence}`;
 		},
 		hint: (d) => {
+			if (d.detail?.['objectLiteral'] === true)
+				return 'This is the message printed as an object (single-quoted or bare keys: Python `print(message)` of a dict, `str(message)`, or Node `console.log` of the object), not serialized as JSON: write `json.dumps(message)` / `JSON.stringify(message)`, one line per message. Moving it to stderr would lose the reply.';
 			const byte = d.detail?.['byte'];
 			if (typeof byte === 'number' && byte < 0x20) {
 				return `Escape control characters inside JSON strings (byte 0x${byte.toString(16).padStart(2, '0').toUpperCase()} must be written \\u${byte.toString(16).padStart(4, '0')}): serialize with a JSON library, and decode text from its real code page before putting it in a message.`;
@@ -87,6 +90,7 @@ export const invalidJson: Rule = {
 			if (content.byte !== undefined) detail['byte'] = content.byte;
 			if (content.id !== undefined) detail['id'] = content.id;
 			if (content.awaitedMethod !== undefined) detail['awaitedMethod'] = content.awaitedMethod;
+			if (content.objectLiteral === true) detail['objectLiteral'] = true;
 			else if (content.method !== undefined) detail['method'] = content.method;
 			report(frameDraft('invalid-json', frame, content.at, content.length, frameIndex, detail));
 		},

@@ -3,6 +3,56 @@ import {concat} from '../../../fixtures/field-cases/cases.js';
 import {fieldCase, INIT, INIT_OK, INITIALIZED, LIST, run, runFieldCase} from '../harness.js';
 
 describe('invalid-json (R1, J1): a line meant as a message that does not parse', () => {
+	it('a reply printed as a Python dict or a Node object is the reply, broken: never stray-output or "print to stderr"', () => {
+		// `print(message)` of a dict in Python, `console.log(message)` in Node: every real client times out
+		// (TS SDK 1.x logs `Expected property name or '}' in JSON at position 1`). Before: stray-output "banner"
+		// whose fix was to print it to stderr, which loses the reply for good.
+		const repr =
+			"{'jsonrpc': '2.0', 'id': 0, 'result': {'protocolVersion': '2025-11-25', 'capabilities': {'tools': {}}, 'serverInfo': {'name': 's', 'version': '1'}}}\n";
+		const session = run([
+			['stdin', 0, INIT],
+			['stdout', 5, repr],
+		]);
+		const findings = session.getSnapshot().findings;
+		expect(findings.map((f) => `${f.code}@${f.stream}:${f.offset}`)).toEqual([
+			'invalid-json@stdout:1',
+			'unanswered-request@stdin:0',
+		]);
+		expect(findings[0]!.detail).toEqual({
+			looksLike: 'reply to initialize, id 0',
+			clientError: "Expected property name or '}' in JSON at position 1",
+			position: 1,
+			byte: 0x27,
+			id: '0',
+			awaitedMethod: 'initialize',
+			objectLiteral: true,
+		});
+		expect(findings[0]!.hint).toBe(
+			'This is the message printed as an object (single-quoted or bare keys: Python `print(message)` of a dict, `str(message)`, or Node `console.log` of the object), not serialized as JSON: write `json.dumps(message)` / `JSON.stringify(message)`, one line per message. Moving it to stderr would lose the reply.',
+		);
+		// Node's one-line `console.log` of a tools/list reply: bare keys.
+		const node = run([
+			['stdin', 0, INIT],
+			['stdout', 5, INIT_OK],
+			['stdin', 6, INITIALIZED + LIST(1)],
+			['stdout', 8, "{ jsonrpc: '2.0', id: 1, result: { tools: [] } }\n"],
+		]).getSnapshot().findings;
+		expect(node.map((f) => `${f.code}@${f.stream}:${f.offset}`)).toEqual([
+			`invalid-json@stdout:${INIT_OK.length + 2}`,
+			`unanswered-request@stdin:${INIT.length + INITIALIZED.length}`,
+		]);
+		expect(node[0]!.detail).toMatchObject({looksLike: 'reply to tools/list, id 1', objectLiteral: true});
+		// A logged object without a jsonrpc key stays stray-output, even with the id of an awaited request.
+		const logged = run([
+			['stdin', 0, INIT],
+			['stdout', 5, INIT_OK],
+			['stdin', 6, INITIALIZED + LIST(1)],
+			['stdout', 8, "{ id: 1, msg: 'listing' }\n"],
+		]).getSnapshot().findings;
+		expect(logged.map((f) => f.code)).toContain('stray-output');
+		expect(logged.map((f) => f.code)).not.toContain('invalid-json');
+	});
+
 	it('F37: the raw 0x15 in the tools/list reply, at its own byte, as the reply to tools/list; never stray-output', () => {
 		const session = runFieldCase(fieldCase('F37'));
 		const findings = session.getSnapshot().findings;
