@@ -1,9 +1,11 @@
 import type {Rule} from '../engine.js';
 import {row, UNKNOWN} from '../support/meta.js';
+import {serverRequestsAnswered} from '../support/server-requests.js';
 
 /**
  * `duplicate-response` (J5): a second response to an answered request: the correlator's `unmatched` with
- * `duplicate` (same burst, same bytes, or nothing newer waiting).
+ * `duplicate` (same burst, same bytes, or nothing newer waiting); not when its id is that of the server's own
+ * request the client answered (an answer to that answer: `unknown-id`, `support/server-requests.ts`).
  */
 export const duplicateResponse: Rule = {
 	code: 'duplicate-response',
@@ -38,18 +40,24 @@ export const duplicateResponse: Rule = {
 		}),
 	},
 	errors: [{on: 'unknown-message-id', rank: 1, likelihood: 'possible', why: 'Or it answered the same request twice.'}],
-	create: ({report}) => ({
-		onMessage({frame, correlation}) {
-			if (correlation?.type !== 'unmatched' || !correlation.duplicate) return;
-			report({
-				code: 'duplicate-response',
-				stream: frame.stream,
-				offset: frame.offset,
-				byteLength: frame.byteLength,
-				frameIndex: frame.index,
-				tMs: frame.tMs,
-				detail: {id: correlation.id},
-			});
-		},
-	}),
+	create: ({report}) => {
+		const serverRequests = serverRequestsAnswered();
+		return {
+			onMessage({frame, correlation}) {
+				serverRequests.note(correlation);
+				if (correlation?.type !== 'unmatched' || !correlation.duplicate) return;
+				// An answer to the client's answer to the server's own request with that id is unknown-id's.
+				if (serverRequests.answering(frame, correlation) !== undefined) return;
+				report({
+					code: 'duplicate-response',
+					stream: frame.stream,
+					offset: frame.offset,
+					byteLength: frame.byteLength,
+					frameIndex: frame.index,
+					tMs: frame.tMs,
+					detail: {id: correlation.id},
+				});
+			},
+		};
+	},
 };

@@ -1,11 +1,7 @@
-import {BoundedMap} from '../../bounded-map.js';
-import type {IdMapKey} from '../../jsonrpc/id-key.js';
 import type {FindingDraft} from '../../types.js';
 import type {Rule} from '../engine.js';
 import {detailString, row, UNKNOWN} from '../support/meta.js';
-
-/** How many of the server's own answered requests are remembered to recognise an answer to an answer. */
-const OWN_ANSWERED_KEPT = 1024;
+import {serverRequestsAnswered} from '../support/server-requests.js';
 
 const answersAResponse = (d: FindingDraft): boolean => d.detail?.['reason'] === 'answers-a-response';
 
@@ -119,19 +115,14 @@ export const unknownId: Rule = {
 	],
 	clientTexts: [{text: 'claude-code/tools-fetch-failed', rank: 1}],
 	create: ({report}) => {
-		// The ids of the server's own requests (stdout) that the client answered, with their method. Few: a
-		// server sends few requests, so client traffic costs nothing here.
-		const ownAnswered = new BoundedMap<IdMapKey, string>(OWN_ANSWERED_KEPT);
+		const serverRequests = serverRequestsAnswered();
 		return {
 			onMessage({frame, correlation}) {
-				if (correlation?.type === 'answered' && correlation.request.frame.stream === 'stdout') {
-					const id = correlation.request.frame.id;
-					if (id !== undefined && id !== null) ownAnswered.set(id, correlation.request.method);
-				}
-				if (correlation?.type === 'unmatched' && !correlation.duplicate) {
-					// Its id is that of a request the server sent and the client answered: it answers that answer.
-					const method =
-						frame.stream === 'stdout' && correlation.id !== null ? ownAnswered.get(correlation.id) : undefined;
+				serverRequests.note(correlation);
+				// Its id is that of a request the server sent and the client answered: it answers that answer
+				// (the correlator may call it a duplicate when the client's own request had the same id).
+				const method = serverRequests.answering(frame, correlation);
+				if (correlation?.type === 'unmatched' && (!correlation.duplicate || method !== undefined)) {
 					report({
 						code: 'unknown-id',
 						stream: frame.stream,

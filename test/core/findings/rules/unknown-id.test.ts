@@ -105,6 +105,24 @@ describe("unknown-id (J5): an answer to the client's answer", () => {
 		expect(snapshot.summary.verdict).toBe('warn');
 	});
 
+	it('with nothing waiting, the same id as the answered initialize: still an answer to the answer, not a duplicate-response', () => {
+		// The server's ping (id 0) comes after tools/list is answered; its answer to the client's answer has
+		// id 0 like initialize, and the correlator alone would call it a second response to initialize.
+		const snapshot = run([
+			['stdin', 0, INIT],
+			['stdout', 5, INIT_OK],
+			['stdin', 6, INITIALIZED + LIST(1)],
+			['stdout', 8, tools + serverPing],
+			['stdin', 9, clientAnswer],
+			['stdout', 10, answerToAnswer],
+		]).getSnapshot();
+		expect(snapshot.findings.map((f) => `${f.code}@${f.stream}:${f.offset}:${f.severity}`)).toEqual([
+			`unknown-id@stdout:${INIT_OK.length + tools.length + serverPing.length}:warning`,
+		]);
+		expect(snapshot.findings[0]!.detail).toEqual({id: 0, reason: 'answers-a-response', method: 'ping'});
+		expect(snapshot.summary.clients!.find((c) => c.client === 'python-sdk')?.outcome).toBe('works');
+	});
+
 	it('an id the server used for its own request, but not yet answered by the client, stays a lost reply', () => {
 		const snapshot = run([
 			['stdin', 0, INIT],
