@@ -33,7 +33,10 @@ export const duplicateResponse: Rule = {
 		impact: row({
 			'ts-sdk-v1': ['skip-log', 'logs `unknown message ID` for the second one'],
 			'ts-sdk-v2': ['skip-log', 'logs it'],
-			'python-sdk': ['skip-log', 'RuntimeError to the message handler'],
+			'python-sdk': [
+				'skip',
+				'drops the second one (logged at debug level only, mcp 2.3: the example lists its tool with nothing logged)',
+			],
 			vscode: ['skip', 'ignored'],
 			rmcp: ['skip', 'ignores the second reply: Codex 0.171 lists tools (run here, docs/clients.md#codex)'],
 			cursor: UNKNOWN,

@@ -93,7 +93,7 @@ export const unknownId: Rule = {
 					: row({
 							'ts-sdk-v1': ['hang', 'logs `Received a response for an unknown message ID`; the real request times out'],
 							'ts-sdk-v2': ['hang', 'logs and ignores it'],
-							'python-sdk': ['hang', 'RuntimeError to the message handler; the request waits forever'],
+							'python-sdk': ['hang', 'drops it (logged at debug level only, mcp 2.3); the request waits forever'],
 							vscode: ['hang', 'ignored'],
 							rmcp: UNKNOWN,
 							cursor: UNKNOWN,
