@@ -12,7 +12,7 @@ import {
 	skipJsonWhitespace,
 	type JsonScanState,
 } from './json-scan.js';
-import {terminatorOf, type Line} from './line.js';
+import {terminatorOf, type HeldLine, type Line} from './line.js';
 import {mayBeNonPortable, nonPortableTokens} from './portability.js';
 import {nonCanonicalRawId} from './raw-id.js';
 import {classifyStrayLine, launcherOf, loggerOf, stderrOnlyLine} from './stray-kind.js';
@@ -177,7 +177,14 @@ function otherLine(
  * a cut): framed with an `unparsed-message` fact at the parse error's own byte. Returns false when the
  * line is not meant to be a message.
  */
-function unparsedLine(sink: FrameSink, line: Line, bodyStart: number, text: string, parseError: string): boolean {
+function unparsedLine(
+	sink: FrameSink,
+	line: Line,
+	bodyStart: number,
+	text: string,
+	parseError: string,
+	lineCount = 1,
+): boolean {
 	const {buf, start, contentEnd} = line;
 	const shape = messageShape(text);
 	const awaited = shape.idToken === undefined ? undefined : sink.awaitedMethod?.(shape.idToken);
@@ -200,8 +207,42 @@ function unparsedLine(sink: FrameSink, line: Line, bodyStart: number, text: stri
 		method: awaited === undefined ? shape.method : undefined,
 		...(shape.literal === true ? {objectLiteral: true} : {}),
 	};
-	lineFrame(sink, line, {bodyStart, isJson: false, text, content});
+	lineFrame(sink, line, {bodyStart, isJson: false, text, content, lineCount});
 	return true;
+}
+
+/**
+ * R1, J1: lines held as one pretty-printed value that did not parse, when together they are a message
+ * printed as an object literal over several lines (Node's `console.log` of the message: bare keys, single
+ * quotes; Python's `pprint`): framed as one frame with an `unparsed-message` fact, as {@link unparsedLine}
+ * frames such a line, so the fix is to serialize it, not to move it to stderr. Returns false otherwise.
+ * @param lines the held lines, in stream order (at least one); `heldBytes` their total length in bytes
+ */
+export function unparsedBlock(sink: FrameSink, lines: readonly HeldLine[], heldBytes: number): boolean {
+	const first = lines[0]!;
+	const last = lines.at(-1)!;
+	const buf = Buffer.concat(
+		lines.map((held) => held.buf),
+		heldBytes,
+	);
+	const contentEnd = buf.length - (last.end - last.contentEnd);
+	const text = buf.toString('utf8', 0, contentEnd);
+	if (messageShape(text).literal !== true) return false;
+	const line: Line = {
+		offset: first.offset,
+		firstSeq: first.firstSeq,
+		firstTMs: first.firstTMs,
+		lastSeq: last.lastSeq,
+		tMs: last.tMs,
+		buf,
+		start: 0,
+		end: buf.length,
+		contentEnd,
+		hasLF: last.hasLF,
+		isCrlf: last.isCrlf,
+		isUtf8: undefined,
+	};
+	return unparsedLine(sink, line, 0, text, jsonParseError(text) ?? 'not valid JSON', lines.length);
 }
 
 /**
@@ -313,6 +354,8 @@ interface LineBody {
 	readonly content?: ContentFact | undefined;
 	/** UTF-8 validity when known better than the line's. */
 	readonly isUtf8?: boolean;
+	/** Lines the frame spans, when it is held lines joined ({@link unparsedBlock}); default 1. */
+	readonly lineCount?: number;
 }
 
 /** Emits a one-line frame with its content fact and its byte-level facts. */
@@ -329,7 +372,7 @@ function lineFrame(sink: FrameSink, line: Line, body: LineBody): void {
 		bodyOffset: offset + bodyStart - start,
 		bodyLength: contentEnd - bodyStart,
 		terminator: terminatorOf(line),
-		lineCount: 1,
+		lineCount: body.lineCount ?? 1,
 		isJson,
 		message,
 		text: body.text,

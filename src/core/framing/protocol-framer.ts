@@ -11,7 +11,7 @@ import {FRAMING_LIMITS, type FramingLimits} from './limits.js';
 import {holdLine, type HeldLine, type Line, type Part} from './line.js';
 import {LineSplitter} from './line-splitter.js';
 import {emitMultiline} from './multiline.js';
-import {frameLine} from './newline-frames.js';
+import {frameLine, unparsedBlock} from './newline-frames.js';
 
 const OPEN_BRACE = 0x7b;
 
@@ -191,7 +191,9 @@ export class ProtocolFramer implements Framer {
 			this.hold(HELD_MULTILINE, line, undefined);
 			const heldBytes = this.heldBytes;
 			if (!emitMultiline(this.sink, this.held, heldBytes)) {
-				this.releaseHeld();
+				// Not JSON: a message printed as an object over several lines is one broken message, not strays.
+				if (unparsedBlock(this.sink, this.held, heldBytes)) this.takeHeld();
+				else this.releaseHeld();
 				return;
 			}
 

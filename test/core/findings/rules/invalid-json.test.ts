@@ -53,6 +53,40 @@ describe('invalid-json (R1, J1): a line meant as a message that does not parse',
 		expect(logged.map((f) => f.code)).not.toContain('invalid-json');
 	});
 
+	it("Node's console.log of a long message (util.inspect over several lines) is one broken reply, not nine strays", () => {
+		// Node prints an object wider than 72 columns over several lines: bare keys, single quotes. Before: a
+		// stray-output per line, the first a "banner" whose fix (console.error) would lose the reply.
+		const inspected =
+			"{\n  jsonrpc: '2.0',\n  id: 0,\n  result: {\n    protocolVersion: '2025-11-25',\n    capabilities: { tools: {} },\n    serverInfo: { name: 'inspect', version: '1' }\n  }\n}\n";
+		const session = run([
+			['stdin', 0, INIT],
+			['stdout', 5, inspected],
+		]);
+		const findings = session.getSnapshot().findings;
+		expect(findings.map((f) => `${f.code}@${f.stream}:${f.offset}`)).toEqual([
+			'invalid-json@stdout:4',
+			'unanswered-request@stdin:0',
+		]);
+		expect(findings[0]!.detail).toMatchObject({
+			looksLike: 'reply to initialize, id 0',
+			position: 4,
+			byte: 0x6a,
+			id: '0',
+			awaitedMethod: 'initialize',
+			objectLiteral: true,
+		});
+		const frames = session.getSnapshot().frames.filter((f) => f.stream === 'stdout');
+		expect(frames.map((f) => [f.offset, f.byteLength, f.lineCount])).toEqual([[0, 165, 9]]);
+		expect(inspected.length).toBe(165);
+		// A pretty-printed block that is neither JSON nor a message stays stray lines.
+		const strays = run([
+			['stdin', 0, INIT],
+			['stdout', 5, "{\n  level: 'info',\n  msg: 'ready'\n}\n"],
+		]).getSnapshot().findings;
+		expect(strays.filter((f) => f.code === 'stray-output').map((f) => f.offset)).toEqual([0, 2, 19, 34]);
+		expect(strays.map((f) => f.code)).not.toContain('invalid-json');
+	});
+
 	it('F37: the raw 0x15 in the tools/list reply, at its own byte, as the reply to tools/list; never stray-output', () => {
 		const session = runFieldCase(fieldCase('F37'));
 		const findings = session.getSnapshot().findings;
