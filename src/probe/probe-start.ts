@@ -74,6 +74,10 @@ export function killLiveGroups(): void {
 }
 function trackGroup(pid: number): void {
 	liveGroups.add(pid);
+	hookEndingSignals();
+}
+/** Listen for the ending signals, once per process: from then on they end the groups the probe started. */
+function hookEndingSignals(): void {
 	if (hooked) return;
 	hooked = true;
 	process.once('exit', killLiveGroups);
@@ -122,6 +126,9 @@ export function startProbeServer(
 	starter: ProcessStarter = nodeStarter,
 ): ProbeServer {
 	const clock = createClock();
+	// Hooked before the spawn: a signal that comes while the child is being forked would otherwise take its
+	// default action and end this process with the new group left running.
+	if (process.platform !== 'win32') hookEndingSignals();
 	const server = spawnServer(options.command, {
 		env: options.env,
 		...(options.cwd === undefined ? {} : {cwd: options.cwd}),
