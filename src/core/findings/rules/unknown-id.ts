@@ -1,4 +1,4 @@
-import type {FindingDraft} from '../../types.js';
+import type {FindingDraft, Frame} from '../../types.js';
 import type {Rule} from '../engine.js';
 import {detailString, row, UNKNOWN} from '../support/meta.js';
 import {serverRequestsAnswered} from '../support/server-requests.js';
@@ -31,6 +31,18 @@ const ANSWERS_A_RESPONSE_IMPACT = row({
  * answer: a warning, `detail.reason: 'answers-a-response'` (`detail.method`: the server's request), since no
  * request of the client's waits for it ({@link ANSWERS_A_RESPONSE_IMPACT}).
  */
+/** Where an `unknown-id` finding points: the whole response frame. Built only when one is reported. */
+function at(frame: Frame): Pick<FindingDraft, 'code' | 'stream' | 'offset' | 'byteLength' | 'frameIndex' | 'tMs'> {
+	return {
+		code: 'unknown-id',
+		stream: frame.stream,
+		offset: frame.offset,
+		byteLength: frame.byteLength,
+		frameIndex: frame.index,
+		tMs: frame.tMs,
+	};
+}
+
 export const unknownId: Rule = {
 	code: 'unknown-id',
 	pairsAcrossStreams: true,
@@ -124,24 +136,14 @@ export const unknownId: Rule = {
 				const method = serverRequests.answering(frame, correlation);
 				if (correlation?.type === 'unmatched' && (!correlation.duplicate || method !== undefined)) {
 					report({
-						code: 'unknown-id',
-						stream: frame.stream,
-						offset: frame.offset,
-						byteLength: frame.byteLength,
-						frameIndex: frame.index,
-						tMs: frame.tMs,
+						...at(frame),
 						...(method === undefined ? {} : {severity: 'warning' as const}),
 						detail:
 							method === undefined ? {id: correlation.id} : {id: correlation.id, reason: 'answers-a-response', method},
 					});
 				} else if (correlation?.type === 'answered' && correlation.idTypeChanged) {
 					report({
-						code: 'unknown-id',
-						stream: frame.stream,
-						offset: frame.offset,
-						byteLength: frame.byteLength,
-						frameIndex: frame.index,
-						tMs: frame.tMs,
+						...at(frame),
 						severity: 'warning',
 						detail: {id: frame.id, reason: 'id-type-changed', requestId: correlation.request.frame.id ?? null},
 					});
