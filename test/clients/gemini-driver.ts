@@ -7,7 +7,7 @@ import {spawn} from 'node:child_process';
 import {mkdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import type {Example, RealOutcome} from './ground-truth.js';
-import {mapLimit, ROOT} from './ground-truth.js';
+import {ROOT} from './ground-truth.js';
 import {directCommand, freshHome, installedPackage} from './real-clients.js';
 
 /** What one `gemini mcp list` printed. */
@@ -68,19 +68,19 @@ export function geminiSettings(examples: readonly Example[], timeoutMs: (name: s
 }
 
 /**
- * Runs `gemini mcp list` over `examples` in groups of `groupSize`, `parallel` groups at a time (one
- * `mcp list` checks its servers one after another, each up to its timeout twice: `initialize`, then a
- * `ping`); resolves to every example's outcome by name.
+ * Runs `gemini mcp list` over `examples` in `groups` lists, all at once (one `mcp list` checks its servers
+ * one after another, each up to its timeout twice: `initialize`, then a `ping`); resolves to every
+ * example's outcome by name. Examples are dealt round-robin, so neighbours in the manifest (often the same
+ * fault, hanging alike) land in different lists and no list holds all the waits.
  */
 export async function runGeminiGroups(
 	examples: readonly Example[],
 	timeoutMs: (name: string) => number | undefined,
-	groupSize: number,
-	parallel: number,
+	groups: number,
 ): Promise<Map<string, RealOutcome>> {
-	const groups: Example[][] = [];
-	for (let i = 0; i < examples.length; i += groupSize) groups.push(examples.slice(i, i + groupSize));
-	const results = await mapLimit(groups, parallel, (group) => runGemini(group, timeoutMs));
+	const dealt: Example[][] = Array.from({length: groups}, () => []);
+	examples.forEach((example, index) => dealt[index % groups]!.push(example));
+	const results = await Promise.all(dealt.filter((g) => g.length > 0).map((group) => runGemini(group, timeoutMs)));
 	return new Map(results.flatMap((result) => [...result]));
 }
 

@@ -11,12 +11,13 @@ import {runGeminiGroups} from './gemini-driver.js';
 import {asOutcome, probeAs, REAL_CLIENTS} from './real-clients.js';
 
 /**
- * `mcp list` waits 5 s per server by default; on a loaded machine an interpreter alone may take that, so
- * each entry gets `timeout` 20 s, except the two examples whose start (11 s, 20 s by design) is the fact
- * under test: they keep Gemini's default.
+ * `mcp list` waits 5 s per server by default; on a loaded two-core machine a healthy interpreter has taken
+ * 22 s to answer, so each entry gets `timeout` 60 s (as Codex's entries do), far from any start that is not
+ * a fault, except the two examples whose start (11 s, 20 s by design) is the fact under test: they keep
+ * Gemini's default, and stay far from it the other way.
  */
 const DEFAULT_LIMIT_KEPT = new Set(['slow-start', 'first-start-download']);
-const TIMEOUT_MS = 20_000;
+const TIMEOUT_MS = 60_000;
 
 /** Where Gemini does not do what `probe --as gemini-cli` says, and why. */
 const KNOWN: Readonly<Record<string, string>> = {};
@@ -25,7 +26,7 @@ describe(`the real Gemini CLI (${REAL_CLIENTS.gemini.version}) on every example 
 	it('connects exactly where mcp-wire says', async () => {
 		const timeout = (name: string): number | undefined => (DEFAULT_LIMIT_KEPT.has(name) ? undefined : TIMEOUT_MS);
 		const [reals, runs] = await Promise.all([
-			runGeminiGroups(EXAMPLES, timeout, 6, 8),
+			runGeminiGroups(EXAMPLES, timeout, 8),
 			probeAs('gemini-cli', EXAMPLES, timeout, 8),
 		]);
 		const {table, problems} = compareAll(
