@@ -74,8 +74,29 @@ export function footerSegments(model: FooterModel, width?: number): Segment[] {
 		pushSegment(segments, `  ${escapeText(model.notice)}`, 'ui.accent');
 	}
 
-	pushSegment(segments, `  ${model.hints}`, 'ui.dim');
+	const used = segments.reduce((sum, segment) => sum + [...segment.text].length, 0);
+	pushSegment(segments, `  ${fitHints(model.hints, width === undefined ? Infinity : width - used - 2)}`, 'ui.dim');
 	return segments;
+}
+
+/**
+ * The key hints that fit in `room` columns: the last two (`? help`, `q/^C quit`: how to learn the rest and
+ * how to leave) always stay; the others are kept from the left while they fit, so a narrow terminal drops
+ * `r rerun` before it drops `q quit`. Hints are separated by two spaces (`hintText`, state/keymap.ts).
+ */
+export function fitHints(hints: string, room: number): string {
+	if ([...hints].length <= room) return hints;
+	const all = hints.split('  ');
+	const kept = all.slice(-2);
+	let length = [...kept.join('  ')].length;
+	const front: string[] = [];
+	for (const hint of all.slice(0, -2)) {
+		length += [...hint].length + 2;
+		if (length > room) break;
+		front.push(hint);
+	}
+
+	return [...front, ...kept].join('  ');
 }
 
 /** Props of {@link Footer}. */

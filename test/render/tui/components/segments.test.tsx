@@ -5,7 +5,7 @@ import {chunkLines, chunkSummary} from '../../../../src/render/tui/components/ch
 import {detailHeader, findingSummarySegments} from '../../../../src/render/tui/components/detail-pane.js';
 import {findingItemSegments} from '../../../../src/render/tui/components/findings-pane.js';
 import {makeFinding} from '../../../helpers/factories.js';
-import {footerSegments, type FooterModel} from '../../../../src/render/tui/components/footer.js';
+import {fitHints, footerSegments, type FooterModel} from '../../../../src/render/tui/components/footer.js';
 import {HexPane, hexLineSegments, hexRowCount, visibleHexRows} from '../../../../src/render/tui/components/hex-pane.js';
 import {jsonLines, MAX_JSON_LINES} from '../../../../src/render/tui/components/json-pane.js';
 import {segmentsText} from '../../../../src/render/tui/components/line.js';
@@ -288,5 +288,27 @@ describe('pane text', () => {
 		expect(segmentsText(footerSegments({...base, input: {...params, cursor: 9}}))).toBe('params› {"city":"█"}');
 		// Past the width the text before the cursor is cut on the left, so the cursor stays on screen.
 		expect(segmentsText(footerSegments({...base, input: {...params, cursor: 9}}, 16))).toBe('params› …ity":"█"}');
+	});
+
+	it('keeps the help and quit hints in a narrow footer, dropping others from the right', () => {
+		const hints = 'Tab pane  →/l tab  n next fault  / search  s send  r rerun  ? help  q/^C quit';
+		const model: FooterModel = {
+			input: null,
+			filter: NO_FILTER,
+			cursor: 1,
+			shown: 10,
+			total: 10,
+			isFollowing: false,
+			notice: '',
+			hints,
+		};
+		expect(segmentsText(footerSegments(model, 120))).toBe(`2/10 paused  ${hints}`);
+		// 80 columns: `2/10 paused  ` leaves 67, and all the hints take 76.
+		expect(segmentsText(footerSegments(model, 80))).toBe(
+			'2/10 paused  Tab pane  →/l tab  n next fault  / search  ? help  q/^C quit',
+		);
+		expect(segmentsText(footerSegments(model, 40))).toBe('2/10 paused  Tab pane  ? help  q/^C quit');
+		expect(segmentsText(footerSegments(model, 30))).toBe('2/10 paused  ? help  q/^C quit');
+		expect(fitHints(hints, 10)).toBe('? help  q/^C quit');
 	});
 });
