@@ -37,6 +37,7 @@ export function waitingText(waiting: WaitingStatus): string {
  * While `view` still reads the capture (`loading`), OK is shown as LOAD and the last segment is `● loading 21%`.
  * A tap capture whose tap paused reading for its capture (`model.stalls`) says `stalls 3×, 120 ms` (narrow: `stalls 3×`).
  * An incomplete capture (`model.incomplete`) ends the bar with `▲ incomplete` (the app shows the whole sentence on a line of its own).
+ * A server that exited in a session still open (a probe's TUI, until `q`) shows `■ server ended, exit 1`, not live.
  */
 export function statusSegments(
 	model: StatusModel,
@@ -93,8 +94,11 @@ export function statusSegments(
 		pushSegment(segments, `■ ended${exit === undefined ? '' : `, ${exit}`}`, 'ui.dim');
 	} else if (waiting !== undefined) {
 		pushSegment(segments, `● ${waitingText(waiting)}`, 'stream.stdout');
+	} else if (exit !== undefined) {
+		// The server is gone though the session is not finished (a probe keeps it open for `r`): not live.
+		pushSegment(segments, `■ server ended, ${exit}`, 'ui.dim');
 	} else {
-		pushSegment(segments, `● live${exit === undefined ? '' : ` (${exit})`}`, 'stream.stdout');
+		pushSegment(segments, '● live', 'stream.stdout');
 	}
 
 	if (model.stalls !== undefined) {

@@ -360,6 +360,16 @@ describe('StatusBar', () => {
 		]);
 	});
 
+	it('does not call a session live once its server exited', () => {
+		const model = {...statusModel(snapshot), isEnded: false, exit: 'exit 1'};
+		expect(lines(<StatusBar model={model} width={120} />, 120)).toEqual([
+			' WARN  demo  C→S 3 fr 260 B  S→C 3 fr 323 B  ERR 2 ln 53 B  ✖ 1 ▲ 1 • 0  ■ server ended, exit 1',
+		]);
+		expect(lines(<StatusBar model={{...model, exit: 'SIGTERM'}} width={80} />, 80)).toEqual([
+			' WARN   C→S 3/260 B  S→C 3/323 B  ERR 2/53 B  ✖1 ▲1  ■ server ended, SIGTERM',
+		]);
+	});
+
 	it("escapes a crafted capture's exit signal (OSC 52, OSC 0, C1 CSI, backspaces)", () => {
 		const signal = 'SIGKILL\u001b]52;c;UFdORUQ=\u0007\u001b]0;PWNED\u0007\u009b31m\b\b';
 		const model = {...statusModel(snapshot), isEnded: true, exit: signal};
