@@ -270,6 +270,7 @@ function MainPanes({state, snapshot, layout, view, slice, severity, offers, grou
 				width={width}
 				severity={severity}
 				isFocused={state.focus === 'frames'}
+				isEnded={snapshot.isEnded}
 			/>
 			{isSending ? null : (
 				<TabBar

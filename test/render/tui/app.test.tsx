@@ -215,6 +215,30 @@ describe('TUI: a server that crashes before any reply', () => {
 	});
 });
 
+describe('TUI: a command that never starts', () => {
+	it('says on the first screen what the findings are, though no frame crossed', async () => {
+		const session = new Session(META);
+		session.addFinding({
+			code: 'spawn-failed',
+			stream: 'stdout',
+			offset: 0,
+			byteLength: 0,
+			tMs: 3,
+			detail: {file: 'uvx', errno: 'ENOENT', reason: 'command not found (ENOENT)'},
+		});
+		session.finish(3);
+		tui = renderTui(<TuiRoot initialStore={session} theme={COLOR_THEME} />, {columns: 100, rows: 20});
+		await tui.waitForFrame((frame) => frame.includes('■ ended'));
+		const rows = rowsOf(tui.lastFrame()).map((line) => line.trimEnd());
+		expect(rows[2]).toBe('  (no frames: nothing crossed the wire)');
+		const tabs = rows.findIndex((line) => line.startsWith('Detail'));
+		expect(rows.slice(tabs + 1, tabs + 3)).toEqual([
+			'No frame selected. Findings (Tab: the findings pane has the fix):',
+			'✖ spawn-failed at the spawn: cannot start `uvx`: command not found (ENOENT)',
+		]);
+	});
+});
+
 describe('TUI: panes', () => {
 	it('Tab to the findings pane, pick a finding, Enter jumps to its frame with the bytes in the hex tab', async () => {
 		const {tui} = await open();

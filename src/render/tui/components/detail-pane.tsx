@@ -3,6 +3,7 @@ import {Box} from 'ink';
 import {escapeText} from '../../../core/bytes/glyphs.js';
 import type {HexRow} from '../../../core/bytes/hex-layout.js';
 import {STREAM_LABEL, type Finding, type Frame} from '../../../core/types.js';
+import type {FindingTable} from '../../../core/session/stores/finding-list.js';
 import {fitColumns, formatBytes, formatId, formatLatency, formatMs, formatOffset, SEVERITY_MARK} from '../format.js';
 import {severityToken, streamToken} from '../theme.js';
 import {ChunksPane} from './chunks-pane.js';
@@ -92,6 +93,11 @@ export interface DetailPaneProps {
 	readonly width: number;
 	/** Total height of the pane (header and finding lines included). */
 	readonly height: number;
+	/**
+	 * The session's findings, shown when no frame is selected: a server that never started (or never
+	 * wrote) has findings but no frame, and the pane says what they are instead of only "No frame selected".
+	 */
+	readonly sessionFindings?: FindingTable;
 }
 
 /** Rows left for the tab content of a pane of `height` rows showing `findingCount` findings. */
@@ -100,11 +106,38 @@ export function detailContentRows(height: number, findingCount: number): number 
 }
 
 /** The detail pane. */
-export function DetailPane({frame, findings, readCount, content, scroll, width, height}: DetailPaneProps) {
+export function DetailPane({
+	frame,
+	findings,
+	readCount,
+	content,
+	scroll,
+	width,
+	height,
+	sessionFindings,
+}: DetailPaneProps) {
 	if (!frame) {
+		const shown: Finding[] = [];
+		for (let i = 0; sessionFindings !== undefined && i < Math.min(sessionFindings.length, height - 1); i++) {
+			shown.push(sessionFindings.at(i)!);
+		}
+
 		return (
-			<Box height={height}>
-				<Line segments={[{text: 'No frame selected.', token: 'ui.dim'}]} />
+			<Box flexDirection="column" height={height} overflow="hidden">
+				<Line
+					segments={[
+						{
+							text:
+								shown.length === 0
+									? 'No frame selected.'
+									: 'No frame selected. Findings (Tab: the findings pane has the fix):',
+							token: 'ui.dim',
+						},
+					]}
+				/>
+				{shown.map((finding, i) => (
+					<Line key={i} segments={findingSummarySegments(finding, width)} />
+				))}
 			</Box>
 		);
 	}

@@ -19,13 +19,26 @@ export interface FrameListProps {
 	/** Frame index → highest severity of its findings. */
 	readonly severity: FrameSeverity;
 	readonly isFocused: boolean;
+	/** The session is over: an empty list then says "no frames", not "no frames yet". */
+	readonly isEnded?: boolean;
 }
 
 /**
  * The frame list: a header line and only the visible rows (`end - start` ≤ `rows`), each a memoised
  * one-line {@link FrameRow} keyed by frame index, so rendering costs O(rows), not O(frames).
  */
-export function FrameList({frames, view, start, end, cursor, rows, width, severity, isFocused}: FrameListProps) {
+export function FrameList({
+	frames,
+	view,
+	start,
+	end,
+	cursor,
+	rows,
+	width,
+	severity,
+	isFocused,
+	isEnded = false,
+}: FrameListProps) {
 	const theme = useTheme();
 	const layout = rowLayout(width, frames.length);
 	const items = [];
@@ -58,7 +71,11 @@ export function FrameList({frames, view, start, end, cursor, rows, width, severi
 			</Text>
 			{items.length === 0 ? (
 				<Text {...theme.tokens['ui.dim']}>
-					{view.length === 0 && frames.length > 0 ? '  (no frame matches the filter)' : '  (no frames yet)'}
+					{view.length === 0 && frames.length > 0
+						? '  (no frame matches the filter)'
+						: isEnded
+							? '  (no frames: nothing crossed the wire)'
+							: '  (no frames yet)'}
 				</Text>
 			) : (
 				items

@@ -74,6 +74,7 @@ export function LowerPane({state, snapshot, width, rows, offers, grouped, stderr
 			scroll={detail.scroll}
 			width={width}
 			height={rows}
+			sessionFindings={findings}
 		/>
 	);
 }
