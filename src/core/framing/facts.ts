@@ -88,6 +88,21 @@ export interface TextFact {
 	readonly launcher?: LauncherName | undefined;
 	/** Text that only a stderr stream writes (a traceback, a JVM or Node notice). */
 	readonly stderrOnly?: string | undefined;
+	/** The reply to an awaited request that ends the line, glued after its text with no newline between. */
+	readonly glued?: GluedReply | undefined;
+}
+
+/**
+ * A complete reply (result or error) to a request the peer awaits, written after text on the same line
+ * (`print('ready', end='')`, an escape sequence, a spinner's last frame): clients read one line and drop it,
+ * reply included.
+ */
+export interface GluedReply {
+	/** Stream offset of the reply's first byte (its `{`). */
+	readonly at: number;
+	readonly id: string | number;
+	/** The method of the request it answers. */
+	readonly method: string;
 }
 
 /**

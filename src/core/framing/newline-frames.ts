@@ -2,7 +2,7 @@ import {Buffer, isAscii} from 'node:buffer';
 import {isValidUtf8} from '../bytes/utf8.js';
 import {byteFacts, errorMessage, jsonParseError} from './byte-facts.js';
 import {parseHeaderLine, type HeaderLine} from './content-length.js';
-import type {ContentFact, FrameFacts} from './facts.js';
+import type {ContentFact, FrameFacts, GluedReply} from './facts.js';
 import {makeFrame, type FrameSink} from './frame-sink.js';
 import type {RawFrame} from './framer.js';
 import {
@@ -295,6 +295,45 @@ function trailingLine(
 	return true;
 }
 
+/** The id of `text` when it is one JSON-RPC response (a result or an error) with a number or string id. */
+function replyId(text: string): string | number | undefined {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+	if (!isMessageObject(value)) return undefined;
+	const reply = value as {id?: unknown};
+	const isReply = 'result' in reply || 'error' in reply;
+	return isReply && (typeof reply.id === 'number' || typeof reply.id === 'string') ? reply.id : undefined;
+}
+
+/** How many `{` of a stray line are tried as the start of a glued reply (text rarely holds one). */
+const GLUED_STARTS = 4;
+
+/**
+ * The reply to an awaited request that ends a stray line after its text (R5, J9): the first of the line's
+ * first {@link GLUED_STARTS} `{` whose value runs to the end of the content and is a JSON-RPC response whose
+ * id the peer awaits. Cold path: stray lines that mention `"jsonrpc"` only.
+ */
+function gluedReply(sink: FrameSink, line: Line, bodyStart: number, text: string): GluedReply | undefined {
+	const {buf, start, contentEnd} = line;
+	if (sink.awaitedMethod === undefined || !text.includes('"jsonrpc"')) return undefined;
+	let open = buf.indexOf(OPEN_BRACE, bodyStart + 1);
+	for (let tries = 0; tries < GLUED_STARTS && open !== -1 && open < contentEnd; tries++) {
+		const end = scanJsonValueEnd(buf, open, contentEnd, newJsonScanState());
+		if (end !== -1 && skipJsonWhitespace(buf, end, contentEnd) === contentEnd) {
+			const id = replyId(buf.toString('utf8', open, end));
+			if (id === undefined) return undefined;
+			const method = sink.awaitedMethod(JSON.stringify(id));
+			return method === undefined ? undefined : {at: line.offset + open - start, id, method};
+		}
+		open = buf.indexOf(OPEN_BRACE, open + 1);
+	}
+	return undefined;
+}
+
 /** A line that is not JSON (R5): framed with a `text` fact, its kind and the client's parse error. */
 function strayLine(
 	sink: FrameSink,
@@ -314,6 +353,7 @@ function strayLine(
 		logger: kind === 'log' ? loggerOf(text) : undefined,
 		launcher: kind === 'launcher' ? launcherOf(text) : undefined,
 		stderrOnly: stderrOnlyLine(text),
+		glued: gluedReply(sink, line, bodyStart, text),
 	};
 	lineFrame(sink, line, {bodyStart, isJson: false, text, content});
 }

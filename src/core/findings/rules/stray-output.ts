@@ -92,6 +92,17 @@ export function windowWords(during: unknown): string | undefined {
 	return `${w.method}${what} (id ${JSON.stringify(w.id ?? null)})`;
 }
 
+/** The start of the fix when a reply is glued after the line's text (`detail.glued`). */
+const GLUED_HINT =
+	'The reply itself is whole: the text before it ends without a newline (Python `print(..., end="")`, Node `process.stdout.write`, an escape sequence or a spinner frame), so clients read text and reply as one line and drop both.';
+
+/** `; the reply to initialize (id 0) follows on the same line at offset 12, …` for `detail.glued`, else ''. */
+function gluedWords(glued: unknown): string {
+	if (glued === null || typeof glued !== 'object') return '';
+	const g = glued as {offset?: unknown; id?: unknown; method?: unknown};
+	return `; the reply to ${String(g.method)} (id ${JSON.stringify(g.id ?? null)}) follows on the same line at offset ${String(g.offset)}, with no newline before it, so clients drop it with the line`;
+}
+
 /** `detail.runtime` and `detail.runtimeFrom` of a draft, as a guess, when a rule set them. */
 function guessOf(d: FindingDraft): RuntimeGuess | undefined {
 	const runtime = detailString(d, 'runtime') as Runtime | undefined;
@@ -139,7 +150,8 @@ export function strayRuntime(logger: string | undefined, command: readonly strin
  * `detail.clientError` (what a TS SDK client logs), `detail.logger` (`jvm`, `python`, `dotnet`, `rust`) for a
  * log line whose format names its framework, and `detail.launcher` (`dotnet-run`, `npm`, `dotenv`). The
  * `stderr-merged` rule sets `detail.merged` on the lines it explains; this rule sets `detail.during` on a line
- * inside the reply window of a handler request (`tools/call`, …), naming it. A log line with a silent stderr is a
+ * inside the reply window of a handler request (`tools/call`, …), naming it, and `detail.glued` (`{offset, id,
+ * method}`) when the line ends with the reply to an awaited request, glued after its text. A log line with a silent stderr is a
  * logger writing to stdout (most do by default), not evidence of a merge (F35).
  */
 export const strayOutput: Rule = {
@@ -162,19 +174,20 @@ export const strayOutput: Rule = {
 			const during = windowWords(d.detail?.['during']);
 			return `${d.stream} carries ${what}, not an MCP message${d.detail?.['merged'] === true ? ' (stderr output, merged into stdout upstream)' : ''}${
 				during === undefined ? '' : `, inside the reply window of ${during}`
-			}`;
+			}${gluedWords(d.detail?.['glued'])}`;
 		},
 		hint: (d) => {
 			const during = windowWords(d.detail?.['during']);
+			const glued = d.detail?.['glued'] === undefined ? '' : `${GLUED_HINT} `;
 			return during === undefined
-				? strayHint(d)
-				: `It was printed while the server handled ${during}: the handler, or code it calls, writes to stdout. ${strayHint(d)}`;
+				? `${glued}${strayHint(d)}`
+				: `It was printed while the server handled ${during}: the handler, or code it calls, writes to stdout. ${glued}${strayHint(d)}`;
 		},
 		rules: ['R5'],
 		doc: {
 			what: 'A line on the protocol stream that is not JSON at all: a start-up banner, a `print()` or `console.log`, a log line, usage text, a progress bar, or what a launcher (npm, dotenv, a wrapper script, `dotnet run`) printed before the server started.',
 			recognised:
-				"The line does not parse as JSON, and it is neither part of a pretty-printed value (`multiline-json`) nor an LSP header (`content-length-framing`), nor a line that opens like a message (`invalid-json`). `detail.kind` says what it looks like: `banner` (before the first message), `log` (a timestamp or level prefix; `detail.logger` names the framework when the format does), `progress` (text rewritten with CR), `launcher` (known launcher shapes; `detail.launcher`), otherwise `text`. A banner or text line whose text is in the command's `sh -c` script, which has an `echo` or `printf`, gets `detail.scriptShell`: the wrapper most likely printed it, and the fix says so instead of naming the server's runtime. Log lines with a silent stderr are just this: most logging frameworks write to stdout by default. A line that arrives while a `tools/call`, `resources/read`, `prompts/get` or `completion/complete` awaits its reply gets `detail.during` (`{method, id, name}` or `{…, uri}`): it lies inside that request's reply window, so the handler printed it (only a call shows it: `probe --call`).",
+				"The line does not parse as JSON, and it is neither part of a pretty-printed value (`multiline-json`) nor an LSP header (`content-length-framing`), nor a line that opens like a message (`invalid-json`). `detail.kind` says what it looks like: `banner` (before the first message), `log` (a timestamp or level prefix; `detail.logger` names the framework when the format does), `progress` (text rewritten with CR), `launcher` (known launcher shapes; `detail.launcher`), otherwise `text`. A banner or text line whose text is in the command's `sh -c` script, which has an `echo` or `printf`, gets `detail.scriptShell`: the wrapper most likely printed it, and the fix says so instead of naming the server's runtime. Log lines with a silent stderr are just this: most logging frameworks write to stdout by default. A line that arrives while a `tools/call`, `resources/read`, `prompts/get` or `completion/complete` awaits its reply gets `detail.during` (`{method, id, name}` or `{…, uri}`): it lies inside that request's reply window, so the handler printed it (only a call shows it: `probe --call`). A line that ends with the whole reply to a request the client awaits, glued after its text with no newline between (`print('ready', end='')`, an escape sequence, a spinner's last frame), gets `detail.glued` (`{offset, id, method}`): clients drop the reply with the line, and when the request stays unanswered, `unanswered-request` names this line as its cause.",
 			fix: "Only MCP messages may go to stdout ([R5](docs/protocol.md#r5)). Print start-up text to stderr (Python `print(..., file=sys.stderr)`, Node `console.error`); point the logger's console output at stderr (JVM appender target `System.err`, Rust `with_writer(std::io::stderr)`, Python `stream=sys.stderr`); launch the server directly (`exec` in wrapper scripts, `node` instead of `npm start`, `dotnet <App>.dll` instead of `dotnet run`, dotenv `config({quiet: true})`).",
 			example: {
 				steps: [
@@ -295,6 +308,8 @@ export const strayOutput: Rule = {
 			if (content.logger !== undefined) detail['logger'] = content.logger;
 			else if (content.launcher !== undefined) detail['launcher'] = content.launcher;
 			if (content.stderrOnly !== undefined) detail['stderrOnly'] = content.stderrOnly;
+			if (content.glued !== undefined)
+				detail['glued'] = {offset: content.glued.at, id: content.glued.id, method: content.glued.method};
 			const shell =
 				content.strayKind === 'banner' || content.strayKind === 'text'
 					? scriptEchoShell(facts.meta.command, frame.text)

@@ -57,6 +57,13 @@ const causeOffset = (draft: FindingDraft): number | undefined => {
 	return typeof cause?.offset === 'number' ? cause.offset : undefined;
 };
 
+/** True when `detail.cause` is a reply glued after a stray line's text on stdout, not one written to stderr. */
+const isGlued = (draft: FindingDraft): boolean =>
+	(draft.detail?.['cause'] as {code?: unknown} | undefined)?.code === 'stray-output';
+
+const GLUED_HINT =
+	'The reply itself is whole: end the text before it with a newline, and better send that text to stderr (see `stray-output`); Python `print(..., end="")` and Node `process.stdout.write` write no newline of their own.';
+
 /**
  * `unanswered-request`: a client request that got no response by the end of the session (R15).
  *
@@ -65,7 +72,8 @@ const causeOffset = (draft: FindingDraft): number | undefined => {
  * `no-response` or Content-Length re-probe). An unanswered `ping` is `ping-error`'s (R16), and a request
  * with a string id the server ignores while it answers integer ids is `string-id-unanswered`'s. When the reply
  * was written to stderr, `detail.cause` points at it (`{code: 'message-on-stderr', stream, offset}`); that
- * finding is reported just before. When the probe gave up on the request at its own wait (10 s by default, or
+ * finding is reported just before. When it was written on stdout glued after a stray line's text, `detail.cause`
+ * is `{code: 'stray-output', stream: 'stdout', offset}` (the reply's first byte). When the probe gave up on the request at its own wait (10 s by default, or
  * `--timeout`), shorter than the clients' 60 s (R15), and saw nothing that says the server will not answer,
  * the finding is a warning that says so (`detail.ownLimit`, `detail.waitedMs`): mcp-wire's limit, not a client
  * failure, and what each client does is not established. An error on stdout after the request (a reply with
@@ -83,8 +91,9 @@ export const unansweredRequest: Rule = {
 				return `${request} got no response within mcp-wire's own wait of ${detailNumber(d, 'waitedMs') ?? 0} ms, shorter than the clients' ${CLIENT_REQUEST_LIMIT_MS / 1000} s per request: not a client failure, and the server may just be slow`;
 			const what = `${request} got no response before the session ended`;
 			const offset = causeOffset(d);
-			return offset === undefined
-				? what
+			if (offset === undefined) return what;
+			return isGlued(d)
+				? `${what}: its reply was written (stdout offset ${offset}), but glued after text on the same line, which clients drop whole`
 				: `${what}: its reply was written to stderr (offset ${offset}), which the client never reads`;
 		},
 		hint: (d) =>
@@ -92,13 +101,15 @@ export const unansweredRequest: Rule = {
 				? `Probe again with \`--timeout ${CLIENT_REQUEST_LIMIT_MS}\` to see whether it answers within the clients' limit; if it never does, answer every request, with a result or an error.`
 				: causeOffset(d) === undefined
 					? 'Answer every request, with a result or an error.'
-					: 'Write replies to stdout only: look for a logger or a `print` bound to stderr (or to a duplicate of fd 1 that points at stderr) that writes the JSON-RPC message.',
+					: isGlued(d)
+						? GLUED_HINT
+						: 'Write replies to stdout only: look for a logger or a `print` bound to stderr (or to a duplicate of fd 1 that points at stderr) that writes the JSON-RPC message.',
 		rules: ['R15'],
 		consequenceOf: 'a server that died or was stuck leaves the request open',
 		doc: {
 			what: 'A request that never got a response (neither result nor error) before the session ended.',
 			recognised:
-				"Requests still outstanding when a complete session ends, unless something else already explains the silence (`early-exit`, `no-response`). An unanswered `ping` is `ping-error`. When the reply was written to stderr, `message-on-stderr` is reported first and `detail.cause` points at it. When the probe stopped waiting at its own limit (10 s per request by default, or `--timeout`), shorter than the clients' 60 s, and saw nothing that says the server will not answer, the finding is a warning that says so (`detail.ownLimit`): mcp-wire's limit, not a client failure.",
+				"Requests still outstanding when a complete session ends, unless something else already explains the silence (`early-exit`, `no-response`). An unanswered `ping` is `ping-error`. When the reply was written to stderr, `message-on-stderr` is reported first and `detail.cause` points at it; when it was written on stdout glued after text on one line (`stray-output` with `detail.glued`), `detail.cause` points at the reply's first byte. When the probe stopped waiting at its own limit (10 s per request by default, or `--timeout`), shorter than the clients' 60 s, and saw nothing that says the server will not answer, the finding is a warning that says so (`detail.ownLimit`): mcp-wire's limit, not a client failure.",
 			variants: [
 				{label: 'the session ended with the request open', detail: {}},
 				{
@@ -135,7 +146,13 @@ export const unansweredRequest: Rule = {
 				for (const {frame, method, id} of facts.outstanding('stdin')) {
 					if (method === 'ping' || evidence.isStringIdUnanswered(id)) continue;
 					const onStderr = evidence.replyOnStderr(id);
-					const waitedMs = onStderr ? undefined : ownLimit.waitedMs(id, frame.tMs);
+					const gluedAt = evidence.gluedReplyAt(id);
+					const cause = onStderr
+						? stderrCause(onStderr)
+						: gluedAt === undefined
+							? undefined
+							: {code: 'stray-output', stream: 'stdout', offset: gluedAt};
+					const waitedMs = cause ? undefined : ownLimit.waitedMs(id, frame.tMs);
 					report({
 						code: 'unanswered-request',
 						stream: 'stdin',
@@ -147,7 +164,7 @@ export const unansweredRequest: Rule = {
 						detail: {
 							id,
 							method,
-							...(onStderr ? {cause: stderrCause(onStderr)} : {}),
+							...(cause ? {cause} : {}),
 							...(waitedMs === undefined ? {} : {ownLimit: true, waitedMs, clientLimitMs: CLIENT_REQUEST_LIMIT_MS}),
 						},
 					});

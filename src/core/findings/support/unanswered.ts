@@ -28,19 +28,27 @@ export interface UnansweredEvidence {
 	replyOnStderr(id: JsonRpcId): Finding | undefined;
 	/** True when `string-id-unanswered` already reported request `id` (it runs first: the more exact cause). */
 	isStringIdUnanswered(id: JsonRpcId): boolean;
+	/** The stdout offset of the reply to `id` that a `stray-output` line carried glued after its text (`detail.glued`). */
+	gluedReplyAt(id: JsonRpcId): number | undefined;
 }
 
 /**
  * Collects, from the findings reported so far, what explains an unanswered request: a silence already
- * explained, a string id the server does not answer (`string-id-unanswered`), or its reply written to stderr (`message-on-stderr` with `detail.unanswered`: reported
+ * explained, a string id the server does not answer (`string-id-unanswered`), its reply glued after text on a
+ * stray line (`stray-output` with `detail.glued`), or its reply written to stderr (`message-on-stderr` with `detail.unanswered`: reported
  * before the requests left open, so the cause comes first: docs/findings.md).
  */
 export function unansweredEvidence(): UnansweredEvidence {
 	let isExplained = false;
 	const onStderr = new Map<string, Finding>();
 	const stringIds = new Set<string>();
+	const glued = new Map<string, number>();
 	return {
 		onFinding(finding) {
+			const g =
+				finding.code === 'stray-output' ? (finding.detail?.['glued'] as {id?: JsonRpcId; offset?: number}) : undefined;
+			if (g?.id !== undefined && typeof g.offset === 'number' && !glued.has(idKey(g.id)))
+				glued.set(idKey(g.id), g.offset);
 			if (explainsSilence(finding)) isExplained = true;
 			if (finding.code === 'string-id-unanswered') stringIds.add(idKey(finding.detail?.['id'] as JsonRpcId));
 			if (finding.code === 'message-on-stderr' && finding.detail?.['unanswered'] === true) {
@@ -57,6 +65,7 @@ export function unansweredEvidence(): UnansweredEvidence {
 		},
 		replyOnStderr: (id) => onStderr.get(idKey(id)),
 		isStringIdUnanswered: (id) => stringIds.has(idKey(id)),
+		gluedReplyAt: (id) => glued.get(idKey(id)),
 	};
 }
 

@@ -1,6 +1,16 @@
 import {describe, expect, it} from 'vitest';
 import {fieldCase, INIT, INIT_OK, run, runFieldCase as runCase} from '../harness.js';
-import {bytesOf, findingsOf, handshake, lengthOn, request, result, run as exchange, type Step} from '../exchange.js';
+import {
+	bytesOf,
+	findingsOf,
+	handshake,
+	initOk,
+	lengthOn,
+	request,
+	result,
+	run as exchange,
+	type Step,
+} from '../exchange.js';
 
 describe('stray-output (R5): kind, framework and the fix that goes with it', () => {
 	it('F35: four JVM console-appender lines, stderr empty: stray-output kind log ×4 with the appender fix, no stderr-merged', () => {
@@ -196,5 +206,63 @@ describe('stray-output inside the reply window of a handler request', () => {
 			'stray-output',
 		);
 		expect(found[0]!.detail?.['during']).toBeUndefined();
+	});
+});
+
+describe('stray-output with a reply glued after its text on the same line', () => {
+	const initLine = JSON.stringify(initOk());
+	// TS SDK key order (result first): the message starts at its first `{`, not at `"jsonrpc"`.
+	const tsOrder = JSON.stringify({result: initOk().result, jsonrpc: '2.0', id: 0});
+
+	it("`print('Server ready', end='')` then the reply: names the reply and its offset, every chunk cut", () => {
+		const text = `Server ready${initLine}\n`;
+		for (let cut = 1; cut < text.length; cut += 7) {
+			const found = findingsOf(
+				exchange([
+					['stdin', 0, INIT],
+					['stdout', 5, text.slice(0, cut)],
+					['stdout', 6, text.slice(cut)],
+				]),
+				'stray-output',
+			);
+			expect(found.map((f) => [f.offset, f.byteLength, f.detail?.['glued']])).toEqual([
+				[0, text.length - 1, {offset: 12, id: 0, method: 'initialize'}],
+			]);
+			expect(found[0]!.message).toBe(
+				'stdout carries a banner line before any message, not an MCP message; the reply to initialize (id 0) follows on the same line at offset 12, with no newline before it, so clients drop it with the line',
+			);
+			expect(found[0]!.hint.startsWith('The reply itself is whole: the text before it ends without a newline')).toBe(
+				true,
+			);
+		}
+	});
+
+	it('an escape sequence (hide cursor) glued before a reply written in the TS SDK key order', () => {
+		const found = findingsOf(
+			exchange([
+				['stdin', 0, INIT],
+				['stdout', 5, `\u001b[?25l${tsOrder}\n`],
+			]),
+			'stray-output',
+		);
+		expect(found.map((f) => f.detail?.['glued'])).toEqual([{offset: 6, id: 0, method: 'initialize'}]);
+	});
+
+	it('not a reply: a logged request, a reply to no open request, or a line with text after the JSON', () => {
+		const lines = [
+			`got ${JSON.stringify(request(1, 'tools/list'))}\n`,
+			`sent ${JSON.stringify(result(7, {}))}\n`,
+			`Server ready${initLine} ok\n`,
+		];
+		for (const line of lines) {
+			const found = findingsOf(
+				exchange([
+					['stdin', 0, INIT],
+					['stdout', 5, line],
+				]),
+				'stray-output',
+			);
+			expect(found.map((f) => [f.offset, f.detail?.['glued']])).toEqual([[0, undefined]]);
+		}
 	});
 });

@@ -6,6 +6,7 @@ import {
 	findingsOf,
 	handshake,
 	INIT,
+	initOk,
 	lengthOn,
 	META,
 	request,
@@ -165,5 +166,39 @@ describe('unanswered-request (R15)', () => {
 			message:
 				'tools/call (id 2) got no response before the session ended: its reply was written to stderr (offset 0), which the client never reads',
 		});
+	});
+});
+
+describe('unanswered-request whose reply was glued after text on one line', () => {
+	const glued = `Server ready${JSON.stringify(initOk())}\n`;
+
+	it('names the glued reply as the cause, at its stdout offset, and does not ask the server to answer', () => {
+		const session = run([
+			['stdin', 0, INIT],
+			['stdout', 5, glued],
+			['close', 3000],
+			['exit', 3006],
+		]);
+		expect(codesAt(session)).toEqual(['stray-output@stdout:0', 'unanswered-request@stdin:0']);
+		const [finding] = findingsOf(session, 'unanswered-request');
+		expect(finding).toMatchObject({
+			severity: 'error',
+			detail: {id: 0, method: 'initialize', cause: {code: 'stray-output', stream: 'stdout', offset: 12}},
+			message:
+				'initialize (id 0) got no response before the session ended: its reply was written (stdout offset 12), but glued after text on the same line, which clients drop whole',
+			hint: 'The reply itself is whole: end the text before it with a newline, and better send that text to stderr (see `stray-output`); Python `print(..., end="")` and Node `process.stdout.write` write no newline of their own.',
+		});
+	});
+
+	it('a glued copy of a reply that is then written on its own line leaves nothing unanswered', () => {
+		const copy = `DEBUG:server:sending ${JSON.stringify(initOk())}\n`;
+		const session = run([
+			['stdin', 0, INIT],
+			['stdout', 5, copy],
+			['stdout', 6, initOk()],
+			['close', 3000],
+			['exit', 3006],
+		]);
+		expect(codesAt(session)).toEqual(['stray-output@stdout:0']);
 	});
 });
