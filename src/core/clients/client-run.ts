@@ -78,7 +78,9 @@ export interface ClientRun {
  * @param tools the tool count `tools/list` returned, when answered
  * @param startupLimitMs the client's start-up limit as the user set it with its knob (ms), in place of its default
  * @returns the row; a client check that fails (start-up limit, version, stderr) wins over the family's
- *   reading, since the client then never gets to read what follows
+ *   reading, since the client then never gets to read what follows; but when the family never connects (its
+ *   reading loses the `initialize` result), only the stderr check applies: an unread reply is neither late
+ *   nor of a version
  */
 export function judgeClient(
 	profile: ClientProfile,
@@ -96,7 +98,9 @@ export function judgeClient(
 		...(limitMs === undefined ? {} : {startupLimitMs: limitMs}),
 		...(profile.limits.knob === undefined ? {} : {knob: profile.limits.knob}),
 	};
-	const check = clientCheck(profile, facts, limitMs);
+	// A reply the family never reads (no newline, cut, glued after text) starts nothing and offers no version:
+	// only the client's stderr check still applies.
+	const check = clientCheck(profile, familyOutcome?.connects === false ? {...facts, ...UNREAD_REPLY} : facts, limitMs);
 	if (check !== undefined)
 		return {
 			...base,
@@ -152,6 +156,9 @@ function listCheckNote(profile: ClientProfile, facts: HandshakeFacts): string | 
 	if (facts.toolsListReplyMs <= limitMs) return undefined;
 	return `\`${check.command}\` shows "tools fetch failed": tools/list answered after ${Math.round(facts.toolsListReplyMs)} ms, over the ${limitMs} ms that command waits for it (measured for \`${check.command}\` only)`;
 }
+
+/** The reply facts a client never reads: its time and its version, left out of the client's checks. */
+const UNREAD_REPLY = {initializeReplyMs: undefined, answeredVersion: undefined} as const;
 
 /** The client's own checks, first failing first: start-up limit, protocol version, unread stderr. */
 function clientCheck(

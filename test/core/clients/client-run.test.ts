@@ -138,6 +138,32 @@ describe('judgeClient', () => {
 		).toBe('works');
 	});
 
+	it('a reply the family never reads (no newline, cut, glued) is no late start and no version to judge', () => {
+		const unread: ClientOutcome = {
+			...works,
+			client: 'ts-sdk-v1',
+			outcome: 'fails',
+			decidedBy: ['missing-newline'],
+			note: 'does not connect (initialize hangs): missing-newline: waits for the newline',
+			connects: false,
+			toolsListed: false,
+		};
+		// The framer closes the reply's frame only at EOF, after the client's limit: the client never read it.
+		for (const answeredVersion of ['2025-06-18', '2025-11-25'])
+			expect(
+				judgeClient(gemini, unread, {initializeReplyMs: 5_979, answeredVersion, stderrBytesBeforeReply: 0}),
+			).toMatchObject({
+				outcome: 'fails',
+				connects: false,
+				firstFailure: {code: 'missing-newline', note: unread.note},
+				note: unread.note,
+			});
+		// A server blocked on a full stderr pipe is still that, whatever the family read.
+		expect(judgeClient(gemini, unread, {stderrBytesBeforeReply: PIPE_CAPACITY_BYTES}).firstFailure?.code).toBe(
+			'stderr-unread',
+		);
+	});
+
 	it('the family decides otherwise, its first deciding code as the first failure; no family is not established', () => {
 		const failing: ClientOutcome = {
 			...works,
