@@ -255,8 +255,26 @@ export interface ClientProfile {
 	readonly limits: Limits;
 	readonly stderr: Sourced<StderrHandling>;
 	readonly errorTexts: readonly ErrorText[];
+	/**
+	 * Where the client's validation of a result requires every number to be finite (J1): zod 4's `z.number()`
+	 * rejects ±Infinity, which `JSON.parse` makes of a number beyond a double's range (`1e400`), so the request
+	 * fails. Per method, a regular expression source over the dotted path inside the result
+	 * (`tools.0.inputSchema.properties.n.maximum`). Absent: no such place was found in the client's code.
+	 */
+	readonly finiteNumbersAt?: Sourced<Readonly<Record<string, string>>>;
 	readonly restart: string;
 	readonly sources: readonly string[];
+}
+
+/**
+ * True when `profile`'s validation of the `method` result rejects a non-finite number at the dotted `path`
+ * inside it ({@link ClientProfile.finiteNumbersAt}); false when it does not, or nothing is known.
+ */
+export function rejectsNonFiniteAt(profile: ClientProfile, method: string, path: string): boolean {
+	const at = profile.finiteNumbersAt?.value;
+	if (at === undefined || at === NOT_ESTABLISHED) return false;
+	const pattern = at[method];
+	return pattern !== undefined && new RegExp(pattern).test(path);
 }
 
 /** True when `value` is established (not {@link NOT_ESTABLISHED}). */

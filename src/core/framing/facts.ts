@@ -51,9 +51,13 @@ export interface InvalidUtf8Fact {
 	readonly inString: boolean;
 }
 
-/** One token of a parsed JSON body that is not portable (J3): a lone surrogate escape or an unsafe integer. */
+/**
+ * One token of a parsed JSON body that is not portable (J3): a lone surrogate escape, an unsafe integer, or
+ * a `NaN` / `Infinity` / `-Infinity` token that only a lenient parser read (`non-finite`: the line failed
+ * `JSON.parse` and was read as Python's parser reads it, `parseNonFinite` in `portability.ts`).
+ */
 export interface NonPortableToken {
-	readonly reason: 'lone-surrogate' | 'unsafe-integer';
+	readonly reason: 'lone-surrogate' | 'unsafe-integer' | 'non-finite';
 	/** Stream offset of the token's first byte. */
 	readonly at: number;
 	/** Its length in bytes. */

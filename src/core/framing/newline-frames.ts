@@ -2,7 +2,7 @@ import {Buffer, isAscii} from 'node:buffer';
 import {isValidUtf8} from '../bytes/utf8.js';
 import {byteFacts, errorMessage, jsonParseError} from './byte-facts.js';
 import {parseHeaderLine, type HeaderLine} from './content-length.js';
-import type {ContentFact, FrameFacts, GluedReply} from './facts.js';
+import type {ContentFact, FrameFacts, GluedReply, NonPortableToken} from './facts.js';
 import {makeFrame, type FrameSink} from './frame-sink.js';
 import type {RawFrame} from './framer.js';
 import {
@@ -13,7 +13,7 @@ import {
 	type JsonScanState,
 } from './json-scan.js';
 import {terminatorOf, type HeldLine, type Line} from './line.js';
-import {mayBeNonPortable, nonPortableTokens} from './portability.js';
+import {mayBeNonPortable, nonPortableTokens, parseNonFinite} from './portability.js';
 import {nonCanonicalRawId} from './raw-id.js';
 import {classifyStrayLine, launcherOf, loggerOf, stderrOnlyLine} from './stray-kind.js';
 
@@ -144,6 +144,15 @@ function otherLine(
 			lineFrame(sink, line, {bodyStart, isJson: true, message, holder: {text}});
 			return undefined;
 		}
+	}
+
+	// J1: `NaN` / `Infinity` written by Python's `json.dumps` (allow_nan=True). JSON.parse rejects the line, the
+	// Python SDK reads it: framed as the message it reads, with the tokens as facts (cold path only).
+	const lenient = parseNonFinite(text, error, line.offset + bodyStart - start);
+	if (lenient !== undefined && isMessageObject(lenient.value)) {
+		sink.seenJson = true;
+		lineFrame(sink, line, {bodyStart, isJson: true, message: lenient.value, holder: {text}, nonFinite: lenient.tokens});
+		return undefined;
 	}
 
 	const clientError = hasBom ? jsonParseError(buf.toString('utf8', start, contentEnd)) : error;
@@ -396,6 +405,8 @@ interface LineBody {
 	readonly isUtf8?: boolean;
 	/** Lines the frame spans, when it is held lines joined ({@link unparsedBlock}); default 1. */
 	readonly lineCount?: number;
+	/** The `NaN` / `Infinity` tokens of a line read leniently (`parseNonFinite`), merged into its non-portable tokens. */
+	readonly nonFinite?: readonly NonPortableToken[];
 }
 
 /** Emits a one-line frame with its content fact and its byte-level facts. */
@@ -425,6 +436,8 @@ function lineFrame(sink: FrameSink, line: Line, body: LineBody): void {
 	if (isJson) {
 		const text = bodyString();
 		if (mayBeNonPortable(text)) nonPortable = nonPortableTokens(text, offset + bodyStart - start);
+		if (body.nonFinite !== undefined)
+			nonPortable = [...body.nonFinite, ...(nonPortable ?? [])].sort((a, b) => a.at - b.at);
 	}
 	// Checked: the text is not kept while the frame is handed on.
 	bodyText = undefined;

@@ -3,7 +3,7 @@ import type {NonPortableToken} from './facts.js';
 
 /** One place in a JSON text that strict parsers reject or read differently than `JSON.parse`. */
 export interface PortabilityProblem {
-	readonly reason: 'lone-surrogate' | 'unsafe-integer';
+	readonly reason: NonPortableToken['reason'];
 	/** UTF-16 index of the escape or number in the text, and its length in UTF-16 units (= bytes: ASCII). */
 	readonly index: number;
 	readonly length: number;
@@ -129,4 +129,85 @@ export function nonPortableTokens(text: string, offset: number): NonPortableToke
 		length: p.length,
 		token: p.token,
 	}));
+}
+
+/** The tokens Python's `json.dumps` writes for non-finite floats (`allow_nan=True`, its default). */
+const NON_FINITE = ['-Infinity', 'Infinity', 'NaN'] as const;
+
+/**
+ * V8's `JSON.parse` messages for a text whose first fault is a non-finite token: `Unexpected token 'N'`
+ * (`NaN`), `Unexpected token 'I'` (`Infinity`), `No number after minus sign` (`-Infinity`). The gate of
+ * {@link parseNonFinite}: only a line that failed `JSON.parse` with one of these is scanned.
+ */
+const NON_FINITE_ERROR = /^Unexpected token '[NI]'|^No number after minus sign/;
+
+/**
+ * `NaN`, `Infinity` and `-Infinity` tokens outside strings of a JSON text (J1: RFC 8259 has no such
+ * number; Python's `json.dumps` writes them by default). One string-aware pass, in text order; never throws.
+ */
+export function nonFiniteProblems(text: string): PortabilityProblem[] {
+	const out: PortabilityProblem[] = [];
+	const n = text.length;
+	let i = 0;
+	while (i < n) {
+		const c = text.charCodeAt(i);
+		if (c === 0x22) {
+			i++;
+			while (i < n && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1;
+			i++;
+			continue;
+		}
+		if (c === 0x4e || c === 0x49 || c === 0x2d) {
+			const token = NON_FINITE.find((t) => text.startsWith(t, i));
+			if (token !== undefined) {
+				out.push({reason: 'non-finite', index: i, length: token.length, token});
+				i += token.length;
+				continue;
+			}
+		}
+		i++;
+	}
+	return out;
+}
+
+/** A stand-in string for `NaN`, which no JSON number parses to; {@link parseNonFinite}'s reviver swaps it back. */
+const NAN_STAND_IN = '\u0000mcp-wire:NaN\u0000';
+
+/**
+ * A JSON text that `JSON.parse` rejected (`parseError`, its message), read as the MCP Python SDK reads it
+ * (pydantic's JSON parser takes `NaN`, `Infinity`, `-Infinity` as floats; mcp 2.3.0 lists the tools of
+ * such a reply, docs/clients.md#non-finite-numbers): undefined unless the error is a non-finite token's
+ * ({@link NON_FINITE_ERROR}) and the text parses once those tokens are read as numbers. Otherwise the
+ * value (`NaN`, `±Infinity` in place) and the tokens with their stream offsets, `offset` being the stream
+ * byte of the text's first character. Cold path: only for a line that failed `JSON.parse`. Never throws.
+ */
+export function parseNonFinite(
+	text: string,
+	parseError: string,
+	offset: number,
+): {readonly value: unknown; readonly tokens: NonPortableToken[]} | undefined {
+	if (!NON_FINITE_ERROR.test(parseError)) return undefined;
+	const problems = nonFiniteProblems(text);
+	if (problems.length === 0) return undefined;
+	let lenient = '';
+	let from = 0;
+	for (const p of problems) {
+		const standIn = p.token === 'NaN' ? JSON.stringify(NAN_STAND_IN) : p.token === 'Infinity' ? '1e999' : '-1e999';
+		lenient += text.slice(from, p.index) + standIn;
+		from = p.index + p.length;
+	}
+	lenient += text.slice(from);
+	let value: unknown;
+	try {
+		value = JSON.parse(lenient, (_key, v: unknown) => (v === NAN_STAND_IN ? Number.NaN : v));
+	} catch {
+		return undefined;
+	}
+	const tokens = problems.map((p) => ({
+		reason: p.reason,
+		at: offset + Buffer.byteLength(text.slice(0, p.index), 'utf8'),
+		length: p.length,
+		token: p.token,
+	}));
+	return {value, tokens};
 }

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {hasLongDigitRun, mayBeNonPortable} from '../../../src/core/framing/portability.js';
+import {jsonParseError} from '../../../src/core/framing/byte-facts.js';
+import {
+	hasLongDigitRun,
+	mayBeNonPortable,
+	nonFiniteProblems,
+	parseNonFinite,
+} from '../../../src/core/framing/portability.js';
 
 /** The plain reference of {@link hasLongDigitRun} (docs/performance.md#replay). */
 const LONG_DIGITS = /\d{16}/;
@@ -37,5 +43,37 @@ describe('hasLongDigitRun: 16 digits in a row (the non-portable gate, J3)', () =
 	it('gates with a \\u escape too', () => {
 		expect(mayBeNonPortable('{"a":"\\ud800"}')).toBe(true);
 		expect(mayBeNonPortable('{"a":"x","id":1}')).toBe(false);
+	});
+});
+
+describe('parseNonFinite: NaN / Infinity tokens read as the Python SDK reads them (J1, cold path)', () => {
+	it('finds each token outside strings, at its stream byte, and reads the values', () => {
+		const text = '{"a":NaN,"é":"NaN Infinity","b":[Infinity,-Infinity]}';
+		const error = jsonParseError(text)!;
+		expect(error).toMatch(/^Unexpected token 'N'/);
+		const read = parseNonFinite(text, error, 1000);
+		expect(read?.tokens).toEqual([
+			{reason: 'non-finite', at: 1005, length: 3, token: 'NaN'},
+			// "é" is two bytes: the later tokens are one byte further than their UTF-16 index.
+			{reason: 'non-finite', at: 1000 + 34, length: 8, token: 'Infinity'},
+			{reason: 'non-finite', at: 1000 + 43, length: 9, token: '-Infinity'},
+		]);
+		expect(read?.value).toEqual({a: Number.NaN, é: 'NaN Infinity', b: [Infinity, -Infinity]});
+	});
+
+	it('a -Infinity first is gated by V8\'s "No number after minus sign"', () => {
+		const text = '{"m":-Infinity}';
+		expect(jsonParseError(text)).toMatch(/^No number after minus sign/);
+		expect(parseNonFinite(text, jsonParseError(text)!, 0)?.tokens).toEqual([
+			{reason: 'non-finite', at: 5, length: 9, token: '-Infinity'},
+		]);
+	});
+
+	it('nothing for another parse error, or when the text has another fault besides the tokens', () => {
+		expect(parseNonFinite('{"a":NaN,}', jsonParseError('{"a":NaN,}')!, 0)).toBeUndefined();
+		expect(parseNonFinite('{"a":1,}', jsonParseError('{"a":1,}')!, 0)).toBeUndefined();
+		// The gate is the error, not the text: a string holding "NaN" after a bad escape is not read.
+		expect(parseNonFinite('{"a":"\\x NaN"}', jsonParseError('{"a":"\\x NaN"}')!, 0)).toBeUndefined();
+		expect(nonFiniteProblems('{"a":"NaN","b":"\\"Infinity"}')).toEqual([]);
 	});
 });

@@ -40,6 +40,18 @@ export const TS_SDK_V2: ClientProfile = {
 	},
 	stderr: {value: 'inherited', source: 'docs/protocol.md C3 (v1.x and v2)'},
 	errorTexts: [],
+	finiteNumbersAt: {
+		value: {
+			// ToolSchema: `inputSchema.properties` is `z.record(z.string(), JSONValueSchema)`, every number a `z.number()`.
+			'tools/list': '^tools\\.\\d+\\.inputSchema\\.properties\\.',
+			// ServerCapabilitiesSchema: `experimental`, `extensions` (records of JSONObjectSchema), `logging`,
+			// `completions` and the task capabilities (JSONObjectSchema).
+			initialize:
+				'^capabilities\\.(?:experimental\\.[^.]+|extensions\\.[^.]+|logging|completions|tasks\\.(?:list|cancel|requests\\.tools\\.call))\\.',
+		},
+		source:
+			'@modelcontextprotocol/core 2.4.0 `src/schemas.ts` (JSONValueSchema: `z.number()` of zod 4, which rejects ±Infinity); run here: a tools/list reply with `"maximum":1e400` in a property rejects `Invalid result for tools/list … expected number, received Infinity`, one with `1e400` in `capabilities.experimental` fails connect (docs/clients.md#non-finite-numbers)',
+	},
 	restart: 'restart the host that runs the SDK client (it spawns the server at connect)',
 	sources: ['docs/protocol.md C2', 'docs/protocol.md C3', 'docs/clients.md#typescript-sdk-2x'],
 };

@@ -90,3 +90,170 @@ factTester('non-portable-json', {
 		},
 	],
 });
+
+/** The outcome of every client family, `[outcome, connects, toolsListed]`, after `body` answers tools/list. */
+function outcomes(session: ReturnType<typeof run>) {
+	return Object.fromEntries(
+		session.getSnapshot().summary.clients!.map((c) => [c.client, [c.outcome, c.connects, c.toolsListed]]),
+	);
+}
+
+function listSession(body: string, initOk = INIT_OK) {
+	return run([
+		['stdin', 0, INIT],
+		['stdout', 5, initOk],
+		['stdin', 6, INITIALIZED + LIST(1)],
+		['stdout', 10, body],
+	]);
+}
+
+describe('non-portable-json non-finite: NaN / Infinity tokens (Python json.dumps default allow_nan=True)', () => {
+	const body =
+		'{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"n","inputSchema":{"type":"object","properties":{"n":{"type":"number","maximum":Infinity,"default":NaN}}}}]}}\n';
+
+	it('one error at the first token, every token at its byte; the reply reaches the Python SDK only', () => {
+		const session = listSession(body);
+		const findings = session.getSnapshot().findings;
+		expect(findings.map((f) => f.code)).toEqual(['non-portable-json']);
+		expect(findings[0]).toMatchObject({
+			severity: 'error',
+			stream: 'stdout',
+			offset: PREFIX + body.indexOf('Infinity'),
+			byteLength: 8,
+			frameIndex: 4,
+			detail: {
+				reason: 'non-finite',
+				token: 'Infinity',
+				method: 'tools/list',
+				tokens: [
+					{token: 'Infinity', offset: PREFIX + body.indexOf('Infinity')},
+					{token: 'NaN', offset: PREFIX + body.indexOf('NaN')},
+				],
+				count: 2,
+			},
+		});
+		expect(findings[0]!.message).toBe(
+			`\`Infinity\` at byte ${PREFIX + body.indexOf('Infinity')} (and 1 more) is not JSON (RFC 8259 has no NaN or Infinity): JSON.parse and serde_json reject the whole line, so the reply to tools/list never reaches TS SDK clients, VS Code or rmcp; only the Python SDK reads it`,
+		);
+		expect(findings[0]!.hint).toContain('json.dumps(message, allow_nan=False)');
+		// Not "the server hangs for every client": the Python SDK lists the tool (mcp 2.3.0, measured).
+		expect(outcomes(session)).toEqual({
+			'ts-sdk-v1': ['fails', true, false],
+			'ts-sdk-v2': ['fails', true, false],
+			'python-sdk': ['works', true, true],
+			vscode: ['fails', true, false],
+			rmcp: ['fails', true, false],
+			cursor: ['unknown', true, null],
+		});
+		expect(session.getSnapshot().summary.clients!.find((c) => c.client === 'ts-sdk-v1')!.note).toMatch(
+			/^connects; tools\/list hangs: non-portable-json: JSON\.parse throws/,
+		);
+	});
+
+	it('in the initialize reply: only the Python SDK connects', () => {
+		const init =
+			'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"experimental":{"x":{"n":-Infinity}}},"serverInfo":{"name":"s","version":"1"}}}\n';
+		const session = run([
+			['stdin', 0, INIT],
+			['stdout', 5, init],
+		]);
+		const [finding, ...rest] = session.getSnapshot().findings.filter((f) => f.code === 'non-portable-json');
+		expect(rest).toEqual([]);
+		expect(finding).toMatchObject({offset: init.indexOf('-Infinity'), byteLength: 9, detail: {method: 'initialize'}});
+		const o = outcomes(session);
+		expect([o['ts-sdk-v1'], o['python-sdk'], o['rmcp']]).toEqual([
+			['fails', false, null],
+			['works', true, null],
+			['fails', false, null],
+		]);
+	});
+
+	it('a line with the tokens that is no message stays a stray line; a string holding NaN is clean', () => {
+		const session = run([
+			['stdin', 0, INIT],
+			['stdout', 5, INIT_OK],
+			['stdout', 6, '{"progress":NaN}\n'],
+		]);
+		expect(session.getSnapshot().findings.map((f) => f.code)).toEqual(['stray-output']);
+		expect(listSession('{"jsonrpc":"2.0","id":1,"result":{"tools":[],"note":"NaN"}}\n').getSnapshot().findings).toEqual(
+			[],
+		);
+	});
+});
+
+describe("non-portable-json number-overflow: a number beyond a double's range (JSON.parse reads Infinity)", () => {
+	const schema = (max: string): string =>
+		`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"n","inputSchema":{"type":"object","properties":{"n":{"type":"number","maximum":${max}}}}}]}}\n`;
+
+	it('in a tool property: error, the TS SDK 2.x client fails tools/list, the others list it', () => {
+		const body = schema('1e400');
+		const session = listSession(body);
+		const [finding, ...rest] = session.getSnapshot().findings;
+		expect(rest).toEqual([]);
+		expect(finding).toMatchObject({
+			code: 'non-portable-json',
+			severity: 'error',
+			stream: 'stdout',
+			offset: PREFIX,
+			byteLength: body.length,
+			frameIndex: 4,
+			detail: {
+				reason: 'number-overflow',
+				method: 'tools/list',
+				path: 'tools.0.inputSchema.properties.n.maximum',
+				value: 'Infinity',
+				v2Rejects: true,
+				paths: ['tools.0.inputSchema.properties.n.maximum'],
+				count: 1,
+			},
+		});
+		expect(finding!.message).toBe(
+			"`tools.0.inputSchema.properties.n.maximum` in the tools/list result is a number beyond a double's range: JSON.parse reads it as Infinity, and the TS SDK 2.x client rejects the result (its schema wants a finite number there)",
+		);
+		expect(outcomes(session)).toEqual({
+			'ts-sdk-v1': ['degraded', true, true],
+			'ts-sdk-v2': ['fails', true, false],
+			'python-sdk': ['degraded', true, true],
+			vscode: ['unknown', true, null],
+			rmcp: ['works', true, true],
+			cursor: ['unknown', true, null],
+		});
+		expect(session.getSnapshot().summary.verdict).toBe('warn');
+	});
+
+	it('-1e400 elsewhere (a tool _meta, the schema root) is a warning the TS SDK 2.x client lists; 1e308 is nothing', () => {
+		const body =
+			'{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"n","inputSchema":{"type":"object","x-min":-1e400},"_meta":{"n":2e999}}]}}\n';
+		const session = listSession(body);
+		const [finding, ...rest] = session.getSnapshot().findings;
+		expect(rest).toEqual([]);
+		expect(finding).toMatchObject({
+			severity: 'warning',
+			detail: {
+				path: 'tools.0.inputSchema.x-min',
+				value: '-Infinity',
+				v2Rejects: false,
+				paths: ['tools.0.inputSchema.x-min', 'tools.0._meta.n'],
+				count: 2,
+			},
+		});
+		expect(outcomes(session)['ts-sdk-v2']).toEqual(['degraded', true, true]);
+		expect(listSession(schema('1e308')).getSnapshot().findings).toEqual([]);
+	});
+
+	it('in the initialize capabilities: the TS SDK 2.x client does not connect', () => {
+		const init =
+			'{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"experimental":{"x":{"n":1e400}}},"serverInfo":{"name":"s","version":"1"}}}\n';
+		const session = run([
+			['stdin', 0, INIT],
+			['stdout', 5, init],
+		]);
+		expect(session.getSnapshot().findings[0]).toMatchObject({
+			severity: 'error',
+			offset: 0,
+			detail: {method: 'initialize', path: 'capabilities.experimental.x.n', v2Rejects: true},
+		});
+		expect(outcomes(session)['ts-sdk-v2']).toEqual(['fails', false, null]);
+		expect(outcomes(session)['ts-sdk-v1']).toEqual(['degraded', true, null]);
+	});
+});
