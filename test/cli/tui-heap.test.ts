@@ -1,6 +1,9 @@
-import {execFileSync} from 'node:child_process';
+import {execFile} from 'node:child_process';
+import {promisify} from 'node:util';
 import {describe, expect, it} from 'vitest';
 import {TUI_V8_FLAGS, tuneHeapForTui} from '../../src/cli/tui-heap.js';
+
+const execFileAsync = promisify(execFile);
 
 // A child Node that sets `flags` at run time (as the TUI's process does), then makes garbage that outlives
 // young-generation GCs (a ring of 50,000 objects, each replaced after 50,000 more were made: the shape of
@@ -24,12 +27,13 @@ for (let i = 0; i < 1000000; i++) {
 process.stdout.write(JSON.stringify({youngBefore, young, old}));
 `;
 
-function churn(flags: readonly string[]): {youngBefore: number; young: number; old: number} {
-	const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHURN, JSON.stringify(flags)], {
+/** Runs CHURN under `flags` in a child; asynchronous, so the worker stays free to answer vitest meanwhile. */
+async function churn(flags: readonly string[]): Promise<{youngBefore: number; young: number; old: number}> {
+	const {stdout} = await execFileAsync(process.execPath, ['--input-type=module', '-e', CHURN, JSON.stringify(flags)], {
 		encoding: 'utf8',
 		timeout: 60_000,
 	});
-	return JSON.parse(out) as {youngBefore: number; young: number; old: number};
+	return JSON.parse(stdout) as {youngBefore: number; young: number; old: number};
 }
 
 describe('tuneHeapForTui', () => {
@@ -40,9 +44,9 @@ describe('tuneHeapForTui', () => {
 		expect(set.some((flag) => /max-old-space|max-heap|max-semi-space/.test(flag))).toBe(false);
 	});
 
-	it('takes effect when set in a running process on this Node: the young generation stays as it was, the old space peaks far lower', () => {
-		const defaults = churn([]);
-		const tuned = churn(TUI_V8_FLAGS);
+	it('takes effect when set in a running process on this Node: the young generation stays as it was, the old space peaks far lower', async () => {
+		const defaults = await churn([]);
+		const tuned = await churn(TUI_V8_FLAGS);
 		// V8's defaults grow the young generation (to 32 MiB on Node 20) and let the old space reach ~4× what is live.
 		expect(defaults.young).toBeGreaterThan(2 * defaults.youngBefore);
 		expect(tuned.young).toBeLessThanOrEqual(2 * tuned.youngBefore);

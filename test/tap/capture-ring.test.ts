@@ -420,26 +420,30 @@ type Step =
 	| {readonly op: 'drain'};
 
 describe('capture ring: property', () => {
-	it('never hands out bytes still unconsumed or in flight, and the consumer gets every committed byte exact', () => {
-		checkRingProperty(SMALL, 70_000, 300, (length, serial) => pattern(length, serial));
+	it('never hands out bytes still unconsumed or in flight, and the consumer gets every committed byte exact', async () => {
+		await checkRingProperty(SMALL, 70_000, 300, (length, serial) => pattern(length, serial));
 	});
 
-	it('the same on an arena larger than WORKING_BYTES (the producer goes back to the start early)', () => {
+	it('the same on an arena larger than WORKING_BYTES (the producer goes back to the start early)', async () => {
 		// Pieces up to 2 MiB so that 120 steps go past WORKING_BYTES and around; bytes filled with one
 		// value per piece (cheap), distinct from its neighbours.
-		checkRingProperty(2 * WORKING_BYTES, 2 * 1024 * 1024, 40, (length, serial) =>
+		await checkRingProperty(2 * WORKING_BYTES, 2 * 1024 * 1024, 40, (length, serial) =>
 			new Uint8Array(length).fill((serial % 251) + 1),
 		);
 	});
 });
 
-/** The ring property over random puts (published or claimed, written or not), write ends and drains. */
-function checkRingProperty(
+/**
+ * The ring property over random puts (published or claimed, written or not), write ends and drains. Each run
+ * first yields to the event loop: a sweep is tens of seconds of synchronous work on a loaded machine, and a
+ * worker that never yields cannot read vitest's replies, whose 60 s timeout then fails a green run.
+ */
+async function checkRingProperty(
 	ringBytes: number,
 	maxLength: number,
 	numRuns: number,
 	makeBytes: (length: number, serial: number) => Uint8Array,
-): void {
+): Promise<void> {
 	const step: fc.Arbitrary<Step> = fc.oneof(
 		{
 			weight: 6,
@@ -457,8 +461,9 @@ function checkRingProperty(
 		},
 		{weight: 2, arbitrary: fc.record({op: fc.constant('drain' as const)})},
 	);
-	fc.assert(
-		fc.property(fc.array(step, {maxLength: 120}), (steps) => {
+	await fc.assert(
+		fc.asyncProperty(fc.array(step, {maxLength: 120}), async (steps) => {
+			await new Promise((resolve) => setImmediate(resolve));
 			const {producer, consumer} = ring(ringBytes);
 			const size = producer.arenaSize(0);
 			/** Published and not consumed, and written and not ended: [arena offset, length, bytes]. */
