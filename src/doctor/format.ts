@@ -121,13 +121,15 @@ export function formatTable(rows: readonly DoctorRow[], options: FormatOptions):
  */
 function wrapRow(line: string, fix: string, fixStart: number, columns: number | undefined): string[] {
 	if (columns === undefined || visibleLength(line) <= columns || fix === '') return [line];
-	const head = line.slice(0, line.length - fix.length).trimEnd();
+	// Up to the FIX cell, with the padding of the cells before it: a FINDING shorter than its column keeps
+	// its fill, so the FIX starts at `fixStart` as its wrapped lines do.
+	const head = line.slice(0, line.length - fix.length);
 	const room = columns - fixStart;
 	if (room >= MIN_FIX_COLUMNS) {
 		const parts = wrapWords(fix, room);
-		return [`${head}  ${parts[0]}`, ...parts.slice(1).map((part) => ' '.repeat(fixStart) + part)];
+		return [`${head}${parts[0]}`, ...parts.slice(1).map((part) => ' '.repeat(fixStart) + part)];
 	}
-	return [head, ...wrapWords(fix, columns - 4).map((part) => `    ${part}`)];
+	return [head.trimEnd(), ...wrapWords(fix, columns - 4).map((part) => `    ${part}`)];
 }
 
 /** Columns a line takes on a terminal: its characters, without colour escapes. */

@@ -168,6 +168,18 @@ describe('formatTable at 80 columns (a terminal): FIX wraps at words, never mid-
 	});
 });
 
+describe('formatTable: a wrapped FIX lines up under its column', () => {
+	it('keeps the fill of a FINDING shorter than its column (was: the FIX started 6 columns left)', () => {
+		const skipped = {...ROWS[2]!, reason: 'HTTP server at https://example.com/mcp: doctor checks stdio servers only'};
+		const lines = formatTable([ROWS[1]!, skipped], {color: false, columns: 110});
+		expect(lines.slice(4)).toEqual([
+			'claude-code     user   web     – skip        —      —  —                 HTTP server at',
+			'                                                                         https://example.com/mcp: doctor',
+			'                                                                         checks stdio servers only',
+		]);
+	});
+});
+
 describe('formatReport notes', () => {
 	it('one line per distinct note, naming every server that has it (was: the same note repeated per row)', () => {
 		const note = 'not approved in Claude Code yet: it starts .mcp.json servers only once you approve them';
