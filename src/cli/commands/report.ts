@@ -14,7 +14,7 @@ import {
 import {buildReport, DEFAULT_MAX_LINES} from '../../render/report/markdown.js';
 import {keepForReport, type ReportKeeper} from '../../render/report/keep.js';
 import {UsageError} from '../exit-codes.js';
-import {fileErrorReason} from '../file-errors.js';
+import {fileErrorReason, problemLines} from '../file-errors.js';
 import {localRedactOptions} from '../redact-options.js';
 import {VERSION} from '../version.js';
 
@@ -150,6 +150,11 @@ export function reportCommand(io: CommandIo = PROCESS_IO): Command {
 					);
 				throw new UsageError(`${name} is not an mcp-wire capture or --json dump (no session header)`);
 			}
+
+			// A record skipped as bad is said as `view` says it: the report covers the rest, and nothing is dropped
+			// unsaid. A cut last record (the last problem) is said below as the capture being cut short.
+			const problems = reader.isTruncated ? reader.problems.slice(0, -1) : reader.problems;
+			for (const line of problemLines(name, problems)) io.writeErr(line);
 
 			// A --json dump tells what its capture lacked only in its records (gap marks, the summary's
 			// `incomplete`): said here, after reading, as a capture's end record is said at its header (a

@@ -1,6 +1,6 @@
 import {statSync} from 'node:fs';
 import {Command, Option} from 'commander';
-import {problemPlace, type DecodeProblem} from '../../core/capture/record-codec.js';
+import type {DecodeProblem} from '../../core/capture/record-codec.js';
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import type {Session} from '../../core/session/session.js';
 import type {TableStore} from '../../core/session/stores/frame-table.js';
@@ -13,7 +13,7 @@ import {fileSource, openCapture} from '../../captures/open-capture.js';
 import {CaptureBytesReader, CaptureIndex} from '../../captures/capture-read-back.js';
 import type {FirstScreenInfo} from '../../render/tui/first-screen.js';
 import {UsageError} from '../exit-codes.js';
-import {fileErrorReason} from '../file-errors.js';
+import {fileErrorReason, problemLines} from '../file-errors.js';
 import {
 	collect,
 	exitCodeFor,
@@ -148,15 +148,9 @@ export async function watchOutput(
 	return {ignore, failOn, ...(tui === undefined ? {} : {tui}), presenter};
 }
 
-/** Print record problems on stderr (at most `max`, then a count). */
+/** Print record problems on stderr (at most `max`, then a count: {@link problemLines}). */
 export function reportProblems(source: string, problems: readonly DecodeProblem[], max = 20): void {
-	// FILE:LINE for an NDJSON capture (editors jump there); a binary capture has no lines: its record and byte.
-	for (const problem of problems.slice(0, max))
-		process.stderr.write(
-			`mcp-wire: ${source}${problem.byteOffset === undefined ? `:${problem.line}` : `: ${problemPlace(problem)}`}: ${problem.message}\n`,
-		);
-	if (problems.length > max)
-		process.stderr.write(`mcp-wire: ${source}: … and ${problems.length - max} more problems\n`);
+	for (const line of problemLines(source, problems, max)) process.stderr.write(line);
 }
 
 /**

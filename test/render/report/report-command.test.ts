@@ -144,16 +144,13 @@ describe('mcp-wire report', () => {
 	it('a binary (format 2) capture cut inside its last record says it is cut short once on stderr, and once in the report', async () => {
 		const scenario = SCENARIOS.find((entry) => entry.name === 'crlf')!;
 		const parts = [encodeCaptureStart(scenario.meta)];
+		const offsets = {stdin: 0, stdout: 0, stderr: 0};
 		for (const step of scenario.steps) {
-			if ('stream' in step)
-				parts.push(
-					encodeChunkRecord(
-						step.stream,
-						step.tMs,
-						0,
-						typeof step.bytes === 'string' ? Buffer.from(step.bytes) : step.bytes,
-					),
-				);
+			if ('stream' in step) {
+				const bytes = typeof step.bytes === 'string' ? Buffer.from(step.bytes) : step.bytes;
+				parts.push(encodeChunkRecord(step.stream, step.tMs, offsets[step.stream], bytes));
+				offsets[step.stream] += bytes.length;
+			}
 		}
 		const whole = Buffer.concat(parts);
 		const cut = join(dir, 'cut.mcpcap');
@@ -164,6 +161,20 @@ describe('mcp-wire report', () => {
 			`mcp-wire: ${cut}: the capture is incomplete: it was cut short (no end record: the tap was killed or the file was cut); everything before the cut is shown\n`,
 		);
 		expect(io.out.match(/cut short/g)).toHaveLength(1);
+	});
+
+	it('says on stderr which records it skipped as bad, as view does (was: dropped without a word)', async () => {
+		const lines = readFileSync(file, 'utf8').split('\n');
+		const chunk = lines.findIndex((line) => line.startsWith('{"type":"chunk"'));
+		lines[chunk] = lines[chunk]!.replace(/"base64":"[^"]*"/, '"base64":"/\uFFFD8A"');
+		const bad = join(dir, 'bad-record.ndjson');
+		writeFileSync(bad, lines.join('\n'));
+		const io = await runReport([bad]);
+		expect(io.err).toBe(
+			`mcp-wire: ${bad}:${chunk + 1}: bad chunk record: \`base64\` is not valid base64, skipped\n` +
+				`mcp-wire: ${bad}: the capture is incomplete: 158 bytes of stdin crossed the wire but are not in it (1 gap, marked where they are)\n`,
+		);
+		expect(io.out.startsWith('**mcp-wire: ')).toBe(true);
 	});
 
 	it('gives one clear usage error for a file that is not a capture, or missing', async () => {
