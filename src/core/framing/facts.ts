@@ -20,6 +20,8 @@ export interface FrameFacts {
 	readonly escape?: EscapeFact | undefined;
 	/** The first byte that is not valid UTF-8 (R3). */
 	readonly invalidUtf8?: InvalidUtf8Fact | undefined;
+	/** A frame with no LF whose last byte is a CR: lines ended by a lone CR, which clients never split on (R1). */
+	readonly loneCrEnd?: true | undefined;
 }
 
 /** The BOM at a frame's start and what a client's `JSON.parse` says of the line with it (R4). */

@@ -454,7 +454,9 @@ function lineFrame(sink: FrameSink, line: Line, body: LineBody): void {
 		isUtf8: body.isUtf8 ?? line.isUtf8,
 		bomClientError: bodyStart === start ? undefined : jsonParseError(buf.toString('utf8', start, contentEnd)),
 	});
-	sink.emit(frame, {limits: sink.limits, content, nonPortable, ...bytes});
+	// Only a line the stream ended without an LF: the cold path.
+	const loneCrEnd = !line.hasLF && contentEnd > start && buf[contentEnd - 1] === CR ? true : undefined;
+	sink.emit(frame, {limits: sink.limits, content, nonPortable, ...bytes, ...(loneCrEnd ? {loneCrEnd} : {})});
 }
 
 /** What a line that does not parse says about itself, read with regular expressions (cold path only). */

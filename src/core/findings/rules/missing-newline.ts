@@ -8,7 +8,8 @@ import type {ExitInfo, FindingDraft} from '../../types.js';
  * `missing-newline` (R1, O4): bytes without a terminating LF when the stream ends: a newline frame whose
  * terminator is `none` (the framer frames pending bytes so only at the end of the stream, so the frame
  * ends where the stream does). `detail.bytes`; `detail.cutAt64KiB` when the stream's length is a multiple
- * of the pipe block; `detail.isTruncatedJson` for the start of a JSON value cut there (F25).
+ * of the pipe block; `detail.isTruncatedJson` for the start of a JSON value cut there (F25); `detail.loneCr`
+ * when the bytes end in a CR (lines ended by a lone CR, which no client splits on).
  *
  * A large cut JSON value is held until the exit: a clean exit (code 0, no signal) completes the evidence
  * of an exit before stdout drained (`support/exit-before-drain.ts`) and sets `detail.exitBeforeDrain`, so
@@ -27,18 +28,22 @@ export const missingNewline: Rule = {
 				return `${size} on ${d.stream} are a JSON value cut short, and the process then exited with code 0: it exited before stdout drained`;
 			if (d.detail?.['isTruncatedJson'] === true)
 				return `${size} on ${d.stream} are a JSON value cut short, with no newline${d.detail['cutAt64KiB'] === true ? ' (the stream ends at a multiple of 65,536 bytes)' : ''}`;
+			if (d.detail?.['loneCr'] === true)
+				return `${size} on ${d.stream} end in a lone CR ("\\r"), with no LF: clients split lines on LF only and never see this one end`;
 			return `${size} on ${d.stream} have no terminating newline`;
 		},
 		hint: (d) => {
 			if (d.detail?.['exitBeforeDrain'] === true) return drainFix(detailString(d, 'runtime'));
 			if (d.detail?.['isTruncatedJson'] === true) return CUT_JSON_CAUSES;
+			if (d.detail?.['loneCr'] === true)
+				return 'End every message with "\\n" (LF, 0x0A), not a lone "\\r" (CR, 0x0D), and flush it.';
 			return 'End every message with "\\n" and flush it.';
 		},
 		rules: ['R1', 'O4'],
 		doc: {
 			what: 'A message whose terminating LF never comes: the last bytes were still in a buffer when the process ended, or the output was cut short.',
 			recognised:
-				"Bytes without an LF pending when the stream ends (or idle past the probe's timeout). When they are the start of a JSON value cut after at least 65,536 bytes (or where the stream ends at a multiple of 65,536) and the process then exits with code 0 and no signal, the process exited before stdout drained ([O4](docs/protocol.md#o4), F25): the message says so. On a pipe the cut lands on 65,536 bytes; on the socket pair a Node-spawned child gets, anywhere from about 200 to 440 KB. A cut JSON value without that exit is reported as what was seen, with the likely causes.",
+				"Bytes without an LF pending when the stream ends (or idle past the probe's timeout). When they are the start of a JSON value cut after at least 65,536 bytes (or where the stream ends at a multiple of 65,536) and the process then exits with code 0 and no signal, the process exited before stdout drained ([O4](docs/protocol.md#o4), F25): the message says so. On a pipe the cut lands on 65,536 bytes; on the socket pair a Node-spawned child gets, anywhere from about 200 to 440 KB. A cut JSON value without that exit is reported as what was seen, with the likely causes. Bytes that end in a lone CR (`detail.loneCr`) are a writer ending lines with CR instead of LF: the message says so.",
 			fix: 'A message that is whole but lacks its LF: end every message with `\\n` and flush it. A cut JSON value followed by exit code 0: in Node, set `process.exitCode` and return, or call `process.exit()` in the callback of the last write (`stdout.write(line, () => process.exit(0))`); in Python, `sys.stdout.flush()` before `os._exit()`.',
 			example: {
 				steps: [
@@ -84,6 +89,7 @@ export const missingNewline: Rule = {
 					bytes: frame.byteLength,
 					cutAt64KiB: streamBytes > 0 && streamBytes % frameFacts.limits.pipeBlockBytes === 0,
 					...(frameFacts.content?.kind === 'cut-json' ? {isTruncatedJson: true} : {}),
+					...(frameFacts.loneCrEnd === true ? {loneCr: true} : {}),
 				});
 				if (!cutWriteOf(frame, frameFacts)) return report(draft);
 				held = draft;

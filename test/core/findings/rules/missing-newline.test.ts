@@ -157,6 +157,21 @@ describe('missing-newline: an exit before stdout drained (O4)', () => {
 		});
 	});
 
+	it('a message ended by a lone CR (no LF) says so, and the fix asks for LF, not CR', () => {
+		const session = run([
+			['stdout', 0, `${NOTE}\r`],
+			['mark', 1, {type: 'eof', stream: 'stdout', tMs: 1}],
+			['exit', 2],
+		]);
+		expect(findingsOf(session, 'missing-newline')[0]).toMatchObject({
+			offset: 0,
+			byteLength: NOTE.length + 1,
+			detail: {bytes: NOTE.length + 1, loneCr: true},
+			message: `the last ${NOTE.length + 1} bytes on stdout end in a lone CR ("\\r"), with no LF: clients split lines on LF only and never see this one end`,
+			hint: 'End every message with "\\n" (LF, 0x0A), not a lone "\\r" (CR, 0x0D), and flush it.',
+		});
+	});
+
 	it('a cut JSON value under 64 KiB whose stream does not end on a 64 KiB multiple is no drain evidence', () => {
 		const session = run([
 			['stdout', 0, cutToolsList(40_000)],
