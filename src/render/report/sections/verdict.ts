@@ -82,7 +82,8 @@ export function verdictLine(context: ReportContext): string {
 /**
  * What each client family does with the session, worst first, one line (core/clients/outcome.ts):
  * `**Outcome per client:** ✘ fails: Python SDK — connects; the connection closes (`invalid-utf8`) · ▲ degraded: …`.
- * A failing client gets its note, the others their names; empty when the summary has no outcomes.
+ * A failing client gets its note, the others their names; clients with the same note and codes are listed
+ * together before them. Empty when the summary has no outcomes.
  */
 export function clientsLine(context: ReportContext): string[] {
 	const outcomes = context.snapshot.summary.clients ?? [];
@@ -90,15 +91,21 @@ export function clientsLine(context: ReportContext): string[] {
 	const parts = OUTCOME_ORDER.map((kind) => {
 		const of = outcomes.filter((o) => o.outcome === kind);
 		if (of.length === 0) return '';
-		const names = of.map((o) => {
+		// Clients with the same note and codes share them, said once after their names (six clients that all
+		// fail the same way are one list, not six copies of the same words).
+		const groups = new Map<string, string[]>();
+		for (const o of of) {
 			const codes =
 				o.decidedBy.length > 0 && kind !== 'works' && kind !== 'degraded'
 					? ` (${o.decidedBy.map((c) => code(c)).join(', ')})`
 					: '';
 			const note = kind === 'fails' ? ` — ${prose(o.note.split(': ')[0] ?? o.note)}` : '';
-			return `${CLIENT_FAMILY_LABEL[o.client]}${note}${codes}`;
-		});
-		return `${OUTCOME_MARK[kind]} ${OUTCOME_WORD[kind]}: ${names.join('; ')}`;
+			const names = groups.get(`${note}${codes}`) ?? [];
+			names.push(CLIENT_FAMILY_LABEL[o.client]);
+			groups.set(`${note}${codes}`, names);
+		}
+		const said = [...groups].map(([suffix, names]) => `${names.join('; ')}${suffix}`);
+		return `${OUTCOME_MARK[kind]} ${OUTCOME_WORD[kind]}: ${said.join('; ')}`;
 	}).filter((part) => part !== '');
 	return ['', `**Outcome per client:** ${parts.join(' · ')}`];
 }
