@@ -92,7 +92,7 @@ function overflowImpact(d: FindingDraft): readonly ClientImpact[] {
 const NON_FINITE_IMPACT = row({
 	'ts-sdk-v1': [
 		'skip-log',
-		"JSON.parse throws (`Unexpected token 'N'`, `No number after minus sign`): logs the parse error and drops the line; a reply in it never arrives and its request times out (1.32.2 run here)",
+		"JSON.parse throws on the token (`Unexpected token 'I'`, `Unexpected token 'N'`, `No number after minus sign`): logs the parse error and drops the line; a reply in it never arrives and its request times out (1.32.2 run here)",
 	],
 	'ts-sdk-v2': [
 		'skip',
