@@ -10,7 +10,9 @@ import type {FindingDraft} from '../../types.js';
  * (before the handshake or mid-session) and the last 10 stderr lines. A clean exit (code 0) after stdout ended
  * in a large cut JSON value is an exit before stdout drained (`support/exit-before-drain.ts`, O4):
  * `detail.cutWriteBytes`, and the fix says how to exit after the write. Otherwise a fix names a cause only
- * when stderr shows one; with an empty stderr it lists the likely causes.
+ * when stderr shows one; with an empty stderr it lists the likely causes. A stderr whose JSON parser found a second
+ * value at position N, where a stdin message starts N bytes after an earlier one, is a server that parses each read
+ * of stdin as one message: `detail.readTogether` (`{offset, position}`), and the fix is to read lines.
  */
 export const earlyExit: Rule = {
 	code: 'early-exit',
@@ -34,6 +36,8 @@ export const earlyExit: Rule = {
 		},
 		hint: (d) => {
 			if (detailNumber(d, 'cutWriteBytes') !== undefined) return drainFix(detailString(d, 'runtime'));
+			const together = d.detail?.['readTogether'] as {offset: number; position: number} | undefined;
+			if (together !== undefined) return readTogetherHint(together);
 			// A stripped variable (C3) comes first only when stderr or the process points at the network.
 			return withEnvAdvice(d, exitHint(d));
 		},
@@ -41,7 +45,7 @@ export const earlyExit: Rule = {
 		doc: {
 			what: 'The process exited before the session was over: it crashed, printed its usage, or found a setting missing.',
 			recognised:
-				'An exit (code or signal) before the client closed stdin; `detail.phase` says before the handshake or mid-session, and the message quotes the last stderr line. When stdout ends in a JSON value cut after at least 65,536 bytes and the exit is code 0 with no signal, the process exited before stdout drained ([O4](docs/protocol.md#o4)): `detail.cutWriteBytes` and a fix for that; with an empty stderr the fix lists the likely causes instead of pointing at it.',
+				'An exit (code or signal) before the client closed stdin; `detail.phase` says before the handshake or mid-session, and the message quotes the last stderr line. When stdout ends in a JSON value cut after at least 65,536 bytes and the exit is code 0 with no signal, the process exited before stdout drained ([O4](docs/protocol.md#o4)): `detail.cutWriteBytes` and a fix for that; with an empty stderr the fix lists the likely causes instead of pointing at it. When stderr shows a JSON parser that found a second value at position N, and a stdin message starts N bytes after an earlier one, the server parsed one read of stdin as one message ([R1](docs/protocol.md#r1): a pipe carries bytes): `detail.readTogether` and a fix to read lines.',
 			example: {
 				steps: [
 					{stream: 'stdin', bytes: '{"jsonrpc":"2.0","id":1,"method":"ping"}\n', tMs: 0},
@@ -97,15 +101,23 @@ export const earlyExit: Rule = {
 		const shutdown = new ShutdownMarks();
 		/** stdout's last frame when the stream ended in a large cut JSON value (support/exit-before-drain.ts). */
 		let cutWrite: CutWrite | undefined;
+		/** Stream offsets where the last stdin frames start (a read that took several begins at one of them). */
+		const stdinStarts: number[] = [];
 		return {
 			onMark: (mark) => shutdown.mark(mark),
 			onFrameFacts(frame, frameFacts) {
 				if (frame.stream === 'stdout') cutWrite = cutWriteOf(frame, frameFacts);
+				else if (frame.stream === 'stdin') {
+					stdinStarts.push(frame.offset);
+					if (stdinStarts.length > STDIN_STARTS_KEPT) stdinStarts.shift();
+				}
 			},
 			onExit(info) {
 				const closedFirst = facts.stdinClosedAt !== undefined && facts.stdinClosedAt <= info.tMs;
 				if (closedFirst || shutdown.lastSignal !== undefined || shutdown.clientSignalled) return;
 				const stdoutBytes = facts.streamLength('stdout');
+				const stderrTail = facts.stderrTail(10);
+				const together = readTogether(stderrTail, stdinStarts);
 				const cut =
 					cutWrite && isCleanExit(info)
 						? {cutWriteBytes: cutWrite.bytes, ...(facts.runtime === undefined ? {} : {runtime: facts.runtime})}
@@ -121,8 +133,9 @@ export const earlyExit: Rule = {
 						signal: info.signal,
 						phase: facts.handshakeDone ? 'mid-session' : 'before-handshake',
 						stdoutBytes,
-						stderrTail: facts.stderrTail(10),
-						...(info.code === 0 && !info.signal ? {} : envStrippedDetail(facts.meta)),
+						stderrTail,
+						...((info.code === 0 && !info.signal) || together ? {} : envStrippedDetail(facts.meta)),
+						...(together ? {readTogether: together} : {}),
 						...cut,
 					},
 				});
@@ -130,6 +143,46 @@ export const earlyExit: Rule = {
 		};
 	},
 };
+
+/** How many stdin frame starts early-exit keeps to match a parser's position against. */
+const STDIN_STARTS_KEPT = 16;
+
+/**
+ * A JSON parser's error for data after a complete value, with the position where that data starts: Python
+ * `json` (`Extra data: line 2 column 1 (char 55)`), V8 (`Unexpected non-whitespace character after JSON at
+ * position 55`; before Node 20 `Unexpected token { in JSON at position 55`).
+ */
+const AFTER_VALUE = [
+	/Extra data: line \d+ column \d+ \(char (\d+)\)/,
+	/Unexpected non-whitespace character after JSON at position (\d+)/,
+	/Unexpected token \{ in JSON at position (\d+)/,
+];
+
+/**
+ * Evidence that the server parsed one read of stdin as one message (R1: a pipe carries bytes): its stderr
+ * names a parser that found more data after a complete value at position N, and a stdin message starts
+ * exactly N bytes after an earlier one (where the read began). Returns that message's offset and N.
+ */
+function readTogether(
+	stderrTail: readonly string[],
+	stdinStarts: readonly number[],
+): {offset: number; position: number} | undefined {
+	for (const line of [...stderrTail].reverse()) {
+		const match = AFTER_VALUE.map((re) => re.exec(line)).find((m) => m !== null);
+		if (!match) continue;
+		const position = Number(match[1]);
+		for (let second = stdinStarts.length - 1; second > 0; second--)
+			for (let first = second - 1; first >= 0; first--)
+				if (stdinStarts[second]! - stdinStarts[first]! === position) return {offset: stdinStarts[second]!, position};
+		return undefined;
+	}
+	return undefined;
+}
+
+/** The fix when the server parsed one read of stdin as one message ({@link readTogether}). */
+function readTogetherHint({offset, position}: {offset: number; position: number}): string {
+	return `The server parses each read of stdin as one message, but a pipe carries bytes, not messages: two messages written back to back came in one read, and its JSON parser stopped at the second (position ${position}, stdin offset ${offset}). Any client can write that way. Read stdin line by line and parse each line: Python \`for line in sys.stdin\`, Node \`readline\`, Rust \`BufRead::lines\`, Go \`bufio.Scanner\`.`;
+}
 
 /** The fix for an exit with no drain evidence: from stderr when it says something, else the likely causes. */
 function exitHint(d: FindingDraft): string {

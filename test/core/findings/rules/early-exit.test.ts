@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {ruleTester} from '../rule-tester.js';
 import {Session} from '../../../../src/core/session/session.js';
-import {bytesOf, findingsOf, handshake, INIT, META, run} from '../exchange.js';
+import {bytesOf, findingsOf, handshake, INIT, INITIALIZED, initOk, META, request, run} from '../exchange.js';
 
 ruleTester('early-exit', {
 	valid: [{name: 'exit after stdin closed', steps: [...handshake(), ['close', 20], ['exit', 21]]}],
@@ -97,5 +97,43 @@ describe('early-exit and no-response: variables that matter the server did not g
 		);
 		expect(stall(META).hint).toMatch(/^The server blocks before its read loop: move slow start-up work/);
 		expect(stall({...meta, envMode: 'inherit'}).detail).not.toHaveProperty('envStripped');
+	});
+});
+
+describe('early-exit: a server that parses each read of stdin as one message', () => {
+	// `initialized` and `tools/list` written back to back land in one read; the parser finds the second
+	// message after the first: Python `Extra data … (char 55)`, Node `… after JSON at position 55` (55: the
+	// first message's bytes with its LF).
+	const opening = (stderr: string) =>
+		[
+			['stdin', 0, INIT],
+			['stdout', 10, initOk()],
+			['stdin', 11, `${JSON.stringify(INITIALIZED)}\n${JSON.stringify(request(1, 'tools/list'))}\n`],
+			['stderr', 12, stderr],
+			['exit', 13, {code: 1}],
+		] as const;
+	const at = bytesOf(INIT).length + bytesOf(INITIALIZED).length;
+
+	it('Python and Node: names the read, the second message at its stdin offset, and the line-reading fix', () => {
+		for (const stderr of [
+			'json.decoder.JSONDecodeError: Extra data: line 2 column 1 (char 55)\n',
+			'SyntaxError: Unexpected non-whitespace character after JSON at position 55 (line 2 column 1)\n',
+		]) {
+			const [finding] = findingsOf(run([...opening(stderr)]), 'early-exit');
+			expect(bytesOf(INITIALIZED).length).toBe(55);
+			expect(finding!.detail).toMatchObject({readTogether: {offset: at, position: 55}});
+			expect(finding!.hint).toBe(
+				`The server parses each read of stdin as one message, but a pipe carries bytes, not messages: two messages written back to back came in one read, and its JSON parser stopped at the second (position 55, stdin offset ${at}). Any client can write that way. Read stdin line by line and parse each line: Python \`for line in sys.stdin\`, Node \`readline\`, Rust \`BufRead::lines\`, Go \`bufio.Scanner\`.`,
+			);
+		}
+	});
+
+	it('the same parse error at a position no message ends at is no evidence of it', () => {
+		const [finding] = findingsOf(
+			run([...opening('json.decoder.JSONDecodeError: Extra data: line 1 column 9 (char 8)\n')]),
+			'early-exit',
+		);
+		expect(finding!.detail?.['readTogether']).toBeUndefined();
+		expect(finding!.hint).toMatch(/^Read the stderr tail/);
 	});
 });
