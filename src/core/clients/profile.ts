@@ -256,7 +256,7 @@ export interface ClientProfile {
 	readonly stderr: Sourced<StderrHandling>;
 	readonly errorTexts: readonly ErrorText[];
 	/**
-	 * Where the client's validation of a result requires every number to be finite (J1): zod 4's `z.number()`
+	 * Where the client's validation of a result requires every number to be finite (R26): zod 4's `z.number()`
 	 * rejects ±Infinity, which `JSON.parse` makes of a number beyond a double's range (`1e400`), so the request
 	 * fails. Per method, a regular expression source over the dotted path inside the result
 	 * (`tools.0.inputSchema.properties.n.maximum`). Absent: no such place was found in the client's code.

@@ -146,7 +146,7 @@ function otherLine(
 		}
 	}
 
-	// J1: `NaN` / `Infinity` written by Python's `json.dumps` (allow_nan=True). JSON.parse rejects the line, the
+	// R26: `NaN` / `Infinity` written by Python's `json.dumps` (allow_nan=True). JSON.parse rejects the line, the
 	// Python SDK reads it: framed as the message it reads, with the tokens as facts (cold path only).
 	const lenient = parseNonFinite(text, error, line.offset + bodyStart - start);
 	if (lenient !== undefined && isMessageObject(lenient.value)) {

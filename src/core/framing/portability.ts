@@ -142,7 +142,7 @@ const NON_FINITE = ['-Infinity', 'Infinity', 'NaN'] as const;
 const NON_FINITE_ERROR = /^Unexpected token '[NI]'|^No number after minus sign/;
 
 /**
- * `NaN`, `Infinity` and `-Infinity` tokens outside strings of a JSON text (J1: RFC 8259 has no such
+ * `NaN`, `Infinity` and `-Infinity` tokens outside strings of a JSON text (R26: RFC 8259 has no such
  * number; Python's `json.dumps` writes them by default). One string-aware pass, in text order; never throws.
  */
 export function nonFiniteProblems(text: string): PortabilityProblem[] {

@@ -46,7 +46,7 @@ describe('hasLongDigitRun: 16 digits in a row (the non-portable gate, J3)', () =
 	});
 });
 
-describe('parseNonFinite: NaN / Infinity tokens read as the Python SDK reads them (J1, cold path)', () => {
+describe('parseNonFinite: NaN / Infinity tokens read as the Python SDK reads them (R26, cold path)', () => {
 	it('finds each token outside strings, at its stream byte, and reads the values', () => {
 		const text = '{"a":NaN,"é":"NaN Infinity","b":[Infinity,-Infinity]}';
 		const error = jsonParseError(text)!;

@@ -183,7 +183,7 @@ function overflowDraft(frame: Frame): FindingDraft | undefined {
 }
 
 /**
- * `non-portable-json` (R3, J1): a message that one client's JSON parser reads and another rejects or reads
+ * `non-portable-json` (R3, J1, R26): a message that one client's JSON parser reads and another rejects or reads
  * differently. From the framer's `nonPortable` facts (`framing/portability.ts`), looked for only in a body
  * that holds a `\u` escape or a run of 16+ digits, or in a line `JSON.parse` already rejected, so the hot
  * path stays one `JSON.parse`:
@@ -209,7 +209,7 @@ export const nonPortableJson: Rule = {
 		title: 'JSON that strict parsers reject or read differently',
 		message,
 		hint,
-		rules: ['R3', 'J1'],
+		rules: ['R3', 'J1', 'R26'],
 		doc: {
 			what: "A message that one client's JSON parser reads and another rejects or reads differently: a lone UTF-16 surrogate escape (`\\ud83d` without its low half, usually a string cut in the middle of an emoji), an integer beyond ±(2^53−1) that JavaScript rounds, a `NaN` / `Infinity` / `-Infinity` token (not JSON; Python's `json.dumps` writes them by default, and only the Python SDK reads them), or a number beyond a double's range (`1e400`) that JSON.parse reads as `Infinity`, which the TS SDK 2.x client's schema rejects inside a tool's `inputSchema.properties`.",
 			recognised:
