@@ -184,8 +184,14 @@ function readTogetherHint({offset, position}: {offset: number; position: number}
 	return `The server parses each read of stdin as one message, but a pipe carries bytes, not messages: two messages written back to back came in one read, and its JSON parser stopped at the second (position ${position}, stdin offset ${offset}). Any client can write that way. Read stdin line by line and parse each line: Python \`for line in sys.stdin\`, Node \`readline\`, Rust \`BufRead::lines\`, Go \`bufio.Scanner\`.`;
 }
 
-/** The fix for an exit with no drain evidence: from stderr when it says something, else the likely causes. */
+/**
+ * The fix for an exit with no drain evidence: from stderr when it says something, else the likely causes.
+ * Without a stderr tail at all (`explain` of a client's error text, the docs) nothing is known of stderr,
+ * so the fix points at it rather than say it was empty.
+ */
 function exitHint(d: FindingDraft): string {
+	if (!Array.isArray(d.detail?.['stderrTail']))
+		return "Read the server's stderr for the reason (the client logs it; `mcp-wire probe -- <command>` shows it too): a crash, usage text or a missing setting. Check the command, its arguments and the environment the client passes.";
 	if (lastStderrLine(d) !== undefined)
 		return 'Read the stderr tail: the server crashed or printed usage. Check the command, its arguments and the environment the client passes.';
 	if (detailNumber(d, 'exitCode') === 0)

@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest';
 import {ruleTester} from '../rule-tester.js';
 import {Session} from '../../../../src/core/session/session.js';
 import {bytesOf, findingsOf, handshake, INIT, INITIALIZED, initOk, META, request, run} from '../exchange.js';
+import {dressFinding} from '../../../../src/core/findings/support/catalog.js';
 
 ruleTester('early-exit', {
 	valid: [{name: 'exit after stdin closed', steps: [...handshake(), ['close', 20], ['exit', 21]]}],
@@ -45,6 +46,13 @@ describe('early-exit: the fix names a cause only when stderr or stdout shows one
 		expect(finding!.message).toBe('the process exited (code 0) in the middle of the session; stderr is empty');
 		expect(finding!.hint).toMatch(/^It exited on purpose \(code 0\) and said nothing on stderr\. Likely causes: /);
 		expect(finding!.hint).not.toMatch(/Read the stderr tail/);
+	});
+
+	it('without a stderr tail (explain, the docs): points at stderr, never says it was empty', () => {
+		const finding = dressFinding({code: 'early-exit', stream: 'stdout', offset: 0, byteLength: 0, tMs: 0});
+		expect(finding.hint).toBe(
+			"Read the server's stderr for the reason (the client logs it; `mcp-wire probe -- <command>` shows it too): a crash, usage text or a missing setting. Check the command, its arguments and the environment the client passes.",
+		);
 	});
 
 	it('exit 1 with an empty stderr: no pointer at an empty stderr', () => {
