@@ -37,15 +37,22 @@ const WORDS: ReadonlyArray<readonly [Runtime, RegExp]> = [
 
 /**
  * Infer the runtime from a command line. Input: the argv (a `sh -c` script is split into words; flags and
- * `NAME=value` words are skipped; wrappers such as `env`, `sudo`, `docker run` are read past).
+ * `NAME=value` words are skipped; wrappers such as `env`, `sudo`, `docker run`, `mcp-wire tap --` are read past).
  * Output: the first runtime a word names (`uvx` → Python, `java -jar` → JVM, `dnx` → .NET, `go run` → Go,
  * `cargo run` → Rust, `php` → PHP, `ruby` → Ruby), or undefined (a bare binary, a container image).
  */
 export function runtimeOfCommand(command: readonly string[]): RuntimeGuess | undefined {
+	// A server wrapped by `mcp-wire wrap` runs as `node …/mcp-wire.js tap --name N -- python3 server.py`: the
+	// runtime is the wrapped server's, not the tap's Node.
+	const tap = command.findIndex(
+		(word, i) => /^mcp-wire(?:\.js|\.cmd)?$/i.test(baseName(word)) && command[i + 1] === 'tap',
+	);
+	const server = tap < 0 ? -1 : command.indexOf('--', tap);
+	if (server >= 0) return runtimeOfCommand(command.slice(server + 1));
 	const words = command.flatMap((word) => (/\s/.test(word) ? word.split(/\s+/) : [word])).slice(0, 12);
 	for (let i = 0; i < words.length; i++) {
 		const word = words[i]!;
-		const base = (word.split(/[\\/]/).pop() ?? '').toLowerCase();
+		const base = baseName(word).toLowerCase();
 		if (base === '' || /^-/.test(base) || /^\w+=/.test(word)) continue;
 		if ((base === 'go' || base === 'go.exe') && words[i + 1] === 'run')
 			return {runtime: 'go', from: 'the command `go run`'};
@@ -64,6 +71,11 @@ export function runtimeOfCommand(command: readonly string[]): RuntimeGuess | und
 			};
 	}
 	return undefined;
+}
+
+/** The last part of a path, either separator (a Windows config's command runs here too). */
+function baseName(word: string): string {
+	return word.split(/[\\/]/).pop() ?? '';
 }
 
 /** How to move a logger's console output to stderr, per runtime (F35, F43, F11). */
