@@ -122,6 +122,12 @@ describe('explainError: variants users paste', () => {
 		[`Unexpected token 'S', "Server sta"... is not valid JSON`, ['stray-output:likely']],
 		['Unexpected token S in JSON at position 0', ['stray-output:likely']],
 		['No number after minus sign in JSON at position 2', ['stray-output:likely']],
+		// R26: the TS SDK's onerror text for a reply with `Infinity` / `NaN` written as a value (run here, 1.32.2).
+		[`Unexpected token 'I', ..."maximum": Infinity}}"... is not valid JSON`, ['non-portable-json:likely']],
+		[`Unexpected token 'N', ..."x": {"n": NaN}}}, "s"... is not valid JSON`, ['non-portable-json:likely']],
+		// A stray line that starts with N or I is not a NaN.
+		[`Unexpected token 'I', "INFO Nothi"... is not valid JSON`, ['stray-output:likely', 'stderr-merged:possible']],
+		['No number after minus sign in JSON at position 174', ['stray-output:likely', 'non-portable-json:possible']],
 		[
 			String.raw`Invalid JSON: EOF while parsing a value at line 2 column 0 [type=json_invalid, input_value='\n', input_type=str]`,
 			['blank-line:likely'],

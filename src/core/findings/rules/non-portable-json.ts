@@ -251,6 +251,26 @@ export const nonPortableJson: Rule = {
 			}
 		},
 	},
+	errors: [
+		{
+			on: 'v8-non-finite',
+			rank: 0,
+			likelihood: 'likely',
+			why: "The line holds `NaN` or `Infinity` as a number, which is not JSON (R26): Python's `json.dumps` writes them for non-finite floats unless `allow_nan=False`. JSON.parse drops the line (a reply in it never arrives); only the Python SDK reads it.",
+			detail: {reason: 'non-finite'},
+		},
+		{
+			on: 'v8-minus-sign',
+			rank: 1,
+			likelihood: 'possible',
+			// A line that starts with `- ` stops at 1 (3 when indented); `{"a":-Infinity}` at 6.
+			why: (p) =>
+				Number(p.match[1]) >= 5
+					? "Or a message holds `-Infinity` as a number, which is not JSON (R26): Python's `json.dumps` writes it for `float('-inf')` unless `allow_nan=False`."
+					: undefined,
+			detail: {reason: 'non-finite'},
+		},
+	],
 	create: ({report}) => {
 		// The non-finite tokens of the frame whose facts came last, reported at that frame once it is correlated.
 		let pending: {readonly frameIndex: number | undefined; readonly tokens: NonPortableToken[]} | undefined;

@@ -164,7 +164,20 @@ export const CLIENT_MESSAGES = {
 	'v8-end-of-input': {client: V8, read: plain(/Unexpected end of JSON input/i)},
 	'v8-property-name': {client: V8, read: plain(/Expected property name or '}' in JSON at position (\d+)/)},
 	'v8-after-json': {client: V8, read: plain(/Unexpected non-whitespace character after JSON at position (\d+)/)},
-	'v8-minus-sign': {client: V8, read: plain(/No number after minus sign in JSON at position \d+/)},
+	'v8-minus-sign': {client: V8, read: plain(/No number after minus sign in JSON at position (\d+)/)},
+	/**
+	 * `Unexpected token 'I', ..."maximum": Infinity}}"... is not valid JSON`: V8 stopped at a `NaN` or `Infinity`
+	 * written as a value (after `:`, `[` or `,`), which Python's `json.dumps` writes by default (R26). V8 quotes
+	 * the text around the error, with its own quotes unescaped.
+	 */
+	'v8-non-finite': {
+		client: V8,
+		namesClient: 'always',
+		read: (message) => {
+			const match = /Unexpected token '([NI])', (?:\.\.\.)?"([\s\S]*)"(?:\.\.\.)? is not valid JSON/.exec(message);
+			return match !== null && /[:[,]\s*-?(?:NaN|Infinity)\b/.test(match[2]!) ? {message, match} : undefined;
+		},
+	},
 	'v8-unexpected-number': {
 		client: `${V8} (Node 18 and older)`,
 		read: plain(/Unexpected number in JSON at position \d+/),
