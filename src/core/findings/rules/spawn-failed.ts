@@ -18,13 +18,15 @@ export const spawnFailed: Rule = {
 				? `Fix the working directory (\`cwd\`): ${detailString(d, 'cwd')} must exist and be a directory.`
 				: detailString(d, 'errno') === 'EISDIR'
 					? 'That path is a directory: put the program (or the interpreter) in "command" and the script in "args".'
-					: detailString(d, 'errno') === 'ENOENT' && /[\\/]/.test(detailString(d, 'file') ?? '')
-						? 'Nothing runnable at that path: check the path, and for a script the interpreter named in its #! line.'
-						: detailString(d, 'errno') === 'ENOENT'
-							? 'Use an absolute path, or make sure the command is on the PATH the client passes (GUI clients get a minimal PATH).'
-							: detailString(d, 'errno') === 'EACCES'
-								? 'Make the file executable (`chmod +x`) or run it through its interpreter.'
-								: 'Check the command, its arguments and the working directory.',
+					: detailString(d, 'errno') === 'ENOENT' && /^[^\\/\s]+\s+\S/.test(detailString(d, 'file') ?? '')
+						? 'A command and its arguments in one word: it runs without a shell, so no program has that whole name. Put the program in "command" and each argument in "args" (on the command line: `mcp-wire probe -- python3 server.py`, not quoted as one word).'
+						: detailString(d, 'errno') === 'ENOENT' && /[\\/]/.test(detailString(d, 'file') ?? '')
+							? 'Nothing runnable at that path: check the path, and for a script the interpreter named in its #! line.'
+							: detailString(d, 'errno') === 'ENOENT'
+								? 'Use an absolute path, or make sure the command is on the PATH the client passes (GUI clients get a minimal PATH).'
+								: detailString(d, 'errno') === 'EACCES'
+									? 'Make the file executable (`chmod +x`) or run it through its interpreter.'
+									: 'Check the command, its arguments and the working directory.',
 		rules: [],
 		doc: {
 			what: 'The command could not be started at all: not found on the PATH the client passes, not executable, or the working directory does not exist.',
