@@ -370,7 +370,7 @@ async function runProbeTui(
 ): Promise<number> {
 	process.env['NODE_ENV'] ??= 'production';
 	// Loaded before the first run, so that each run builds its session at once (the TUI shows it).
-	const [{startTui}, {formatSummary}, {runProbe}, starter] = await Promise.all([
+	const [{startTui}, {formatSummary, formatFindingDigest}, {runProbe}, starter] = await Promise.all([
 		import('../../render/tui/start-tui.js'),
 		import('../../render/text/plain-log.js'),
 		import('../../probe/probe.js'),
@@ -441,6 +441,9 @@ async function runProbeTui(
 	const stop = result.session
 		.getSnapshot()
 		.marks.find((mark) => mark.type === 'phase' && mark.name === USER_STOP_PHASE);
+	// The TUI's screen is gone: each code's message and fix stay on the terminal above the summary.
+	for (const line of formatFindingDigest(result.session.getSnapshot().findings, {color}))
+		process.stdout.write(`${line}\n`);
 	const lines = formatSummary(result.summary, {color, hint: true});
 	if (stop === undefined) {
 		for (const line of lines) process.stdout.write(`${line}\n`);

@@ -512,6 +512,32 @@ export function formatSummary(
 	return lines;
 }
 
+/**
+ * Each finding code's first finding in two lines, its message and its fix: what stays on the terminal after
+ * the TUI closes, above the summary, so the cause and the fix outlive the screen (docs/cli.md#the-terminal-ui).
+ * @param findings the session's findings, in the order found (a table: `length` and `at`).
+ * @param options `color` paints the severity and the code.
+ */
+export function formatFindingDigest(
+	findings: {readonly length: number; at(index: number): Finding | undefined},
+	options: {readonly color?: boolean} = {},
+): string[] {
+	const isColor = options.color === true;
+	const seen = new Set<string>();
+	const lines: string[] = [];
+	for (let i = 0; i < findings.length; i++) {
+		const finding = findings.at(i)!;
+		if (seen.has(finding.code)) continue;
+		seen.add(finding.code);
+		lines.push(
+			`${paint(severityToken(finding.severity), finding.severity.toUpperCase(), isColor)} ${paint('ui.accent', finding.code, isColor)}: ${escapeText(finding.message)}`,
+			`${INDENT}fix: ${escapeText(finding.hint)}`,
+		);
+	}
+
+	return lines;
+}
+
 const OUTCOME_TOKEN: Readonly<Record<ClientOutcomeKind, ThemeToken>> = {
 	fails: 'severity.error',
 	unknown: 'ui.dim',

@@ -3,6 +3,7 @@ import {describe, expect, it} from 'vitest';
 import type {ClientOutcome, Finding, Frame} from '../../../src/core/types.js';
 import {
 	formatFinding,
+	formatFindingDigest,
 	formatFrameHex,
 	formatFrameLine,
 	formatHeader,
@@ -18,6 +19,7 @@ import {
 	makeStreamChunks,
 	makeSummary,
 } from '../../helpers/factories.js';
+import {Session} from '../../../src/core/session/session.js';
 
 const BANNER = 'Starting server v1.2\n'; // 21 bytes at stdout offset 0
 const RESPONSE = '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18"}}\r\n'; // 68 bytes at offset 21
@@ -495,5 +497,27 @@ describe('formatMarkLine: the tap phases', () => {
 		],
 	])('%s has a line of its own', (name, text) => {
 		expect(formatMarkLine({type: 'phase', name, tMs: 2500})).toBe(` 2500.0 ms  ···  ${text}`);
+	});
+});
+
+describe('formatFindingDigest (what stays on the terminal after the TUI)', () => {
+	it("gives each code's first finding: its message and its fix", () => {
+		const session = new Session(makeMeta());
+		const spawn = {code: 'spawn-failed', stream: 'stdout', offset: 0, byteLength: 0} as const;
+		session.addFinding({
+			...spawn,
+			tMs: 3,
+			detail: {file: 'uvx', errno: 'ENOENT', reason: 'command not found (ENOENT)'},
+		});
+		session.addFinding({
+			...spawn,
+			tMs: 4,
+			detail: {file: 'npx', errno: 'ENOENT', reason: 'command not found (ENOENT)'},
+		});
+		expect(formatFindingDigest(session.getSnapshot().findings)).toEqual([
+			'ERROR spawn-failed: cannot start `uvx`: command not found (ENOENT)',
+			'  fix: Use an absolute path, or make sure the command is on the PATH the client passes (GUI clients get a minimal PATH).',
+		]);
+		expect(formatFindingDigest(new Session(makeMeta()).getSnapshot().findings)).toEqual([]);
 	});
 });
