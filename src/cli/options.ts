@@ -31,6 +31,16 @@ export function parsePositiveInt(name: string): (value: string) => number {
 	};
 }
 
+/** Parses `--max-lines` (`report`, `probe --report`): a whole number of lines, at least 10. */
+export function parseMaxLines(value: string): number {
+	const lines = Number(value);
+	if (!Number.isInteger(lines) || lines < 10) {
+		throw new InvalidArgumentError('expected a whole number of lines, at least 10');
+	}
+
+	return lines;
+}
+
 /** The longest wait Node's timers take (ms): a larger delay fires after 1 ms instead (Node's TimeoutOverflowWarning). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 

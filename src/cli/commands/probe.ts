@@ -23,7 +23,7 @@ import {
 	parseFailOn,
 	parseIgnore,
 	parseMs,
-	parsePositiveInt,
+	parseMaxLines,
 	resolveColor,
 	type FailOn,
 	addHandlerOptions,
@@ -94,8 +94,8 @@ export function probeCommand(): Command {
 		.addOption(new Option('--color <when>', 'colour output').choices(['auto', 'always', 'never']).default('auto'))
 		.option(
 			'--max-lines <n>',
-			'with --report: the line budget (longer parts shrink and say what they left out; the verdict, header and footer, about 7 lines, always stay)',
-			parsePositiveInt('--max-lines'),
+			'with --report: the line budget (longer parts shrink and say what they left out; the verdict, header and footer, about 7 lines, always stay; at least 10)',
+			parseMaxLines,
 		)
 		.option('--redact', 'with --json: mask home paths, user names and secrets (bytes keep their length)')
 		.option('--no-redact', 'with --report: do not redact home paths, user names and secrets')

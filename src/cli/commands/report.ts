@@ -1,7 +1,7 @@
 import {statSync} from 'node:fs';
 import {writeFile} from 'node:fs/promises';
 import {createReadProgress, framesOf} from '../read-progress.js';
-import {Command, InvalidArgumentError} from 'commander';
+import {Command} from 'commander';
 import {SDK_SCHEMAS} from '../../core/jsonrpc/sdk-schemas.js';
 import {describeIncomplete} from '../../captures/attach.js';
 import {
@@ -14,6 +14,7 @@ import {
 import {buildReport, DEFAULT_MAX_LINES} from '../../render/report/markdown.js';
 import {keepForReport, type ReportKeeper} from '../../render/report/keep.js';
 import {UsageError} from '../exit-codes.js';
+import {parseMaxLines} from '../options.js';
 import {fileErrorReason, problemLines} from '../file-errors.js';
 import {localRedactOptions} from '../redact-options.js';
 import {VERSION} from '../version.js';
@@ -57,16 +58,6 @@ export const PROCESS_IO: CommandIo = {
 
 // Here, not in this module: `probe --json` needs it without loading the report (docs/performance.md#replay).
 export {localRedactOptions} from '../redact-options.js';
-
-/** Parses `--max-lines`: a positive integer. */
-export function parseMaxLines(value: string): number {
-	const lines = Number(value);
-	if (!Number.isInteger(lines) || lines < 10) {
-		throw new InvalidArgumentError('expected a whole number of lines, at least 10');
-	}
-
-	return lines;
-}
 
 interface ReportFlags {
 	readonly out?: string;

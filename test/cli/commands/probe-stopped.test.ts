@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {stoppedLine, stoppedSummary} from '../../../src/cli/commands/probe.js';
+import {probeCommand, stoppedLine, stoppedSummary} from '../../../src/cli/commands/probe.js';
 import {EXIT} from '../../../src/cli/exit-codes.js';
 import {makeSummary} from '../../helpers/factories.js';
 
@@ -48,5 +48,16 @@ describe('probe under the TUI, stopped by the user', () => {
 
 	it('has its own exit code, apart from a verdict (1) and a usage error (2)', () => {
 		expect(EXIT.stopped).toBe(130);
+	});
+});
+
+describe('probe --max-lines', () => {
+	it('takes at least 10, as report does (was: 5 was taken, against the help)', async () => {
+		const parse = (value: string) =>
+			probeCommand()
+				.exitOverride()
+				.configureOutput({writeOut: () => {}, writeErr: () => {}})
+				.parseAsync(['--max-lines', value, '--report', '--json', '--', 'true'], {from: 'user'});
+		await expect(parse('5')).rejects.toThrow('expected a whole number of lines, at least 10');
 	});
 });
