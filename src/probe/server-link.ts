@@ -50,7 +50,10 @@ export interface ServerLink {
 	readonly ready: Promise<Session>;
 	/** Apply `op` to the session now, or, before it is built, in order once it is. */
 	feed(op: SessionOp): void;
-	/** Write one message and record its bytes on stdin; false when stdin is gone. */
+	/**
+	 * Write one message and record its bytes on stdin; false when stdin is gone. Messages sent in one
+	 * synchronous run go out as one write (and one stdin chunk) when it ends.
+	 */
 	send(message: JsonObject, framing?: 'newline' | 'content-length'): boolean;
 	/** Close the server's stdin (once), recorded as a `stdin-closed` mark. */
 	closeStdin(): void;
@@ -116,6 +119,21 @@ export function linkServer(
 	let stdinClosed = false;
 	/** Bytes read from the server's stdout and stderr so far (a look is stale when it grew meanwhile). */
 	let serverBytes = 0;
+	/**
+	 * Messages sent in one synchronous run (`initialized` and the request after it), written as one write when
+	 * it ends: they reach the server in one read, as back-to-back writes of a real client often do (TS SDK,
+	 * Codex), so a server that parses each read as one message fails here every time, not by chance (R1).
+	 */
+	let pending: Buffer[] = [];
+	let pendingTMs = 0;
+	const flush = (): void => {
+		if (pending.length === 0) return;
+		const bytes = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+		pending = [];
+		if (stdinClosed || !server.write(bytes)) return;
+		const tMs = pendingTMs;
+		feed((s) => s.pushChunk('stdin', tMs, bytes));
+	};
 
 	const link: ServerLink = {
 		clock,
@@ -143,12 +161,15 @@ export function linkServer(
 				framing === 'newline'
 					? Buffer.from(`${body}\n`, 'utf8')
 					: Buffer.from(`Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n${body}`, 'utf8');
-			const tMs = clock.now();
-			if (!server.write(bytes)) return false;
-			feed((s) => s.pushChunk('stdin', tMs, bytes));
+			if (pending.length === 0) {
+				pendingTMs = clock.now();
+				void Promise.resolve().then(flush);
+			}
+			pending.push(bytes);
 			return true;
 		},
 		closeStdin() {
+			flush();
 			if (stdinClosed) return;
 			stdinClosed = true;
 			const tMs = clock.now();

@@ -22,7 +22,8 @@ export function dateClock(): Clock {
 }
 
 /**
- * A server without a process: what the probe writes is kept in `stdin` (one string per write), and the
+ * A server without a process: what the probe writes is kept in `stdin` (one string per newline-framed message, or
+ * per write of anything else), and the
  * test makes it answer with `stdout(text)`, `end(stream)` and `exit(code)`. `onWrite` runs on every write.
  * Between `pauseOutput` and `resumeOutput` what it writes waits, as in a pipe: it is read (and timed) at the resume.
  */
@@ -77,8 +78,12 @@ export function fakeServer(clock: Clock, pid = 4242): FakeServer {
 		write(bytes) {
 			if (!server.stdinOpen || exitInfo) return false;
 			const text = Buffer.from(bytes).toString('utf8');
-			server.stdin.push(text);
-			server.onWrite?.(text);
+			// The probe writes messages sent together as one write; a line server reads them one line at a time.
+			const messages = text.startsWith('{') ? (text.match(/[^\n]*\n|[^\n]+$/g) ?? [text]) : [text];
+			for (const message of messages) {
+				server.stdin.push(message);
+				server.onWrite?.(message);
+			}
 			return true;
 		},
 		closeStdin() {

@@ -135,6 +135,10 @@ function onMessage(msg) {
   }
 }
 ${LINE_LOOP}`,
+	/** Like healthy, but parses each read of stdin as one message: two messages in one read crash it (R1). */
+	readPerMessage: `${HEALTHY_HANDLERS}
+process.stdin.on('data', (d) => onMessage(JSON.parse(d.toString('utf8'))));
+`,
 	/** Crashes on the first message: a stderr line and exit code 3. */
 	crash: `
 process.stdin.once('data', () => { process.stderr.write('Error: config file missing\\n'); process.exit(3); });

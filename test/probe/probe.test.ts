@@ -147,6 +147,18 @@ describe('runProbe', () => {
 		expect(result.reprobe).toBeUndefined();
 	});
 
+	it('writes `initialized` and `tools/list` in one write: a server that parses each read as one message fails every time', async () => {
+		const {result} = await probe(['node', servers.path('readPerMessage')]);
+		const {session} = result;
+		const [, initialized, list] = framesOf(session, 'stdin');
+		expect([initialized?.method, list?.method]).toEqual(['notifications/initialized', 'tools/list']);
+		// One write, one stdin chunk, one read: the server's JSON.parse stops at the second message.
+		const snap = session.getSnapshot();
+		expect(snap.chunksOf(initialized!).map((c) => c.seq)).toEqual(snap.chunksOf(list!).map((c) => c.seq));
+		const early = session.getSnapshot().findings.filter((f) => f.code === 'early-exit');
+		expect(early.map((f) => f.detail?.['readTogether'])).toEqual([{offset: INIT_LINE.length + 55, position: 55}]);
+	});
+
 	it('does not blame a healthy slow server: a 3 s initialize within the 10 s timeout is clean', async () => {
 		const {result} = await probe(['node', servers.path('healthy')], {env: testEnv({INIT_DELAY_MS: '3000'})});
 		const init = framesOf(result.session, 'stdout')[0]!;
