@@ -86,6 +86,13 @@ describe('explainError: the messages users paste (docs/protocol.md C8)', () => {
 			'bom:possible',
 			'unknown-id:possible',
 		]);
+		// Read as a call past the TS SDK's 60 s: the clients with that limit time out, and the fix is about the call.
+		const slow = explainError('MCP error -32001: Request timed out').explanations.find(
+			(explanation) => explanation.code === 'slow-response',
+		)!;
+		expect(slow.severity).toBe('error');
+		expect(slow.hint).toMatch(/^Answer within the client's limit/);
+		expect(slow.impact.find((cell) => cell.client === 'ts-sdk-v1')?.reaction).toBe('hang');
 	});
 
 	it('Failed to parse JSONRPC message from server (Python SDK) → stray-output, and what else gives that log', () => {

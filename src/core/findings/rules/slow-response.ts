@@ -145,6 +145,9 @@ export const slowResponse: Rule = {
 			rank: 1,
 			likelihood: 'possible',
 			why: "Or the response came, but after the client's limit: a tool call slower than 60 s (the TS SDK's default per request; Claude Desktop and Claude Code use it) times out though the server is working. Answer sooner, send progress notifications, or raise the client's timeout.",
+			// The case the text is: a reply past the limit, so the fix and the clients are those of a late call.
+			severity: 'error',
+			detail: {method: 'tools/call', latencyMs: 65_000, limitMs: 60_000, overLimit: true},
 		},
 		{
 			on: 'claude-code-connection-timeout',
