@@ -3,6 +3,7 @@ import type {NonPortableToken} from '../../framing/facts.js';
 import {rejectsNonFiniteAt} from '../../clients/profile.js';
 import {TS_SDK_V2} from '../../clients/sdks/ts-sdk-v2.js';
 import {detailNumber, detailString, FAMILIES, row, UNKNOWN} from '../support/meta.js';
+import {atFrame} from '../support/catalogue.js';
 import type {Rule} from '../engine.js';
 
 type Reason = NonPortableToken['reason'] | 'number-overflow';
@@ -164,11 +165,7 @@ function overflowDraft(frame: Frame): FindingDraft | undefined {
 	const first = rejected ?? found[0]!;
 	return {
 		code: 'non-portable-json',
-		stream: 'stdout',
-		offset: frame.offset,
-		byteLength: frame.byteLength,
-		frameIndex: frame.index,
-		tMs: frame.tMs,
+		...atFrame(frame),
 		detail: {
 			reason: 'number-overflow',
 			method,
